@@ -1,0 +1,102 @@
+# zerosim -- memory planning and cost simulation for large-model training.
+#
+#   make            build ./zerosim
+#   make demo       install dependencies, build, run the default estimate
+#   make test       install dependencies, build, run every test normally and under ASan+UBSan
+#   make bench      the simulator's own speed benchmark
+#   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
+#   V=1             show full commands;  SANITIZER=address,undefined  sanitized build
+
+CC       ?= cc
+PKGS     := libcjson gsl
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+OPT      ?= -O2
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(OPT) -g -MMD -MP -Isrc $(PKG_CFLAGS)
+LDLIBS   += $(PKG_LIBS) -lm
+BUILD    ?= build
+
+ifneq ($(SANITIZER),)
+CFLAGS   += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS  += -fsanitize=$(SANITIZER)
+BUILD    := build/san
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Library: everything but main.c and the command files, so tests link it without a main.
+LIB_SRC  := $(filter-out src/main.c src/cmd_%.c,$(wildcard src/*.c))
+CMD_SRC  := src/main.c $(wildcard src/cmd_*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+
+ZEROSIM  := zerosim
+ifneq ($(SANITIZER),)
+ZEROSIM  := $(BUILD)/zerosim
+endif
+UNIT     := $(BUILD)/unit-tests
+
+.PHONY: all deps demo test test-unit test-cli test-sanitize bench clean
+all: $(ZEROSIM)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libzerosim.a: $(LIB_OBJ)
+	$(Q)$(AR) rcs $@ $^
+
+$(ZEROSIM): $(CMD_OBJ) $(BUILD)/libzerosim.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(UNIT): $(TEST_OBJ) $(BUILD)/libzerosim.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Debian packages the project needs; installs only what is missing (as root or via sudo).
+DEB_PKGS := build-essential pkg-config libcjson-dev libgsl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+DEMO_ARGS := --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full
+demo: deps
+	$(MAKE) --no-print-directory all
+	./zerosim estimate $(DEMO_ARGS) || [ $$? -eq 1 ]
+
+test: deps
+	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory test-unit test-cli
+	$(MAKE) --no-print-directory test-sanitize
+
+test-unit: $(UNIT)
+	$(UNIT)
+
+test-cli: $(ZEROSIM)
+	ZEROSIM=./$(ZEROSIM) sh tests/cli.sh
+
+test-sanitize:
+	$(MAKE) --no-print-directory SANITIZER=address,undefined OPT=-O1 test-unit test-cli
+
+bench: $(BUILD)/bench-sim
+	$(BUILD)/bench-sim
+
+clean:
+	rm -rf build zerosim zerobench zerobench-cuda
+
+-include $(DEPS)

@@ -1,0 +1,79 @@
+/* cmd_estimate.c -- `zerosim estimate`: memory per GPU for each strategy on one configuration. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compat_deepspeed.h"
+#include "compat_megatron.h"
+#include "report.h"
+#include "setup.h"
+#include "sim.h"
+
+enum { OPT_COMPAT = 1, OPT_DISTOPT };
+
+static const cli_opt estimate_only[] = {
+    {"compat", "TOOL", "deepspeed|megatron: reproduce that tool's own estimate", OPT_COMPAT},
+    {"distributed-optimizer", NULL, "with --compat megatron: use_distributed_optimizer", OPT_DISTOPT},
+    {NULL, NULL, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zerosim estimate (--model NAME|FILE | --params COUNT) [options]\n\n"
+               "Memory per GPU, component by component, for DDP and ZeRO stages 1-3, and whether\n"
+               "it fits on the hardware. Exit status: 0 computed, 1 nothing fits, 2 usage, 3 bad input.\n\n"
+               "Options:\n");
+    cli_print_options(f, setup_options);
+    cli_print_options(f, estimate_only);
+    fprintf(f, "\nExamples:\n"
+               "  zerosim estimate --model llama-2-70b --hardware a100-80gb --gpus 64 --checkpointing full\n"
+               "  zerosim estimate --params 7.5e9 --gpus 64 --strategy zero3 --format json\n"
+               "  zerosim estimate --model llama-3-8b --deepspeed ds_config.json --gpus 8\n");
+}
+
+/* Find an option in either table. */
+static const cli_opt *merged(void)
+{
+    static cli_opt all[64];
+    if (all[0].name) return all;
+    int n = 0;
+    for (const cli_opt *o = setup_options; o->name; o++) all[n++] = *o;
+    for (const cli_opt *o = estimate_only; o->name; o++) all[n++] = *o;
+    all[n] = (cli_opt){NULL, NULL, NULL, 0};
+    return all;
+}
+
+int cmd_compat(setup *s, const char *tool, bool distopt);
+
+int cmd_estimate(int argc, char **argv)
+{
+    setup s;
+    setup_init(&s);
+    zs_error err = {0};
+    const char *compat = NULL;
+    bool distopt = false;
+    int i = 1, id;
+    const char *v;
+    while ((id = cli_next(argc, argv, &i, merged(), &v, &err)) != CLI_END) {
+        if (id == CLI_HELP) { usage(stdout); return 0; }
+        if (id == CLI_ERROR) return cmd_error("estimate", err.code, err.msg);
+        if (id == CLI_POSITIONAL) return cmd_error("estimate", ZS_ERR_USAGE, "unexpected argument (see --help)");
+        if (id == OPT_COMPAT) compat = v;
+        else if (id == OPT_DISTOPT) distopt = true;
+        else if (setup_take(&s, id, v, &err)) return cmd_error("estimate", err.code, err.msg);
+    }
+    if (setup_finish(&s, &err)) return cmd_error("estimate", err.code, err.msg);
+    if (compat) return cmd_compat(&s, compat, distopt);
+
+    sim_input in;
+    if (sim_prepare(&in, &s.m, &s.pc, &s.hw, &s.t, &err)) return cmd_error("estimate", err.code, err.msg);
+    result r[4];
+    int n = 0, fits = 0;
+    for (int k = 0; s.chosen[k]; k++) {
+        sim_run(&in, s.chosen[k], &r[n]);
+        fits += r[n].fits;
+        n++;
+    }
+    if (report_estimate(stdout, &s, r, n)) return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
+    return fits ? 0 : ZS_ERR_NOFIT;
+}

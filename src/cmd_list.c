@@ -1,0 +1,66 @@
+/* cmd_list.c -- `zerosim list models|hardware`: the catalogs with a line of facts each. */
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "hardware_json.h"
+#include "model_json.h"
+#include "units.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zerosim list models|hardware\n\n"
+               "List the model catalog (parameters, layers, hidden size) or the hardware profiles.\n");
+}
+
+static int list(const char *kind)
+{
+    zs_error err = {0};
+    char **names;
+    if (catalog_list(kind, &names, &err)) return cmd_error("list", err.code, err.msg);
+    bool models = strcmp(kind, "models") == 0;
+    if (models) printf("%-16s %18s %10s %7s %7s  %s\n", "name", "parameters", "active", "layers", "hidden", "type");
+    else printf("%-14s %-26s %10s %6s %12s %10s\n", "name", "gpu", "HBM", "/node", "intra", "$/GPU-h");
+    int bad = 0;
+    for (char **p = names; *p; p++) {
+        char path[4096], a[32], b[32];
+        if (catalog_resolve(kind, *p, path, sizeof path, &err)) { bad++; continue; }
+        if (models) {
+            model m;
+            param_counts pc;
+            if (model_load(path, &m, &err) || model_count(&m, 0, &pc, &err)) {
+                fprintf(stderr, "zerosim list: %s\n", err.msg);
+                bad++;
+                continue;
+            }
+            printf("%-16s %18s %10s %7lld %7lld  %s\n", *p, units_fmt_count(pc.total, a, sizeof a),
+                   units_fmt_short(pc.active, b, sizeof b), (long long)m.num_layers,
+                   (long long)m.hidden_size, m.model_type);
+        } else {
+            hardware hw;
+            if (hardware_load(path, &hw, &err)) {
+                fprintf(stderr, "zerosim list: %s\n", err.msg);
+                bad++;
+                continue;
+            }
+            char bw[32];
+            snprintf(bw, sizeof bw, "%.0f GB/s", hw.intra.bandwidth / 1e9);
+            printf("%-14s %-26s %10s %6lld %12s %10.2f\n", *p, hw.gpu_model,
+                   units_fmt_bytes(hw.hbm_bytes, a, sizeof a), (long long)hw.gpus_per_node, bw,
+                   hw.price_per_gpu_hour);
+        }
+    }
+    catalog_free(names);
+    return bad ? ZS_ERR_INPUT : 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) { usage(stdout); return 0; }
+    if (argc != 2 || (strcmp(argv[1], "models") != 0 && strcmp(argv[1], "hardware") != 0)) {
+        usage(stderr);
+        return ZS_ERR_USAGE;
+    }
+    return list(argv[1]);
+}

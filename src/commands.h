@@ -1,0 +1,11 @@
+/* commands.h -- the subcommands main() dispatches to. Each returns a process exit status. */
+#ifndef ZS_COMMANDS_H
+#define ZS_COMMANDS_H
+
+int cmd_estimate(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+/* Print an error value as "zerosim: message" to stderr and return its code. */
+int cmd_error(const char *cmd, int code, const char *msg);
+
+#endif

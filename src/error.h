@@ -1,0 +1,28 @@
+/* error.h -- errors carried as values: a status code plus a one-line message. */
+#ifndef ZS_ERROR_H
+#define ZS_ERROR_H
+
+#include <stddef.h>
+
+/* Status codes double as the process exit statuses documented in the README. */
+enum {
+    ZS_OK = 0,
+    ZS_ERR_NOFIT = 1,  /* computed, but nothing fits */
+    ZS_ERR_USAGE = 2,  /* bad command line */
+    ZS_ERR_INPUT = 3,  /* bad input file or field */
+    ZS_ERR_IO = 4,     /* an output could not be written, an external program failed */
+};
+
+typedef struct zs_error {
+    int code;        /* one of the ZS_ERR_* values; ZS_OK when clear */
+    char msg[512];   /* one line, no trailing newline */
+} zs_error;
+
+/* Record an error (printf-style message). Returns code, so callers can `return zs_fail(...)`.
+ * A NULL err is allowed and ignored. Never fails. */
+int zs_fail(zs_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Prefix an existing message with "prefix: " (e.g. a file name). Never fails; truncates. */
+void zs_error_prefix(zs_error *err, const char *prefix);
+
+#endif

@@ -1,0 +1,19 @@
+/* hardware_json.h -- loading a hardware profile from JSON (schema in hardware/README.md). */
+#ifndef ZS_HARDWARE_JSON_H
+#define ZS_HARDWARE_JSON_H
+
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "hardware.h"
+
+/* Load and validate a hardware profile. Sections gpu, node, intra_node, inter_node and
+ * host_link are required; memory_overhead, price and efficiency are optional (absent: no
+ * overhead, no price, line-rate efficiency). Fails with ZS_ERR_INPUT; the message starts with
+ * the path and names the field and what was expected. */
+int hardware_load(const char *path, hardware *hw, zs_error *err);
+
+/* The same from a parsed object; `origin` names the input in messages. */
+int hardware_from_json(const cJSON *root, const char *origin, hardware *hw, zs_error *err);
+
+#endif

@@ -1,0 +1,51 @@
+/* main.c -- zerosim's entry point: the subcommand table and exit statuses. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "error.h"
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *help;
+} command;
+
+static const command commands[] = {
+    {"estimate", cmd_estimate, "memory per GPU for DDP and ZeRO-1/2/3 on one configuration"},
+    {"list", cmd_list, "list the model catalog or the hardware profiles"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zerosim COMMAND [options]   (zerosim COMMAND --help for its options)\n\n"
+               "Memory planning and cost simulation for large-model training: DDP, ZeRO-1/2/3,\n"
+               "offload, tensor and pipeline parallelism, activation checkpointing.\n\nCommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\nExit status: 0 done, 1 nothing fits, 2 usage error, 3 bad input file, 4 output error.\n"
+               "Catalogs: models/ and hardware/ beside the binary, or $ZEROSIM_DATA.\n");
+}
+
+int cmd_error(const char *cmd, int code, const char *msg)
+{
+    fprintf(stderr, "zerosim %s: %s\n", cmd, msg);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    /* `zerosim ... | head`: a closed pipe ends us quietly instead of raising an error. */
+    signal(SIGPIPE, SIG_DFL);
+    if (argc < 2) { usage(stderr); return ZS_ERR_USAGE; }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "zerosim: unknown command \"%s\"\n", argv[1]);
+    usage(stderr);
+    return ZS_ERR_USAGE;
+}

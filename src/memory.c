@@ -1,0 +1,139 @@
+/* memory.c -- the memory formulas every strategy shares: states, activations, overhead. */
+#include "memory.h"
+
+#include <math.h>
+
+#include "sim.h"
+
+/* DeepSpeed's pinned swap buffers for NVMe offload (deepspeed/runtime/swap_tensor/
+ * aio_config and zero offload config): buffer_count 4 (optimizer) / 5 (params) of
+ * buffer_size 1e8 elements. Held in host RAM per GPU. */
+#define NVME_OPT_BUFFERS (4 * 1e8)
+#define NVME_PARAM_BUFFERS (5 * 1e8)
+
+void memory_states(const sim_input *in, double param_div, double grad_div, double opt_div,
+                   memory *mem)
+{
+    const training *t = in->t;
+    const byte_table *bt = &in->bt;
+    double p = in->local_params;
+    double opt = bt->master + bt->moments;
+
+    /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. */
+    double small = param_div > 1 ? fmin(in->local_small, p) : 0;
+    mem->parameters = bt->param * ((p - small) / param_div + small);
+    mem->gradients = bt->grad * p / grad_div;
+    mem->optimizer_states = opt * p / opt_div;
+
+    double host = 0, nvme = 0;
+    if (t->offload_optimizer != OFFLOAD_NONE) {
+        /* ZeRO-Offload (arXiv 2101.06840 section 4): fp32 master, moments and an fp32 copy of
+         * the gradient partition live with the CPU Adam; the GPU keeps 16-bit parameters and
+         * only the buckets for gradients on their way down. Stage 1 keeps its unpartitioned
+         * 16-bit gradients on the GPU. */
+        double states = (opt + 4) * p / opt_div;
+        mem->optimizer_states = 0;
+        if (grad_div > 1) mem->gradients = 0;
+        if (t->offload_optimizer == OFFLOAD_NVME) { nvme += states; host += NVME_OPT_BUFFERS * 4; }
+        else host += states;
+    }
+    if (t->offload_params != OFFLOAD_NONE) {
+        /* ZeRO-Infinity (arXiv 2104.07857): the 16-bit parameter partition leaves the GPU;
+         * persistent small tensors stay. */
+        double part = bt->param * (p - small) / param_div;
+        mem->parameters -= part;
+        if (t->offload_params == OFFLOAD_NVME) { nvme += part; host += NVME_PARAM_BUFFERS * bt->param; }
+        else host += part;
+    }
+    mem->model_states = mem->parameters + mem->gradients + mem->optimizer_states;
+    mem->host_per_gpu = host;
+    mem->nvme_per_gpu = nvme;
+}
+
+double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    double s = (double)t->seq_len, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double a = (double)m->num_heads, i = (double)m->intermediate_size, e = in->bt.act;
+    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
+    double drop = m->dropout ? 1 : 0;  /* dropout masks are 1 byte per element */
+    double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
+
+    /* Korthikanti et al. Table 2 derivation, term by term (with e = 2, q = kv = h, i = 4h and
+     * dropout it is exactly s b h (34 + 5 a s / h)):
+     * replicated across TP ranks unless sequence parallel: the inputs of both norms, of the
+     * QKV projection and of the MLP (4 e s b h), and two dropout masks (2 s b h). */
+    double repl = s * b * h * (4 * e + 2 * drop);
+    /* Split by TP: Q, K, V (GQA shrinks K and V), the output projection's input. */
+    double attn = e * s * b * (q + 2 * kv) + e * s * b * q;
+    /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
+     * and their product (4 x e s b i). MoE routes each token through k experts. */
+    double mlp = k * e * s * b * i * (m->gated_mlp ? 4 : 2);
+    /* Eager attention stores softmax output (e), dropout mask (1) and dropout output (e) per
+     * score: 5 a s^2 b with dropout. Flash attention stores only the log-sum-exp (fp32). */
+    double scores = 0;
+    if (!t->flash_attention && keep_attention_matrix) scores = a * s * s * b * (drop ? 1 + 2 * e : e);
+    if (t->flash_attention) scores = 4 * a * s * b;
+    return repl / sp + (attn + mlp + scores) / tp;
+}
+
+void memory_activations(const sim_input *in, memory *mem)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    mem->activations = mem->logits = 0;
+    if (m->params_only) return;
+    double s = (double)t->seq_len, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double v = (double)m->vocab_size, e = in->bt.act, tp = (double)t->tp;
+    double sp = t->sequence_parallel ? tp : 1, p = (double)t->pp;
+    double layers = (double)in->stage_layers;
+
+    /* What one block keeps per micro-batch: everything, everything but the attention matrix
+     * (selective recompute), or just its input (full recompute, Korthikanti section 5). */
+    double full = memory_layer_activations(in, true), kept;
+    switch (t->checkpointing) {
+    case CKPT_SELECTIVE: kept = memory_layer_activations(in, false); break;
+    case CKPT_FULL: kept = e * s * b * h / sp; break;
+    default: kept = full; break;
+    }
+    /* 1F1B: the first stage holds min(p, m) micro-batches in flight; interleaving with v
+     * chunks multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). */
+    double inflight = fmin(p, (double)t->grad_accum);
+    if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
+    double first = kept * layers * inflight;
+    double last = kept * layers; /* the last stage holds one micro-batch */
+    if (t->checkpointing == CKPT_FULL) {
+        /* The block being recomputed holds its full activations for a moment. */
+        first += full - kept;
+        last += full - kept;
+    }
+    /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
+     * (e s b h each); fp32 logits for the loss, split over the vocabulary by TP. */
+    first += (m->dropout ? s * b * h : 0) / sp * inflight;
+    double head = 2 * e * s * b * h / sp;
+    double logits = 4 * s * b * v / tp;
+    if (p == 1) {
+        mem->activations = first + head;
+        mem->logits = logits;
+    } else if (first >= last + head + logits) {
+        mem->activations = first;
+    } else {
+        mem->activations = last + head;
+        mem->logits = logits;
+    }
+}
+
+void memory_finish(const sim_input *in, memory *mem)
+{
+    const hardware *hw = in->hw;
+    double allocated = mem->model_states + mem->activations + mem->logits + mem->comm_buffers +
+                       mem->gathered_params;
+    mem->cuda_context = hw->cuda_context_bytes;
+    mem->allocator = hw->allocator_fraction * allocated;
+    mem->total = allocated + mem->cuda_context + mem->allocator;
+    mem->host_per_node = mem->host_per_gpu * (double)in->gpus_per_node;
+    mem->fits_gpu = mem->total <= hw->hbm_bytes;
+    mem->fits_host = hw->host_memory_bytes <= 0 || mem->host_per_node <= hw->host_memory_bytes;
+}

@@ -1,0 +1,47 @@
+/* memory.h -- per-GPU and per-host memory by labelled component, and the shared formulas. */
+#ifndef ZS_MEMORY_H
+#define ZS_MEMORY_H
+
+#include <stdbool.h>
+
+struct sim_input;
+
+typedef struct memory {
+    double parameters;       /* bytes on the GPU: working copy (sharded by ZeRO-3) */
+    double gradients;        /* bytes: gradients kept between backward and step */
+    double optimizer_states; /* bytes: fp32 master + moments on the GPU */
+    double model_states;     /* parameters + gradients + optimizer_states */
+    double activations;      /* bytes: saved for backward by the blocks, embedding and head, with
+                                the pipeline's in-flight micro-batches */
+    double logits;           /* bytes: fp32 logits for the loss on the last stage */
+    double comm_buffers;     /* bytes: DDP buckets, DeepSpeed reduce/all-gather buckets */
+    double gathered_params;  /* bytes: ZeRO-3 gathered + prefetched + persistent parameters */
+    double cuda_context;     /* bytes: CUDA context and library workspaces */
+    double allocator;        /* bytes: allocator fragmentation and reserve */
+    double total;            /* bytes: the sum, the GPU's peak */
+    double host_per_gpu;     /* bytes of host RAM per GPU: offloaded states, pinned buffers */
+    double host_per_node;    /* host_per_gpu x GPUs per node */
+    double nvme_per_gpu;     /* bytes on NVMe per GPU (ZeRO-Infinity) */
+    bool fits_gpu;           /* total <= HBM */
+    bool fits_host;          /* host_per_node <= host RAM (true when the profile gives none) */
+} memory;
+
+/* Model states with divisors for the three parts (1 = replicated, dp = sharded) and offload
+ * applied. Writes parameters, gradients, optimizer_states, model_states and the host/NVMe
+ * shares. Pure. */
+void memory_states(const struct sim_input *in, double param_div, double grad_div,
+                   double opt_div, memory *mem);
+
+/* Activations and logits of the most loaded pipeline stage (Korthikanti et al. 2022,
+ * arXiv 2205.05198, section 4, generalised to GQA, gated MLPs, MoE top-k and flash
+ * attention). Pure. */
+void memory_activations(const struct sim_input *in, memory *mem);
+
+/* Bytes of activations one transformer block saves for one micro-batch on one GPU, with the
+ * run's tensor/sequence parallelism, attention kind and checkpointing. Pure. */
+double memory_layer_activations(const struct sim_input *in, bool keep_attention_matrix);
+
+/* Add context and allocator overhead, sum the total and decide fits. Pure. */
+void memory_finish(const struct sim_input *in, memory *mem);
+
+#endif

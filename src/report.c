@@ -1,0 +1,233 @@
+/* report.c -- estimate output: a readable table, JSON with stable keys, CSV. */
+#include "report.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "units.h"
+
+const mem_field mem_fields[] = {
+    {"parameters", "parameters", offsetof(memory, parameters)},
+    {"gradients", "gradients", offsetof(memory, gradients)},
+    {"optimizer_states", "optimizer states", offsetof(memory, optimizer_states)},
+    {"model_states", "= model states", offsetof(memory, model_states)},
+    {"activations", "activations", offsetof(memory, activations)},
+    {"logits", "logits (fp32, loss)", offsetof(memory, logits)},
+    {"communication_buffers", "communication buckets", offsetof(memory, comm_buffers)},
+    {"zero3_gathered_parameters", "ZeRO-3 gathered params", offsetof(memory, gathered_params)},
+    {"cuda_context", "CUDA context", offsetof(memory, cuda_context)},
+    {"allocator_overhead", "allocator overhead", offsetof(memory, allocator)},
+    {"total", "= total per GPU", offsetof(memory, total)},
+    {NULL, NULL, 0},
+};
+
+static double field_of(const memory *m, const mem_field *f)
+{
+    return *(const double *)((const char *)m + f->offset);
+}
+
+static void describe(FILE *f, const setup *s)
+{
+    const training *t = &s->t;
+    char a[32], b[32];
+    if (s->m.params_only)
+        fprintf(f, "model      %s parameters (--params; model states only)\n",
+                units_fmt_count(s->pc.total, a, sizeof a));
+    else
+        fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m.name,
+                units_fmt_count(s->pc.total, a, sizeof a), units_fmt_short(s->pc.active, b, sizeof b),
+                (long long)s->m.num_layers, (long long)s->m.hidden_size);
+    int64_t gpn = t->gpus_per_node ? t->gpus_per_node : s->hw.gpus_per_node;
+    if (gpn > t->gpus) gpn = t->gpus;
+    fprintf(f, "hardware   %s: %s, %s HBM, %lld GPUs = %lld node(s) x %lld\n", s->hw.name,
+            s->hw.gpu_model, units_fmt_bytes(s->hw.hbm_bytes, a, sizeof a), (long long)t->gpus,
+            (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
+    fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld, DP %lld\n",
+            precision_name(t->precision), optimizer_name(t->optimizer), (long long)t->micro_batch,
+            (long long)t->seq_len, (long long)t->grad_accum, (long long)t->tp, (long long)t->pp,
+            (long long)training_dp(t));
+    fprintf(f, "           checkpointing %s%s, %s attention, offload optimizer %s, params %s\n",
+            ckpt_name(t->checkpointing), t->sequence_parallel ? ", sequence parallel" : "",
+            t->flash_attention ? "flash" : "eager", offload_name(t->offload_optimizer),
+            offload_name(t->offload_params));
+    if (s->ds_arg && s->ds.defaulted[0])
+        fprintf(f, "deepspeed  %s; defaulted: %s\n", s->ds_path, s->ds.defaulted);
+}
+
+static void table(FILE *f, const setup *s, const result *r, int n)
+{
+    char buf[32];
+    describe(f, s);
+    fprintf(f, "\n%-32s", "Memory per GPU (GiB = 2^30 B)");
+    for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
+    fputc('\n', f);
+    for (const mem_field *mf = mem_fields; mf->key; mf++) {
+        fprintf(f, "  %-30s", mf->label);
+        for (int i = 0; i < n; i++) {
+            if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
+            snprintf(buf, sizeof buf, "%.2f", field_of(&r[i].mem, mf) / GiB);
+            fprintf(f, "%12s", buf);
+        }
+        fputc('\n', f);
+    }
+    bool any_host = false;
+    for (int i = 0; i < n; i++) any_host |= r[i].applicable && r[i].mem.host_per_node > 0;
+    if (any_host) {
+        fprintf(f, "  %-30s", "host RAM per node");
+        for (int i = 0; i < n; i++) {
+            snprintf(buf, sizeof buf, "%.2f", r[i].applicable ? r[i].mem.host_per_node / GiB : 0);
+            fprintf(f, "%12s", r[i].applicable ? buf : "-");
+        }
+        fputc('\n', f);
+    }
+    char hbm[32];
+    fprintf(f, "  %-30s", "fits?");
+    for (int i = 0; i < n; i++) {
+        const char *v = !r[i].applicable ? "n/a" : r[i].fits ? "yes" : !r[i].mem.fits_gpu ? "NO" : "NO (host)";
+        fprintf(f, "%12s", v);
+    }
+    fprintf(f, "\n\nGPU memory %s (%s). ", units_fmt_bytes(s->hw.hbm_bytes, hbm, sizeof hbm), s->hw.gpu_model);
+    for (int i = 0; i < n; i++)
+        if (!r[i].applicable) fprintf(f, "%s: %s. ", r[i].strategy->label, r[i].why);
+    fputc('\n', f);
+}
+
+static cJSON *memory_json(const memory *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (const mem_field *mf = mem_fields; mf->key; mf++)
+        cJSON_AddNumberToObject(o, mf->key, field_of(m, mf));
+    return o;
+}
+
+static cJSON *estimate_json(const setup *s, const result *r, int n)
+{
+    const training *t = &s->t;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "schema_version", 1);
+    cJSON *m = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(m, "name", s->m.name);
+    cJSON_AddStringToObject(m, "model_type", s->m.model_type);
+    cJSON_AddNumberToObject(m, "parameters", s->pc.total);
+    cJSON_AddNumberToObject(m, "active_parameters", s->pc.active);
+    cJSON_AddNumberToObject(m, "largest_layer_parameters", s->pc.largest_module);
+    if (!s->m.params_only) {
+        cJSON_AddNumberToObject(m, "parameters_per_layer", s->pc.per_layer);
+        cJSON_AddNumberToObject(m, "embedding_parameters", s->pc.embedding);
+        cJSON_AddNumberToObject(m, "layers", (double)s->m.num_layers);
+        cJSON_AddNumberToObject(m, "hidden_size", (double)s->m.hidden_size);
+    }
+    cJSON_AddStringToObject(m, "source", s->m.source);
+    cJSON *h = cJSON_AddObjectToObject(root, "hardware");
+    cJSON_AddStringToObject(h, "name", s->hw.name);
+    cJSON_AddStringToObject(h, "gpu", s->hw.gpu_model);
+    cJSON_AddNumberToObject(h, "hbm_bytes", s->hw.hbm_bytes);
+    cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw.host_memory_bytes);
+    cJSON *tr = cJSON_AddObjectToObject(root, "training");
+    cJSON_AddNumberToObject(tr, "gpus", (double)t->gpus);
+    cJSON_AddNumberToObject(tr, "gpus_per_node", (double)(t->gpus_per_node ? t->gpus_per_node : s->hw.gpus_per_node));
+    cJSON_AddNumberToObject(tr, "tp", (double)t->tp);
+    cJSON_AddNumberToObject(tr, "pp", (double)t->pp);
+    cJSON_AddNumberToObject(tr, "dp", (double)training_dp(t));
+    cJSON_AddNumberToObject(tr, "micro_batch", (double)t->micro_batch);
+    cJSON_AddNumberToObject(tr, "seq_len", (double)t->seq_len);
+    cJSON_AddNumberToObject(tr, "grad_accum", (double)t->grad_accum);
+    cJSON_AddStringToObject(tr, "precision", precision_name(t->precision));
+    cJSON_AddStringToObject(tr, "optimizer", optimizer_name(t->optimizer));
+    cJSON_AddStringToObject(tr, "checkpointing", ckpt_name(t->checkpointing));
+    cJSON_AddBoolToObject(tr, "sequence_parallel", t->sequence_parallel);
+    cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
+    cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
+    cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
+    if (s->ds_arg) cJSON_AddStringToObject(tr, "deepspeed_defaulted", s->ds.defaulted);
+    cJSON *res = cJSON_AddArrayToObject(root, "results");
+    for (int i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "strategy", r[i].strategy->name);
+        cJSON_AddBoolToObject(o, "applicable", r[i].applicable);
+        if (!r[i].applicable) {
+            cJSON_AddStringToObject(o, "reason", r[i].why);
+            cJSON_AddBoolToObject(o, "fits", false);
+            cJSON_AddItemToArray(res, o);
+            continue;
+        }
+        cJSON_AddItemToObject(o, "memory_bytes", memory_json(&r[i].mem));
+        cJSON *hm = cJSON_AddObjectToObject(o, "host_memory_bytes");
+        cJSON_AddNumberToObject(hm, "per_gpu", r[i].mem.host_per_gpu);
+        cJSON_AddNumberToObject(hm, "per_node", r[i].mem.host_per_node);
+        cJSON_AddNumberToObject(o, "nvme_bytes_per_gpu", r[i].mem.nvme_per_gpu);
+        cJSON_AddBoolToObject(o, "fits_gpu", r[i].mem.fits_gpu);
+        cJSON_AddBoolToObject(o, "fits_host", r[i].mem.fits_host);
+        cJSON_AddBoolToObject(o, "fits", r[i].fits);
+        cJSON_AddItemToArray(res, o);
+    }
+    return root;
+}
+
+static void csv(FILE *f, const setup *s, const result *r, int n)
+{
+    fprintf(f, "model,hardware,gpus,tp,pp,dp,micro_batch,seq_len,grad_accum,strategy,applicable");
+    for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, ",%s_bytes", mf->key);
+    fprintf(f, ",host_per_node_bytes,fits\n");
+    for (int i = 0; i < n; i++) {
+        const training *t = &s->t;
+        fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s", s->m.name, s->hw.name,
+                (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)training_dp(t),
+                (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum,
+                r[i].strategy->name, r[i].applicable ? "true" : "false");
+        for (const mem_field *mf = mem_fields; mf->key; mf++)
+            fprintf(f, ",%.0f", r[i].applicable ? field_of(&r[i].mem, mf) : 0);
+        fprintf(f, ",%.0f,%s\n", r[i].applicable ? r[i].mem.host_per_node : 0, r[i].fits ? "true" : "false");
+    }
+}
+
+int report_estimate(FILE *f, const setup *s, const result *r, int n)
+{
+    if (s->explain) report_explain(f, s);
+    switch (s->format) {
+    case FMT_TABLE: table(f, s, r, n); break;
+    case FMT_CSV: csv(f, s, r, n); break;
+    case FMT_JSON: {
+        cJSON *j = estimate_json(s, r, n);
+        char *text = cJSON_Print(j);
+        if (text) { fputs(text, f); fputc('\n', f); }
+        free(text);
+        cJSON_Delete(j);
+        break;
+    }
+    }
+    return ferror(f) ? ZS_ERR_IO : ZS_OK;
+}
+
+void report_explain(FILE *f, const setup *s)
+{
+    byte_table bt = training_bytes(&s->t);
+    /* With --format json the explanation would break the JSON: it goes to stderr then. */
+    FILE *o = s->format == FMT_TABLE ? f : stderr;
+    fprintf(o, "Byte table (%s): param %.0f B, grad %.0f B, fp32 master %.0f B, moments %.0f B; K = %.0f\n",
+            bt.what, bt.param, bt.grad, bt.master, bt.moments, bt.master + bt.moments);
+    fprintf(o,
+            "Model states per GPU, P local params, N = DP (ZeRO paper, arXiv 1910.02054, section 5):\n"
+            "  DDP    (%.0f + %.0f + %.0f) P\n"
+            "  ZeRO-1 (%.0f + %.0f) P + %.0f P / N\n"
+            "  ZeRO-2 %.0f P + (%.0f + %.0f) P / N\n"
+            "  ZeRO-3 (%.0f + %.0f + %.0f) P / N   (+ tensors < persistence threshold kept whole)\n",
+            bt.param, bt.grad, bt.master + bt.moments, bt.param, bt.grad, bt.master + bt.moments,
+            bt.param, bt.grad, bt.master + bt.moments, bt.param, bt.grad, bt.master + bt.moments);
+    fprintf(o,
+            "Activations per block per micro-batch (Korthikanti et al. 2022, arXiv 2205.05198, Table 2,\n"
+            "generalised; e = bytes/element, q = a*head_dim, kv = kv_heads*head_dim, i = FFN width):\n"
+            "  [s b h (4e + 2 dropout)] / (t if sequence parallel)\n"
+            "  + [e s b (2q + 2kv) + k e s b i (4 gated | 2 plain) + scores] / t\n"
+            "  scores: eager a s^2 b (2e+1 with dropout | e), selective recompute 0, flash 4 a s b\n"
+            "  full recompute keeps e s b h per block (+ one block's full set while recomputing)\n"
+            "  1F1B keeps min(p, m) micro-batches on stage 1; interleaving x (1 + (p-1)/(p v))\n"
+            "Logits: 4 s b V / t (fp32 for the loss). Buckets: DDP copies grads unless\n"
+            "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
+            "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
+            "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n\n",
+            s->hw.cuda_context_bytes / GiB, s->hw.allocator_fraction * 100);
+}

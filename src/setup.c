@@ -1,0 +1,230 @@
+/* setup.c -- shared flags: parse values, load the catalogs, apply ds_config then flags. */
+#include "setup.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "hardware_json.h"
+#include "model_json.h"
+#include "units.h"
+
+const cli_opt setup_options[] = {
+    {"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", OPT_MODEL},
+    {"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9", OPT_PARAMS},
+    {"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)", OPT_LARGEST},
+    {"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", OPT_HARDWARE},
+    {"hbm", "SIZE", "override the GPU memory, e.g. 80GiB", OPT_HBM},
+    {"gpus", "N", "total GPUs (default 1)", OPT_GPUS},
+    {"gpus-per-node", "N", "GPUs per node (default: the profile's)", OPT_GPN},
+    {"strategy", "S", "ddp|zero1|zero2|zero3|all, or a comma list (default all)", OPT_STRATEGY},
+    {"precision", "P", "fp32|fp16|bf16|bf16-pure (default bf16 mixed precision)", OPT_PRECISION},
+    {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", OPT_OPTIMIZER},
+    {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", OPT_GRAD_DTYPE},
+    {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)", OPT_MICRO},
+    {"seq-len", "N", "tokens per sequence (default 2048)", OPT_SEQ},
+    {"grad-accum", "N", "micro-batches per step (default 1)", OPT_ACCUM},
+    {"tp", "N", "tensor-parallel degree (default 1)", OPT_TP},
+    {"pp", "N", "pipeline-parallel degree (default 1)", OPT_PP},
+    {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)", OPT_VSTAGES},
+    {"checkpointing", "C", "none|selective|full activation recomputation (default none)", OPT_CKPT},
+    {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)", OPT_SP},
+    {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)", OPT_EAGER},
+    {"offload-optimizer", "D", "none|cpu|nvme (ZeRO-Offload)", OPT_OFF_OPT},
+    {"offload-params", "D", "none|cpu|nvme (ZeRO-3 only, ZeRO-Infinity)", OPT_OFF_PARAM},
+    {"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)", OPT_DEEPSPEED},
+    {"reduce-bucket", "ELEMS", "DeepSpeed reduce_bucket_size (default 5e8)", OPT_REDUCE_BUCKET},
+    {"allgather-bucket", "ELEMS", "DeepSpeed allgather_bucket_size (default 5e8)", OPT_AG_BUCKET},
+    {"prefetch-bucket", "ELEMS", "DeepSpeed stage3_prefetch_bucket_size (default 5e7)", OPT_PREFETCH},
+    {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)", OPT_MAX_LIVE},
+    {"persistence-threshold", "ELEMS", "DeepSpeed stage3_param_persistence_threshold (default 1e5)", OPT_PERSIST},
+    {"overlap-comm", "on|off", "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)", OPT_OVERLAP},
+    {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", OPT_BUCKET_VIEW},
+    {"format", "F", "table|json|csv (default table)", OPT_FORMAT},
+    {"explain", NULL, "print the formulas and byte table used", OPT_EXPLAIN},
+    {NULL, NULL, NULL, 0},
+};
+
+void setup_init(setup *s)
+{
+    memset(s, 0, sizeof *s);
+    training_init(&s->t);
+    s->hw_arg = "a100-80gb";
+    s->strategy_arg = "all";
+    s->format = FMT_TABLE;
+}
+
+int setup_take(setup *s, int id, const char *v, zs_error *err)
+{
+    switch (id) {
+    case OPT_MODEL: s->model_arg = v; return ZS_OK;
+    case OPT_HARDWARE: s->hw_arg = v; return ZS_OK;
+    case OPT_DEEPSPEED: s->ds_arg = v; return ZS_OK;
+    case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
+    case OPT_EXPLAIN: s->explain = true; return ZS_OK;
+    case OPT_PARAMS:
+        if (units_parse_count(v, "--params", &s->params, err)) return err->code;
+        if (s->params < 1) return zs_fail(err, ZS_ERR_USAGE, "--params: expected at least 1 parameter");
+        return ZS_OK;
+    case OPT_LARGEST: return units_parse_count(v, "--largest-layer-params", &s->largest_layer, err);
+    case OPT_HBM:
+        if (units_parse_bytes(v, "--hbm", &s->hbm_override, err)) return err->code;
+        if (s->hbm_override < 1) return zs_fail(err, ZS_ERR_USAGE, "--hbm: expected a positive size such as 80GiB");
+        return ZS_OK;
+    case OPT_FORMAT:
+        if (strcmp(v, "table") == 0) s->format = FMT_TABLE;
+        else if (strcmp(v, "json") == 0) s->format = FMT_JSON;
+        else if (strcmp(v, "csv") == 0) s->format = FMT_CSV;
+        else return zs_fail(err, ZS_ERR_USAGE, "--format: \"%s\" is not one of table|json|csv", v);
+        return ZS_OK;
+    default:
+        if (s->n_flags >= (int)(sizeof s->flags / sizeof s->flags[0]))
+            return zs_fail(err, ZS_ERR_USAGE, "too many options");
+        s->flags[s->n_flags].id = id;
+        s->flags[s->n_flags].value = v;
+        s->n_flags++;
+        return ZS_OK;
+    }
+}
+
+static int enum_flag(const char *flag, const char *v, int parsed, const char *choices, int *out,
+                     zs_error *err)
+{
+    if (parsed < 0) return zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not one of %s", flag, v, choices);
+    *out = parsed;
+    return ZS_OK;
+}
+
+/* Apply one training flag to t. */
+static int apply_flag(training *t, int id, const char *v, zs_error *err)
+{
+    int64_t n;
+    int e = 0;
+    const struct { int id; const char *flag; int64_t *dst; int64_t min, max; } ints[] = {
+        {OPT_GPUS, "--gpus", &t->gpus, 1, 10000000},
+        {OPT_GPN, "--gpus-per-node", &t->gpus_per_node, 1, 4096},
+        {OPT_MICRO, "--micro-batch", &t->micro_batch, 1, 1000000},
+        {OPT_SEQ, "--seq-len", &t->seq_len, 1, 100000000},
+        {OPT_ACCUM, "--grad-accum", &t->grad_accum, 1, 1000000},
+        {OPT_TP, "--tp", &t->tp, 1, 4096},
+        {OPT_PP, "--pp", &t->pp, 1, 4096},
+        {OPT_VSTAGES, "--virtual-stages", &t->virtual_stages, 1, 1024},
+    };
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        if (ints[k].id != id) continue;
+        if (units_parse_int(v, ints[k].flag, ints[k].min, ints[k].max, &n, err)) return err->code;
+        *ints[k].dst = n;
+        return ZS_OK;
+    }
+    const struct { int id; const char *flag; double *dst; } sizes[] = {
+        {OPT_REDUCE_BUCKET, "--reduce-bucket", &t->reduce_bucket},
+        {OPT_AG_BUCKET, "--allgather-bucket", &t->allgather_bucket},
+        {OPT_PREFETCH, "--prefetch-bucket", &t->prefetch_bucket},
+        {OPT_MAX_LIVE, "--max-live-params", &t->max_live_params},
+        {OPT_PERSIST, "--persistence-threshold", &t->persistence_threshold},
+    };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        if (sizes[k].id == id) return units_parse_count(v, sizes[k].flag, sizes[k].dst, err);
+    switch (id) {
+    case OPT_PRECISION:
+        if (enum_flag("precision", v, precision_parse(v), "fp32|fp16|bf16|bf16-pure", &e, err)) return err->code;
+        t->precision = (precision_kind)e;
+        return ZS_OK;
+    case OPT_OPTIMIZER:
+        if (enum_flag("optimizer", v, optimizer_parse(v), "adam|adamw|sgd|adafactor|adam8bit", &e, err)) return err->code;
+        t->optimizer = (optimizer_kind)e;
+        return ZS_OK;
+    case OPT_CKPT:
+        if (enum_flag("checkpointing", v, ckpt_parse(v), "none|selective|full", &e, err)) return err->code;
+        t->checkpointing = (ckpt_kind)e;
+        return ZS_OK;
+    case OPT_OFF_OPT:
+        if (enum_flag("offload-optimizer", v, offload_parse(v), "none|cpu|nvme", &e, err)) return err->code;
+        t->offload_optimizer = (offload_kind)e;
+        return ZS_OK;
+    case OPT_OFF_PARAM:
+        if (enum_flag("offload-params", v, offload_parse(v), "none|cpu|nvme", &e, err)) return err->code;
+        t->offload_params = (offload_kind)e;
+        return ZS_OK;
+    case OPT_GRAD_DTYPE:
+        if (strcmp(v, "fp32") == 0) t->grad_bytes = 4;
+        else if (strcmp(v, "16-bit") == 0 || strcmp(v, "bf16") == 0 || strcmp(v, "fp16") == 0) t->grad_bytes = 2;
+        else return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: \"%s\" is not one of 16-bit|bf16|fp16|fp32", v);
+        return ZS_OK;
+    case OPT_OVERLAP:
+        if (strcmp(v, "on") == 0 || strcmp(v, "true") == 0) t->overlap_comm = 1;
+        else if (strcmp(v, "off") == 0 || strcmp(v, "false") == 0) t->overlap_comm = 0;
+        else return zs_fail(err, ZS_ERR_USAGE, "--overlap-comm: \"%s\" is not one of on|off", v);
+        return ZS_OK;
+    case OPT_SP: t->sequence_parallel = true; return ZS_OK;
+    case OPT_EAGER: t->flash_attention = false; return ZS_OK;
+    case OPT_BUCKET_VIEW: t->ddp_bucket_view = true; return ZS_OK;
+    }
+    return zs_fail(err, ZS_ERR_USAGE, "internal: unhandled option %d", id);
+}
+
+static int choose_strategies(setup *s, zs_error *err)
+{
+    int n = 0;
+    if (strcmp(s->strategy_arg, "all") == 0) {
+        for (int i = 0; strategies[i]; i++) s->chosen[n++] = strategies[i];
+        s->chosen[n] = NULL;
+        return ZS_OK;
+    }
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s->strategy_arg);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const strategy *st = strategy_find(tok);
+        if (!st) return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%s\" is not one of ddp|zero1|zero2|zero3|all", tok);
+        bool dup = false;
+        for (int i = 0; i < n; i++) dup |= s->chosen[i] == st;
+        if (!dup && n < 4) s->chosen[n++] = st;
+    }
+    if (n == 0) return zs_fail(err, ZS_ERR_USAGE, "--strategy: expected ddp|zero1|zero2|zero3|all");
+    s->chosen[n] = NULL;
+    return ZS_OK;
+}
+
+int setup_finish(setup *s, zs_error *err)
+{
+    if (choose_strategies(s, err)) return err->code;
+    if (s->model_arg && s->params > 0)
+        return zs_fail(err, ZS_ERR_USAGE, "give --model or --params, not both");
+    if (!s->model_arg && s->params <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')");
+    if (s->largest_layer > 0 && s->params > 0 && s->largest_layer > s->params)
+        return zs_fail(err, ZS_ERR_USAGE, "--largest-layer-params %g exceeds --params %g", s->largest_layer, s->params);
+
+    if (catalog_resolve("hardware", s->hw_arg, s->hw_path, sizeof s->hw_path, err)) return err->code;
+    if (hardware_load(s->hw_path, &s->hw, err)) return err->code;
+    if (s->hbm_override > 0) s->hw.hbm_bytes = s->hbm_override;
+
+    if (s->model_arg) {
+        if (catalog_resolve("models", s->model_arg, s->model_path, sizeof s->model_path, err)) return err->code;
+        if (model_load(s->model_path, &s->m, err)) return err->code;
+        if (model_count(&s->m, 0, &s->pc, err)) return err->code;
+    } else {
+        model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
+    }
+    if (s->ds_arg) {
+        snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
+        if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
+        /* The config's ZeRO stage picks the strategy unless --strategy says otherwise. */
+        if (s->ds.stage >= 0 && strcmp(s->strategy_arg, "all") == 0) {
+            s->chosen[0] = strategies[s->ds.stage];
+            s->chosen[1] = NULL;
+        }
+    }
+    for (int k = 0; k < s->n_flags; k++)
+        if (apply_flag(&s->t, s->flags[k].id, s->flags[k].value, err)) return err->code;
+    /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
+    if (s->ds.train_batch_size > 0) {
+        int64_t dp = training_dp(&s->t);
+        if (dp > 0 && !s->ds.grad_accum_set && s->ds.micro_batch_set &&
+            s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
+            s->t.grad_accum = s->ds.train_batch_size / (s->t.micro_batch * dp);
+        else if (dp > 0 && !s->ds.micro_batch_set && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
+            s->t.micro_batch = s->ds.train_batch_size / (s->t.grad_accum * dp);
+    }
+    return training_validate(&s->t, err);
+}

@@ -1,0 +1,16 @@
+/* strat_zero1.c -- ZeRO stage 1: optimizer states sharded across data-parallel ranks. */
+#include <math.h>
+
+#include "strategy.h"
+#include "zero_common.h"
+
+static bool zero1_memory(const sim_input *in, memory *mem, char *why, int whylen)
+{
+    (void)why; (void)whylen;
+    memory_states(in, 1, 1, (double)in->dp, mem);
+    mem->comm_buffers = zero_bucket_bytes(in, &strat_zero1);
+    return true;
+}
+
+/* DeepSpeed overlap_comm defaults to false below stage 3 (deepspeed/runtime/zero/config.py). */
+const strategy strat_zero1 = {"zero1", "ZeRO-1", 1, false, zero1_memory};

@@ -1,0 +1,116 @@
+/* training.c -- training configuration defaults, checks and the model-state byte table. */
+#include "training.h"
+
+#include <string.h>
+
+void training_init(training *t)
+{
+    memset(t, 0, sizeof *t);
+    t->gpus = 1;
+    t->tp = t->pp = t->virtual_stages = 1;
+    t->micro_batch = 1;
+    t->seq_len = 2048;
+    t->grad_accum = 1;
+    t->precision = PREC_BF16;
+    t->optimizer = OPT_ADAMW;
+    t->checkpointing = CKPT_NONE;
+    t->flash_attention = true;
+    /* DeepSpeed defaults, deepspeed/runtime/zero/config.py (DeepSpeedZeroConfig):
+     * reduce_bucket_size 5e8, allgather_bucket_size 5e8, stage3_prefetch_bucket_size 5e7,
+     * stage3_max_live_parameters 1e9, stage3_param_persistence_threshold 1e5. */
+    t->reduce_bucket = 5e8;
+    t->allgather_bucket = 5e8;
+    t->prefetch_bucket = 5e7;
+    t->max_live_params = 1e9;
+    t->persistence_threshold = 1e5;
+    t->overlap_comm = -1;
+    /* PyTorch DistributedDataParallel(bucket_cap_mb=25, gradient_as_bucket_view=False). */
+    t->ddp_bucket_bytes = 25.0 * 1024 * 1024;
+    t->ddp_bucket_view = false;
+}
+
+int64_t training_dp(const training *t)
+{
+    int64_t mp = t->tp * t->pp;
+    return mp > 0 ? t->gpus / mp : 0;
+}
+
+int training_validate(const training *t, zs_error *err)
+{
+    const struct { const char *flag; int64_t v, min, max; } f[] = {
+        {"--gpus", t->gpus, 1, 10000000},
+        {"--gpus-per-node", t->gpus_per_node, 0, 4096},
+        {"--tp", t->tp, 1, 4096},
+        {"--pp", t->pp, 1, 4096},
+        {"--virtual-stages", t->virtual_stages, 1, 1024},
+        {"--micro-batch", t->micro_batch, 1, 1000000},
+        {"--seq-len", t->seq_len, 1, 100000000},
+        {"--grad-accum", t->grad_accum, 1, 1000000},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].v < f[i].min || f[i].v > f[i].max)
+            return zs_fail(err, ZS_ERR_USAGE, "%s: %lld is out of range (expected %lld to %lld)",
+                           f[i].flag, (long long)f[i].v, (long long)f[i].min, (long long)f[i].max);
+    if (t->gpus % (t->tp * t->pp) != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld",
+                       (long long)t->gpus, (long long)t->tp, (long long)t->pp);
+    if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
+        return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
+    const double b[] = {t->reduce_bucket, t->allgather_bucket, t->prefetch_bucket,
+                        t->max_live_params, t->persistence_threshold, t->ddp_bucket_bytes};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        if (!(b[i] >= 0 && b[i] <= 1e15))
+            return zs_fail(err, ZS_ERR_USAGE, "bucket sizes must be between 0 and 1e15 elements");
+    return ZS_OK;
+}
+
+byte_table training_bytes(const training *t)
+{
+    /* Mixed precision (ZeRO paper, arXiv 1910.02054 section 3.1): 16-bit params and grads,
+     * fp32 master weights; Adam adds fp32 momentum and variance (K = 4 + 4 + 4 = 12).
+     * SGD with momentum keeps one moment; 8-bit Adam (Dettmers et al. 2021, arXiv 2110.02861)
+     * keeps two 1-byte moments; Adafactor (Shazeer & Stern 2018) factors the second moment
+     * into row and column vectors and keeps no first moment, so its state is negligible per
+     * parameter and counted as 0 here. */
+    static const double moments[] = {
+        [OPT_ADAM] = 8, [OPT_ADAMW] = 8, [OPT_SGD] = 4, [OPT_ADAFACTOR] = 0, [OPT_ADAM8BIT] = 2};
+    byte_table bt;
+    double mom = moments[t->optimizer];
+    switch (t->precision) {
+    case PREC_FP32:
+        bt = (byte_table){4, 4, 0, mom, 4, "fp32 params and grads, fp32 optimizer moments"};
+        break;
+    case PREC_BF16_PURE:
+        /* Everything in bf16, no master copy: moments in bf16 halve (8-bit Adam stays 2). */
+        bt = (byte_table){2, 2, 0, t->optimizer == OPT_ADAM8BIT ? mom : mom / 2, 2,
+                          "pure bf16: params, grads and moments in bf16, no fp32 master"};
+        break;
+    default:
+        bt = (byte_table){2, 2, 4, mom, 2,
+                          "mixed precision: 16-bit params and grads, fp32 master + moments"};
+        break;
+    }
+    if (t->grad_bytes) bt.grad = t->grad_bytes;
+    return bt;
+}
+
+static const char *const precision_names[] = {"fp32", "fp16", "bf16", "bf16-pure", NULL};
+static const char *const optimizer_names[] = {"adam", "adamw", "sgd", "adafactor", "adam8bit", NULL};
+static const char *const ckpt_names[] = {"none", "selective", "full", NULL};
+static const char *const offload_names[] = {"none", "cpu", "nvme", NULL};
+
+static int lookup(const char *const *names, const char *s)
+{
+    for (int i = 0; s && names[i]; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+const char *precision_name(precision_kind p) { return precision_names[p]; }
+const char *optimizer_name(optimizer_kind o) { return optimizer_names[o]; }
+const char *ckpt_name(ckpt_kind c) { return ckpt_names[c]; }
+const char *offload_name(offload_kind o) { return offload_names[o]; }
+int precision_parse(const char *s) { return lookup(precision_names, s); }
+int optimizer_parse(const char *s) { return lookup(optimizer_names, s); }
+int ckpt_parse(const char *s) { return lookup(ckpt_names, s); }
+int offload_parse(const char *s) { return lookup(offload_names, s); }

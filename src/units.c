@@ -1,0 +1,150 @@
+/* units.c -- parsing and printing counts, byte sizes and durations. */
+#include "units.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define UNITS_MAX 1e18 /* larger than any real count or size; keeps arithmetic finite */
+
+/* Split "12.5GiB" into its number and suffix; fails when there is no number. */
+static int split_number(const char *s, double *num, const char **suffix)
+{
+    if (!s) return -1;
+    while (isspace((unsigned char)*s)) s++;
+    if (*s == '\0') return -1;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s) return -1;
+    while (isspace((unsigned char)*end)) end++;
+    *num = v;
+    *suffix = end;
+    return 0;
+}
+
+static int check_range(double v, const char *s, const char *what, zs_error *err)
+{
+    if (!isfinite(v) || v < 0)
+        return zs_fail(err, ZS_ERR_USAGE, "%s: \"%s\" is not a non-negative finite number", what, s);
+    if (v > UNITS_MAX)
+        return zs_fail(err, ZS_ERR_USAGE, "%s: \"%s\" is too large (at most 1e18)", what, s);
+    return ZS_OK;
+}
+
+int units_parse_count(const char *s, const char *what, double *out, zs_error *err)
+{
+    double v;
+    const char *suf;
+    if (split_number(s, &v, &suf) != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "%s: expected a number such as 7e9 or 7B, got \"%s\"",
+                       what, s ? s : "");
+    double mult = 1;
+    if (*suf) {
+        if (suf[1] != '\0') goto bad;
+        switch (*suf) {
+        case 'k': case 'K': mult = 1e3; break;
+        case 'M': case 'm': mult = 1e6; break;
+        case 'B': case 'b': case 'G': case 'g': mult = 1e9; break;
+        case 'T': case 't': mult = 1e12; break;
+        default: goto bad;
+        }
+    }
+    if (check_range(v * mult, s, what, err)) return err ? err->code : ZS_ERR_USAGE;
+    *out = v * mult;
+    return ZS_OK;
+bad:
+    return zs_fail(err, ZS_ERR_USAGE, "%s: unknown suffix \"%s\" in \"%s\" (use k, M, B or T)",
+                   what, suf, s);
+}
+
+int units_parse_bytes(const char *s, const char *what, double *out, zs_error *err)
+{
+    static const struct { const char *suffix; double mult; } table[] = {
+        {"", 1}, {"B", 1},
+        {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+        {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB},
+        {"K", KiB}, {"M", MiB}, {"G", GiB}, {"T", TiB},
+    };
+    double v;
+    const char *suf;
+    if (split_number(s, &v, &suf) != 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+                       "%s: expected a size such as 80GiB, 80GB or 5e8, got \"%s\"", what,
+                       s ? s : "");
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcasecmp(suf, table[i].suffix) != 0) continue;
+        /* Case matters between KB and KiB only through the 'i'; "kb" is accepted as KB. */
+        double b = v * table[i].mult;
+        if (check_range(b, s, what, err)) return err ? err->code : ZS_ERR_USAGE;
+        *out = b;
+        return ZS_OK;
+    }
+    return zs_fail(err, ZS_ERR_USAGE,
+                   "%s: unknown unit \"%s\" in \"%s\" (use B, KB, MB, GB, KiB, MiB, GiB, ...)",
+                   what, suf, s);
+}
+
+int units_parse_int(const char *s, const char *what, int64_t min, int64_t max, int64_t *out,
+                    zs_error *err)
+{
+    double v;
+    const char *suf;
+    if (split_number(s, &v, &suf) != 0 || *suf != '\0' || !isfinite(v) || v != floor(v))
+        return zs_fail(err, ZS_ERR_USAGE, "%s: expected a whole number, got \"%s\"", what,
+                       s ? s : "");
+    if (v < (double)min || v > (double)max)
+        return zs_fail(err, ZS_ERR_USAGE, "%s: %s is out of range (%lld to %lld)", what, s,
+                       (long long)min, (long long)max);
+    *out = (int64_t)v;
+    return ZS_OK;
+}
+
+const char *units_fmt_bytes(double bytes, char *buf, size_t len)
+{
+    if (bytes < GiB && bytes > 0)
+        snprintf(buf, len, "%.1f MiB", bytes / MiB);
+    else
+        snprintf(buf, len, "%.2f GiB", bytes / GiB);
+    return buf;
+}
+
+const char *units_fmt_count(double n, char *buf, size_t len)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", n);
+    size_t nd = strlen(digits), o = 0;
+    for (size_t i = 0; i < nd && o + 2 < len; i++) {
+        if (i > 0 && (nd - i) % 3 == 0 && digits[i - 1] != '-') buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+const char *units_fmt_short(double n, char *buf, size_t len)
+{
+    static const struct { double div; const char *suffix; } t[] = {
+        {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        if (n >= t[i].div) {
+            snprintf(buf, len, "%.3g%s", n / t[i].div, t[i].suffix);
+            return buf;
+        }
+    }
+    snprintf(buf, len, "%.0f", n);
+    return buf;
+}
+
+const char *units_fmt_seconds(double s, char *buf, size_t len)
+{
+    if (s < 1e-3) snprintf(buf, len, "%.1f us", s * 1e6);
+    else if (s < 1) snprintf(buf, len, "%.1f ms", s * 1e3);
+    else if (s < 120) snprintf(buf, len, "%.2f s", s);
+    else if (s < 7200) snprintf(buf, len, "%.1f min", s / 60);
+    else if (s < 3 * 86400) snprintf(buf, len, "%.1f h", s / 3600);
+    else snprintf(buf, len, "%.1f d", s / 86400);
+    return buf;
+}

@@ -1,0 +1,42 @@
+/* test.h -- a tiny assertion harness: counts checks, prints failures, ends with "N passed, N failed". */
+#ifndef ZS_TEST_H
+#define ZS_TEST_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+extern int test_passed;        /* checks that held */
+extern int test_failed;        /* checks that did not */
+extern const char *test_current; /* name of the running test, for failure messages */
+
+void test_report(int ok, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Run one test function, naming it in failure messages. */
+#define RUN_TEST(fn) do { test_current = #fn; fn(); } while (0)
+
+#define CHECK(cond) test_report(!!(cond), __FILE__, __LINE__, "%s", #cond)
+
+/* Exact integer equality; both sides printed on failure. */
+#define CHECK_EQ_INT(got, want) do { \
+    long long g_ = (long long)(got), w_ = (long long)(want); \
+    test_report(g_ == w_, __FILE__, __LINE__, "%s = %lld, want %lld", #got, g_, w_); \
+} while (0)
+
+/* Relative closeness: |got - want| <= rel * |want| (or <= rel when want == 0). */
+#define CHECK_NEAR(got, want, rel) do { \
+    double g_ = (double)(got), w_ = (double)(want), r_ = (double)(rel); \
+    double tol_ = w_ != 0 ? r_ * fabs(w_) : r_; \
+    test_report(isfinite(g_) && fabs(g_ - w_) <= tol_, __FILE__, __LINE__, \
+                "%s = %.9g, want %.9g (rel tol %g)", #got, g_, w_, r_); \
+} while (0)
+
+#define CHECK_STREQ(got, want) do { \
+    const char *g_ = (got), *w_ = (want); \
+    test_report(g_ && w_ && strcmp(g_, w_) == 0, __FILE__, __LINE__, \
+                "%s = \"%s\", want \"%s\"", #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
+} while (0)
+
+#endif

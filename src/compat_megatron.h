@@ -32,8 +32,7 @@
  *   padded   = ceil(vocab / multiple) * multiple
  * e.g. GPT-2's 50257 tokens at TP=1 -> 50304; 32000 at TP=4 -> 32256. The
  * formulas read args.padded_vocab_size, so callers pass the padded value
- * (compat_megatron_padded_vocab computes it). Note Megatron's NullTokenizer
- * reports vocab_size + 1 tokens (the extra EOD id) before padding.
+ * (compat_megatron_padded_vocab computes it).
  *
  * Argument defaults Megatron fills in before the formulas run
  * -----------------------------------------------------------

@@ -20,6 +20,7 @@ void zs_error_prefix(zs_error *err, const char *prefix)
 {
     if (!err || !prefix) return;
     char tmp[sizeof err->msg];
-    snprintf(tmp, sizeof tmp, "%s: %s", prefix, err->msg);
-    memcpy(err->msg, tmp, sizeof tmp);
+    memcpy(tmp, err->msg, sizeof tmp);
+    /* Using the result tells gcc the truncation is deliberate. */
+    if (snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, tmp) < 0) err->msg[0] = '\0';
 }

@@ -1,0 +1,111 @@
+#!/bin/sh
+# cli.sh -- command-line contract: exit statuses, one-line errors naming file/field/flag,
+# JSON that parses, finite numbers. Ends with "N passed, N failed".
+Z=${ZEROSIM:-./zerosim}
+pass=0
+fail=0
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect STATUS PATTERN -- ARGS...: exit status and a stderr line matching PATTERN.
+expect() {
+    want=$1 pat=$2
+    shift 3
+    "$Z" "$@" >"$out" 2>"$err"
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "zerosim $* -> exit $rc, want $want ($(head -c 300 "$err"))"; return; fi
+    if [ -n "$pat" ] && ! grep -q -- "$pat" "$err"; then bad "zerosim $* -> stderr lacks '$pat': $(head -c 300 "$err")"; return; fi
+    if [ "$want" -ge 2 ] && [ "$(wc -l <"$err")" -gt 3 ]; then bad "zerosim $* -> error is not short: $(cat "$err")"; return; fi
+    if grep -qiE 'nan|inf[^o]|-[0-9]+\.[0-9]+ GiB' "$out"; then bad "zerosim $* -> NaN, inf or a negative size in output"; return; fi
+    ok
+}
+
+# json_check ARGS... : run, parse stdout as JSON with python3, evaluate a python expression on it.
+json_check() {
+    expr=$1
+    shift
+    "$Z" "$@" >"$out" 2>"$err"
+    if python3 -c "
+import json, math, sys
+d = json.load(open('$out'))
+def finite(x):
+    if isinstance(x, dict): return all(finite(v) for v in x.values())
+    if isinstance(x, list): return all(finite(v) for v in x)
+    if isinstance(x, float): return math.isfinite(x)
+    return True
+assert finite(d), 'non-finite number'
+assert ($expr), 'expression false'
+" 2>>"$err"; then ok; else bad "zerosim $* -> JSON check '$expr' failed: $(tail -c 300 "$err")"; fi
+}
+
+D=tests/data/bad
+M="--model llama-2-7b"
+
+# usage errors: exit 2, message names the flag or command
+expect 2 "unknown command" -- frobnicate
+expect 2 "unknown option --frob" -- estimate $M --frob 3
+expect 2 "--strategy" -- estimate $M --strategy zero4
+expect 2 "--gpus" -- estimate $M --gpus 0
+expect 2 "--gpus" -- estimate $M --gpus -8
+expect 2 "--gpus" -- estimate $M --gpus eight
+expect 2 "--tp" -- estimate $M --gpus 12 --tp 8
+expect 2 "--precision" -- estimate $M --precision fp12
+expect 2 "--checkpointing" -- estimate $M --checkpointing some
+expect 2 "missing --model" -- estimate
+expect 2 "not both" -- estimate $M --params 7e9
+expect 2 "--params" -- estimate --params -7e9
+expect 2 "--params" -- estimate --params 7X
+expect 2 "needs a value" -- estimate --model
+expect 2 "--format" -- estimate $M --format yaml
+expect 2 "--pp" -- estimate $M --gpus 64 --pp 64
+expect 2 "" -- list
+expect 2 "--compat" -- estimate $M --compat vllm
+
+# bad input files: exit 3, message names the file and the field
+expect 3 "empty.json: file is empty" -- estimate --model $D/empty.json
+expect 3 "truncated.json:1:.*truncated" -- estimate --model $D/truncated.json
+expect 3 "binary.bin: contains NUL" -- estimate --model $D/binary.bin
+expect 3 "malformed.json:1:.*invalid JSON" -- estimate --model $D/malformed.json
+expect 3 "missing_hidden.json: missing field \"hidden_size\"" -- estimate --model $D/missing_hidden.json
+expect 3 "negative.json: field \"hidden_size\"" -- estimate --model $D/negative.json
+expect 3 "nonnumeric.json: field \"hidden_size\": expected a number" -- estimate --model $D/nonnumeric.json
+expect 3 "absurd_layers.json: field \"num_hidden_layers\"" -- estimate --model $D/absurd_layers.json
+expect 3 "heads_not_dividing.json: field \"num_attention_heads\"" -- estimate --model $D/heads_not_dividing.json
+expect 3 "unknown_type.json: field \"model_type\": \"t5\"" -- estimate --model $D/unknown_type.json
+expect 3 "array.json: expected a JSON object" -- estimate --model $D/array.json
+expect 3 "no-such.json" -- estimate --model tests/data/no-such.json
+expect 3 "unknown model \"llama-9\"" -- estimate --model llama-9
+expect 3 "unknown hardware profile \"tpu-v9\"" -- estimate $M --hardware tpu-v9
+expect 3 "models/llama-2-7b.json: missing section \"gpu\"" -- estimate $M --hardware models/llama-2-7b.json
+expect 3 "empty.json" -- estimate $M --deepspeed $D/empty.json
+
+# help goes to stdout with status 0
+"$Z" --help >"$out" 2>"$err" && grep -q "estimate" "$out" && ok || bad "zerosim --help"
+"$Z" estimate --help >"$out" 2>"$err" && grep -q -- "--offload-optimizer" "$out" && grep -q -- "--deepspeed" "$out" && ok || bad "zerosim estimate --help"
+"$Z" list models >"$out" 2>"$err" && grep -q "llama-3.1-405b" "$out" && ok || bad "zerosim list models"
+"$Z" list hardware >"$out" 2>"$err" && grep -q "h100-80gb" "$out" && ok || bad "zerosim list hardware"
+
+# computed results: a 7B model on 8 A100-80GB fits with ZeRO (exit 0); JSON contract keys
+expect 0 "" -- estimate $M --gpus 8
+json_check "d['schema_version'] == 1 and d['model']['parameters'] == 6738415616 and [r['strategy'] for r in d['results']] == ['ddp','zero1','zero2','zero3']" estimate $M --gpus 8 --format json
+json_check "all(set(['parameters','gradients','optimizer_states','model_states','activations','total']) <= set(r['memory_bytes']) for r in d['results'])" estimate $M --gpus 8 --format json
+json_check "all(abs(sum(v for k, v in r['memory_bytes'].items() if k not in ('model_states','total')) - r['memory_bytes']['total']) < 1 for r in d['results'])" estimate $M --gpus 8 --format json
+# ZeRO paper, section 5: 7.5B params, 64 GPUs, ZeRO-3 model states 16 x 7.5e9 / 64 = 1.875 GB
+json_check "abs(d['results'][0]['memory_bytes']['model_states'] - 1.875e9) < 1" estimate --params 7.5e9 --gpus 64 --strategy zero3 --precision fp16 --optimizer adam --format json
+# absurd but valid: 1e15 parameters prints finite numbers and does not fit (exit 1)
+expect 1 "" -- estimate --params 1e15 --gpus 8
+json_check "not any(r['fits'] for r in d['results'])" estimate --params 1e15 --gpus 8 --format json
+# DeepSpeed config: stage 3 picks ZeRO-3; flags win over the file
+json_check "[r['strategy'] for r in d['results']] == ['zero3'] and d['training']['offload_optimizer'] == 'cpu'" estimate $M --gpus 8 --deepspeed tests/data/ds_config_hf_zero3.json --format json
+json_check "d['training']['micro_batch'] == 2 and d['training']['grad_accum'] == 32" estimate $M --gpus 4 --deepspeed tests/data/ds_config_zero2.json --micro-batch 2 --format json
+# CSV: a header and one row per strategy
+"$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq 5 ] && head -1 "$out" | grep -q "total_bytes" && ok || bad "csv rows"
+# a closed pipe is not an error
+"$Z" list models 2>"$err" | head -1 >/dev/null; [ ! -s "$err" ] && ok || bad "closed pipe printed: $(cat "$err")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

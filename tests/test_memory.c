@@ -1,0 +1,229 @@
+/* test_memory.c -- the memory model against the ZeRO paper's Table 1 and Korthikanti's Table 2. */
+#include <stdlib.h>
+
+#include "strategy.h"
+#include "test.h"
+
+static hardware test_hw(void)
+{
+    hardware hw = {0};
+    hw.hbm_bytes = 32e9;
+    hw.gpus_per_node = 16;
+    return hw;
+}
+
+/* Model states in GB (1e9 bytes) from the ZeRO paper (Rajbhandari et al., SC20, arXiv
+ * 1910.02054), Table 1: mixed-precision Adam, K = 12, for DP degree N. The paper rounds
+ * decimals and truncates whole numbers (4187.5 prints 4187), so a cell must lie within one
+ * unit of its last printed digit. */
+static void zero_table1(void)
+{
+    static const struct { double psi; int dp; const char *cells[4]; } rows[] = {
+        {7.5e9, 1, {"120", "120", "120", "120"}},
+        {7.5e9, 4, {"120", "52.5", "41.25", "30"}},
+        {7.5e9, 16, {"120", "35.6", "21.6", "7.5"}},
+        {7.5e9, 64, {"120", "31.4", "16.6", "1.88"}},
+        {7.5e9, 256, {"120", "30.4", "15.4", "0.47"}},
+        {7.5e9, 1024, {"120", "30.1", "15.1", "0.12"}},
+        {128e9, 4, {"2048", "896", "704", "512"}},
+        {128e9, 16, {"2048", "608", "368", "128"}},
+        {128e9, 64, {"2048", "536", "284", "32"}},
+        {128e9, 256, {"2048", "518", "263", "8"}},
+        {128e9, 1024, {"2048", "513", "257", "2"}},
+        {1e12, 4, {"16000", "7000", "5500", "4000"}},
+        {1e12, 16, {"16000", "4750", "2875", "1000"}},
+        {1e12, 64, {"16000", "4187", "2218", "250"}},
+        {1e12, 256, {"16000", "4046", "2054", "62.5"}},
+        {1e12, 1024, {"16000", "4011", "2013", "15.6"}},
+    };
+    hardware hw = test_hw();
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        model m;
+        param_counts pc;
+        model_from_params(&m, &pc, rows[i].psi, 0);
+        training t;
+        training_init(&t);
+        t.gpus = rows[i].dp;
+        t.precision = PREC_FP16;
+        t.optimizer = OPT_ADAM;
+        sim_input in;
+        zs_error e = {0};
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        for (int s = 0; s < 4; s++) {
+            result r;
+            sim_run(&in, strategies[s], &r);
+            const char *cell = rows[i].cells[s];
+            const char *dot = strchr(cell, '.');
+            double unit = dot ? pow(10, -(double)strlen(dot + 1)) : 1;
+            double want = atof(cell), got = r.mem.model_states / 1e9;
+            test_report(fabs(got - want) < unit, __FILE__, __LINE__,
+                        "ZeRO Table 1: psi %.3g N %d %s = %.4f GB, paper prints %s", rows[i].psi,
+                        rows[i].dp, strategies[s]->name, got, cell);
+        }
+    }
+}
+
+/* A GPT-style block as Korthikanti et al. assume it: MHA, 4h MLP with GeLU, dropout,
+ * LayerNorm, 16-bit activations, attention matrix stored (no flash attention). */
+static model gpt_block(void)
+{
+    model m = {0};
+    snprintf(m.model_type, sizeof m.model_type, "transformer");
+    m.hidden_size = 12288; m.num_layers = 96; m.num_heads = 96; m.num_kv_heads = 96;
+    m.head_dim = 128; m.intermediate_size = 4 * 12288; m.vocab_size = 51200;
+    m.max_positions = 2048; m.dropout = true; m.norm = NORM_LAYERNORM; m.norm_bias = true;
+    m.pos = POS_LEARNED; m.tied_embeddings = true; m.fused_qkv = true;
+    m.qkv_bias = m.out_bias = m.mlp_bias = true;
+    return m;
+}
+
+/* Korthikanti et al. 2022 (arXiv 2205.05198), Table 2: activation memory per layer. */
+static void korthikanti_table2(void)
+{
+    model m = gpt_block();
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    hardware hw = test_hw();
+    const double s = 2048, b = 1, h = 12288, a = 96, t8 = 8;
+    const struct { int tp; bool sp; ckpt_kind ck; double want; const char *row; } rows[] = {
+        {1, false, CKPT_NONE, s * b * h * (34 + 5 * a * s / h), "no parallelism"},
+        {8, false, CKPT_NONE, s * b * h * (10 + 24 / t8 + 5 * a * s / (h * t8)), "tensor parallel"},
+        {8, true, CKPT_NONE, s * b * h / t8 * (34 + 5 * a * s / h), "tensor + sequence parallel"},
+        {8, false, CKPT_SELECTIVE, s * b * h * (10 + 24 / t8), "tensor parallel + selective"},
+        {8, true, CKPT_SELECTIVE, s * b * h * 34 / t8, "tensor + sequence parallel + selective"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        training t;
+        training_init(&t);
+        t.gpus = rows[i].tp;
+        t.tp = rows[i].tp;
+        t.sequence_parallel = rows[i].sp;
+        t.checkpointing = rows[i].ck;
+        t.flash_attention = false;
+        sim_input in;
+        test_current = rows[i].row;
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        CHECK_NEAR(memory_layer_activations(&in, rows[i].ck != CKPT_SELECTIVE), rows[i].want, 1e-12);
+    }
+    /* Full recomputation keeps 2 s b h per layer: one more layer adds exactly that. */
+    training t;
+    training_init(&t);
+    t.checkpointing = CKPT_FULL;
+    t.flash_attention = false;
+    sim_input in;
+    result r1, r2;
+    m.num_layers = 10;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, &r1);
+    m.num_layers = 11;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, &r2);
+    CHECK_NEAR(r2.mem.activations - r1.mem.activations, 2 * s * b * h, 1e-12);
+}
+
+/* 1F1B: the first stage holds p micro-batches of L/p layers, i.e. L layers' worth
+ * (Korthikanti section 4.2.3), and interleaving multiplies it by 1 + (p-1)/(p m). */
+static void pipeline_inflight(void)
+{
+    model m = gpt_block();
+    m.dropout = false; /* isolate block activations from the embedding dropout mask */
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    hardware hw = test_hw();
+    training t;
+    training_init(&t);
+    t.gpus = 8; t.pp = 8; t.grad_accum = 16;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    result r;
+    sim_run(&in, &strat_ddp, &r);
+    double per_layer = memory_layer_activations(&in, true);
+    CHECK_NEAR(r.mem.activations, per_layer * 96, 1e-12);
+    t.virtual_stages = 4;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, &r);
+    CHECK_NEAR(r.mem.activations, per_layer * 96 * (1 + 7.0 / 32), 1e-12);
+    /* Fewer micro-batches than stages: only m are in flight. */
+    t.virtual_stages = 1;
+    t.grad_accum = 2;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, &r);
+    CHECK_NEAR(r.mem.activations, per_layer * 12 * 2, 1e-12);
+}
+
+/* Properties that hold whatever the constants: the total is the sum of its parts, ZeRO
+ * stages never raise model states, and sharded states fall as GPUs are added. */
+static void invariants(void)
+{
+    model m = gpt_block();
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 1e5, &pc, &e) == 0);
+    hardware hw = test_hw();
+    hw.cuda_context_bytes = 1e9;
+    hw.allocator_fraction = 0.1;
+    double prev3 = 1e300;
+    for (int g = 1; g <= 4096; g *= 4) {
+        training t;
+        training_init(&t);
+        t.gpus = g;
+        sim_input in;
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        double prev = 1e300;
+        for (int s = 0; strategies[s]; s++) {
+            result r;
+            sim_run(&in, strategies[s], &r);
+            const memory *x = &r.mem;
+            double sum = x->model_states + x->activations + x->logits + x->comm_buffers +
+                         x->gathered_params + x->cuda_context + x->allocator;
+            CHECK_NEAR(x->total, sum, 1e-12);
+            CHECK(x->model_states <= prev * (1 + 1e-12));
+            prev = x->model_states;
+            if (s == 3) {
+                CHECK(x->model_states <= prev3);
+                prev3 = x->model_states;
+            }
+        }
+    }
+}
+
+/* Offload moves optimizer states (ZeRO-Offload) and parameters (ZeRO-Infinity) off the GPU. */
+static void offload(void)
+{
+    model m;
+    param_counts pc;
+    model_from_params(&m, &pc, 10e9, 1e8);
+    hardware hw = test_hw();
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    t.offload_optimizer = OFFLOAD_CPU;
+    sim_input in;
+    zs_error e = {0};
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    result r;
+    sim_run(&in, &strat_ddp, &r);
+    CHECK(!r.applicable);
+    sim_run(&in, &strat_zero2, &r);
+    CHECK(r.applicable);
+    CHECK_EQ_INT(r.mem.optimizer_states, 0);
+    CHECK_NEAR(r.mem.parameters, 2 * 10e9, 1e-12);
+    /* fp32 master + m + v + fp32 gradient partition = 16 bytes per parameter / N on host */
+    CHECK_NEAR(r.mem.host_per_gpu, 16 * 10e9 / 8, 1e-12);
+    t.offload_params = OFFLOAD_CPU;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_zero3, &r);
+    CHECK_EQ_INT(r.mem.parameters, 0);
+    CHECK_NEAR(r.mem.host_per_gpu, 18 * 10e9 / 8, 1e-12);
+}
+
+void suite_memory(void)
+{
+    RUN_TEST(zero_table1);
+    RUN_TEST(korthikanti_table2);
+    RUN_TEST(pipeline_inflight);
+    RUN_TEST(invariants);
+    RUN_TEST(offload);
+}

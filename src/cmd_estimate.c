@@ -67,10 +67,11 @@ int cmd_estimate(int argc, char **argv)
 
     sim_input in;
     if (sim_prepare(&in, &s.m, &s.pc, &s.hw, &s.t, &err)) return cmd_error("estimate", err.code, err.msg);
+    if (s.price >= 0) sim_set_price(&in, s.price);
     result r[4];
     int n = 0, fits = 0;
     for (int k = 0; s.chosen[k]; k++) {
-        sim_run(&in, s.chosen[k], &r[n]);
+        sim_run(&in, s.chosen[k], s.tokens, &r[n]);
         fits += r[n].fits;
         n++;
     }

@@ -8,14 +8,14 @@
 #include "error.h"
 
 /* A network level: NVLink/NVSwitch inside a node, InfiniBand/RoCE between nodes, PCIe to host. */
-typedef struct link {
+typedef struct hw_link {
     char kind[48];              /* e.g. "nvlink3-nvswitch", "infiniband-hdr", "pcie4-x16" */
     double bandwidth;           /* bytes/s per GPU, one direction, line rate */
     double latency;             /* seconds, per message step (alpha) */
     double efficiency;          /* achieved / line rate at large sizes (calibrated) */
     double latency_stderr;      /* seconds; 0 when not fitted */
     double bandwidth_stderr;    /* bytes/s of the effective bandwidth; 0 when not fitted */
-} link;
+} hw_link;
 
 typedef struct hardware {
     char name[64];
@@ -34,16 +34,18 @@ typedef struct hardware {
     double host_memory_bandwidth; /* bytes/s per node */
     int64_t cpu_cores;          /* per node */
     double nvme_bandwidth;      /* bytes/s per node */
-    link intra;                 /* inside a node */
-    link inter;                 /* between nodes: bandwidth is per NIC */
+    hw_link intra;                 /* inside a node */
+    hw_link inter;                 /* between nodes: bandwidth is per NIC */
     int64_t nics_per_node;
-    link host;                  /* GPU <-> host (PCIe), per GPU */
+    hw_link host;                  /* GPU <-> host (PCIe), per GPU */
     double cuda_context_bytes;  /* CUDA context + library workspaces per GPU */
     double allocator_fraction;  /* allocator fragmentation/reserve as a fraction of allocated */
     double price_per_gpu_hour;  /* dollars */
     double matmul_max_fraction; /* best fraction of dense peak a large GEMM reaches */
     double matmul_half_flops;   /* FLOPs of one GEMM at which it reaches half of that */
     double hbm_fraction;        /* achieved fraction of hbm_bandwidth for streaming kernels */
+    double host_memory_fraction;/* achieved fraction of host_memory_bandwidth (STREAM-like) */
+    double attention_fraction;  /* achieved fraction of peak for attention scores; 0 = default */
     double matmul_max_stderr;   /* fitted standard error of matmul_max_fraction; 0 when not fitted */
     double hbm_fraction_stderr; /* likewise */
 } hardware;

@@ -51,6 +51,8 @@ static const field fields[] = {
     D("efficiency", "matmul_half_flops", matmul_half_flops, 0, 1e18, false),
     D("efficiency", "hbm_fraction", hbm_fraction, 1e-3, 1, false),
     D("efficiency", "hbm_fraction_stderr", hbm_fraction_stderr, 0, 1, false),
+    D("efficiency", "host_memory_fraction", host_memory_fraction, 1e-3, 1, false),
+    D("efficiency", "attention_fraction", attention_fraction, 1e-3, 1, false),
     D("efficiency", "intra_node_fraction", intra.efficiency, 1e-3, 1, false),
     D("efficiency", "inter_node_fraction", inter.efficiency, 1e-3, 1, false),
     D("efficiency", "host_link_fraction", host.efficiency, 1e-3, 1, false),
@@ -105,6 +107,9 @@ static int from_json(const cJSON *root, hardware *hw, zs_error *err)
     if (json_get_string(intra, "kind", hw->intra.kind, sizeof hw->intra.kind, &have, err)) return err->code;
     if (json_get_string(inter, "kind", hw->inter.kind, sizeof hw->inter.kind, &have, err)) return err->code;
     if (json_get_string(host, "kind", hw->host.kind, sizeof hw->host.kind, &have, err)) return err->code;
+    /* Until a profile measures its host memory (zerobench membw), assume it streams as well
+     * as the GPU's HBM does. */
+    if (hw->host_memory_fraction <= 0) hw->host_memory_fraction = hw->hbm_fraction;
     return hardware_validate(hw, err);
 }
 

@@ -13,7 +13,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"estimate", cmd_estimate, "memory per GPU for DDP and ZeRO-1/2/3 on one configuration"},
+    {"estimate", cmd_estimate, "memory, communication, step time and cost for DDP and ZeRO-1/2/3"},
+    {"validate", cmd_validate, "compare predicted step times with measured runs"},
     {"list", cmd_list, "list the model catalog or the hardware profiles"},
 };
 

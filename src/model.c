@@ -155,6 +155,11 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
         else if (strncmp(nm, "final_norm", 10) == 0) pc->final_norm += gt[j].numel;
         else pc->lm_head += gt[j].numel;
     }
+    /* Distinct non-norm modules of a block, each repeated `count` times (experts). */
+    double seen[MAX_TENSORS] = {0};
+    for (int j = 0; j < nl; j++)
+        if (strncmp(lt[j].name, "norm", 4) != 0 && lt[j].module < MAX_TENSORS) seen[lt[j].module] = lt[j].count;
+    for (int j = 0; j < MAX_TENSORS; j++) pc->modules_per_layer += seen[j];
     for (int j = 0; j < nl; j++) {
         double x = lt[j].numel * lt[j].count;
         if (strncmp(lt[j].name, "attn.", 5) == 0) pc->attention_per_layer += x;

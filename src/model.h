@@ -57,6 +57,8 @@ typedef struct param_counts {
                                   small_tensor_threshold elements (ZeRO-3 persistence) */
     double global_small_params;/* the same outside the blocks */
     double small_tensor_threshold; /* elements; the threshold the two fields above used */
+    double modules_per_layer;  /* linear modules in a block (experts counted each): the units
+                                  ZeRO-3 gathers one at a time */
 } param_counts;
 
 /* One parameter tensor of a block or of the model's ends. */

@@ -57,6 +57,76 @@ static void describe(FILE *f, const setup *s)
         fprintf(f, "deepspeed  %s; defaulted: %s\n", s->ds_path, s->ds.defaulted);
 }
 
+/* One row of the time/communication part: a label and a value per applicable result. */
+static void row(FILE *f, const char *label, const result *r, int n, double (*get)(const result *),
+                const char *fmt, double scale)
+{
+    char buf[32];
+    fprintf(f, "  %-30s", label);
+    for (int i = 0; i < n; i++) {
+        if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
+        snprintf(buf, sizeof buf, fmt, get(&r[i]) / scale);
+        fprintf(f, "%12s", buf);
+    }
+    fputc('\n', f);
+}
+
+#define GETTER(name, expr) static double name(const result *r) { return expr; }
+GETTER(g_compute, r->step.compute)
+GETTER(g_comm, r->step.comm_exposed)
+GETTER(g_opt, r->step.optimizer)
+GETTER(g_bubble, r->step.bubble)
+GETTER(g_offload, r->step.offload)
+GETTER(g_total, r->step.total)
+GETTER(g_tps, r->tokens_per_second)
+GETTER(g_tflops, r->tflops_per_gpu)
+GETTER(g_mfu, r->mfu * 100)
+GETTER(g_hfu, r->hfu * 100)
+GETTER(g_bytes, r->comm.bytes_total)
+GETTER(g_intra, r->comm.bytes_level[LEVEL_INTRA])
+GETTER(g_inter, r->comm.bytes_level[LEVEL_INTER])
+GETTER(g_host, r->comm.bytes_level[LEVEL_HOST])
+GETTER(g_ideal, r->comm.ideal_bytes)
+GETTER(g_days, r->cost.seconds / 86400)
+GETTER(g_gpuh, r->cost.gpu_hours)
+GETTER(g_dollars, r->cost.dollars)
+GETTER(g_mwh, r->cost.kwh / 1000)
+
+static void step_table(FILE *f, const setup *s, const result *r, int n)
+{
+    fprintf(f, "\n%-32s", "Step time (seconds)");
+    for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
+    fputc('\n', f);
+    row(f, "compute (fwd+bwd+recompute)", r, n, g_compute, "%.3f", 1);
+    row(f, "exposed communication", r, n, g_comm, "%.3f", 1);
+    row(f, "optimizer step", r, n, g_opt, "%.3f", 1);
+    row(f, "pipeline bubble", r, n, g_bubble, "%.3f", 1);
+    row(f, "exposed offload (PCIe)", r, n, g_offload, "%.3f", 1);
+    row(f, "= step", r, n, g_total, "%.3f", 1);
+    row(f, "tokens/s (cluster)", r, n, g_tps, "%.0f", 1);
+    row(f, "model TFLOP/s per GPU", r, n, g_tflops, "%.1f", 1);
+    row(f, "MFU %", r, n, g_mfu, "%.1f", 1);
+    row(f, "HFU %", r, n, g_hfu, "%.1f", 1);
+    fprintf(f, "\n%-32s", "Sent per GPU per step (GB=1e9 B)");
+    for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
+    fputc('\n', f);
+    row(f, "NVLink (intra-node)", r, n, g_intra, "%.2f", 1e9);
+    row(f, "network (inter-node)", r, n, g_inter, "%.2f", 1e9);
+    row(f, "PCIe (host offload)", r, n, g_host, "%.2f", 1e9);
+    row(f, "= total", r, n, g_bytes, "%.2f", 1e9);
+    row(f, "ZeRO paper ideal (DP only)", r, n, g_ideal, "%.2f", 1e9);
+    if (s->tokens > 0) {
+        char t[32];
+        fprintf(f, "\n%-32s", "");
+        fprintf(f, "Training on %s tokens at $%.2f per GPU-hour\n", units_fmt_short(s->tokens, t, sizeof t),
+                s->price >= 0 ? s->price : s->hw.price_per_gpu_hour);
+        row(f, "days", r, n, g_days, "%.1f", 1);
+        row(f, "GPU-hours", r, n, g_gpuh, "%.0f", 1);
+        row(f, "dollars", r, n, g_dollars, "%.0f", 1);
+        row(f, "GPU energy MWh (at TDP)", r, n, g_mwh, "%.1f", 1);
+    }
+}
+
 static void table(FILE *f, const setup *s, const result *r, int n)
 {
     char buf[32];
@@ -89,10 +159,13 @@ static void table(FILE *f, const setup *s, const result *r, int n)
         const char *v = !r[i].applicable ? "n/a" : r[i].fits ? "yes" : !r[i].mem.fits_gpu ? "NO" : "NO (host)";
         fprintf(f, "%12s", v);
     }
-    fprintf(f, "\n\nGPU memory %s (%s). ", units_fmt_bytes(s->hw.hbm_bytes, hbm, sizeof hbm), s->hw.gpu_model);
-    for (int i = 0; i < n; i++)
-        if (!r[i].applicable) fprintf(f, "%s: %s. ", r[i].strategy->label, r[i].why);
     fputc('\n', f);
+    fprintf(f, "GPU memory %s (%s); host RAM per node %s.", units_fmt_bytes(s->hw.hbm_bytes, hbm, sizeof hbm),
+            s->hw.gpu_model, units_fmt_bytes(s->hw.host_memory_bytes, buf, sizeof buf));
+    for (int i = 0; i < n; i++)
+        if (!r[i].applicable) fprintf(f, " %s: %s.", r[i].strategy->label, r[i].why);
+    fputc('\n', f);
+    step_table(f, s, r, n);
 }
 
 static cJSON *memory_json(const memory *m)
@@ -162,6 +235,43 @@ static cJSON *estimate_json(const setup *s, const result *r, int n)
         cJSON_AddBoolToObject(o, "fits_gpu", r[i].mem.fits_gpu);
         cJSON_AddBoolToObject(o, "fits_host", r[i].mem.fits_host);
         cJSON_AddBoolToObject(o, "fits", r[i].fits);
+        cJSON *c = cJSON_AddObjectToObject(o, "communication_bytes_per_gpu");
+        cJSON_AddNumberToObject(c, "total", r[i].comm.bytes_total);
+        cJSON_AddNumberToObject(c, "intra_node", r[i].comm.bytes_level[LEVEL_INTRA]);
+        cJSON_AddNumberToObject(c, "inter_node", r[i].comm.bytes_level[LEVEL_INTER]);
+        cJSON_AddNumberToObject(c, "host_link", r[i].comm.bytes_level[LEVEL_HOST]);
+        for (int k = 0; k < COLL_COUNT; k++)
+            cJSON_AddNumberToObject(c, coll_table[k]->name, r[i].comm.bytes_kind[k]);
+        cJSON_AddNumberToObject(c, "ideal_zero_paper", r[i].comm.ideal_bytes);
+        cJSON *ops = cJSON_AddArrayToObject(o, "collectives");
+        for (int k = 0; k < r[i].plan.n; k++) {
+            const comm_op *op = &r[i].plan.op[k];
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "what", op->what);
+            cJSON_AddStringToObject(x, "collective", coll_table[op->kind]->name);
+            cJSON_AddNumberToObject(x, "size_bytes", op->size);
+            cJSON_AddNumberToObject(x, "calls_per_step", op->calls);
+            cJSON_AddItemToArray(ops, x);
+        }
+        cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
+        cJSON_AddNumberToObject(st, "compute", r[i].step.compute);
+        cJSON_AddNumberToObject(st, "communication_exposed", r[i].step.comm_exposed);
+        cJSON_AddNumberToObject(st, "optimizer", r[i].step.optimizer);
+        cJSON_AddNumberToObject(st, "bubble", r[i].step.bubble);
+        cJSON_AddNumberToObject(st, "offload", r[i].step.offload);
+        cJSON_AddNumberToObject(st, "total", r[i].step.total);
+        cJSON_AddNumberToObject(o, "tokens_per_second", r[i].tokens_per_second);
+        cJSON_AddNumberToObject(o, "tflops_per_gpu", r[i].tflops_per_gpu);
+        cJSON_AddNumberToObject(o, "mfu", r[i].mfu);
+        cJSON_AddNumberToObject(o, "hfu", r[i].hfu);
+        if (s->tokens > 0) {
+            cJSON *co = cJSON_AddObjectToObject(o, "cost");
+            cJSON_AddNumberToObject(co, "tokens", r[i].cost.tokens);
+            cJSON_AddNumberToObject(co, "seconds", r[i].cost.seconds);
+            cJSON_AddNumberToObject(co, "gpu_hours", r[i].cost.gpu_hours);
+            cJSON_AddNumberToObject(co, "dollars", r[i].cost.dollars);
+            cJSON_AddNumberToObject(co, "energy_kwh", r[i].cost.kwh);
+        }
         cJSON_AddItemToArray(res, o);
     }
     return root;
@@ -171,7 +281,7 @@ static void csv(FILE *f, const setup *s, const result *r, int n)
 {
     fprintf(f, "model,hardware,gpus,tp,pp,dp,micro_batch,seq_len,grad_accum,strategy,applicable");
     for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, ",%s_bytes", mf->key);
-    fprintf(f, ",host_per_node_bytes,fits\n");
+    fprintf(f, ",host_per_node_bytes,fits,communication_bytes_per_gpu,step_time_seconds,tokens_per_second,tflops_per_gpu,mfu,hfu,cost_dollars\n");
     for (int i = 0; i < n; i++) {
         const training *t = &s->t;
         fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s", s->m.name, s->hw.name,
@@ -180,7 +290,12 @@ static void csv(FILE *f, const setup *s, const result *r, int n)
                 r[i].strategy->name, r[i].applicable ? "true" : "false");
         for (const mem_field *mf = mem_fields; mf->key; mf++)
             fprintf(f, ",%.0f", r[i].applicable ? field_of(&r[i].mem, mf) : 0);
-        fprintf(f, ",%.0f,%s\n", r[i].applicable ? r[i].mem.host_per_node : 0, r[i].fits ? "true" : "false");
+        fprintf(f, ",%.0f,%s", r[i].applicable ? r[i].mem.host_per_node : 0, r[i].fits ? "true" : "false");
+        if (r[i].applicable)
+            fprintf(f, ",%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", r[i].comm.bytes_total, r[i].step.total,
+                    r[i].tokens_per_second, r[i].tflops_per_gpu, r[i].mfu, r[i].hfu, r[i].cost.dollars);
+        else
+            fprintf(f, ",,,,,,,\n");
     }
 }
 

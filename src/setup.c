@@ -40,6 +40,8 @@ const cli_opt setup_options[] = {
     {"persistence-threshold", "ELEMS", "DeepSpeed stage3_param_persistence_threshold (default 1e5)", OPT_PERSIST},
     {"overlap-comm", "on|off", "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)", OPT_OVERLAP},
     {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", OPT_BUCKET_VIEW},
+    {"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy", OPT_TOKENS},
+    {"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", OPT_PRICE},
     {"format", "F", "table|json|csv (default table)", OPT_FORMAT},
     {"explain", NULL, "print the formulas and byte table used", OPT_EXPLAIN},
     {NULL, NULL, NULL, 0},
@@ -52,6 +54,7 @@ void setup_init(setup *s)
     s->hw_arg = "a100-80gb";
     s->strategy_arg = "all";
     s->format = FMT_TABLE;
+    s->price = -1;
 }
 
 int setup_take(setup *s, int id, const char *v, zs_error *err)
@@ -67,6 +70,11 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
         if (s->params < 1) return zs_fail(err, ZS_ERR_USAGE, "--params: expected at least 1 parameter");
         return ZS_OK;
     case OPT_LARGEST: return units_parse_count(v, "--largest-layer-params", &s->largest_layer, err);
+    case OPT_TOKENS:
+        if (units_parse_count(v, "--tokens", &s->tokens, err)) return err->code;
+        if (s->tokens < 1) return zs_fail(err, ZS_ERR_USAGE, "--tokens: expected at least 1 token");
+        return ZS_OK;
+    case OPT_PRICE: return units_parse_count(v, "--price-per-gpu-hour", &s->price, err);
     case OPT_HBM:
         if (units_parse_bytes(v, "--hbm", &s->hbm_override, err)) return err->code;
         if (s->hbm_override < 1) return zs_fail(err, ZS_ERR_USAGE, "--hbm: expected a positive size such as 80GiB");
@@ -215,6 +223,8 @@ int setup_finish(setup *s, zs_error *err)
             s->chosen[1] = NULL;
         }
     }
+    /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
+    if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0) s->t.precision = PREC_FP16;
     for (int k = 0; k < s->n_flags; k++)
         if (apply_flag(&s->t, s->flags[k].id, s->flags[k].value, err)) return err->code;
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */

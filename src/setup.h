@@ -30,6 +30,8 @@ typedef struct setup {
     const char *model_arg, *hw_arg, *ds_arg, *strategy_arg;
     double params, largest_layer;   /* --params, --largest-layer-params; 0 = unset */
     double hbm_override;            /* --hbm bytes; 0 = profile's */
+    double tokens;                  /* --tokens: training budget in tokens; 0 = none */
+    double price;                   /* --price-per-gpu-hour dollars; < 0 = profile's */
     int n_flags;
     struct { int id; const char *value; } flags[64]; /* training flags, applied after ds_config */
 } setup;
@@ -40,7 +42,7 @@ enum {
     OPT_PRECISION, OPT_OPTIMIZER, OPT_GRAD_DTYPE, OPT_MICRO, OPT_SEQ, OPT_ACCUM, OPT_TP, OPT_PP,
     OPT_VSTAGES, OPT_CKPT, OPT_SP, OPT_EAGER, OPT_OFF_OPT, OPT_OFF_PARAM, OPT_DEEPSPEED,
     OPT_REDUCE_BUCKET, OPT_AG_BUCKET, OPT_PREFETCH, OPT_MAX_LIVE, OPT_PERSIST, OPT_OVERLAP,
-    OPT_BUCKET_VIEW, OPT_FORMAT, OPT_EXPLAIN, OPT_HBM,
+    OPT_BUCKET_VIEW, OPT_FORMAT, OPT_EXPLAIN, OPT_HBM, OPT_TOKENS, OPT_PRICE,
 };
 
 /* The shared options table (ends with a NULL name). */

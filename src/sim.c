@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "steptime.h"
 #include "strategy.h"
 
 int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
@@ -23,11 +24,36 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
 
     double tp = (double)t->tp, pp = (double)t->pp;
+    in->peak = compute_peak(hw, t);
+    if (in->peak <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--precision %s: %s has no %s peak in its profile (try --precision fp16)",
+                       precision_name(t->precision), hw->name, precision_name(t->precision));
+    if (t->offload_optimizer != OFFLOAD_NONE && hw->host_memory_bandwidth <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer: %s gives no node.host_memory_bandwidth_bytes_per_second", hw->name);
+    /* Megatron's rank order (tp innermost, then dp, then pp): a group's stride decides how
+     * many of its ranks share a node. */
+    int64_t gpn = in->gpus_per_node, dp = in->dp;
+    in->groups[GROUP_TP] = (coll_group){t->tp, t->tp < gpn ? t->tp : gpn};
+    int64_t per = gpn / t->tp > 1 ? gpn / t->tp : 1;
+    in->groups[GROUP_DP] = (coll_group){dp, dp < per ? dp : per};
+    per = gpn / (t->tp * dp) > 1 ? gpn / (t->tp * dp) : 1;
+    in->groups[GROUP_PP] = (coll_group){t->pp, t->pp < per ? t->pp : per};
+    in->groups[GROUP_HOST] = (coll_group){1, 1};
+    coll_links(hw, gpn, in->links);
+    double nvme_share = hw->nvme_bandwidth / (double)gpn;
+    if ((t->offload_optimizer == OFFLOAD_NVME || t->offload_params == OFFLOAD_NVME) && nvme_share > 0)
+        in->links[LEVEL_HOST].bandwidth = fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
+    in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
+    in->host_rate = hw->host_memory_bandwidth * hw->host_memory_fraction / (double)gpn;
+    in->price = hw->price_per_gpu_hour;
     if (m->params_only) {
         in->stage_layers = 0;
         in->local_params = pc->total / (tp * pp);
         in->local_largest = pc->largest_module / tp;
         in->local_small = 0;
+        compute_flops(m, pc, t, &in->fl);
+        in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t));
+        in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
         return ZS_OK;
     }
     if (t->pp > m->num_layers)
@@ -59,11 +85,30 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         if (model_count(m, t->persistence_threshold, &small, &ignore) == ZS_OK)
             in->local_small = small.layer_small_params * layers + small.global_small_params;
     }
+    compute_flops(m, pc, t, &in->fl);
+    in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t));
+    in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
     return ZS_OK;
 }
 
-void sim_run(const sim_input *in, const strategy *s, result *r)
+void sim_set_price(sim_input *in, double dollars_per_gpu_hour)
 {
+    in->price = dollars_per_gpu_hour;
+}
+
+/* The ZeRO paper's per-GPU volume (section 7): DDP all-reduces gradients (2P), stages 1 and 2
+ * reduce-scatter gradients and all-gather parameters (2P), stage 3 gathers twice (3P); in
+ * bytes, times (n - 1) / n. */
+static double ideal_bytes(const sim_input *in, int stage)
+{
+    double n = (double)in->dp, p = in->local_params, g = in->bt.grad, w = in->bt.param;
+    double per = stage == 3 ? 2 * w + g : stage > 0 ? w + g : 2 * g;
+    return n > 1 ? per * p * (n - 1) / n : 0;
+}
+
+void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
+{
+    const training *t = in->t;
     memset(r, 0, sizeof *r);
     r->strategy = s;
     r->applicable = s->memory(in, &r->mem, r->why, sizeof r->why);
@@ -71,4 +116,25 @@ void sim_run(const sim_input *in, const strategy *s, result *r)
     memory_activations(in, &r->mem);
     memory_finish(in, &r->mem);
     r->fits = r->mem.fits_gpu && r->mem.fits_host;
+
+    s->comm(in, &r->plan);
+    comm_add_common(in, s->zero_stage, &r->plan);
+    comm_summarise(in, &r->plan, &r->comm);
+    r->comm.ideal_bytes = ideal_bytes(in, s->zero_stage);
+    steptime_compute(in, &r->plan, s->zero_stage > 0 ? (double)in->dp : 1, &r->step);
+
+    double step = r->step.total, gpus = (double)t->gpus;
+    double tokens_step = (double)(in->dp * t->micro_batch * t->seq_len * t->grad_accum);
+    r->tokens_per_second = tokens_step / step;
+    r->tflops_per_gpu = in->fl.model_step / step / 1e12;
+    r->mfu = in->fl.model_step / step / in->peak;
+    r->hfu = in->fl.hw_step / step / in->peak;
+    if (tokens > 0) {
+        train_cost *c = &r->cost;
+        c->tokens = tokens;
+        c->seconds = tokens / r->tokens_per_second;
+        c->gpu_hours = c->seconds / 3600 * gpus;
+        c->dollars = c->gpu_hours * in->price;
+        c->kwh = c->gpu_hours * in->hw->tdp_watts / 1000;
+    }
 }

@@ -18,4 +18,15 @@ static bool ddp_memory(const sim_input *in, memory *mem, char *why, int whylen)
     return true;
 }
 
-const strategy strat_ddp = {"ddp", "DDP", 0, false, ddp_memory};
+/* One all-reduce of the gradients per step: with gradient accumulation DDP's no_sync()
+ * skips the earlier micro-batches. Buckets (bucket_cap_mb) overlap the backward pass; the
+ * last bucket waits for the last gradient (Li et al. 2020, PyTorch Distributed, VLDB). */
+static void ddp_comm(const sim_input *in, comm_plan *p)
+{
+    double grads = in->bt.grad * in->local_params;
+    double bucket = fmin(in->t->ddp_bucket_bytes, grads), buckets = ceil(grads / bucket);
+    comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_DP, grads / buckets, buckets, false, OVERLAP_BACKWARD,
+                          bucket, "gradient all-reduce"});
+}
+
+const strategy strat_ddp = {"ddp", "DDP", 0, false, ddp_memory, ddp_comm};

@@ -1,5 +1,6 @@
 /* strat_zero3.c -- ZeRO stage 3: parameters, gradients and optimizer states all sharded. */
 #include <math.h>
+#include <stdbool.h>
 
 #include "strategy.h"
 
@@ -20,5 +21,30 @@ static bool zero3_memory(const sim_input *in, memory *mem, char *why, int whylen
     return true;
 }
 
+/* ZeRO paper section 7.2.2: parameters are all-gathered for forward and again for backward,
+ * and gradients reduce-scattered: 3P per micro-batch. A full recompute gathers once more.
+ * The prefetcher hides gathers under compute; the first module's gather cannot hide. */
+static void zero3_comm(const sim_input *in, comm_plan *p)
+{
+    const training *t = in->t;
+    double m = (double)t->grad_accum;
+    double sharded = in->local_params - in->local_small;
+    /* One all-gather per module (the first one's cannot hide), one reduce-scatter per
+     * reduce bucket: per-call latency matters at scale. */
+    double modules = in->m->params_only ? 1 : fmax(1, in->pc->modules_per_layer * (double)in->stage_layers + 2);
+    double params = in->bt.param * sharded / modules, first = in->bt.param * fmin(in->local_largest, sharded);
+    bool overlap = strategy_overlap(in, &strat_zero3);
+    overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
+    overlap_kind bwd = overlap ? OVERLAP_BACKWARD : OVERLAP_NONE;
+    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params, m * modules, true, fwd, first, "parameter all-gather (forward)"});
+    double again = t->checkpointing == CKPT_FULL ? 2 : 1;
+    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params, again * m * modules, true, bwd, 0,
+                          t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)"});
+    double grads = in->bt.grad * in->local_params;
+    double bucket = in->bt.grad * fmin(t->reduce_bucket, in->local_params);
+    double buckets = ceil(grads / bucket);
+    comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_DP, grads / buckets, m * buckets, true, bwd, bucket, "gradient reduce-scatter"});
+}
+
 /* DeepSpeed turns overlap_comm on by default for stage 3 (deepspeed/runtime/zero/config.py). */
-const strategy strat_zero3 = {"zero3", "ZeRO-3", 3, true, zero3_memory};
+const strategy strat_zero3 = {"zero3", "ZeRO-3", 3, true, zero3_memory, zero3_comm};

@@ -15,6 +15,9 @@ typedef struct strategy {
      * overhead and totals. Returns false (and sets why) when the configuration does not
      * apply to this strategy, e.g. optimizer offload under plain DDP. */
     bool (*memory)(const sim_input *in, memory *mem, char *why, int whylen);
+    /* Append the data-parallel collectives of one step (the harness adds TP, PP and offload
+     * traffic, which every strategy shares). */
+    void (*comm)(const sim_input *in, comm_plan *plan);
 } strategy;
 
 extern const strategy strat_ddp, strat_zero1, strat_zero2, strat_zero3;

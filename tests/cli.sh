@@ -102,6 +102,20 @@ json_check "not any(r['fits'] for r in d['results'])" estimate --params 1e15 --g
 # DeepSpeed config: stage 3 picks ZeRO-3; flags win over the file
 json_check "[r['strategy'] for r in d['results']] == ['zero3'] and d['training']['offload_optimizer'] == 'cpu'" estimate $M --gpus 8 --deepspeed tests/data/ds_config_hf_zero3.json --format json
 json_check "d['training']['micro_batch'] == 2 and d['training']['grad_accum'] == 32" estimate $M --gpus 4 --deepspeed tests/data/ds_config_zero2.json --micro-batch 2 --format json
+# step time, communication and cost keys (issue contract)
+json_check "all(set(['compute','communication_exposed','optimizer','bubble','offload','total']) <= set(r['step_time_seconds']) for r in d['results'])" estimate $M --gpus 16 --format json
+json_check "all(r['communication_bytes_per_gpu']['total'] > 0 and 0 < r['mfu'] < 1 and r['tokens_per_second'] > 0 for r in d['results'])" estimate $M --gpus 16 --format json
+json_check "all(abs(r['cost']['gpu_hours'] - r['cost']['seconds'] / 3600 * 16) < 1e-6 * r['cost']['gpu_hours'] and r['cost']['dollars'] > 0 for r in d['results'])" estimate $M --gpus 16 --tokens 1e9 --format json
+json_check "all(abs(r['cost']['dollars'] - r['cost']['gpu_hours'] * 2.5) < 1e-6 * r['cost']['dollars'] for r in d['results'])" estimate $M --gpus 16 --tokens 1e9 --price-per-gpu-hour 2.5 --format json
+expect 2 "--tokens" -- estimate $M --tokens -5
+# validation against published runs: the error bound the README states (MAPE <= 15%, median <= 10%)
+json_check "d['count'] >= 70 and d['mape'] <= 0.15 and sorted(abs(r['error']) for r in d['runs'])[len(d['runs'])//2] <= 0.10" validate tests/validation/published_runs.csv --format json
+expect 3 "runs_bad_number.csv:2: column \"gpus\"" -- validate $D/runs_bad_number.csv
+expect 3 "runs_missing_column.csv:1: header lacks column \"hardware\"" -- validate $D/runs_missing_column.csv
+expect 3 "runs_no_measurement.csv:2: no measurement" -- validate $D/runs_no_measurement.csv
+expect 3 "empty.json: file is empty" -- validate $D/empty.json
+expect 2 "" -- validate
+
 # CSV: a header and one row per strategy
 "$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq 5 ] && head -1 "$out" | grep -q "total_bytes" && ok || bad "csv rows"
 # a closed pipe is not an error

@@ -4,11 +4,20 @@
 #include "strategy.h"
 #include "test.h"
 
+/* A V100-like system; memory tests read only hbm_bytes, the rest keeps the step model finite. */
 static hardware test_hw(void)
 {
     hardware hw = {0};
     hw.hbm_bytes = 32e9;
     hw.gpus_per_node = 16;
+    hw.peak_bf16 = hw.peak_fp16 = hw.peak_fp32 = 125e12;
+    hw.hbm_bandwidth = 900e9;
+    hw.intra = (hw_link){"nvswitch", 150e9, 3e-6, 1, 0, 0};
+    hw.inter = (hw_link){"ib", 12.5e9, 14e-6, 1, 0, 0};
+    hw.host = (hw_link){"pcie", 16e9, 0, 1, 0, 0};
+    hw.nics_per_node = 8;
+    hw.host_memory_bandwidth = 200e9;
+    hw.matmul_max_fraction = hw.hbm_fraction = hw.host_memory_fraction = 1;
     return hw;
 }
 
@@ -51,7 +60,7 @@ static void zero_table1(void)
         CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
         for (int s = 0; s < 4; s++) {
             result r;
-            sim_run(&in, strategies[s], &r);
+            sim_run(&in, strategies[s], 0, &r);
             const char *cell = rows[i].cells[s];
             const char *dot = strchr(cell, '.');
             double unit = dot ? pow(10, -(double)strlen(dot + 1)) : 1;
@@ -115,10 +124,10 @@ static void korthikanti_table2(void)
     result r1, r2;
     m.num_layers = 10;
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-    sim_run(&in, &strat_ddp, &r1);
+    sim_run(&in, &strat_ddp, 0, &r1);
     m.num_layers = 11;
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-    sim_run(&in, &strat_ddp, &r2);
+    sim_run(&in, &strat_ddp, 0, &r2);
     CHECK_NEAR(r2.mem.activations - r1.mem.activations, 2 * s * b * h, 1e-12);
 }
 
@@ -138,18 +147,18 @@ static void pipeline_inflight(void)
     sim_input in;
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
     result r;
-    sim_run(&in, &strat_ddp, &r);
+    sim_run(&in, &strat_ddp, 0, &r);
     double per_layer = memory_layer_activations(&in, true);
     CHECK_NEAR(r.mem.activations, per_layer * 96, 1e-12);
     t.virtual_stages = 4;
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-    sim_run(&in, &strat_ddp, &r);
+    sim_run(&in, &strat_ddp, 0, &r);
     CHECK_NEAR(r.mem.activations, per_layer * 96 * (1 + 7.0 / 32), 1e-12);
     /* Fewer micro-batches than stages: only m are in flight. */
     t.virtual_stages = 1;
     t.grad_accum = 2;
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-    sim_run(&in, &strat_ddp, &r);
+    sim_run(&in, &strat_ddp, 0, &r);
     CHECK_NEAR(r.mem.activations, per_layer * 12 * 2, 1e-12);
 }
 
@@ -174,7 +183,7 @@ static void invariants(void)
         double prev = 1e300;
         for (int s = 0; strategies[s]; s++) {
             result r;
-            sim_run(&in, strategies[s], &r);
+            sim_run(&in, strategies[s], 0, &r);
             const memory *x = &r.mem;
             double sum = x->model_states + x->activations + x->logits + x->comm_buffers +
                          x->gathered_params + x->cuda_context + x->allocator;
@@ -204,9 +213,9 @@ static void offload(void)
     zs_error e = {0};
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
     result r;
-    sim_run(&in, &strat_ddp, &r);
+    sim_run(&in, &strat_ddp, 0, &r);
     CHECK(!r.applicable);
-    sim_run(&in, &strat_zero2, &r);
+    sim_run(&in, &strat_zero2, 0, &r);
     CHECK(r.applicable);
     CHECK_EQ_INT(r.mem.optimizer_states, 0);
     CHECK_NEAR(r.mem.parameters, 2 * 10e9, 1e-12);
@@ -214,7 +223,7 @@ static void offload(void)
     CHECK_NEAR(r.mem.host_per_gpu, 16 * 10e9 / 8, 1e-12);
     t.offload_params = OFFLOAD_CPU;
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-    sim_run(&in, &strat_zero3, &r);
+    sim_run(&in, &strat_zero3, 0, &r);
     CHECK_EQ_INT(r.mem.parameters, 0);
     CHECK_NEAR(r.mem.host_per_gpu, 18 * 10e9 / 8, 1e-12);
 }

@@ -1,0 +1,208 @@
+/* cmd_validate.c -- `zerosim validate FILE`: predicted vs measured step time of real runs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "hardware_json.h"
+#include "model_json.h"
+#include "runs.h"
+#include "setup.h"
+#include "sim.h"
+#include "strategy.h"
+
+enum { V_FORMAT = 1, V_HARDWARE, V_FILTER };
+
+static const cli_opt validate_opts[] = {
+    {"hardware", "NAME|FILE", "use this profile for every run (e.g. a calibrated one)", V_HARDWARE},
+    {"filter", "TEXT", "only runs whose name contains TEXT", V_FILTER},
+    {"format", "F", "table|json|csv (default table)", V_FORMAT},
+    {NULL, NULL, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zerosim validate FILE [--hardware NAME|FILE] [--filter TEXT] [--format table|json|csv]\n\n"
+               "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
+               "compare with what was measured: step time when known, else MFU. Prints each error,\n"
+               "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n");
+    cli_print_options(f, validate_opts);
+    fprintf(f, "\nExample:\n  zerosim validate tests/validation/published_runs.csv\n");
+}
+
+typedef struct outcome {
+    const run_record *run;
+    double measured, predicted, error; /* error = predicted / measured - 1 */
+    const char *metric;                /* "step_seconds" or "mfu" */
+    result r;
+} outcome;
+
+/* Predict one run. Fails with the loader's or the configuration's error. */
+static int predict(const run_record *run, const char *hw_override, outcome *o, zs_error *err)
+{
+    char path[4096];
+    model m;
+    param_counts pc;
+    hardware hw;
+    if (catalog_resolve("models", run->model, path, sizeof path, err) || model_load(path, &m, err) ||
+        model_count(&m, 0, &pc, err))
+        return err->code;
+    if (catalog_resolve("hardware", hw_override ? hw_override : run->hardware, path, sizeof path, err) ||
+        hardware_load(path, &hw, err))
+        return err->code;
+    training t;
+    training_init(&t);
+    t.gpus = run->gpus;
+    t.gpus_per_node = run->gpus_per_node;
+    t.tp = run->tp;
+    t.pp = run->pp;
+    t.virtual_stages = run->virtual_stages;
+    t.micro_batch = run->micro_batch;
+    t.seq_len = run->seq_len;
+    t.sequence_parallel = run->sequence_parallel;
+    int p = precision_parse(run->precision), c = ckpt_parse(run->checkpointing);
+    if (p < 0 || c < 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: precision \"%s\" or checkpointing \"%s\" not recognised",
+                       run->line, run->precision, run->checkpointing);
+    t.precision = (precision_kind)p;
+    t.checkpointing = (ckpt_kind)c;
+    const strategy *s = strategy_find(run->strategy);
+    if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);
+    if (run->gpus % (run->tp * run->pp) != 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp", run->line, (long long)run->gpus);
+    int64_t dp = run->gpus / (run->tp * run->pp);
+    if (run->global_batch % (dp * run->micro_batch) != 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: global_batch %lld is not a multiple of micro_batch x DP (%lld x %lld)",
+                       run->line, (long long)run->global_batch, (long long)run->micro_batch, (long long)dp);
+    t.grad_accum = run->global_batch / (dp * run->micro_batch);
+    sim_input in;
+    if (sim_prepare(&in, &m, &pc, &hw, &t, err)) {
+        char tmp[sizeof err->msg];
+        snprintf(tmp, sizeof tmp, "line %d", run->line);
+        zs_error_prefix(err, tmp);
+        return err->code;
+    }
+    memset(o, 0, sizeof *o);
+    o->run = run;
+    sim_run(&in, s, 0, &o->r);
+    double step = runs_measured_step(run);
+    if (step > 0) {
+        o->metric = "step_seconds";
+        o->measured = step;
+        o->predicted = o->r.step.total;
+    } else {
+        /* Throughput-only rows: compare time per step implied by MFU (or HFU). */
+        o->metric = run->mfu > 0 ? "mfu" : "hfu";
+        o->measured = run->mfu > 0 ? run->mfu : run->hfu;
+        o->predicted = run->mfu > 0 ? o->r.mfu : o->r.hfu;
+    }
+    /* Error in time: a prediction of 1.2x the measured step is +20% whatever the metric. */
+    o->error = strcmp(o->metric, "step_seconds") == 0 ? o->predicted / o->measured - 1
+                                                       : o->measured / o->predicted - 1;
+    return ZS_OK;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    zs_error err = {0};
+    const char *file = NULL, *hw = NULL, *filter = NULL, *v;
+    out_format fmt = FMT_TABLE;
+    int i = 1, id;
+    while ((id = cli_next(argc, argv, &i, validate_opts, &v, &err)) != CLI_END) {
+        if (id == CLI_HELP) { usage(stdout); return 0; }
+        if (id == CLI_ERROR) return cmd_error("validate", err.code, err.msg);
+        if (id == CLI_POSITIONAL) {
+            if (file) return cmd_error("validate", ZS_ERR_USAGE, "one runs file at a time");
+            file = v;
+        } else if (id == V_HARDWARE) hw = v;
+        else if (id == V_FILTER) filter = v;
+        else if (id == V_FORMAT) {
+            if (strcmp(v, "table") == 0) fmt = FMT_TABLE;
+            else if (strcmp(v, "json") == 0) fmt = FMT_JSON;
+            else if (strcmp(v, "csv") == 0) fmt = FMT_CSV;
+            else return cmd_error("validate", ZS_ERR_USAGE, "--format: expected table, json or csv");
+        }
+    }
+    if (!file) return cmd_error("validate", ZS_ERR_USAGE, "missing the runs FILE (see --help)");
+    run_record *runs;
+    int n;
+    if (runs_load(file, &runs, &n, &err)) return cmd_error("validate", err.code, err.msg);
+    outcome *o = calloc((size_t)n, sizeof *o);
+    int k = 0;
+    bool tty = isatty(2);
+    for (int j = 0; j < n; j++) {
+        if (filter && !strstr(runs[j].name, filter)) continue;
+        if (tty) fprintf(stderr, "\rvalidate: %d/%d", j + 1, n);
+        if (predict(&runs[j], hw, &o[k], &err)) {
+            if (tty) fputc('\n', stderr);
+            zs_error_prefix(&err, file);
+            free(o);
+            free(runs);
+            return cmd_error("validate", err.code, err.msg);
+        }
+        k++;
+    }
+    if (tty) fprintf(stderr, "\r%*s\r", 24, "");
+    double sum = 0;
+    int worst = -1;
+    for (int j = 0; j < k; j++) {
+        sum += fabs(o[j].error);
+        if (worst < 0 || fabs(o[j].error) > fabs(o[worst].error)) worst = j;
+    }
+    double mape = k ? sum / k : 0;
+    if (fmt == FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", 1);
+        cJSON *arr = cJSON_AddArrayToObject(root, "runs");
+        for (int j = 0; j < k; j++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", o[j].run->name);
+            cJSON_AddStringToObject(x, "metric", o[j].metric);
+            cJSON_AddNumberToObject(x, "measured", o[j].measured);
+            cJSON_AddNumberToObject(x, "predicted", o[j].predicted);
+            cJSON_AddNumberToObject(x, "predicted_step_seconds", o[j].r.step.total);
+            cJSON_AddNumberToObject(x, "predicted_mfu", o[j].r.mfu);
+            cJSON_AddNumberToObject(x, "error", o[j].error);
+            cJSON_AddBoolToObject(x, "fits", o[j].r.fits);
+            cJSON_AddStringToObject(x, "source", o[j].run->source);
+            cJSON_AddItemToArray(arr, x);
+        }
+        cJSON_AddNumberToObject(root, "count", k);
+        cJSON_AddNumberToObject(root, "mape", mape);
+        if (worst >= 0) {
+            cJSON *w = cJSON_AddObjectToObject(root, "worst");
+            cJSON_AddStringToObject(w, "name", o[worst].run->name);
+            cJSON_AddNumberToObject(w, "error", o[worst].error);
+        }
+        char *text = cJSON_Print(root);
+        if (text) puts(text);
+        free(text);
+        cJSON_Delete(root);
+    } else if (fmt == FMT_CSV) {
+        printf("name,metric,measured,predicted,error,predicted_step_seconds,predicted_mfu\n");
+        for (int j = 0; j < k; j++)
+            printf("%s,%s,%.6g,%.6g,%.4f,%.6g,%.4f\n", o[j].run->name, o[j].metric, o[j].measured,
+                   o[j].predicted, o[j].error, o[j].r.step.total, o[j].r.mfu);
+    } else {
+        printf("%-44s %6s %-6s %10s %10s %8s %6s\n", "run", "GPUs", "strat", "measured", "predicted", "error", "MFU");
+        for (int j = 0; j < k; j++) {
+            bool step = strcmp(o[j].metric, "step_seconds") == 0;
+            char meas[32], pred[32];
+            snprintf(meas, sizeof meas, step ? "%.2f s" : "%.1f%%", step ? o[j].measured : 100 * o[j].measured);
+            snprintf(pred, sizeof pred, step ? "%.2f s" : "%.1f%%", step ? o[j].predicted : 100 * o[j].predicted);
+            printf("%-44.44s %6lld %-6s %10s %10s %+7.1f%% %5.1f%%%s\n", o[j].run->name, (long long)o[j].run->gpus,
+                   o[j].run->strategy, meas, pred, 100 * o[j].error, 100 * o[j].r.mfu, o[j].r.fits ? "" : "  (does not fit)");
+        }
+        printf("\n%d runs: mean absolute error %.1f%%", k, 100 * mape);
+        if (worst >= 0) printf(", worst %+.1f%% (%s)", 100 * o[worst].error, o[worst].run->name);
+        printf("\nerror = predicted step time / measured - 1 (for MFU-only rows: measured MFU / predicted - 1)\n");
+    }
+    free(o);
+    free(runs);
+    return 0;
+}

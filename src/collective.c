@@ -1,0 +1,50 @@
+/* collective.c -- the common collective harness: links, level choice, ring helpers. */
+#include "collective.h"
+
+#include <math.h>
+#include <string.h>
+
+const coll_ops *const coll_table[COLL_COUNT] = {
+    [COLL_ALL_REDUCE] = &coll_allreduce, [COLL_REDUCE_SCATTER] = &coll_reducescatter,
+    [COLL_ALL_GATHER] = &coll_allgather, [COLL_BROADCAST] = &coll_broadcast,
+    [COLL_ALL_TO_ALL] = &coll_alltoall,  [COLL_P2P] = &coll_p2p,
+};
+
+void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_COUNT])
+{
+    double g = gpus_per_node > 0 ? (double)gpus_per_node : 1;
+    out[LEVEL_INTRA] = (coll_link){hw->intra.latency, hw->intra.bandwidth * hw->intra.efficiency};
+    /* Rail-optimised nodes give each GPU its share of the node's NICs. */
+    double nic = (double)hw->nics_per_node * hw->inter.bandwidth / g;
+    out[LEVEL_INTER] = (coll_link){hw->inter.latency, nic * hw->inter.efficiency};
+    out[LEVEL_HOST] = (coll_link){hw->host.latency, hw->host.bandwidth * hw->host.efficiency};
+}
+
+double coll_ring_time(double steps, double bytes, coll_link l)
+{
+    return steps * l.alpha + bytes / l.bandwidth;
+}
+
+double coll_log2ceil(int64_t n)
+{
+    return n > 1 ? ceil(log2((double)n)) : 0;
+}
+
+void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT],
+                  coll_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g.n <= 1 || size <= 0) return;
+    const coll_ops *op = coll_table[k];
+    int64_t local = g.n_local < 1 ? 1 : g.n_local > g.n ? g.n : g.n_local;
+    if (local == g.n) {
+        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
+        out->bytes[LEVEL_INTRA] = op->flat_bytes(size, g.n);
+    } else if (local == 1) {
+        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTER]);
+        out->bytes[LEVEL_INTER] = op->flat_bytes(size, g.n);
+    } else {
+        g.n_local = local;
+        op->hier(size, g, links[LEVEL_INTRA], links[LEVEL_INTER], out);
+    }
+}

@@ -1,0 +1,79 @@
+/* comm.c -- the communication every strategy shares (TP, PP, offload) and plan summaries. */
+#include "comm.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sim.h"
+
+void comm_add(comm_plan *p, comm_op op)
+{
+    if (p->n < COMM_MAX_OPS && op.calls > 0 && op.size > 0) p->op[p->n++] = op;
+}
+
+void comm_add_common(const sim_input *in, int stage, comm_plan *p)
+{
+    const training *t = in->t;
+    const model *m = in->m;
+    double mb = (double)t->grad_accum, layers = (double)in->stage_layers;
+    if (!m->params_only && t->tp > 1) {
+        /* Megatron-LM (Shoeybi et al. 2019, section 3): two all-reduces of the s b h
+         * activations per block in forward and two in backward; a full recompute repeats the
+         * forward pair. Sequence parallelism turns each into a reduce-scatter plus an
+         * all-gather of the same volume (Korthikanti et al. 2022, section 4.2.2). */
+        double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size);
+        double calls = layers * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
+        if (t->sequence_parallel) {
+            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)"});
+            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)"});
+        } else {
+            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)"});
+        }
+    }
+    if (!m->params_only && t->pp > 1) {
+        /* One activation tensor forward and one gradient backward per micro-batch per stage
+         * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */
+        double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size) / (double)t->tp;
+        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)"});
+    }
+    double part = in->local_params / (double)in->dp;
+    if (t->offload_optimizer != OFFLOAD_NONE && stage > 0) {
+        /* ZeRO-Offload (arXiv 2101.06840 section 4.1): the gradient partition goes down over
+         * PCIe as it is reduced (every micro-batch from stage 2 on), and updated 16-bit
+         * parameters come back up after the CPU step. */
+        double gcalls = stage >= 2 ? mb : 1;
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, gcalls, stage >= 2, OVERLAP_BACKWARD, 0, "offload: gradients to host"});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0, "offload: parameters from host"});
+    }
+    if (t->offload_params != OFFLOAD_NONE && stage == 3) {
+        /* ZeRO-Infinity: the parameter partition is fetched for forward and for backward. */
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward"});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward"});
+    }
+}
+
+void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
+{
+    if (op->group == GROUP_HOST) {
+        memset(c, 0, sizeof *c);
+        c->seconds = op->size / in->links[LEVEL_HOST].bandwidth + in->links[LEVEL_HOST].alpha;
+        c->bytes[LEVEL_HOST] = op->size;
+        return;
+    }
+    coll_cost_of(op->kind, op->size, in->groups[op->group], in->links, c);
+}
+
+void comm_summarise(const sim_input *in, const comm_plan *p, comm_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < p->n; i++) {
+        coll_cost c;
+        comm_op_cost(in, &p->op[i], &c);
+        for (int l = 0; l < LEVEL_COUNT; l++) {
+            s->bytes_level[l] += c.bytes[l] * p->op[i].calls;
+            s->bytes_kind[p->op[i].kind] += c.bytes[l] * p->op[i].calls;
+            s->bytes_total += c.bytes[l] * p->op[i].calls;
+        }
+        s->seconds_total += c.seconds * p->op[i].calls;
+    }
+}

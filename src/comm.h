@@ -1,0 +1,54 @@
+/* comm.h -- what each GPU sends per step: a plan of collectives, and its summary. */
+#ifndef ZS_COMM_H
+#define ZS_COMM_H
+
+#include "collective.h"
+
+struct sim_input;
+
+typedef enum { GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_COUNT } group_kind;
+
+/* Which compute a collective can hide under. */
+typedef enum { OVERLAP_NONE, OVERLAP_FORWARD, OVERLAP_BACKWARD } overlap_kind;
+
+typedef struct comm_op {
+    coll_kind kind;
+    group_kind group;
+    double size;        /* bytes per call, as nccl-tests counts a collective's size */
+    double calls;       /* per step */
+    bool per_micro;     /* calls spread evenly over micro-batches (else all in the last one) */
+    overlap_kind overlap;
+    double tail;        /* bytes of the last bucket, which waits for the last backward op */
+    const char *what;   /* "gradient all-reduce" */
+} comm_op;
+
+#define COMM_MAX_OPS 16
+
+typedef struct comm_plan {
+    comm_op op[COMM_MAX_OPS];
+    int n;
+} comm_plan;
+
+/* Per GPU per step, what the plan sends and how long it takes on the wire. */
+typedef struct comm_summary {
+    double bytes_total;              /* bytes each GPU sends */
+    double bytes_level[LEVEL_COUNT]; /* by link level: NVLink, network, PCIe */
+    double bytes_kind[COLL_COUNT];   /* by collective */
+    double ideal_bytes;              /* the ZeRO paper's volume (2P or 3P elements x (n-1)/n) */
+    double seconds_total;            /* if nothing overlapped */
+} comm_summary;
+
+/* Append an op; silently ignores ops beyond COMM_MAX_OPS (plans hold far fewer). */
+void comm_add(comm_plan *p, comm_op op);
+
+/* The ops every strategy shares: Megatron tensor-parallel collectives, pipeline sends, and
+ * offload traffic over PCIe. `stage` is the ZeRO stage (0 for DDP). */
+void comm_add_common(const struct sim_input *in, int stage, comm_plan *p);
+
+/* Cost of one op (per call) on its group's levels. */
+void comm_op_cost(const struct sim_input *in, const comm_op *op, coll_cost *c);
+
+/* Sum a plan into bytes and wire seconds. */
+void comm_summarise(const struct sim_input *in, const comm_plan *p, comm_summary *s);
+
+#endif

@@ -1,0 +1,103 @@
+/* compute.c -- FLOP counts (Narayanan et al. 2021; PaLM appendix B) and achieved rates. */
+#include "compute.h"
+
+#include <math.h>
+
+void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)
+{
+    double s = (double)t->seq_len, b = (double)t->micro_batch, L = (double)m->num_layers;
+    double mp = (double)(t->tp * t->pp);
+    if (m->params_only) {
+        f->matmul = 2 * pc->active;
+        f->attention = 0;
+    } else {
+        /* Linear layers a token passes through: block parameters minus norms (biases are
+         * counted; they are 1e-4 of the total), plus the LM head's V x h, tied or not. */
+        double block = pc->per_layer_active - pc->norm_per_layer;
+        f->matmul = 2 * (block * L + (double)m->vocab_size * (double)m->hidden_size);
+        f->attention = 4 * s * (double)(m->num_heads * m->head_dim) * L;
+    }
+    /* Causal flash attention skips the masked upper triangle; eager attention computes it. */
+    double attn_exec = t->flash_attention ? 0.5 * f->attention : f->attention;
+    double tokens_mb = b * s;
+    f->fwd_mb = (f->matmul + attn_exec) * tokens_mb / mp;
+    f->attn_fwd_mb = attn_exec * tokens_mb / mp;
+    f->bwd_mb = 2 * f->fwd_mb;
+
+    /* Memory-bound traffic per token, forward (bytes; e per element). Each op reads its
+     * inputs and writes its output once: two norms (2h each), two residual adds (3h each),
+     * the MLP activation (gated: read 2i, write i; plain: read i, write i), rotary embedding
+     * on q and k (read + write), dropout (read + write + 1-byte mask, twice). The h terms are
+     * replicated across TP ranks unless sequence parallel; the rest is split. The loss reads
+     * and writes fp32 logits about four times (upcast, softmax, gradient): 16 V bytes per
+     * token, split by TP over the vocabulary. Eager attention writes and re-reads the
+     * a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
+    f->mem_fwd_mb = f->attn_mem_fwd_mb = 0;
+    if (!m->params_only) {
+        double e = t->precision == PREC_FP32 ? 4 : 2, h = (double)m->hidden_size;
+        double i = (double)m->intermediate_size, tp = (double)t->tp;
+        double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+        double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
+        double repl = e * 10 * h + (m->dropout ? 2 * (2 * e + 1) * h : 0);
+        double split = k * e * i * (m->gated_mlp ? 3 : 2) + (m->pos == POS_ROTARY ? 2 * e * (q + kv) : 0);
+        double per_tok = (repl / (t->sequence_parallel ? tp : 1) + split / tp) * L / (double)t->pp;
+        double loss = 16 * (double)m->vocab_size / tp / (double)t->pp;
+        f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * L / mp;
+        f->mem_fwd_mb = (per_tok + loss) * tokens_mb + f->attn_mem_fwd_mb;
+    }
+    /* Full recompute reruns every block's forward but not the LM head (Narayanan et al. 2021,
+     * eq. 3: 96 B s l h^2 (1 + s/6h + V/16lh)). */
+    double head = m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size * tokens_mb / mp;
+    switch (t->checkpointing) {
+    case CKPT_FULL: f->recompute_mb = f->fwd_mb - head; break;
+    case CKPT_SELECTIVE: f->recompute_mb = f->attn_fwd_mb; break;
+    default: f->recompute_mb = 0; break;
+    }
+    double m_acc = (double)t->grad_accum;
+    f->model_step = 3 * (f->matmul + f->attention) * tokens_mb * m_acc / mp;
+    f->hw_step = (f->fwd_mb + f->bwd_mb + f->recompute_mb) * m_acc;
+}
+
+double compute_peak(const hardware *hw, const training *t)
+{
+    switch (t->precision) {
+    case PREC_FP16: return hw->peak_fp16;
+    case PREC_FP32: return hw->peak_fp32;
+    default: return hw->peak_bf16;
+    }
+}
+
+/* FlashAttention-2 (Dao 2023, arXiv 2307.08691, section 4.1) reaches 50-73% of A100 peak in
+ * forward and up to 63% in backward; eager attention's batched GEMMs on (s x head_dim)
+ * operands sit lower still. Used when the profile does not give attention_fraction. */
+#define ATTENTION_FRACTION_DEFAULT 0.55
+
+mb_time compute_time(const hardware *hw, const training *t, const flops *f, double peak,
+                     double gemm_efficiency)
+{
+    double attn_frac = hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
+    double mm_rate = peak * gemm_efficiency, attn_rate = peak * attn_frac;
+    double mem_rate = hw->hbm_bandwidth * hw->hbm_fraction;
+    double mm = f->fwd_mb - f->attn_fwd_mb;
+    mb_time tm;
+    tm.fwd = mm / mm_rate + f->attn_fwd_mb / attn_rate + f->mem_fwd_mb / mem_rate;
+    double rec = 0;
+    if (t->checkpointing == CKPT_FULL) rec = f->fwd_mb > 0 ? tm.fwd * f->recompute_mb / f->fwd_mb : 0;
+    else if (t->checkpointing == CKPT_SELECTIVE)
+        rec = f->attn_fwd_mb / attn_rate + f->attn_mem_fwd_mb / mem_rate;
+    tm.bwd = 2 * tm.fwd + rec;
+    return tm;
+}
+
+double compute_efficiency(const hardware *hw, double w)
+{
+    if (!isfinite(w)) return hw->matmul_max_fraction;
+    return hw->matmul_max_fraction * w / (w + hw->matmul_half_flops);
+}
+
+double compute_gemm_flops(const model *m, const training *t)
+{
+    if (m->params_only) return INFINITY;
+    return 2 * (double)(t->micro_batch * t->seq_len) * (double)m->hidden_size *
+           (double)m->intermediate_size / (double)t->tp;
+}

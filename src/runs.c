@@ -1,0 +1,220 @@
+/* runs.c -- CSV/JSON measured-run loader with messages that name file, line and column. */
+#include "runs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+
+#include "jsonutil.h"
+
+#define MAX_COLS 64
+
+/* A row as key -> text, whatever the file format. */
+typedef struct row {
+    const char *keys[MAX_COLS];
+    char *vals[MAX_COLS];
+    int n;
+} row;
+
+static const char *row_get(const row *r, const char *key)
+{
+    for (int i = 0; i < r->n; i++)
+        if (strcmp(r->keys[i], key) == 0) return r->vals[i] && *r->vals[i] ? r->vals[i] : NULL;
+    return NULL;
+}
+
+static int get_int(const row *r, const char *key, int64_t def, int64_t min, int64_t max,
+                   int64_t *out, const char *where, zs_error *err)
+{
+    const char *v = row_get(r, key);
+    if (!v) { *out = def; return def < 0 ? zs_fail(err, ZS_ERR_INPUT, "%s: missing \"%s\" (a whole number)", where, key) : ZS_OK; }
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || x != floor(x) || x < (double)min || x > (double)max)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a whole number from %lld to %lld, got \"%s\"",
+                       where, key, (long long)min, (long long)max, v);
+    *out = (int64_t)x;
+    return ZS_OK;
+}
+
+static int get_num(const row *r, const char *key, double *out, const char *where, zs_error *err)
+{
+    const char *v = row_get(r, key);
+    *out = 0;
+    if (!v) return ZS_OK;
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !isfinite(x) || x < 0 || x > 1e18)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a non-negative number, got \"%s\"", where, key, v);
+    *out = x;
+    return ZS_OK;
+}
+
+static void get_str(const row *r, const char *key, const char *def, char *out, size_t len)
+{
+    const char *v = row_get(r, key);
+    snprintf(out, len, "%s", v ? v : def);
+}
+
+static int from_row(const row *r, const char *path, int line, run_record *x, zs_error *err)
+{
+    char where[512];
+    snprintf(where, sizeof where, "%s:%d", path, line);
+    memset(x, 0, sizeof *x);
+    x->line = line;
+    get_str(r, "name", "", x->name, sizeof x->name);
+    get_str(r, "model", "", x->model, sizeof x->model);
+    get_str(r, "hardware", "", x->hardware, sizeof x->hardware);
+    get_str(r, "strategy", "ddp", x->strategy, sizeof x->strategy);
+    get_str(r, "precision", "bf16", x->precision, sizeof x->precision);
+    get_str(r, "checkpointing", "none", x->checkpointing, sizeof x->checkpointing);
+    get_str(r, "source", "", x->source, sizeof x->source);
+    if (!x->model[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"model\"", where);
+    if (!x->hardware[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"hardware\"", where);
+    if (get_int(r, "gpus", -1, 1, 10000000, &x->gpus, where, err) ||
+        get_int(r, "gpus_per_node", 0, 0, 4096, &x->gpus_per_node, where, err) ||
+        get_int(r, "tp", 1, 1, 4096, &x->tp, where, err) ||
+        get_int(r, "pp", 1, 1, 4096, &x->pp, where, err) ||
+        get_int(r, "virtual_stages", 1, 1, 1024, &x->virtual_stages, where, err) ||
+        get_int(r, "micro_batch", 1, 1, 1000000, &x->micro_batch, where, err) ||
+        get_int(r, "global_batch", -1, 1, 1000000000, &x->global_batch, where, err) ||
+        get_int(r, "seq_len", -1, 1, 100000000, &x->seq_len, where, err))
+        return err->code;
+    const char *sp = row_get(r, "sequence_parallel");
+    x->sequence_parallel = sp && (strcasecmp(sp, "true") == 0 || strcmp(sp, "1") == 0);
+    if (get_num(r, "measured_step_seconds", &x->step_seconds, where, err) ||
+        get_num(r, "measured_tokens_per_second", &x->tokens_per_second, where, err) ||
+        get_num(r, "measured_tflops_per_gpu", &x->tflops_per_gpu, where, err) ||
+        get_num(r, "measured_mfu", &x->mfu, where, err) ||
+        get_num(r, "measured_hfu", &x->hfu, where, err) ||
+        get_num(r, "peak_memory_bytes", &x->peak_memory_bytes, where, err))
+        return err->code;
+    if (runs_measured_step(x) <= 0 && x->tflops_per_gpu <= 0 && x->mfu <= 0 && x->hfu <= 0)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: no measurement (measured_step_seconds, measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu or measured_hfu)", where);
+    return ZS_OK;
+}
+
+/* Split one CSV line in place (RFC 4180 quotes); returns the field count. */
+static int csv_split(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        char *out = p, *start = p;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (*p == '"' && p[1] == '"') { *out++ = '"'; p += 2; }
+                else if (*p == '"') { p++; break; }
+                else if (*p == '\0') break;
+                else *out++ = *p++;
+            }
+            while (*p && *p != ',') p++;
+        } else {
+            while (*p && *p != ',') *out++ = *p++;
+        }
+        char sep = *p;
+        *out = '\0';
+        f[n++] = start;
+        if (sep != ',') break;
+        p++;
+    }
+    return n;
+}
+
+static int load_csv(const char *path, char *text, run_record **out, int *count, zs_error *err)
+{
+    row r = {0};
+    char *hdr[MAX_COLS];
+    int nh = 0, lineno = 0, n = 0, cap = 0;
+    run_record *v = NULL;
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        size_t l = strlen(line);
+        if (l && line[l - 1] == '\r') line[--l] = '\0';
+        if (l == 0 || line[0] == '#') continue;
+        if (nh == 0) {
+            nh = csv_split(line, hdr, MAX_COLS);
+            for (int i = 0; i < nh; i++) r.keys[i] = hdr[i];
+            r.n = nh;
+            static const char *const need[] = {"model", "hardware", "gpus", "global_batch", "seq_len"};
+            for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
+                bool found = false;
+                for (int i = 0; i < nh; i++) found |= strcmp(hdr[i], need[k]) == 0;
+                if (!found) { free(v); return zs_fail(err, ZS_ERR_INPUT, "%s:%d: header lacks column \"%s\"", path, lineno, need[k]); }
+            }
+            continue;
+        }
+        char *vals[MAX_COLS];
+        int nv = csv_split(line, vals, MAX_COLS);
+        for (int i = 0; i < nh; i++) r.vals[i] = i < nv ? vals[i] : NULL;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            run_record *nvp = realloc(v, (size_t)cap * sizeof *v);
+            if (!nvp) { free(v); return zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", path); }
+            v = nvp;
+        }
+        if (from_row(&r, path, lineno, &v[n], err)) { free(v); return err->code; }
+        n++;
+    }
+    if (n == 0) { free(v); return zs_fail(err, ZS_ERR_INPUT, "%s: no runs (expected a header line and at least one row)", path); }
+    *out = v;
+    *count = n;
+    return ZS_OK;
+}
+
+static int load_json(const char *path, const char *text, run_record **out, int *count, zs_error *err)
+{
+    cJSON *j = cJSON_Parse(text);
+    if (!j) return zs_fail(err, ZS_ERR_INPUT, "%s: invalid JSON", path);
+    cJSON *arr = cJSON_IsArray(j) ? j : cJSON_GetObjectItemCaseSensitive(j, "runs");
+    int n = cJSON_GetArraySize(arr);
+    if (!cJSON_IsArray(arr) || n == 0) {
+        cJSON_Delete(j);
+        return zs_fail(err, ZS_ERR_INPUT, "%s: expected a non-empty JSON array of runs (or {\"runs\": [...]})", path);
+    }
+    run_record *v = calloc((size_t)n, sizeof *v);
+    char buf[MAX_COLS][64];
+    int i = 0;
+    for (cJSON *o = arr->child; o; o = o->next, i++) {
+        row r = {0};
+        if (!cJSON_IsObject(o)) { free(v); cJSON_Delete(j); return zs_fail(err, ZS_ERR_INPUT, "%s: run %d is not an object", path, i + 1); }
+        for (cJSON *f = o->child; f && r.n < MAX_COLS; f = f->next) {
+            r.keys[r.n] = f->string;
+            if (cJSON_IsString(f)) r.vals[r.n] = f->valuestring;
+            else if (cJSON_IsNumber(f)) { snprintf(buf[r.n], sizeof buf[r.n], "%.17g", f->valuedouble); r.vals[r.n] = buf[r.n]; }
+            else if (cJSON_IsBool(f)) { snprintf(buf[r.n], sizeof buf[r.n], "%s", cJSON_IsTrue(f) ? "true" : "false"); r.vals[r.n] = buf[r.n]; }
+            else r.vals[r.n] = NULL;
+            r.n++;
+        }
+        if (!v || from_row(&r, path, i + 1, &v[i], err)) { free(v); cJSON_Delete(j); return err->code; }
+    }
+    cJSON_Delete(j);
+    *out = v;
+    *count = n;
+    return ZS_OK;
+}
+
+int runs_load(const char *path, run_record **out, int *n, zs_error *err)
+{
+    char *text;
+    size_t len;
+    if (file_read_text(path, &text, &len, err)) return err->code;
+    size_t k = 0;
+    while (k < len && strchr(" \t\r\n", text[k])) k++;
+    int rc = (text[k] == '[' || text[k] == '{') ? load_json(path, text, out, n, err)
+                                                 : load_csv(path, text, out, n, err);
+    free(text);
+    return rc;
+}
+
+double runs_measured_step(const run_record *r)
+{
+    if (r->step_seconds > 0) return r->step_seconds;
+    if (r->tokens_per_second > 0) return (double)r->global_batch * (double)r->seq_len / r->tokens_per_second;
+    return 0;
+}

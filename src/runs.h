@@ -1,0 +1,42 @@
+/* runs.h -- measured training runs (CSV or JSON) that validate and calibrate compare against. */
+#ifndef ZS_RUNS_H
+#define ZS_RUNS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+typedef struct run_record {
+    int line;                 /* CSV line or JSON array index + 1, for messages */
+    char name[96];
+    char model[256];          /* catalog name or path */
+    char hardware[128];       /* catalog name or path */
+    char strategy[16];        /* ddp|zero1|zero2|zero3 */
+    char precision[16];       /* bf16|fp16|fp32 */
+    char checkpointing[16];   /* none|selective|full */
+    char source[512];
+    int64_t gpus, gpus_per_node, tp, pp, virtual_stages, micro_batch, global_batch, seq_len;
+    bool sequence_parallel;
+    double step_seconds;      /* measured; 0 when absent */
+    double tokens_per_second; /* measured; 0 when absent */
+    double tflops_per_gpu;    /* measured; 0 when absent */
+    double mfu, hfu;          /* measured fractions; 0 when absent */
+    double peak_memory_bytes; /* measured; 0 when absent */
+} run_record;
+
+/* Load runs from a CSV file (header row with the column names above: name, model, hardware,
+ * gpus, gpus_per_node, strategy, tp, pp, virtual_stages, micro_batch, global_batch, seq_len,
+ * precision, checkpointing, sequence_parallel, measured_step_seconds,
+ * measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu, measured_hfu,
+ * peak_memory_bytes, source) or a JSON array of objects with the same keys. Each run needs
+ * model, hardware, gpus, global_batch, seq_len and a measured step time or throughput.
+ * *out is heap-allocated (caller frees). Fails with ZS_ERR_INPUT naming file, line and
+ * column: an empty file, a missing column, a bad number, an unknown strategy. */
+int runs_load(const char *path, run_record **out, int *n, zs_error *err);
+
+/* The measured step time of a run: step_seconds, else global_batch * seq_len /
+ * tokens_per_second. 0 when neither is known. */
+double runs_measured_step(const run_record *r);
+
+#endif

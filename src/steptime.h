@@ -1,0 +1,19 @@
+/* steptime.h -- a step's time from its compute, its collectives and what overlaps what. */
+#ifndef ZS_STEPTIME_H
+#define ZS_STEPTIME_H
+
+#include "sim.h"
+
+/* Time of one step for a plan: compute of all micro-batches, the pipeline bubble, the part of
+ * each collective not hidden under the compute it overlaps (plus its last bucket), the
+ * optimizer step on GPU or host over local_params / opt_div parameters, and exposed PCIe
+ * traffic. Pure. */
+void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div,
+                      step_time *out);
+
+/* Bytes an Adam step moves per parameter, fused, for the byte table: read the gradient, the
+ * master (or working) copy and both moments, write them back and the 16-bit copy. 28 for
+ * mixed precision with 16-bit gradients and for fp32. */
+double steptime_optimizer_bytes(const byte_table *bt);
+
+#endif

@@ -1,0 +1,188 @@
+/* test_comm.c -- collective closed forms, per-strategy volumes, FLOP counts, overlap limits. */
+#include "collective.h"
+#include "strategy.h"
+#include "test.h"
+
+/* Thakur, Rabenseifner & Gropp 2005 closed forms at small n. */
+static void closed_forms(void)
+{
+    coll_link l = {2e-6, 100e9};
+    double big = 1e9, small = 1e3;
+    /* ring all-reduce, n = 4: 2(n-1) alpha + 2 (n-1)/n S / B */
+    CHECK_NEAR(coll_allreduce.flat_time(big, 4, l), 6 * 2e-6 + 1.5 * big / 100e9, 1e-12);
+    /* tiny messages take the tree: 2 log2(n) alpha + 2 S / B */
+    CHECK_NEAR(coll_allreduce.flat_time(small, 64, l), 2 * 6 * 2e-6 + 2 * small / 100e9, 1e-12);
+    /* reduce-scatter and all-gather, n = 8: (n-1) alpha + (n-1)/n S / B */
+    CHECK_NEAR(coll_reducescatter.flat_time(big, 8, l), 7 * 2e-6 + 7.0 / 8 * big / 100e9, 1e-12);
+    CHECK_NEAR(coll_allgather.flat_time(big, 8, l), 7 * 2e-6 + 7.0 / 8 * big / 100e9, 1e-12);
+    /* pipelined broadcast: (n-1) alpha + S / B; p2p: alpha + S / B */
+    CHECK_NEAR(coll_broadcast.flat_time(big, 8, l), 7 * 2e-6 + big / 100e9, 1e-12);
+    CHECK_NEAR(coll_p2p.flat_time(big, 2, l), 2e-6 + big / 100e9, 1e-12);
+    /* nccl-tests doc/PERFORMANCE.md bus bandwidth factors */
+    CHECK_NEAR(coll_allreduce.busbw_factor(8), 2.0 * 7 / 8, 1e-15);
+    CHECK_NEAR(coll_allgather.busbw_factor(8), 7.0 / 8, 1e-15);
+    CHECK_NEAR(coll_reducescatter.busbw_factor(8), 7.0 / 8, 1e-15);
+    CHECK_NEAR(coll_alltoall.busbw_factor(8), 7.0 / 8, 1e-15);
+    CHECK_NEAR(coll_broadcast.busbw_factor(8), 1, 1e-15);
+}
+
+static void hierarchical(void)
+{
+    coll_link links[LEVEL_COUNT] = {{3e-6, 300e9}, {14e-6, 25e9}, {0, 25e9}};
+    coll_cost c;
+    double s = 8e9;
+    /* 2 nodes x 4 GPUs: RS + AG inside (2 x 3/4 S on NVLink), AR of S/4 across 2 nodes. */
+    coll_cost_of(COLL_ALL_REDUCE, s, (coll_group){8, 4}, links, &c);
+    CHECK_NEAR(c.bytes[LEVEL_INTRA], 2 * 0.75 * s, 1e-12);
+    CHECK_NEAR(c.bytes[LEVEL_INTER], 2 * 0.5 * s / 4, 1e-12);
+    /* one rank per node: everything on the network; inside one node: everything on NVLink */
+    coll_cost_of(COLL_ALL_GATHER, s, (coll_group){4, 1}, links, &c);
+    CHECK_NEAR(c.bytes[LEVEL_INTER], 0.75 * s, 1e-12);
+    CHECK_EQ_INT(c.bytes[LEVEL_INTRA], 0);
+    coll_cost_of(COLL_ALL_GATHER, s, (coll_group){8, 8}, links, &c);
+    CHECK_NEAR(c.bytes[LEVEL_INTRA], 7.0 / 8 * s, 1e-12);
+    /* a group of one costs nothing */
+    coll_cost_of(COLL_ALL_REDUCE, s, (coll_group){1, 1}, links, &c);
+    CHECK_EQ_INT(c.seconds, 0);
+}
+
+static hardware node_hw(void)
+{
+    hardware hw = {0};
+    snprintf(hw.name, sizeof hw.name, "test");
+    hw.hbm_bytes = 80e9;
+    hw.gpus_per_node = 8;
+    hw.peak_bf16 = hw.peak_fp16 = hw.peak_fp32 = 312e12;
+    hw.hbm_bandwidth = 2e12;
+    hw.intra = (hw_link){"nvlink", 300e9, 3e-6, 1, 0, 0};
+    hw.inter = (hw_link){"ib", 25e9, 14e-6, 1, 0, 0};
+    hw.host = (hw_link){"pcie", 32e9, 0, 1, 0, 0};
+    hw.nics_per_node = 8;
+    hw.host_memory_bandwidth = 400e9;
+    hw.matmul_max_fraction = hw.hbm_fraction = hw.host_memory_fraction = 1;
+    return hw;
+}
+
+/* ZeRO paper section 7: per GPU, DDP and ZeRO-1/2 move 2P elements, ZeRO-3 3P, each times
+ * (n-1)/n, at gradient accumulation 1. 16-bit elements: 2 bytes. */
+static void strategy_volumes(void)
+{
+    model m;
+    param_counts pc;
+    double P = 1e9;
+    model_from_params(&m, &pc, P, 1e7);
+    hardware hw = node_hw();
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    sim_input in;
+    zs_error e = {0};
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    const double want[4] = {2 * P * 2 * 7 / 8, 2 * P * 2 * 7 / 8, 2 * P * 2 * 7 / 8, 3 * P * 2 * 7 / 8};
+    for (int s = 0; s < 4; s++) {
+        result r;
+        sim_run(&in, strategies[s], 0, &r);
+        test_current = strategies[s]->name;
+        CHECK_NEAR(r.comm.bytes_total, want[s], 1e-9);
+        CHECK_NEAR(r.comm.ideal_bytes, want[s], 1e-9);
+        CHECK_NEAR(r.comm.bytes_level[LEVEL_INTRA], want[s], 1e-9);
+    }
+    /* Gradient accumulation 4: ZeRO-2 reduce-scatters every micro-batch, ZeRO-3 gathers every
+     * micro-batch, DDP (no_sync) and ZeRO-1 still communicate once per step. */
+    t.grad_accum = 4;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    const double acc[4] = {2 * P * 2 * 7 / 8, 2 * P * 2 * 7 / 8, 5 * P * 2 * 7 / 8, 12 * P * 2 * 7 / 8};
+    for (int s = 0; s < 4; s++) {
+        result r;
+        sim_run(&in, strategies[s], 0, &r);
+        test_current = strategies[s]->name;
+        CHECK_NEAR(r.comm.bytes_total, acc[s], 1e-9);
+    }
+    /* Full recompute: ZeRO-3 gathers a third time per micro-batch (4P). */
+    t.grad_accum = 1;
+    t.checkpointing = CKPT_FULL;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    result r;
+    sim_run(&in, &strat_zero3, 0, &r);
+    CHECK_NEAR(r.comm.bytes_total, 4 * P * 2 * 7 / 8, 1e-9);
+}
+
+/* Narayanan et al. 2021 (arXiv 2104.04473) eq. 3: a GPT step with full recompute executes
+ * 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) FLOPs; without recompute 72 B s l h^2 (1 + s/(6h) +
+ * V/(12 l h)). Biases add under 1e-3 here. */
+static void narayanan_flops(void)
+{
+    model m = {0};
+    snprintf(m.model_type, sizeof m.model_type, "transformer");
+    m.hidden_size = 4096; m.num_layers = 32; m.num_heads = 32; m.num_kv_heads = 32;
+    m.head_dim = 128; m.intermediate_size = 4 * 4096; m.vocab_size = 51200; m.max_positions = 2048;
+    m.norm = NORM_LAYERNORM; m.norm_bias = true; m.pos = POS_LEARNED; m.tied_embeddings = true;
+    m.fused_qkv = true; m.qkv_bias = m.out_bias = m.mlp_bias = true;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    training t;
+    training_init(&t);
+    t.micro_batch = 4;
+    t.flash_attention = false;
+    double B = 4, s = 2048, l = 32, h = 4096, V = 51200;
+    flops f;
+    compute_flops(&m, &pc, &t, &f);
+    CHECK_NEAR(f.model_step, 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h)), 1e-3);
+    t.checkpointing = CKPT_FULL;
+    compute_flops(&m, &pc, &t, &f);
+    CHECK_NEAR(f.hw_step, 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h)), 1e-3);
+}
+
+/* More bandwidth never slows a step; the step is never shorter than its compute; with
+ * near-infinite bandwidth and zero latency nothing is exposed, with a trickle it all is. */
+static void monotone_and_limits(void)
+{
+    model m;
+    param_counts pc;
+    model_from_params(&m, &pc, 7e9, 1e8);
+    training t;
+    training_init(&t);
+    zs_error e = {0};
+    for (int g = 8; g <= 512; g *= 4) {
+        t.gpus = g;
+        for (int s = 0; s < 4; s++) {
+            double prev = 1e300;
+            for (double bw = 1e9; bw <= 1e13; bw *= 10) {
+                hardware hw = node_hw();
+                hw.intra.bandwidth = 12 * bw;
+                hw.inter.bandwidth = bw;
+                sim_input in;
+                result r;
+                CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+                sim_run(&in, strategies[s], 0, &r);
+                CHECK(r.step.total <= prev * (1 + 1e-12));
+                CHECK(r.step.total >= r.step.compute);
+                prev = r.step.total;
+            }
+        }
+    }
+    hardware hw = node_hw();
+    hw.intra.bandwidth = hw.inter.bandwidth = 1e18;
+    hw.intra.latency = hw.inter.latency = 0;
+    t.gpus = 64;
+    sim_input in;
+    result r;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, 0, &r);
+    CHECK(r.step.comm_exposed < 1e-6);
+    hw = node_hw();
+    hw.intra.bandwidth = hw.inter.bandwidth = 1e3; /* 1 kB/s: nothing hides */
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, 0, &r);
+    CHECK(r.step.comm_exposed > 0.99 * r.comm.seconds_total);
+}
+
+void suite_comm(void)
+{
+    RUN_TEST(closed_forms);
+    RUN_TEST(hierarchical);
+    RUN_TEST(strategy_volumes);
+    RUN_TEST(narayanan_flops);
+    RUN_TEST(monotone_and_limits);
+}

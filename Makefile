@@ -35,7 +35,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/perf/bench_sim.d
 
 ZEROSIM  := zerosim
 ifneq ($(SANITIZER),)
@@ -92,6 +92,9 @@ test-cli: $(ZEROSIM)
 
 test-sanitize:
 	$(MAKE) --no-print-directory SANITIZER=address,undefined OPT=-O1 test-unit test-cli
+
+$(BUILD)/bench-sim: $(BUILD)/tests/perf/bench_sim.o $(BUILD)/libzerosim.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bench: $(BUILD)/bench-sim
 	$(BUILD)/bench-sim

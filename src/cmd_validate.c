@@ -15,6 +15,7 @@
 #include "setup.h"
 #include "sim.h"
 #include "strategy.h"
+#include "validate.h"
 
 enum { V_FORMAT = 1, V_HARDWARE, V_FILTER };
 
@@ -33,78 +34,6 @@ static void usage(FILE *f)
                "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n");
     cli_print_options(f, validate_opts);
     fprintf(f, "\nExample:\n  zerosim validate tests/validation/published_runs.csv\n");
-}
-
-typedef struct outcome {
-    const run_record *run;
-    double measured, predicted, error; /* error = predicted / measured - 1 */
-    const char *metric;                /* "step_seconds" or "mfu" */
-    result r;
-} outcome;
-
-/* Predict one run. Fails with the loader's or the configuration's error. */
-static int predict(const run_record *run, const char *hw_override, outcome *o, zs_error *err)
-{
-    char path[4096];
-    model m;
-    param_counts pc;
-    hardware hw;
-    if (catalog_resolve("models", run->model, path, sizeof path, err) || model_load(path, &m, err) ||
-        model_count(&m, 0, &pc, err))
-        return err->code;
-    if (catalog_resolve("hardware", hw_override ? hw_override : run->hardware, path, sizeof path, err) ||
-        hardware_load(path, &hw, err))
-        return err->code;
-    training t;
-    training_init(&t);
-    t.gpus = run->gpus;
-    t.gpus_per_node = run->gpus_per_node;
-    t.tp = run->tp;
-    t.pp = run->pp;
-    t.virtual_stages = run->virtual_stages;
-    t.micro_batch = run->micro_batch;
-    t.seq_len = run->seq_len;
-    t.sequence_parallel = run->sequence_parallel;
-    int p = precision_parse(run->precision), c = ckpt_parse(run->checkpointing);
-    if (p < 0 || c < 0)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: precision \"%s\" or checkpointing \"%s\" not recognised",
-                       run->line, run->precision, run->checkpointing);
-    t.precision = (precision_kind)p;
-    t.checkpointing = (ckpt_kind)c;
-    const strategy *s = strategy_find(run->strategy);
-    if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);
-    if (run->gpus % (run->tp * run->pp) != 0)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp", run->line, (long long)run->gpus);
-    int64_t dp = run->gpus / (run->tp * run->pp);
-    if (run->global_batch % (dp * run->micro_batch) != 0)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: global_batch %lld is not a multiple of micro_batch x DP (%lld x %lld)",
-                       run->line, (long long)run->global_batch, (long long)run->micro_batch, (long long)dp);
-    t.grad_accum = run->global_batch / (dp * run->micro_batch);
-    sim_input in;
-    if (sim_prepare(&in, &m, &pc, &hw, &t, err)) {
-        char tmp[sizeof err->msg];
-        snprintf(tmp, sizeof tmp, "line %d", run->line);
-        zs_error_prefix(err, tmp);
-        return err->code;
-    }
-    memset(o, 0, sizeof *o);
-    o->run = run;
-    sim_run(&in, s, 0, &o->r);
-    double step = runs_measured_step(run);
-    if (step > 0) {
-        o->metric = "step_seconds";
-        o->measured = step;
-        o->predicted = o->r.step.total;
-    } else {
-        /* Throughput-only rows: compare time per step implied by MFU (or HFU). */
-        o->metric = run->mfu > 0 ? "mfu" : "hfu";
-        o->measured = run->mfu > 0 ? run->mfu : run->hfu;
-        o->predicted = run->mfu > 0 ? o->r.mfu : o->r.hfu;
-    }
-    /* Error in time: a prediction of 1.2x the measured step is +20% whatever the metric. */
-    o->error = strcmp(o->metric, "step_seconds") == 0 ? o->predicted / o->measured - 1
-                                                       : o->measured / o->predicted - 1;
-    return ZS_OK;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -138,7 +67,7 @@ int cmd_validate(int argc, char **argv)
     for (int j = 0; j < n; j++) {
         if (filter && !strstr(runs[j].name, filter)) continue;
         if (tty) fprintf(stderr, "\rvalidate: %d/%d", j + 1, n);
-        if (predict(&runs[j], hw, &o[k], &err)) {
+        if (validate_run(&runs[j], hw, &o[k], &err)) {
             if (tty) fputc('\n', stderr);
             zs_error_prefix(&err, file);
             free(o);

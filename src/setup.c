@@ -103,8 +103,7 @@ static int enum_flag(const char *flag, const char *v, int parsed, const char *ch
     return ZS_OK;
 }
 
-/* Apply one training flag to t. */
-static int apply_flag(training *t, int id, const char *v, zs_error *err)
+int setup_apply(training *t, int id, const char *v, zs_error *err)
 {
     int64_t n;
     int e = 0;
@@ -210,7 +209,6 @@ int setup_finish(setup *s, zs_error *err)
     if (s->model_arg) {
         if (catalog_resolve("models", s->model_arg, s->model_path, sizeof s->model_path, err)) return err->code;
         if (model_load(s->model_path, &s->m, err)) return err->code;
-        if (model_count(&s->m, 0, &s->pc, err)) return err->code;
     } else {
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }
@@ -226,7 +224,7 @@ int setup_finish(setup *s, zs_error *err)
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
     if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0) s->t.precision = PREC_FP16;
     for (int k = 0; k < s->n_flags; k++)
-        if (apply_flag(&s->t, s->flags[k].id, s->flags[k].value, err)) return err->code;
+        if (setup_apply(&s->t, s->flags[k].id, s->flags[k].value, err)) return err->code;
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
     if (s->ds.train_batch_size > 0) {
         int64_t dp = training_dp(&s->t);
@@ -236,5 +234,7 @@ int setup_finish(setup *s, zs_error *err)
         else if (dp > 0 && !s->ds.micro_batch_set && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
             s->t.micro_batch = s->ds.train_batch_size / (s->t.grad_accum * dp);
     }
+    /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
+    if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
     return training_validate(&s->t, err);
 }

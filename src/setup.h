@@ -54,6 +54,10 @@ void setup_init(setup *s);
 /* Record one shared option. Returns ZS_OK, or ZS_ERR_USAGE for a bad value. */
 int setup_take(setup *s, int id, const char *value, zs_error *err);
 
+/* Apply one training flag (an OPT_* id other than model, hardware, files and output) to t.
+ * Fails with ZS_ERR_USAGE naming the flag. */
+int setup_apply(training *t, int id, const char *value, zs_error *err);
+
 /* Load files and apply flags: model or --params, hardware, ds_config, then the flags, then
  * validation. Fails with ZS_ERR_USAGE (flags) or ZS_ERR_INPUT (files). */
 int setup_finish(setup *s, zs_error *err);

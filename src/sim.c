@@ -78,7 +78,9 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     }
     in->local_params /= tp;
     in->local_largest = pc->largest_module / tp;
-    if (t->persistence_threshold > 0) {
+    if (t->persistence_threshold > 0 && pc->small_tensor_threshold == t->persistence_threshold) {
+        in->local_small = pc->layer_small_params * layers + pc->global_small_params;
+    } else if (t->persistence_threshold > 0) {
         /* Recount small tensors against the run's threshold. */
         param_counts small;
         zs_error ignore;
@@ -106,17 +108,24 @@ static double ideal_bytes(const sim_input *in, int stage)
     return n > 1 ? per * p * (n - 1) / n : 0;
 }
 
-void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
+bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
 {
-    const training *t = in->t;
-    memset(r, 0, sizeof *r);
     r->strategy = s;
+    r->why[0] = '\0';
+    memset(&r->mem, 0, sizeof r->mem);
     r->applicable = s->memory(in, &r->mem, r->why, sizeof r->why);
-    if (!r->applicable) return;
+    r->fits = false;
+    if (!r->applicable) return false;
     memory_activations(in, &r->mem);
     memory_finish(in, &r->mem);
     r->fits = r->mem.fits_gpu && r->mem.fits_host;
+    return r->fits;
+}
 
+void sim_run_time(const sim_input *in, const strategy *s, double tokens, result *r)
+{
+    const training *t = in->t;
+    r->plan.n = 0;
     s->comm(in, &r->plan);
     comm_add_common(in, s->zero_stage, &r->plan);
     comm_summarise(in, &r->plan, &r->comm);
@@ -129,6 +138,7 @@ void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
     r->tflops_per_gpu = in->fl.model_step / step / 1e12;
     r->mfu = in->fl.model_step / step / in->peak;
     r->hfu = in->fl.hw_step / step / in->peak;
+    memset(&r->cost, 0, sizeof r->cost);
     if (tokens > 0) {
         train_cost *c = &r->cost;
         c->tokens = tokens;
@@ -137,4 +147,11 @@ void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
         c->dollars = c->gpu_hours * in->price;
         c->kwh = c->gpu_hours * in->hw->tdp_watts / 1000;
     }
+}
+
+void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
+{
+    memset(r, 0, sizeof *r);
+    sim_run_memory(in, s, r);
+    if (r->applicable) sim_run_time(in, s, tokens, r);
 }

@@ -85,6 +85,14 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
 /* Set the price per GPU-hour (default: the hardware profile's) used for costs. */
 void sim_set_price(sim_input *in, double dollars_per_gpu_hour);
 
+/* Memory only (the cheap half of sim_run, for searches that prune on fit). Returns r->fits;
+ * r->applicable false when the strategy cannot run the configuration. */
+bool sim_run_memory(const sim_input *in, const struct strategy *s, result *r);
+
+/* The rest of sim_run on a result sim_run_memory filled: communication, step time,
+ * throughput and cost. */
+void sim_run_time(const sim_input *in, const struct strategy *s, double tokens, result *r);
+
 /* Evaluate one strategy: memory, communication, step time, throughput; and the cost of
  * `tokens` tokens when tokens > 0. Pure and allocation-free; never fails (an unsuitable
  * combination comes back with applicable = false and a reason). */

@@ -1,0 +1,316 @@
+/* cmd_plan.c -- `zerosim plan`: the fastest or cheapest configurations that fit, minimum GPUs
+ * per strategy, and the largest trainable model. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "commands.h"
+#include "plan.h"
+#include "report.h"
+#include "setup.h"
+#include "units.h"
+
+enum { P_MAX_GPUS = 1, P_MIN_GPUS, P_GB, P_GB_TOKENS, P_BUDGET, P_DEADLINE, P_RANK, P_TOP,
+       P_NO_OFFLOAD, P_NO_PP, P_NO_TP, P_MAX_MB, P_MAX_MODEL, P_GPUS_LIST };
+
+static const cli_opt plan_only[] = {
+    {"max-gpus", "N", "largest cluster to consider, searched in whole nodes (default 64)", P_MAX_GPUS},
+    {"min-gpus", "N", "smallest GPU count to consider (default 1)", P_MIN_GPUS},
+    {"global-batch", "SEQS", "sequences per optimizer step (default: 4M tokens, Llama 2's batch)", P_GB},
+    {"global-batch-tokens", "TOKENS", "the global batch in tokens instead, e.g. 4M", P_GB_TOKENS},
+    {"budget", "USD", "keep configurations whose --tokens run costs at most this", P_BUDGET},
+    {"deadline", "HOURS", "keep configurations whose --tokens run finishes in time", P_DEADLINE},
+    {"rank", "BY", "time|cost|throughput (default time; cost = GPU-hours)", P_RANK},
+    {"top", "N", "how many configurations to print (default 10)", P_TOP},
+    {"no-offload", NULL, "do not consider CPU/NVMe offload", P_NO_OFFLOAD},
+    {"no-pp", NULL, "do not consider pipeline parallelism", P_NO_PP},
+    {"no-tp", NULL, "do not consider tensor parallelism", P_NO_TP},
+    {"max-micro-batch", "N", "largest micro-batch to try (default 32)", P_MAX_MB},
+    {"max-model", NULL, "instead: the largest model each strategy can train (depth scaling, or --params)", P_MAX_MODEL},
+    {"gpus-list", "LIST", "GPU counts for --max-model, e.g. 8,64,512 (default: powers of two to --max-gpus)", P_GPUS_LIST},
+    {NULL, NULL, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zerosim plan (--model NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
+               "Search strategy (DDP, ZeRO-1/2/3), offload, TP, PP (and interleaving), micro-batch,\n"
+               "gradient accumulation, activation checkpointing and GPU count in whole nodes; keep what\n"
+               "fits; rank by step time, cost or throughput. Precision, optimizer, sequence length and\n"
+               "bucket sizes come from the flags below as in 'zerosim estimate'.\n\nPlan options:\n");
+    cli_print_options(f, plan_only);
+    fprintf(f, "\nConfiguration options (fixed during the search):\n");
+    cli_print_options(f, setup_options);
+    fprintf(f, "\nExamples:\n"
+               "  zerosim plan --model llama-2-70b --hardware h100-80gb --max-gpus 256 --tokens 2e12\n"
+               "  zerosim plan --model llama-3-8b --max-gpus 64 --rank cost --tokens 1e12 --budget 5e5\n"
+               "  zerosim plan --max-model --params 1e9 --hardware v100-32gb --gpus-list 1,16,64,400\n");
+}
+
+static const cli_opt *merged(void)
+{
+    static cli_opt all[96];
+    if (all[0].name) return all;
+    int n = 0;
+    for (const cli_opt *o = setup_options; o->name; o++) all[n++] = *o;
+    for (const cli_opt *o = plan_only; o->name; o++) all[n++] = *o;
+    all[n] = (cli_opt){NULL, NULL, NULL, 0};
+    return all;
+}
+
+static void progress(uint64_t done, uint64_t total, void *ctx)
+{
+    (void)ctx;
+    if (done < total) fprintf(stderr, "\rplan: %llu/%llu GPU counts searched", (unsigned long long)done, (unsigned long long)total);
+    else fprintf(stderr, "\r%60s\r", "");
+}
+
+static const char *off_name(const training *t)
+{
+    if (t->offload_params != OFFLOAD_NONE) return t->offload_params == OFFLOAD_NVME ? "opt+param nvme" : "opt+param cpu";
+    if (t->offload_optimizer != OFFLOAD_NONE) return t->offload_optimizer == OFFLOAD_NVME ? "opt nvme" : "opt cpu";
+    return "none";
+}
+
+static cJSON *entry_json(const plan_entry *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    const training *t = &e->t;
+    const result *r = &e->r;
+    cJSON_AddStringToObject(o, "strategy", r->strategy->name);
+    cJSON_AddNumberToObject(o, "gpus", (double)t->gpus);
+    cJSON_AddNumberToObject(o, "tp", (double)t->tp);
+    cJSON_AddNumberToObject(o, "pp", (double)t->pp);
+    cJSON_AddNumberToObject(o, "virtual_stages", (double)t->virtual_stages);
+    cJSON_AddNumberToObject(o, "dp", (double)training_dp(t));
+    cJSON_AddNumberToObject(o, "micro_batch", (double)t->micro_batch);
+    cJSON_AddNumberToObject(o, "grad_accum", (double)t->grad_accum);
+    cJSON_AddStringToObject(o, "checkpointing", ckpt_name(t->checkpointing));
+    cJSON_AddBoolToObject(o, "sequence_parallel", t->sequence_parallel);
+    cJSON_AddStringToObject(o, "offload_optimizer", offload_name(t->offload_optimizer));
+    cJSON_AddStringToObject(o, "offload_params", offload_name(t->offload_params));
+    cJSON *mem = cJSON_AddObjectToObject(o, "memory_bytes");
+    for (const mem_field *mf = mem_fields; mf->key; mf++)
+        cJSON_AddNumberToObject(mem, mf->key, *(const double *)((const char *)&r->mem + mf->offset));
+    cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
+    cJSON_AddNumberToObject(st, "compute", r->step.compute);
+    cJSON_AddNumberToObject(st, "communication_exposed", r->step.comm_exposed);
+    cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
+    cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
+    cJSON_AddNumberToObject(st, "offload", r->step.offload);
+    cJSON_AddNumberToObject(st, "total", r->step.total);
+    cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
+    cJSON_AddNumberToObject(o, "mfu", r->mfu);
+    cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);
+    if (r->cost.tokens > 0) {
+        cJSON_AddNumberToObject(o, "time_to_train_seconds", r->cost.seconds);
+        cJSON_AddNumberToObject(o, "gpu_hours", r->cost.gpu_hours);
+        cJSON_AddNumberToObject(o, "cost_dollars", r->cost.dollars);
+    } else {
+        cJSON_AddNullToObject(o, "cost_dollars");
+    }
+    return o;
+}
+
+static void print_entry(int rank, const plan_entry *e, bool tokens)
+{
+    const training *t = &e->t;
+    const result *r = &e->r;
+    char v[24] = "";
+    if (t->virtual_stages > 1) snprintf(v, sizeof v, "x%lld", (long long)t->virtual_stages);
+    printf("%3d  %-6s %5lld %3lld %3lld%-3s %4lld %3lld %4lld  %-9s %-14s %7.1f %9.3f %10.0f %5.1f",
+           rank, r->strategy->label, (long long)t->gpus, (long long)t->tp, (long long)t->pp, v,
+           (long long)training_dp(t), (long long)t->micro_batch, (long long)t->grad_accum,
+           ckpt_name(t->checkpointing), off_name(t), r->mem.total / GiB, r->step.total,
+           r->tokens_per_second, 100 * r->mfu);
+    if (tokens) printf(" %8.1f %12.0f", r->cost.seconds / 86400, r->cost.dollars);
+    printf("\n");
+}
+
+static void header(bool tokens)
+{
+    printf("%3s  %-6s %5s %3s %6s %4s %3s %4s  %-9s %-14s %7s %9s %10s %5s", "#", "strat", "GPUs", "TP", "PP",
+           "DP", "mb", "GA", "recompute", "offload", "GiB/GPU", "step s", "tokens/s", "MFU%");
+    if (tokens) printf(" %8s %12s", "days", "dollars");
+    printf("\n");
+}
+
+static int max_model(const setup *s, const plan_space *sp, const char *list)
+{
+    int64_t counts[64];
+    int n = 0;
+    if (list) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", list);
+        zs_error err = {0};
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && n < 64; tok = strtok_r(NULL, ",", &save))
+            if (units_parse_int(tok, "--gpus-list", 1, 10000000, &counts[n++], &err))
+                return cmd_error("plan", err.code, err.msg);
+    } else {
+        for (int64_t g = 1; g <= sp->max_gpus && n < 64; g *= 2) counts[n++] = g;
+    }
+    cJSON *root = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(root, "max_model");
+    cJSON_AddNumberToObject(root, "schema_version", 1);
+    if (s->format == FMT_TABLE) {
+        printf("Largest trainable model (parameters) on %s, %s%s\n", s->hw.name,
+               s->m.params_only ? "model states + overhead only (--params)" : "scaling the depth of ",
+               s->m.params_only ? "" : s->m.name);
+        printf("%8s", "GPUs");
+        for (int i = 0; strategies[i]; i++) printf("%12s", strategies[i]->label);
+        printf("\n");
+    }
+    bool tty = isatty(2);
+    for (int k = 0; k < n; k++) {
+        if (s->format == FMT_TABLE) printf("%8lld", (long long)counts[k]);
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddNumberToObject(row, "gpus", (double)counts[k]);
+        for (int i = 0; strategies[i]; i++) {
+            if (tty) fprintf(stderr, "\rplan: max model %d/%d", k * 4 + i + 1, n * 4);
+            double params;
+            int64_t layers;
+            zs_error err = {0};
+            if (plan_max_model(s, sp, strategies[i], counts[k], &params, &layers, &err)) {
+                cJSON_Delete(root);
+                return cmd_error("plan", err.code, err.msg);
+            }
+            char b[32];
+            if (s->format == FMT_TABLE) printf("%12s", params > 0 ? units_fmt_short(params, b, sizeof b) : "-");
+            cJSON_AddNumberToObject(row, strategies[i]->name, params);
+        }
+        if (tty) fprintf(stderr, "\r%40s\r", "");
+        if (s->format == FMT_TABLE) printf("\n");
+        cJSON_AddItemToArray(rows, row);
+    }
+    if (s->format != FMT_TABLE) {
+        char *text = cJSON_Print(root);
+        if (text) puts(text);
+        free(text);
+    }
+    cJSON_Delete(root);
+    return 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    setup s;
+    setup_init(&s);
+    plan_space sp;
+    plan_space_init(&sp);
+    zs_error err = {0};
+    int top = 10, i = 1, id;
+    bool maxmodel = false;
+    const char *list = NULL, *v;
+    double gb_tokens = 0, x;
+    int64_t n;
+    while ((id = cli_next(argc, argv, &i, merged(), &v, &err)) != CLI_END) {
+        if (id == CLI_HELP) { usage(stdout); return 0; }
+        if (id == CLI_ERROR) return cmd_error("plan", err.code, err.msg);
+        if (id == CLI_POSITIONAL) return cmd_error("plan", ZS_ERR_USAGE, "unexpected argument (see --help)");
+        switch (id) {
+        case P_MAX_GPUS:
+            if (units_parse_int(v, "--max-gpus", 1, 1000000, &sp.max_gpus, &err)) return cmd_error("plan", err.code, err.msg);
+            break;
+        case P_MIN_GPUS:
+            if (units_parse_int(v, "--min-gpus", 1, 1000000, &sp.min_gpus, &err)) return cmd_error("plan", err.code, err.msg);
+            break;
+        case P_GB:
+            if (units_parse_int(v, "--global-batch", 1, 100000000, &sp.global_batch, &err)) return cmd_error("plan", err.code, err.msg);
+            break;
+        case P_GB_TOKENS:
+            if (units_parse_count(v, "--global-batch-tokens", &gb_tokens, &err)) return cmd_error("plan", err.code, err.msg);
+            break;
+        case P_BUDGET:
+            if (units_parse_count(v, "--budget", &sp.budget_dollars, &err)) return cmd_error("plan", err.code, err.msg);
+            break;
+        case P_DEADLINE:
+            if (units_parse_count(v, "--deadline", &x, &err)) return cmd_error("plan", err.code, err.msg);
+            sp.deadline_seconds = x * 3600;
+            break;
+        case P_RANK:
+            if (strcmp(v, "time") == 0) sp.rank = RANK_TIME;
+            else if (strcmp(v, "cost") == 0) sp.rank = RANK_COST;
+            else if (strcmp(v, "throughput") == 0) sp.rank = RANK_THROUGHPUT;
+            else return cmd_error("plan", ZS_ERR_USAGE, "--rank: expected time, cost or throughput");
+            break;
+        case P_TOP:
+            if (units_parse_int(v, "--top", 1, 1000, &n, &err)) return cmd_error("plan", err.code, err.msg);
+            top = (int)n;
+            break;
+        case P_NO_OFFLOAD: sp.allow_offload = false; break;
+        case P_NO_PP: sp.allow_pp = false; break;
+        case P_NO_TP: sp.allow_tp = false; break;
+        case P_MAX_MB:
+            if (units_parse_int(v, "--max-micro-batch", 1, 4096, &sp.max_micro_batch, &err)) return cmd_error("plan", err.code, err.msg);
+            break;
+        case P_MAX_MODEL: maxmodel = true; break;
+        case P_GPUS_LIST: list = v; break;
+        default:
+            if (setup_take(&s, id, v, &err)) return cmd_error("plan", err.code, err.msg);
+        }
+    }
+    if (setup_finish(&s, &err)) return cmd_error("plan", err.code, err.msg);
+    for (int k = 0; k < 4; k++) sp.strategies[k] = false;
+    for (int k = 0; s.chosen[k]; k++) sp.strategies[s.chosen[k]->zero_stage] = true;
+    sp.tokens = s.tokens;
+    if ((sp.budget_dollars > 0 || sp.deadline_seconds > 0) && s.tokens <= 0)
+        return cmd_error("plan", ZS_ERR_USAGE, "--budget and --deadline need --tokens (the training run to cost)");
+    if (maxmodel) return max_model(&s, &sp, list);
+    if (gb_tokens > 0) sp.global_batch = (int64_t)ceil(gb_tokens / (double)s.t.seq_len);
+    if (sp.global_batch == 0) sp.global_batch = (int64_t)ceil(4194304.0 / (double)s.t.seq_len);
+
+    plan_result pr;
+    bool tty = isatty(2);
+    if (plan_search(&s, &sp, top, tty ? progress : NULL, NULL, &pr, &err)) return cmd_error("plan", err.code, err.msg);
+    bool tokens = s.tokens > 0;
+    if (s.format == FMT_TABLE) {
+        char a[32], b[32];
+        printf("plan: %s on %s, up to %lld GPUs, global batch %lld x %lld tokens; ranked by %s\n",
+               s.m.params_only ? units_fmt_short(s.pc.total, a, sizeof a) : s.m.name, s.hw.name,
+               (long long)sp.max_gpus, (long long)sp.global_batch, (long long)s.t.seq_len,
+               sp.rank == RANK_COST ? "cost (GPU-seconds per step)" : sp.rank == RANK_THROUGHPUT ? "tokens/s per GPU" : "step time");
+        printf("evaluated %s configurations, %s feasible\n\n", units_fmt_count((double)pr.evaluated, a, sizeof a),
+               units_fmt_count((double)pr.feasible, b, sizeof b));
+        if (pr.n_top == 0) printf("Nothing fits%s. Try more GPUs (--max-gpus), offload, or a smaller micro-batch.\n",
+                                  sp.budget_dollars > 0 || sp.deadline_seconds > 0 ? " within the budget/deadline" : "");
+        else {
+            header(tokens);
+            for (int k = 0; k < pr.n_top; k++) print_entry(k + 1, &pr.top[k], tokens);
+        }
+        printf("\nBest per strategy, and the fewest GPUs with which it fits at all:\n");
+        header(tokens);
+        for (int k = 0; k < 4; k++) {
+            if (!sp.strategies[k]) continue;
+            if (pr.has_best[k]) print_entry(0, &pr.best_per_strategy[k], tokens);
+            else printf("  -  %-6s does not fit (within the constraints)\n", strategies[k]->label);
+            if (pr.min_gpus[k]) printf("     %-6s fits from %lld GPUs\n", strategies[k]->label, (long long)pr.min_gpus[k]);
+        }
+    } else {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", 1);
+        cJSON_AddNumberToObject(root, "global_batch", (double)sp.global_batch);
+        cJSON_AddNumberToObject(root, "evaluated", (double)pr.evaluated);
+        cJSON_AddNumberToObject(root, "feasible", (double)pr.feasible);
+        cJSON *ranked = cJSON_AddArrayToObject(root, "ranked");
+        for (int k = 0; k < pr.n_top; k++) cJSON_AddItemToArray(ranked, entry_json(&pr.top[k]));
+        cJSON *best = cJSON_AddObjectToObject(root, "best_per_strategy");
+        cJSON *ming = cJSON_AddObjectToObject(root, "min_gpus");
+        for (int k = 0; k < 4; k++) {
+            if (!sp.strategies[k]) continue;
+            if (pr.has_best[k]) cJSON_AddItemToObject(best, strategies[k]->name, entry_json(&pr.best_per_strategy[k]));
+            else cJSON_AddNullToObject(best, strategies[k]->name);
+            if (pr.min_gpus[k]) cJSON_AddNumberToObject(ming, strategies[k]->name, (double)pr.min_gpus[k]);
+            else cJSON_AddNullToObject(ming, strategies[k]->name);
+        }
+        char *text = cJSON_Print(root);
+        if (text) puts(text);
+        free(text);
+        cJSON_Delete(root);
+    }
+    int rc = pr.n_top ? 0 : ZS_ERR_NOFIT;
+    plan_result_free(&pr);
+    return rc;
+}

@@ -1,0 +1,225 @@
+/* plan.c -- exhaustive search over strategy, parallelism, batch split, recompute and offload. */
+#include "plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strategy.h"
+
+void plan_space_init(plan_space *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->max_gpus = 64;
+    sp->min_gpus = 1;
+    sp->global_batch = 0;
+    sp->rank = RANK_TIME;
+    for (int i = 0; i < 4; i++) sp->strategies[i] = true;
+    sp->allow_offload = sp->allow_pp = sp->allow_tp = true;
+    sp->max_micro_batch = 32;
+}
+
+void plan_result_free(plan_result *r)
+{
+    free(r->top);
+    r->top = NULL;
+    r->n_top = 0;
+}
+
+/* Offload choices: none; optimizer to CPU; optimizer and (ZeRO-3) parameters to CPU; both to
+ * NVMe. */
+static const struct { offload_kind opt, params; } offloads[] = {
+    {OFFLOAD_NONE, OFFLOAD_NONE}, {OFFLOAD_CPU, OFFLOAD_NONE}, {OFFLOAD_CPU, OFFLOAD_CPU},
+    {OFFLOAD_NVME, OFFLOAD_NVME}};
+
+/* GPU counts: 1, 2, 4 ... below a node, then every whole number of nodes. */
+static int gpu_counts(const plan_space *sp, int64_t gpn, int64_t *out, int max)
+{
+    int n = 0;
+    for (int64_t g = 1; g < gpn && g <= sp->max_gpus && n < max; g *= 2)
+        if (g >= sp->min_gpus) out[n++] = g;
+    for (int64_t g = gpn; g <= sp->max_gpus && n < max; g += gpn)
+        if (g >= sp->min_gpus) out[n++] = g;
+    return n;
+}
+
+static double score_of(const plan_space *sp, const result *r, int64_t gpus)
+{
+    switch (sp->rank) {
+    case RANK_COST: return r->step.total * (double)gpus;
+    case RANK_THROUGHPUT: return -r->tokens_per_second / (double)gpus;
+    default: return r->step.total;
+    }
+}
+
+/* Insert into the sorted top list (best first); ties keep the earlier (fewer GPUs). */
+static void keep_top(plan_entry *top, int *n, int cap, const plan_entry *e)
+{
+    if (cap <= 0) return;
+    if (*n == cap && e->score >= top[cap - 1].score) return;
+    int i = *n < cap ? (*n)++ : cap - 1;
+    while (i > 0 && top[i - 1].score > e->score) { top[i] = top[i - 1]; i--; }
+    top[i] = *e;
+}
+
+int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
+                plan_result *out, zs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const model *m = &s->m;
+    int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
+    int64_t counts[4096];
+    int nc = gpu_counts(sp, gpn, counts, 4096);
+    if (nc == 0) return zs_fail(err, ZS_ERR_USAGE, "--max-gpus %lld: no GPU count to search", (long long)sp->max_gpus);
+    if (sp->global_batch < 1) return zs_fail(err, ZS_ERR_USAGE, "--global-batch: expected at least 1 sequence");
+    out->top = calloc((size_t)(top_n > 0 ? top_n : 1), sizeof *out->top);
+    if (!out->top) return zs_fail(err, ZS_ERR_USAGE, "out of memory");
+    int64_t layers = m->params_only ? 1 : m->num_layers;
+    static const ckpt_kind ckpts[] = {CKPT_NONE, CKPT_SELECTIVE, CKPT_FULL};
+    int n_ckpt = m->params_only ? 1 : 3;
+    int n_off = sp->allow_offload ? 4 : 1;
+
+    for (int ci = 0; ci < nc; ci++) {
+        int64_t gpus = counts[ci];
+        if (cb) cb((uint64_t)ci, (uint64_t)nc, ctx);
+        for (int64_t tp = 1; tp <= (sp->allow_tp ? gpn : 1) && tp <= gpus; tp *= 2) {
+            if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads))) continue;
+            for (int64_t pp = 1; pp <= (sp->allow_pp ? layers : 1) && tp * pp <= gpus; pp *= 2) {
+                if (gpus % (tp * pp)) continue;
+                int64_t dp = gpus / (tp * pp);
+                for (int64_t v = 1; v <= (pp > 1 ? 4 : 1) && pp * v <= layers; v *= 2) {
+                    for (int64_t mb = 1; mb <= sp->max_micro_batch; mb *= 2) {
+                        if (sp->global_batch % (mb * dp)) continue;
+                        int64_t ga = sp->global_batch / (mb * dp);
+                        for (int ck = 0; ck < n_ckpt; ck++) {
+                            for (int of = 0; of < n_off; of++) {
+                                training t = s->t;
+                                t.gpus = gpus;
+                                t.tp = tp;
+                                t.pp = pp;
+                                t.virtual_stages = v;
+                                t.micro_batch = mb;
+                                t.grad_accum = ga;
+                                t.checkpointing = ckpts[ck];
+                                t.sequence_parallel = tp > 1;
+                                t.offload_optimizer = offloads[of].opt;
+                                t.offload_params = offloads[of].params;
+                                sim_input in;
+                                zs_error ignore;
+                                if (sim_prepare(&in, m, &s->pc, &s->hw, &t, &ignore)) continue;
+                                if (s->price >= 0) sim_set_price(&in, s->price);
+                                for (int si = 0; si < 4; si++) {
+                                    if (!sp->strategies[si]) continue;
+                                    if (offloads[of].params != OFFLOAD_NONE && si != 3) continue;
+                                    plan_entry e;
+                                    out->evaluated++;
+                                    if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
+                                    if (out->min_gpus[si] == 0 || gpus < out->min_gpus[si]) out->min_gpus[si] = gpus;
+                                    sim_run_time(&in, strategies[si], sp->tokens, &e.r);
+                                    if (sp->budget_dollars > 0 && e.r.cost.dollars > sp->budget_dollars) continue;
+                                    if (sp->deadline_seconds > 0 && e.r.cost.seconds > sp->deadline_seconds) continue;
+                                    out->feasible++;
+                                    e.t = t;
+                                    e.score = score_of(sp, &e.r, gpus);
+                                    /* The result points at its training through sim_input;
+                                     * the entry keeps its own copy. */
+                                    if (!out->has_best[si] || e.score < out->best_per_strategy[si].score) {
+                                        out->best_per_strategy[si] = e;
+                                        out->has_best[si] = true;
+                                    }
+                                    keep_top(out->top, &out->n_top, top_n, &e);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (cb) cb((uint64_t)nc, (uint64_t)nc, ctx);
+    return ZS_OK;
+}
+
+/* Does some configuration of st fit m on `gpus` GPUs? Minimum-memory choices only: full
+ * recompute, micro-batch 1, the lightest offload allowed. */
+static bool fits_any(const setup *s, const plan_space *sp, const model *m, const param_counts *pc,
+                     const strategy *st, int64_t gpus)
+{
+    int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
+    int64_t layers = m->params_only ? 1 : m->num_layers;
+    int n_off = sp->allow_offload ? 4 : 1;
+    for (int64_t tp = 1; tp <= (sp->allow_tp ? gpn : 1) && tp <= gpus; tp *= 2) {
+        if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads))) continue;
+        for (int64_t pp = 1; pp <= (sp->allow_pp ? layers : 1) && tp * pp <= gpus; pp *= 2) {
+            if (gpus % (tp * pp)) continue;
+            for (int of = 0; of < n_off; of++) {
+                if (offloads[of].params != OFFLOAD_NONE && st->zero_stage != 3) continue;
+                training t = s->t;
+                t.gpus = gpus;
+                t.tp = tp;
+                t.pp = pp;
+                t.virtual_stages = 1;
+                t.micro_batch = 1;
+                t.grad_accum = pp; /* enough micro-batches to fill the pipeline */
+                t.checkpointing = m->params_only ? CKPT_NONE : CKPT_FULL;
+                t.sequence_parallel = tp > 1;
+                t.offload_optimizer = offloads[of].opt;
+                t.offload_params = offloads[of].params;
+                sim_input in;
+                zs_error ignore;
+                result r;
+                if (sim_prepare(&in, m, pc, &s->hw, &t, &ignore)) continue;
+                if (sim_run_memory(&in, st, &r)) return true;
+            }
+        }
+    }
+    return false;
+}
+
+int plan_max_model(const setup *s, const plan_space *sp, const strategy *st, int64_t gpus,
+                   double *params, int64_t *layers, zs_error *err)
+{
+    *params = 0;
+    if (layers) *layers = 0;
+    if (gpus < 1) return zs_fail(err, ZS_ERR_USAGE, "max model: GPU count must be at least 1");
+    if (s->m.params_only) {
+        /* Bisect the parameter count on a log scale between 1e6 and 1e16. */
+        double lo = 1e6, hi = 1e16;
+        model m;
+        param_counts pc;
+        double ratio = s->pc.total > 0 ? s->pc.largest_module / s->pc.total : 0;
+        model_from_params(&m, &pc, lo, lo * ratio);
+        if (!fits_any(s, sp, &m, &pc, st, gpus)) return ZS_OK;
+        for (int it = 0; it < 60 && hi / lo > 1.001; it++) {
+            double mid = sqrt(lo * hi);
+            model_from_params(&m, &pc, mid, mid * ratio);
+            if (fits_any(s, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
+        }
+        *params = lo;
+        return ZS_OK;
+    }
+    /* Depth scaling: the architecture's block, repeated L times. */
+    model m = s->m;
+    param_counts pc;
+    int64_t lo = 0, hi = 1;
+    for (;;) {
+        m.num_layers = hi;
+        if (model_count(&m, s->t.persistence_threshold, &pc, err)) return err->code;
+        if (!fits_any(s, sp, &m, &pc, st, gpus)) break;
+        lo = hi;
+        if (hi >= 100000) break;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        m.num_layers = mid;
+        if (model_count(&m, s->t.persistence_threshold, &pc, err)) return err->code;
+        if (fits_any(s, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
+    }
+    if (lo == 0) return ZS_OK;
+    m.num_layers = lo;
+    if (model_count(&m, s->t.persistence_threshold, &pc, err)) return err->code;
+    *params = pc.total;
+    if (layers) *layers = lo;
+    return ZS_OK;
+}

@@ -1,0 +1,71 @@
+/* plan.h -- searching the configuration space: fastest/cheapest feasible, minimum GPUs,
+ * largest trainable model. */
+#ifndef ZS_PLAN_H
+#define ZS_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "setup.h"
+#include "sim.h"
+
+typedef enum { RANK_TIME, RANK_COST, RANK_THROUGHPUT } plan_rank;
+
+/* The space to search and the constraints. */
+typedef struct plan_space {
+    int64_t max_gpus;            /* search whole nodes up to this many GPUs */
+    int64_t min_gpus;            /* smallest GPU count to consider (default 1) */
+    int64_t global_batch;        /* sequences per step (fixed across configurations) */
+    double tokens;               /* training budget in tokens (0: none) */
+    double budget_dollars;       /* keep configurations that cost at most this (0: any) */
+    double deadline_seconds;     /* keep configurations that finish within this (0: any) */
+    plan_rank rank;              /* what "best" means */
+    bool strategies[4];          /* ddp, zero1, zero2, zero3 to consider */
+    bool allow_offload;          /* search optimizer/parameter offload */
+    bool allow_pp;               /* search pipeline parallelism */
+    bool allow_tp;               /* search tensor parallelism */
+    int64_t max_micro_batch;     /* largest micro-batch tried (powers of two) */
+} plan_space;
+
+/* One evaluated configuration: its training and the result. */
+typedef struct plan_entry {
+    training t;
+    result r;
+    double score;                /* the rank key: lower is better */
+} plan_entry;
+
+/* What a search found. */
+typedef struct plan_result {
+    plan_entry *top;             /* best first, at most top_n (heap; plan_result_free) */
+    int n_top;
+    plan_entry best_per_strategy[4]; /* valid where has_best[i] */
+    bool has_best[4];
+    int64_t min_gpus[4];         /* smallest GPU count at which the strategy fits; 0 = none */
+    uint64_t evaluated;          /* configurations evaluated */
+    uint64_t feasible;           /* of which fit in memory and met the constraints */
+} plan_result;
+
+/* Progress callback: called now and then with done/total; may be NULL. */
+typedef void (*plan_progress)(uint64_t done, uint64_t total, void *ctx);
+
+/* Defaults: up to 64 GPUs, all strategies, offload, TP and PP searched, micro-batch <= 32. */
+void plan_space_init(plan_space *sp);
+
+/* Search the space for s's model and hardware (s->t gives the fixed parts: precision,
+ * optimizer, seq_len, buckets). Keeps the top_n best feasible configurations. Fails with
+ * ZS_ERR_USAGE on an empty space (e.g. global batch smaller than any data-parallel degree),
+ * never allocates on the evaluation path. */
+int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
+                plan_result *out, zs_error *err);
+
+void plan_result_free(plan_result *r);
+
+/* The largest model strategy st can train on `gpus` GPUs: with s->m a real model, the most
+ * layers (depth scaling, width fixed) for which some configuration (TP, PP, micro-batch 1,
+ * any checkpointing, offload if sp allows) fits; without one, the largest bare parameter
+ * count. Writes the parameter count (0 when even the smallest does not fit) and, for a real
+ * model, the layer count. Pure apart from the search; fails like plan_search. */
+int plan_max_model(const setup *s, const plan_space *sp, const strategy *st, int64_t gpus,
+                   double *params, int64_t *layers, zs_error *err);
+
+#endif

@@ -1,0 +1,90 @@
+/* bench_sim.c -- `make bench`: full evaluations per second on one core, and plan search speed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plan.h"
+#include "setup.h"
+#include "sim.h"
+#include "strategy.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int load(setup *s, const char *model, const char *hw)
+{
+    zs_error err = {0};
+    setup_init(s);
+    setup_take(s, OPT_MODEL, model, &err);
+    setup_take(s, OPT_HARDWARE, hw, &err);
+    if (setup_finish(s, &err)) { fprintf(stderr, "bench: %s\n", err.msg); return -1; }
+    return 0;
+}
+
+int main(void)
+{
+    setup s;
+    if (load(&s, "llama-2-70b", "a100-80gb")) return 1;
+    /* Estimate path: prepare + memory + communication + step time, varying the configuration
+     * so nothing is cached. */
+    enum { RUNS = 5, N = 400000 };
+    double rate[RUNS], sink = 0;
+    for (int run = 0; run < RUNS; run++) {
+        double t0 = now();
+        long evals = 0;
+        for (int i = 0; i < N; i++) {
+            training t = s.t;
+            t.gpus = 8 << (i % 8);
+            t.micro_batch = 1 << (i % 4);
+            t.grad_accum = 1 + i % 16;
+            t.checkpointing = (ckpt_kind)(i % 3);
+            sim_input in;
+            zs_error e;
+            if (sim_prepare(&in, &s.m, &s.pc, &s.hw, &t, &e)) continue;
+            result r;
+            sim_run(&in, strategies[i % 4], 0, &r);
+            sink += r.step.total;
+            evals++;
+        }
+        rate[run] = (double)evals / (now() - t0);
+    }
+    qsort(rate, RUNS, sizeof rate[0], cmp);
+    printf("estimate path: %.2f M full evaluations/s on one core (median of %d runs of %d; min %.2f, max %.2f)\n",
+           rate[RUNS / 2] / 1e6, RUNS, N, rate[0] / 1e6, rate[RUNS - 1] / 1e6);
+
+    /* Plan: GPT-3 175B on up to 1024 A100s, the search Calculon reports for comparison. */
+    if (load(&s, "gpt3-175b", "a100-80gb")) return 1;
+    plan_space sp;
+    plan_space_init(&sp);
+    sp.max_gpus = 1024;
+    sp.global_batch = 1536;
+    sp.max_micro_batch = 16;
+    double secs[RUNS];
+    uint64_t evaluated = 0;
+    for (int run = 0; run < RUNS; run++) {
+        plan_result pr;
+        zs_error err = {0};
+        double t0 = now();
+        if (plan_search(&s, &sp, 10, NULL, NULL, &pr, &err)) { fprintf(stderr, "bench: %s\n", err.msg); return 1; }
+        secs[run] = now() - t0;
+        evaluated = pr.evaluated;
+        sink += pr.n_top ? pr.top[0].score : 0;
+        plan_result_free(&pr);
+    }
+    qsort(secs, RUNS, sizeof secs[0], cmp);
+    printf("plan: gpt3-175b on up to 1024 a100-80gb GPUs, global batch 1536: %llu configurations in %.3f s "
+           "(median of %d) = %.2f M configurations/s\n",
+           (unsigned long long)evaluated, secs[RUNS / 2], RUNS, (double)evaluated / secs[RUNS / 2] / 1e6);
+    return sink == 12345.678 ? 2 : 0; /* keep the work observable */
+}

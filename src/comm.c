@@ -24,17 +24,17 @@ void comm_add_common(const sim_input *in, int stage, comm_plan *p)
         double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size);
         double calls = layers * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
         if (t->sequence_parallel) {
-            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)"});
-            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)"});
+            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)", 0, 0});
+            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)", 0, 0});
         } else {
-            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)"});
+            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)", 0, 0});
         }
     }
     if (!m->params_only && t->pp > 1) {
         /* One activation tensor forward and one gradient backward per micro-batch per stage
          * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */
         double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size) / (double)t->tp;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)"});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0});
     }
     double part = in->local_params / (double)in->dp;
     if (t->offload_optimizer != OFFLOAD_NONE && stage > 0) {
@@ -42,13 +42,13 @@ void comm_add_common(const sim_input *in, int stage, comm_plan *p)
          * PCIe as it is reduced (every micro-batch from stage 2 on), and updated 16-bit
          * parameters come back up after the CPU step. */
         double gcalls = stage >= 2 ? mb : 1;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, gcalls, stage >= 2, OVERLAP_BACKWARD, 0, "offload: gradients to host"});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0, "offload: parameters from host"});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, gcalls, stage >= 2, OVERLAP_BACKWARD, 0, "offload: gradients to host", 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0, "offload: parameters from host", 0, 0});
     }
     if (t->offload_params != OFFLOAD_NONE && stage == 3) {
         /* ZeRO-Infinity: the parameter partition is fetched for forward and for backward. */
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward"});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward"});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward", 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward", 0, 0});
     }
 }
 
@@ -63,12 +63,22 @@ void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
     coll_cost_of(op->kind, op->size, in->groups[op->group], in->links, c);
 }
 
-void comm_summarise(const sim_input *in, const comm_plan *p, comm_summary *s)
+void comm_summarise(const sim_input *in, comm_plan *p, comm_summary *s)
 {
     memset(s, 0, sizeof *s);
     for (int i = 0; i < p->n; i++) {
         coll_cost c;
-        comm_op_cost(in, &p->op[i], &c);
+        comm_op *op = &p->op[i];
+        comm_op_cost(in, op, &c);
+        op->seconds = c.seconds;
+        op->tail_seconds = 0;
+        if (op->tail > 0 && op->overlap != OVERLAP_NONE) {
+            coll_cost tc;
+            comm_op tail = *op;
+            tail.size = op->tail;
+            comm_op_cost(in, &tail, &tc);
+            op->tail_seconds = tc.seconds;
+        }
         for (int l = 0; l < LEVEL_COUNT; l++) {
             s->bytes_level[l] += c.bytes[l] * p->op[i].calls;
             s->bytes_kind[p->op[i].kind] += c.bytes[l] * p->op[i].calls;

@@ -20,6 +20,8 @@ typedef struct comm_op {
     overlap_kind overlap;
     double tail;        /* bytes of the last bucket, which waits for the last backward op */
     const char *what;   /* "gradient all-reduce" */
+    double seconds;     /* per call, filled by comm_summarise */
+    double tail_seconds;/* of the tail bucket, filled by comm_summarise */
 } comm_op;
 
 #define COMM_MAX_OPS 16
@@ -48,7 +50,7 @@ void comm_add_common(const struct sim_input *in, int stage, comm_plan *p);
 /* Cost of one op (per call) on its group's levels. */
 void comm_op_cost(const struct sim_input *in, const comm_op *op, coll_cost *c);
 
-/* Sum a plan into bytes and wire seconds. */
-void comm_summarise(const struct sim_input *in, const comm_plan *p, comm_summary *s);
+/* Sum a plan into bytes and wire seconds, and note each op's time per call in the plan. */
+void comm_summarise(const struct sim_input *in, comm_plan *p, comm_summary *s);
 
 #endif

@@ -36,23 +36,15 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     double per[2][3] = {{0}}, once[2][3] = {{0}}, tail[2][3] = {{0}};
     for (int i = 0; i < plan->n; i++) {
         const comm_op *op = &plan->op[i];
-        coll_cost c;
-        comm_op_cost(in, op, &c);
         int host = op->group == GROUP_HOST;
-        double secs = c.seconds * op->calls;
+        double secs = op->seconds * op->calls;
         if (op->overlap == OVERLAP_NONE) {
             per[host][OVERLAP_NONE] += secs;
             continue;
         }
         if (op->per_micro) per[host][op->overlap] += secs / m;
         else once[host][op->overlap] += secs;
-        if (op->tail > 0) {
-            coll_cost tc;
-            comm_op tail_op = *op;
-            tail_op.size = op->tail;
-            comm_op_cost(in, &tail_op, &tc);
-            tail[host][op->overlap] = fmax(tail[host][op->overlap], tc.seconds);
-        }
+        tail[host][op->overlap] = fmax(tail[host][op->overlap], op->tail_seconds);
     }
     for (int h = 0; h < 2; h++) {
         double e = per[h][OVERLAP_NONE] +

@@ -4,7 +4,7 @@
 
 #include "sim.h"
 
-/* Time of one step for a plan: compute of all micro-batches, the pipeline bubble, the part of
+/* Time of one step for a plan (after comm_summarise filled each op's seconds): compute of all micro-batches, the pipeline bubble, the part of
  * each collective not hidden under the compute it overlaps (plus its last bucket), the
  * optimizer step on GPU or host over local_params / opt_div parameters, and exposed PCIe
  * traffic. Pure. */

@@ -36,14 +36,14 @@ static void zero3_comm(const sim_input *in, comm_plan *p)
     bool overlap = strategy_overlap(in, &strat_zero3);
     overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
     overlap_kind bwd = overlap ? OVERLAP_BACKWARD : OVERLAP_NONE;
-    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params, m * modules, true, fwd, first, "parameter all-gather (forward)"});
+    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params, m * modules, true, fwd, first, "parameter all-gather (forward)", 0, 0});
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
     comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params, again * m * modules, true, bwd, 0,
-                          t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)"});
+                          t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)", 0, 0});
     double grads = in->bt.grad * in->local_params;
     double bucket = in->bt.grad * fmin(t->reduce_bucket, in->local_params);
     double buckets = ceil(grads / bucket);
-    comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_DP, grads / buckets, m * buckets, true, bwd, bucket, "gradient reduce-scatter"});
+    comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_DP, grads / buckets, m * buckets, true, bwd, bucket, "gradient reduce-scatter", 0, 0});
 }
 
 /* DeepSpeed turns overlap_comm on by default for stage 3 (deepspeed/runtime/zero/config.py). */

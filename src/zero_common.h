@@ -28,7 +28,7 @@ static inline void zero_grad_reduce(const sim_input *in, const strategy *s, doub
     double buckets = ceil(grads / tail);
     comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_DP, grads / buckets, calls * buckets, calls > 1,
                           strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, tail,
-                          "gradient reduce-scatter"});
+                          "gradient reduce-scatter", 0, 0});
 }
 
 /* All-gather of the updated 16-bit parameters after the optimizer step: nothing to hide it. */
@@ -37,7 +37,7 @@ static inline void zero_param_gather(const sim_input *in, comm_plan *p)
     double params = in->bt.param * in->local_params;
     double buckets = ceil(params / (in->bt.param * fmin(in->t->allgather_bucket, in->local_params)));
     comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params / buckets, buckets, false,
-                          OVERLAP_NONE, 0, "parameter all-gather (after step)"});
+                          OVERLAP_NONE, 0, "parameter all-gather (after step)", 0, 0});
 }
 
 #endif

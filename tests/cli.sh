@@ -116,6 +116,55 @@ expect 3 "runs_no_measurement.csv:2: no measurement" -- validate $D/runs_no_meas
 expect 3 "empty.json: file is empty" -- validate $D/empty.json
 expect 2 "" -- validate
 
+# plan: the top configuration, re-run through estimate, is feasible and has the same step time;
+# no other configuration that estimate can build beats it (brute force over a small space)
+"$Z" plan --model llama-2-7b --max-gpus 16 --global-batch 64 --format json >"$out" 2>"$err"
+if python3 - "$out" "$Z" <<'PY'
+import json, subprocess, sys, itertools
+plan = json.load(open(sys.argv[1])); Z = sys.argv[2]
+top = plan['ranked'][0]
+def est(strategy, gpus, tp, pp, v, mb, ga, ck, oo, op, sp):
+    a = [Z, 'estimate', '--model', 'llama-2-7b', '--gpus', str(gpus), '--tp', str(tp), '--pp', str(pp),
+         '--virtual-stages', str(v), '--micro-batch', str(mb), '--grad-accum', str(ga), '--checkpointing', ck,
+         '--offload-optimizer', oo, '--offload-params', op, '--strategy', strategy, '--format', 'json']
+    if sp: a.append('--sequence-parallel')
+    r = subprocess.run(a, capture_output=True, text=True)
+    if r.returncode not in (0, 1): return None
+    return json.loads(r.stdout)['results'][0]
+r = est(top['strategy'], top['gpus'], top['tp'], top['pp'], top['virtual_stages'], top['micro_batch'], top['grad_accum'],
+        top['checkpointing'], top['offload_optimizer'], top['offload_params'], top['sequence_parallel'])
+assert r and r['fits'], 'top plan does not fit through estimate'
+assert abs(r['step_time_seconds']['total'] - top['step_time_seconds']['total']) < 1e-9 * r['step_time_seconds']['total']
+best = None
+for gpus in (8, 16):
+    for s in ('ddp', 'zero1', 'zero2', 'zero3'):
+        for mb in (1, 2, 4, 8):
+            if 64 % (mb * gpus): continue
+            for ck in ('none', 'selective', 'full'):
+                x = est(s, gpus, 1, 1, 1, mb, 64 // (mb * gpus), ck, 'none', 'none', False)
+                if x and x['fits'] and (best is None or x['step_time_seconds']['total'] < best): best = x['step_time_seconds']['total']
+assert top['step_time_seconds']['total'] <= best * (1 + 1e-12), (top['step_time_seconds']['total'], best)
+# min_gpus: fits there, and nothing fits with one GPU count fewer
+m = plan['min_gpus']['ddp']
+assert m is not None
+p2 = json.loads(subprocess.run([Z, 'plan', '--model', 'llama-2-7b', '--max-gpus', str(m - 1), '--global-batch', '64', '--strategy', 'ddp', '--format', 'json'], capture_output=True, text=True).stdout) if m > 1 else None
+assert p2 is None or p2['min_gpus']['ddp'] is None or p2['min_gpus']['ddp'] >= m
+PY
+then ok; else bad "plan vs brute force through estimate"; fi
+json_check "d['min_gpus']['zero3'] is not None and all(set(['strategy','gpus','tp','pp','micro_batch','grad_accum','checkpointing','offload_optimizer','offload_params','memory_bytes','step_time_seconds','tokens_per_second','cost_dollars']) <= set(r) for r in d['ranked'])" plan --model llama-2-7b --max-gpus 16 --format json
+expect 1 "" -- plan --model llama-3.1-405b --max-gpus 1 --no-offload
+expect 2 "--budget and --deadline need --tokens" -- plan --model llama-2-7b --budget 100
+expect 2 "--rank" -- plan --model llama-2-7b --rank fastest
+json_check "d['max_model'][0]['zero3'] > d['max_model'][0]['ddp'] > 0" plan --max-model --params 1e9 --gpus-list 64 --no-offload --format json
+# sweep: one row per grid point and strategy; infeasible and invalid rows stay, marked
+"$Z" sweep $M --gpus 8:64:x2 --micro-batch 1,2,4 --strategy all >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq $((1 + 4 * 3 * 4)) ] && ok || bad "sweep row count: $(wc -l <"$out")"
+"$Z" sweep $M --gpus 8,12 --tp 8 --strategy zero3 >"$out" 2>"$err"; grep -q 'false,"--gpus 12 is not a multiple' "$out" && ok || bad "sweep invalid row not marked"
+"$Z" sweep --params 1e12 --gpus 8 --strategy ddp --format json >"$out" 2>"$err"; python3 -c "import json,sys; r=[json.loads(l) for l in open('$out')]; assert len(r)==1 and r[0]['fits'] is False" && ok || bad "sweep json lines"
+expect 2 "--gpus" -- sweep $M --gpus 64:8:x2
+expect 2 "--gpus" -- sweep $M --gpus 1:8:x1
+expect 2 "--micro-batch: empty item" -- sweep $M --micro-batch 1,,2
+expect 2 "--precision" -- sweep $M --precision bf16,fp12
+
 # CSV: a header and one row per strategy
 "$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq 5 ] && head -1 "$out" | grep -q "total_bytes" && ok || bad "csv rows"
 # a closed pipe is not an error

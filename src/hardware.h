@@ -34,6 +34,7 @@ typedef struct hardware {
     double host_memory_bandwidth; /* bytes/s per node */
     int64_t cpu_cores;          /* per node */
     double nvme_bandwidth;      /* bytes/s per node */
+    double nvme_bytes;          /* bytes of local NVMe per node; 0 when unknown */
     hw_link intra;                 /* inside a node */
     hw_link inter;                 /* between nodes: bandwidth is per NIC */
     int64_t nics_per_node;

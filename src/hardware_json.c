@@ -32,6 +32,7 @@ static const field fields[] = {
     D("node", "host_memory_bandwidth_bytes_per_second", host_memory_bandwidth, 0, 1e15, false),
     I("node", "cpu_cores", cpu_cores, 0, 1e6, false),
     D("node", "nvme_bandwidth_bytes_per_second", nvme_bandwidth, 0, 1e15, false),
+    D("node", "nvme_bytes", nvme_bytes, 0, 1e17, false),
     D("intra_node", "bandwidth_bytes_per_second", intra.bandwidth, 1e3, 1e15, true),
     D("intra_node", "latency_seconds", intra.latency, 0, 1, true),
     D("intra_node", "latency_seconds_stderr", intra.latency_stderr, 0, 1, false),

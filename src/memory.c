@@ -11,16 +11,17 @@
 #define NVME_OPT_BUFFERS (4 * 1e8)
 #define NVME_PARAM_BUFFERS (5 * 1e8)
 
-void memory_states(const sim_input *in, double param_div, double grad_div, double opt_div,
-                   memory *mem)
+void memory_states(const sim_input *in, int stage, memory *mem)
 {
+    double n = (double)in->dp;
+    double opt_div = stage >= 1 ? n : 1, grad_div = stage >= 2 ? n : 1, param_div = stage >= 3 ? n : 1;
     const training *t = in->t;
     const byte_table *bt = &in->bt;
     double p = in->local_params;
     double opt = bt->master + bt->moments;
 
     /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. */
-    double small = param_div > 1 ? fmin(in->local_small, p) : 0;
+    double small = stage >= 3 ? fmin(in->local_small, p) : 0;
     mem->parameters = bt->param * ((p - small) / param_div + small);
     mem->gradients = bt->grad * p / grad_div;
     mem->optimizer_states = opt * p / opt_div;
@@ -33,7 +34,7 @@ void memory_states(const sim_input *in, double param_div, double grad_div, doubl
          * 16-bit gradients on the GPU. */
         double states = (opt + 4) * p / opt_div;
         mem->optimizer_states = 0;
-        if (grad_div > 1) mem->gradients = 0;
+        if (stage >= 2) mem->gradients = 0;
         if (t->offload_optimizer == OFFLOAD_NVME) { nvme += states; host += NVME_OPT_BUFFERS * 4; }
         else host += states;
     }
@@ -135,5 +136,7 @@ void memory_finish(const sim_input *in, memory *mem)
     mem->total = allocated + mem->cuda_context + mem->allocator;
     mem->host_per_node = mem->host_per_gpu * (double)in->gpus_per_node;
     mem->fits_gpu = mem->total <= hw->hbm_bytes;
-    mem->fits_host = hw->host_memory_bytes <= 0 || mem->host_per_node <= hw->host_memory_bytes;
+    /* Host RAM and, for ZeRO-Infinity, the node's NVMe must hold their shares too. */
+    mem->fits_host = (hw->host_memory_bytes <= 0 || mem->host_per_node <= hw->host_memory_bytes) &&
+                     (hw->nvme_bytes <= 0 || mem->nvme_per_gpu * (double)in->gpus_per_node <= hw->nvme_bytes);
 }

@@ -26,11 +26,10 @@ typedef struct memory {
     bool fits_host;          /* host_per_node <= host RAM (true when the profile gives none) */
 } memory;
 
-/* Model states with divisors for the three parts (1 = replicated, dp = sharded) and offload
- * applied. Writes parameters, gradients, optimizer_states, model_states and the host/NVMe
- * shares. Pure. */
-void memory_states(const struct sim_input *in, double param_div, double grad_div,
-                   double opt_div, memory *mem);
+/* Model states of ZeRO stage `stage` (0 = DDP): optimizer states sharded from stage 1,
+ * gradients from 2, parameters at 3, over the data-parallel degree; offload applied. Writes
+ * parameters, gradients, optimizer_states, model_states and the host/NVMe shares. Pure. */
+void memory_states(const struct sim_input *in, int stage, memory *mem);
 
 /* Activations and logits of the most loaded pipeline stage (Korthikanti et al. 2022,
  * arXiv 2205.05198, section 4, generalised to GQA, gated MLPs, MoE top-k and flash

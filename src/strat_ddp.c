@@ -10,7 +10,7 @@ static bool ddp_memory(const sim_input *in, memory *mem, char *why, int whylen)
         snprintf(why, (size_t)whylen, "offload needs ZeRO");
         return false;
     }
-    memory_states(in, 1, 1, 1, mem);
+    memory_states(in, 0, mem);
     /* DDP copies gradients into its all-reduce buckets unless gradient_as_bucket_view makes
      * the gradients views of them (PyTorch DistributedDataParallel documentation: the saving
      * "will be equal to the total gradients size"). */

@@ -7,7 +7,7 @@
 static bool zero1_memory(const sim_input *in, memory *mem, char *why, int whylen)
 {
     (void)why; (void)whylen;
-    memory_states(in, 1, 1, (double)in->dp, mem);
+    memory_states(in, 1, mem);
     mem->comm_buffers = zero_bucket_bytes(in, &strat_zero1);
     return true;
 }

@@ -7,8 +7,7 @@
 static bool zero2_memory(const sim_input *in, memory *mem, char *why, int whylen)
 {
     (void)why; (void)whylen;
-    double n = (double)in->dp;
-    memory_states(in, 1, n, n, mem);
+    memory_states(in, 2, mem);
     mem->comm_buffers = zero_bucket_bytes(in, &strat_zero2);
     return true;
 }

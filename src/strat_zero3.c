@@ -8,8 +8,8 @@ static bool zero3_memory(const sim_input *in, memory *mem, char *why, int whylen
 {
     (void)why; (void)whylen;
     const training *t = in->t;
-    double n = (double)in->dp, pb = in->bt.param;
-    memory_states(in, n, n, n, mem);
+    double pb = in->bt.param;
+    memory_states(in, 3, mem);
     /* Gradients of a module arrive whole before their reduce-scatter: one reduce bucket,
      * never more than the rank's parameters. */
     mem->comm_buffers = in->bt.grad * fmin(t->reduce_bucket, in->local_params);

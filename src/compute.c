@@ -55,7 +55,11 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     }
     double m_acc = (double)t->grad_accum;
     f->model_step = 3 * (f->matmul + f->attention) * tokens_mb * m_acc / mp;
-    f->hw_step = (f->fwd_mb + f->bwd_mb + f->recompute_mb) * m_acc;
+    /* HFU counts recompute in the same convention as MFU (full attention), so HFU >= MFU. */
+    double again = 0;
+    if (t->checkpointing == CKPT_FULL) again = f->matmul + f->attention - (m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size);
+    else if (t->checkpointing == CKPT_SELECTIVE) again = f->attention;
+    f->hw_step = f->model_step + again * tokens_mb * m_acc / mp;
 }
 
 double compute_peak(const hardware *hw, const training *t)

@@ -14,8 +14,8 @@ typedef struct flops {
     double attention;   /* 4 s q per layer: QK^T and attention x V, full (non-causal) */
     double model_step;  /* per GPU per step: 3 x forward over its tokens, the MFU numerator
                            (PaLM appendix B: 6N + 12 L H Q T per token) */
-    double hw_step;     /* per GPU per step: what the GPU executes, incl. recompute, with causal
-                           flash attention skipping the masked half */
+    double hw_step;     /* per GPU per step: model_step plus recomputed FLOPs, counted the same
+                           way (the HFU numerator) */
     double fwd_mb;      /* per GPU per micro-batch: forward, executed */
     double bwd_mb;      /* backward, executed (2 x forward) */
     double recompute_mb;/* recomputed forward (full) or attention scores (selective) */

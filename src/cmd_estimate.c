@@ -8,6 +8,7 @@
 #include "report.h"
 #include "setup.h"
 #include "sim.h"
+#include "uncertainty.h"
 
 enum { OPT_COMPAT = 1, OPT_DISTOPT };
 
@@ -72,6 +73,8 @@ int cmd_estimate(int argc, char **argv)
     int n = 0, fits = 0;
     for (int k = 0; s.chosen[k]; k++) {
         sim_run(&in, s.chosen[k], s.tokens, &r[n]);
+        if (r[n].applicable && uncertainty_available(&s.hw))
+            r[n].has_interval = uncertainty_interval(&in, s.chosen[k], 0.9, &r[n].step_lo, &r[n].step_hi);
         fits += r[n].fits;
         n++;
     }

@@ -96,6 +96,11 @@ int cmd_validate(int argc, char **argv)
             cJSON_AddNumberToObject(x, "predicted", o[j].predicted);
             cJSON_AddNumberToObject(x, "predicted_step_seconds", o[j].r.step.total);
             cJSON_AddNumberToObject(x, "predicted_mfu", o[j].r.mfu);
+            if (o[j].r.has_interval) {
+                cJSON *iv = cJSON_AddArrayToObject(x, "step_time_interval_seconds");
+                cJSON_AddItemToArray(iv, cJSON_CreateNumber(o[j].r.step_lo));
+                cJSON_AddItemToArray(iv, cJSON_CreateNumber(o[j].r.step_hi));
+            }
             cJSON_AddNumberToObject(x, "error", o[j].error);
             cJSON_AddBoolToObject(x, "fits", o[j].r.fits);
             cJSON_AddStringToObject(x, "source", o[j].run->source);

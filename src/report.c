@@ -78,6 +78,8 @@ GETTER(g_opt, r->step.optimizer)
 GETTER(g_bubble, r->step.bubble)
 GETTER(g_offload, r->step.offload)
 GETTER(g_total, r->step.total)
+GETTER(g_lo, r->step_lo)
+GETTER(g_hi, r->step_hi)
 GETTER(g_tps, r->tokens_per_second)
 GETTER(g_tflops, r->tflops_per_gpu)
 GETTER(g_mfu, r->mfu * 100)
@@ -103,6 +105,12 @@ static void step_table(FILE *f, const setup *s, const result *r, int n)
     row(f, "pipeline bubble", r, n, g_bubble, "%.3f", 1);
     row(f, "exposed offload (PCIe)", r, n, g_offload, "%.3f", 1);
     row(f, "= step", r, n, g_total, "%.3f", 1);
+    bool any_interval = false;
+    for (int i = 0; i < n; i++) any_interval |= r[i].has_interval;
+    if (any_interval) {
+        row(f, "  90% interval: from", r, n, g_lo, "%.3f", 1);
+        row(f, "                to", r, n, g_hi, "%.3f", 1);
+    }
     row(f, "tokens/s (cluster)", r, n, g_tps, "%.0f", 1);
     row(f, "model TFLOP/s per GPU", r, n, g_tflops, "%.1f", 1);
     row(f, "MFU %", r, n, g_mfu, "%.1f", 1);
@@ -260,6 +268,12 @@ static cJSON *estimate_json(const setup *s, const result *r, int n)
         cJSON_AddNumberToObject(st, "bubble", r[i].step.bubble);
         cJSON_AddNumberToObject(st, "offload", r[i].step.offload);
         cJSON_AddNumberToObject(st, "total", r[i].step.total);
+        if (r[i].has_interval) {
+            cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
+            cJSON_AddItemToArray(iv, cJSON_CreateNumber(r[i].step_lo));
+            cJSON_AddItemToArray(iv, cJSON_CreateNumber(r[i].step_hi));
+            cJSON_AddNumberToObject(o, "interval_level", 0.9);
+        }
         cJSON_AddNumberToObject(o, "tokens_per_second", r[i].tokens_per_second);
         cJSON_AddNumberToObject(o, "tflops_per_gpu", r[i].tflops_per_gpu);
         cJSON_AddNumberToObject(o, "mfu", r[i].mfu);

@@ -146,6 +146,8 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     r->mfu = in->fl.model_step / step / in->peak;
     r->hfu = in->fl.hw_step / step / in->peak;
     memset(&r->cost, 0, sizeof r->cost);
+    r->has_interval = false;
+    r->step_lo = r->step_hi = step;
     if (tokens > 0) {
         train_cost *c = &r->cost;
         c->tokens = tokens;

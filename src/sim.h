@@ -74,6 +74,8 @@ typedef struct result {
     double mfu;               /* model FLOPs utilisation (PaLM appendix B) */
     double hfu;               /* hardware FLOPs utilisation: recompute counted */
     train_cost cost;
+    bool has_interval;        /* the profile had fitted uncertainties */
+    double step_lo, step_hi;  /* seconds: central 90% interval of step.total */
 } result;
 
 /* Derive the shared quantities. Fails (ZS_ERR_USAGE/ZS_ERR_INPUT) when the training does not

@@ -8,6 +8,7 @@
 #include "hardware_json.h"
 #include "model_json.h"
 #include "strategy.h"
+#include "uncertainty.h"
 
 /* Predict one run. Fails with the loader's or the configuration's error. */
 int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err)
@@ -57,6 +58,8 @@ int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_
     memset(o, 0, sizeof *o);
     o->run = run;
     sim_run(&in, s, 0, &o->r);
+    if (uncertainty_available(&hw))
+        o->r.has_interval = uncertainty_interval(&in, s, 0.9, &o->r.step_lo, &o->r.step_hi);
     double step = runs_measured_step(run);
     if (step > 0) {
         o->metric = "step_seconds";

@@ -2,6 +2,7 @@
 #include "collective.h"
 #include "strategy.h"
 #include "test.h"
+#include "uncertainty.h"
 
 /* Thakur, Rabenseifner & Gropp 2005 closed forms at small n. */
 static void closed_forms(void)
@@ -178,8 +179,45 @@ static void monotone_and_limits(void)
     CHECK(r.step.comm_exposed > 0.99 * r.comm.seconds_total);
 }
 
+/* Calibrated profiles carry standard errors: the interval contains the point estimate, is
+ * reproducible (fixed seed), and widens with the errors; without errors there is none. */
+static void intervals(void)
+{
+    model m;
+    param_counts pc;
+    model_from_params(&m, &pc, 7e9, 1e8);
+    hardware hw = node_hw();
+    training t;
+    training_init(&t);
+    t.gpus = 64;
+    sim_input in;
+    zs_error e = {0};
+    double lo, hi, lo2, hi2, point;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    CHECK(!uncertainty_interval(&in, &strat_zero1, 0.9, &lo, &hi));
+    CHECK(lo == hi);
+    hw.inter.bandwidth_stderr = 1e9;
+    hw.inter.latency_stderr = 2e-6;
+    hw.matmul_max_stderr = 0.02;
+    hw.matmul_max_fraction = 0.6;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    result r;
+    sim_run(&in, &strat_zero1, 0, &r);
+    point = r.step.total;
+    CHECK(uncertainty_interval(&in, &strat_zero1, 0.9, &lo, &hi));
+    CHECK(lo < point && point < hi);
+    CHECK(uncertainty_interval(&in, &strat_zero1, 0.9, &lo2, &hi2));
+    CHECK(lo2 == lo && hi2 == hi);
+    hw.inter.bandwidth_stderr = 4e9;
+    hw.matmul_max_stderr = 0.08;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    CHECK(uncertainty_interval(&in, &strat_zero1, 0.9, &lo2, &hi2));
+    CHECK(hi2 - lo2 > hi - lo);
+}
+
 void suite_comm(void)
 {
+    RUN_TEST(intervals);
     RUN_TEST(closed_forms);
     RUN_TEST(hierarchical);
     RUN_TEST(strategy_volumes);

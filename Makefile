@@ -78,6 +78,7 @@ DEMO_ARGS := --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 -
 demo: deps
 	$(MAKE) --no-print-directory all
 	./zerosim estimate $(DEMO_ARGS) || [ $$? -eq 1 ]
+	./zerosim plot $(DEMO_ARGS) --runs tests/validation/published_runs.csv -o plots
 
 test: deps
 	$(MAKE) --no-print-directory all
@@ -89,6 +90,7 @@ test-unit: $(UNIT)
 
 test-cli: $(ZEROSIM)
 	ZEROSIM=./$(ZEROSIM) sh tests/cli.sh
+	ZEROSIM=./$(ZEROSIM) sh tests/test_plot.sh
 
 test-sanitize:
 	$(MAKE) --no-print-directory SANITIZER=address,undefined OPT=-O1 test-unit test-cli

@@ -16,6 +16,7 @@ static const command commands[] = {
     {"estimate", cmd_estimate, "memory, communication, step time and cost for DDP and ZeRO-1/2/3"},
     {"plan", cmd_plan, "search every configuration: fastest/cheapest that fits, min GPUs, max model"},
     {"sweep", cmd_sweep, "evaluate a grid of configurations, one CSV/JSON row each"},
+    {"plot", cmd_plot, "charts of memory, step time, communication, scaling and validation (gnuplot)"},
     {"validate", cmd_validate, "compare predicted step times with measured runs"},
     {"list", cmd_list, "list the model catalog or the hardware profiles"},
 };

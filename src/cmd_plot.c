@@ -1,0 +1,172 @@
+/* cmd_plot.c -- `zerosim plot`: charts of memory, step time, communication, scaling and validation. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "plot.h"
+#include "runs.h"
+#include "setup.h"
+
+enum { P_OUTPUT = 1, P_RUNS, P_GPUS_LIST, P_FORMAT, P_NO_OFFLOAD, P_NO_PP, P_NO_TP };
+
+static const cli_opt plot_only[] = {
+    {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", P_OUTPUT},
+    {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart", P_RUNS},
+    {"gpus-list", "N,N,..", "GPU counts of memory-vs-gpus and max-model (default 1..node, then whole nodes x2 up to 1024)", P_GPUS_LIST},
+    {"format", "F", "png|svg|both (default both)", P_FORMAT},
+    {"no-offload", NULL, "max-model: do not consider CPU/NVMe offload (as `plan`)", P_NO_OFFLOAD},
+    {"no-pp", NULL, "max-model: do not consider pipeline parallelism", P_NO_PP},
+    {"no-tp", NULL, "max-model: do not consider tensor parallelism", P_NO_TP},
+    {NULL, NULL, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zerosim plot [CHART ...] (--model NAME|FILE | --params COUNT) [options] [-o DIR]\n"
+               "       zerosim plot validate --runs FILE [-o DIR]\n\n"
+               "Draw charts with gnuplot as PNG and SVG, with the data (.dat) and the gnuplot script (.gp)\n"
+               "beside them (redraw by hand: cd DIR && gnuplot memory.gp). Without gnuplot (on PATH, or\n"
+               "$GNUPLOT) only the .dat and .gp files are written. Charts (default: all the flags allow):\n"
+               "  memory          memory per GPU by component, one stacked bar per strategy, HBM line\n"
+               "  memory-vs-gpus  memory per GPU vs number of GPUs, with the non-sharded floor\n"
+               "  step            step time breakdown per strategy\n"
+               "  comm            bytes sent per GPU per step by link level, with the ZeRO paper's ideal\n"
+               "  max-model       largest trainable model vs number of GPUs per strategy\n"
+               "  validate        predicted vs measured step time of --runs FILE (only with --runs)\n"
+               "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
+               "Options:\n");
+    cli_print_options(f, plot_only);
+    for (const cli_opt *o = setup_options; o->name; o++)
+        if (strcmp(o->name, "format") != 0 && strcmp(o->name, "explain") != 0) {
+            cli_opt one[2] = {*o, {NULL, NULL, NULL, 0}};
+            cli_print_options(f, one);
+        }
+    fprintf(f, "\nExamples:\n"
+               "  zerosim plot --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full\n"
+               "  zerosim plot memory step --model llama-3-8b --gpus 8 -o /tmp/charts --format png\n"
+               "  zerosim plot validate --runs tests/validation/published_runs.csv\n");
+}
+
+/* Plot's options, then the shared ones less --format (plot's own) and --explain. */
+static const cli_opt *merged(void)
+{
+    static cli_opt all[80];
+    if (all[0].name) return all;
+    int n = 0;
+    for (const cli_opt *o = plot_only; o->name; o++) all[n++] = *o;
+    for (const cli_opt *o = setup_options; o->name && n < 79; o++)
+        if (strcmp(o->name, "format") != 0 && strcmp(o->name, "explain") != 0) all[n++] = *o;
+    all[n] = (cli_opt){NULL, NULL, NULL, 0};
+    return all;
+}
+
+/* Progress of slow charts on a terminal: "zerosim plot: max-model 12/40"; ctx is a bool
+ * that says a progress line is showing. */
+static void progress(plot_chart c, int done, int total, void *ctx)
+{
+    bool *showing = ctx;
+    fprintf(stderr, "\rzerosim plot: %s %d/%d ", plot_chart_name(c), done, total);
+    *showing = true;
+    if (done >= total) {
+        fprintf(stderr, "\r%*s\r", 48, "");
+        *showing = false;
+    }
+    fflush(stderr);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    setup s;
+    setup_init(&s);
+    plot_options o;
+    plot_options_init(&o, "plots");
+    zs_error err = {0};
+    bool want[PLOT_COUNT] = {false}, any = false;
+    int i = 1, id;
+    const char *v;
+    while (i < argc) {
+        if (strcmp(argv[i], "-o") == 0) {
+            if (i + 1 >= argc) return cmd_error("plot", ZS_ERR_USAGE, "-o needs a value (DIR)");
+            o.dir = argv[i + 1];
+            i += 2;
+            continue;
+        }
+        id = cli_next(argc, argv, &i, merged(), &v, &err);
+        if (id == CLI_END) break;
+        if (id == CLI_HELP) { usage(stdout); return 0; }
+        if (id == CLI_ERROR) return cmd_error("plot", err.code, err.msg);
+        if (id == CLI_POSITIONAL) {
+            int c = plot_chart_parse(v);
+            if (c < 0) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "unknown chart \"%.120s\" (memory, memory-vs-gpus, step, comm, max-model, validate)", v);
+                return cmd_error("plot", ZS_ERR_USAGE, msg);
+            }
+            want[c] = any = true;
+        } else if (id == P_OUTPUT) o.dir = v;
+        else if (id == P_RUNS) o.runs_path = v;
+        else if (id == P_NO_OFFLOAD) o.no_offload = true;
+        else if (id == P_NO_PP) o.no_pp = true;
+        else if (id == P_NO_TP) o.no_tp = true;
+        else if (id == P_GPUS_LIST) {
+            if (plot_parse_gpus_list(v, &o, &err)) return cmd_error("plot", err.code, err.msg);
+        } else if (id == P_FORMAT) {
+            if (strcmp(v, "png") == 0) o.svg = false;
+            else if (strcmp(v, "svg") == 0) o.png = false;
+            else if (strcmp(v, "both") != 0)
+                return cmd_error("plot", ZS_ERR_USAGE, "--format: expected png, svg or both");
+        } else if (setup_take(&s, id, v, &err)) return cmd_error("plot", err.code, err.msg);
+    }
+    if (!*o.dir) return cmd_error("plot", ZS_ERR_USAGE, "-o: empty directory name");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", o.dir);
+    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--) dir[n - 1] = '\0';
+    o.dir = dir;
+
+    bool have_model = s.model_arg || s.params > 0;
+    if (!any) {
+        if (!have_model && !o.runs_path)
+            return cmd_error("plot", ZS_ERR_USAGE, "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
+        for (int c = 0; c < PLOT_COUNT; c++)
+            want[c] = c == PLOT_VALIDATE ? o.runs_path != NULL : have_model;
+    }
+    if (want[PLOT_VALIDATE] && !o.runs_path)
+        return cmd_error("plot", ZS_ERR_USAGE, "validate: needs --runs FILE");
+    if (o.runs_path) {
+        /* Check the runs file before drawing anything else. */
+        run_record *runs;
+        int n;
+        if (runs_load(o.runs_path, &runs, &n, &err)) return cmd_error("plot", err.code, err.msg);
+        free(runs);
+    }
+    bool need_setup = false;
+    for (int c = 0; c < PLOT_COUNT; c++) need_setup |= want[c] && c != PLOT_VALIDATE;
+    if (need_setup && setup_finish(&s, &err)) return cmd_error("plot", err.code, err.msg);
+    if (plot_dir_prepare(o.dir, &err)) return cmd_error("plot", err.code, err.msg);
+    bool showing = false;
+    if (isatty(2)) {
+        o.progress = progress;
+        o.progress_ctx = &showing;
+    }
+
+    char gnuplot[4096];
+    bool draw = plot_find_gnuplot(gnuplot, sizeof gnuplot);
+    for (int c = 0; c < PLOT_COUNT; c++) {
+        if (!want[c]) continue;
+        if (plot_write((plot_chart)c, need_setup ? &s : NULL, &o, &err)) {
+            if (showing) fputc('\n', stderr);
+            return cmd_error("plot", err.code, err.msg);
+        }
+        if (!draw) continue;
+        if (plot_render((plot_chart)c, gnuplot, &o, &err)) return cmd_error("plot", err.code, err.msg);
+        const char *name = plot_chart_name((plot_chart)c);
+        if (o.png) printf("%s/%s.png%s", o.dir, name, o.svg ? " " : "\n");
+        if (o.svg) printf("%s/%s.svg\n", o.dir, name);
+    }
+    if (!draw) fprintf(stderr, "zerosim plot: gnuplot not found; wrote .dat and .gp files to %s\n", o.dir);
+    if (fflush(stdout) != 0 || ferror(stdout)) return cmd_error("plot", ZS_ERR_IO, "cannot write output");
+    return 0;
+}

@@ -1,0 +1,160 @@
+#!/bin/sh
+# test_plot.sh -- `zerosim plot`: files per chart, PNG/SVG validity, .dat numbers equal to
+# estimate/plan/validate JSON, the no-gnuplot path, errors. Ends with "N passed, N failed".
+Z=${ZEROSIM:-./zerosim}
+case $Z in /*) ;; *) Z=$(pwd)/$Z ;; esac
+pass=0
+fail=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { if eval "$1"; then ok; else bad "$2"; fi; }
+
+RUNS=tests/validation/published_runs.csv
+CFG="--model llama-2-7b --hardware a100-80gb --gpus 16 --seq-len 4096 --checkpointing selective"
+GL="--gpus-list 1,8,64"
+CHARTS="memory memory-vs-gpus step comm max-model validate"
+
+have_gnuplot=yes
+if [ -n "$GNUPLOT" ]; then command -v "$GNUPLOT" >/dev/null 2>&1 || have_gnuplot=no
+else command -v gnuplot >/dev/null 2>&1 || have_gnuplot=no; fi
+
+# --- every chart, both formats -----------------------------------------------------------------
+D=$T/all
+"$Z" plot $CFG $GL --runs $RUNS -o "$D" >"$T/out" 2>"$T/err"
+rc=$?
+check '[ $rc -eq 0 ]' "plot all charts -> exit $rc: $(head -c 300 "$T/err")"
+for c in $CHARTS; do
+    check '[ -s "$D/$c.dat" ] && [ -s "$D/$c.gp" ]' "$c: .dat or .gp missing"
+done
+check '[ -z "$(ls -A "$D" | grep "^\.")" ]' "temporary files left in $D: $(ls -A "$D" | grep '^\.' | head -3)"
+
+if [ $have_gnuplot = yes ]; then
+    for c in $CHARTS; do
+        check '[ "$(head -c 4 "$D/$c.png" 2>/dev/null | od -An -tx1 | tr -d " \n")" = 89504e47 ]' "$c.png: no PNG signature"
+        check 'python3 -c "
+import sys, xml.etree.ElementTree as E
+t = open(sys.argv[1]).read()
+E.fromstring(t)
+assert \"<svg\" in t
+" "$D/$c.svg" 2>>"$T/err"' "$c.svg: not an SVG document: $(tail -c 200 "$T/err")"
+    done
+    check '[ "$(wc -l <"$T/out")" -eq 6 ] && grep -q "$D/memory.png $D/memory.svg" "$T/out"' "stdout should list the images: $(head -c 300 "$T/out")"
+    # The .gp runs by hand from its directory and draws both images again.
+    mkdir "$T/hand" && cp "$D/memory.dat" "$D/memory.gp" "$T/hand/"
+    (cd "$T/hand" && ${GNUPLOT:-gnuplot} memory.gp) 2>"$T/err"
+    check '[ -s "$T/hand/memory.png" ] && [ -s "$T/hand/memory.svg" ] && [ ! -s "$T/err" ]' "gnuplot memory.gp by hand: $(head -c 300 "$T/err")"
+    # --format png: only PNGs, and the script draws only PNG; one strategy, one bar (no
+    # all-undefined label plot, which crashes gnuplot 5.4).
+    "$Z" plot memory $CFG --strategy zero3 --format png -o "$T/png" >/dev/null 2>"$T/err"
+    rc=$?
+    check '[ $rc -eq 0 ] && [ -s "$T/png/memory.png" ] && [ ! -e "$T/png/memory.svg" ] && ! grep -q "terminal svg" "$T/png/memory.gp"' "--format png --strategy zero3 -> exit $rc: $(head -c 300 "$T/err")"
+else
+    echo "SKIP: gnuplot not installed; image checks skipped" >&2
+fi
+
+# --- the numbers are the library's: estimate, plan --max-model, validate -----------------------
+"$Z" estimate $CFG --format json >"$T/est.json" 2>/dev/null
+check 'python3 - "$D" "$T/est.json" <<"EOF"
+import json, shlex, sys
+d, est = sys.argv[1], json.load(open(sys.argv[2]))
+res = {r["strategy"]: r for r in est["results"]}
+def table(path):
+    cols, rows = None, []
+    for line in open(path):
+        if line.startswith("# columns:"): cols = line.split(":", 1)[1].split()
+        elif line.strip() and not line.startswith("#"): rows.append(dict(zip(cols, shlex.split(line))))
+    assert cols and rows, path
+    return rows
+def same(a, b):
+    a, b = float(a), float(b)
+    assert abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-300), (a, b)
+mem = table(d + "/memory.dat")
+assert [r["strategy"] for r in mem] == [r["strategy"] for r in est["results"]]
+n = 0
+for r in mem:
+    j = res[r["strategy"]]
+    assert int(r["applicable"]) == int(j["applicable"])
+    if not j["applicable"]: continue
+    for k, v in j["memory_bytes"].items(): same(r[k], v); n += 1
+assert n >= 4 * 11, n
+for r in table(d + "/comm.dat"):
+    c = res[r["strategy"]]["communication_bytes_per_gpu"]
+    for k in ("intra_node", "inter_node", "host_link", "total", "ideal_zero_paper"): same(r[k], c[k])
+EOF' "memory.dat/comm.dat differ from estimate --format json"
+
+"$Z" plan $CFG --max-model $GL --format json >"$T/plan.json" 2>/dev/null
+check 'python3 - "$D/max-model.dat" "$T/plan.json" <<"EOF"
+import json, sys
+plan = {r["gpus"]: r for r in json.load(open(sys.argv[2]))["max_model"]}
+cols = None
+n = 0
+for line in open(sys.argv[1]):
+    if line.startswith("# columns:"): cols = line.split(":", 1)[1].split(); continue
+    if line.startswith("#") or not line.strip(): continue
+    r = dict(zip(cols, line.split()))
+    p = plan[int(r["gpus"])]
+    for s in ("ddp", "zero1", "zero2", "zero3"):
+        v = 0.0 if r[s + "_params"] == "?" else float(r[s + "_params"])
+        assert abs(v - p[s]) <= 1e-6 * max(v, p[s], 1), (r["gpus"], s, v, p[s]); n += 1
+assert n == 12, n
+EOF' "max-model.dat differs from plan --max-model --format json"
+
+"$Z" validate $RUNS --format json >"$T/val.json" 2>/dev/null
+check 'python3 - "$D/validate.dat" "$T/val.json" <<"EOF"
+import json, shlex, sys
+val = {r["name"]: r for r in json.load(open(sys.argv[2]))["runs"]}
+n = 0
+for line in open(sys.argv[1]):
+    if line.startswith("#") or not line.strip(): continue
+    name, strat, gpus, meas, pred, err, metric = shlex.split(line)
+    v = val[name]
+    assert abs(float(pred) - v["predicted_step_seconds"]) <= 1e-6 * v["predicted_step_seconds"], name
+    assert abs(float(err) - v["error"]) <= 1e-9 + 1e-6 * abs(v["error"]), name
+    if metric == "step_seconds": assert abs(float(meas) - v["measured"]) <= 1e-9 * v["measured"], name
+    n += 1
+assert n == len(val), (n, len(val))
+EOF' "validate.dat differs from validate --format json"
+
+# --- without gnuplot: one line, exit 0, data and scripts written --------------------------------
+for how in gnuplot path; do
+    G=$T/nognu-$how
+    if [ $how = gnuplot ]; then GNUPLOT=/nonexistent "$Z" plot memory step $CFG -o "$G" >"$T/out" 2>"$T/err"
+    else PATH=/nonexistent GNUPLOT= "$Z" plot memory step $CFG -o "$G" >"$T/out" 2>"$T/err"; fi
+    rc=$?
+    check '[ $rc -eq 0 ]' "no gnuplot ($how) -> exit $rc"
+    check '[ "$(cat "$T/out" "$T/err" | wc -l)" -eq 1 ] && grep -q "^zerosim plot: gnuplot not found; wrote .dat and .gp files to $G\$" "$T/err"' "no gnuplot ($how): want exactly the one-line notice, got: $(cat "$T/out" "$T/err" | head -c 300)"
+    check '[ -s "$G/memory.dat" ] && [ -s "$G/memory.gp" ] && [ -s "$G/step.dat" ] && [ -s "$G/step.gp" ] && [ ! -e "$G/memory.png" ]' "no gnuplot ($how): .dat/.gp missing"
+done
+
+# --- errors: status, one short line on stderr naming the problem -------------------------------
+expect() {
+    want=$1 pat=$2
+    shift 2
+    "$Z" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "zerosim $* -> exit $rc, want $want ($(head -c 300 "$T/err"))"; return; fi
+    if ! grep -q -- "$pat" "$T/err"; then bad "zerosim $* -> stderr lacks '$pat': $(head -c 300 "$T/err")"; return; fi
+    if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "zerosim $* -> error is not one line: $(cat "$T/err")"; return; fi
+    ok
+}
+: >"$T/afile"
+printf 'name,model,hardware\nx,llama-2-7b,a100-80gb\n' >"$T/bad.csv"
+expect 2 'unknown chart "memroy"' plot memroy $CFG -o "$T/e"
+expect 4 "not a directory" plot memory $CFG -o "$T/afile"
+expect 3 "bad.csv" plot validate --runs "$T/bad.csv" -o "$T/e"
+expect 3 "bad.csv" plot $CFG --runs "$T/bad.csv" -o "$T/e"
+expect 3 "nope.csv" plot validate --runs "$T/nope.csv" -o "$T/e"
+expect 2 "needs --runs" plot validate $CFG -o "$T/e"
+expect 2 "nothing to plot" plot -o "$T/e"
+expect 2 "--format" plot memory $CFG --format gif -o "$T/e"
+expect 2 "--gpus-list" plot memory-vs-gpus $CFG --gpus-list 8,zero -o "$T/e"
+expect 2 "unknown option --frob" plot $CFG --frob 1
+check '[ ! -e "$T/e/memory.dat" ] && [ ! -e "$T/e/validate.dat" ]' "a failed run left chart files in $T/e"
+"$Z" plot --help >"$T/out" 2>&1
+check '[ $? -eq 0 ] && grep -q "^usage: zerosim plot" "$T/out"' "plot --help"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -8,6 +8,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* Print an error value as "zerosim: message" to stderr and return its code. */
 int cmd_error(const char *cmd, int code, const char *msg);

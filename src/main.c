@@ -17,6 +17,7 @@ static const command commands[] = {
     {"plan", cmd_plan, "search every configuration: fastest/cheapest that fits, min GPUs, max model"},
     {"sweep", cmd_sweep, "evaluate a grid of configurations, one CSV/JSON row each"},
     {"plot", cmd_plot, "charts of memory, step time, communication, scaling and validation (gnuplot)"},
+    {"calibrate", cmd_calibrate, "fit a hardware profile to nccl-tests logs, zerobench results and runs"},
     {"validate", cmd_validate, "compare predicted step times with measured runs"},
     {"list", cmd_list, "list the model catalog or the hardware profiles"},
 };

@@ -14,17 +14,24 @@
 int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err)
 {
     char path[4096];
-    model m;
-    param_counts pc;
     hardware hw;
-    if (catalog_resolve("models", run->model, path, sizeof path, err) || model_load(path, &m, err) ||
-        model_count(&m, 0, &pc, err))
-        return err->code;
     if (catalog_resolve("hardware", hw_override ? hw_override : run->hardware, path, sizeof path, err) ||
         hardware_load(path, &hw, err))
         return err->code;
+    return validate_run_hw(run, &hw, o, err);
+}
+
+int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs_error *err)
+{
+    char path[4096];
+    model m;
+    param_counts pc;
+    hardware hw = *hw_in;
     training t;
     training_init(&t);
+    if (catalog_resolve("models", run->model, path, sizeof path, err) || model_load(path, &m, err) ||
+        model_count(&m, t.persistence_threshold, &pc, err))
+        return err->code;
     t.gpus = run->gpus;
     t.gpus_per_node = run->gpus_per_node;
     t.tp = run->tp;

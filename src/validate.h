@@ -3,6 +3,7 @@
 #define ZS_VALIDATE_H
 
 #include "error.h"
+#include "hardware.h"
 #include "runs.h"
 #include "sim.h"
 
@@ -18,5 +19,8 @@ typedef struct outcome {
  * checkpointing) and compare. Fails with ZS_ERR_INPUT naming the line: an unknown model or
  * profile, a strategy or precision not recognised, a batch that does not divide. */
 int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err);
+
+/* The same with a hardware profile already in memory (a calibration candidate). */
+int validate_run_hw(const run_record *run, const hardware *hw, outcome *o, zs_error *err);
 
 #endif

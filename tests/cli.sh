@@ -165,6 +165,35 @@ expect 2 "--gpus" -- sweep $M --gpus 1:8:x1
 expect 2 "--micro-batch: empty item" -- sweep $M --micro-batch 1,,2
 expect 2 "--precision" -- sweep $M --precision bf16,fp12
 
+# calibrate: fits from nccl-tests logs, a profile that loads back into estimate with intervals
+T=$(mktemp -d)
+N=tests/data/nccl
+json_check "len(d['collectives']) == 3 and all(set(['collective','ranks','latency_seconds','latency_stderr','bus_bandwidth_bytes_per_second','bus_bandwidth_stderr','r2']) <= set(c) for c in d['collectives']) and d['collectives'][0]['collective'] == 'all_reduce'" calibrate --nccl-tests $N/all_reduce_2.19_h100x8.log --nccl-tests $N/all_gather_tagged_info_h100x16.log --nccl-tests $N/reduce_scatter_crlf_a6000x4.log --hardware h100-80gb -o $T/cal.json --format json
+json_check "all(r['step_time_interval_seconds'][0] <= r['step_time_seconds']['total'] <= r['step_time_interval_seconds'][1] for r in d['results']) and d['hardware']['name'] == 'h100-80gb-calibrated'" estimate $M --gpus 16 --hardware $T/cal.json --format json
+expect 3 "bad_zero_time.log" -- calibrate --nccl-tests $N/bad_zero_time.log --hardware h100-80gb
+expect 3 "bad_empty.log" -- calibrate --nccl-tests $N/bad_empty.log --hardware h100-80gb
+expect 3 "bad_truncated_only.log" -- calibrate --nccl-tests $N/bad_truncated_only.log --hardware h100-80gb
+expect 2 "overwrite an input" -- calibrate --nccl-tests $N/all_reduce_2.19_h100x8.log --hardware h100-80gb -o $N/all_reduce_2.19_h100x8.log
+expect 2 "missing --hardware" -- calibrate --nccl-tests $N/all_reduce_2.19_h100x8.log
+expect 2 "nothing to fit" -- calibrate --hardware h100-80gb
+# hold-out: fit the end-to-end efficiency on every other A100-80GB run, starting from the
+# cuBLAS-only value; the calibrated profile must predict the other half better
+python3 - "$T" <<'PY'
+import csv, json, sys
+t = sys.argv[1]
+rows = list(csv.DictReader(open('tests/validation/published_runs.csv')))
+a = [r for r in rows if r['hardware'] == 'a100-80gb']
+for name, sub in (('train', a[0::2]), ('hold', a[1::2])):
+    w = csv.DictWriter(open(f'{t}/{name}.csv', 'w'), fieldnames=list(rows[0])); w.writeheader(); [w.writerow(r) for r in sub]
+d = json.load(open('hardware/a100-80gb.json')); d['efficiency']['matmul_max_fraction'] = 0.869
+json.dump(d, open(f'{t}/uncal.json', 'w'))
+PY
+"$Z" calibrate --hardware $T/uncal.json --runs $T/train.csv -o $T/a100-cal.json >/dev/null 2>"$err"
+"$Z" validate $T/hold.csv --hardware $T/uncal.json --format json >$T/before.json 2>>"$err"
+"$Z" validate $T/hold.csv --hardware $T/a100-cal.json --format json >$T/after.json 2>>"$err"
+python3 -c "import json; b=json.load(open('$T/before.json'))['mape']; a=json.load(open('$T/after.json'))['mape']; assert a < b, (a, b)" 2>>"$err" && ok || bad "calibrated profile does not beat the uncalibrated one on held-out runs: $(cat "$err")"
+rm -rf "$T"
+
 # CSV: a header and one row per strategy
 "$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq 5 ] && head -1 "$out" | grep -q "total_bytes" && ok || bad "csv rows"
 # a closed pipe is not an error

@@ -1,0 +1,180 @@
+/* calibrate.c -- per-collective alpha-beta fits combined per link level, GEMM and bandwidth
+ * efficiencies, and the end-to-end matmul efficiency from measured runs. */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
+
+/* Algorithm steps the fitted latency stands for (ring schedules, Thakur et al. 2005), so that
+ * latency_seconds in the profile is per step as collective.c uses it. */
+static double steps_of(const char *coll, int n)
+{
+    double k = n > 1 ? n - 1 : 1;
+    if (strcmp(coll, "all_reduce") == 0) return 2 * k;
+    if (strcmp(coll, "send_recv") == 0) return 1;
+    return k;
+}
+
+int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
+                      int64_t gpus_per_node, int ranks_per_node, zs_error *err)
+{
+    if (c->n_sets >= CALIB_MAX_SETS) return zs_fail(err, ZS_ERR_INPUT, "%s: more than %d collective sets", source, CALIB_MAX_SETS);
+    if (s->ranks < 2) return zs_fail(err, ZS_ERR_INPUT, "%s: %s on %d rank(s) moves nothing; measure with 2 or more", source, s->collective, s->ranks);
+    double factor = fit_busbw_factor(s->collective, s->ranks);
+    if (factor <= 0) return zs_fail(err, ZS_ERR_INPUT, "%s: collective \"%s\" cannot be fitted", source, s->collective);
+    double *x = malloc(sizeof(double) * (size_t)(s->n + 1)), *y = malloc(sizeof(double) * (size_t)(s->n + 1));
+    if (!x || !y) { free(x); free(y); return zs_fail(err, ZS_ERR_INPUT, "out of memory"); }
+    int n = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (s->v[i].wrong > 0) continue; /* a wrong result is not a measurement */
+        x[n] = s->v[i].bytes;
+        y[n] = s->v[i].seconds;
+        n++;
+    }
+    calib_set *cs = &c->sets[c->n_sets];
+    memset(cs, 0, sizeof *cs);
+    int rc = fit_alpha_beta(x, y, n, factor, 1, &cs->fit, err);
+    if (rc == ZS_OK) {
+        for (int i = 0; i < n; i++) {
+            double pred = cs->fit.latency + x[i] * factor / cs->fit.busbw;
+            cs->residual_max = fmax(cs->residual_max, fabs(y[i] / pred - 1));
+        }
+    }
+    free(x);
+    free(y);
+    if (rc) { zs_error_prefix(err, source); return rc; }
+    snprintf(cs->collective, sizeof cs->collective, "%s", s->collective);
+    snprintf(cs->source, sizeof cs->source, "%s", source);
+    cs->ranks = s->ranks;
+    int per_node = ranks_per_node > 0 ? ranks_per_node : (s->ranks <= gpus_per_node ? s->ranks : 1);
+    cs->level = per_node >= s->ranks ? LEVEL_INTRA : LEVEL_INTER;
+    double steps = steps_of(s->collective, s->ranks);
+    cs->alpha = cs->fit.latency / steps;
+    cs->alpha_stderr = cs->fit.latency_stderr / steps;
+    c->n_sets++;
+    return ZS_OK;
+}
+
+int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu,
+                        zs_error *err)
+{
+    double w[256], f[256], bw_sum = 0, bw_sq = 0;
+    int ng = 0, nb = 0;
+    double peak = gpu ? (hw->peak_bf16 > 0 ? hw->peak_bf16 : hw->peak_fp16) : 0;
+    double datasheet = gpu ? hw->hbm_bandwidth : hw->host_memory_bandwidth;
+    for (int i = 0; i < n; i++) {
+        if (p[i].wrong > 0) continue;
+        if (strcmp(p[i].bench, "gemm") == 0 && peak > 0 && ng < 256) {
+            w[ng] = p[i].x;
+            f[ng] = p[i].value / peak;
+            ng++;
+        } else if ((strcmp(p[i].bench, "membw") == 0 || strcmp(p[i].bench, "adam") == 0) && datasheet > 0) {
+            double fr = p[i].value / datasheet;
+            bw_sum += fr;
+            bw_sq += fr * fr;
+            nb++;
+        }
+    }
+    if (ng >= 3) {
+        if (fit_efficiency(w, f, ng, &c->gemm, err)) return err->code;
+        c->have_gemm = true;
+    }
+    if (nb > 0) {
+        /* The best sustained fraction: the mean of the larger-size points the file holds. */
+        double mean = bw_sum / nb, sd = nb > 1 ? sqrt(fmax(0, (bw_sq - nb * mean * mean) / (nb - 1))) : 0;
+        if (gpu) { c->have_hbm = true; c->hbm_fraction = fmin(1, mean); c->hbm_stderr = sd / sqrt(nb); }
+        else { c->have_host = true; c->host_fraction = fmin(1, mean); c->host_stderr = sd / sqrt(nb); }
+    }
+    return ZS_OK;
+}
+
+int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
+{
+    for (int l = 0; l < 2; l++) {
+        double wa = 0, sa = 0, wb = 0, sb = 0;
+        int k = 0;
+        for (int i = 0; i < c->n_sets; i++) {
+            const calib_set *s = &c->sets[i];
+            if ((int)s->level != l) continue;
+            /* Inverse-variance weights; a perfect fit (zero stderr) gets a tiny floor. */
+            double va = fmax(s->alpha_stderr * s->alpha_stderr, 1e-30);
+            double vb = fmax(s->fit.busbw_stderr * s->fit.busbw_stderr, 1e-6 * s->fit.busbw);
+            wa += 1 / va; sa += s->alpha / va;
+            wb += 1 / vb; sb += s->fit.busbw / vb;
+            k++;
+        }
+        if (!k) continue;
+        c->have_level[l] = true;
+        c->alpha[l] = sa / wa;
+        c->alpha_stderr[l] = sqrt(1 / wa);
+        c->bandwidth[l] = sb / wb;
+        c->bandwidth_stderr[l] = sqrt(1 / wb);
+        hw_link *lk = l == LEVEL_INTRA ? &hw->intra : &hw->inter;
+        /* Inter-node effective bandwidth is per GPU: its share of the node's NICs. */
+        double line = l == LEVEL_INTRA ? lk->bandwidth
+                                       : lk->bandwidth * (double)hw->nics_per_node / (double)hw->gpus_per_node;
+        lk->latency = c->alpha[l];
+        lk->latency_stderr = c->alpha_stderr[l];
+        lk->efficiency = fmin(1, c->bandwidth[l] / line);
+        lk->bandwidth_stderr = c->bandwidth_stderr[l] * (l == LEVEL_INTRA ? 1 : (double)hw->gpus_per_node / (double)hw->nics_per_node);
+    }
+    if (c->have_gemm) hw->matmul_half_flops = c->gemm.w_half;
+    if (c->have_hbm) { hw->hbm_fraction = c->hbm_fraction; hw->hbm_fraction_stderr = c->hbm_stderr; }
+    if (c->have_host) hw->host_memory_fraction = c->host_fraction;
+    if (!c->have_level[0] && !c->have_level[1] && !c->have_gemm && !c->have_hbm && !c->have_host && !c->have_runs)
+        return zs_fail(err, ZS_ERR_INPUT, "nothing to calibrate: give --nccl-tests logs, --harness files or --runs");
+    return ZS_OK;
+}
+
+/* Predicted step times for the runs that have a measured one; n_out of them. */
+static int predict_all(const run_record *runs, int n, const hardware *hw, double *pred, double *meas,
+                       double *mape, int *n_out, zs_error *err)
+{
+    int k = 0;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double step = runs_measured_step(&runs[i]);
+        if (step <= 0) continue;
+        outcome o;
+        if (validate_run_hw(&runs[i], hw, &o, err)) return err->code;
+        pred[k] = o.r.step.total;
+        meas[k] = step;
+        sum += fabs(pred[k] / meas[k] - 1);
+        k++;
+    }
+    *n_out = k;
+    *mape = k ? sum / k : 0;
+    return ZS_OK;
+}
+
+int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err)
+{
+    double *pred = malloc(sizeof(double) * (size_t)n), *meas = malloc(sizeof(double) * (size_t)n);
+    if (!pred || !meas) { free(pred); free(meas); return zs_fail(err, ZS_ERR_INPUT, "out of memory"); }
+    int k = 0, rc = ZS_OK;
+    double mape, kfit = 1, kse = 0;
+    if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, err))) goto out;
+    if (k < 3) { rc = zs_fail(err, ZS_ERR_INPUT, "--runs: %d runs with a measured step time; at least 3 are needed", k); goto out; }
+    /* measured = k x predicted; compute time scales as 1 / efficiency, other terms do not,
+     * so iterate a few times until k settles at 1. */
+    for (int it = 0; it < 8; it++) {
+        if ((rc = fit_scale(pred, meas, k, 1, &kfit, &kse, err))) goto out;
+        hw->matmul_max_fraction = fmin(1, fmax(1e-3, hw->matmul_max_fraction / kfit));
+        if ((rc = predict_all(runs, n, hw, pred, meas, &mape, &k, err))) goto out;
+        if (fabs(kfit - 1) < 1e-4) break;
+    }
+    c->have_runs = true;
+    c->runs = k;
+    c->matmul_max = hw->matmul_max_fraction;
+    c->matmul_stderr = hw->matmul_max_fraction * kse; /* relative error of k carries over */
+    hw->matmul_max_stderr = c->matmul_stderr;
+    c->mape_after = mape;
+out:
+    free(pred);
+    free(meas);
+    return rc;
+}

@@ -43,7 +43,7 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: all deps demo test test-unit test-cli test-sanitize bench clean
+.PHONY: all deps demo test test-unit test-cli test-sanitize bench valgrind clean
 all: $(ZEROSIM)
 
 $(BUILD)/%.o: %.c
@@ -63,7 +63,7 @@ $(UNIT): $(TEST_OBJ) $(BUILD)/libzerosim.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Debian packages the project needs; installs only what is missing (as root or via sudo).
-DEB_PKGS := build-essential pkg-config libcjson-dev libgsl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3
+DEB_PKGS := build-essential pkg-config libcjson-dev libgsl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -100,6 +100,17 @@ $(BUILD)/bench-sim: $(BUILD)/tests/perf/bench_sim.o $(BUILD)/libzerosim.a
 
 bench: $(BUILD)/bench-sim
 	$(BUILD)/bench-sim
+
+# Memcheck over the unit suites and a few commands; any error or leak fails.
+VALGRIND := valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
+valgrind: $(UNIT) $(ZEROSIM)
+	$(VALGRIND) $(UNIT) units model hardware training memory compat comm fit
+	$(VALGRIND) ./$(ZEROSIM) estimate $(DEMO_ARGS) --format json >/dev/null || [ $$? -eq 1 ]
+	$(VALGRIND) ./$(ZEROSIM) plan --model llama-2-7b --max-gpus 16 >/dev/null
+	$(VALGRIND) ./$(ZEROSIM) validate tests/validation/published_runs.csv >/dev/null
+	$(VALGRIND) ./$(ZEROSIM) calibrate --hardware h100-80gb --nccl-tests tests/data/nccl/all_reduce_2.19_h100x8.log >/dev/null
+	$(VALGRIND) ./$(ZEROSIM) sweep --model llama-2-7b --gpus 8:64:x2 >/dev/null
+	@echo "valgrind: clean"
 
 clean:
 	rm -rf build zerosim zerobench zerobench-cuda

@@ -194,6 +194,34 @@ PY
 python3 -c "import json; b=json.load(open('$T/before.json'))['mape']; a=json.load(open('$T/after.json'))['mape']; assert a < b, (a, b)" 2>>"$err" && ok || bad "calibrated profile does not beat the uncalibrated one on held-out runs: $(cat "$err")"
 rm -rf "$T"
 
+# round trip: estimate's JSON, written as measured runs, validates with zero error
+T=$(mktemp -d)
+for cfg in "--gpus 16 --micro-batch 2 --grad-accum 4" "--gpus 64 --tp 2 --pp 2 --checkpointing full" "--gpus 8 --seq-len 4096"; do
+    "$Z" estimate $M $cfg --format json >>$T/est.jsonl 2>/dev/null
+    echo "$cfg" >>$T/cfgs.txt
+done
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+docs, buf = [], ''
+for line in open(f'{t}/est.jsonl'):
+    buf += line
+    if line.startswith('}'):
+        docs.append(json.loads(buf)); buf = ''
+runs = []
+for d in docs:
+    tr = d['training']
+    for r in d['results']:
+        runs.append({'name': f"{r['strategy']}-{tr['gpus']}", 'model': d['model']['name'], 'hardware': d['hardware']['name'],
+                     'gpus': tr['gpus'], 'gpus_per_node': tr['gpus_per_node'], 'strategy': r['strategy'], 'tp': tr['tp'], 'pp': tr['pp'],
+                     'micro_batch': tr['micro_batch'], 'global_batch': tr['micro_batch'] * tr['dp'] * tr['grad_accum'],
+                     'seq_len': tr['seq_len'], 'precision': tr['precision'], 'checkpointing': tr['checkpointing'],
+                     'sequence_parallel': tr['sequence_parallel'], 'measured_step_seconds': r['step_time_seconds']['total']})
+json.dump(runs, open(f'{t}/runs.json', 'w'))
+PY
+json_check "d['count'] == 12 and d['mape'] < 1e-9" validate $T/runs.json --format json
+rm -rf "$T"
+
 # CSV: a header and one row per strategy
 "$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq 5 ] && head -1 "$out" | grep -q "total_bytes" && ok || bad "csv rows"
 # a closed pipe is not an error

@@ -1,0 +1,158 @@
+/* test_props.c -- invariants over hundreds of random valid configurations (seeded). */
+#include "strategy.h"
+#include "test.h"
+
+/* xorshift64*: a fixed seed makes every run check the same cases. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ull;
+}
+static int64_t pick(const int64_t *v, int n) { return v[rnd() % (uint64_t)n]; }
+
+static model random_model(void)
+{
+    static const int64_t heads[] = {8, 16, 32, 64, 128};
+    static const int64_t hd[] = {64, 128};
+    model m = {0};
+    snprintf(m.model_type, sizeof m.model_type, "transformer");
+    m.num_heads = pick(heads, 5);
+    m.head_dim = pick(hd, 2);
+    m.hidden_size = m.num_heads * m.head_dim;
+    int64_t kv[] = {1, m.num_heads / 8 > 0 ? m.num_heads / 8 : 1, m.num_heads};
+    m.num_kv_heads = pick(kv, 3);
+    m.num_layers = 2 + (int64_t)(rnd() % 120);
+    m.intermediate_size = m.hidden_size * (2 + (int64_t)(rnd() % 3));
+    m.vocab_size = 32000 + (int64_t)(rnd() % 100000);
+    m.max_positions = 4096;
+    m.gated_mlp = rnd() % 2;
+    m.norm = rnd() % 2 ? NORM_RMSNORM : NORM_LAYERNORM;
+    m.norm_bias = m.norm == NORM_LAYERNORM;
+    m.pos = rnd() % 2 ? POS_ROTARY : POS_LEARNED;
+    m.tied_embeddings = rnd() % 2;
+    m.dropout = rnd() % 2;
+    if (rnd() % 5 == 0) { m.num_experts = 8; m.experts_per_token = 2; }
+    return m;
+}
+
+static hardware random_hw(void)
+{
+    hardware hw = {0};
+    snprintf(hw.name, sizeof hw.name, "random");
+    hw.hbm_bytes = 16e9 * (double)(1 + rnd() % 8);
+    hw.hbm_bandwidth = 1e12 * (double)(1 + rnd() % 5);
+    hw.peak_bf16 = hw.peak_fp16 = 1e14 * (double)(1 + rnd() % 10);
+    hw.peak_fp32 = hw.peak_bf16 / 16;
+    hw.gpus_per_node = rnd() % 2 ? 8 : 4;
+    hw.intra = (hw_link){"nvlink", 1e11 * (double)(1 + rnd() % 5), 3e-6, 0.8, 0, 0};
+    hw.inter = (hw_link){"ib", 1.25e10 * (double)(1 + rnd() % 4), 1e-5, 0.9, 0, 0};
+    hw.host = (hw_link){"pcie", 3.2e10, 0, 0.8, 0, 0};
+    hw.nics_per_node = hw.gpus_per_node;
+    hw.host_memory_bytes = 1e12;
+    hw.host_memory_bandwidth = 3e11;
+    hw.nvme_bandwidth = 2e10;
+    hw.cuda_context_bytes = 1e9;
+    hw.allocator_fraction = 0.05;
+    hw.matmul_max_fraction = 0.6;
+    hw.matmul_half_flops = 1e9;
+    hw.hbm_fraction = hw.host_memory_fraction = 0.85;
+    return hw;
+}
+
+static training random_training(const model *m, const hardware *hw)
+{
+    static const int64_t pow2[] = {1, 2, 4, 8};
+    training t;
+    training_init(&t);
+    t.tp = pick(pow2, 4);
+    while (m->num_heads % t.tp || (m->num_kv_heads % t.tp && t.tp % m->num_kv_heads)) t.tp /= 2;
+    t.pp = pick(pow2, 4);
+    if (t.pp > m->num_layers) t.pp = 1;
+    t.gpus = t.tp * t.pp * (int64_t)(1 << (rnd() % 7));
+    t.gpus_per_node = hw->gpus_per_node;
+    t.micro_batch = pick(pow2, 4);
+    t.seq_len = 512 << (rnd() % 4);
+    t.grad_accum = 1 + (int64_t)(rnd() % 16);
+    t.checkpointing = (ckpt_kind)(rnd() % 3);
+    t.sequence_parallel = t.tp > 1 && rnd() % 2;
+    t.flash_attention = rnd() % 4 != 0;
+    t.precision = rnd() % 3 ? PREC_BF16 : PREC_FP32;
+    if (rnd() % 4 == 0) t.offload_optimizer = OFFLOAD_CPU;
+    return t;
+}
+
+static bool finite_nonneg(double x) { return isfinite(x) && x >= 0; }
+
+static void check_result(const result *r)
+{
+    const memory *x = &r->mem;
+    const double parts[] = {x->parameters, x->gradients, x->optimizer_states, x->activations, x->logits,
+                            x->comm_buffers, x->gathered_params, x->cuda_context, x->allocator};
+    double sum = 0;
+    bool ok = true;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) { ok &= finite_nonneg(parts[i]); sum += parts[i]; }
+    CHECK(ok);
+    CHECK_NEAR(x->total, sum, 1e-12);
+    CHECK_NEAR(x->model_states, x->parameters + x->gradients + x->optimizer_states, 1e-12);
+    const step_time *s = &r->step;
+    CHECK(finite_nonneg(s->compute) && finite_nonneg(s->comm_exposed) && finite_nonneg(s->optimizer) &&
+          finite_nonneg(s->bubble) && finite_nonneg(s->offload) && s->total > 0);
+    CHECK(s->total >= s->compute * (1 - 1e-12));
+    CHECK(r->mfu > 0 && r->mfu < 1 && r->hfu >= r->mfu * (1 - 1e-12));
+}
+
+static void random_configurations(void)
+{
+    int cases = 0;
+    for (int iter = 0; iter < 400; iter++) {
+        model m = random_model();
+        param_counts pc;
+        zs_error e = {0};
+        if (model_count(&m, 1e5, &pc, &e)) { CHECK(!"random model invalid"); continue; }
+        hardware hw = random_hw();
+        training t = random_training(&m, &hw);
+        sim_input in;
+        if (sim_prepare(&in, &m, &pc, &hw, &t, &e)) continue;
+        cases++;
+        result r[4];
+        for (int s = 0; s < 4; s++) {
+            sim_run(&in, strategies[s], 0, &r[s]);
+            if (r[s].applicable) check_result(&r[s]);
+        }
+        /* ZeRO stages never hold more model states than the stage before (DDP too, when it
+         * applies: it does not offload). */
+        for (int s = 1; s < 4; s++)
+            if (r[s - 1].applicable) CHECK(r[s].mem.model_states <= r[s - 1].mem.model_states * (1 + 1e-12));
+        /* Doubling the data-parallel degree never raises a ZeRO stage's sharded states. */
+        training t2 = t;
+        t2.gpus *= 2;
+        sim_input in2;
+        if (sim_prepare(&in2, &m, &pc, &hw, &t2, &e) == 0)
+            for (int s = 1; s < 4; s++) {
+                result r2;
+                sim_run(&in2, strategies[s], 0, &r2);
+                CHECK(r2.mem.model_states <= r[s].mem.model_states * (1 + 1e-12));
+            }
+        /* More bandwidth on every link never slows a step. */
+        hardware fast = hw;
+        fast.intra.bandwidth *= 2;
+        fast.inter.bandwidth *= 2;
+        fast.host.bandwidth *= 2;
+        sim_input in3;
+        if (sim_prepare(&in3, &m, &pc, &fast, &t, &e) == 0)
+            for (int s = 0; s < 4; s++) {
+                result r3;
+                sim_run(&in3, strategies[s], 0, &r3);
+                if (r3.applicable) CHECK(r3.step.total <= r[s].step.total * (1 + 1e-12));
+            }
+    }
+    CHECK(cases >= 300);
+}
+
+void suite_props(void)
+{
+    RUN_TEST(random_configurations);
+}

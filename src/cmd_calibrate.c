@@ -17,8 +17,9 @@
 #include "commands.h"
 #include "hardware_json.h"
 #include "jsonutil.h"
+#include "plot.h"
 
-enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT };
+enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT };
 
 static const cli_opt opts[] = {
     {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)", C_NCCL},
@@ -27,6 +28,7 @@ static const cli_opt opts[] = {
     {"hardware", "NAME|FILE", "the base profile to calibrate (required)", C_HW},
     {"output", "OUT.json", "write the calibrated profile here (also -o)", C_OUT},
     {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", C_HINT},
+    {"plot", "DIR", "also draw calibration.png/.svg (measured vs fitted, log-log) in DIR", C_PLOT},
     {"format", "F", "table|json (default table)", C_FORMAT},
     {NULL, NULL, NULL, 0},
 };
@@ -84,6 +86,58 @@ static int write_atomic(const char *path, const char *text, zs_error *err)
     return ZS_OK;
 }
 
+/* The measured points of each fitted set, kept for the chart. */
+typedef struct kept_points {
+    plot_fit_set set[CALIB_MAX_SETS];
+    double *mem[CALIB_MAX_SETS];
+    int n;
+} kept_points;
+
+static void keep(kept_points *k, const coll_samples *s, const calib_set *fit)
+{
+    if (k->n >= CALIB_MAX_SETS) return;
+    double *buf = malloc(sizeof(double) * 2 * (size_t)(s->n + 1));
+    if (!buf) return;
+    plot_fit_set *p = &k->set[k->n];
+    p->bytes = buf;
+    p->seconds = buf + s->n + 1;
+    p->n = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (s->v[i].wrong > 0) continue;
+        buf[p->n] = s->v[i].bytes;
+        buf[s->n + 1 + p->n] = s->v[i].seconds;
+        p->n++;
+    }
+    snprintf(p->label, sizeof p->label, "%s, %d ranks", fit->collective, fit->ranks);
+    p->latency = fit->fit.latency;
+    p->busbw = fit->fit.busbw;
+    p->factor = fit_busbw_factor(fit->collective, fit->ranks);
+    k->mem[k->n++] = buf;
+}
+
+static void kept_free(kept_points *k)
+{
+    for (int i = 0; i < k->n; i++) free(k->mem[i]);
+    k->n = 0;
+}
+
+/* Draw the chart; returns 0 or an exit status after printing the error. */
+static int draw(const char *dir, kept_points *k)
+{
+    zs_error err = {0};
+    plot_options o;
+    plot_options_init(&o, dir);
+    char gnuplot[4096];
+    if (plot_dir_prepare(dir, &err) || plot_write_calibration(&o, k->set, k->n, &err))
+        return cmd_error("calibrate", err.code, err.msg);
+    if (!plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
+        fprintf(stderr, "zerosim calibrate: gnuplot not found; wrote .dat and .gp files to %s\n", dir);
+        return 0;
+    }
+    if (plot_render(PLOT_CALIBRATION, gnuplot, &o, &err)) return cmd_error("calibrate", err.code, err.msg);
+    return 0;
+}
+
 static void fits_json(cJSON *arr, const calibration *c)
 {
     for (int i = 0; i < c->n_sets; i++) {
@@ -108,6 +162,8 @@ static void fits_json(cJSON *arr, const calibration *c)
 int cmd_calibrate(int argc, char **argv)
 {
     const char *logs[MAX_INPUTS], *harness[MAX_INPUTS], *runs_path = NULL, *hw_arg = NULL, *out = NULL, *hint = NULL, *v;
+    const char *plot_dir = NULL;
+    static kept_points kept;
     int nl = 0, nh = 0, i = 1, id;
     bool json = false;
     zs_error err = {0};
@@ -127,6 +183,7 @@ int cmd_calibrate(int argc, char **argv)
         case C_HW: hw_arg = v; break;
         case C_OUT: out = v; break;
         case C_HINT: hint = v; break;
+        case C_PLOT: plot_dir = v; break;
         case C_FORMAT:
             if (strcmp(v, "json") == 0) json = true;
             else if (strcmp(v, "table") != 0) return cmd_error("calibrate", ZS_ERR_USAGE, "--format: expected table or json");
@@ -157,6 +214,7 @@ int cmd_calibrate(int argc, char **argv)
         coll_samples s;
         if ((rc = nccltests_parse(logs[k], hint, &s, &err))) break;
         rc = calibrate_add_set(c, &s, logs[k], hw.gpus_per_node, 0, &err);
+        if (!rc) keep(&kept, &s, &c->sets[c->n_sets - 1]);
         coll_samples_free(&s);
     }
     for (int k = 0; k < nh && !rc; k++) {
@@ -179,7 +237,8 @@ int cmd_calibrate(int argc, char **argv)
         }
         err.code = ZS_OK;
         for (int j = 0; j < h.n_sets && !rc; j++)
-            if (h.sets[j].ranks > 1) rc = calibrate_add_set(c, &h.sets[j], harness[k], hw.gpus_per_node, per_node, &err);
+            if (h.sets[j].ranks > 1 && !(rc = calibrate_add_set(c, &h.sets[j], harness[k], hw.gpus_per_node, per_node, &err)))
+                keep(&kept, &h.sets[j], &c->sets[c->n_sets - 1]);
         if (!rc) rc = calibrate_add_bench(c, h.points, h.n_points, &hw, gpu, &err);
         harness_file_free(&h);
     }
@@ -192,7 +251,7 @@ int cmd_calibrate(int argc, char **argv)
     }
     free(runs);
     if (!rc) rc = calibrate_apply(c, &hw, &err);
-    if (rc) { free(c); return cmd_error("calibrate", rc, err.msg); }
+    if (rc) { free(c); kept_free(&kept); return cmd_error("calibrate", rc, err.msg); }
 
     /* The calibrated profile: the base file with fitted values and their errors. */
     cJSON *prof;
@@ -309,5 +368,7 @@ int cmd_calibrate(int argc, char **argv)
     }
     cJSON_Delete(prof);
     free(c);
-    return 0;
+    rc = plot_dir && kept.n ? draw(plot_dir, &kept) : 0;
+    kept_free(&kept);
+    return rc;
 }

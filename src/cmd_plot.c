@@ -131,7 +131,7 @@ int cmd_plot(int argc, char **argv)
         if (!have_model && !o.runs_path)
             return cmd_error("plot", ZS_ERR_USAGE, "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
         for (int c = 0; c < PLOT_COUNT; c++)
-            want[c] = c == PLOT_VALIDATE ? o.runs_path != NULL : have_model;
+            want[c] = c == PLOT_VALIDATE ? o.runs_path != NULL : c == PLOT_CALIBRATION ? false : have_model;
     }
     if (want[PLOT_VALIDATE] && !o.runs_path)
         return cmd_error("plot", ZS_ERR_USAGE, "validate: needs --runs FILE");

@@ -22,7 +22,7 @@
 #include "validate.h"
 
 static const char *const chart_names[PLOT_COUNT] = {
-    "memory", "memory-vs-gpus", "step", "comm", "max-model", "validate",
+    "memory", "memory-vs-gpus", "step", "comm", "max-model", "validate", "calibration",
 };
 
 const char *plot_chart_name(plot_chart c)
@@ -844,11 +844,53 @@ int plot_write(plot_chart c, const setup *s, const plot_options *o, zs_error *er
     case PLOT_COMM: return write_comm(s, o, err);
     case PLOT_MAX_MODEL: return write_max_model(s, o, err);
     case PLOT_VALIDATE: return write_validate(o, err);
+    case PLOT_CALIBRATION:
+        return zs_fail(err, ZS_ERR_USAGE, "calibration: this chart comes from 'zerosim calibrate --plot DIR'");
     default: return zs_fail(err, ZS_ERR_USAGE, "unknown chart %d", (int)c);
     }
 }
 
 /* ---- running gnuplot ----------------------------------------------------------------------- */
+
+int plot_write_calibration(const plot_options *o, const plot_fit_set *sets, int n, zs_error *err)
+{
+    if (n <= 0) return zs_fail(err, ZS_ERR_USAGE, "calibration chart: no collective fits to draw");
+    afile dat, gp;
+    if (af_open(&dat, o->dir, "calibration.dat", err)) return err->code;
+    fprintf(dat.f, "# calibration.dat -- measured collective times and their alpha-beta fits (zerosim calibrate)\n"
+                   "# one block per collective set (gnuplot index i); fitted = latency + bytes * factor / busbw\n"
+                   "# columns: bytes measured_seconds fitted_seconds relative_residual\n");
+    for (int k = 0; k < n; k++) {
+        const plot_fit_set *p = &sets[k];
+        fprintf(dat.f, "%s# set %d: ", k ? "\n\n" : "", k);
+        dat_str(dat.f, p->label);
+        fprintf(dat.f, " latency_seconds=%.9g busbw_bytes_per_second=%.9g factor=%.9g\n", p->latency, p->busbw, p->factor);
+        for (int i = 0; i < p->n; i++) {
+            double fit = p->latency + p->bytes[i] * p->factor / p->busbw;
+            fprintf(dat.f, "%.17g %.17g %.17g %.6g\n", p->bytes[i], p->seconds[i], fit, p->seconds[i] / fit - 1);
+        }
+    }
+    if (af_close(&dat, err)) return err->code;
+    if (af_open(&gp, o->dir, "calibration.gp", err)) return err->code;
+    gp_head(gp.f, "calibration", "measured collective times against their alpha-beta fits");
+    gp_title(gp.f, "Collective time: measured (points) and fitted (lines)", "t = latency + size x busbw factor / bus bandwidth");
+    fputs("set logscale xy\nset xlabel 'message size (bytes, log scale)'\n"
+          "set ylabel 'time per collective (seconds, log scale)'\nset key top left box opaque\n"
+          "set format x '%.0e'\nset format y '%.0e'\n", gp.f);
+    sbuf b = {{0}, 0};
+    sb_add(&b, "plot ");
+    for (int k = 0; k < n; k++) {
+        const char *c = strat_color[k % 4];
+        sb_add(&b, "%s'calibration.dat' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title ", k ? ", \\\n     " : "", k, c);
+        char t[128];
+        snprintf(t, sizeof t, "%s (measured)", sets[k].label);
+        for (char *q = t; *q; q++) if (*q == '\'') *q = ' ';
+        sb_add(&b, "'%s', \\\n     'calibration.dat' index %d using 1:3 with lines lw 2 lc rgb '%s' title '%s fit'", t, k, c, sets[k].label);
+    }
+    sb_add(&b, "\n");
+    gp_output(gp.f, o, b.s);
+    return af_close(&gp, err);
+}
 
 static bool executable(const char *path)
 {

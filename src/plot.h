@@ -16,6 +16,7 @@ typedef enum {
     PLOT_COMM,            /* bytes sent per GPU per step by link level, with the ZeRO ideal */
     PLOT_MAX_MODEL,       /* largest trainable model against the GPU count (plan_max_model) */
     PLOT_VALIDATE,        /* predicted against measured step time of the runs in a file */
+    PLOT_CALIBRATION,     /* measured collective times against their fits (zerosim calibrate --plot) */
     PLOT_COUNT
 } plot_chart;
 
@@ -69,6 +70,22 @@ int plot_dir_prepare(const char *dir, zs_error *err);
  * without a runs file, a chart that needs s without one), ZS_ERR_INPUT (a bad runs file or
  * row) or ZS_ERR_IO (a file that cannot be written); nothing is left half-written. */
 int plot_write(plot_chart c, const setup *s, const plot_options *o, zs_error *err);
+
+/* One measured collective set and its fit, for the calibration chart. */
+typedef struct plot_fit_set {
+    char label[96];           /* legend: "all_reduce, 8 ranks" */
+    const double *bytes;      /* measured sizes, bytes */
+    const double *seconds;    /* measured times, seconds */
+    int n;
+    double latency;           /* fitted: t = latency + bytes * factor / busbw (seconds) */
+    double busbw;             /* bytes/s */
+    double factor;            /* nccl-tests bus bandwidth factor */
+} plot_fit_set;
+
+/* Write o->dir/calibration.dat (one block per set: size, measured, fitted, relative residual)
+ * and calibration.gp (log-log points and fitted curves), atomically. Fails with ZS_ERR_IO when
+ * a file cannot be written, ZS_ERR_USAGE when there is no set. */
+int plot_write_calibration(const plot_options *o, const plot_fit_set *sets, int n, zs_error *err);
 
 /* Find gnuplot: $GNUPLOT when set (a path, or a name looked up on PATH), else "gnuplot" on
  * PATH. Writes the program to path and returns true when it exists and is executable;

@@ -176,6 +176,10 @@ expect 3 "bad_truncated_only.log" -- calibrate --nccl-tests $N/bad_truncated_onl
 expect 2 "overwrite an input" -- calibrate --nccl-tests $N/all_reduce_2.19_h100x8.log --hardware h100-80gb -o $N/all_reduce_2.19_h100x8.log
 expect 2 "missing --hardware" -- calibrate --nccl-tests $N/all_reduce_2.19_h100x8.log
 expect 2 "nothing to fit" -- calibrate --hardware h100-80gb
+GNUPLOT=/nonexistent "$Z" calibrate --hardware h100-80gb --nccl-tests $N/all_reduce_2.19_h100x8.log --plot $T/chart >/dev/null 2>"$err" && [ -s $T/chart/calibration.dat ] && [ -s $T/chart/calibration.gp ] && grep -q "gnuplot not found" "$err" && ok || bad "calibrate --plot without gnuplot"
+if command -v gnuplot >/dev/null; then
+    "$Z" calibrate --hardware h100-80gb --nccl-tests $N/all_reduce_2.19_h100x8.log --plot $T/chart >/dev/null 2>"$err" && head -c 4 $T/chart/calibration.png | grep -q PNG && ok || bad "calibrate --plot chart"
+fi
 # hold-out: fit the end-to-end efficiency on every other A100-80GB run, starting from the
 # cuBLAS-only value; the calibrated profile must predict the other half better
 python3 - "$T" <<'PY'

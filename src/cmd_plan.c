@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "report.h"
 #include "setup.h"
+#include "uncertainty.h"
 #include "units.h"
 
 enum { P_MAX_GPUS = 1, P_MIN_GPUS, P_GB, P_GB_TOKENS, P_BUDGET, P_DEADLINE, P_RANK, P_TOP,
@@ -103,6 +104,11 @@ static cJSON *entry_json(const plan_entry *e)
     cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
     cJSON_AddNumberToObject(st, "offload", r->step.offload);
     cJSON_AddNumberToObject(st, "total", r->step.total);
+    if (r->has_interval) {
+        cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_lo));
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_hi));
+    }
     cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
     cJSON_AddNumberToObject(o, "mfu", r->mfu);
     cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);
@@ -128,7 +134,18 @@ static void print_entry(int rank, const plan_entry *e, bool tokens)
            ckpt_name(t->checkpointing), off_name(t), r->mem.total / GiB, r->step.total,
            r->tokens_per_second, 100 * r->mfu);
     if (tokens) printf(" %8.1f %12.0f", r->cost.seconds / 86400, r->cost.dollars);
+    if (r->has_interval) printf("  (%.3f to %.3f s, 90%%)", r->step_lo, r->step_hi);
     printf("\n");
+}
+
+/* With a calibrated profile, each printed configuration gets its 90% step-time interval. */
+static void add_interval(const setup *s, plan_entry *e)
+{
+    if (!uncertainty_available(&s->hw)) return;
+    sim_input in;
+    zs_error err;
+    if (sim_prepare(&in, &s->m, &s->pc, &s->hw, &e->t, &err)) return;
+    e->r.has_interval = uncertainty_interval(&in, e->r.strategy, 0.9, &e->r.step_lo, &e->r.step_hi);
 }
 
 static void header(bool tokens)
@@ -266,6 +283,8 @@ int cmd_plan(int argc, char **argv)
     bool tty = isatty(2);
     if (plan_search(&s, &sp, top, tty ? progress : NULL, NULL, &pr, &err)) return cmd_error("plan", err.code, err.msg);
     bool tokens = s.tokens > 0;
+    for (int k = 0; k < pr.n_top; k++) add_interval(&s, &pr.top[k]);
+    for (int k = 0; k < 4; k++) if (pr.has_best[k]) add_interval(&s, &pr.best_per_strategy[k]);
     if (s.format == FMT_TABLE) {
         char a[32], b[32];
         printf("plan: %s on %s, up to %lld GPUs, global batch %lld x %lld tokens; ranked by %s\n",

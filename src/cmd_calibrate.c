@@ -19,12 +19,13 @@
 #include "jsonutil.h"
 #include "plot.h"
 
-enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT };
+enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT, C_FILTER };
 
 static const cli_opt opts[] = {
     {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)", C_NCCL},
     {"harness", "FILE", "a zerobench -J result file (repeat for more)", C_HARNESS},
     {"runs", "FILE", "measured training runs (CSV/JSON as 'zerosim validate' reads)", C_RUNS},
+    {"filter", "TEXT", "with --runs: only runs whose name contains TEXT", C_FILTER},
     {"hardware", "NAME|FILE", "the base profile to calibrate (required)", C_HW},
     {"output", "OUT.json", "write the calibrated profile here (also -o)", C_OUT},
     {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", C_HINT},
@@ -162,7 +163,7 @@ static void fits_json(cJSON *arr, const calibration *c)
 int cmd_calibrate(int argc, char **argv)
 {
     const char *logs[MAX_INPUTS], *harness[MAX_INPUTS], *runs_path = NULL, *hw_arg = NULL, *out = NULL, *hint = NULL, *v;
-    const char *plot_dir = NULL;
+    const char *plot_dir = NULL, *filter = NULL;
     static kept_points kept;
     int nl = 0, nh = 0, i = 1, id;
     bool json = false;
@@ -184,6 +185,7 @@ int cmd_calibrate(int argc, char **argv)
         case C_OUT: out = v; break;
         case C_HINT: hint = v; break;
         case C_PLOT: plot_dir = v; break;
+        case C_FILTER: filter = v; break;
         case C_FORMAT:
             if (strcmp(v, "json") == 0) json = true;
             else if (strcmp(v, "table") != 0) return cmd_error("calibrate", ZS_ERR_USAGE, "--format: expected table or json");
@@ -245,6 +247,12 @@ int cmd_calibrate(int argc, char **argv)
     run_record *runs = NULL;
     int nr = 0;
     if (!rc && runs_path && !(rc = runs_load(runs_path, &runs, &nr, &err))) {
+        if (filter) {
+            int kept_runs = 0;
+            for (int k = 0; k < nr; k++)
+                if (strstr(runs[k].name, filter)) runs[kept_runs++] = runs[k];
+            nr = kept_runs;
+        }
         /* Links and efficiencies first, so the runs are predicted with them. */
         if (c->n_sets || c->have_gemm || c->have_hbm || c->have_host) rc = calibrate_apply(c, &hw, &err);
         if (!rc) rc = calibrate_runs(c, runs, nr, &hw, &err);
@@ -339,7 +347,7 @@ int cmd_calibrate(int argc, char **argv)
         free(text);
         cJSON_Delete(rep);
     } else {
-        printf("Calibrating %s (%s)\n\n", hw.name, hw_path);
+        printf("Calibrating %s (%s)\n\n", hw.name, hw_arg);
         if (c->n_sets) {
             printf("%-15s %6s %-6s %14s %14s %18s %14s %7s %5s %8s\n", "collective", "ranks", "level", "latency us",
                    "+/- us", "busbw GB/s", "+/- GB/s", "R^2", "pts", "max res");

@@ -1,24 +1,7 @@
-/* coll_allgather.c -- all-gather: ring on one level, node then network across two. */
+/* coll_allgather.c -- all-gather: a half ring, across nodes first, then inside the node. */
 #include "collective.h"
 
-static double factor(int64_t n) { return (double)(n - 1) / (double)n; }
-
-/* Ring: n-1 steps, (n-1)/n of the output buffer (Thakur et al. 2005). */
-static double flat_time(double s, int64_t n, coll_link l)
-{
-    return coll_ring_time((double)(n - 1), factor(n) * s, l);
-}
-
-static double flat_bytes(double s, int64_t n) { return factor(n) * s; }
-
-/* The mirror of reduce-scatter: gather the 1/g slice across nodes, then the buffer inside. */
-static void hier(double s, coll_group g, coll_link intra, coll_link inter, coll_cost *out)
-{
-    double gl = (double)g.n_local, k = (double)(g.n / g.n_local);
-    double net = (k - 1) / k * s / gl, nv = (gl - 1) / gl * s;
-    out->seconds = coll_ring_time(k - 1, net, inter) + coll_ring_time(gl - 1, nv, intra);
-    out->bytes[LEVEL_INTER] = net;
-    out->bytes[LEVEL_INTRA] = nv;
-}
-
-const coll_ops coll_allgather = {"all_gather", "all-gather", factor, flat_time, flat_bytes, hier};
+/* Ring: n-1 steps moving (n-1)/n of the output buffer (Thakur et al. 2005). Across nodes: the
+ * mirror of reduce-scatter, gathering the 1/g slice across nodes, then the buffer inside. */
+const coll_ops coll_allgather = {"all_gather", "all-gather", coll_half_ring_factor, coll_half_ring_time,
+                                 coll_half_ring_bytes, coll_half_ring_hier};

@@ -25,6 +25,24 @@ double coll_ring_time(double steps, double bytes, coll_link l)
     return steps * l.alpha + bytes / l.bandwidth;
 }
 
+double coll_half_ring_factor(int64_t n) { return (double)(n - 1) / (double)n; }
+
+double coll_half_ring_time(double s, int64_t n, coll_link l)
+{
+    return coll_ring_time((double)(n - 1), coll_half_ring_factor(n) * s, l);
+}
+
+double coll_half_ring_bytes(double s, int64_t n) { return coll_half_ring_factor(n) * s; }
+
+void coll_half_ring_hier(double s, coll_group g, coll_link intra, coll_link inter, coll_cost *out)
+{
+    double gl = (double)g.n_local, k = (double)(g.n / g.n_local);
+    double net = (k - 1) / k * s / gl, nv = (gl - 1) / gl * s;
+    out->seconds = coll_ring_time(k - 1, net, inter) + coll_ring_time(gl - 1, nv, intra);
+    out->bytes[LEVEL_INTER] = net;
+    out->bytes[LEVEL_INTRA] = nv;
+}
+
 double coll_log2ceil(int64_t n)
 {
     return n > 1 ? ceil(log2((double)n)) : 0;

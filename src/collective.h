@@ -62,6 +62,14 @@ void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_C
 void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT],
                   coll_cost *out);
 
+/* The "half ring" that reduce-scatter and all-gather share (Thakur et al. 2005): factor
+ * (n-1)/n, n-1 steps, and the two-level schedule NVLink (g-1)/g of the buffer, network
+ * (k-1)/k of the 1/g slice each rank owns. */
+double coll_half_ring_factor(int64_t n);
+double coll_half_ring_time(double size, int64_t n, coll_link l);
+double coll_half_ring_bytes(double size, int64_t n);
+void coll_half_ring_hier(double size, coll_group g, coll_link intra, coll_link inter, coll_cost *out);
+
 /* Ring building blocks shared by the collective files (Thakur, Rabenseifner, Gropp 2005). */
 double coll_ring_time(double steps, double bytes_per_step_total, coll_link l);
 double coll_log2ceil(int64_t n);

@@ -13,7 +13,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT      ?= -O2
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(OPT) -g -MMD -MP -Isrc $(PKG_CFLAGS)
-LDLIBS   += $(PKG_LIBS) -lm
+LDLIBS   += $(PKG_LIBS) -lm -pthread
 BUILD    ?= build
 
 ifneq ($(SANITIZER),)

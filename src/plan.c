@@ -2,6 +2,8 @@
 #include "plan.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,89 +54,184 @@ static double score_of(const plan_space *sp, const result *r, int64_t gpus)
     }
 }
 
-/* Insert into the sorted top list (best first); ties keep the earlier (fewer GPUs). */
+static bool better(const plan_entry *a, const plan_entry *b);
+
+/* Insert into the sorted top list (best first). */
 static void keep_top(plan_entry *top, int *n, int cap, const plan_entry *e)
 {
     if (cap <= 0) return;
-    if (*n == cap && e->score >= top[cap - 1].score) return;
+    if (*n == cap && !better(e, &top[cap - 1])) return;
     int i = *n < cap ? (*n)++ : cap - 1;
-    while (i > 0 && top[i - 1].score > e->score) { top[i] = top[i - 1]; i--; }
+    while (i > 0 && better(e, &top[i - 1])) { top[i] = top[i - 1]; i--; }
     top[i] = *e;
 }
 
-int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
-                plan_result *out, zs_error *err)
+/* Everything one worker needs; each writes only its own partial result. */
+typedef struct plan_job {
+    const setup *s;
+    const plan_space *sp;
+    const int64_t *counts;
+    int nc, first, stride, top_n;
+    plan_progress cb;       /* called by worker 0 only */
+    void *ctx;
+    plan_result part;
+} plan_job;
+
+/* Every configuration with `gpus` GPUs. */
+static void search_count(plan_job *job, int64_t gpus)
 {
-    memset(out, 0, sizeof *out);
+    const setup *s = job->s;
+    const plan_space *sp = job->sp;
+    plan_result *out = &job->part;
+    int top_n = job->top_n;
     const model *m = &s->m;
     int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
-    int64_t counts[4096];
-    int nc = gpu_counts(sp, gpn, counts, 4096);
-    if (nc == 0) return zs_fail(err, ZS_ERR_USAGE, "--max-gpus %lld: no GPU count to search", (long long)sp->max_gpus);
-    if (sp->global_batch < 1) return zs_fail(err, ZS_ERR_USAGE, "--global-batch: expected at least 1 sequence");
-    out->top = calloc((size_t)(top_n > 0 ? top_n : 1), sizeof *out->top);
-    if (!out->top) return zs_fail(err, ZS_ERR_USAGE, "out of memory");
     int64_t layers = m->params_only ? 1 : m->num_layers;
     static const ckpt_kind ckpts[] = {CKPT_NONE, CKPT_SELECTIVE, CKPT_FULL};
     int n_ckpt = m->params_only ? 1 : 3;
     int n_off = sp->allow_offload ? 4 : 1;
-
-    for (int ci = 0; ci < nc; ci++) {
-        int64_t gpus = counts[ci];
-        if (cb) cb((uint64_t)ci, (uint64_t)nc, ctx);
-        for (int64_t tp = 1; tp <= (sp->allow_tp ? gpn : 1) && tp <= gpus; tp *= 2) {
-            if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads))) continue;
-            for (int64_t pp = 1; pp <= (sp->allow_pp ? layers : 1) && tp * pp <= gpus; pp *= 2) {
-                if (gpus % (tp * pp)) continue;
-                int64_t dp = gpus / (tp * pp);
-                for (int64_t v = 1; v <= (pp > 1 ? 4 : 1) && pp * v <= layers; v *= 2) {
-                    for (int64_t mb = 1; mb <= sp->max_micro_batch; mb *= 2) {
-                        if (sp->global_batch % (mb * dp)) continue;
-                        int64_t ga = sp->global_batch / (mb * dp);
-                        for (int ck = 0; ck < n_ckpt; ck++) {
-                            for (int of = 0; of < n_off; of++) {
-                                training t = s->t;
-                                t.gpus = gpus;
-                                t.tp = tp;
-                                t.pp = pp;
-                                t.virtual_stages = v;
-                                t.micro_batch = mb;
-                                t.grad_accum = ga;
-                                t.checkpointing = ckpts[ck];
-                                t.sequence_parallel = tp > 1;
-                                t.offload_optimizer = offloads[of].opt;
-                                t.offload_params = offloads[of].params;
-                                sim_input in;
-                                zs_error ignore;
-                                if (sim_prepare(&in, m, &s->pc, &s->hw, &t, &ignore)) continue;
-                                if (s->price >= 0) sim_set_price(&in, s->price);
-                                for (int si = 0; si < 4; si++) {
-                                    if (!sp->strategies[si]) continue;
-                                    if (offloads[of].params != OFFLOAD_NONE && si != 3) continue;
-                                    plan_entry e;
-                                    out->evaluated++;
-                                    if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
-                                    if (out->min_gpus[si] == 0 || gpus < out->min_gpus[si]) out->min_gpus[si] = gpus;
-                                    sim_run_time(&in, strategies[si], sp->tokens, &e.r);
-                                    if (sp->budget_dollars > 0 && e.r.cost.dollars > sp->budget_dollars) continue;
-                                    if (sp->deadline_seconds > 0 && e.r.cost.seconds > sp->deadline_seconds) continue;
-                                    out->feasible++;
-                                    e.t = t;
-                                    e.score = score_of(sp, &e.r, gpus);
-                                    /* The result points at its training through sim_input;
-                                     * the entry keeps its own copy. */
-                                    if (!out->has_best[si] || e.score < out->best_per_strategy[si].score) {
-                                        out->best_per_strategy[si] = e;
-                                        out->has_best[si] = true;
-                                    }
-                                    keep_top(out->top, &out->n_top, top_n, &e);
+    for (int64_t tp = 1; tp <= (sp->allow_tp ? gpn : 1) && tp <= gpus; tp *= 2) {
+        if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads))) continue;
+        for (int64_t pp = 1; pp <= (sp->allow_pp ? layers : 1) && tp * pp <= gpus; pp *= 2) {
+            if (gpus % (tp * pp)) continue;
+            int64_t dp = gpus / (tp * pp);
+            for (int64_t v = 1; v <= (pp > 1 ? 4 : 1) && pp * v <= layers; v *= 2) {
+                for (int64_t mb = 1; mb <= sp->max_micro_batch; mb *= 2) {
+                    if (sp->global_batch % (mb * dp)) continue;
+                    int64_t ga = sp->global_batch / (mb * dp);
+                    for (int ck = 0; ck < n_ckpt; ck++) {
+                        for (int of = 0; of < n_off; of++) {
+                            training t = s->t;
+                            t.gpus = gpus;
+                            t.tp = tp;
+                            t.pp = pp;
+                            t.virtual_stages = v;
+                            t.micro_batch = mb;
+                            t.grad_accum = ga;
+                            t.checkpointing = ckpts[ck];
+                            t.sequence_parallel = tp > 1;
+                            t.offload_optimizer = offloads[of].opt;
+                            t.offload_params = offloads[of].params;
+                            sim_input in;
+                            zs_error ignore;
+                            if (sim_prepare(&in, m, &s->pc, &s->hw, &t, &ignore)) continue;
+                            if (s->price >= 0) sim_set_price(&in, s->price);
+                            for (int si = 0; si < 4; si++) {
+                                if (!sp->strategies[si]) continue;
+                                if (offloads[of].params != OFFLOAD_NONE && si != 3) continue;
+                                plan_entry e;
+                                out->evaluated++;
+                                if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
+                                if (out->min_gpus[si] == 0 || gpus < out->min_gpus[si]) out->min_gpus[si] = gpus;
+                                sim_run_time(&in, strategies[si], sp->tokens, &e.r);
+                                if (sp->budget_dollars > 0 && e.r.cost.dollars > sp->budget_dollars) continue;
+                                if (sp->deadline_seconds > 0 && e.r.cost.seconds > sp->deadline_seconds) continue;
+                                out->feasible++;
+                                e.t = t;
+                                e.score = score_of(sp, &e.r, gpus);
+                                /* The result points at its training through sim_input;
+                                 * the entry keeps its own copy. */
+                                if (!out->has_best[si] || e.score < out->best_per_strategy[si].score) {
+                                    out->best_per_strategy[si] = e;
+                                    out->has_best[si] = true;
                                 }
+                                keep_top(out->top, &out->n_top, top_n, &e);
                             }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+static void *plan_worker(void *arg)
+{
+    plan_job *job = arg;
+    for (int ci = job->first; ci < job->nc; ci += job->stride) {
+        if (job->cb) job->cb((uint64_t)ci, (uint64_t)job->nc, job->ctx);
+        search_count(job, job->counts[ci]);
+    }
+    return NULL;
+}
+
+/* Fold a worker's partial result into the total; ties go to fewer GPUs, then lower TP and PP,
+ * so the answer does not depend on the number of threads. */
+static bool better(const plan_entry *a, const plan_entry *b)
+{
+    if (a->score != b->score) return a->score < b->score;
+    if (a->t.gpus != b->t.gpus) return a->t.gpus < b->t.gpus;
+    if (a->t.tp != b->t.tp) return a->t.tp < b->t.tp;
+    return a->t.pp < b->t.pp;
+}
+
+static void merge(plan_result *out, const plan_result *p, int top_n)
+{
+    out->evaluated += p->evaluated;
+    out->feasible += p->feasible;
+    for (int si = 0; si < 4; si++) {
+        if (p->min_gpus[si] && (!out->min_gpus[si] || p->min_gpus[si] < out->min_gpus[si])) out->min_gpus[si] = p->min_gpus[si];
+        if (p->has_best[si] && (!out->has_best[si] || better(&p->best_per_strategy[si], &out->best_per_strategy[si]))) {
+            out->best_per_strategy[si] = p->best_per_strategy[si];
+            out->has_best[si] = true;
+        }
+    }
+    for (int k = 0; k < p->n_top; k++) {
+        const plan_entry *e = &p->top[k];
+        if (out->n_top == top_n && !better(e, &out->top[top_n - 1])) continue;
+        int i = out->n_top < top_n ? out->n_top++ : top_n - 1;
+        while (i > 0 && better(e, &out->top[i - 1])) { out->top[i] = out->top[i - 1]; i--; }
+        out->top[i] = *e;
+    }
+}
+
+int plan_threads(void)
+{
+    const char *env = getenv("ZEROSIM_THREADS");
+    long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > PLAN_MAX_THREADS ? PLAN_MAX_THREADS : (int)n;
+}
+
+int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
+                plan_result *out, zs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
+    int64_t counts[4096];
+    int nc = gpu_counts(sp, gpn, counts, 4096);
+    if (nc == 0) return zs_fail(err, ZS_ERR_USAGE, "--max-gpus %lld: no GPU count to search", (long long)sp->max_gpus);
+    if (sp->global_batch < 1) return zs_fail(err, ZS_ERR_USAGE, "--global-batch: expected at least 1 sequence");
+    if (top_n < 1) top_n = 1;
+    int nt = plan_threads();
+    if (nt > nc) nt = nc;
+    plan_job jobs[PLAN_MAX_THREADS];
+    pthread_t tid[PLAN_MAX_THREADS];
+    out->top = calloc((size_t)top_n, sizeof *out->top);
+    bool ok = out->top != NULL;
+    for (int k = 0; k < nt && ok; k++) {
+        jobs[k] = (plan_job){s, sp, counts, nc, k, nt, top_n, k == 0 ? cb : NULL, ctx, {0}};
+        jobs[k].part.top = calloc((size_t)top_n, sizeof *out->top);
+        ok = jobs[k].part.top != NULL;
+        if (!ok) nt = k;
+    }
+    if (!ok) {
+        for (int k = 0; k < nt; k++) free(jobs[k].part.top);
+        free(out->top);
+        out->top = NULL;
+        return zs_fail(err, ZS_ERR_USAGE, "out of memory");
+    }
+    /* Worker 0 runs here, the rest in threads; a worker whose thread cannot start runs here
+     * afterwards, so nothing is skipped. */
+    bool started[PLAN_MAX_THREADS] = {false};
+    for (int k = 1; k < nt; k++) started[k] = pthread_create(&tid[k], NULL, plan_worker, &jobs[k]) == 0;
+    plan_worker(&jobs[0]);
+    for (int k = 1; k < nt; k++) {
+        if (started[k]) pthread_join(tid[k], NULL);
+        else plan_worker(&jobs[k]);
+    }
+    for (int k = 0; k < nt; k++) {
+        merge(out, &jobs[k].part, top_n);
+        free(jobs[k].part.top);
     }
     if (cb) cb((uint64_t)nc, (uint64_t)nc, ctx);
     return ZS_OK;

@@ -52,13 +52,20 @@ typedef void (*plan_progress)(uint64_t done, uint64_t total, void *ctx);
 void plan_space_init(plan_space *sp);
 
 /* Search the space for s's model and hardware (s->t gives the fixed parts: precision,
- * optimizer, seq_len, buckets). Keeps the top_n best feasible configurations. Fails with
+ * optimizer, seq_len, buckets), one thread per core over the GPU counts. Keeps the top_n best
+ * feasible configurations (ties: fewer GPUs, then lower TP, then PP). Fails with
  * ZS_ERR_USAGE on an empty space (e.g. global batch smaller than any data-parallel degree),
  * never allocates on the evaluation path. */
 int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
                 plan_result *out, zs_error *err);
 
 void plan_result_free(plan_result *r);
+
+#define PLAN_MAX_THREADS 16
+
+/* Threads plan_search uses: $ZEROSIM_THREADS, else the online cores, at most PLAN_MAX_THREADS.
+ * The result does not depend on it. */
+int plan_threads(void);
 
 /* The largest model strategy st can train on `gpus` GPUs: with s->m a real model, the most
  * layers (depth scaling, width fixed) for which some configuration (TP, PP, micro-batch 1,

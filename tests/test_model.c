@@ -128,8 +128,43 @@ static void validation(void)
     CHECK(model_validate(&m, &e) == ZS_OK);
 }
 
+/* HF keys that change the shape: an explicit head_dim wider than hidden / heads (Gemma-style),
+ * MQA through multi_query, and attention_bias/mlp_bias on a llama config. Counts by hand. */
+static void hf_shape_keys(void)
+{
+    const char *text = "{\"model_type\": \"llama\", \"hidden_size\": 2048, \"num_hidden_layers\": 2,"
+                       " \"num_attention_heads\": 8, \"num_key_value_heads\": 1, \"head_dim\": 256,"
+                       " \"intermediate_size\": 8192, \"vocab_size\": 1000, \"tie_word_embeddings\": true,"
+                       " \"attention_bias\": true, \"mlp_bias\": true}";
+    cJSON *j = cJSON_Parse(text);
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_from_json(j, "inline", &m, &e) == 0);
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    cJSON_Delete(j);
+    double h = 2048, q = 8 * 256, kv = 256, i = 8192;
+    double attn = h * q + 2 * h * kv + q * h + (q + 2 * kv) + h; /* q, k, v, o + biases */
+    double mlp = 3 * h * i + 2 * i + h;                          /* gate, up, down + biases */
+    double block = attn + mlp + 2 * h;                            /* two RMSNorm weights */
+    CHECK_EQ_INT(pc.per_layer, block);
+    CHECK_EQ_INT(pc.total, 2 * block + 1000 * h + h);             /* tied embedding, final norm */
+    j = cJSON_Parse("{\"model_type\": \"transformer\", \"hidden_size\": 512, \"num_hidden_layers\": 2,"
+                    " \"num_attention_heads\": 8, \"multi_query\": true, \"vocab_size\": 100,"
+                    " \"max_position_embeddings\": 64}");
+    CHECK(model_from_json(j, "inline", &m, &e) == 0);
+    CHECK_EQ_INT(m.num_kv_heads, 1);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"model_type\": \"transformer\", \"hidden_size\": 512, \"num_hidden_layers\": 2,"
+                    " \"num_attention_heads\": 8, \"vocab_size\": 100, \"norm_type\": \"batchnorm\","
+                    " \"max_position_embeddings\": 64}");
+    CHECK(model_from_json(j, "x.json", &m, &e) == ZS_ERR_INPUT && strstr(e.msg, "norm_type"));
+    cJSON_Delete(j);
+}
+
 void suite_model(void)
 {
+    RUN_TEST(hf_shape_keys);
     RUN_TEST(counts_from_tsv);
     RUN_TEST(counts_published);
     RUN_TEST(shape_details);

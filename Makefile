@@ -5,6 +5,8 @@
 #   make test       install dependencies, build, run every test normally and under ASan+UBSan
 #   make bench      the simulator's own speed benchmark
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
+#   make fuzz       libFuzzer on every parser (FUZZ_SECONDS=10); fuzz-regress replays known crashers
+#   make valgrind   memcheck over the unit suites and the commands
 #   V=1             show full commands;  SANITIZER=address,undefined  sanitized build
 
 CC       ?= cc
@@ -74,6 +76,9 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+# make test fuzzes each parser briefly (8 targets, two at a time: about a minute in all).
+CI_FUZZ_SECONDS ?= 6
+
 DEMO_ARGS := --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full
 demo: deps
 	$(MAKE) --no-print-directory all
@@ -84,6 +89,8 @@ test: deps
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-cli
 	$(MAKE) --no-print-directory test-sanitize
+	$(MAKE) --no-print-directory fuzz-regress
+	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 
 test-unit: $(UNIT)
 	$(UNIT)
@@ -116,3 +123,5 @@ clean:
 	rm -rf build zerosim zerobench zerobench-cuda
 
 -include $(DEPS)
+
+include tests/fuzz/fuzz.mk

@@ -70,15 +70,17 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     if (have) ds->stage = (int)v; else note_default(ds, "zero_optimization.stage");
     if (offload(zero, "offload_optimizer", &t->offload_optimizer, ds, err)) return err->code;
     if (offload(zero, "offload_param", &t->offload_params, ds, err)) return err->code;
-    const struct { const char *key; double *dst; } nums[] = {
-        {"reduce_bucket_size", &t->reduce_bucket},
-        {"allgather_bucket_size", &t->allgather_bucket},
-        {"stage3_prefetch_bucket_size", &t->prefetch_bucket},
-        {"stage3_max_live_parameters", &t->max_live_params},
-        {"stage3_param_persistence_threshold", &t->persistence_threshold},
+    /* A reduce or all-gather bucket holds at least one element: the step is split into
+     * size / bucket collectives, so a smaller one made the call count (and the step) infinite. */
+    const struct { const char *key; double *dst, min; } nums[] = {
+        {"reduce_bucket_size", &t->reduce_bucket, 1},
+        {"allgather_bucket_size", &t->allgather_bucket, 1},
+        {"stage3_prefetch_bucket_size", &t->prefetch_bucket, 0},
+        {"stage3_max_live_parameters", &t->max_live_params, 0},
+        {"stage3_param_persistence_threshold", &t->persistence_threshold, 0},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        if (json_get_number(zero, nums[i].key, 0, 1e15, nums[i].dst, &have, err)) {
+        if (json_get_number(zero, nums[i].key, nums[i].min, 1e15, nums[i].dst, &have, err)) {
             zs_error_prefix(err, "zero_optimization");
             return err->code;
         }

@@ -18,6 +18,9 @@ static int number(const char *s, double *v)
 static int range(const char *flag, const char *item, char (*out)[32], int n, int max, zs_error *err)
 {
     char buf[96];
+    /* a truncated copy could lose the ':' the caller saw */
+    if (strlen(item) >= sizeof buf)
+        return zs_fail(err, ZS_ERR_USAGE, "--%s: item \"%s\" too long", flag, item), -1;
     snprintf(buf, sizeof buf, "%s", item);
     char *a = buf, *b = strchr(a, ':'), *st;
     *b++ = '\0';
@@ -33,7 +36,9 @@ static int range(const char *flag, const char *item, char (*out)[32], int n, int
         if (number(st + 1, &step) || (geometric ? step <= 1 : step <= 0)) goto bad;
     }
     if (geometric && lo <= 0) goto bad;
-    for (double v = lo; v <= hi * (1 + 1e-12); v = geometric ? v * step : v + step) {
+    /* slack for rounding in the steps; relative to |hi|, as hi * (1 + 1e-12) falls below a
+     * negative hi and made "-8:-8" expand to nothing */
+    for (double v = lo; v <= hi + fabs(hi) * 1e-12; v = geometric ? v * step : v + step) {
         if (n >= max) return zs_fail(err, ZS_ERR_USAGE, "--%s: more than %d values", flag, max), -1;
         snprintf(out[n++], 32, "%.12g", v);
     }

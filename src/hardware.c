@@ -31,6 +31,21 @@ int hardware_validate(const hardware *hw, zs_error *err)
         if (!isfinite(f[i].value) || f[i].value < f[i].min || f[i].value > f[i].max)
             return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %g is out of range (expected %g to %g)",
                            f[i].field, f[i].value, f[i].min, f[i].max);
+    /* Optional rates: 0 says the profile has none; a positive one divides work, so a tiny one
+     * (1e-312 B/s) made step times infinite. */
+    const struct { const char *field; double value, min; } opt[] = {
+        {"gpu.peak_flops.fp32", hw->peak_fp32, 1e6},
+        {"gpu.peak_flops.tf32", hw->peak_tf32, 1e6},
+        {"gpu.peak_flops.bf16", hw->peak_bf16, 1e6},
+        {"gpu.peak_flops.fp16", hw->peak_fp16, 1e6},
+        {"gpu.peak_flops.fp8", hw->peak_fp8, 1e6},
+        {"node.host_memory_bandwidth_bytes_per_second", hw->host_memory_bandwidth, 1e3},
+        {"node.nvme_bandwidth_bytes_per_second", hw->nvme_bandwidth, 1e3},
+    };
+    for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+        if (opt[i].value != 0 && !(opt[i].value >= opt[i].min))
+            return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %g is out of range (expected 0 or at least %g)",
+                           opt[i].field, opt[i].value, opt[i].min);
     return ZS_OK;
 }
 

@@ -1,6 +1,7 @@
 /* model_json.c -- HuggingFace config.json (and our own JSON) to a model. */
 #include "model_json.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,7 +120,11 @@ static int from_json(const cJSON *j, model *m, zs_error *err)
     if (get_int_alias(j, K_FFN, &m->intermediate_size, false, err)) return err->code;
     double ratio;
     if (json_get_number(j, "expansion_ratio", 0, 1e4, &ratio, &have, err)) return err->code;
-    if (have) m->intermediate_size = (int64_t)(ratio * (double)m->hidden_size);
+    if (have) {
+        /* hidden_size is range-checked only in model_validate: keep the product castable */
+        double ffn = ratio * (double)m->hidden_size;
+        m->intermediate_size = fabs(ffn) < (double)JSON_BIG ? (int64_t)ffn : JSON_BIG;
+    }
 
     m->max_positions = 2048;
     if (get_int_alias(j, K_POS, &m->max_positions, a->pos == POS_LEARNED, err)) return err->code;

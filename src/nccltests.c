@@ -605,16 +605,16 @@ static int read_pass(parser *p, const tok *t, int at, int ip, const char *type, 
     if (!tok_num(tt, &v))
         return pfail(p, line, "%s time \"%.*s\" (field %d) is not a number", pname, tt.len, tt.s,
                      at + L->o_time + 1);
-    if (v <= 0)
-        return pfail(p, line, "%s time %.*s is not positive", pname, tt.len, tt.s);
     int ms = L->ms ? p->units_us != 1 : p->units_us == 2;
     pv->time = v * (ms ? 1e-3 : 1e-6);
+    if (v <= 0 || pv->time <= 0) /* a denormal time underflows to 0 s once scaled */
+        return pfail(p, line, "%s time %.*s is not positive", pname, tt.len, tt.s);
     const int offs[2] = {L->o_algbw, L->o_busbw};
     const char *names[2] = {"algbw", "busbw"};
     double bw[2];
     for (int k = 0; k < 2; k++) {
         tok b = t[at + offs[k]];
-        if (!tok_num(b, &bw[k]) || bw[k] < 0)
+        if (!tok_num(b, &bw[k]) || bw[k] < 0 || !isfinite(bw[k] * 1e9)) /* GB/s -> B/s */
             return pfail(p, line, "%s %s \"%.*s\" (field %d) is not a non-negative number", pname,
                          names[k], b.len, b.s, at + offs[k] + 1);
     }
@@ -829,8 +829,12 @@ static int finish(parser *p, const char *hint)
                   !strcmp(coll, "all_to_all") || !strcmp(coll, "gather") ||
                   !strcmp(coll, "scatter")) && f > 0 && f < 1)
             est = 1 / (1 - f);
-        if (est >= 1.5 && fabs(est - floor(est + 0.5)) < 0.15) o->ranks = (int)floor(est + 0.5);
-        else if (p->nthread > 0 && p->ngpus > 0) o->ranks = p->nthread * p->ngpus;
+        /* both bounded to int range: casting a larger estimate, or the product overflowing,
+         * is undefined (a ratio that close to its limit tells no rank count anyway) */
+        if (est >= 1.5 && est < INT_MAX && fabs(est - floor(est + 0.5)) < 0.15)
+            o->ranks = (int)floor(est + 0.5);
+        else if (p->nthread > 0 && p->ngpus > 0 && p->nthread <= INT_MAX / p->ngpus)
+            o->ranks = p->nthread * p->ngpus;
         o->ranks_inferred = o->ranks > 0;
     }
     for (int i = 0; i < o->n; i++) {
@@ -1003,11 +1007,12 @@ static int nt_pass(const cJSON *o, const char *origin, int row, const char *name
     if (!jnum(o, tk, &t))
         return zs_fail(err, ZS_ERR_INPUT, "%s: results[%d].%s.%s: missing or not a finite number",
                        origin, row, name, tk);
-    if (t <= 0)
+    if (t <= 0 || t * 1e-6 <= 0) /* a denormal time underflows to 0 s */
         return zs_fail(err, ZS_ERR_INPUT, "%s: results[%d].%s.%s: %g is not positive", origin,
                        row, name, tk, t);
     double a, b, w;
-    if (!jnum(o, "alg_bw", &a) || !jnum(o, "bus_bw", &b) || a < 0 || b < 0)
+    if (!jnum(o, "alg_bw", &a) || !jnum(o, "bus_bw", &b) || a < 0 || b < 0 ||
+        !isfinite(a * 1e9) || !isfinite(b * 1e9))
         return zs_fail(err, ZS_ERR_INPUT, "%s: results[%d].%s: alg_bw/bus_bw missing or invalid",
                        origin, row, name);
     pv->present = 1;
@@ -1116,8 +1121,10 @@ static int zb_pass(const cJSON *o, const char *origin, int doc, int row, const c
     double t, a, b, w;
     if (!jnum(o, "time_us", &t))
         return hfail(err, origin, doc, "rows[%d].%s.time_us: missing or not a number", row, name);
-    if (t <= 0) return hfail(err, origin, doc, "rows[%d].%s.time_us: %g is not positive", row, name, t);
-    if (!jnum(o, "algbw_gbps", &a) || !jnum(o, "busbw_gbps", &b) || a < 0 || b < 0)
+    if (t <= 0 || t * 1e-6 <= 0) /* a denormal time underflows to 0 s */
+        return hfail(err, origin, doc, "rows[%d].%s.time_us: %g is not positive", row, name, t);
+    if (!jnum(o, "algbw_gbps", &a) || !jnum(o, "busbw_gbps", &b) || a < 0 || b < 0 ||
+        !isfinite(a * 1e9) || !isfinite(b * 1e9))
         return hfail(err, origin, doc, "rows[%d].%s: algbw_gbps/busbw_gbps missing or invalid",
                      row, name);
     pv->present = 1;
@@ -1202,7 +1209,8 @@ static int zb_points(const cJSON *doc, const char *bench, const char *origin, in
         double t, w;
         if (!jnum(r, "time_us", &t))
             return hfail(err, origin, di, "rows[%d].time_us: missing or not a number", i);
-        if (t <= 0) return hfail(err, origin, di, "rows[%d].time_us: %g is not positive", i, t);
+        if (t <= 0 || t * 1e-6 <= 0) /* a denormal time underflows to 0 s */
+            return hfail(err, origin, di, "rows[%d].time_us: %g is not positive", i, t);
         b->seconds = t * 1e-6;
         b->wrong = jnum(r, "wrong", &w) && w >= 0 ? clamp_int(w) : -1;
         const char *key = NULL;
@@ -1241,6 +1249,9 @@ static int zb_points(const cJSON *doc, const char *bench, const char *origin, in
         }
         if (!(work > 0))
             return hfail(err, origin, di, "rows[%d].%s: missing or not a positive number", i, key);
+        if (!isfinite(b->value)) /* work / time beyond double range */
+            return hfail(err, origin, di, "rows[%d]: the rate (%s / time_us) is not finite", i,
+                         strcmp(bench, "adam") ? key : "bytes");
         b->x = work;
         h->n_points++;
         i++;

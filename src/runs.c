@@ -93,6 +93,10 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
         get_num(r, "measured_hfu", &x->hfu, where, err) ||
         get_num(r, "peak_memory_bytes", &x->peak_memory_bytes, where, err))
         return err->code;
+    /* a throughput so small that global_batch x seq_len / it overflows leaves no step time */
+    if (!isfinite(runs_measured_step(x)))
+        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"measured_tokens_per_second\": %g is too small (the step time overflows)",
+                       where, x->tokens_per_second);
     if (runs_measured_step(x) <= 0 && x->tflops_per_gpu <= 0 && x->mfu <= 0 && x->hfu <= 0)
         return zs_fail(err, ZS_ERR_INPUT, "%s: no measurement (measured_step_seconds, measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu or measured_hfu)", where);
     return ZS_OK;
@@ -199,15 +203,30 @@ static int load_json(const char *path, const char *text, run_record **out, int *
     return ZS_OK;
 }
 
+/* Dispatch on the first non-blank character; text is modified (the CSV reader splits it). */
+static int load_text(char *text, const char *origin, run_record **out, int *n, zs_error *err)
+{
+    size_t k = strspn(text, " \t\r\n");
+    return (text[k] == '[' || text[k] == '{') ? load_json(origin, text, out, n, err)
+                                              : load_csv(origin, text, out, n, err);
+}
+
+int runs_load_text(const char *text, const char *origin, run_record **out, int *n, zs_error *err)
+{
+    if (!origin) origin = "(runs)";
+    char *copy = strdup(text);
+    if (!copy) return zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", origin);
+    int rc = load_text(copy, origin, out, n, err);
+    free(copy);
+    return rc;
+}
+
 int runs_load(const char *path, run_record **out, int *n, zs_error *err)
 {
     char *text;
     size_t len;
     if (file_read_text(path, &text, &len, err)) return err->code;
-    size_t k = 0;
-    while (k < len && strchr(" \t\r\n", text[k])) k++;
-    int rc = (text[k] == '[' || text[k] == '{') ? load_json(path, text, out, n, err)
-                                                 : load_csv(path, text, out, n, err);
+    int rc = load_text(text, path, out, n, err);
     free(text);
     return rc;
 }

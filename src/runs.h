@@ -35,6 +35,10 @@ typedef struct run_record {
  * column: an empty file, a missing column, a bad number, an unknown strategy. */
 int runs_load(const char *path, run_record **out, int *n, zs_error *err);
 
+/* The same from text in memory (NUL-terminated; not modified); origin names it in messages
+ * (NULL: "(runs)"). */
+int runs_load_text(const char *text, const char *origin, run_record **out, int *n, zs_error *err);
+
 /* The measured step time of a run: step_seconds, else global_batch * seq_len /
  * tokens_per_second. 0 when neither is known. */
 double runs_measured_step(const run_record *r);

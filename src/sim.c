@@ -140,7 +140,8 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     steptime_compute(in, &r->plan, s->zero_stage > 0 ? (double)in->dp : 1, &r->step);
 
     double step = r->step.total, gpus = (double)t->gpus;
-    double tokens_step = (double)(in->dp * t->micro_batch * t->seq_len * t->grad_accum);
+    /* In double: the int64 product of the largest accepted values overflows. */
+    double tokens_step = (double)in->dp * (double)t->micro_batch * (double)t->seq_len * (double)t->grad_accum;
     r->tokens_per_second = tokens_step / step;
     r->tflops_per_gpu = in->fl.model_step / step / 1e12;
     r->mfu = in->fl.model_step / step / in->peak;

@@ -56,11 +56,15 @@ int training_validate(const training *t, zs_error *err)
                        (long long)t->gpus, (long long)t->tp, (long long)t->pp);
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
-    const double b[] = {t->reduce_bucket, t->allgather_bucket, t->prefetch_bucket,
-                        t->max_live_params, t->persistence_threshold, t->ddp_bucket_bytes};
+    /* Buckets split traffic into calls: at least one element each, or the call count explodes. */
+    const struct { const char *flag; double v, min; } b[] = {
+        {"--reduce-bucket", t->reduce_bucket, 1}, {"--allgather-bucket", t->allgather_bucket, 1},
+        {"--prefetch-bucket", t->prefetch_bucket, 0}, {"--max-live-params", t->max_live_params, 0},
+        {"--persistence-threshold", t->persistence_threshold, 0}, {"DDP bucket_cap", t->ddp_bucket_bytes, 1}};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
-        if (!(b[i] >= 0 && b[i] <= 1e15))
-            return zs_fail(err, ZS_ERR_USAGE, "bucket sizes must be between 0 and 1e15 elements");
+        if (!(b[i].v >= b[i].min && b[i].v <= 1e15))
+            return zs_fail(err, ZS_ERR_USAGE, "%s: %g is out of range (expected %g to 1e15 elements)", b[i].flag,
+                           b[i].v, b[i].min);
     return ZS_OK;
 }
 

@@ -95,7 +95,8 @@ int units_parse_int(const char *s, const char *what, int64_t min, int64_t max, i
     if (split_number(s, &v, &suf) != 0 || *suf != '\0' || !isfinite(v) || v != floor(v))
         return zs_fail(err, ZS_ERR_USAGE, "%s: expected a whole number, got \"%s\"", what,
                        s ? s : "");
-    if (v < (double)min || v > (double)max)
+    /* (double)INT64_MAX rounds up to 2^63, which no int64_t holds: refuse it before the cast */
+    if (v < (double)min || v > (double)max || v >= 0x1p63)
         return zs_fail(err, ZS_ERR_USAGE, "%s: %s is out of range (%lld to %lld)", what, s,
                        (long long)min, (long long)max);
     *out = (int64_t)v;

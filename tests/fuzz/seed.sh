@@ -1,0 +1,50 @@
+#!/bin/sh
+# seed.sh -- fill a fuzz target's corpus directory with the project's real input files.
+# usage: sh tests/fuzz/seed.sh TARGET DIR   (run from the repository root)
+# Copies (never moves) the files; the corpus lives under build/ so no copy is committed.
+set -eu
+t=$1
+dir=$2
+mkdir -p "$dir"
+
+copy() { # copy existing files, keeping what the corpus already holds
+    for f in "$@"; do
+        [ -f "$f" ] && cp -f "$f" "$dir/seed-$(echo "$f" | tr '/' '_')"
+    done
+    return 0
+}
+word() { # one inline seed: file name, content (no trailing newline: the CLI gets argv strings)
+    printf '%s' "$2" > "$dir/seed-$1"
+}
+
+case $t in
+model)
+    copy models/*.json tests/validation/models/*.json tests/data/bad/*.json tests/data/bad/binary.bin ;;
+hardware)
+    copy hardware/*.json tests/data/bad/*.json ;;
+dsconfig)
+    copy tests/data/ds_config*.json tests/data/bad/*.json ;;
+nccl)
+    copy tests/data/nccl/* tests/data/harness/*.txt tests/data/harness/*.json ;;
+harness)
+    copy tests/data/harness/*.json hardware/measured/*.json tests/data/nccl/*.json ;;
+runs)
+    copy tests/validation/*.csv tests/data/bad/runs_*.csv
+    # no JSON runs file is checked in: write the JSON form of a published row
+    word runs.json '[{"name": "r1", "model": "models/gpt2.json", "hardware": "a100-80gb", "gpus": 8, "gpus_per_node": 8, "strategy": "zero2", "tp": 1, "pp": 1, "virtual_stages": 1, "micro_batch": 4, "global_batch": 64, "seq_len": 1024, "precision": "bf16", "checkpointing": "none", "sequence_parallel": false, "measured_step_seconds": 1.5, "measured_tokens_per_second": 43690.7, "measured_mfu": 0.41, "peak_memory_bytes": 3.2e10, "source": "fuzz seed"}]'
+    word runs-object.json '{"runs": [{"model": "llama-2-7b", "hardware": "h100-80gb", "gpus": "64", "global_batch": "512", "seq_len": "4096", "measured_tokens_per_second": "1.2e6"}]}' ;;
+units)
+    word count-exp 7e9; word count-plain 6738415616; word count-B 7B; word count-T 1.5T
+    word count-M 25M; word count-k 500k; word bytes-GiB 80GiB; word bytes-GB 80GB
+    word bytes-MiB 512MiB; word bytes-G 4G; word bytes-exp 5e8; word bytes-space '80 GiB'
+    word int-plain 64; word int-exp 1e3; word int-neg -3; word bad-nan nan; word bad-inf inf
+    word bad-hex 0x10; word bad-suffix 7Q; word big 9.3e18 ;;
+grid)
+    word list 1,2,4; word geometric 8:4096:x2; word star 8:4096:*2; word range 1:8
+    word step 0:1:+0.25; word mixed '1,8:64:x2,100'; word float 0.5:2.5:+0.5
+    word one 42; word bad-order 8:1; word bad-factor 1:8:x1; word empty-item '1,,2' ;;
+*)
+    echo "seed.sh: unknown target $t" >&2; exit 2 ;;
+esac
+# Inputs that once crashed or leaked: the fuzzer starts from them too.
+copy tests/data/fuzz-regressions/"$t"/*

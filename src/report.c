@@ -57,6 +57,13 @@ static void describe(FILE *f, const setup *s)
         fprintf(f, "deepspeed  %s; defaulted: %s\n", s->ds_path, s->ds.defaulted);
 }
 
+/* A table cell: the row's format, or scientific notation when that would not fit the column. */
+__attribute__((format(printf, 3, 0))) static void cell(char *buf, size_t len, const char *fmt, double v)
+{
+    snprintf(buf, len, fmt, v);
+    if (strlen(buf) > 10) snprintf(buf, len, "%.4g", v);
+}
+
 /* One row of the time/communication part: a label and a value per applicable result. */
 static void row(FILE *f, const char *label, const result *r, int n, double (*get)(const result *),
                 const char *fmt, double scale)
@@ -65,7 +72,7 @@ static void row(FILE *f, const char *label, const result *r, int n, double (*get
     fprintf(f, "  %-30s", label);
     for (int i = 0; i < n; i++) {
         if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
-        snprintf(buf, sizeof buf, fmt, get(&r[i]) / scale);
+        cell(buf, sizeof buf, fmt, get(&r[i]) / scale);
         fprintf(f, "%12s", buf);
     }
     fputc('\n', f);
@@ -146,7 +153,7 @@ static void table(FILE *f, const setup *s, const result *r, int n)
         fprintf(f, "  %-30s", mf->label);
         for (int i = 0; i < n; i++) {
             if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
-            snprintf(buf, sizeof buf, "%.2f", field_of(&r[i].mem, mf) / GiB);
+            cell(buf, sizeof buf, "%.2f", field_of(&r[i].mem, mf) / GiB);
             fprintf(f, "%12s", buf);
         }
         fputc('\n', f);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,8 @@ typedef struct plan_job {
     const setup *s;
     const plan_space *sp;
     const int64_t *counts;
-    int nc, first, stride, top_n;
+    atomic_int *next;       /* shared: the next GPU count to search (work stealing) */
+    int nc, top_n;
     plan_progress cb;       /* called by worker 0 only */
     void *ctx;
     plan_result part;
@@ -148,7 +150,9 @@ static void search_count(plan_job *job, int64_t gpus)
 static void *plan_worker(void *arg)
 {
     plan_job *job = arg;
-    for (int ci = job->first; ci < job->nc; ci += job->stride) {
+    /* Work comes off a shared counter: GPU counts differ a lot in how many configurations
+     * divide the global batch, so a fixed split would leave a core idle. */
+    for (int ci; (ci = atomic_fetch_add(job->next, 1)) < job->nc;) {
         if (job->cb) job->cb((uint64_t)ci, (uint64_t)job->nc, job->ctx);
         search_count(job, job->counts[ci]);
     }
@@ -206,10 +210,11 @@ int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress c
     if (nt > nc) nt = nc;
     plan_job jobs[PLAN_MAX_THREADS];
     pthread_t tid[PLAN_MAX_THREADS];
+    atomic_int next = 0;
     out->top = calloc((size_t)top_n, sizeof *out->top);
     bool ok = out->top != NULL;
     for (int k = 0; k < nt && ok; k++) {
-        jobs[k] = (plan_job){s, sp, counts, nc, k, nt, top_n, k == 0 ? cb : NULL, ctx, {0}};
+        jobs[k] = (plan_job){s, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}};
         jobs[k].part.top = calloc((size_t)top_n, sizeof *out->top);
         ok = jobs[k].part.top != NULL;
         if (!ok) nt = k;

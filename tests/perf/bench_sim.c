@@ -63,12 +63,14 @@ int main(void)
     printf("estimate path: %.2f M full evaluations/s on one core (median of %d runs of %d; min %.2f, max %.2f)\n",
            rate[RUNS / 2] / 1e6, RUNS, N, rate[0] / 1e6, rate[RUNS - 1] / 1e6);
 
-    /* Plan: GPT-3 175B on up to 8192 A100s (Calculon reports a 1024-GPU search for comparison). */
-    if (load(&s, "gpt3-175b", "a100-80gb")) return 1;
+    /* Plan: a large space (Llama-2-7B, up to 65536 A100s in whole nodes, a global batch of
+     * 720720 sequences, whose many divisors keep most GPU counts feasible): about 0.66 M
+     * configurations. */
+    if (load(&s, "llama-2-7b", "a100-80gb")) return 1;
     plan_space sp;
     plan_space_init(&sp);
-    sp.max_gpus = 8192;
-    sp.global_batch = 3072;
+    sp.max_gpus = 65536;
+    sp.global_batch = 720720;
     sp.max_micro_batch = 64;
     for (int threads = 1; threads <= 2; threads++) {
         char nt[8];
@@ -87,7 +89,7 @@ int main(void)
             plan_result_free(&pr);
         }
         qsort(secs, RUNS, sizeof secs[0], cmp);
-        printf("plan, %d thread%s: gpt3-175b on up to %lld a100-80gb GPUs, global batch %lld: %llu configurations "
+        printf("plan, %d thread%s: llama-2-7b on up to %lld a100-80gb GPUs, global batch %lld: %llu configurations "
                "in %.3f s (median of %d) = %.2f M configurations/s\n", threads, threads > 1 ? "s" : "",
                (long long)sp.max_gpus, (long long)sp.global_batch, (unsigned long long)evaluated, secs[RUNS / 2],
                RUNS, (double)evaluated / secs[RUNS / 2] / 1e6);

@@ -88,6 +88,7 @@ demo: deps
 test: deps
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-cli
+	$(MAKE) --no-print-directory test-bench
 	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory fuzz-regress
 	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
@@ -124,4 +125,5 @@ clean:
 
 -include $(DEPS)
 
+include src/bench/bench.mk
 include tests/fuzz/fuzz.mk

@@ -1,0 +1,235 @@
+/* adam_gpu.c -- the CUDA "adam" sub-benchmark: fused multi-tensor kernel vs device-to-device cudaMemcpy. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adam.h"
+#include "be.h"
+#include "be_cuda.h"
+#include "bench.h"
+#include "cuda_util.h"
+#include "kernels.h"
+#include "report.h"
+
+#define WHO "adam"
+
+/* Device copy of one variant's state plus the tensor list and chunk table. */
+struct dev_adam {
+    float *w, *m, *v;                 /* pools, plan.pool elements */
+    void *g;                          /* grads: float (fp32) or bf16 (mixed) */
+    uint16_t *p16;                    /* bf16 params (mixed) */
+    struct kern_adam_tensor *tensors; /* device tensor list */
+    struct kern_adam_chunk *chunks;   /* device chunk table */
+    int nchunks;                      /* entries in chunks */
+};
+
+static void dev_free(struct dev_adam *d)
+{
+    cudaFree(d->w); cudaFree(d->m); cudaFree(d->v); cudaFree(d->g); cudaFree(d->p16);
+    cudaFree(d->tensors); cudaFree(d->chunks);
+    memset(d, 0, sizeof *d);
+}
+
+/* dev_make: allocates and uploads state s and the tables; 0 or -1 (printed). */
+static int dev_make(struct dev_adam *d, const struct adam_state *s, int variant, const struct adam_plan *p)
+{
+    size_t gsz = variant == ADAM_MIXED ? 2 : 4, pool = p->pool;
+    memset(d, 0, sizeof *d);
+    int ok = cuda_ok(cudaMalloc((void **)&d->w, pool * 4), WHO, "cudaMalloc")
+             && cuda_ok(cudaMalloc((void **)&d->m, pool * 4), WHO, "cudaMalloc")
+             && cuda_ok(cudaMalloc((void **)&d->v, pool * 4), WHO, "cudaMalloc")
+             && cuda_ok(cudaMalloc(&d->g, pool * gsz), WHO, "cudaMalloc")
+             && (variant != ADAM_MIXED || cuda_ok(cudaMalloc((void **)&d->p16, pool * 2), WHO, "cudaMalloc"));
+    ok = ok && cuda_ok(cudaMemcpy(d->w, s->master, pool * 4, cudaMemcpyHostToDevice), WHO, "upload")
+         && cuda_ok(cudaMemcpy(d->m, s->m, pool * 4, cudaMemcpyHostToDevice), WHO, "upload")
+         && cuda_ok(cudaMemcpy(d->v, s->v, pool * 4, cudaMemcpyHostToDevice), WHO, "upload")
+         && cuda_ok(cudaMemcpy(d->g, variant == ADAM_MIXED ? (void *)s->grad16 : (void *)s->grad32,
+                               pool * gsz, cudaMemcpyHostToDevice), WHO, "upload")
+         && (variant != ADAM_MIXED
+             || cuda_ok(cudaMemcpy(d->p16, s->param16, pool * 2, cudaMemcpyHostToDevice), WHO, "upload"));
+    if (!ok) return -1;
+
+    struct kern_adam_tensor *ht = calloc((size_t)p->ntensors, sizeof *ht);
+    size_t nch = 0;
+    for (int t = 0; t < p->ntensors; t++) nch += (p->len[t] + KERN_ADAM_CHUNK - 1) / KERN_ADAM_CHUNK;
+    struct kern_adam_chunk *hc = calloc(nch ? nch : 1, sizeof *hc);
+    if (!ht || !hc || nch > (size_t)1 << 30) {
+        fprintf(stderr, "zerobench-cuda: " WHO ": out of host memory for the tensor tables\n");
+        free(ht);
+        free(hc);
+        return -1;
+    }
+    size_t c = 0;
+    for (int t = 0; t < p->ntensors; t++) {
+        size_t o = p->off[t];
+        ht[t].w = d->w + o;
+        ht[t].m = d->m + o;
+        ht[t].v = d->v + o;
+        ht[t].g = (const char *)d->g + o * gsz;
+        ht[t].p16 = d->p16 ? d->p16 + o : NULL;
+        ht[t].n = p->len[t];
+        for (size_t st = 0; st < p->len[t]; st += KERN_ADAM_CHUNK) {
+            hc[c].tensor = t;
+            hc[c].start = st;
+            c++;
+        }
+    }
+    d->nchunks = (int)nch;
+    ok = cuda_ok(cudaMalloc((void **)&d->tensors, (size_t)p->ntensors * sizeof *ht), WHO, "cudaMalloc")
+         && cuda_ok(cudaMalloc((void **)&d->chunks, (nch ? nch : 1) * sizeof *hc), WHO, "cudaMalloc")
+         && cuda_ok(cudaMemcpy(d->tensors, ht, (size_t)p->ntensors * sizeof *ht, cudaMemcpyHostToDevice),
+                    WHO, "upload")
+         && cuda_ok(cudaMemcpy(d->chunks, hc, nch * sizeof *hc, cudaMemcpyHostToDevice), WHO, "upload");
+    free(ht);
+    free(hc);
+    return ok ? 0 : -1;
+}
+
+/* run_variant: upload, check one step against the host reference, time iters steps. */
+static int run_variant(const struct bench_opts *o, const struct adam_plan *p, struct adam_result *r,
+                       cudaStream_t st)
+{
+    struct adam_state hs, after;
+    struct dev_adam d;
+    struct adam_hparams hp;
+    struct adam_coef c;
+    cudaEvent_t *ev = calloc((size_t)o->iters + 1, sizeof *ev);
+    double *sec = calloc((size_t)o->iters, sizeof *sec);
+    int mixed = r->variant == ADAM_MIXED, ok = ev && sec;
+    adam_hparams_default(&hp);
+    adam_coef_make(&hp, &c);
+    memset(&d, 0, sizeof d);
+    memset(&after, 0, sizeof after);
+    ok = ok && adam_state_alloc(&hs, r->variant, p->pool) == 0;
+    if (ok) adam_state_fill(&hs, r->variant, p, 0x5eed + (uint64_t)r->variant);
+    ok = ok && dev_make(&d, &hs, r->variant, p) == 0;
+    r->wrong = -1;
+    if (ok && o->check) {
+        ok = cuda_ok((cudaError_t)kern_adam_step(mixed, d.tensors, d.chunks, d.nchunks, c, st), WHO, "launch")
+             && cuda_ok(cudaStreamSynchronize(st), WHO, "step")
+             && adam_state_alloc(&after, r->variant, p->pool) == 0
+             && cuda_ok(cudaMemcpy(after.master, d.w, p->pool * 4, cudaMemcpyDeviceToHost), WHO, "download")
+             && cuda_ok(cudaMemcpy(after.m, d.m, p->pool * 4, cudaMemcpyDeviceToHost), WHO, "download")
+             && cuda_ok(cudaMemcpy(after.v, d.v, p->pool * 4, cudaMemcpyDeviceToHost), WHO, "download")
+             && (!mixed || cuda_ok(cudaMemcpy(after.param16, d.p16, p->pool * 2, cudaMemcpyDeviceToHost),
+                                   WHO, "download"));
+        if (ok) r->wrong = (long long)adam_check(&hp, r->variant, p, &hs, &after);
+    }
+    for (int i = 0; ok && i < o->warmup; i++)
+        ok = cuda_ok((cudaError_t)kern_adam_step(mixed, d.tensors, d.chunks, d.nchunks, c, st), WHO, "launch");
+    ok = ok && cuda_ok(cudaStreamSynchronize(st), WHO, "warm-up") && cuda_events(ev, o->iters + 1, 0) == 0;
+    if (ok) MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; ok && i < o->iters; i++) {
+        ok = cuda_ok(cudaEventRecord(ev[i], st), WHO, "event")
+             && cuda_ok((cudaError_t)kern_adam_step(mixed, d.tensors, d.chunks, d.nchunks, c, st), WHO,
+                        "launch");
+    }
+    ok = ok && cuda_ok(cudaEventRecord(ev[o->iters], st), WHO, "event")
+         && cuda_ok(cudaStreamSynchronize(st), WHO, "timed steps");
+    double total = 0;
+    if (ok && cuda_event_times(ev, o->iters, sec, &total) == 0) {
+        r->avg = total / o->iters;
+        r->best = sec[0];
+        for (int i = 1; i < o->iters; i++) r->best = sec[i] < r->best ? sec[i] : r->best;
+    } else {
+        ok = 0;
+    }
+    if (ev) cuda_events(ev, o->iters + 1, 1);
+    free(ev);
+    free(sec);
+    dev_free(&d);
+    adam_state_free(&hs);
+    adam_state_free(&after);
+    return ok ? 0 : -1;
+}
+
+/* d2d_ref: best device-to-device cudaMemcpy of half the Adam step's bytes
+ * (a copy reads and writes each byte: 2 x size moved). */
+static int d2d_ref(size_t params, const struct bench_opts *o, struct adam_result *r, cudaStream_t st)
+{
+    size_t bytes = params * ADAM_BYTES_PER_PARAM / 2;
+    void *src = NULL, *dst = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    int ok = cuda_ok(cudaMalloc(&src, bytes), WHO, "cudaMalloc")
+             && cuda_ok(cudaMalloc(&dst, bytes), WHO, "cudaMalloc")
+             && cuda_ok(cudaMemsetAsync(src, 1, bytes, st), WHO, "memset") && cuda_events(ev, 2, 0) == 0;
+    double best = 1e30;
+    for (int i = 0; ok && i < o->warmup + o->iters; i++) {
+        float ms = 0;
+        ok = cuda_ok(cudaEventRecord(ev[0], st), WHO, "event")
+             && cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st), WHO, "memcpy")
+             && cuda_ok(cudaEventRecord(ev[1], st), WHO, "event")
+             && cuda_ok(cudaEventSynchronize(ev[1]), WHO, "memcpy")
+             && cuda_ok(cudaEventElapsedTime(&ms, ev[0], ev[1]), WHO, "event time");
+        if (ok && i >= o->warmup && ms * 1e-3 < best) best = ms * 1e-3;
+    }
+    cuda_events(ev, 2, 1);
+    cudaFree(src);
+    cudaFree(dst);
+    r->ref_bytes = 2.0 * (double)bytes;
+    r->ref_best = best;
+    return ok ? 0 : -1;
+}
+
+static double max_over_procs(double x)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return x;
+}
+
+int adam_main(const struct bench_opts *o, const struct be_info *bi)
+{
+    struct report rep;
+    const struct be_cuda_ctx *x = be_comm(0);
+    int vfirst = o->variant < 0 ? 0 : o->variant, vlast = o->variant < 0 ? 1 : o->variant;
+    long long bad = 0;
+    int failed = 0;
+    cudaSetDevice(x->device);
+    report_begin(&rep, o, bi);
+    adam_table_header(&rep, "device-to-device cudaMemcpy of half the step's bytes (read + write = 2 x size), "
+                      "best of iters, same run; one launch per step (chunked tensor list in device memory), "
+                      "CUDA events; first GPU of each process", "d2d");
+    for (size_t params = o->min_bytes; params && !failed;) {
+        struct adam_plan plan;
+        struct adam_result res = {0};
+        int ok = adam_plan_make(&plan, params, o->tensors) == 0;
+        ok = ok && d2d_ref(params, o, &res, x->stream) == 0;
+        if (!cuda_all_ok(ok)) {
+            adam_plan_free(&plan);
+            failed = 1;
+            break;
+        }
+        res.params = params;
+        res.tensors = plan.ntensors;
+        res.ref_best = max_over_procs(res.ref_best);
+        for (int v = vfirst; v <= vlast && !failed; v++) {
+            res.variant = v;
+            if (!cuda_all_ok(run_variant(o, &plan, &res, x->stream) == 0)) {
+                failed = 1;
+                break;
+            }
+            res.avg = max_over_procs(res.avg);
+            res.best = max_over_procs(res.best);
+            long long wrong = res.wrong;
+            MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+            if (res.wrong >= 0) res.wrong = wrong;
+            if (res.wrong > 0) bad++;
+            adam_table_row(&rep, &res, "d2d_memcpy");
+        }
+        adam_plan_free(&plan);
+        size_t next = o->step_factor > 1 ? params * o->step_factor : params + o->step_bytes;
+        params = (next > params && next <= o->max_bytes) ? next : 0;
+    }
+    report_rows_end(&rep);
+    json_obj_begin(&rep.j, "summary");
+    json_int(&rep.j, "wrong_rows", bad);
+    json_bool(&rep.j, "ok", bad == 0 && !failed);
+    json_obj_end(&rep.j);
+    if (rep.is_root) {
+        printf("# %-20s : %lld %s\n", "Out of bounds values", bad, bad ? "FAILED" : "OK");
+        printf("#\n");
+    }
+    int rc = report_finish(&rep);
+    return (bad || failed) ? 1 : rc;
+}

@@ -1,0 +1,50 @@
+/* coll_allreduce.c -- all-reduce: every rank gets op over all ranks' inputs. */
+#include "coll.h"
+
+#ifdef ZB_NCCL
+#include "be_cuda.h"
+#else
+#include <limits.h>
+#include <mpi.h>
+#include "mpi_dtype.h"
+#endif
+
+/* busbw = algbw * 2(n-1)/n: each rank sends and receives 2(n-1)/n of the data. */
+static double factor(int n) { return 2.0 * (n - 1) / n; }
+
+static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
+{
+    (void)nranks;
+    l->send_count = l->recv_count = l->param_count = bytes / typesize;
+    l->send_inplace_off = l->recv_inplace_off = 0;
+}
+
+static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
+{
+    coll_vals_fill(v, rank, in, 0, l->send_count);
+}
+
+static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
+                    const void *out)
+{
+    (void)rank; (void)root;
+    return coll_vals_check_reduced(v, out, 0, l->recv_count);
+}
+
+static int run(const struct coll_call *c)
+{
+#ifdef ZB_NCCL
+    const struct be_cuda_ctx *x = c->comm;
+    return (int)ncclAllReduce(c->send, c->recv, c->count, nccl_dtype(c->dtype), nccl_op(c->op),
+                              x->comm, x->stream);
+#else
+    if (c->count > INT_MAX) return MPI_ERR_COUNT;
+    return MPI_Allreduce(c->in_place ? MPI_IN_PLACE : c->send, c->recv, (int)c->count,
+                         mpi_dtype(c->dtype), mpi_op(c->dtype, c->op), *(MPI_Comm *)c->comm);
+#endif
+}
+
+const struct coll_def coll_allreduce = {
+    .name = "allreduce", .uses_op = 1, .uses_root = 0,
+    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+};

@@ -1,0 +1,35 @@
+/* cuda_util.c -- event timing and agreement helpers for the CUDA sub-benchmarks. */
+#include "cuda_util.h"
+
+#include <mpi.h>
+
+int cuda_all_ok(int ok)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return ok;
+}
+
+int cuda_event_times(cudaEvent_t *ev, int n, double *sec, double *total)
+{
+    float ms = 0;
+    for (int i = 0; i < n; i++) {
+        if (cudaEventElapsedTime(&ms, ev[i], ev[i + 1]) != cudaSuccess) return -1;
+        sec[i] = ms * 1e-3;
+    }
+    if (cudaEventElapsedTime(&ms, ev[0], ev[n]) != cudaSuccess) return -1;
+    *total = ms * 1e-3;
+    return 0;
+}
+
+int cuda_events(cudaEvent_t *ev, int n, int destroy)
+{
+    for (int i = 0; i < n; i++) {
+        if (destroy) {
+            if (ev[i]) cudaEventDestroy(ev[i]);
+            ev[i] = NULL;
+        } else if (cudaEventCreate(&ev[i]) != cudaSuccess) {
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,59 @@
+/* gemm.h -- GEMM shapes, exact test data and the reference check shared by the back ends. */
+#ifndef ZB_GEMM_H
+#define ZB_GEMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opts.h"
+
+/* Row-major C[M x N] = A[M x K] * B[K x N]. */
+struct gemm_shape {
+    size_t m, n, k;   /* dimensions */
+};
+
+/* gemm_value: element idx of the matrix identified by seed: a nonzero
+ * multiple of 1/128 in [-126/128, 1], exact in bf16, half, float and
+ * double, so every back end multiplies identical inputs. Header-inline so
+ * CUDA kernels can use the same definition. */
+#if defined(__CUDACC__)
+#define GEMM_HD __host__ __device__
+#else
+#define GEMM_HD
+#endif
+static inline GEMM_HD float gemm_value(uint32_t seed, uint64_t idx)
+{
+    uint64_t x = idx * 0x9e3779b97f4a7c15ull + seed;
+    x ^= x >> 29; x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 32;
+    int v = (int)(x % 254u) - 126;          /* -126..127 */
+    if (v >= 0) v++;                        /* skip zero: -126..-1, 1..128 */
+    return (float)v * (1.0f / 128.0f);
+}
+
+#define GEMM_SEED_A 0x1234u
+#define GEMM_SEED_B 0xabcdu
+
+/* gemm_shapes: the shapes to run: --shape list if given, else the back
+ * end's defaults (copied from defs). Returns the count written to out. */
+int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs,
+                struct gemm_shape *out, int max);
+
+/* gemm_flops: 2 M N K. */
+double gemm_flops(const struct gemm_shape *s);
+
+/* Reads element (i, j) of the result, as double; ctx is the caller's. */
+typedef double (*gemm_get_fn)(void *ctx, size_t i, size_t j);
+
+/* gemm_check: compares C against a double-precision dot product of the
+ * gemm_value inputs: every element when M*N*K <= 2^26 ("full"), else 256
+ * pseudo-random elements ("sampled"). Bound per element:
+ * |c - ref| <= gamma_K * sum_k |a_ik b_kj| + u_out * |ref|, gamma_K =
+ * K u_acc / (1 - K u_acc), with u_acc, u_out the unit roundoffs of the
+ * accumulation and output types. Returns the wrong count; *mode is set
+ * to "full" or "sampled". Never fails. With ZEROBENCH_FAULT set, element
+ * (0, 0) is read as got + 1 (test hook). */
+size_t gemm_check(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
+                  void *ctx, const char **mode);
+
+#endif

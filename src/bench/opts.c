@@ -1,0 +1,251 @@
+/* opts.c -- command-line parsing with one-line errors (exit status 2 is the caller's). */
+#include "opts.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+
+int opts_parse_size(const char *s, size_t *out)
+{
+    if (!s || *s < '0' || *s > '9') return -1;
+    unsigned long long v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (ULLONG_MAX - 9) / 10) return -1;
+        v = v * 10 + (unsigned long long)(*p - '0');
+    }
+    unsigned long long mult = 1;
+    switch (*p) {
+    case '\0': break;
+    case 'k': case 'K': mult = 1ull << 10; p++; break;
+    case 'm': case 'M': mult = 1ull << 20; p++; break;
+    case 'g': case 'G': mult = 1ull << 30; p++; break;
+    default: return -1;
+    }
+    if (*p != '\0') return -1;
+    if (v > SIZE_MAX / mult) return -1;
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
+/* parse_int: decimal integer in [lo, hi]; 0 or -1. */
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+/* parse_shape: "MxNxK" with positive sizes (K/M/G suffixes allowed). */
+static int parse_shape(const char *s, size_t dims[3])
+{
+    char buf[128];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    char *save = NULL, *tok = strtok_r(buf, "xX", &save);
+    for (int i = 0; i < 3; i++) {
+        if (!tok || opts_parse_size(tok, &dims[i]) != 0 || dims[i] == 0) return -1;
+        tok = strtok_r(NULL, "xX", &save);
+    }
+    return tok ? -1 : 0;
+}
+
+/* Integer flags: letter, accepted range, field, and the range as the error states it. */
+static const struct {
+    char c;             /* flag letter */
+    int lo, hi;         /* accepted values */
+    size_t off;         /* offsetof the int field in struct bench_opts */
+    const char *range;  /* for the error message */
+} int_flags[] = {
+    {'n', 1, INT_MAX, offsetof(struct bench_opts, iters), "an integer >= 1"},
+    {'w', 0, INT_MAX, offsetof(struct bench_opts, warmup), "an integer >= 0"},
+    {'c', 0, 1, offsetof(struct bench_opts, check), "0 or 1"},
+    {'I', 0, 1, offsetof(struct bench_opts, per_iter), "0 or 1"},
+    {'a', 0, 3, offsetof(struct bench_opts, average), "0=rank0 1=avg 2=min 3=max"},
+    {'g', 1, 1024, offsetof(struct bench_opts, gpus), "an integer >= 1"},
+    {'r', 0, INT_MAX, offsetof(struct bench_opts, root), "an integer >= 0"},
+    {'T', 1, 1 << 20, offsetof(struct bench_opts, tensors), "an integer >= 1"},
+};
+
+/* Flag table: short letter, long name. Every flag takes a value except help. */
+static const struct { char s; const char *l; } flags[] = {
+    {'b', "minbytes"}, {'e', "maxbytes"}, {'i', "stepbytes"}, {'f', "stepfactor"},
+    {'n', "iters"}, {'w', "warmup_iters"}, {'c', "check"}, {'d', "datatype"}, {'o', "op"},
+    {'r', "root"}, {'I', "per_iter_timing"}, {'a', "average"}, {'g', "ngpus"},
+    {'J', "output_file"}, {'T', "tensors"}, {'V', "variant"}, {'M', "impl"}, {'S', "shape"},
+};
+
+int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct bench_opts *o,
+               char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->argc = argc;
+    o->argv = argv;
+    o->step_bytes = 1u << 20;
+    o->step_factor = 1;
+    o->iters = 20;
+    o->warmup = 1;
+    o->check = 1;
+    o->dtype = -1;
+    o->op = -1;
+    o->average = 1;
+    o->gpus = 1;
+    o->tensors = 64;
+    o->variant = -1;
+    o->impl = "auto";
+    int have_b = 0, have_e = 0;
+
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return 1;
+    if (argc < 2) return fail(err, errlen, "missing sub-benchmark (try --help)");
+    o->bench = argv[1];
+    if (argv[1][0] == '-')
+        return fail(err, errlen, "first argument must be a sub-benchmark, got '%s' (try --help)",
+                    argv[1]);
+
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *val = NULL;
+        char c = 0, name[48];   /* name: the flag as typed, without "=value" */
+        snprintf(name, sizeof name, "%s", a);
+        if (a[0] == '-' && a[1] == '-') {
+            const char *eq = strchr(a + 2, '=');
+            size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            if (n + 2 < sizeof name) name[n + 2] = '\0';
+            for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+                if (strlen(flags[k].l) == n && !strncmp(flags[k].l, a + 2, n)) c = flags[k].s;
+            if (!c) return fail(err, errlen, "unknown option '%s' (try --help)", a);
+            if (eq) val = eq + 1;
+        } else if (a[0] == '-' && a[1] && strchr("beifnwcdorIagJ", a[1])) {
+            c = a[1];
+            name[2] = '\0';
+            if (a[2]) val = a + 2;
+        } else {
+            return fail(err, errlen, "unknown option '%s' (try --help)", a);
+        }
+        if (!val) {
+            if (i + 1 >= argc) return fail(err, errlen, "option '%s' needs a value", name);
+            val = argv[++i];
+        }
+        size_t sz;
+        switch (c) {
+        case 'b': case 'e': case 'i':
+            if (opts_parse_size(val, &sz) != 0)
+                return fail(err, errlen,
+                            "invalid size '%s' for -%c (expected N, NK, NM or NG; 1K = 1024)", val, c);
+            if (sz == 0) return fail(err, errlen, "-%c must be greater than 0", c);
+            if (c == 'b') { o->min_bytes = sz; have_b = 1; }
+            else if (c == 'e') { o->max_bytes = sz; have_e = 1; }
+            else o->step_bytes = sz;
+            break;
+        case 'f': {
+            int f;
+            if (parse_int(val, 1, 1 << 20, &f))
+                return fail(err, errlen, "invalid step factor '%s' for -f (integer >= 1)", val);
+            o->step_factor = (size_t)f;
+            break;
+        }
+        case 'n': case 'w': case 'c': case 'I': case 'a': case 'g': case 'r': case 'T':
+            for (size_t k = 0; k < sizeof int_flags / sizeof int_flags[0]; k++) {
+                if (int_flags[k].c != c) continue;
+                int *field = (int *)((char *)o + int_flags[k].off);
+                if (parse_int(val, int_flags[k].lo, int_flags[k].hi, field))
+                    return fail(err, errlen, "invalid value '%s' for %s (%s)", val, name,
+                                int_flags[k].range);
+            }
+            break;
+        case 'd':
+            o->dtype = dtype_parse(val);
+            if (o->dtype < 0)
+                return fail(err, errlen, "unknown datatype '%s' for -d (one of %s)", val, dtype_names());
+            break;
+        case 'o':
+            o->op = op_parse(val);
+            if (o->op < 0) return fail(err, errlen, "unknown op '%s' for -o (one of sum,prod,min,max)", val);
+            break;
+        case 'J':
+            if (!*val) return fail(err, errlen, "-J needs a file name");
+            o->json_path = val;
+            break;
+        case 'V':
+            if (!strcmp(val, "fp32")) o->variant = 0;
+            else if (!strcmp(val, "mixed")) o->variant = 1;
+            else if (!strcmp(val, "all")) o->variant = -1;
+            else return fail(err, errlen, "unknown --variant '%s' (fp32, mixed or all)", val);
+            break;
+        case 'M':
+            if (strcmp(val, "auto") && strcmp(val, "blocked") && strcmp(val, "cblas") && strcmp(val, "all"))
+                return fail(err, errlen, "unknown --impl '%s' (auto, blocked, cblas or all)", val);
+            o->impl = val;
+            break;
+        case 'S':
+            if (o->nshapes >= OPTS_MAX_SHAPES)
+                return fail(err, errlen, "too many --shape (at most %d)", OPTS_MAX_SHAPES);
+            if (parse_shape(val, o->shapes[o->nshapes]))
+                return fail(err, errlen, "invalid --shape '%s' (expected MxNxK, e.g. 4096x4096x4096)", val);
+            o->nshapes++;
+            break;
+        default:
+            return fail(err, errlen, "unknown option '%s' (try --help)", a);
+        }
+    }
+    if (!have_b) o->min_bytes = (have_e && o->max_bytes < def_min) ? o->max_bytes : def_min;
+    if (!have_e) o->max_bytes = have_b ? o->min_bytes : def_max;
+    if (o->max_bytes < o->min_bytes)
+        return fail(err, errlen, "-e %zu is below -b %zu", o->max_bytes, o->min_bytes);
+    return 0;
+}
+
+void opts_usage(FILE *f, const char *prog)
+{
+    fprintf(f,
+        "usage: %s SUB-BENCHMARK [options]\n"
+        "\n"
+        "sub-benchmarks:\n"
+        "  allreduce allgather reducescatter broadcast alltoall   collectives (nccl-tests table)\n"
+        "  adam     fused Adam step (fp32 and mixed bf16/fp32) vs memory bandwidth\n"
+        "  membw    STREAM-style copy/scale/add/triad bandwidth\n"
+        "  gemm     matrix multiply, TFLOP/s\n"
+        "\n"
+        "options (nccl-tests names; sizes take K/M/G suffixes, 1K = 1024):\n"
+        "  -b, --minbytes N       smallest size (adam: parameters; membw: bytes per array)\n"
+        "  -e, --maxbytes N       largest size (default: -b when only -b is given)\n"
+        "  -f, --stepfactor N     multiply the size by N each row (default 1: use -i)\n"
+        "  -i, --stepbytes N      add N bytes each row when -f is 1 (default 1M)\n"
+        "  -n, --iters N          timed iterations per row (default 20)\n"
+        "  -w, --warmup_iters N   warm-up iterations (default 1)\n"
+        "  -c, --check 0|1        validate results before timing (default 1)\n"
+        "  -d, --datatype T       %s\n"
+        "  -o, --op OP            sum, prod, min, max (default sum)\n"
+        "  -r, --root N           root rank for broadcast (default 0)\n"
+        "  -I, --per_iter_timing 0|1  also report per-iteration min/max/p99/cv\n"
+        "  -a, --average 0-3      time across ranks: 0=rank 0, 1=average (default), 2=min, 3=max\n"
+        "  -g, --ngpus N          GPUs driven by one process (CUDA back end)\n"
+        "  -J, --output_file F    write all rows and metadata as JSON to F\n"
+        "      --tensors N        adam: number of tensors in the fused step (default 64)\n"
+        "      --variant V        adam: fp32, mixed or all (default all)\n"
+        "      --shape MxNxK      gemm: C[MxN] = A[MxK] B[KxN]; repeatable\n"
+        "      --impl I           gemm (CPU): auto, blocked, cblas or all\n"
+        "  -h, --help             this text\n"
+        "\n"
+        "exit status: 0 ok, 1 wrong results or run-time error, 2 bad usage\n",
+        prog, dtype_names());
+}

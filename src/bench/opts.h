@@ -1,0 +1,49 @@
+/* opts.h -- nccl-tests style command-line flags shared by every sub-benchmark. */
+#ifndef ZB_OPTS_H
+#define ZB_OPTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define OPTS_MAX_SHAPES 32
+
+struct bench_opts {
+    const char *bench;        /* sub-benchmark name (first argument) */
+    size_t min_bytes;         /* -b: bytes (collectives, membw: per array) or parameters (adam) */
+    size_t max_bytes;         /* -e: same unit as -b */
+    size_t step_bytes;        /* -i: additive step, used when step_factor <= 1 */
+    size_t step_factor;       /* -f: multiplicative step; 1 selects -i */
+    int iters;                /* -n: timed iterations per row */
+    int warmup;               /* -w: untimed warm-up iterations */
+    int check;                /* -c: 1 validates results before timing */
+    int dtype;                /* -d: enum zb_dtype, -1 = sub-benchmark default */
+    int op;                   /* -o: enum zb_op, -1 = sum */
+    int root;                 /* -r: root rank (broadcast) */
+    int per_iter;             /* -I: 1 reports per-iteration min/max/p99/cv */
+    int average;              /* -a: time across ranks 0=rank0 1=avg 2=min 3=max */
+    int gpus;                 /* -g: GPUs driven by one process (CUDA back end) */
+    const char *json_path;    /* -J: JSON output file, NULL for none */
+    int tensors;              /* --tensors: adam tensor count */
+    int variant;              /* --variant: adam -1 both, 0 fp32, 1 mixed */
+    const char *impl;         /* --impl: gemm implementation (auto, blocked, cblas, all) */
+    size_t shapes[OPTS_MAX_SHAPES][3]; /* --shape MxNxK: gemm shapes (M, N, K) */
+    int nshapes;              /* number of --shape given */
+    int argc;                 /* original argc, for metadata */
+    char **argv;              /* original argv, for metadata */
+};
+
+/* opts_parse_size: parses "N", "NK", "NM", "NG" (1K = 1024) into *out.
+ * Returns 0, or -1 for an empty, signed, malformed or overflowing value. */
+int opts_parse_size(const char *s, size_t *out);
+
+/* opts_parse: fills o from argv (argv[1] is the sub-benchmark name);
+ * def_min/def_max are the sub-benchmark's -b/-e defaults.
+ * Returns 0 on success, 1 when --help/-h was given, 2 on a bad flag with
+ * a one-line message (no trailing newline) in err. */
+int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct bench_opts *o,
+               char *err, size_t errlen);
+
+/* opts_usage: prints the usage text to f. */
+void opts_usage(FILE *f, const char *prog);
+
+#endif

@@ -1,0 +1,53 @@
+/* report.h -- run metadata, "#" header lines and the JSON document every sub-benchmark writes. */
+#ifndef ZB_REPORT_H
+#define ZB_REPORT_H
+
+#include "be.h"
+#include "json.h"
+#include "opts.h"
+
+#define ZB_SCHEMA_VERSION 1
+
+/* Facts about the run, gathered once after be_init (rank 0's view). */
+struct run_meta {
+    char host[256];          /* hostname of this process */
+    char cpu_model[256];     /* "model name" from /proc/cpuinfo, or "unknown" */
+    int cpus;                /* online logical CPUs of this node */
+    char date[32];           /* start time, ISO 8601 UTC (YYYY-MM-DDTHH:MM:SSZ) */
+    char mpi_version[256];   /* first line of MPI_Get_library_version */
+    int omp_threads;         /* omp_get_max_threads() */
+    double loadavg;          /* 1-minute load average at start (-1 if unknown): >> 0 means shared CPUs */
+};
+
+/* A sub-benchmark's output: printing happens on proc 0 only (is_root);
+ * the JSON document is built everywhere but written by proc 0 when -J. */
+struct report {
+    struct json j;                /* document under construction */
+    struct run_meta meta;         /* collected by report_begin */
+    const struct bench_opts *o;   /* options of this run */
+    const struct be_info *bi;     /* geometry of this run */
+    int is_root;                  /* 1 on MPI rank 0 */
+};
+
+/* report_begin: collects metadata (MPI must be initialized), opens the
+ * JSON root with schema_version, tool, backend, benchmark, date, command,
+ * system, mpi, config, and opens the "rows" array. Never fails (JSON
+ * errors surface in report_finish). */
+void report_begin(struct report *r, const struct bench_opts *o, const struct be_info *bi);
+
+/* report_rows_end: closes "rows"; the caller may then add summary keys. */
+void report_rows_end(struct report *r);
+
+/* report_finish: closes the root and, on proc 0 with -J, writes the file
+ * atomically. Returns 0, or 1 after printing one line on stderr when the
+ * file cannot be written. Frees the document. */
+int report_finish(struct report *r);
+
+/* report_header: prints "# zerobench <bench> ..." identity lines (proc 0). */
+void report_header(const struct report *r);
+
+/* report_command: argv joined by spaces with argv[0] reduced to its
+ * basename, in buf (truncated to len). */
+void report_command(const struct bench_opts *o, char *buf, size_t len);
+
+#endif

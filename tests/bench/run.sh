@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# tests/bench/run.sh -- zerobench tests: 2-rank collective sweeps, adam/gemm/membw checks, flag errors, CUDA build.
+#
+# Run from anywhere: sh tests/bench/run.sh. Builds ./zerobench (and
+# ./zerobench-cuda when nvcc and nccl.h exist) unless ZEROBENCH_NO_BUILD=1.
+# ZEROBENCH / ZEROBENCH_CUDA name other binaries (e.g. sanitized builds);
+# MPIRUN overrides the launcher. Prints one line per test and ends with
+# "N passed, N failed"; exits 1 when anything failed.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+
+pass=0
+fail=0
+ok()  { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+finish() {
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit $?
+}
+
+ZB=${ZEROBENCH:-./zerobench}
+ZBC=${ZEROBENCH_CUDA:-./zerobench-cuda}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+MAKE=${MAKE:-make}
+MPIRUN=${MPIRUN:-mpirun}
+MPIFLAGS="--oversubscribe"
+[ "$(id -u)" = 0 ] && MPIFLAGS="$MPIFLAGS --allow-run-as-root"
+# Containers without ssh/rsh: launch locally with Open MPI's "isolated" launcher.
+if ! command -v ssh >/dev/null 2>&1 && ! command -v rsh >/dev/null 2>&1; then
+    export OMPI_MCA_plm=${OMPI_MCA_plm:-isolated}
+fi
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+# Under SANITIZER=address, Open MPI's own allocations look like leaks at exit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+HAVE_PY=0
+command -v python3 >/dev/null 2>&1 && HAVE_PY=1
+
+# --- build -------------------------------------------------------------------
+if ! command -v "${MPICC:-mpicc}" >/dev/null 2>&1 || ! command -v "${MPIRUN%% *}" >/dev/null 2>&1; then
+    echo "skip: zerobench needs MPI (mpicc and mpirun not found)"
+    finish
+fi
+if [ "${ZEROBENCH_NO_BUILD:-0}" != 1 ]; then
+    if $MAKE -f src/bench/bench.mk zerobench >"$TMP/build.log" 2>&1; then
+        if grep -q "warning:" "$TMP/build.log"; then bad "build has warnings"; grep "warning:" "$TMP/build.log"; else ok "build zerobench"; fi
+    else
+        bad "build zerobench"; tail -20 "$TMP/build.log"; finish
+    fi
+fi
+if [ ! -x "$ZB" ]; then bad "$ZB missing"; finish; fi
+
+# expect_usage_error ARGS...: exit 2, one line on stderr, nothing on stdout.
+expect_usage_error() {
+    "$ZB" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -q "^zerobench: " "$TMP/err"; then
+        ok "usage error: $* -> $(cat "$TMP/err")"
+    else
+        bad "usage error: $* (rc $rc, stderr: $(cat "$TMP/err"))"
+    fi
+}
+
+# --- flags ---------------------------------------------------------------------
+if "$ZB" --help >"$TMP/out" 2>&1 && grep -q "^usage: zerobench" "$TMP/out"; then ok "--help"; else bad "--help"; fi
+expect_usage_error allreduce -b 0
+expect_usage_error allreduce -b 1M -e 1K
+expect_usage_error allreduce -d quad
+expect_usage_error allreduce -o xor
+expect_usage_error allreduce -b 12Q
+expect_usage_error allreduce -e 1.5M
+expect_usage_error allreduce -x 1
+expect_usage_error allreduce -n
+expect_usage_error nosuchbench
+expect_usage_error
+expect_usage_error broadcast -b 1K -r 5
+expect_usage_error gemm --shape 12x3
+
+# --- collectives: 2-rank sweeps checked against arithmetic and JSON -------------
+# coll NAME EXTRA-ARGS... [-- checker args]
+coll() {
+    name=$1; shift
+    label="$name $*"
+    json="$TMP/$name.json"
+    rm -f "$json"
+    $MPIRUN $MPIFLAGS -np 2 "$ZB" "$name" -n 3 -w 1 -J "$json" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -ne 0 ]; then bad "$label: rc $rc: $(tail -3 "$TMP/err")"; return; fi
+    if ls "$TMP"/*.tmp.* >/dev/null 2>&1; then bad "$label: temporary JSON left behind"; return; fi
+    if [ $HAVE_PY = 1 ]; then
+        extra=""
+        case " $* " in *" -I 1 "*) extra="--per-iter" ;; esac
+        if python3 tests/bench/check_coll.py "$name" 2 "$TMP/out" "$json" $extra >"$TMP/chk" 2>&1; then
+            ok "$label ($(grep -cv '^#' "$TMP/out") rows, table = arithmetic = JSON)"
+        else
+            bad "$label: $(head -3 "$TMP/chk")"
+        fi
+    elif grep -q "Out of bounds values : 0 OK" "$TMP/out"; then
+        ok "$label (no python3: footer only)"
+    else
+        bad "$label: footer"
+    fi
+}
+for c in allreduce allgather reducescatter broadcast alltoall; do
+    coll $c -b 8 -e 1M -f 4
+done
+coll allreduce -b 1K -e 256K -f 16 -d bf16 -o max
+coll allreduce -b 1K -e 64K -f 8 -d int32 -o prod
+coll allreduce -b 1K -e 64K -f 8 -d double -o min -I 1
+coll allreduce -b 1K -e 4K -i 1K -d half
+coll reducescatter -b 1K -e 64K -f 8 -d int8
+coll reducescatter -b 1K -e 64K -f 8 -d uint64 -o max
+coll broadcast -b 1K -e 64K -f 8 -r 1 -d uint8
+coll alltoall -b 1K -e 64K -f 8 -d bf16
+coll allgather -b 1K -e 64K -f 8 -d double -a 3
+
+# deliberately corrupted results must be counted and fail the run
+ZEROBENCH_FAULT=1 $MPIRUN $MPIFLAGS -np 2 "$ZB" allreduce -b 1K -e 4K -f 2 -n 2 -J "$TMP/fault.json" >"$TMP/out" 2>/dev/null
+rc=$?
+if [ $rc -ne 0 ] && grep -q "Out of bounds values : 6 FAILED" "$TMP/out" \
+   && { [ $HAVE_PY = 0 ] || python3 tests/bench/check_coll.py allreduce 2 "$TMP/out" "$TMP/fault.json" --wrong 1 >/dev/null; }; then
+    ok "injected fault: #wrong 1 per pass, exit status nonzero"
+else
+    bad "injected fault not reported (rc $rc)"
+fi
+
+# --- adam: kernels vs double reference --------------------------------------------
+json_ok() {  # json_ok FILE BENCH NROWS: valid JSON, right benchmark, rows, summary ok
+    [ $HAVE_PY = 0 ] && return 0
+    python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema_version"] == 1 and d["tool"] == "zerobench" and d["benchmark"] == sys.argv[2], "header"
+assert len(d["rows"]) == int(sys.argv[3]), "rows %d" % len(d["rows"])
+assert d["summary"]["ok"] is True, "summary"
+for r in d["rows"]:
+    assert r.get("wrong", 0) in (0, None), r
+PY
+}
+OMP_NUM_THREADS=2 "$ZB" adam -b 100000 -e 300000 -f 3 -n 3 --tensors 7 -J "$TMP/adam.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+rows=$(grep -cv '^#' "$TMP/out")
+if [ $rc -eq 0 ] && [ "$rows" -eq 4 ] && grep -v '^#' "$TMP/out" | awk '$NF != 0 {bad=1} END {exit bad}' \
+   && json_ok "$TMP/adam.json" adam 4; then
+    ok "adam fp32 + mixed vs double reference (#wrong 0, 4 rows)"
+else
+    bad "adam (rc $rc): $(tail -3 "$TMP/out") $(cat "$TMP/err")"
+fi
+ZEROBENCH_FAULT=1 "$ZB" adam -b 1000 -n 1 >"$TMP/out" 2>&1
+if [ $? -eq 1 ] && grep -q "FAILED" "$TMP/out"; then ok "adam injected fault fails"; else bad "adam injected fault"; fi
+
+# --- gemm: blocked (and cblas when built) vs naive reference ------------------------
+OMP_NUM_THREADS=2 "$ZB" gemm --shape 67x45x129 --shape 130x70x300 --shape 1x1x1 -n 2 -J "$TMP/gemm.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -v '^#' "$TMP/out" | awk '$9 != "full" || $NF != 0 {bad=1} END {exit bad}' && json_ok "$TMP/gemm.json" gemm 3; then
+    ok "gemm float odd shapes, full reference check"
+else
+    bad "gemm float (rc $rc): $(cat "$TMP/err")"
+fi
+"$ZB" gemm -d double --shape 97x33x65 -n 1 --impl all >"$TMP/out" 2>"$TMP/err"
+if [ $? -eq 0 ] && grep -v '^#' "$TMP/out" | awk '$NF != 0 {bad=1} END {exit bad}'; then ok "gemm double, all implementations"; else bad "gemm double: $(cat "$TMP/err")"; fi
+ZEROBENCH_FAULT=1 "$ZB" gemm --shape 8x8x8 -n 1 >"$TMP/out" 2>&1
+if [ $? -eq 1 ]; then ok "gemm injected fault fails"; else bad "gemm injected fault"; fi
+
+# --- membw ---------------------------------------------------------------------------
+"$ZB" membw -b 1M -e 2M -f 2 -n 3 -J "$TMP/membw.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+membw_bytes() {  # rows count bytes STREAM's way and rate = bytes / best time
+    [ $HAVE_PY = 0 ] && return 0
+    python3 - "$1" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["rows"]:
+    want = {"copy": 16, "scale": 16, "add": 24, "triad": 24}[r["kernel"]] * r["array_bytes"] / 8
+    assert r["bytes"] == want, r
+    assert abs(r["gbps"] - r["bytes"] / r["time_min_us"] / 1e3) <= 1e-6 * r["gbps"], r
+PY
+}
+if [ $rc -eq 0 ] && json_ok "$TMP/membw.json" membw 8 && membw_bytes "$TMP/membw.json"; then ok "membw copy/scale/add/triad (STREAM byte counts, validated)"; else bad "membw (rc $rc): $(cat "$TMP/err")"; fi
+
+# --- CUDA back end: compiles here; without a GPU, one line and exit 1 ----------------
+cuda_built=0
+if [ "${ZEROBENCH_NO_BUILD:-0}" != 1 ]; then
+    $MAKE -f src/bench/bench.mk zerobench-cuda >"$TMP/build-cuda.log" 2>&1
+    rc=$?
+    if grep -q "zerobench-cuda: skipped" "$TMP/build-cuda.log"; then
+        echo "skip: $(grep 'zerobench-cuda: skipped' "$TMP/build-cuda.log")"
+    elif [ $rc -ne 0 ] || [ ! -x "$ZBC" ]; then
+        bad "build zerobench-cuda"; tail -20 "$TMP/build-cuda.log"
+    elif grep -q "warning" "$TMP/build-cuda.log"; then
+        bad "build zerobench-cuda has warnings"; grep "warning" "$TMP/build-cuda.log" | head
+    else
+        ok "build zerobench-cuda"; cuda_built=1
+    fi
+elif [ -x "$ZBC" ]; then
+    cuda_built=1
+else
+    echo "skip: CUDA back end not built"
+fi
+if [ $cuda_built = 1 ]; then
+    "$ZBC" allreduce -b 8 -e 1M -f 4 -n 2 >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if grep -q "no CUDA device found" "$TMP/err"; then
+        if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] \
+           && grep -q "^zerobench-cuda: no CUDA device found (cudaGetDeviceCount: .*)$" "$TMP/err"; then
+            ok "zerobench-cuda without GPU: $(cat "$TMP/err"), exit 1"
+        else
+            bad "zerobench-cuda without GPU: rc $rc, stderr: $(cat "$TMP/err")"
+        fi
+    elif [ $rc -eq 0 ] && grep -q "Out of bounds values : 0 OK" "$TMP/out"; then
+        ok "zerobench-cuda allreduce on a GPU"
+        for b in adam gemm membw; do
+            case $b in
+                adam) args="-b 1M -n 3" ;;
+                gemm) args="--shape 256x256x256 --shape 1024x2048x512 -n 3" ;;
+                *) args="-b 64M -n 3" ;;
+            esac
+            if "$ZBC" $b $args >"$TMP/out" 2>&1; then ok "zerobench-cuda $b on a GPU"; else bad "zerobench-cuda $b: $(tail -3 "$TMP/out")"; fi
+        done
+    else
+        bad "zerobench-cuda allreduce: rc $rc: $(tail -3 "$TMP/err")"
+    fi
+    "$ZBC" allreduce -b 0 >/dev/null 2>&1
+    if [ $? -eq 2 ]; then ok "zerobench-cuda bad flag exits 2"; else bad "zerobench-cuda bad flag"; fi
+fi
+
+finish

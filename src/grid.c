@@ -21,7 +21,7 @@ static int range(const char *flag, const char *item, char (*out)[32], int n, int
     /* a truncated copy could lose the ':' the caller saw */
     if (strlen(item) >= sizeof buf)
         return zs_fail(err, ZS_ERR_USAGE, "--%s: item \"%s\" too long", flag, item), -1;
-    snprintf(buf, sizeof buf, "%s", item);
+    memcpy(buf, item, strlen(item) + 1); /* fits: checked above */
     char *a = buf, *b = strchr(a, ':'), *st;
     *b++ = '\0';
     st = strchr(b, ':');
@@ -65,7 +65,7 @@ int grid_expand(const char *flag, const char *value, char (*out)[32], int max, z
         } else {
             if (n >= max) return zs_fail(err, ZS_ERR_USAGE, "--%s: more than %d values", flag, max), -1;
             if (strlen(p) >= 32) return zs_fail(err, ZS_ERR_USAGE, "--%s: item \"%s\" too long", flag, p), -1;
-            snprintf(out[n++], 32, "%s", p);
+            memcpy(out[n++], p, strlen(p) + 1); /* fits: checked above */
         }
         if (!comma) break;
         p = comma + 1;

@@ -125,7 +125,8 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
     if (c->have_gemm) hw->matmul_half_flops = c->gemm.w_half;
     if (c->have_hbm) { hw->hbm_fraction = c->hbm_fraction; hw->hbm_fraction_stderr = c->hbm_stderr; }
     if (c->have_host) hw->host_memory_fraction = c->host_fraction;
-    if (!c->have_level[0] && !c->have_level[1] && !c->have_gemm && !c->have_hbm && !c->have_host && !c->have_runs)
+    if (!c->have_level[0] && !c->have_level[1] && !c->have_gemm && !c->have_hbm && !c->have_host && !c->have_runs &&
+        !c->have_memory)
         return zs_fail(err, ZS_ERR_INPUT, "nothing to calibrate: give --nccl-tests logs, --harness files or --runs");
     return ZS_OK;
 }
@@ -175,6 +176,38 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
     c->mape_after = mape;
 out:
     free(pred);
+    free(meas);
+    return rc;
+}
+
+int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err)
+{
+    double *alloc = malloc(sizeof(double) * (size_t)(n + 1)), *meas = malloc(sizeof(double) * (size_t)(n + 1));
+    int k = 0, rc = ZS_OK;
+    if (!alloc || !meas) { rc = zs_fail(err, ZS_ERR_INPUT, "out of memory"); goto out; }
+    for (int i = 0; i < n; i++) {
+        if (runs[i].peak_memory_bytes <= 0) continue;
+        outcome o;
+        if ((rc = validate_run_hw(&runs[i], hw, &o, err))) goto out;
+        const memory *m = &o.r.mem;
+        alloc[k] = m->total - m->cuda_context - m->allocator;
+        meas[k] = runs[i].peak_memory_bytes - hw->cuda_context_bytes;
+        if (alloc[k] > 0 && meas[k] > 0) k++;
+    }
+    if (k < 3) goto out;
+    double scale, se;
+    if ((rc = fit_scale(alloc, meas, k, 1, &scale, &se, err))) goto out;
+    if (scale < 1) {
+        rc = zs_fail(err, ZS_ERR_INPUT, "--runs: measured peak memory is %.1f%% below the model's allocations; "
+                     "check the runs' configurations (checkpointing, micro-batch) before fitting overhead", 100 * (1 - scale));
+        goto out;
+    }
+    c->have_memory = true;
+    c->memory_runs = k;
+    c->allocator_fraction = hw->allocator_fraction = scale - 1;
+    c->allocator_stderr = se;
+out:
+    free(alloc);
     free(meas);
     return rc;
 }

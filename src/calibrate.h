@@ -43,6 +43,11 @@ typedef struct calibration {
     int runs;
     double matmul_max, matmul_stderr;
     double mape_before, mape_after;          /* on the runs, before and after */
+    /* Memory overhead from runs that report their peak memory: measured = allocated x
+     * (1 + allocator_fraction) + cuda_context. */
+    bool have_memory;
+    int memory_runs;
+    double allocator_fraction, allocator_stderr;
 } calibration;
 
 /* Fit one nccl-tests or zerobench collective set and append it. gpus_per_node decides the
@@ -66,5 +71,12 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err);
  * fit, robust), writing it and its standard error into hw. Fails with ZS_ERR_INPUT when
  * fewer than 2 runs have a measured step time or a run cannot be predicted. */
 int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err);
+
+/* Fit the allocator overhead fraction from runs with peak_memory_bytes (at least 3), keeping
+ * the profile's CUDA context: measured - context = (1 + f) x allocated, a robust scale fit.
+ * Writes hw->allocator_fraction. Returns ZS_OK without change when fewer than 3 runs report
+ * memory; fails with ZS_ERR_INPUT when a run cannot be predicted or the fit gives f < 0 (the
+ * model over-predicts memory: check the runs' configurations). */
+int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err);
 
 #endif

@@ -255,7 +255,10 @@ int cmd_calibrate(int argc, char **argv)
         }
         /* Links and efficiencies first, so the runs are predicted with them. */
         if (c->n_sets || c->have_gemm || c->have_hbm || c->have_host) rc = calibrate_apply(c, &hw, &err);
-        if (!rc) rc = calibrate_runs(c, runs, nr, &hw, &err);
+        bool timed = false;
+        for (int k = 0; k < nr; k++) timed |= runs_measured_step(&runs[k]) > 0;
+        if (!rc && timed) rc = calibrate_runs(c, runs, nr, &hw, &err);
+        if (!rc) rc = calibrate_memory(c, runs, nr, &hw, &err);
     }
     free(runs);
     if (!rc) rc = calibrate_apply(c, &hw, &err);
@@ -280,6 +283,7 @@ int cmd_calibrate(int argc, char **argv)
     if (c->have_hbm) { set_num(eff, "hbm_fraction", hw.hbm_fraction); set_num(eff, "hbm_fraction_stderr", hw.hbm_fraction_stderr); }
     if (c->have_host) set_num(eff, "host_memory_fraction", hw.host_memory_fraction);
     if (c->have_runs) { set_num(eff, "matmul_max_fraction", hw.matmul_max_fraction); set_num(eff, "matmul_max_fraction_stderr", hw.matmul_max_stderr); }
+    if (c->have_memory) set_num(section(prof, "memory_overhead"), "allocator_fraction", hw.allocator_fraction);
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -299,6 +303,12 @@ int cmd_calibrate(int argc, char **argv)
         cJSON_AddNumberToObject(r, "matmul_max_fraction_stderr", c->matmul_stderr);
         cJSON_AddNumberToObject(r, "mape_before", c->mape_before);
         cJSON_AddNumberToObject(r, "mape_after", c->mape_after);
+    }
+    if (c->have_memory) {
+        cJSON *mm = cJSON_AddObjectToObject(cal, "memory");
+        cJSON_AddNumberToObject(mm, "runs", c->memory_runs);
+        cJSON_AddNumberToObject(mm, "allocator_fraction", c->allocator_fraction);
+        cJSON_AddNumberToObject(mm, "allocator_fraction_stderr", c->allocator_stderr);
     }
     if (c->have_gemm) {
         cJSON *g = cJSON_AddObjectToObject(cal, "gemm");
@@ -341,6 +351,8 @@ int cmd_calibrate(int argc, char **argv)
         if (runs_j) cJSON_AddItemToObject(rep, "runs", cJSON_Duplicate(runs_j, 1));
         cJSON *g = cJSON_GetObjectItemCaseSensitive(cal2, "gemm");
         if (g) cJSON_AddItemToObject(rep, "gemm", cJSON_Duplicate(g, 1));
+        cJSON *mm = cJSON_GetObjectItemCaseSensitive(cal2, "memory");
+        if (mm) cJSON_AddItemToObject(rep, "memory", cJSON_Duplicate(mm, 1));
         if (out) cJSON_AddStringToObject(rep, "profile", out);
         char *text = cJSON_Print(rep);
         if (text) puts(text);
@@ -372,6 +384,9 @@ int cmd_calibrate(int argc, char **argv)
         if (c->have_runs)
             printf("runs: %d; end-to-end matmul efficiency %.3f +/- %.3f; step-time MAPE %.1f%% -> %.1f%%\n", c->runs,
                    c->matmul_max, c->matmul_stderr, 100 * c->mape_before, 100 * c->mape_after);
+        if (c->have_memory)
+            printf("memory: %d runs; allocator overhead %.1f%% +/- %.1f%% of allocated (CUDA context %.2f GiB kept)\n",
+                   c->memory_runs, 100 * c->allocator_fraction, 100 * c->allocator_stderr, hw.cuda_context_bytes / 1073741824.0);
         if (out) printf("\nwrote %s\n", out);
     }
     cJSON_Delete(prof);

@@ -125,16 +125,25 @@ int cmd_validate(int argc, char **argv)
     } else {
         printf("%-44s %6s %-6s %10s %10s %8s %6s\n", "run", "GPUs", "strat", "measured", "predicted", "error", "MFU");
         for (int j = 0; j < k; j++) {
-            bool step = strcmp(o[j].metric, "step_seconds") == 0;
+            bool step = strcmp(o[j].metric, "step_seconds") == 0, mem = strcmp(o[j].metric, "peak_memory_bytes") == 0;
             char meas[32], pred[32];
-            snprintf(meas, sizeof meas, step ? "%.2f s" : "%.1f%%", step ? o[j].measured : 100 * o[j].measured);
-            snprintf(pred, sizeof pred, step ? "%.2f s" : "%.1f%%", step ? o[j].predicted : 100 * o[j].predicted);
+            if (step) {
+                snprintf(meas, sizeof meas, "%.2f s", o[j].measured);
+                snprintf(pred, sizeof pred, "%.2f s", o[j].predicted);
+            } else if (mem) {
+                snprintf(meas, sizeof meas, "%.1f GiB", o[j].measured / 1073741824.0);
+                snprintf(pred, sizeof pred, "%.1f GiB", o[j].predicted / 1073741824.0);
+            } else {
+                snprintf(meas, sizeof meas, "%.1f%%", 100 * o[j].measured);
+                snprintf(pred, sizeof pred, "%.1f%%", 100 * o[j].predicted);
+            }
             printf("%-44.44s %6lld %-6s %10s %10s %+7.1f%% %5.1f%%%s\n", o[j].run->name, (long long)o[j].run->gpus,
                    o[j].run->strategy, meas, pred, 100 * o[j].error, 100 * o[j].r.mfu, o[j].r.fits ? "" : "  (does not fit)");
         }
         printf("\n%d runs: mean absolute error %.1f%%", k, 100 * mape);
         if (worst >= 0) printf(", worst %+.1f%% (%s)", 100 * o[worst].error, o[worst].run->name);
-        printf("\nerror = predicted step time / measured - 1 (for MFU-only rows: measured MFU / predicted - 1)\n");
+        printf("\nerror = predicted step time / measured - 1 (MFU-only rows: measured MFU / predicted - 1;\n"
+               "peak-memory rows: predicted total per GPU / measured - 1)\n");
     }
     free(o);
     free(runs);

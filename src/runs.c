@@ -97,8 +97,8 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     if (!isfinite(runs_measured_step(x)))
         return zs_fail(err, ZS_ERR_INPUT, "%s: column \"measured_tokens_per_second\": %g is too small (the step time overflows)",
                        where, x->tokens_per_second);
-    if (runs_measured_step(x) <= 0 && x->tflops_per_gpu <= 0 && x->mfu <= 0 && x->hfu <= 0)
-        return zs_fail(err, ZS_ERR_INPUT, "%s: no measurement (measured_step_seconds, measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu or measured_hfu)", where);
+    if (runs_measured_step(x) <= 0 && x->tflops_per_gpu <= 0 && x->mfu <= 0 && x->hfu <= 0 && x->peak_memory_bytes <= 0)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: no measurement (measured_step_seconds, measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu, measured_hfu or peak_memory_bytes)", where);
     return ZS_OK;
 }
 

@@ -72,15 +72,20 @@ int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs
         o->metric = "step_seconds";
         o->measured = step;
         o->predicted = o->r.step.total;
-    } else {
+    } else if (run->mfu > 0 || run->hfu > 0) {
         /* Throughput-only rows: compare time per step implied by MFU (or HFU). */
         o->metric = run->mfu > 0 ? "mfu" : "hfu";
         o->measured = run->mfu > 0 ? run->mfu : run->hfu;
         o->predicted = run->mfu > 0 ? o->r.mfu : o->r.hfu;
+    } else {
+        /* Memory-only rows: the peak the GPU reported against the modelled total. */
+        o->metric = "peak_memory_bytes";
+        o->measured = run->peak_memory_bytes;
+        o->predicted = o->r.mem.total;
     }
-    /* Error in time: a prediction of 1.2x the measured step is +20% whatever the metric. */
-    o->error = strcmp(o->metric, "step_seconds") == 0 ? o->predicted / o->measured - 1
-                                                       : o->measured / o->predicted - 1;
+    /* Error as predicted / measured - 1 in time or bytes: MFU is inverse to time. */
+    o->error = strcmp(o->metric, "mfu") == 0 || strcmp(o->metric, "hfu") == 0 ? o->measured / o->predicted - 1
+                                                                            : o->predicted / o->measured - 1;
     return ZS_OK;
 }
 

@@ -196,6 +196,22 @@ PY
 "$Z" validate $T/hold.csv --hardware $T/uncal.json --format json >$T/before.json 2>>"$err"
 "$Z" validate $T/hold.csv --hardware $T/a100-cal.json --format json >$T/after.json 2>>"$err"
 python3 -c "import json; b=json.load(open('$T/before.json'))['mape']; a=json.load(open('$T/after.json'))['mape']; assert a < b, (a, b)" 2>>"$err" && ok || bad "calibrated profile does not beat the uncalibrated one on held-out runs: $(cat "$err")"
+# memory overhead: runs whose peak is the model's allocations x 1.07 + the CUDA context give
+# back an allocator fraction of 0.07
+python3 - "$T" "$Z" <<'PY'
+import json, subprocess, sys
+t, Z = sys.argv[1], sys.argv[2]
+runs = []
+for gpus, mb, ck in ((8, 1, 'none'), (16, 2, 'selective'), (32, 4, 'full'), (64, 1, 'none'), (8, 4, 'full')):
+    d = json.loads(subprocess.run([Z, 'estimate', '--model', 'llama-2-7b', '--gpus', str(gpus), '--micro-batch', str(mb),
+                                   '--checkpointing', ck, '--strategy', 'zero3', '--format', 'json'], capture_output=True, text=True).stdout)
+    r = d['results'][0]['memory_bytes']
+    alloc = r['total'] - r['cuda_context'] - r['allocator_overhead']
+    runs.append(dict(name=f'mem{gpus}-{mb}', model='llama-2-7b', hardware='a100-80gb', gpus=gpus, strategy='zero3', micro_batch=mb,
+                     global_batch=mb * gpus, seq_len=2048, checkpointing=ck, precision='bf16', peak_memory_bytes=alloc * 1.07 + r['cuda_context']))
+json.dump(runs, open(f'{t}/memruns.json', 'w'))
+PY
+json_check "abs(d['memory']['allocator_fraction'] - 0.07) < 1e-6 and d['memory']['runs'] == 5" calibrate --hardware a100-80gb --runs $T/memruns.json --format json
 rm -rf "$T"
 
 # round trip: estimate's JSON, written as measured runs, validates with zero error

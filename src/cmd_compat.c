@@ -11,8 +11,6 @@
 #include "setup.h"
 #include "units.h"
 
-int cmd_compat(setup *s, const char *tool, bool distopt);
-
 static const char *dev(int on) { return on ? "cpu" : "none"; }
 
 /* DeepSpeed's *_all_cold tables for the chosen stages (2 and/or 3). */

@@ -3,8 +3,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "compat_deepspeed.h"
-#include "compat_megatron.h"
 #include "report.h"
 #include "setup.h"
 #include "sim.h"
@@ -43,8 +41,6 @@ static const cli_opt *merged(void)
     all[n] = (cli_opt){NULL, NULL, NULL, 0};
     return all;
 }
-
-int cmd_compat(setup *s, const char *tool, bool distopt);
 
 int cmd_estimate(int argc, char **argv)
 {

@@ -7,14 +7,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "catalog.h"
 #include "commands.h"
-#include "hardware_json.h"
-#include "model_json.h"
 #include "runs.h"
 #include "setup.h"
-#include "sim.h"
-#include "strategy.h"
 #include "validate.h"
 
 enum { V_FORMAT = 1, V_HARDWARE, V_FILTER };

@@ -364,6 +364,20 @@ void report_explain(FILE *f, const setup *s)
             "Logits: 4 s b V / t (fp32 for the loss). Buckets: DDP copies grads unless\n"
             "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
             "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
-            "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n\n",
+            "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n",
             s->hw.cuda_context_bytes / GiB, s->hw.allocator_fraction * 100);
+    fprintf(o,
+            "Collectives (Thakur et al. 2005; a = latency per step, B = achieved bandwidth per GPU):\n"
+            "  all-reduce min(ring 2(n-1)a + 2(n-1)/n S/B, tree 2 log2(n) a + 2 S/B); reduce-scatter and\n"
+            "  all-gather (n-1)a + (n-1)/n S/B; across nodes NVLink inside, the GPU's NIC share between.\n"
+            "  NVLink a = %.2f us, B = %.1f GB/s; network a = %.2f us, B = %.1f GB/s per GPU.\n"
+            "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
+            "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
+            "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
+            "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n\n",
+            s->hw.intra.latency * 1e6, s->hw.intra.bandwidth * s->hw.intra.efficiency / 1e9,
+            s->hw.inter.latency * 1e6,
+            s->hw.inter.bandwidth * s->hw.inter.efficiency * (double)s->hw.nics_per_node / (double)s->hw.gpus_per_node / 1e9,
+            (s->t.precision == PREC_FP32 ? s->hw.peak_fp32 : s->t.precision == PREC_FP16 ? s->hw.peak_fp16 : s->hw.peak_bf16) / 1e12,
+            s->hw.matmul_max_fraction, s->hw.matmul_half_flops, s->hw.hbm_bandwidth * s->hw.hbm_fraction / 1e9);
 }

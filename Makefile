@@ -89,9 +89,9 @@ test: deps
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory test-unit test-cli
 	$(MAKE) --no-print-directory test-bench
-	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory fuzz-regress
 	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+	$(MAKE) --no-print-directory test-sanitize
 
 test-unit: $(UNIT)
 	$(UNIT)

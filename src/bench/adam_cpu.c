@@ -203,14 +203,10 @@ int adam_main(const struct bench_opts *o, const struct be_info *bi)
             adam_table_row(&rep, &res, "stream_triad");
         }
         adam_plan_free(&plan);
-        size_t next = o->step_factor > 1 ? params * o->step_factor : params + o->step_bytes;
-        params = (next > params && next <= o->max_bytes) ? next : 0;
+        params = bench_next_size(o, params, o->step_factor);
     }
     report_rows_end(&rep);
-    json_obj_begin(&rep.j, "summary");
-    json_int(&rep.j, "wrong_rows", bad);
-    json_bool(&rep.j, "ok", bad == 0 && !failed);
-    json_obj_end(&rep.j);
+    report_summary(&rep, "wrong_rows", bad, failed);
     if (failed && rep.is_root)
         fprintf(stderr, "zerobench: adam: cannot allocate the state on some rank (up to %zu parameters)\n",
                 o->max_bytes);

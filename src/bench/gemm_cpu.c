@@ -343,10 +343,7 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
         free(C);
     }
     report_rows_end(&rep);
-    json_obj_begin(&rep.j, "summary");
-    json_int(&rep.j, "wrong_rows", bad);
-    json_bool(&rep.j, "ok", bad == 0 && !failed);
-    json_obj_end(&rep.j);
+    report_summary(&rep, "wrong_rows", bad, failed);
     if (failed && rep.is_root) fprintf(stderr, "zerobench: gemm: out of memory on some rank\n");
     if (rep.is_root) {
         printf("# %-20s : %lld %s\n", "Out of bounds values", bad, bad ? "FAILED" : "OK");

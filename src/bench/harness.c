@@ -266,17 +266,9 @@ static void print_header(const struct harness *h)
     }
 }
 
-/* next_size: the sweep step; 0 once past max_bytes or on overflow. */
-static size_t next_size(const struct bench_opts *o, size_t size, size_t factor)
-{
-    size_t next = factor > 1 ? size * factor : size + o->step_bytes;
-    if (next <= size || (factor > 1 && next / factor != size) || next > o->max_bytes) return 0;
-    return next;
-}
-
 static void warm_up(struct harness *h)
 {
-    for (size_t size = h->o->min_bytes; size; size = next_size(h->o, size, 2)) {
+    for (size_t size = h->o->min_bytes; size; size = bench_next_size(h->o, size, 2)) {
         struct coll_layout lay;
         h->c->layout(size, h->ts, h->bi->nranks, &lay);
         for (int i = 0; i < h->o->warmup; i++) launch(h, &lay, 0);
@@ -385,7 +377,7 @@ int harness_main(const struct coll_def *c, const struct bench_opts *o, const str
     report_begin(&h.rep, o, bi);
     print_header(&h);
     warm_up(&h);
-    for (size_t size = o->min_bytes; size; size = next_size(o, size, o->step_factor)) run_row(&h, size);
+    for (size_t size = o->min_bytes; size; size = bench_next_size(o, size, o->step_factor)) run_row(&h, size);
     report_rows_end(&h.rep);
     double avg = h.bw_count ? h.bw_sum / h.bw_count : 0.0;
     struct json *j = &h.rep.j;

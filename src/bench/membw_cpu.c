@@ -92,14 +92,10 @@ int membw_main(const struct bench_opts *o, const struct be_info *bi)
             json_obj_end(j);
         }
         if (rep.is_root) fflush(stdout);
-        size_t next = o->step_factor > 1 ? bytes * o->step_factor : bytes + o->step_bytes;
-        bytes = (next > bytes && next <= o->max_bytes) ? next : 0;
+        bytes = bench_next_size(o, bytes, o->step_factor);
     }
     report_rows_end(&rep);
-    json_obj_begin(&rep.j, "summary");
-    json_int(&rep.j, "wrong_sizes", bad);
-    json_bool(&rep.j, "ok", bad == 0 && !failed);
-    json_obj_end(&rep.j);
+    report_summary(&rep, "wrong_sizes", bad, failed);
     if (failed && rep.is_root) fprintf(stderr, "zerobench: membw: cannot allocate 3 arrays on some rank\n");
     if (rep.is_root) {
         printf("# %-20s : %lld %s\n", "Out of bounds values", bad, bad ? "FAILED" : "OK");

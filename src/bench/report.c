@@ -178,3 +178,18 @@ void report_header(const struct report *r)
     be_describe(0, dev, sizeof dev);
     printf("# device (rank 0): %s\n", dev);
 }
+
+void report_summary(struct report *r, const char *wrong_key, long long bad, int failed)
+{
+    json_obj_begin(&r->j, "summary");
+    json_int(&r->j, wrong_key, bad);
+    json_bool(&r->j, "ok", bad == 0 && !failed);
+    json_obj_end(&r->j);
+}
+
+size_t bench_next_size(const struct bench_opts *o, size_t size, size_t factor)
+{
+    size_t next = factor > 1 ? size * factor : size + o->step_bytes;
+    if (next <= size || (factor > 1 && next / factor != size) || next > o->max_bytes) return 0;
+    return next;
+}

@@ -43,6 +43,14 @@ void report_rows_end(struct report *r);
  * file cannot be written. Frees the document. */
 int report_finish(struct report *r);
 
+/* report_summary: after report_rows_end, the "summary" object every
+ * non-collective benchmark writes: {wrong_key: bad, "ok": bad == 0 && !failed}. */
+void report_summary(struct report *r, const char *wrong_key, long long bad, int failed);
+
+/* bench_next_size: the sweep's next size (-f factor, else +step bytes); 0
+ * once past max_bytes or on overflow. */
+size_t bench_next_size(const struct bench_opts *o, size_t size, size_t factor);
+
 /* report_header: prints "# zerobench <bench> ..." identity lines (proc 0). */
 void report_header(const struct report *r);
 

@@ -17,13 +17,14 @@ static const char *dev(int on) { return on ? "cpu" : "none"; }
 static int deepspeed(const setup *s)
 {
     const training *t = &s->t;
-    int gpn = (int)(t->gpus_per_node ? t->gpus_per_node : s->hw.gpus_per_node);
-    if (gpn > t->gpus) gpn = (int)t->gpus;
+    int gpn = (int)scenario_gpus_per_node(&s->hw, t);
     int nodes = (int)((t->gpus + gpn - 1) / gpn);
+    /* DeepSpeed's estimators cover its stage 2 (gradients sharded, parameters whole) and
+     * stage 3 (parameters sharded too). */
     bool want2 = false, want3 = false;
     for (int k = 0; s->chosen[k]; k++) {
-        want2 |= s->chosen[k]->zero_stage == 2;
-        want3 |= s->chosen[k]->zero_stage == 3;
+        want2 |= s->chosen[k]->shards.gradients && !s->chosen[k]->shards.parameters;
+        want3 |= s->chosen[k]->shards.parameters;
     }
     if (!want2 && !want3)
         return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: --strategy must include zero2 or zero3");

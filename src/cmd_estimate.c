@@ -30,18 +30,6 @@ static void usage(FILE *f)
                "  zerosim estimate --model llama-3-8b --deepspeed ds_config.json --gpus 8\n");
 }
 
-/* Find an option in either table. */
-static const cli_opt *merged(void)
-{
-    static cli_opt all[64];
-    if (all[0].name) return all;
-    int n = 0;
-    for (const cli_opt *o = setup_options; o->name; o++) all[n++] = *o;
-    for (const cli_opt *o = estimate_only; o->name; o++) all[n++] = *o;
-    all[n] = (cli_opt){NULL, NULL, NULL, 0};
-    return all;
-}
-
 int cmd_estimate(int argc, char **argv)
 {
     setup s;
@@ -51,7 +39,9 @@ int cmd_estimate(int argc, char **argv)
     bool distopt = false;
     int i = 1, id;
     const char *v;
-    while ((id = cli_next(argc, argv, &i, merged(), &v, &err)) != CLI_END) {
+    cli_opt opts[96];
+    setup_merge_options(estimate_only, false, NULL, opts, 96);
+    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
         if (id == CLI_HELP) { usage(stdout); return 0; }
         if (id == CLI_ERROR) return cmd_error("estimate", err.code, err.msg);
         if (id == CLI_POSITIONAL) return cmd_error("estimate", ZS_ERR_USAGE, "unexpected argument (see --help)");
@@ -62,18 +52,23 @@ int cmd_estimate(int argc, char **argv)
     if (setup_finish(&s, &err)) return cmd_error("estimate", err.code, err.msg);
     if (compat) return cmd_compat(&s, compat, distopt);
 
-    sim_input in;
-    if (sim_prepare(&in, &s.m, &s.pc, &s.hw, &s.t, &err)) return cmd_error("estimate", err.code, err.msg);
-    if (s.price >= 0) sim_set_price(&in, s.price);
-    result r[4];
+    scenario sc = setup_scenario(&s);
+    result r[STRATEGY_MAX];
     int n = 0, fits = 0;
-    for (int k = 0; s.chosen[k]; k++) {
-        sim_run(&in, s.chosen[k], s.tokens, &r[n]);
-        if (r[n].applicable && uncertainty_available(&s.hw))
-            r[n].has_interval = uncertainty_interval(&in, s.chosen[k], 0.9, &r[n].step_lo, &r[n].step_hi);
-        fits += r[n].fits;
-        n++;
+    if (sim_run_scenario(&sc, r, &n, &err)) return cmd_error("estimate", err.code, err.msg);
+    int applicable = 0;
+    for (int k = 0; k < n; k++) {
+        uncertainty_add(&sc, &r[k]);
+        fits += r[k].fits;
+        applicable += r[k].applicable;
     }
-    if (report_estimate(stdout, &s, r, n)) return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
+    /* Nothing chosen can run this configuration: a usage error naming the rule. */
+    if (applicable == 0 && n > 0) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "--strategy %s: %s", r[0].strategy->name, r[0].why);
+        return cmd_error("estimate", ZS_ERR_USAGE, msg);
+    }
+    report_options ro = setup_report_options(&s);
+    if (report_estimate(stdout, &sc, &ro, r, n)) return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
     return fits ? 0 : ZS_ERR_NOFIT;
 }

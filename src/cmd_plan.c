@@ -52,17 +52,6 @@ static void usage(FILE *f)
                "  zerosim plan --max-model --params 1e9 --hardware v100-32gb --gpus-list 1,16,64,400\n");
 }
 
-static const cli_opt *merged(void)
-{
-    static cli_opt all[96];
-    if (all[0].name) return all;
-    int n = 0;
-    for (const cli_opt *o = setup_options; o->name; o++) all[n++] = *o;
-    for (const cli_opt *o = plan_only; o->name; o++) all[n++] = *o;
-    all[n] = (cli_opt){NULL, NULL, NULL, 0};
-    return all;
-}
-
 static void progress(uint64_t done, uint64_t total, void *ctx)
 {
     (void)ctx;
@@ -139,13 +128,11 @@ static void print_entry(int rank, const plan_entry *e, bool tokens)
 }
 
 /* With a calibrated profile, each printed configuration gets its 90% step-time interval. */
-static void add_interval(const setup *s, plan_entry *e)
+static void add_interval(const scenario *sc, plan_entry *e)
 {
-    if (!uncertainty_available(&s->hw)) return;
-    sim_input in;
-    zs_error err;
-    if (sim_prepare(&in, &s->m, &s->pc, &s->hw, &e->t, &err)) return;
-    e->r.has_interval = uncertainty_interval(&in, e->r.strategy, 0.9, &e->r.step_lo, &e->r.step_hi);
+    scenario one = *sc;
+    one.t = &e->t;
+    uncertainty_add(&one, &e->r);
 }
 
 static void header(bool tokens)
@@ -156,7 +143,7 @@ static void header(bool tokens)
     printf("\n");
 }
 
-static int max_model(const setup *s, const plan_space *sp, const char *list)
+static int max_model(const scenario *s, out_format format, const plan_space *sp, const char *list)
 {
     int64_t counts[64];
     int n = 0;
@@ -172,21 +159,23 @@ static int max_model(const setup *s, const plan_space *sp, const char *list)
     }
     cJSON *root = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(root, "max_model");
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    if (s->format == FMT_TABLE) {
-        printf("Largest trainable model (parameters) on %s, %s%s\n", s->hw.name,
-               s->m.params_only ? "model states + overhead only (--params)" : "scaling the depth of ",
-               s->m.params_only ? "" : s->m.name);
+    int ns = 0;
+    while (strategies[ns]) ns++;
+    if (format == FMT_TABLE) {
+        printf("Largest trainable model (parameters) on %s, %s%s\n", s->hw->name,
+               s->m->params_only ? "model states + overhead only (--params)" : "scaling the depth of ",
+               s->m->params_only ? "" : s->m->name);
         printf("%8s", "GPUs");
         for (int i = 0; strategies[i]; i++) printf("%12s", strategies[i]->label);
         printf("\n");
     }
     bool tty = isatty(2);
     for (int k = 0; k < n; k++) {
-        if (s->format == FMT_TABLE) printf("%8lld", (long long)counts[k]);
+        if (format == FMT_TABLE) printf("%8lld", (long long)counts[k]);
         cJSON *row = cJSON_CreateObject();
         cJSON_AddNumberToObject(row, "gpus", (double)counts[k]);
         for (int i = 0; strategies[i]; i++) {
-            if (tty) fprintf(stderr, "\rplan: max model %d/%d", k * 4 + i + 1, n * 4);
+            if (tty) fprintf(stderr, "\rplan: max model %d/%d", k * ns + i + 1, n * ns);
             double params;
             int64_t layers;
             zs_error err = {0};
@@ -195,14 +184,14 @@ static int max_model(const setup *s, const plan_space *sp, const char *list)
                 return cmd_error("plan", err.code, err.msg);
             }
             char b[32];
-            if (s->format == FMT_TABLE) printf("%12s", params > 0 ? units_fmt_short(params, b, sizeof b) : "-");
+            if (format == FMT_TABLE) printf("%12s", params > 0 ? units_fmt_short(params, b, sizeof b) : "-");
             cJSON_AddNumberToObject(row, strategies[i]->name, params);
         }
         if (tty) fprintf(stderr, "\r%40s\r", "");
-        if (s->format == FMT_TABLE) printf("\n");
+        if (format == FMT_TABLE) printf("\n");
         cJSON_AddItemToArray(rows, row);
     }
-    if (s->format != FMT_TABLE) {
+    if (format != FMT_TABLE) {
         char *text = cJSON_Print(root);
         if (text) puts(text);
         free(text);
@@ -223,7 +212,9 @@ int cmd_plan(int argc, char **argv)
     const char *list = NULL, *v;
     double gb_tokens = 0, x;
     int64_t n;
-    while ((id = cli_next(argc, argv, &i, merged(), &v, &err)) != CLI_END) {
+    cli_opt opts[96];
+    setup_merge_options(plan_only, false, NULL, opts, 96);
+    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
         if (id == CLI_HELP) { usage(stdout); return 0; }
         if (id == CLI_ERROR) return cmd_error("plan", err.code, err.msg);
         if (id == CLI_POSITIONAL) return cmd_error("plan", ZS_ERR_USAGE, "unexpected argument (see --help)");
@@ -270,21 +261,22 @@ int cmd_plan(int argc, char **argv)
         }
     }
     if (setup_finish(&s, &err)) return cmd_error("plan", err.code, err.msg);
-    for (int k = 0; k < 4; k++) sp.strategies[k] = false;
-    for (int k = 0; s.chosen[k]; k++) sp.strategies[s.chosen[k]->zero_stage] = true;
+    for (int k = 0; k < STRATEGY_MAX; k++) sp.strategies[k] = false;
+    for (int k = 0; s.chosen[k]; k++) sp.strategies[strategy_index(s.chosen[k])] = true;
     sp.tokens = s.tokens;
     if ((sp.budget_dollars > 0 || sp.deadline_seconds > 0) && s.tokens <= 0)
         return cmd_error("plan", ZS_ERR_USAGE, "--budget and --deadline need --tokens (the training run to cost)");
-    if (maxmodel) return max_model(&s, &sp, list);
+    scenario sc = setup_scenario(&s);
+    if (maxmodel) return max_model(&sc, s.format, &sp, list);
     if (gb_tokens > 0) sp.global_batch = (int64_t)ceil(gb_tokens / (double)s.t.seq_len);
     if (sp.global_batch == 0) sp.global_batch = (int64_t)ceil(4194304.0 / (double)s.t.seq_len);
 
     plan_result pr;
     bool tty = isatty(2);
-    if (plan_search(&s, &sp, top, tty ? progress : NULL, NULL, &pr, &err)) return cmd_error("plan", err.code, err.msg);
+    if (plan_search(&sc, &sp, top, tty ? progress : NULL, NULL, &pr, &err)) return cmd_error("plan", err.code, err.msg);
     bool tokens = s.tokens > 0;
-    for (int k = 0; k < pr.n_top; k++) add_interval(&s, &pr.top[k]);
-    for (int k = 0; k < 4; k++) if (pr.has_best[k]) add_interval(&s, &pr.best_per_strategy[k]);
+    for (int k = 0; k < pr.n_top; k++) add_interval(&sc, &pr.top[k]);
+    for (int k = 0; strategies[k]; k++) if (pr.has_best[k]) add_interval(&sc, &pr.best_per_strategy[k]);
     if (s.format == FMT_TABLE) {
         char a[32], b[32];
         printf("plan: %s on %s, up to %lld GPUs, global batch %lld x %lld tokens; ranked by %s\n",
@@ -301,7 +293,7 @@ int cmd_plan(int argc, char **argv)
         }
         printf("\nBest per strategy, and the fewest GPUs with which it fits at all:\n");
         header(tokens);
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; strategies[k]; k++) {
             if (!sp.strategies[k]) continue;
             if (pr.has_best[k]) print_entry(0, &pr.best_per_strategy[k], tokens);
             else printf("  -  %-6s does not fit (within the constraints)\n", strategies[k]->label);
@@ -317,7 +309,7 @@ int cmd_plan(int argc, char **argv)
         for (int k = 0; k < pr.n_top; k++) cJSON_AddItemToArray(ranked, entry_json(&pr.top[k]));
         cJSON *best = cJSON_AddObjectToObject(root, "best_per_strategy");
         cJSON *ming = cJSON_AddObjectToObject(root, "min_gpus");
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; strategies[k]; k++) {
             if (!sp.strategies[k]) continue;
             if (pr.has_best[k]) cJSON_AddItemToObject(best, strategies[k]->name, entry_json(&pr.best_per_strategy[k]));
             else cJSON_AddNullToObject(best, strategies[k]->name);

@@ -23,6 +23,9 @@ static const cli_opt plot_only[] = {
     {NULL, NULL, NULL, 0},
 };
 
+/* Plot's options, then the shared ones less --format (plot's own) and --explain. */
+static const char *const not_plot[] = {"format", "explain", NULL};
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: zerosim plot [CHART ...] (--model NAME|FILE | --params COUNT) [options] [-o DIR]\n"
@@ -39,29 +42,14 @@ static void usage(FILE *f)
                "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
                "Options:\n");
     cli_print_options(f, plot_only);
-    for (const cli_opt *o = setup_options; o->name; o++)
-        if (strcmp(o->name, "format") != 0 && strcmp(o->name, "explain") != 0) {
-            cli_opt one[2] = {*o, {NULL, NULL, NULL, 0}};
-            cli_print_options(f, one);
-        }
+    cli_opt shared[96];
+    cli_print_options(f, setup_merge_options(NULL, false, not_plot, shared, 96));
     fprintf(f, "\nExamples:\n"
                "  zerosim plot --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full\n"
                "  zerosim plot memory step --model llama-3-8b --gpus 8 -o /tmp/charts --format png\n"
                "  zerosim plot validate --runs tests/validation/published_runs.csv\n");
 }
 
-/* Plot's options, then the shared ones less --format (plot's own) and --explain. */
-static const cli_opt *merged(void)
-{
-    static cli_opt all[80];
-    if (all[0].name) return all;
-    int n = 0;
-    for (const cli_opt *o = plot_only; o->name; o++) all[n++] = *o;
-    for (const cli_opt *o = setup_options; o->name && n < 79; o++)
-        if (strcmp(o->name, "format") != 0 && strcmp(o->name, "explain") != 0) all[n++] = *o;
-    all[n] = (cli_opt){NULL, NULL, NULL, 0};
-    return all;
-}
 
 /* Progress of slow charts on a terminal: "zerosim plot: max-model 12/40"; ctx is a bool
  * that says a progress line is showing. */
@@ -87,6 +75,8 @@ int cmd_plot(int argc, char **argv)
     bool want[PLOT_COUNT] = {false}, any = false;
     int i = 1, id;
     const char *v;
+    cli_opt opts[96];
+    setup_merge_options(plot_only, true, not_plot, opts, 96);
     while (i < argc) {
         if (strcmp(argv[i], "-o") == 0) {
             if (i + 1 >= argc) return cmd_error("plot", ZS_ERR_USAGE, "-o needs a value (DIR)");
@@ -94,7 +84,7 @@ int cmd_plot(int argc, char **argv)
             i += 2;
             continue;
         }
-        id = cli_next(argc, argv, &i, merged(), &v, &err);
+        id = cli_next(argc, argv, &i, opts, &v, &err);
         if (id == CLI_END) break;
         if (id == CLI_HELP) { usage(stdout); return 0; }
         if (id == CLI_ERROR) return cmd_error("plot", err.code, err.msg);
@@ -145,6 +135,7 @@ int cmd_plot(int argc, char **argv)
     bool need_setup = false;
     for (int c = 0; c < PLOT_COUNT; c++) need_setup |= want[c] && c != PLOT_VALIDATE;
     if (need_setup && setup_finish(&s, &err)) return cmd_error("plot", err.code, err.msg);
+    scenario sc = setup_scenario(&s);
     if (plot_dir_prepare(o.dir, &err)) return cmd_error("plot", err.code, err.msg);
     bool showing = false;
     if (isatty(2)) {
@@ -156,7 +147,7 @@ int cmd_plot(int argc, char **argv)
     bool draw = plot_find_gnuplot(gnuplot, sizeof gnuplot);
     for (int c = 0; c < PLOT_COUNT; c++) {
         if (!want[c]) continue;
-        if (plot_write((plot_chart)c, need_setup ? &s : NULL, &o, &err)) {
+        if (plot_write((plot_chart)c, need_setup ? &sc : NULL, &o, &err)) {
             if (showing) fputc('\n', stderr);
             return cmd_error("plot", err.code, err.msg);
         }

@@ -57,7 +57,7 @@ static void row(const setup *s, const training *t, const strategy *st, const res
 {
     bool valid = error == NULL && r->applicable;
     const char *why = error ? error : !r->applicable ? r->why : "";
-    long long gpn = t->gpus_per_node ? t->gpus_per_node : s->hw.gpus_per_node;
+    long long gpn = scenario_node_size(&s->hw, t);
     double vals[32];
     int nv = 0;
     for (const mem_field *mf = mem_fields; mf->key; mf++)
@@ -131,7 +131,7 @@ int cmd_sweep(int argc, char **argv)
         dims[nd].n = dims[nd].vals ? grid_expand(flag, v, dims[nd].vals, GRID_MAX_VALUES, &err) : -1;
         if (dims[nd].n < 0) {
             for (int k = 0; k <= nd; k++) free(dims[k].vals);
-            return cmd_error("sweep", ZS_ERR_USAGE, err.msg[0] ? err.msg : "out of memory");
+            return cmd_error("sweep", err.msg[0] ? ZS_ERR_USAGE : ZS_ERR_NOMEM, err.msg[0] ? err.msg : "out of memory");
         }
         /* the first value stands in while the files load */
         if (setup_take(&s, id, dims[nd].vals[0], &err)) {
@@ -167,7 +167,6 @@ int cmd_sweep(int argc, char **argv)
         sim_input in;
         zs_error e = {0};
         bool ok = sim_prepare(&in, &s.m, &s.pc, &s.hw, &t, &e) == ZS_OK;
-        if (ok && s.price >= 0) sim_set_price(&in, s.price);
         for (int k = 0; s.chosen[k]; k++) {
             result r;
             memset(&r, 0, sizeof r);

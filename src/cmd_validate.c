@@ -9,7 +9,8 @@
 
 #include "commands.h"
 #include "runs.h"
-#include "setup.h"
+#include "cli.h"
+#include "report.h"
 #include "validate.h"
 
 enum { V_FORMAT = 1, V_HARDWARE, V_FILTER };
@@ -56,7 +57,11 @@ int cmd_validate(int argc, char **argv)
     run_record *runs;
     int n;
     if (runs_load(file, &runs, &n, &err)) return cmd_error("validate", err.code, err.msg);
-    outcome *o = calloc((size_t)n, sizeof *o);
+    outcome *o = calloc((size_t)(n > 0 ? n : 1), sizeof *o);
+    if (!o) {
+        free(runs);
+        return cmd_error("validate", ZS_ERR_NOMEM, "out of memory");
+    }
     int k = 0;
     bool tty = isatty(2);
     for (int j = 0; j < n; j++) {

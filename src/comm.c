@@ -4,14 +4,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim.h"
+#include "scenario.h"
+#include "strategy.h"
 
 void comm_add(comm_plan *p, comm_op op)
 {
     if (p->n < COMM_MAX_OPS && op.calls > 0 && op.size > 0) p->op[p->n++] = op;
 }
 
-void comm_add_common(const sim_input *in, int stage, comm_plan *p)
+void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
 {
     const training *t = in->t;
     const model *m = in->m;
@@ -37,15 +38,15 @@ void comm_add_common(const sim_input *in, int stage, comm_plan *p)
         comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0});
     }
     double part = in->local_params / (double)in->dp;
-    if (t->offload_optimizer != OFFLOAD_NONE && stage > 0) {
+    if (t->offload_optimizer != OFFLOAD_NONE && s->offload_optimizer) {
         /* ZeRO-Offload (arXiv 2101.06840 section 4.1): the gradient partition goes down over
-         * PCIe as it is reduced (every micro-batch from stage 2 on), and updated 16-bit
-         * parameters come back up after the CPU step. */
-        double gcalls = stage >= 2 ? mb : 1;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, gcalls, stage >= 2, OVERLAP_BACKWARD, 0, "offload: gradients to host", 0, 0});
+         * PCIe as it is reduced (every micro-batch when the strategy reduces every
+         * micro-batch), and updated 16-bit parameters come back up after the CPU step. */
+        bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0, "offload: gradients to host", 0, 0});
         comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0, "offload: parameters from host", 0, 0});
     }
-    if (t->offload_params != OFFLOAD_NONE && stage == 3) {
+    if (t->offload_params != OFFLOAD_NONE && s->offload_params) {
         /* ZeRO-Infinity: the parameter partition is fetched for forward and for backward. */
         comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward", 0, 0});
         comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward", 0, 0});

@@ -5,6 +5,7 @@
 #include "collective.h"
 
 struct sim_input;
+struct strategy;
 
 typedef enum { GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_COUNT } group_kind;
 
@@ -44,8 +45,8 @@ typedef struct comm_summary {
 void comm_add(comm_plan *p, comm_op op);
 
 /* The ops every strategy shares: Megatron tensor-parallel collectives, pipeline sends, and
- * offload traffic over PCIe. `stage` is the ZeRO stage (0 for DDP). */
-void comm_add_common(const struct sim_input *in, int stage, comm_plan *p);
+ * offload traffic over PCIe as strategy s shards and reduces. */
+void comm_add_common(const struct sim_input *in, const struct strategy *s, comm_plan *p);
 
 /* Cost of one op (per call) on its group's levels. */
 void comm_op_cost(const struct sim_input *in, const comm_op *op, coll_cost *c);

@@ -13,6 +13,9 @@ enum {
     ZS_ERR_IO = 4,     /* an output could not be written, an external program failed */
 };
 
+/* Out of memory is one code everywhere: the run could not produce its output (exit 4). */
+#define ZS_ERR_NOMEM ZS_ERR_IO
+
 typedef struct zs_error {
     int code;        /* one of the ZS_ERR_* values; ZS_OK when clear */
     char msg[512];   /* one line, no trailing newline */

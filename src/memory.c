@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "sim.h"
+#include "scenario.h"
 
 /* DeepSpeed's pinned swap buffers for NVMe offload (deepspeed/runtime/swap_tensor/
  * aio_config and zero offload config): buffer_count 4 (optimizer) / 5 (params) of
@@ -11,17 +11,18 @@
 #define NVME_OPT_BUFFERS (4 * 1e8)
 #define NVME_PARAM_BUFFERS (5 * 1e8)
 
-void memory_states(const sim_input *in, int stage, memory *mem)
+void memory_states(const sim_input *in, shard_set shards, memory *mem)
 {
     double n = (double)in->dp;
-    double opt_div = stage >= 1 ? n : 1, grad_div = stage >= 2 ? n : 1, param_div = stage >= 3 ? n : 1;
+    double opt_div = shards.optimizer ? n : 1, grad_div = shards.gradients ? n : 1;
+    double param_div = shards.parameters ? n : 1;
     const training *t = in->t;
     const byte_table *bt = &in->bt;
     double p = in->local_params;
     double opt = bt->master + bt->moments;
 
     /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. */
-    double small = stage >= 3 ? fmin(in->local_small, p) : 0;
+    double small = shards.parameters ? fmin(in->local_small, p) : 0;
     mem->parameters = bt->param * ((p - small) / param_div + small);
     mem->gradients = bt->grad * p / grad_div;
     mem->optimizer_states = opt * p / opt_div;
@@ -30,11 +31,11 @@ void memory_states(const sim_input *in, int stage, memory *mem)
     if (t->offload_optimizer != OFFLOAD_NONE) {
         /* ZeRO-Offload (arXiv 2101.06840 section 4): fp32 master, moments and an fp32 copy of
          * the gradient partition live with the CPU Adam; the GPU keeps 16-bit parameters and
-         * only the buckets for gradients on their way down. Stage 1 keeps its unpartitioned
-         * 16-bit gradients on the GPU. */
+         * only the buckets for gradients on their way down. Without gradient sharding (stage
+         * 1) the unpartitioned 16-bit gradients stay on the GPU. */
         double states = (opt + 4) * p / opt_div;
         mem->optimizer_states = 0;
-        if (stage >= 2) mem->gradients = 0;
+        if (shards.gradients) mem->gradients = 0;
         if (t->offload_optimizer == OFFLOAD_NVME) { nvme += states; host += NVME_OPT_BUFFERS * 4; }
         else host += states;
     }

@@ -6,6 +6,14 @@
 
 struct sim_input;
 
+/* Which model states a strategy partitions over the data-parallel group (the rest every
+ * rank keeps whole). ZeRO stage k shards the first k (Rajbhandari et al. 2020, figure 1). */
+typedef struct shard_set {
+    bool optimizer;   /* fp32 master and moments */
+    bool gradients;
+    bool parameters;  /* the 16-bit working copy */
+} shard_set;
+
 typedef struct memory {
     double parameters;       /* bytes on the GPU: working copy (sharded by ZeRO-3) */
     double gradients;        /* bytes: gradients kept between backward and step */
@@ -26,10 +34,9 @@ typedef struct memory {
     bool fits_host;          /* host_per_node <= host RAM (true when the profile gives none) */
 } memory;
 
-/* Model states of ZeRO stage `stage` (0 = DDP): optimizer states sharded from stage 1,
- * gradients from 2, parameters at 3, over the data-parallel degree; offload applied. Writes
- * parameters, gradients, optimizer_states, model_states and the host/NVMe shares. Pure. */
-void memory_states(const struct sim_input *in, int stage, memory *mem);
+/* Model states with `shards` partitioned over the data-parallel degree, offload applied.
+ * Writes parameters, gradients, optimizer_states, model_states and the host/NVMe shares. Pure. */
+void memory_states(const struct sim_input *in, shard_set shards, memory *mem);
 
 /* Activations and logits of the most loaded pipeline stage (Korthikanti et al. 2022,
  * arXiv 2205.05198, section 4, generalised to GQA, gated MLPs, MoE top-k and flash

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strategy.h"
+#include "sim.h"
 
 void plan_space_init(plan_space *sp)
 {
@@ -17,7 +17,7 @@ void plan_space_init(plan_space *sp)
     sp->min_gpus = 1;
     sp->global_batch = 0;
     sp->rank = RANK_TIME;
-    for (int i = 0; i < 4; i++) sp->strategies[i] = true;
+    for (int i = 0; strategies[i]; i++) sp->strategies[i] = true;
     sp->allow_offload = sp->allow_pp = sp->allow_tp = true;
     sp->max_micro_batch = 32;
 }
@@ -69,7 +69,7 @@ static void keep_top(plan_entry *top, int *n, int cap, const plan_entry *e)
 
 /* Everything one worker needs; each writes only its own partial result. */
 typedef struct plan_job {
-    const setup *s;
+    const scenario *sc;
     const plan_space *sp;
     const int64_t *counts;
     atomic_int *next;       /* shared: the next GPU count to search (work stealing) */
@@ -82,12 +82,12 @@ typedef struct plan_job {
 /* Every configuration with `gpus` GPUs. */
 static void search_count(plan_job *job, int64_t gpus)
 {
-    const setup *s = job->s;
+    const scenario *sc = job->sc;
     const plan_space *sp = job->sp;
     plan_result *out = &job->part;
     int top_n = job->top_n;
-    const model *m = &s->m;
-    int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
+    const model *m = sc->m;
+    int64_t gpn = scenario_node_size(sc->hw, sc->t);
     int64_t layers = m->params_only ? 1 : m->num_layers;
     static const ckpt_kind ckpts[] = {CKPT_NONE, CKPT_SELECTIVE, CKPT_FULL};
     int n_ckpt = m->params_only ? 1 : 3;
@@ -103,7 +103,7 @@ static void search_count(plan_job *job, int64_t gpus)
                     int64_t ga = sp->global_batch / (mb * dp);
                     for (int ck = 0; ck < n_ckpt; ck++) {
                         for (int of = 0; of < n_off; of++) {
-                            training t = s->t;
+                            training t = *sc->t;
                             t.gpus = gpus;
                             t.tp = tp;
                             t.pp = pp;
@@ -116,11 +116,11 @@ static void search_count(plan_job *job, int64_t gpus)
                             t.offload_params = offloads[of].params;
                             sim_input in;
                             zs_error ignore;
-                            if (sim_prepare(&in, m, &s->pc, &s->hw, &t, &ignore)) continue;
-                            if (s->price >= 0) sim_set_price(&in, s->price);
-                            for (int si = 0; si < 4; si++) {
+                            if (sim_prepare(&in, m, sc->pc, sc->hw, &t, &ignore)) continue;
+                            for (int si = 0; strategies[si]; si++) {
                                 if (!sp->strategies[si]) continue;
-                                if (offloads[of].params != OFFLOAD_NONE && si != 3) continue;
+                                /* Combinations no strategy offers are not counted as tried. */
+                                if (t.offload_params != OFFLOAD_NONE && !strategies[si]->offload_params) continue;
                                 plan_entry e;
                                 out->evaluated++;
                                 if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
@@ -173,7 +173,7 @@ static void merge(plan_result *out, const plan_result *p, int top_n)
 {
     out->evaluated += p->evaluated;
     out->feasible += p->feasible;
-    for (int si = 0; si < 4; si++) {
+    for (int si = 0; strategies[si]; si++) {
         if (p->min_gpus[si] && (!out->min_gpus[si] || p->min_gpus[si] < out->min_gpus[si])) out->min_gpus[si] = p->min_gpus[si];
         if (p->has_best[si] && (!out->has_best[si] || better(&p->best_per_strategy[si], &out->best_per_strategy[si]))) {
             out->best_per_strategy[si] = p->best_per_strategy[si];
@@ -196,11 +196,11 @@ int plan_threads(void)
     return n < 1 ? 1 : n > PLAN_MAX_THREADS ? PLAN_MAX_THREADS : (int)n;
 }
 
-int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
+int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
                 plan_result *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
-    int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
+    int64_t gpn = scenario_node_size(sc->hw, sc->t);
     int64_t counts[4096];
     int nc = gpu_counts(sp, gpn, counts, 4096);
     if (nc == 0) return zs_fail(err, ZS_ERR_USAGE, "--max-gpus %lld: no GPU count to search", (long long)sp->max_gpus);
@@ -214,7 +214,7 @@ int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress c
     out->top = calloc((size_t)top_n, sizeof *out->top);
     bool ok = out->top != NULL;
     for (int k = 0; k < nt && ok; k++) {
-        jobs[k] = (plan_job){s, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}};
+        jobs[k] = (plan_job){sc, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}};
         jobs[k].part.top = calloc((size_t)top_n, sizeof *out->top);
         ok = jobs[k].part.top != NULL;
         if (!ok) nt = k;
@@ -223,7 +223,7 @@ int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress c
         for (int k = 0; k < nt; k++) free(jobs[k].part.top);
         free(out->top);
         out->top = NULL;
-        return zs_fail(err, ZS_ERR_USAGE, "out of memory");
+        return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     }
     /* Worker 0 runs here, the rest in threads; a worker whose thread cannot start runs here
      * afterwards, so nothing is skipped. */
@@ -244,10 +244,10 @@ int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress c
 
 /* Does some configuration of st fit m on `gpus` GPUs? Minimum-memory choices only: full
  * recompute, micro-batch 1, the lightest offload allowed. */
-static bool fits_any(const setup *s, const plan_space *sp, const model *m, const param_counts *pc,
+static bool fits_any(const scenario *sc, const plan_space *sp, const model *m, const param_counts *pc,
                      const strategy *st, int64_t gpus)
 {
-    int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
+    int64_t gpn = scenario_node_size(sc->hw, sc->t);
     int64_t layers = m->params_only ? 1 : m->num_layers;
     int n_off = sp->allow_offload ? 4 : 1;
     for (int64_t tp = 1; tp <= (sp->allow_tp ? gpn : 1) && tp <= gpus; tp *= 2) {
@@ -255,8 +255,7 @@ static bool fits_any(const setup *s, const plan_space *sp, const model *m, const
         for (int64_t pp = 1; pp <= (sp->allow_pp ? layers : 1) && tp * pp <= gpus; pp *= 2) {
             if (gpus % (tp * pp)) continue;
             for (int of = 0; of < n_off; of++) {
-                if (offloads[of].params != OFFLOAD_NONE && st->zero_stage != 3) continue;
-                training t = s->t;
+                training t = *sc->t;
                 t.gpus = gpus;
                 t.tp = tp;
                 t.pp = pp;
@@ -267,10 +266,11 @@ static bool fits_any(const setup *s, const plan_space *sp, const model *m, const
                 t.sequence_parallel = tp > 1;
                 t.offload_optimizer = offloads[of].opt;
                 t.offload_params = offloads[of].params;
+                if (!strategy_allows(st, &t, NULL, 0)) continue;
                 sim_input in;
                 zs_error ignore;
                 result r;
-                if (sim_prepare(&in, m, pc, &s->hw, &t, &ignore)) continue;
+                if (sim_prepare(&in, m, pc, sc->hw, &t, &ignore)) continue;
                 if (sim_run_memory(&in, st, &r)) return true;
             }
         }
@@ -278,36 +278,36 @@ static bool fits_any(const setup *s, const plan_space *sp, const model *m, const
     return false;
 }
 
-int plan_max_model(const setup *s, const plan_space *sp, const strategy *st, int64_t gpus,
+int plan_max_model(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus,
                    double *params, int64_t *layers, zs_error *err)
 {
     *params = 0;
     if (layers) *layers = 0;
     if (gpus < 1) return zs_fail(err, ZS_ERR_USAGE, "max model: GPU count must be at least 1");
-    if (s->m.params_only) {
+    if (sc->m->params_only) {
         /* Bisect the parameter count on a log scale between 1e6 and 1e16. */
         double lo = 1e6, hi = 1e16;
         model m;
         param_counts pc;
-        double ratio = s->pc.total > 0 ? s->pc.largest_module / s->pc.total : 0;
+        double ratio = sc->pc->total > 0 ? sc->pc->largest_module / sc->pc->total : 0;
         model_from_params(&m, &pc, lo, lo * ratio);
-        if (!fits_any(s, sp, &m, &pc, st, gpus)) return ZS_OK;
+        if (!fits_any(sc, sp, &m, &pc, st, gpus)) return ZS_OK;
         for (int it = 0; it < 60 && hi / lo > 1.001; it++) {
             double mid = sqrt(lo * hi);
             model_from_params(&m, &pc, mid, mid * ratio);
-            if (fits_any(s, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
+            if (fits_any(sc, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
         }
         *params = lo;
         return ZS_OK;
     }
     /* Depth scaling: the architecture's block, repeated L times. */
-    model m = s->m;
+    model m = *sc->m;
     param_counts pc;
     int64_t lo = 0, hi = 1;
     for (;;) {
         m.num_layers = hi;
-        if (model_count(&m, s->t.persistence_threshold, &pc, err)) return err->code;
-        if (!fits_any(s, sp, &m, &pc, st, gpus)) break;
+        if (model_count(&m, sc->t->persistence_threshold, &pc, err)) return err->code;
+        if (!fits_any(sc, sp, &m, &pc, st, gpus)) break;
         lo = hi;
         if (hi >= 100000) break;
         hi *= 2;
@@ -315,12 +315,12 @@ int plan_max_model(const setup *s, const plan_space *sp, const strategy *st, int
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
         m.num_layers = mid;
-        if (model_count(&m, s->t.persistence_threshold, &pc, err)) return err->code;
-        if (fits_any(s, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
+        if (model_count(&m, sc->t->persistence_threshold, &pc, err)) return err->code;
+        if (fits_any(sc, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
     }
     if (lo == 0) return ZS_OK;
     m.num_layers = lo;
-    if (model_count(&m, s->t.persistence_threshold, &pc, err)) return err->code;
+    if (model_count(&m, sc->t->persistence_threshold, &pc, err)) return err->code;
     *params = pc.total;
     if (layers) *layers = lo;
     return ZS_OK;

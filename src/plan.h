@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "setup.h"
-#include "sim.h"
+#include "error.h"
+#include "result.h"
+#include "scenario.h"
+#include "strategy.h"
 
 typedef enum { RANK_TIME, RANK_COST, RANK_THROUGHPUT } plan_rank;
 
@@ -20,7 +22,7 @@ typedef struct plan_space {
     double budget_dollars;       /* keep configurations that cost at most this (0: any) */
     double deadline_seconds;     /* keep configurations that finish within this (0: any) */
     plan_rank rank;              /* what "best" means */
-    bool strategies[4];          /* ddp, zero1, zero2, zero3 to consider */
+    bool strategies[STRATEGY_MAX]; /* by strategy_index: which to consider */
     bool allow_offload;          /* search optimizer/parameter offload */
     bool allow_pp;               /* search pipeline parallelism */
     bool allow_tp;               /* search tensor parallelism */
@@ -38,9 +40,9 @@ typedef struct plan_entry {
 typedef struct plan_result {
     plan_entry *top;             /* best first, at most top_n (heap; plan_result_free) */
     int n_top;
-    plan_entry best_per_strategy[4]; /* valid where has_best[i] */
-    bool has_best[4];
-    int64_t min_gpus[4];         /* smallest GPU count at which the strategy fits; 0 = none */
+    plan_entry best_per_strategy[STRATEGY_MAX]; /* by strategy_index; valid where has_best[i] */
+    bool has_best[STRATEGY_MAX];
+    int64_t min_gpus[STRATEGY_MAX]; /* smallest GPU count at which the strategy fits; 0 = none */
     uint64_t evaluated;          /* configurations evaluated */
     uint64_t feasible;           /* of which fit in memory and met the constraints */
 } plan_result;
@@ -51,12 +53,13 @@ typedef void (*plan_progress)(uint64_t done, uint64_t total, void *ctx);
 /* Defaults: up to 64 GPUs, all strategies, offload, TP and PP searched, micro-batch <= 32. */
 void plan_space_init(plan_space *sp);
 
-/* Search the space for s's model and hardware (s->t gives the fixed parts: precision,
- * optimizer, seq_len, buckets), one thread per core over the GPU counts. Keeps the top_n best
- * feasible configurations (ties: fewer GPUs, then lower TP, then PP). Fails with
- * ZS_ERR_USAGE on an empty space (e.g. global batch smaller than any data-parallel degree),
- * never allocates on the evaluation path. */
-int plan_search(const setup *s, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
+/* Search the space for sc's model and hardware (sc->t gives the fixed parts: precision,
+ * optimizer, seq_len, buckets; sc->chosen is not read: sp->strategies says which), one thread
+ * per core over the GPU counts. Keeps the top_n best feasible configurations (ties: fewer
+ * GPUs, then lower TP, then PP). Fails with ZS_ERR_USAGE on an empty space (e.g. global batch
+ * smaller than any data-parallel degree), ZS_ERR_IO when out of memory; never allocates on
+ * the evaluation path. */
+int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
                 plan_result *out, zs_error *err);
 
 void plan_result_free(plan_result *r);
@@ -67,12 +70,12 @@ void plan_result_free(plan_result *r);
  * The result does not depend on it. */
 int plan_threads(void);
 
-/* The largest model strategy st can train on `gpus` GPUs: with s->m a real model, the most
+/* The largest model strategy st can train on `gpus` GPUs: with sc->m a real model, the most
  * layers (depth scaling, width fixed) for which some configuration (TP, PP, micro-batch 1,
  * any checkpointing, offload if sp allows) fits; without one, the largest bare parameter
  * count. Writes the parameter count (0 when even the smallest does not fit) and, for a real
  * model, the layer count. Pure apart from the search; fails like plan_search. */
-int plan_max_model(const setup *s, const plan_space *sp, const strategy *st, int64_t gpus,
+int plan_max_model(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus,
                    double *params, int64_t *layers, zs_error *err);
 
 #endif

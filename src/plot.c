@@ -71,16 +71,16 @@ int plot_parse_gpus_list(const char *list, plot_options *o, zs_error *err)
     return ZS_OK;
 }
 
-int plot_gpu_counts(const setup *s, const plot_options *o, int64_t *out, int max, int *n,
+int plot_gpu_counts(const scenario *s, const plot_options *o, int64_t *out, int max, int *n,
                     zs_error *err)
 {
-    int64_t mp = s->t.tp * s->t.pp, cand[PLOT_MAX_GPU_COUNTS];
+    int64_t mp = s->t->tp * s->t->pp, cand[PLOT_MAX_GPU_COUNTS];
     int nc = 0;
     if (o->n_gpus > 0) {
         for (int i = 0; i < o->n_gpus && nc < PLOT_MAX_GPU_COUNTS; i++) cand[nc++] = o->gpus[i];
     } else {
-        int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
-        int64_t top = s->t.gpus > 1024 ? s->t.gpus : 1024;
+        int64_t gpn = scenario_node_size(s->hw, s->t);
+        int64_t top = s->t->gpus > 1024 ? s->t->gpus : 1024;
         if (gpn < 1) gpn = 1;
         for (int64_t g = 1; g < gpn && nc < PLOT_MAX_GPU_COUNTS; g *= 2) cand[nc++] = g;
         for (int64_t g = gpn; g <= top && nc < PLOT_MAX_GPU_COUNTS; g *= 2) cand[nc++] = g;
@@ -90,7 +90,7 @@ int plot_gpu_counts(const setup *s, const plot_options *o, int64_t *out, int max
         if (cand[i] % mp == 0) out[(*n)++] = cand[i];
     if (*n == 0)
         return zs_fail(err, ZS_ERR_USAGE, "no GPU count in the sweep is a multiple of --tp %lld x --pp %lld (see --gpus-list)",
-                       (long long)s->t.tp, (long long)s->t.pp);
+                       (long long)s->t->tp, (long long)s->t->pp);
     return ZS_OK;
 }
 
@@ -192,14 +192,13 @@ typedef enum { DESC_RUN, DESC_SWEEP, DESC_MAX_MODEL } desc_kind;
 
 /* Two lines describing the configuration for titles: model, hardware (and the GPUs of a
  * single run), then the training; DESC_MAX_MODEL says what the planner searched. */
-static void describe(const setup *s, const plot_options *o, desc_kind k, char *buf, size_t len)
+static void describe(const scenario *s, const plot_options *o, desc_kind k, char *buf, size_t len)
 {
-    const training *t = &s->t;
+    const training *t = s->t;
     char hbm[32], gpus[80] = "", mp[64] = "", off[96] = "";
-    units_fmt_bytes(s->hw.hbm_bytes, hbm, sizeof hbm);
+    units_fmt_bytes(s->hw->hbm_bytes, hbm, sizeof hbm);
     if (k == DESC_RUN) {
-        int64_t gpn = t->gpus_per_node > 0 ? t->gpus_per_node : s->hw.gpus_per_node;
-        if (gpn > t->gpus) gpn = t->gpus;
+        int64_t gpn = scenario_gpus_per_node(s->hw, t);
         snprintf(gpus, sizeof gpus, ", %lld GPUs = %lld node(s) x %lld", (long long)t->gpus,
                  (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
     }
@@ -207,8 +206,8 @@ static void describe(const setup *s, const plot_options *o, desc_kind k, char *b
     if (t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
         snprintf(off, sizeof off, ", offload optimizer %s, params %s", offload_name(t->offload_optimizer),
                  offload_name(t->offload_params));
-    int n = snprintf(buf, len, "%s on %s (%s HBM)%s\n%s", s->m.name, s->hw.name, hbm, gpus,
-                     s->m.params_only ? "bare parameter count (model states + overhead, no activations); " : "");
+    int n = snprintf(buf, len, "%s on %s (%s HBM)%s\n%s", s->m->name, s->hw->name, hbm, gpus,
+                     s->m->params_only ? "bare parameter count (model states + overhead, no activations); " : "");
     if (n < 0 || (size_t)n >= len) return;
     if (k == DESC_MAX_MODEL) {
         char yes[64] = "", no[64] = "";
@@ -220,12 +219,12 @@ static void describe(const setup *s, const plot_options *o, desc_kind k, char *b
             snprintf(d + l, sizeof yes - l, "%s%s", l ? "/" : "", names[i]);
         }
         char shape[96] = "";
-        if (!s->m.params_only)
+        if (!s->m->params_only)
             snprintf(shape, sizeof shape, ", seq %lld, micro-batch 1, full recompute", (long long)t->seq_len);
-        snprintf(buf + n, len - (size_t)n, "%s%s %s%s; searched: %s%s%s", s->m.params_only ? "" : "depth scaled; ",
+        snprintf(buf + n, len - (size_t)n, "%s%s %s%s; searched: %s%s%s", s->m->params_only ? "" : "depth scaled; ",
                  precision_name(t->precision), optimizer_name(t->optimizer), shape, yes[0] ? yes : "nothing",
                  no[0] ? "; not searched: " : "", no);
-    } else if (s->m.params_only) {
+    } else if (s->m->params_only) {
         snprintf(buf + n, len - (size_t)n, "%s%s %s%s", mp, precision_name(t->precision),
                  optimizer_name(t->optimizer), off);
     } else {
@@ -320,7 +319,8 @@ __attribute__((format(printf, 2, 3))) static void sb_add(sbuf *b, const char *fm
 }
 
 /* Colours: strategies (DDP, ZeRO-1, -2, -3) and stacked parts. */
-static const char *const strat_color[4] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"};
+static const char *const strat_color[STRATEGY_MAX] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                                      "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 static const char *const part_color[10] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                            "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
@@ -342,19 +342,14 @@ static double field_of(const memory *m, const mem_field *f)
     return *(const double *)((const char *)m + f->offset);
 }
 
-/* Evaluate every chosen strategy on the setup's own configuration. */
-static int run_all(const setup *s, result *r, int *n, zs_error *err)
+/* Evaluate every chosen strategy on the scenario's own configuration. */
+static int run_all(const scenario *s, result *r, int *n, zs_error *err)
 {
-    sim_input in;
-    if (sim_prepare(&in, &s->m, &s->pc, &s->hw, &s->t, err)) return err->code;
-    if (s->price >= 0) sim_set_price(&in, s->price);
-    *n = 0;
-    for (int k = 0; s->chosen[k]; k++, (*n)++) sim_run(&in, s->chosen[k], s->tokens, &r[*n]);
-    return ZS_OK;
+    return sim_run_scenario(s, r, n, err);
 }
 
 /* Data files start with what they hold and the configuration. */
-static void dat_head(FILE *f, const char *name, const char *what, const setup *s, const plot_options *o,
+static void dat_head(FILE *f, const char *name, const char *what, const scenario *s, const plot_options *o,
                      desc_kind k)
 {
     fprintf(f, "# %s.dat -- %s\n", name, what);
@@ -365,7 +360,7 @@ static void dat_head(FILE *f, const char *name, const char *what, const setup *s
         if (rest) *rest++ = '\0';
         fprintf(f, "# configuration: %s\n", d);
         if (rest && *rest) fprintf(f, "#                %s\n", rest);
-        fprintf(f, "# hbm_bytes %.17g\n", s->hw.hbm_bytes);
+        fprintf(f, "# hbm_bytes %.17g\n", s->hw->hbm_bytes);
     }
 }
 
@@ -376,9 +371,9 @@ static bool is_sum(const mem_field *mf)
     return strcmp(mf->key, "model_states") == 0 || strcmp(mf->key, "total") == 0;
 }
 
-static int write_memory(const setup *s, const plot_options *o, zs_error *err)
+static int write_memory(const scenario *s, const plot_options *o, zs_error *err)
 {
-    result r[4];
+    result r[STRATEGY_MAX];
     int n;
     if (run_all(s, r, &n, err)) return err->code;
     afile a;
@@ -411,7 +406,7 @@ static int write_memory(const setup *s, const plot_options *o, zs_error *err)
     if (af_close(&a, err)) return err->code;
 
     /* Bars far above the HBM line are clipped so the line and the bars that fit stay readable. */
-    double hbm = s->hw.hbm_bytes, ymax = fmax(top, hbm) * 1.15;
+    double hbm = s->hw->hbm_bytes, ymax = fmax(top, hbm) * 1.15;
     bool clipped = top > 3 * hbm;
     if (clipped) ymax = 2.5 * hbm;
     if (af_open(&a, o->dir, "memory.gp", err)) return err->code;
@@ -459,7 +454,7 @@ static int write_memory(const setup *s, const plot_options *o, zs_error *err)
 
 /* ---- memory vs GPUs ------------------------------------------------------------------------ */
 
-static int write_memory_vs_gpus(const setup *s, const plot_options *o, zs_error *err)
+static int write_memory_vs_gpus(const scenario *s, const plot_options *o, zs_error *err)
 {
     int64_t g[PLOT_MAX_GPU_COUNTS];
     int ng;
@@ -477,19 +472,19 @@ static int write_memory_vs_gpus(const setup *s, const plot_options *o, zs_error 
     for (int k = 0; k < ns; k++) fprintf(f, " %s", s->chosen[k]->name);
     fputs(" non_sharded_floor hbm\n", f);
     int good = 0;
-    bool seen[4] = {false};
+    bool seen[STRATEGY_MAX] = {false};
     zs_error first = {0};
     double lo = INFINITY, hi = 0;
     for (int i = 0; i < ng; i++) {
-        training t = s->t;
+        training t = *s->t;
         t.gpus = g[i];
         sim_input in;
         zs_error e = {0};
         fprintf(f, "%lld", (long long)g[i]);
-        if (sim_prepare(&in, &s->m, &s->pc, &s->hw, &t, &e)) {
+        if (sim_prepare(&in, s->m, s->pc, s->hw, &t, &e)) {
             if (!first.code) first = e;
             for (int k = 0; k < ns + 1; k++) fputs(" ?", f);
-            fprintf(f, " %.17g\n", s->hw.hbm_bytes);
+            fprintf(f, " %.17g\n", s->hw->hbm_bytes);
             continue;
         }
         double floor = INFINITY;
@@ -508,7 +503,7 @@ static int write_memory_vs_gpus(const setup *s, const plot_options *o, zs_error 
         }
         if (isfinite(floor)) fprintf(f, " %.17g", floor);
         else fputs(" ?", f);
-        fprintf(f, " %.17g\n", s->hw.hbm_bytes);
+        fprintf(f, " %.17g\n", s->hw->hbm_bytes);
     }
     if (!good) {
         af_abort(&a);
@@ -522,8 +517,8 @@ static int write_memory_vs_gpus(const setup *s, const plot_options *o, zs_error 
     gp_head(f, "memory-vs-gpus", "memory per GPU against the number of GPUs, one line per strategy");
     char d[512];
     describe(s, o, DESC_SWEEP, d, sizeof d);
-    lo = fmin(lo, s->hw.hbm_bytes);
-    hi = fmax(hi, s->hw.hbm_bytes);
+    lo = fmin(lo, s->hw->hbm_bytes);
+    hi = fmax(hi, s->hw->hbm_bytes);
     gp_title(f, "Memory per GPU vs number of GPUs", d);
     fprintf(f, "set xlabel 'GPUs (log scale)'\nset ylabel 'memory per GPU (GiB = 2^30 bytes, log scale)'\n"
                "set logscale x 2\nset logscale y 10\nset format y '%%g'\n"
@@ -543,16 +538,16 @@ static int write_memory_vs_gpus(const setup *s, const plot_options *o, zs_error 
     }
     sb_add(&p, "'memory-vs-gpus.dat' using 1:($%d/GiB) with lines dt 2 lw 2 lc rgb '#555555' title 'non-sharded floor', \\\n"
                "     'memory-vs-gpus.dat' using 1:($%d/GiB) with lines dt 4 lw 2.5 lc rgb '#c00000' title sprintf('GPU HBM %%.4g GiB', %.17g/GiB)\n",
-           ns + 2, ns + 3, s->hw.hbm_bytes);
+           ns + 2, ns + 3, s->hw->hbm_bytes);
     gp_output(f, o, p.s);
     return af_close(&a, err);
 }
 
 /* ---- step time ----------------------------------------------------------------------------- */
 
-static int write_step(const setup *s, const plot_options *o, zs_error *err)
+static int write_step(const scenario *s, const plot_options *o, zs_error *err)
 {
-    result r[4];
+    result r[STRATEGY_MAX];
     int n;
     if (run_all(s, r, &n, err)) return err->code;
     afile a;
@@ -602,9 +597,9 @@ static int write_step(const setup *s, const plot_options *o, zs_error *err)
 
 /* ---- communication ------------------------------------------------------------------------- */
 
-static int write_comm(const setup *s, const plot_options *o, zs_error *err)
+static int write_comm(const scenario *s, const plot_options *o, zs_error *err)
 {
-    result r[4];
+    result r[STRATEGY_MAX];
     int n;
     if (run_all(s, r, &n, err)) return err->code;
     afile a;
@@ -655,15 +650,15 @@ static int write_comm(const setup *s, const plot_options *o, zs_error *err)
 
 /* ---- largest trainable model --------------------------------------------------------------- */
 
-static int write_max_model(const setup *s, const plot_options *o, zs_error *err)
+static int write_max_model(const scenario *s, const plot_options *o, zs_error *err)
 {
     int64_t g[PLOT_MAX_GPU_COUNTS];
     int ng;
     if (plot_gpu_counts(s, o, g, PLOT_MAX_GPU_COUNTS, &ng, err)) return err->code;
     int ns = 0;
     while (s->chosen[ns]) ns++;
-    static double params[PLOT_MAX_GPU_COUNTS][4];
-    static int64_t layers[PLOT_MAX_GPU_COUNTS][4];
+    static double params[PLOT_MAX_GPU_COUNTS][STRATEGY_MAX];
+    static int64_t layers[PLOT_MAX_GPU_COUNTS][STRATEGY_MAX];
     double lo = INFINITY, hi = 0;
     int done = 0;
     for (int i = 0; i < ng; i++) {
@@ -695,7 +690,7 @@ static int write_max_model(const setup *s, const plot_options *o, zs_error *err)
                "# flags): %s; offload %s, tensor parallelism %s, pipeline parallelism %s.\n"
                "# unit: parameters (the chart divides by 1e9); ? = even the smallest model does not fit.\n"
                "# columns: gpus",
-            s->m.params_only ? "the largest bare parameter count" : "the most layers at the model's width",
+            s->m->params_only ? "the largest bare parameter count" : "the most layers at the model's width",
             sp_yes(!o->no_offload), sp_yes(!o->no_tp), sp_yes(!o->no_pp));
     for (int k = 0; k < ns; k++) fprintf(f, " %s_params %s_layers", s->chosen[k]->name, s->chosen[k]->name);
     fputc('\n', f);
@@ -754,7 +749,7 @@ static int write_validate(const plot_options *o, zs_error *err)
         return zs_fail(err, ZS_ERR_IO, "out of memory");
     }
     double lo = INFINITY, hi = 0;
-    int count[4] = {0};
+    int count[STRATEGY_MAX] = {0};
     for (int j = 0; j < n; j++) {
         if (validate_run(&runs[j], NULL, &out[j], err)) {
             zs_error_prefix(err, o->runs_path);
@@ -774,7 +769,7 @@ static int write_validate(const plot_options *o, zs_error *err)
           "# (predicted / (1 + error)). error = predicted / measured - 1, as `zerosim validate` prints.\n"
           "# Rows grouped by strategy (ddp, zero1, zero2, zero3); the chart picks them by column 2.\n"
           "# columns: name strategy gpus measured_step_seconds predicted_step_seconds error metric\n", f);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; strategies[k]; k++) {
         for (int j = 0; j < n; j++) {
             if (out[j].r.strategy != strategies[k]) continue;
             bool step = strcmp(out[j].metric, "step_seconds") == 0;
@@ -815,11 +810,11 @@ static int write_validate(const plot_options *o, zs_error *err)
                "set key inside left top vertical Left reverse box opaque samplen 2\nset samples 400\n"
                "set style fill transparent solid 0.18 noborder\n",
             lo, hi, lo, hi);
-    static const int pts[4] = {7, 5, 9, 11};
+    static const int pts[STRATEGY_MAX] = {7, 5, 9, 11, 13, 6, 8, 10};
     sbuf p = {.n = 0};
     sb_add(&p, "plot [%.6g:%.6g] '+' using 1:(0.8*$1):(1.2*$1) with filledcurves lc rgb '#888888' title '+/-20%% band', \\\n"
                "     x with lines lw 1.5 lc rgb '#333333' title 'y = x'", lo, hi);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; strategies[k]; k++)
         if (count[k])
             sb_add(&p, ", \\\n     'validate.dat' using 4:(strcol(2) eq '%s' ? $5 : NaN) with points pt %d ps 1.4 "
                        "lc rgb '%s' title '%s (%d run%s)'",
@@ -834,7 +829,7 @@ done:
     return rc;
 }
 
-int plot_write(plot_chart c, const setup *s, const plot_options *o, zs_error *err)
+int plot_write(plot_chart c, const scenario *s, const plot_options *o, zs_error *err)
 {
     if (c != PLOT_VALIDATE && !s) return zs_fail(err, ZS_ERR_USAGE, "%s: needs a model (--model or --params)", plot_chart_name(c));
     switch (c) {

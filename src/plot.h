@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "setup.h"
+#include "scenario.h"
 
 typedef enum {
     PLOT_MEMORY,          /* memory per GPU by component, one stacked bar per strategy */
@@ -51,11 +51,11 @@ void plot_options_init(plot_options *o, const char *dir);
  * than PLOT_MAX_GPU_COUNTS entries. */
 int plot_parse_gpus_list(const char *list, plot_options *o, zs_error *err);
 
-/* The GPU counts a sweep chart uses for setup s: o->gpus when given, else 1, 2, 4, .. up to
+/* The GPU counts a sweep chart uses for scenario s: o->gpus when given, else 1, 2, 4, .. up to
  * the node size, then whole nodes in powers of two up to max(s->t.gpus, 1024); counts that
  * are not a multiple of tp x pp are dropped. Writes at most `max` counts to out and their
  * number to *n. Fails with ZS_ERR_USAGE when no count remains. */
-int plot_gpu_counts(const setup *s, const plot_options *o, int64_t *out, int max, int *n,
+int plot_gpu_counts(const scenario *s, const plot_options *o, int64_t *out, int max, int *n,
                     zs_error *err);
 
 /* Make sure dir is a writable directory, creating it and missing parents (mkdir -p). Fails
@@ -64,12 +64,12 @@ int plot_gpu_counts(const setup *s, const plot_options *o, int64_t *out, int max
 int plot_dir_prepare(const char *dir, zs_error *err);
 
 /* Compute chart c and write o->dir/NAME.dat and o->dir/NAME.gp, each atomically (a temporary
- * file renamed into place). s is the finished setup (NULL allowed for PLOT_VALIDATE only).
+ * file renamed into place). s is the scenario (NULL allowed for PLOT_VALIDATE only).
  * The numbers are those sim_run, plan_max_model and validate_run give, in bytes and
  * seconds. Fails with ZS_ERR_USAGE (a configuration the simulator rejects, PLOT_VALIDATE
  * without a runs file, a chart that needs s without one), ZS_ERR_INPUT (a bad runs file or
  * row) or ZS_ERR_IO (a file that cannot be written); nothing is left half-written. */
-int plot_write(plot_chart c, const setup *s, const plot_options *o, zs_error *err);
+int plot_write(plot_chart c, const scenario *s, const plot_options *o, zs_error *err);
 
 /* One measured collective set and its fit, for the calibration chart. */
 typedef struct plot_fit_set {

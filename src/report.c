@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "strategy.h"
 #include "units.h"
 
 const mem_field mem_fields[] = {
@@ -29,21 +30,20 @@ static double field_of(const memory *m, const mem_field *f)
     return *(const double *)((const char *)m + f->offset);
 }
 
-static void describe(FILE *f, const setup *s)
+static void describe(FILE *f, const scenario *s, const report_options *o)
 {
-    const training *t = &s->t;
+    const training *t = s->t;
     char a[32], b[32];
-    if (s->m.params_only)
+    if (s->m->params_only)
         fprintf(f, "model      %s parameters (--params; model states only)\n",
-                units_fmt_count(s->pc.total, a, sizeof a));
+                units_fmt_count(s->pc->total, a, sizeof a));
     else
-        fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m.name,
-                units_fmt_count(s->pc.total, a, sizeof a), units_fmt_short(s->pc.active, b, sizeof b),
-                (long long)s->m.num_layers, (long long)s->m.hidden_size);
-    int64_t gpn = t->gpus_per_node ? t->gpus_per_node : s->hw.gpus_per_node;
-    if (gpn > t->gpus) gpn = t->gpus;
-    fprintf(f, "hardware   %s: %s, %s HBM, %lld GPUs = %lld node(s) x %lld\n", s->hw.name,
-            s->hw.gpu_model, units_fmt_bytes(s->hw.hbm_bytes, a, sizeof a), (long long)t->gpus,
+        fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m->name,
+                units_fmt_count(s->pc->total, a, sizeof a), units_fmt_short(s->pc->active, b, sizeof b),
+                (long long)s->m->num_layers, (long long)s->m->hidden_size);
+    int64_t gpn = scenario_gpus_per_node(s->hw, t);
+    fprintf(f, "hardware   %s: %s, %s HBM, %lld GPUs = %lld node(s) x %lld\n", s->hw->name,
+            s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), (long long)t->gpus,
             (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
     fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld, DP %lld\n",
             precision_name(t->precision), optimizer_name(t->optimizer), (long long)t->micro_batch,
@@ -53,8 +53,8 @@ static void describe(FILE *f, const setup *s)
             ckpt_name(t->checkpointing), t->sequence_parallel ? ", sequence parallel" : "",
             t->flash_attention ? "flash" : "eager", offload_name(t->offload_optimizer),
             offload_name(t->offload_params));
-    if (s->ds_arg && s->ds.defaulted[0])
-        fprintf(f, "deepspeed  %s; defaulted: %s\n", s->ds_path, s->ds.defaulted);
+    if (o->ds_path && o->ds_defaulted && o->ds_defaulted[0])
+        fprintf(f, "deepspeed  %s; defaulted: %s\n", o->ds_path, o->ds_defaulted);
 }
 
 /* A table cell: the row's format, or scientific notation when that would not fit the column. */
@@ -101,7 +101,7 @@ GETTER(g_gpuh, r->cost.gpu_hours)
 GETTER(g_dollars, r->cost.dollars)
 GETTER(g_mwh, r->cost.kwh / 1000)
 
-static void step_table(FILE *f, const setup *s, const result *r, int n)
+static void step_table(FILE *f, const scenario *s, const result *r, int n)
 {
     fprintf(f, "\n%-32s", "Step time (seconds)");
     for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
@@ -134,7 +134,7 @@ static void step_table(FILE *f, const setup *s, const result *r, int n)
         char t[32];
         fprintf(f, "\n%-32s", "");
         fprintf(f, "Training on %s tokens at $%.2f per GPU-hour\n", units_fmt_short(s->tokens, t, sizeof t),
-                s->price >= 0 ? s->price : s->hw.price_per_gpu_hour);
+                s->hw->price_per_gpu_hour);
         row(f, "days", r, n, g_days, "%.1f", 1);
         row(f, "GPU-hours", r, n, g_gpuh, "%.0f", 1);
         row(f, "dollars", r, n, g_dollars, "%.0f", 1);
@@ -142,10 +142,10 @@ static void step_table(FILE *f, const setup *s, const result *r, int n)
     }
 }
 
-static void table(FILE *f, const setup *s, const result *r, int n)
+static void table(FILE *f, const scenario *s, const report_options *o, const result *r, int n)
 {
     char buf[32];
-    describe(f, s);
+    describe(f, s, o);
     fprintf(f, "\n%-32s", "Memory per GPU (GiB = 2^30 B)");
     for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
     fputc('\n', f);
@@ -175,8 +175,8 @@ static void table(FILE *f, const setup *s, const result *r, int n)
         fprintf(f, "%12s", v);
     }
     fputc('\n', f);
-    fprintf(f, "GPU memory %s (%s); host RAM per node %s.", units_fmt_bytes(s->hw.hbm_bytes, hbm, sizeof hbm),
-            s->hw.gpu_model, units_fmt_bytes(s->hw.host_memory_bytes, buf, sizeof buf));
+    fprintf(f, "GPU memory %s (%s); host RAM per node %s.", units_fmt_bytes(s->hw->hbm_bytes, hbm, sizeof hbm),
+            s->hw->gpu_model, units_fmt_bytes(s->hw->host_memory_bytes, buf, sizeof buf));
     for (int i = 0; i < n; i++)
         if (!r[i].applicable) fprintf(f, " %s: %s.", r[i].strategy->label, r[i].why);
     fputc('\n', f);
@@ -191,32 +191,32 @@ static cJSON *memory_json(const memory *m)
     return o;
 }
 
-static cJSON *estimate_json(const setup *s, const result *r, int n)
+static cJSON *estimate_json(const scenario *s, const report_options *op, const result *r, int n)
 {
-    const training *t = &s->t;
+    const training *t = s->t;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
     cJSON *m = cJSON_AddObjectToObject(root, "model");
-    cJSON_AddStringToObject(m, "name", s->m.name);
-    cJSON_AddStringToObject(m, "model_type", s->m.model_type);
-    cJSON_AddNumberToObject(m, "parameters", s->pc.total);
-    cJSON_AddNumberToObject(m, "active_parameters", s->pc.active);
-    cJSON_AddNumberToObject(m, "largest_layer_parameters", s->pc.largest_module);
-    if (!s->m.params_only) {
-        cJSON_AddNumberToObject(m, "parameters_per_layer", s->pc.per_layer);
-        cJSON_AddNumberToObject(m, "embedding_parameters", s->pc.embedding);
-        cJSON_AddNumberToObject(m, "layers", (double)s->m.num_layers);
-        cJSON_AddNumberToObject(m, "hidden_size", (double)s->m.hidden_size);
+    cJSON_AddStringToObject(m, "name", s->m->name);
+    cJSON_AddStringToObject(m, "model_type", s->m->model_type);
+    cJSON_AddNumberToObject(m, "parameters", s->pc->total);
+    cJSON_AddNumberToObject(m, "active_parameters", s->pc->active);
+    cJSON_AddNumberToObject(m, "largest_layer_parameters", s->pc->largest_module);
+    if (!s->m->params_only) {
+        cJSON_AddNumberToObject(m, "parameters_per_layer", s->pc->per_layer);
+        cJSON_AddNumberToObject(m, "embedding_parameters", s->pc->embedding);
+        cJSON_AddNumberToObject(m, "layers", (double)s->m->num_layers);
+        cJSON_AddNumberToObject(m, "hidden_size", (double)s->m->hidden_size);
     }
-    cJSON_AddStringToObject(m, "source", s->m.source);
+    cJSON_AddStringToObject(m, "source", s->m->source);
     cJSON *h = cJSON_AddObjectToObject(root, "hardware");
-    cJSON_AddStringToObject(h, "name", s->hw.name);
-    cJSON_AddStringToObject(h, "gpu", s->hw.gpu_model);
-    cJSON_AddNumberToObject(h, "hbm_bytes", s->hw.hbm_bytes);
-    cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw.host_memory_bytes);
+    cJSON_AddStringToObject(h, "name", s->hw->name);
+    cJSON_AddStringToObject(h, "gpu", s->hw->gpu_model);
+    cJSON_AddNumberToObject(h, "hbm_bytes", s->hw->hbm_bytes);
+    cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw->host_memory_bytes);
     cJSON *tr = cJSON_AddObjectToObject(root, "training");
     cJSON_AddNumberToObject(tr, "gpus", (double)t->gpus);
-    cJSON_AddNumberToObject(tr, "gpus_per_node", (double)(t->gpus_per_node ? t->gpus_per_node : s->hw.gpus_per_node));
+    cJSON_AddNumberToObject(tr, "gpus_per_node", (double)scenario_node_size(s->hw, t));
     cJSON_AddNumberToObject(tr, "tp", (double)t->tp);
     cJSON_AddNumberToObject(tr, "pp", (double)t->pp);
     cJSON_AddNumberToObject(tr, "dp", (double)training_dp(t));
@@ -230,7 +230,7 @@ static cJSON *estimate_json(const setup *s, const result *r, int n)
     cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
-    if (s->ds_arg) cJSON_AddStringToObject(tr, "deepspeed_defaulted", s->ds.defaulted);
+    if (op->ds_path) cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
     cJSON *res = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -298,14 +298,14 @@ static cJSON *estimate_json(const setup *s, const result *r, int n)
     return root;
 }
 
-static void csv(FILE *f, const setup *s, const result *r, int n)
+static void csv(FILE *f, const scenario *s, const result *r, int n)
 {
     fprintf(f, "model,hardware,gpus,tp,pp,dp,micro_batch,seq_len,grad_accum,strategy,applicable");
     for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, ",%s_bytes", mf->key);
     fprintf(f, ",host_per_node_bytes,fits,communication_bytes_per_gpu,step_time_seconds,tokens_per_second,tflops_per_gpu,mfu,hfu,cost_dollars\n");
     for (int i = 0; i < n; i++) {
-        const training *t = &s->t;
-        fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s", s->m.name, s->hw.name,
+        const training *t = s->t;
+        fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s", s->m->name, s->hw->name,
                 (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)training_dp(t),
                 (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum,
                 r[i].strategy->name, r[i].applicable ? "true" : "false");
@@ -320,14 +320,14 @@ static void csv(FILE *f, const setup *s, const result *r, int n)
     }
 }
 
-int report_estimate(FILE *f, const setup *s, const result *r, int n)
+int report_estimate(FILE *f, const scenario *s, const report_options *o, const result *r, int n)
 {
-    if (s->explain) report_explain(f, s);
-    switch (s->format) {
-    case FMT_TABLE: table(f, s, r, n); break;
+    if (o->explain) report_explain(f, s, o);
+    switch (o->format) {
+    case FMT_TABLE: table(f, s, o, r, n); break;
     case FMT_CSV: csv(f, s, r, n); break;
     case FMT_JSON: {
-        cJSON *j = estimate_json(s, r, n);
+        cJSON *j = estimate_json(s, o, r, n);
         char *text = cJSON_Print(j);
         if (text) { fputs(text, f); fputc('\n', f); }
         free(text);
@@ -338,21 +338,40 @@ int report_estimate(FILE *f, const setup *s, const result *r, int n)
     return ferror(f) ? ZS_ERR_IO : ZS_OK;
 }
 
-void report_explain(FILE *f, const setup *s)
+/* "(2 + 2) P" or "12 P / N": the listed byte counts, in parentheses when more than one. */
+static void states_terms(FILE *o, const double *b, int n, const char *unit)
 {
-    byte_table bt = training_bytes(&s->t);
+    if (n == 0) return;
+    fprintf(o, n > 1 ? "(" : "");
+    for (int i = 0; i < n; i++) fprintf(o, "%s%.0f", i ? " + " : "", b[i]);
+    fprintf(o, "%s %s", n > 1 ? ")" : "", unit);
+}
+
+void report_explain(FILE *f, const scenario *s, const report_options *op)
+{
+    byte_table bt = training_bytes(s->t);
     /* With --format json the explanation would break the JSON: it goes to stderr then. */
-    FILE *o = s->format == FMT_TABLE ? f : stderr;
+    FILE *o = op->format == FMT_TABLE ? f : stderr;
     fprintf(o, "Byte table (%s): param %.0f B, grad %.0f B, fp32 master %.0f B, moments %.0f B; K = %.0f\n",
             bt.what, bt.param, bt.grad, bt.master, bt.moments, bt.master + bt.moments);
-    fprintf(o,
-            "Model states per GPU, P local params, N = DP (ZeRO paper, arXiv 1910.02054, section 5):\n"
-            "  DDP    (%.0f + %.0f + %.0f) P\n"
-            "  ZeRO-1 (%.0f + %.0f) P + %.0f P / N\n"
-            "  ZeRO-2 %.0f P + (%.0f + %.0f) P / N\n"
-            "  ZeRO-3 (%.0f + %.0f + %.0f) P / N   (+ tensors < persistence threshold kept whole)\n",
-            bt.param, bt.grad, bt.master + bt.moments, bt.param, bt.grad, bt.master + bt.moments,
-            bt.param, bt.grad, bt.master + bt.moments, bt.param, bt.grad, bt.master + bt.moments);
+    fprintf(o, "Model states per GPU, P local params, N = DP (ZeRO paper, arXiv 1910.02054, section 5):\n");
+    for (int i = 0; strategies[i]; i++) {
+        /* Each strategy's bytes: parameters, gradients, optimizer states, whole or / N. */
+        const strategy *st = strategies[i];
+        const double bytes[3] = {bt.param, bt.grad, bt.master + bt.moments};
+        const bool sharded[3] = {st->shards.parameters, st->shards.gradients, st->shards.optimizer};
+        double whole[3], split[3];
+        int nw = 0, ns = 0;
+        for (int k = 0; k < 3; k++) {
+            if (sharded[k]) split[ns++] = bytes[k];
+            else whole[nw++] = bytes[k];
+        }
+        fprintf(o, "  %-6s ", st->label);
+        states_terms(o, whole, nw, "P");
+        fprintf(o, nw && ns ? " + " : "");
+        states_terms(o, split, ns, "P / N");
+        fprintf(o, "%s\n", st->shards.parameters ? "   (+ tensors < persistence threshold kept whole)" : "");
+    }
     fprintf(o,
             "Activations per block per micro-batch (Korthikanti et al. 2022, arXiv 2205.05198, Table 2,\n"
             "generalised; e = bytes/element, q = a*head_dim, kv = kv_heads*head_dim, i = FFN width):\n"
@@ -365,7 +384,10 @@ void report_explain(FILE *f, const setup *s)
             "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
             "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
             "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n",
-            s->hw.cuda_context_bytes / GiB, s->hw.allocator_fraction * 100);
+            s->hw->cuda_context_bytes / GiB, s->hw->allocator_fraction * 100);
+    /* The links exactly as the simulation sees them: the run's GPUs per node share the NICs. */
+    coll_link links[LEVEL_COUNT];
+    coll_links(s->hw, scenario_gpus_per_node(s->hw, s->t), links);
     fprintf(o,
             "Collectives (Thakur et al. 2005; a = latency per step, B = achieved bandwidth per GPU):\n"
             "  all-reduce min(ring 2(n-1)a + 2(n-1)/n S/B, tree 2 log2(n) a + 2 S/B); reduce-scatter and\n"
@@ -375,9 +397,8 @@ void report_explain(FILE *f, const setup *s)
             "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
             "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
             "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n\n",
-            s->hw.intra.latency * 1e6, s->hw.intra.bandwidth * s->hw.intra.efficiency / 1e9,
-            s->hw.inter.latency * 1e6,
-            s->hw.inter.bandwidth * s->hw.inter.efficiency * (double)s->hw.nics_per_node / (double)s->hw.gpus_per_node / 1e9,
-            (s->t.precision == PREC_FP32 ? s->hw.peak_fp32 : s->t.precision == PREC_FP16 ? s->hw.peak_fp16 : s->hw.peak_bf16) / 1e12,
-            s->hw.matmul_max_fraction, s->hw.matmul_half_flops, s->hw.hbm_bandwidth * s->hw.hbm_fraction / 1e9);
+            links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9,
+            links[LEVEL_INTER].alpha * 1e6, links[LEVEL_INTER].bandwidth / 1e9,
+            compute_peak(s->hw, s->t) / 1e12,
+            s->hw->matmul_max_fraction, s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
 }

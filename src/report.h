@@ -2,10 +2,21 @@
 #ifndef ZS_REPORT_H
 #define ZS_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-#include "setup.h"
-#include "sim.h"
+#include "result.h"
+#include "scenario.h"
+
+typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
+
+/* How to write a report, beyond what the scenario says. */
+typedef struct report_options {
+    out_format format;
+    bool explain;              /* print the formulas first (--explain) */
+    const char *ds_path;       /* the ds_config read, or NULL */
+    const char *ds_defaulted;  /* its keys that took DeepSpeed's defaults ("" when none) */
+} report_options;
 
 /* The memory components in output order: JSON/CSV key, table label, offset into memory. */
 typedef struct mem_field {
@@ -16,11 +27,12 @@ typedef struct mem_field {
 
 extern const mem_field mem_fields[];  /* terminated by a NULL key */
 
-/* Write results (n of them) for setup s in s->format. Returns 0, or ZS_ERR_IO when the
+/* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the
  * stream fails (a closed pipe is not reported as an error by the caller). */
-int report_estimate(FILE *f, const setup *s, const result *r, int n);
+int report_estimate(FILE *f, const scenario *sc, const report_options *o, const result *r, int n);
 
-/* Print the formulas and byte table actually used (--explain). */
-void report_explain(FILE *f, const setup *s);
+/* Print the formulas and byte table actually used (--explain): to f for a table, to stderr
+ * for JSON/CSV so the data stays parseable. Never fails. */
+void report_explain(FILE *f, const scenario *sc, const report_options *o);
 
 #endif

@@ -1,6 +1,7 @@
 /* setup.c -- shared flags: parse values, load the catalogs, apply ds_config then flags. */
 #include "setup.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ void setup_init(setup *s)
 {
     memset(s, 0, sizeof *s);
     training_init(&s->t);
+    training_init(&s->flag_t);
     s->hw_arg = "a100-80gb";
     s->strategy_arg = "all";
     s->format = FMT_TABLE;
@@ -88,11 +90,34 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     default:
         if (s->n_flags >= (int)(sizeof s->flags / sizeof s->flags[0]))
             return zs_fail(err, ZS_ERR_USAGE, "too many options");
-        s->flags[s->n_flags].id = id;
-        s->flags[s->n_flags].value = v;
-        s->n_flags++;
+        /* Parsed now, typed, so a bad value fails before any file is read. */
+        if (setup_apply(&s->flag_t, id, v, err)) return err->code;
+        s->flags[s->n_flags++] = id;
         return ZS_OK;
     }
+}
+
+/* Which training field each flag sets: finish() copies exactly these from flag_t. */
+#define FIELD(id, member) {id, offsetof(training, member), sizeof ((training *)0)->member}
+static const struct { int id; size_t offset, size; } flag_fields[] = {
+    FIELD(OPT_GPUS, gpus), FIELD(OPT_GPN, gpus_per_node), FIELD(OPT_MICRO, micro_batch),
+    FIELD(OPT_SEQ, seq_len), FIELD(OPT_ACCUM, grad_accum), FIELD(OPT_TP, tp), FIELD(OPT_PP, pp),
+    FIELD(OPT_VSTAGES, virtual_stages), FIELD(OPT_PRECISION, precision),
+    FIELD(OPT_OPTIMIZER, optimizer), FIELD(OPT_GRAD_DTYPE, grad_bytes),
+    FIELD(OPT_CKPT, checkpointing), FIELD(OPT_SP, sequence_parallel),
+    FIELD(OPT_EAGER, flash_attention), FIELD(OPT_OFF_OPT, offload_optimizer),
+    FIELD(OPT_OFF_PARAM, offload_params), FIELD(OPT_REDUCE_BUCKET, reduce_bucket),
+    FIELD(OPT_AG_BUCKET, allgather_bucket), FIELD(OPT_PREFETCH, prefetch_bucket),
+    FIELD(OPT_MAX_LIVE, max_live_params), FIELD(OPT_PERSIST, persistence_threshold),
+    FIELD(OPT_OVERLAP, overlap_comm), FIELD(OPT_BUCKET_VIEW, ddp_bucket_view),
+};
+#undef FIELD
+
+static void copy_flag(training *dst, const training *src, int id)
+{
+    for (size_t k = 0; k < sizeof flag_fields / sizeof flag_fields[0]; k++)
+        if (flag_fields[k].id == id)
+            memcpy((char *)dst + flag_fields[k].offset, (const char *)src + flag_fields[k].offset, flag_fields[k].size);
 }
 
 static int enum_flag(const char *flag, const char *v, int parsed, const char *choices, int *out,
@@ -182,12 +207,12 @@ static int choose_strategies(setup *s, zs_error *err)
     snprintf(buf, sizeof buf, "%s", s->strategy_arg);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const strategy *st = strategy_find(tok);
-        if (!st) return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%s\" is not one of ddp|zero1|zero2|zero3|all", tok);
+        if (!st) return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%s\" is not one of %s|all", tok, strategy_names());
         bool dup = false;
         for (int i = 0; i < n; i++) dup |= s->chosen[i] == st;
-        if (!dup && n < 4) s->chosen[n++] = st;
+        if (!dup && n < STRATEGY_MAX) s->chosen[n++] = st;
     }
-    if (n == 0) return zs_fail(err, ZS_ERR_USAGE, "--strategy: expected ddp|zero1|zero2|zero3|all");
+    if (n == 0) return zs_fail(err, ZS_ERR_USAGE, "--strategy: expected %s|all", strategy_names());
     s->chosen[n] = NULL;
     return ZS_OK;
 }
@@ -205,6 +230,7 @@ int setup_finish(setup *s, zs_error *err)
     if (catalog_resolve("hardware", s->hw_arg, s->hw_path, sizeof s->hw_path, err)) return err->code;
     if (hardware_load(s->hw_path, &s->hw, err)) return err->code;
     if (s->hbm_override > 0) s->hw.hbm_bytes = s->hbm_override;
+    if (s->price >= 0) s->hw.price_per_gpu_hour = s->price;
 
     if (s->model_arg) {
         if (catalog_resolve("models", s->model_arg, s->model_path, sizeof s->model_path, err)) return err->code;
@@ -215,16 +241,19 @@ int setup_finish(setup *s, zs_error *err)
     if (s->ds_arg) {
         snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
         if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
-        /* The config's ZeRO stage picks the strategy unless --strategy says otherwise. */
-        if (s->ds.stage >= 0 && strcmp(s->strategy_arg, "all") == 0) {
-            s->chosen[0] = strategies[s->ds.stage];
+        /* The config's ZeRO stage picks the strategy unless --strategy says otherwise: stage k
+         * partitions the first k of optimizer states, gradients, parameters (DeepSpeed docs,
+         * zero_optimization.stage). */
+        const strategy *st = s->ds.stage < 0 ? NULL
+            : strategy_find_shards((shard_set){s->ds.stage >= 1, s->ds.stage >= 2, s->ds.stage >= 3});
+        if (st && strcmp(s->strategy_arg, "all") == 0) {
+            s->chosen[0] = st;
             s->chosen[1] = NULL;
         }
     }
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
     if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0) s->t.precision = PREC_FP16;
-    for (int k = 0; k < s->n_flags; k++)
-        if (setup_apply(&s->t, s->flags[k].id, s->flags[k].value, err)) return err->code;
+    for (int k = 0; k < s->n_flags; k++) copy_flag(&s->t, &s->flag_t, s->flags[k]);
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
     if (s->ds.train_batch_size > 0) {
         int64_t dp = training_dp(&s->t);
@@ -237,4 +266,31 @@ int setup_finish(setup *s, zs_error *err)
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
     if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
     return training_validate(&s->t, err);
+}
+
+scenario setup_scenario(const setup *s)
+{
+    return (scenario){&s->m, &s->pc, &s->hw, &s->t, s->chosen, s->tokens};
+}
+
+report_options setup_report_options(const setup *s)
+{
+    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted};
+}
+
+const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const char *const *drop,
+                                   cli_opt *out, int cap)
+{
+    const cli_opt *parts[2] = {extra_first ? extra : setup_options, extra_first ? setup_options : extra};
+    int n = 0;
+    for (int p = 0; p < 2; p++) {
+        for (const cli_opt *o = parts[p]; o && o->name && n < cap - 1; o++) {
+            bool dropped = false;
+            for (const char *const *d = drop; parts[p] == setup_options && d && *d; d++)
+                dropped |= strcmp(*d, o->name) == 0;
+            if (!dropped) out[n++] = *o;
+        }
+    }
+    out[n] = (cli_opt){NULL, NULL, NULL, 0};
+    return out;
 }

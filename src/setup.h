@@ -9,31 +9,34 @@
 #include "error.h"
 #include "hardware.h"
 #include "model.h"
+#include "report.h"
+#include "scenario.h"
 #include "strategy.h"
 #include "training.h"
-
-typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
 
 typedef struct setup {
     model m;
     param_counts pc;
-    hardware hw;
+    hardware hw;                 /* with --hbm and --price-per-gpu-hour applied */
     training t;
     ds_config ds;
     char model_path[4096];
     char hw_path[4096];
     char ds_path[4096];
-    const strategy *chosen[5];   /* NULL-terminated strategies to evaluate */
+    const strategy *chosen[STRATEGY_MAX + 1]; /* NULL-terminated strategies to evaluate */
     out_format format;
     bool explain;
-    /* raw flag values, applied in finish() in a fixed order so flags win over ds_config */
+    /* file and strategy arguments, resolved in finish() */
     const char *model_arg, *hw_arg, *ds_arg, *strategy_arg;
     double params, largest_layer;   /* --params, --largest-layer-params; 0 = unset */
     double hbm_override;            /* --hbm bytes; 0 = profile's */
     double tokens;                  /* --tokens: training budget in tokens; 0 = none */
     double price;                   /* --price-per-gpu-hour dollars; < 0 = profile's */
+    /* Training flags are parsed when read (a bad value is a usage error before any file is
+     * opened) into flag_t, and copied over t after ds_config in finish(), so flags win. */
+    training flag_t;
     int n_flags;
-    struct { int id; const char *value; } flags[64]; /* training flags, applied after ds_config */
+    int flags[64];                  /* OPT_* ids given, in order */
 } setup;
 
 /* Option ids shared by the commands that take a model and a configuration. */
@@ -51,7 +54,8 @@ extern const cli_opt setup_options[];
 /* Start from the defaults (model none, hardware a100-80gb, strategy all, format table). */
 void setup_init(setup *s);
 
-/* Record one shared option. Returns ZS_OK, or ZS_ERR_USAGE for a bad value. */
+/* Record one shared option, parsing its value. Returns ZS_OK, or ZS_ERR_USAGE for a bad
+ * value. */
 int setup_take(setup *s, int id, const char *value, zs_error *err);
 
 /* Apply one training flag (an OPT_* id other than model, hardware, files and output) to t.
@@ -61,5 +65,18 @@ int setup_apply(training *t, int id, const char *value, zs_error *err);
 /* Load files and apply flags: model or --params, hardware, ds_config, then the flags, then
  * validation. Fails with ZS_ERR_USAGE (flags) or ZS_ERR_INPUT (files). */
 int setup_finish(setup *s, zs_error *err);
+
+/* The finished setup as the plain scenario the core reads (pointers into s). Never fails. */
+scenario setup_scenario(const setup *s);
+
+/* What the report needs beyond the scenario: format, --explain, ds_config notes. */
+report_options setup_report_options(const setup *s);
+
+/* The shared options and a command's own (extra may be NULL; first when extra_first), less
+ * the shared ones named in `drop` (a NULL-terminated list of names, may be NULL), into out
+ * (cap entries, NULL-name terminated). Returns out. Never fails: options past cap are left
+ * out. */
+const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const char *const *drop,
+                                   cli_opt *out, int cap);
 
 #endif

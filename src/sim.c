@@ -19,8 +19,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->t = t;
     in->bt = training_bytes(t);
     in->dp = training_dp(t);
-    in->gpus_per_node = t->gpus_per_node > 0 ? t->gpus_per_node : hw->gpus_per_node;
-    if (in->gpus_per_node > t->gpus) in->gpus_per_node = t->gpus;
+    in->gpus_per_node = scenario_gpus_per_node(hw, t);
     in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
 
     double tp = (double)t->tp, pp = (double)t->pp;
@@ -45,7 +44,6 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         in->links[LEVEL_HOST].bandwidth = fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
     in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     in->host_rate = hw->host_memory_bandwidth * hw->host_memory_fraction / (double)gpn;
-    in->price = hw->price_per_gpu_hour;
     if (m->params_only) {
         in->stage_layers = 0;
         in->local_params = pc->total / (tp * pp);
@@ -93,19 +91,15 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     return ZS_OK;
 }
 
-void sim_set_price(sim_input *in, double dollars_per_gpu_hour)
+int64_t scenario_node_size(const hardware *hw, const training *t)
 {
-    in->price = dollars_per_gpu_hour;
+    return t->gpus_per_node > 0 ? t->gpus_per_node : hw->gpus_per_node;
 }
 
-/* The ZeRO paper's per-GPU volume (section 7): DDP all-reduces gradients (2P), stages 1 and 2
- * reduce-scatter gradients and all-gather parameters (2P), stage 3 gathers twice (3P); in
- * bytes, times (n - 1) / n. */
-static double ideal_bytes(const sim_input *in, int stage)
+int64_t scenario_gpus_per_node(const hardware *hw, const training *t)
 {
-    double n = (double)in->dp, p = in->local_params, g = in->bt.grad, w = in->bt.param;
-    double per = stage == 3 ? 2 * w + g : stage > 0 ? w + g : 2 * g;
-    return n > 1 ? per * p * (n - 1) / n : 0;
+    int64_t n = scenario_node_size(hw, t);
+    return n > t->gpus ? t->gpus : n;
 }
 
 bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
@@ -113,7 +107,7 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
     r->strategy = s;
     r->why[0] = '\0';
     memset(&r->mem, 0, sizeof r->mem);
-    r->applicable = s->memory(in, &r->mem, r->why, sizeof r->why);
+    r->applicable = strategy_allows(s, in->t, r->why, sizeof r->why);
     r->fits = false;
     if (!r->applicable) {
         r->plan.n = 0;
@@ -123,6 +117,8 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
         r->tokens_per_second = r->tflops_per_gpu = r->mfu = r->hfu = 0;
         return false;
     }
+    memory_states(in, s->shards, &r->mem);
+    s->buffers(s, in, &r->mem);
     memory_activations(in, &r->mem);
     memory_finish(in, &r->mem);
     r->fits = r->mem.fits_gpu && r->mem.fits_host;
@@ -133,11 +129,11 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
 {
     const training *t = in->t;
     r->plan.n = 0;
-    s->comm(in, &r->plan);
-    comm_add_common(in, s->zero_stage, &r->plan);
+    s->comm(s, in, &r->plan);
+    comm_add_common(in, s, &r->plan);
     comm_summarise(in, &r->plan, &r->comm);
-    r->comm.ideal_bytes = ideal_bytes(in, s->zero_stage);
-    steptime_compute(in, &r->plan, s->zero_stage > 0 ? (double)in->dp : 1, &r->step);
+    r->comm.ideal_bytes = strategy_ideal_bytes(s, in);
+    steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->dp : 1, &r->step);
 
     double step = r->step.total, gpus = (double)t->gpus;
     /* In double: the int64 product of the largest accepted values overflows. */
@@ -154,7 +150,7 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
         c->tokens = tokens;
         c->seconds = tokens / r->tokens_per_second;
         c->gpu_hours = c->seconds / 3600 * gpus;
-        c->dollars = c->gpu_hours * in->price;
+        c->dollars = c->gpu_hours * in->hw->price_per_gpu_hour;
         c->kwh = c->gpu_hours * in->hw->tdp_watts / 1000;
     }
 }
@@ -164,4 +160,13 @@ void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
     /* Every field is written by the two halves; no memset of the whole (1.5 kB) result. */
     sim_run_memory(in, s, r);
     if (r->applicable) sim_run_time(in, s, tokens, r);
+}
+
+int sim_run_scenario(const scenario *sc, result *r, int *n, zs_error *err)
+{
+    sim_input in;
+    *n = 0;
+    if (sim_prepare(&in, sc->m, sc->pc, sc->hw, sc->t, err)) return err->code;
+    for (int k = 0; sc->chosen[k] && k < STRATEGY_MAX; k++) sim_run(&in, sc->chosen[k], sc->tokens, &r[(*n)++]);
+    return ZS_OK;
 }

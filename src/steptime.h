@@ -2,7 +2,8 @@
 #ifndef ZS_STEPTIME_H
 #define ZS_STEPTIME_H
 
-#include "sim.h"
+#include "result.h"
+#include "scenario.h"
 
 /* Time of one step for a plan (after comm_summarise filled each op's seconds): compute of all micro-batches, the pipeline bubble, the part of
  * each collective not hidden under the compute it overlaps (plus its last bucket), the

@@ -1,9 +1,13 @@
-/* strategy.c -- the strategy table and lookups. */
+/* strategy.c -- the strategy table, lookups, and what the harness derives from a descriptor. */
 #include "strategy.h"
 
+#include <stdio.h>
 #include <string.h>
 
+/* One line per strategy; a new one is its file and a line here. */
 const strategy *const strategies[] = {&strat_ddp, &strat_zero1, &strat_zero2, &strat_zero3, NULL};
+
+_Static_assert(sizeof strategies / sizeof strategies[0] <= STRATEGY_MAX + 1, "raise STRATEGY_MAX");
 
 const strategy *strategy_find(const char *name)
 {
@@ -12,7 +16,56 @@ const strategy *strategy_find(const char *name)
     return NULL;
 }
 
+const strategy *strategy_find_shards(shard_set sh)
+{
+    for (int i = 0; strategies[i]; i++) {
+        shard_set x = strategies[i]->shards;
+        if (x.optimizer == sh.optimizer && x.gradients == sh.gradients && x.parameters == sh.parameters)
+            return strategies[i];
+    }
+    return NULL;
+}
+
+int strategy_index(const strategy *s)
+{
+    for (int i = 0; strategies[i]; i++)
+        if (strategies[i] == s) return i;
+    return -1;
+}
+
+const char *strategy_names(void)
+{
+    static char names[STRATEGY_MAX * 16];
+    if (names[0]) return names;
+    size_t n = 0;
+    for (int i = 0; strategies[i] && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? "|" : "", strategies[i]->name);
+    return names;
+}
+
 bool strategy_overlap(const sim_input *in, const strategy *s)
 {
     return in->t->overlap_comm < 0 ? s->overlap_default : in->t->overlap_comm != 0;
+}
+
+bool strategy_allows(const strategy *s, const training *t, char *why, int whylen)
+{
+    if (t->offload_optimizer != OFFLOAD_NONE && !s->offload_optimizer) {
+        snprintf(why, (size_t)whylen, "offload needs ZeRO");
+        return false;
+    }
+    if (t->offload_params != OFFLOAD_NONE && !s->offload_params) {
+        /* DeepSpeed configuration docs, zero_optimization.offload_param: valid only with
+         * stage 3. */
+        snprintf(why, (size_t)whylen, "parameter offload needs ZeRO-3 (DeepSpeed offloads parameters only at stage 3)");
+        return false;
+    }
+    return true;
+}
+
+double strategy_ideal_bytes(const strategy *s, const sim_input *in)
+{
+    double n = (double)in->dp, p = in->local_params, g = in->bt.grad, w = in->bt.param;
+    double per = s->shards.parameters ? 2 * w + g : s->shards.optimizer || s->shards.gradients ? w + g : 2 * g;
+    return n > 1 ? per * p * (n - 1) / n : 0;
 }

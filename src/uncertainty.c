@@ -61,7 +61,6 @@ bool uncertainty_interval(const sim_input *in, const strategy *s, double level, 
         sim_input x;
         zs_error err;
         if (sim_prepare(&x, in->m, in->pc, &hw, in->t, &err)) continue;
-        sim_set_price(&x, in->price);
         sim_run(&x, s, 0, &r);
         v[n++] = r.step.total;
     }
@@ -74,4 +73,13 @@ bool uncertainty_interval(const sim_input *in, const strategy *s, double level, 
     *hi = fmax(v[b], *hi);
     free(v);
     return true;
+}
+
+void uncertainty_add(const scenario *sc, result *r)
+{
+    sim_input in;
+    zs_error err;
+    if (!uncertainty_available(sc->hw) || !r->applicable) return;
+    if (sim_prepare(&in, sc->m, sc->pc, sc->hw, sc->t, &err)) return;
+    r->has_interval = uncertainty_interval(&in, r->strategy, 0.9, &r->step_lo, &r->step_hi);
 }

@@ -23,4 +23,9 @@ bool uncertainty_available(const hardware *hw);
 bool uncertainty_interval(const sim_input *in, const struct strategy *s, double level, double *lo,
                           double *hi);
 
+/* The 90% interval for r (a result of sc's training and r->strategy) into r->has_interval,
+ * step_lo and step_hi; leaves r as it is when the profile has no uncertainties or the
+ * training does not prepare. Never fails otherwise. */
+void uncertainty_add(const scenario *sc, result *r);
+
 #endif

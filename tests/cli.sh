@@ -247,5 +247,20 @@ rm -rf "$T"
 # a closed pipe is not an error
 "$Z" list models 2>"$err" | head -1 >/dev/null; [ ! -s "$err" ] && ok || bad "closed pipe printed: $(cat "$err")"
 
+# Strategy descriptors: DeepSpeed offloads parameters only at ZeRO stage 3 (DeepSpeed
+# configuration docs, zero_optimization.offload_param), so stages 1-2 refuse it instead of
+# dropping the parameters from GPU memory.
+expect 2 "parameter offload needs ZeRO-3" -- estimate --model llama-2-7b --gpus 16 --strategy zero2 --offload-optimizer cpu --offload-params cpu
+expect 2 "offload needs ZeRO" -- estimate --model llama-2-7b --gpus 16 --strategy ddp --offload-optimizer cpu
+json_check "[r['strategy'] for r in d['results'] if r['applicable']] == ['zero3']" estimate --model llama-2-7b --gpus 16 --offload-optimizer cpu --offload-params cpu --format json
+# --explain prints the links the simulation uses: with 4 GPUs per node each GPU's share of an
+# a100-80gb node's 8 x 200 Gb/s HDR NICs (DGX A100 datasheet) is 2 x 25 GB/s x efficiency 0.96.
+"$Z" estimate --model llama-2-7b --gpus 16 --gpus-per-node 4 --strategy zero3 --explain >"$out" 2>"$err"
+grep -q "network a = [0-9.]* us, B = 48.0 GB/s per GPU" "$out" && ok || bad "--explain with --gpus-per-node 4: $(grep network "$out")"
+# A bad flag value is a usage error even when the model file is missing: flags parse when read.
+expect 2 "--micro-batch" -- estimate --model /nonexistent/model.json --micro-batch abc
+# A ds_config's ZeRO stage picks the strategy that shards what that stage shards.
+json_check "[r['strategy'] for r in d['results']] == ['zero2']" estimate --model llama-2-7b --gpus 8 --deepspeed tests/data/ds_config_zero2.json --format json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

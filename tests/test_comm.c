@@ -1,5 +1,6 @@
 /* test_comm.c -- collective closed forms, per-strategy volumes, FLOP counts, overlap limits. */
 #include "collective.h"
+#include "sim.h"
 #include "strategy.h"
 #include "test.h"
 #include "uncertainty.h"

@@ -1,6 +1,7 @@
 /* test_memory.c -- the memory model against the ZeRO paper's Table 1 and Korthikanti's Table 2. */
 #include <stdlib.h>
 
+#include "sim.h"
 #include "strategy.h"
 #include "test.h"
 

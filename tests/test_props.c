@@ -1,4 +1,5 @@
 /* test_props.c -- invariants over hundreds of random valid configurations (seeded). */
+#include "sim.h"
 #include "strategy.h"
 #include "test.h"
 

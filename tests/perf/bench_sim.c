@@ -82,7 +82,8 @@ int main(void)
             plan_result pr;
             zs_error err = {0};
             double t0 = now();
-            if (plan_search(&s, &sp, 10, NULL, NULL, &pr, &err)) { fprintf(stderr, "bench: %s\n", err.msg); return 1; }
+            scenario sc = setup_scenario(&s);
+            if (plan_search(&sc, &sp, 10, NULL, NULL, &pr, &err)) { fprintf(stderr, "bench: %s\n", err.msg); return 1; }
             secs[run] = now() - t0;
             evaluated = pr.evaluated;
             sink += pr.n_top ? pr.top[0].score : 0;

@@ -50,12 +50,28 @@ int cmd_estimate(int argc, char **argv)
         else if (setup_take(&s, id, v, &err)) return cmd_error("estimate", err.code, err.msg);
     }
     if (setup_finish(&s, &err)) return cmd_error("estimate", err.code, err.msg);
+    if (s.all_frameworks)
+        return cmd_error("estimate", ZS_ERR_USAGE, "--framework all: name one framework (plan --framework all ranks across them)");
     if (compat) return cmd_compat(&s, compat, distopt);
 
     scenario sc = setup_scenario(&s);
     result r[STRATEGY_MAX];
     int n = 0, fits = 0;
     if (sim_run_scenario(&sc, r, &n, &err)) return cmd_error("estimate", err.code, err.msg);
+    /* Hybrid sharding and ZeRO++ are judged by what they save: the same run without them. */
+    if (s.t.shard_group > 0 || s.t.hpz_group > 0 || s.t.quant_weights || s.t.quant_grads) {
+        training plain = s.t;
+        plain.shard_group = plain.hpz_group = 0;
+        plain.quant_weights = plain.quant_grads = false;
+        scenario ps = sc;
+        ps.t = &plain;
+        result pr[STRATEGY_MAX];
+        int pn = 0;
+        zs_error ignore;
+        if (sim_run_scenario(&ps, pr, &pn, &ignore) == ZS_OK)
+            for (int k = 0; k < n && k < pn; k++)
+                if (r[k].applicable && pr[k].applicable) r[k].comm.plain_inter_bytes = pr[k].comm.bytes_level[LEVEL_INTER];
+    }
     int applicable = 0;
     for (int k = 0; k < n; k++) {
         uncertainty_add(&sc, &r[k]);

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "commands.h"
+#include "framework.h"
 #include "plan.h"
 #include "report.h"
 #include "setup.h"
@@ -72,6 +73,7 @@ static cJSON *entry_json(const plan_entry *e)
     const training *t = &e->t;
     const result *r = &e->r;
     cJSON_AddStringToObject(o, "strategy", r->strategy->name);
+    cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
     cJSON_AddNumberToObject(o, "gpus", (double)t->gpus);
     cJSON_AddNumberToObject(o, "tp", (double)t->tp);
     cJSON_AddNumberToObject(o, "pp", (double)t->pp);
@@ -111,14 +113,16 @@ static cJSON *entry_json(const plan_entry *e)
     return o;
 }
 
-static void print_entry(int rank, const plan_entry *e, bool tokens)
+static void print_entry(int rank, const plan_entry *e, bool tokens, bool fw)
 {
     const training *t = &e->t;
     const result *r = &e->r;
     char v[24] = "";
     if (t->virtual_stages > 1) snprintf(v, sizeof v, "x%lld", (long long)t->virtual_stages);
-    printf("%3d  %-6s %5lld %3lld %3lld%-3s %4lld %3lld %4lld  %-9s %-14s %7.1f %9.3f %10.0f %5.1f",
-           rank, r->strategy->label, (long long)t->gpus, (long long)t->tp, (long long)t->pp, v,
+    if (fw) printf("%3d  %-10s", rank, framework_of(t)->name);
+    else printf("%3d", rank);
+    printf("  %-6s %5lld %3lld %3lld%-3s %4lld %3lld %4lld  %-9s %-14s %7.1f %9.3f %10.0f %5.1f",
+           r->strategy->label, (long long)t->gpus, (long long)t->tp, (long long)t->pp, v,
            (long long)training_dp(t), (long long)t->micro_batch, (long long)t->grad_accum,
            ckpt_name(t->checkpointing), off_name(t), r->mem.total / GiB, r->step.total,
            r->tokens_per_second, 100 * r->mfu);
@@ -135,9 +139,11 @@ static void add_interval(const scenario *sc, plan_entry *e)
     uncertainty_add(&one, &e->r);
 }
 
-static void header(bool tokens)
+static void header(bool tokens, bool fw)
 {
-    printf("%3s  %-6s %5s %3s %6s %4s %3s %4s  %-9s %-14s %7s %9s %10s %5s", "#", "strat", "GPUs", "TP", "PP",
+    if (fw) printf("%3s  %-10s", "#", "framework");
+    else printf("%3s", "#");
+    printf("  %-6s %5s %3s %6s %4s %3s %4s  %-9s %-14s %7s %9s %10s %5s", "strat", "GPUs", "TP", "PP",
            "DP", "mb", "GA", "recompute", "offload", "GiB/GPU", "step s", "tokens/s", "MFU%");
     if (tokens) printf(" %8s %12s", "days", "dollars");
     printf("\n");
@@ -266,6 +272,16 @@ int cmd_plan(int argc, char **argv)
     sp.tokens = s.tokens;
     if ((sp.budget_dollars > 0 || sp.deadline_seconds > 0) && s.tokens <= 0)
         return cmd_error("plan", ZS_ERR_USAGE, "--budget and --deadline need --tokens (the training run to cost)");
+    /* --framework all: every real framework (not the abstract generic one), each row named. */
+    int nf = 0;
+    if (s.all_frameworks) {
+        for (int k = 0; frameworks[k]; k++)
+            if (frameworks[k] != &fw_generic) sp.frameworks[nf++] = frameworks[k];
+    } else if (s.t.framework) {
+        sp.frameworks[nf++] = s.t.framework;
+    }
+    sp.frameworks[nf] = NULL;
+    bool show_fw = nf > 0;
     scenario sc = setup_scenario(&s);
     if (maxmodel) return max_model(&sc, s.format, &sp, list);
     if (gb_tokens > 0) sp.global_batch = (int64_t)ceil(gb_tokens / (double)s.t.seq_len);
@@ -288,14 +304,14 @@ int cmd_plan(int argc, char **argv)
         if (pr.n_top == 0) printf("Nothing fits%s. Try more GPUs (--max-gpus), offload, or a smaller micro-batch.\n",
                                   sp.budget_dollars > 0 || sp.deadline_seconds > 0 ? " within the budget/deadline" : "");
         else {
-            header(tokens);
-            for (int k = 0; k < pr.n_top; k++) print_entry(k + 1, &pr.top[k], tokens);
+            header(tokens, show_fw);
+            for (int k = 0; k < pr.n_top; k++) print_entry(k + 1, &pr.top[k], tokens, show_fw);
         }
         printf("\nBest per strategy, and the fewest GPUs with which it fits at all:\n");
-        header(tokens);
+        header(tokens, show_fw);
         for (int k = 0; strategies[k]; k++) {
             if (!sp.strategies[k]) continue;
-            if (pr.has_best[k]) print_entry(0, &pr.best_per_strategy[k], tokens);
+            if (pr.has_best[k]) print_entry(0, &pr.best_per_strategy[k], tokens, show_fw);
             else printf("  -  %-6s does not fit (within the constraints)\n", strategies[k]->label);
             if (pr.min_gpus[k]) printf("     %-6s fits from %lld GPUs\n", strategies[k]->label, (long long)pr.min_gpus[k]);
         }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "framework.h"
 #include "scenario.h"
 #include "strategy.h"
 
@@ -24,32 +25,45 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
          * all-gather of the same volume (Korthikanti et al. 2022, section 4.2.2). */
         double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size);
         double calls = layers * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
+        /* A framework with TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE
+         * userbuffers) hides a fraction of it under the GEMMs it splits. */
+        double hid = in->fw->tp_overlap;
         if (t->sequence_parallel) {
-            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)", 0, 0});
-            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)", 0, 0});
+            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)", 0, 0, 0, hid});
+            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)", 0, 0, 0, hid});
         } else {
-            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)", 0, 0});
+            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)", 0, 0, 0, hid});
         }
     }
     if (!m->params_only && t->pp > 1) {
         /* One activation tensor forward and one gradient backward per micro-batch per stage
          * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */
         double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size) / (double)t->tp;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0, 0, 0});
     }
-    double part = in->local_params / (double)in->dp;
+    if (in->groups[GROUP_REPLICA].n > 1 && (s->shards.optimizer || s->shards.gradients || s->shards.parameters)) {
+        /* Hybrid sharding (HSDP, MiCS): each shard group reduces its gradients inside, then
+         * the shards are all-reduced across the replicas: 2 (R-1)/R of grads / S per rank
+         * over the network instead of the whole gradient (Zhang et al. 2022, section 3.2). */
+        bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
+        double shard = in->bt.grad * in->local_params / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
+        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_REPLICA, shard, every ? mb : 1, every,
+                              strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, 0,
+                              "gradient all-reduce across replicas", 0, 0, 0, 0});
+    }
+    double part = in->local_params / (double)in->shard_dp;
     if (t->offload_optimizer != OFFLOAD_NONE && s->offload_optimizer) {
         /* ZeRO-Offload (arXiv 2101.06840 section 4.1): the gradient partition goes down over
          * PCIe as it is reduced (every micro-batch when the strategy reduces every
          * micro-batch), and updated 16-bit parameters come back up after the CPU step. */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0, "offload: gradients to host", 0, 0});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0, "offload: parameters from host", 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0, "offload: gradients to host", 0, 0, 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0, "offload: parameters from host", 0, 0, 0, 0});
     }
     if (t->offload_params != OFFLOAD_NONE && s->offload_params) {
         /* ZeRO-Infinity: the parameter partition is fetched for forward and for backward. */
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward", 0, 0});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward", 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward", 0, 0, 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward", 0, 0, 0, 0});
     }
 }
 
@@ -71,7 +85,7 @@ void comm_summarise(const sim_input *in, comm_plan *p, comm_summary *s)
         coll_cost c;
         comm_op *op = &p->op[i];
         comm_op_cost(in, op, &c);
-        op->seconds = c.seconds;
+        op->seconds = c.seconds + op->overhead;
         op->tail_seconds = 0;
         if (op->tail > 0 && op->overlap != OVERLAP_NONE) {
             coll_cost tc;

@@ -7,7 +7,12 @@
 struct sim_input;
 struct strategy;
 
-typedef enum { GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_COUNT } group_kind;
+/* Rank groups a collective runs on. GROUP_SHARD is the data-parallel ranks that shard the
+ * states (all of DP unless hybrid sharding), GROUP_REPLICA the shard groups' replicas across
+ * it, GROUP_HPZ ZeRO++'s secondary parameter partition. */
+typedef enum {
+    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_COUNT
+} group_kind;
 
 /* Which compute a collective can hide under. */
 typedef enum { OVERLAP_NONE, OVERLAP_FORWARD, OVERLAP_BACKWARD } overlap_kind;
@@ -23,6 +28,8 @@ typedef struct comm_op {
     const char *what;   /* "gradient all-reduce" */
     double seconds;     /* per call, filled by comm_summarise */
     double tail_seconds;/* of the tail bucket, filled by comm_summarise */
+    double overhead;    /* seconds of host work per call (framework bookkeeping) */
+    double hidden;      /* fraction hidden under GEMMs regardless of `overlap` (TP overlap) */
 } comm_op;
 
 #define COMM_MAX_OPS 16
@@ -38,6 +45,8 @@ typedef struct comm_summary {
     double bytes_level[LEVEL_COUNT]; /* by link level: NVLink, network, PCIe */
     double bytes_kind[COLL_COUNT];   /* by collective */
     double ideal_bytes;              /* the ZeRO paper's volume (2P or 3P elements x (n-1)/n) */
+    double plain_inter_bytes;        /* network bytes of the same strategy without hybrid
+                                        sharding or ZeRO++ (0 when not computed) */
     double seconds_total;            /* if nothing overlapped */
 } comm_summary;
 

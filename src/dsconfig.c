@@ -90,6 +90,25 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     if (json_get_bool(zero, "overlap_comm", &ov, &have, err)) { zs_error_prefix(err, "zero_optimization"); return err->code; }
     if (have) t->overlap_comm = ov;
     else note_default(ds, "overlap_comm");
+    /* ZeRO++ (DeepSpeed ZeRO++ tutorial: zero_hpz_partition_size, zero_quantized_weights,
+     * zero_quantized_gradients) and MiCS (mics_shard_size; -1 or absent = off). A partition
+     * of 1 rank is DeepSpeed's "off". */
+    int64_t hpz = 0, mics = 0;
+    if (json_get_int(zero, "zero_hpz_partition_size", 1, 10000000, &hpz, &have, err) ||
+        json_get_bool(zero, "zero_quantized_weights", &t->quant_weights, &have, err) ||
+        json_get_bool(zero, "zero_quantized_gradients", &t->quant_grads, &have, err)) {
+        zs_error_prefix(err, "zero_optimization");
+        return err->code;
+    }
+    if (hpz > 1) t->hpz_group = hpz;
+    const cJSON *mj = cJSON_GetObjectItemCaseSensitive(zero, "mics_shard_size");
+    if (!(cJSON_IsNumber(mj) && mj->valuedouble == -1)) {
+        if (json_get_int(zero, "mics_shard_size", 1, 10000000, &mics, &have, err)) {
+            zs_error_prefix(err, "zero_optimization");
+            return err->code;
+        }
+        if (have) t->shard_group = mics;
+    }
     return ZS_OK;
 }
 

@@ -3,7 +3,9 @@
 
 #include <math.h>
 
+#include "framework.h"
 #include "scenario.h"
+#include "strategy.h"
 
 /* DeepSpeed's pinned swap buffers for NVMe offload (deepspeed/runtime/swap_tensor/
  * aio_config and zero offload config): buffer_count 4 (optimizer) / 5 (params) of
@@ -13,7 +15,8 @@
 
 void memory_states(const sim_input *in, shard_set shards, memory *mem)
 {
-    double n = (double)in->dp;
+    /* Hybrid sharding divides the states over the shard group, not all of DP. */
+    double n = (double)in->shard_dp;
     double opt_div = shards.optimizer ? n : 1, grad_div = shards.gradients ? n : 1;
     double param_div = shards.parameters ? n : 1;
     const training *t = in->t;
@@ -47,6 +50,10 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
         if (t->offload_params == OFFLOAD_NVME) { nvme += part; host += NVME_PARAM_BUFFERS * bt->param; }
         else host += part;
     }
+    /* ZeRO++ hpZ keeps a secondary copy of the parameters partitioned over the hpZ group
+     * (a node), so backward gathers stay on NVLink (Wang et al. 2023, section 4.2). */
+    if (shards.parameters && t->hpz_group > 0 && t->offload_params == OFFLOAD_NONE)
+        mem->parameters += bt->param * (p - small) / (double)in->groups[GROUP_HPZ].n;
     mem->model_states = mem->parameters + mem->gradients + mem->optimizer_states;
     mem->host_per_gpu = host;
     mem->nvme_per_gpu = nvme;
@@ -140,4 +147,26 @@ void memory_finish(const sim_input *in, memory *mem)
     /* Host RAM and, for ZeRO-Infinity, the node's NVMe must hold their shares too. */
     mem->fits_host = (hw->host_memory_bytes <= 0 || mem->host_per_node <= hw->host_memory_bytes) &&
                      (hw->nvme_bytes <= 0 || mem->nvme_per_gpu * (double)in->gpus_per_node <= hw->nvme_bytes);
+}
+
+void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
+{
+    const framework *fw = in->fw;
+    switch (fw->buffers) {
+    case BUFFERS_STRATEGY:
+        s->buffers(s, in, mem);
+        break;
+    case BUFFERS_VIEWS:
+        /* Buckets are views of the contiguous gradient buffer counted in the states. */
+        mem->comm_buffers = mem->gathered_params = 0;
+        break;
+    case BUFFERS_UNITS: {
+        /* FSDP: a unit is a transformer block; units_in_flight are unsharded at once, and a
+         * unit's full gradients exist until their reduce-scatter. */
+        double unit = in->m->params_only ? in->local_largest : fmin(in->pc->per_layer / (double)in->t->tp, in->local_params);
+        mem->gathered_params = s->shards.parameters ? in->bt.param * unit * fw->units_in_flight : 0;
+        mem->comm_buffers = s->shards.gradients ? in->bt.grad * unit : 0;
+        break;
+    }
+    }
 }

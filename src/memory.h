@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 struct sim_input;
+struct strategy;
 
 /* Which model states a strategy partitions over the data-parallel group (the rest every
  * rank keeps whole). ZeRO stage k shards the first k (Rajbhandari et al. 2020, figure 1). */
@@ -37,6 +38,11 @@ typedef struct memory {
 /* Model states with `shards` partitioned over the data-parallel degree, offload applied.
  * Writes parameters, gradients, optimizer_states, model_states and the host/NVMe shares. Pure. */
 void memory_states(const struct sim_input *in, shard_set shards, memory *mem);
+
+/* Buffers beyond the model states, as the framework keeps them: the strategy's own
+ * (DeepSpeed buckets), none (Megatron's views of one gradient buffer) or FSDP's unsharded
+ * units. Writes comm_buffers and gathered_params. Pure. */
+void memory_buffers(const struct sim_input *in, const struct strategy *s, memory *mem);
 
 /* Activations and logits of the most loaded pipeline stage (Korthikanti et al. 2022,
  * arXiv 2205.05198, section 4, generalised to GQA, gated MLPs, MoE top-k and flash

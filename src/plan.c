@@ -79,13 +79,47 @@ typedef struct plan_job {
     plan_result part;
 } plan_job;
 
+/* One configuration under each framework searched, for every strategy searched. */
+static void try_config(plan_job *job, training *t)
+{
+    const scenario *sc = job->sc;
+    const plan_space *sp = job->sp;
+    plan_result *out = &job->part;
+    for (int fi = 0; fi == 0 || sp->frameworks[fi]; fi++) {
+        if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
+        sim_input in;
+        zs_error ignore;
+        if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) continue;
+        for (int si = 0; strategies[si]; si++) {
+            if (!sp->strategies[si]) continue;
+            /* Combinations no strategy offers are not counted as tried. */
+            if (t->offload_params != OFFLOAD_NONE && !strategies[si]->offload_params) continue;
+            plan_entry e;
+            out->evaluated++;
+            if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
+            if (out->min_gpus[si] == 0 || t->gpus < out->min_gpus[si]) out->min_gpus[si] = t->gpus;
+            sim_run_time(&in, strategies[si], sp->tokens, &e.r);
+            if (sp->budget_dollars > 0 && e.r.cost.dollars > sp->budget_dollars) continue;
+            if (sp->deadline_seconds > 0 && e.r.cost.seconds > sp->deadline_seconds) continue;
+            out->feasible++;
+            /* The result points at its training through sim_input; the entry keeps its own
+             * copy. */
+            e.t = *t;
+            e.score = score_of(sp, &e.r, t->gpus);
+            if (!out->has_best[si] || e.score < out->best_per_strategy[si].score) {
+                out->best_per_strategy[si] = e;
+                out->has_best[si] = true;
+            }
+            keep_top(out->top, &out->n_top, job->top_n, &e);
+        }
+    }
+}
+
 /* Every configuration with `gpus` GPUs. */
 static void search_count(plan_job *job, int64_t gpus)
 {
     const scenario *sc = job->sc;
     const plan_space *sp = job->sp;
-    plan_result *out = &job->part;
-    int top_n = job->top_n;
     const model *m = sc->m;
     int64_t gpn = scenario_node_size(sc->hw, sc->t);
     int64_t layers = m->params_only ? 1 : m->num_layers;
@@ -114,31 +148,7 @@ static void search_count(plan_job *job, int64_t gpus)
                             t.sequence_parallel = tp > 1;
                             t.offload_optimizer = offloads[of].opt;
                             t.offload_params = offloads[of].params;
-                            sim_input in;
-                            zs_error ignore;
-                            if (sim_prepare(&in, m, sc->pc, sc->hw, &t, &ignore)) continue;
-                            for (int si = 0; strategies[si]; si++) {
-                                if (!sp->strategies[si]) continue;
-                                /* Combinations no strategy offers are not counted as tried. */
-                                if (t.offload_params != OFFLOAD_NONE && !strategies[si]->offload_params) continue;
-                                plan_entry e;
-                                out->evaluated++;
-                                if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
-                                if (out->min_gpus[si] == 0 || gpus < out->min_gpus[si]) out->min_gpus[si] = gpus;
-                                sim_run_time(&in, strategies[si], sp->tokens, &e.r);
-                                if (sp->budget_dollars > 0 && e.r.cost.dollars > sp->budget_dollars) continue;
-                                if (sp->deadline_seconds > 0 && e.r.cost.seconds > sp->deadline_seconds) continue;
-                                out->feasible++;
-                                e.t = t;
-                                e.score = score_of(sp, &e.r, gpus);
-                                /* The result points at its training through sim_input;
-                                 * the entry keeps its own copy. */
-                                if (!out->has_best[si] || e.score < out->best_per_strategy[si].score) {
-                                    out->best_per_strategy[si] = e;
-                                    out->has_best[si] = true;
-                                }
-                                keep_top(out->top, &out->n_top, top_n, &e);
-                            }
+                            try_config(job, &t);
                         }
                     }
                 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "framework.h"
 #include "result.h"
 #include "scenario.h"
 #include "strategy.h"
@@ -23,6 +24,7 @@ typedef struct plan_space {
     double deadline_seconds;     /* keep configurations that finish within this (0: any) */
     plan_rank rank;              /* what "best" means */
     bool strategies[STRATEGY_MAX]; /* by strategy_index: which to consider */
+    const framework *frameworks[FRAMEWORK_MAX + 1]; /* NULL-terminated; none = the training's */
     bool allow_offload;          /* search optimizer/parameter offload */
     bool allow_pp;               /* search pipeline parallelism */
     bool allow_tp;               /* search tensor parallelism */

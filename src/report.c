@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "framework.h"
 #include "strategy.h"
 #include "units.h"
 
@@ -53,6 +54,22 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
             ckpt_name(t->checkpointing), t->sequence_parallel ? ", sequence parallel" : "",
             t->flash_attention ? "flash" : "eager", offload_name(t->offload_optimizer),
             offload_name(t->offload_params));
+    const framework *fw = framework_of(t);
+    if (t->framework) {
+        /* Which of the framework's modes each column is. */
+        fprintf(f, "framework  %s", fw->label);
+        const char *sep = ": ";
+        for (int i = 0; strategies[i]; i++) {
+            if (fw->runs[i] && strcmp(fw->runs[i], strategies[i]->label) == 0) continue;
+            fprintf(f, "%s%s %s %s", sep, strategies[i]->label, fw->runs[i] ? "=" : "is", fw->runs[i] ? fw->runs[i] : "not offered");
+            sep = ", ";
+        }
+        fputc('\n', f);
+    }
+    if (t->shard_group > 0 || t->hpz_group > 0 || t->quant_weights || t->quant_grads)
+        fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n", (long long)t->shard_group,
+                t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group, t->quant_weights ? "on" : "off",
+                t->quant_grads ? "on" : "off");
     if (o->ds_path && o->ds_defaulted && o->ds_defaulted[0])
         fprintf(f, "deepspeed  %s; defaulted: %s\n", o->ds_path, o->ds_defaulted);
 }
@@ -96,6 +113,7 @@ GETTER(g_intra, r->comm.bytes_level[LEVEL_INTRA])
 GETTER(g_inter, r->comm.bytes_level[LEVEL_INTER])
 GETTER(g_host, r->comm.bytes_level[LEVEL_HOST])
 GETTER(g_ideal, r->comm.ideal_bytes)
+GETTER(g_plain, r->comm.plain_inter_bytes)
 GETTER(g_days, r->cost.seconds / 86400)
 GETTER(g_gpuh, r->cost.gpu_hours)
 GETTER(g_dollars, r->cost.dollars)
@@ -130,6 +148,9 @@ static void step_table(FILE *f, const scenario *s, const result *r, int n)
     row(f, "PCIe (host offload)", r, n, g_host, "%.2f", 1e9);
     row(f, "= total", r, n, g_bytes, "%.2f", 1e9);
     row(f, "ZeRO paper ideal (DP only)", r, n, g_ideal, "%.2f", 1e9);
+    bool any_plain = false;
+    for (int i = 0; i < n; i++) any_plain |= r[i].applicable && r[i].comm.plain_inter_bytes > 0;
+    if (any_plain) row(f, "network without hybrid/ZeRO++", r, n, g_plain, "%.2f", 1e9);
     if (s->tokens > 0) {
         char t[32];
         fprintf(f, "\n%-32s", "");
@@ -230,11 +251,16 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
+    cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);
+    cJSON_AddNumberToObject(tr, "shard_group", (double)t->shard_group);
     if (op->ds_path) cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
     cJSON *res = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "strategy", r[i].strategy->name);
+        cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
+        char lab[96];
+        cJSON_AddStringToObject(o, "label", framework_strategy_label(framework_of(t), r[i].strategy, lab, sizeof lab));
         cJSON_AddBoolToObject(o, "applicable", r[i].applicable);
         if (!r[i].applicable) {
             cJSON_AddStringToObject(o, "reason", r[i].why);
@@ -258,6 +284,8 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
         for (int k = 0; k < COLL_COUNT; k++)
             cJSON_AddNumberToObject(c, coll_table[k]->name, r[i].comm.bytes_kind[k]);
         cJSON_AddNumberToObject(c, "ideal_zero_paper", r[i].comm.ideal_bytes);
+        if (r[i].comm.plain_inter_bytes > 0)
+            cJSON_AddNumberToObject(c, "inter_node_without_hybrid", r[i].comm.plain_inter_bytes);
         cJSON *ops = cJSON_AddArrayToObject(o, "collectives");
         for (int k = 0; k < r[i].plan.n; k++) {
             const comm_op *op = &r[i].plan.op[k];
@@ -266,6 +294,8 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
             cJSON_AddStringToObject(x, "collective", coll_table[op->kind]->name);
             cJSON_AddNumberToObject(x, "size_bytes", op->size);
             cJSON_AddNumberToObject(x, "calls_per_step", op->calls);
+            /* How many times per step the whole set runs: each micro-batch or once. */
+            cJSON_AddNumberToObject(x, "rounds_per_step", op->per_micro ? (double)t->grad_accum : 1);
             cJSON_AddItemToArray(ops, x);
         }
         cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
@@ -302,7 +332,7 @@ static void csv(FILE *f, const scenario *s, const result *r, int n)
 {
     fprintf(f, "model,hardware,gpus,tp,pp,dp,micro_batch,seq_len,grad_accum,strategy,applicable");
     for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, ",%s_bytes", mf->key);
-    fprintf(f, ",host_per_node_bytes,fits,communication_bytes_per_gpu,step_time_seconds,tokens_per_second,tflops_per_gpu,mfu,hfu,cost_dollars\n");
+    fprintf(f, ",host_per_node_bytes,fits,communication_bytes_per_gpu,step_time_seconds,tokens_per_second,tflops_per_gpu,mfu,hfu,cost_dollars,framework\n");
     for (int i = 0; i < n; i++) {
         const training *t = s->t;
         fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s", s->m->name, s->hw->name,
@@ -313,10 +343,11 @@ static void csv(FILE *f, const scenario *s, const result *r, int n)
             fprintf(f, ",%.0f", r[i].applicable ? field_of(&r[i].mem, mf) : 0);
         fprintf(f, ",%.0f,%s", r[i].applicable ? r[i].mem.host_per_node : 0, r[i].fits ? "true" : "false");
         if (r[i].applicable)
-            fprintf(f, ",%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", r[i].comm.bytes_total, r[i].step.total,
+            fprintf(f, ",%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", r[i].comm.bytes_total, r[i].step.total,
                     r[i].tokens_per_second, r[i].tflops_per_gpu, r[i].mfu, r[i].hfu, r[i].cost.dollars);
         else
-            fprintf(f, ",,,,,,,\n");
+            fprintf(f, ",,,,,,,");
+        fprintf(f, ",%s\n", framework_of(t)->name);
     }
 }
 
@@ -396,9 +427,29 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
             "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
             "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
             "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
-            "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n\n",
+            "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n",
             links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9,
             links[LEVEL_INTER].alpha * 1e6, links[LEVEL_INTER].bandwidth / 1e9,
             compute_peak(s->hw, s->t) / 1e12,
             s->hw->matmul_max_fraction, s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
+    const training *t = s->t;
+    if (t->shard_group > 0 || t->hpz_group > 0 || t->quant_weights || t->quant_grads)
+        fprintf(o,
+                "Hybrid sharding and ZeRO++ (S = shard group %lld, R = DP / S replicas, H = hpZ group %lld):\n"
+                "  states / S instead of / DP; gathers and reduce-scatters inside the shard group, then an\n"
+                "  all-reduce of each rank's gradient shard (G / S bytes) across R replicas: 2 (R-1)/R G/S on the\n"
+                "  network instead of (DP-1)/DP G (HSDP, MiCS: Zhang et al. 2022). ZeRO++ (Wang et al. 2023):\n"
+                "  qwZ forward gathers int8 (x 0.5), hpZ backward gathers from a secondary partition over H ranks\n"
+                "  (P / H more parameter memory), qgZ reduce-scatters int4 gradients (x 0.25).\n",
+                (long long)t->shard_group, (long long)t->hpz_group);
+    const framework *fw = framework_of(t);
+    if (t->framework)
+        fprintf(o,
+                "Framework %s: GEMM efficiency x %.3f of the profile's; %.1f us per parameter gather;\n"
+                "  %.0f%% of TP communication hidden; gradients reduced in %s; selective recompute = %s.\n",
+                fw->label, fw->gemm_efficiency, fw->gather_overhead * 1e6, fw->tp_overlap * 100,
+                fw->fp32_grads ? "fp32" : "the training's gradient dtype",
+                fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
+                : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)" : "not offered");
+    fputc('\n', o);
 }

@@ -8,6 +8,7 @@
 #include "memory.h"
 
 struct strategy;
+struct framework;
 
 /* Where a step's time goes, in seconds (per GPU, every GPU alike). */
 typedef struct step_time {
@@ -30,6 +31,7 @@ typedef struct train_cost {
 
 typedef struct result {
     const struct strategy *strategy;
+    const struct framework *framework;
     bool applicable;          /* false when the strategy cannot run this configuration */
     char why[128];            /* reason when not applicable */
     memory mem;

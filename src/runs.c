@@ -73,6 +73,13 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     get_str(r, "precision", "bf16", x->precision, sizeof x->precision);
     get_str(r, "checkpointing", "none", x->checkpointing, sizeof x->checkpointing);
     get_str(r, "source", "", x->source, sizeof x->source);
+    get_str(r, "framework", "generic", x->framework, sizeof x->framework);
+    get_str(r, "offload_optimizer", "none", x->offload_optimizer, sizeof x->offload_optimizer);
+    get_str(r, "offload_params", "none", x->offload_params, sizeof x->offload_params);
+    get_str(r, "grad_dtype", "", x->grad_dtype, sizeof x->grad_dtype);
+    if (!x->framework[0]) snprintf(x->framework, sizeof x->framework, "generic");
+    if (!x->offload_optimizer[0]) snprintf(x->offload_optimizer, sizeof x->offload_optimizer, "none");
+    if (!x->offload_params[0]) snprintf(x->offload_params, sizeof x->offload_params, "none");
     if (!x->model[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"model\"", where);
     if (!x->hardware[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"hardware\"", where);
     if (get_int(r, "gpus", -1, 1, 10000000, &x->gpus, where, err) ||
@@ -84,8 +91,14 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
         get_int(r, "global_batch", -1, 1, 1000000000, &x->global_batch, where, err) ||
         get_int(r, "seq_len", -1, 1, 100000000, &x->seq_len, where, err))
         return err->code;
+    if (get_int(r, "shard_group", 0, 0, 10000000, &x->shard_group, where, err) ||
+        get_int(r, "zero_hpz", 0, 0, 10000000, &x->zero_hpz, where, err))
+        return err->code;
     const char *sp = row_get(r, "sequence_parallel");
     x->sequence_parallel = sp && (strcasecmp(sp, "true") == 0 || strcmp(sp, "1") == 0);
+    const char *qw = row_get(r, "quantized_weights"), *qg = row_get(r, "quantized_gradients");
+    x->quantized_weights = qw && (strcasecmp(qw, "true") == 0 || strcmp(qw, "1") == 0);
+    x->quantized_gradients = qg && (strcasecmp(qg, "true") == 0 || strcmp(qg, "1") == 0);
     if (get_num(r, "measured_step_seconds", &x->step_seconds, where, err) ||
         get_num(r, "measured_tokens_per_second", &x->tokens_per_second, where, err) ||
         get_num(r, "measured_tflops_per_gpu", &x->tflops_per_gpu, where, err) ||

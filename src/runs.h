@@ -16,6 +16,13 @@ typedef struct run_record {
     char precision[16];       /* bf16|fp16|fp32 */
     char checkpointing[16];   /* none|selective|full */
     char source[512];
+    char framework[16];       /* generic|deepspeed|fsdp|fsdp2|megatron ("generic" when absent) */
+    char offload_optimizer[8];/* none|cpu|nvme */
+    char offload_params[8];   /* none|cpu|nvme */
+    char grad_dtype[8];       /* "" (the framework's), 16-bit or fp32 */
+    int64_t shard_group;      /* hybrid sharding group (HSDP, MiCS); 0 = all of DP */
+    int64_t zero_hpz;         /* ZeRO++ hpZ group; 0 = off */
+    bool quantized_weights, quantized_gradients; /* ZeRO++ qwZ, qgZ */
     int64_t gpus, gpus_per_node, tp, pp, virtual_stages, micro_batch, global_batch, seq_len;
     bool sequence_parallel;
     double step_seconds;      /* measured; 0 when absent */
@@ -29,7 +36,9 @@ typedef struct run_record {
  * gpus, gpus_per_node, strategy, tp, pp, virtual_stages, micro_batch, global_batch, seq_len,
  * precision, checkpointing, sequence_parallel, measured_step_seconds,
  * measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu, measured_hfu,
- * peak_memory_bytes, source) or a JSON array of objects with the same keys. Each run needs
+ * peak_memory_bytes, source; optional: framework, offload_optimizer, offload_params,
+ * grad_dtype, shard_group, zero_hpz, quantized_weights, quantized_gradients) or a JSON array
+ * of objects with the same keys. Each run needs
  * model, hardware, gpus, global_batch, seq_len and a measured step time or throughput.
  * *out is heap-allocated (caller frees). Fails with ZS_ERR_INPUT naming file, line and
  * column: an empty file, a missing column, a bad number, an unknown strategy. */

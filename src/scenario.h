@@ -13,6 +13,7 @@
 #include "training.h"
 
 struct strategy;
+struct framework;
 
 /* A question as plain structs, owned by the caller: the model and its counts, the hardware
  * (flag overrides such as --hbm and --price-per-gpu-hour already applied), the training, the
@@ -34,8 +35,10 @@ typedef struct sim_input {
     const param_counts *pc;
     const hardware *hw;
     const training *t;
+    const struct framework *fw; /* framework_of(t) */
     byte_table bt;
     int64_t dp;               /* data-parallel degree */
+    int64_t shard_dp;         /* ranks that shard the states: dp, or the hybrid shard group */
     int64_t gpus_per_node;    /* effective: scenario_gpus_per_node */
     int64_t nodes;            /* ceil(gpus / gpus_per_node) */
     int64_t stage_layers;     /* blocks on the most loaded pipeline stage: ceil(L / pp) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "framework.h"
 #include "hardware_json.h"
 #include "model_json.h"
 #include "units.h"
@@ -19,6 +20,11 @@ const cli_opt setup_options[] = {
     {"gpus", "N", "total GPUs (default 1)", OPT_GPUS},
     {"gpus-per-node", "N", "GPUs per node (default: the profile's)", OPT_GPN},
     {"strategy", "S", "ddp|zero1|zero2|zero3|all, or a comma list (default all)", OPT_STRATEGY},
+    {"framework", "F", "generic|deepspeed|fsdp|fsdp2|megatron (plan: also all); default generic, deepspeed with --deepspeed", OPT_FRAMEWORK},
+    {"shard-group", "N", "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)", OPT_SHARD_GROUP},
+    {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)", OPT_HPZ},
+    {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers", OPT_QWZ},
+    {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters", OPT_QGZ},
     {"precision", "P", "fp32|fp16|bf16|bf16-pure (default bf16 mixed precision)", OPT_PRECISION},
     {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", OPT_OPTIMIZER},
     {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", OPT_GRAD_DTYPE},
@@ -66,6 +72,11 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     case OPT_HARDWARE: s->hw_arg = v; return ZS_OK;
     case OPT_DEEPSPEED: s->ds_arg = v; return ZS_OK;
     case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
+    case OPT_FRAMEWORK:
+        if (strcmp(v, "all") != 0 && !framework_find(v))
+            return zs_fail(err, ZS_ERR_USAGE, "--framework: \"%s\" is not one of %s|all", v, framework_names());
+        s->framework_arg = v;
+        return ZS_OK;
     case OPT_EXPLAIN: s->explain = true; return ZS_OK;
     case OPT_PARAMS:
         if (units_parse_count(v, "--params", &s->params, err)) return err->code;
@@ -110,6 +121,8 @@ static const struct { int id; size_t offset, size; } flag_fields[] = {
     FIELD(OPT_AG_BUCKET, allgather_bucket), FIELD(OPT_PREFETCH, prefetch_bucket),
     FIELD(OPT_MAX_LIVE, max_live_params), FIELD(OPT_PERSIST, persistence_threshold),
     FIELD(OPT_OVERLAP, overlap_comm), FIELD(OPT_BUCKET_VIEW, ddp_bucket_view),
+    FIELD(OPT_SHARD_GROUP, shard_group), FIELD(OPT_HPZ, hpz_group), FIELD(OPT_QWZ, quant_weights),
+    FIELD(OPT_QGZ, quant_grads),
 };
 #undef FIELD
 
@@ -141,6 +154,8 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
         {OPT_TP, "--tp", &t->tp, 1, 4096},
         {OPT_PP, "--pp", &t->pp, 1, 4096},
         {OPT_VSTAGES, "--virtual-stages", &t->virtual_stages, 1, 1024},
+        {OPT_SHARD_GROUP, "--shard-group", &t->shard_group, 1, 10000000},
+        {OPT_HPZ, "--zero-hpz", &t->hpz_group, 1, 10000000},
     };
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
         if (ints[k].id != id) continue;
@@ -191,6 +206,8 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
     case OPT_SP: t->sequence_parallel = true; return ZS_OK;
     case OPT_EAGER: t->flash_attention = false; return ZS_OK;
     case OPT_BUCKET_VIEW: t->ddp_bucket_view = true; return ZS_OK;
+    case OPT_QWZ: t->quant_weights = true; return ZS_OK;
+    case OPT_QGZ: t->quant_grads = true; return ZS_OK;
     }
     return zs_fail(err, ZS_ERR_USAGE, "internal: unhandled option %d", id);
 }
@@ -251,6 +268,10 @@ int setup_finish(setup *s, zs_error *err)
             s->chosen[1] = NULL;
         }
     }
+    /* The framework: the flag's, else DeepSpeed when a ds_config was read, else generic. */
+    if (s->framework_arg && strcmp(s->framework_arg, "all") == 0) s->all_frameworks = true;
+    else if (s->framework_arg) s->t.framework = framework_find(s->framework_arg);
+    else if (s->ds_arg) s->t.framework = &fw_deepspeed;
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
     if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0) s->t.precision = PREC_FP16;
     for (int k = 0; k < s->n_flags; k++) copy_flag(&s->t, &s->flag_t, s->flags[k]);

@@ -27,7 +27,8 @@ typedef struct setup {
     out_format format;
     bool explain;
     /* file and strategy arguments, resolved in finish() */
-    const char *model_arg, *hw_arg, *ds_arg, *strategy_arg;
+    const char *model_arg, *hw_arg, *ds_arg, *strategy_arg, *framework_arg;
+    bool all_frameworks;            /* --framework all (plan): every real framework */
     double params, largest_layer;   /* --params, --largest-layer-params; 0 = unset */
     double hbm_override;            /* --hbm bytes; 0 = profile's */
     double tokens;                  /* --tokens: training budget in tokens; 0 = none */
@@ -45,7 +46,8 @@ enum {
     OPT_PRECISION, OPT_OPTIMIZER, OPT_GRAD_DTYPE, OPT_MICRO, OPT_SEQ, OPT_ACCUM, OPT_TP, OPT_PP,
     OPT_VSTAGES, OPT_CKPT, OPT_SP, OPT_EAGER, OPT_OFF_OPT, OPT_OFF_PARAM, OPT_DEEPSPEED,
     OPT_REDUCE_BUCKET, OPT_AG_BUCKET, OPT_PREFETCH, OPT_MAX_LIVE, OPT_PERSIST, OPT_OVERLAP,
-    OPT_BUCKET_VIEW, OPT_FORMAT, OPT_EXPLAIN, OPT_HBM, OPT_TOKENS, OPT_PRICE,
+    OPT_BUCKET_VIEW, OPT_FORMAT, OPT_EXPLAIN, OPT_HBM, OPT_TOKENS, OPT_PRICE, OPT_FRAMEWORK,
+    OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ,
 };
 
 /* The shared options table (ends with a NULL name). */

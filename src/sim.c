@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "framework.h"
 #include "steptime.h"
 #include "strategy.h"
 
@@ -17,7 +18,12 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->pc = pc;
     in->hw = hw;
     in->t = t;
+    in->fw = framework_of(t);
+    if (framework_check(in->fw, m, t, err)) return err->code;
     in->bt = training_bytes(t);
+    /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
+     * 4-byte gradients unless --grad-dtype says otherwise. */
+    if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = 4;
     in->dp = training_dp(t);
     in->gpus_per_node = scenario_gpus_per_node(hw, t);
     in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
@@ -38,6 +44,16 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     per = gpn / (t->tp * dp) > 1 ? gpn / (t->tp * dp) : 1;
     in->groups[GROUP_PP] = (coll_group){t->pp, t->pp < per ? t->pp : per};
     in->groups[GROUP_HOST] = (coll_group){1, 1};
+    /* Hybrid sharding (HSDP, MiCS): consecutive DP ranks form a shard group; its replicas
+     * are the same positions in the other groups. ZeRO++ hpZ keeps a secondary partition over
+     * hpz_group consecutive ranks (a node in the paper). */
+    int64_t dp_local = in->groups[GROUP_DP].n_local;
+    in->shard_dp = t->shard_group > 0 && t->shard_group < dp ? t->shard_group : dp;
+    int64_t replicas = dp / in->shard_dp;
+    in->groups[GROUP_SHARD] = (coll_group){in->shard_dp, in->shard_dp < dp_local ? in->shard_dp : dp_local};
+    in->groups[GROUP_REPLICA] = (coll_group){replicas, dp_local / in->shard_dp > 1 ? dp_local / in->shard_dp : 1};
+    int64_t hpz = t->hpz_group > 0 && t->hpz_group < dp ? t->hpz_group : dp;
+    in->groups[GROUP_HPZ] = (coll_group){hpz, hpz < dp_local ? hpz : dp_local};
     coll_links(hw, gpn, in->links);
     double nvme_share = hw->nvme_bandwidth / (double)gpn;
     if ((t->offload_optimizer == OFFLOAD_NVME || t->offload_params == OFFLOAD_NVME) && nvme_share > 0)
@@ -50,7 +66,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         in->local_largest = pc->largest_module / tp;
         in->local_small = 0;
         compute_flops(m, pc, t, &in->fl);
-        in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t));
+        in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * in->fw->gemm_efficiency;
         in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
         return ZS_OK;
     }
@@ -86,7 +102,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
             in->local_small = small.layer_small_params * layers + small.global_small_params;
     }
     compute_flops(m, pc, t, &in->fl);
-    in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t));
+    in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * in->fw->gemm_efficiency;
     in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
     return ZS_OK;
 }
@@ -107,7 +123,9 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
     r->strategy = s;
     r->why[0] = '\0';
     memset(&r->mem, 0, sizeof r->mem);
-    r->applicable = strategy_allows(s, in->t, r->why, sizeof r->why);
+    r->framework = in->fw;
+    r->applicable = strategy_allows(s, in->t, r->why, sizeof r->why) &&
+                    framework_allows(in->fw, s, in->t, r->why, sizeof r->why);
     r->fits = false;
     if (!r->applicable) {
         r->plan.n = 0;
@@ -118,7 +136,7 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
         return false;
     }
     memory_states(in, s->shards, &r->mem);
-    s->buffers(s, in, &r->mem);
+    memory_buffers(in, s, &r->mem);
     memory_activations(in, &r->mem);
     memory_finish(in, &r->mem);
     r->fits = r->mem.fits_gpu && r->mem.fits_host;
@@ -133,7 +151,7 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     comm_add_common(in, s, &r->plan);
     comm_summarise(in, &r->plan, &r->comm);
     r->comm.ideal_bytes = strategy_ideal_bytes(s, in);
-    steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->dp : 1, &r->step);
+    steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->shard_dp : 1, &r->step);
 
     double step = r->step.total, gpus = (double)t->gpus;
     /* In double: the int64 product of the largest accepted values overflows. */

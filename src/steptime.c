@@ -37,7 +37,7 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     for (int i = 0; i < plan->n; i++) {
         const comm_op *op = &plan->op[i];
         int host = op->group == GROUP_HOST;
-        double secs = op->seconds * op->calls;
+        double secs = op->seconds * op->calls * (1 - op->hidden);
         if (op->overlap == OVERLAP_NONE) {
             per[host][OVERLAP_NONE] += secs;
             continue;

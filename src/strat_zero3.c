@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "framework.h"
 #include "strategy.h"
 
 static void zero3_buffers(const strategy *s, const sim_input *in, memory *mem)
@@ -20,27 +21,40 @@ static void zero3_buffers(const strategy *s, const sim_input *in, memory *mem)
 
 /* ZeRO paper section 7.2.2: parameters are all-gathered for forward and again for backward,
  * and gradients reduce-scattered: 3P per micro-batch. A full recompute gathers once more.
- * The prefetcher hides gathers under compute; the first module's gather cannot hide. */
+ * The prefetcher hides gathers under compute; the first module's gather cannot hide.
+ * ZeRO++ (Wang et al. 2023, arXiv 2306.10209, section 4): qwZ sends int8 weights in the
+ * forward gather (half the bytes of 16-bit), hpZ gathers for backward from the secondary
+ * partition inside the node, qgZ reduce-scatters int4 gradients (a quarter of the bytes). */
 static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
 {
     const training *t = in->t;
+    const framework *fw = in->fw;
     double m = (double)t->grad_accum;
     double sharded = in->local_params - in->local_small;
-    /* One all-gather per module (the first one's cannot hide), one reduce-scatter per
-     * reduce bucket: per-call latency matters at scale. */
-    double modules = in->m->params_only ? 1 : fmax(1, in->pc->modules_per_layer * (double)in->stage_layers + 2);
+    /* One all-gather per module (DeepSpeed) or per unit (FSDP: a transformer block), the
+     * first one's cannot hide; one reduce-scatter per reduce bucket or unit: per-call latency
+     * and the framework's per-fetch work matter at scale. */
+    double per_layer = fw->buffers == BUFFERS_UNITS ? 1 : in->pc->modules_per_layer;
+    double modules = in->m->params_only ? 1 : fmax(1, per_layer * (double)in->stage_layers + 2);
     double params = in->bt.param * sharded / modules, first = in->bt.param * fmin(in->local_largest, sharded);
+    double wq = t->quant_weights ? 0.5 : 1;
     bool overlap = strategy_overlap(in, s);
     overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
     overlap_kind bwd = overlap ? OVERLAP_BACKWARD : OVERLAP_NONE;
-    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params, m * modules, true, fwd, first, "parameter all-gather (forward)", 0, 0});
+    group_kind back = t->hpz_group > 0 ? GROUP_HPZ : GROUP_SHARD;
+    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params, m * modules, true, fwd, wq * first,
+                          "parameter all-gather (forward)", 0, 0, fw->gather_overhead, 0});
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
-    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_DP, params, again * m * modules, true, bwd, 0,
-                          t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)", 0, 0});
+    comm_add(p, (comm_op){COLL_ALL_GATHER, back, params, again * m * modules, true, bwd, 0,
+                          t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)",
+                          0, 0, fw->gather_overhead, 0});
+    double gq = t->quant_grads ? 0.25 : 1;
     double grads = in->bt.grad * in->local_params;
-    double bucket = in->bt.grad * fmin(t->reduce_bucket, in->local_params);
+    double bucket = fw->buffers == BUFFERS_UNITS ? in->bt.grad * fmin(sharded / modules + in->local_small, in->local_params)
+                                                 : in->bt.grad * fmin(t->reduce_bucket, in->local_params);
     double buckets = ceil(grads / bucket);
-    comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_DP, grads / buckets, m * buckets, true, bwd, bucket, "gradient reduce-scatter", 0, 0});
+    comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
+                          "gradient reduce-scatter", 0, 0, 0, 0});
 }
 
 /* DeepSpeed turns overlap_comm on by default for stage 3 (deepspeed/runtime/zero/config.py);

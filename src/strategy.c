@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "framework.h"
+
 /* One line per strategy; a new one is its file and a line here. */
 const strategy *const strategies[] = {&strat_ddp, &strat_zero1, &strat_zero2, &strat_zero3, NULL};
 
@@ -45,7 +47,8 @@ const char *strategy_names(void)
 
 bool strategy_overlap(const sim_input *in, const strategy *s)
 {
-    return in->t->overlap_comm < 0 ? s->overlap_default : in->t->overlap_comm != 0;
+    if (in->t->overlap_comm >= 0) return in->t->overlap_comm != 0;
+    return in->fw->overlap_comm >= 0 ? in->fw->overlap_comm != 0 : s->overlap_default;
 }
 
 bool strategy_allows(const strategy *s, const training *t, char *why, int whylen)

@@ -12,7 +12,10 @@ typedef enum { OPT_ADAM, OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR, OPT_ADAM8BIT } optim
 typedef enum { CKPT_NONE, CKPT_SELECTIVE, CKPT_FULL } ckpt_kind;
 typedef enum { OFFLOAD_NONE, OFFLOAD_CPU, OFFLOAD_NVME } offload_kind;
 
+struct framework;
+
 typedef struct training {
+    const struct framework *framework; /* what runs it (framework.h); NULL = generic */
     int64_t gpus;               /* total GPUs */
     int64_t gpus_per_node;      /* 0: take the hardware profile's */
     int64_t tp;                 /* tensor-parallel degree t */
@@ -37,6 +40,11 @@ typedef struct training {
     int overlap_comm;           /* -1: DeepSpeed's default for the stage, else 0/1 */
     double ddp_bucket_bytes;    /* PyTorch DDP bucket_cap_mb, in bytes */
     bool ddp_bucket_view;       /* PyTorch DDP gradient_as_bucket_view */
+    int64_t shard_group;        /* ranks that shard the states (HSDP, MiCS mics_shard_size);
+                                   0 = the whole data-parallel group */
+    int64_t hpz_group;          /* ZeRO++ hpZ secondary parameter partition (ranks); 0 = off */
+    bool quant_weights;         /* ZeRO++ qwZ: parameter all-gathers in int8 */
+    bool quant_grads;           /* ZeRO++ qgZ: gradient reduce-scatters in int4 */
 } training;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "framework.h"
 #include "hardware_json.h"
 #include "model_json.h"
 #include "strategy.h"
@@ -46,6 +47,19 @@ int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs
                        run->line, run->precision, run->checkpointing);
     t.precision = (precision_kind)p;
     t.checkpointing = (ckpt_kind)c;
+    t.framework = framework_find(run->framework);
+    int oo = offload_parse(run->offload_optimizer), op = offload_parse(run->offload_params);
+    if (!t.framework || oo < 0 || op < 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: framework \"%s\" (%s) or offload \"%s\"/\"%s\" (none|cpu|nvme) not recognised",
+                       run->line, run->framework, framework_names(), run->offload_optimizer, run->offload_params);
+    t.offload_optimizer = (offload_kind)oo;
+    t.offload_params = (offload_kind)op;
+    if (strcmp(run->grad_dtype, "fp32") == 0) t.grad_bytes = 4;
+    else if (run->grad_dtype[0]) t.grad_bytes = 2;
+    t.shard_group = run->shard_group;
+    t.hpz_group = run->zero_hpz;
+    t.quant_weights = run->quantized_weights;
+    t.quant_grads = run->quantized_gradients;
     const strategy *s = strategy_find(run->strategy);
     if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);
     if (run->gpus % (run->tp * run->pp) != 0)

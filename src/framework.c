@@ -1,0 +1,103 @@
+/* framework.c -- the framework table and the rules the harness applies from a descriptor. */
+#include "framework.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One line per framework; a new one is its file and a line here. */
+const framework *const frameworks[] = {&fw_generic, &fw_deepspeed, &fw_fsdp, &fw_fsdp2, &fw_megatron, NULL};
+
+_Static_assert(sizeof frameworks / sizeof frameworks[0] <= FRAMEWORK_MAX + 1, "raise FRAMEWORK_MAX");
+
+const framework *framework_find(const char *name)
+{
+    for (int i = 0; frameworks[i]; i++)
+        if (strcmp(frameworks[i]->name, name) == 0) return frameworks[i];
+    return NULL;
+}
+
+const char *framework_names(void)
+{
+    static char names[FRAMEWORK_MAX * 16];
+    if (names[0]) return names;
+    size_t n = 0;
+    for (int i = 0; frameworks[i] && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? "|" : "", frameworks[i]->name);
+    return names;
+}
+
+const framework *framework_of(const training *t)
+{
+    return t->framework ? t->framework : &fw_generic;
+}
+
+int framework_check(const framework *fw, const model *m, const training *t, zs_error *err)
+{
+    if (t->tp > 1 && !fw->tensor_parallel)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no tensor parallelism (--tp %lld); use fsdp2, megatron or deepspeed",
+                       fw->name, (long long)t->tp);
+    if (t->pp > 1 && !fw->pipeline_parallel)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no pipeline parallelism (--pp %lld); use fsdp2, megatron or deepspeed",
+                       fw->name, (long long)t->pp);
+    if (t->virtual_stages > 1 && !fw->interleaving)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no interleaved pipeline schedule (--virtual-stages %lld)",
+                       fw->name, (long long)t->virtual_stages);
+    if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+                       "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "
+                       "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages)",
+                       fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
+    if (fw->interleave_divisible && t->virtual_stages > 1 && t->grad_accum % t->pp != 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+                       "--framework %s: the interleaved schedule needs micro-batches (--grad-accum %lld) "
+                       "divisible by --pp %lld", fw->name, (long long)t->grad_accum, (long long)t->pp);
+    if (t->checkpointing == CKPT_SELECTIVE && fw->selective == SELECTIVE_NONE)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no selective recomputation (use --checkpointing full or none)",
+                       fw->name);
+    if (t->shard_group > 0 && !fw->hybrid_shard)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no hybrid sharding (--shard-group)", fw->name);
+    if ((t->hpz_group > 0 || t->quant_weights || t->quant_grads) && !fw->zeropp)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: ZeRO++ (hpZ, qwZ, qgZ) is DeepSpeed's", fw->name);
+    return ZS_OK;
+}
+
+bool framework_allows(const framework *fw, const strategy *s, const training *t, char *why, int whylen)
+{
+    int i = strategy_index(s);
+    if (i < 0 || !fw->runs[i]) {
+        snprintf(why, (size_t)whylen, "%s does not run %s", fw->label, s->label);
+        return false;
+    }
+    bool sharded = s->shards.gradients || s->shards.parameters;
+    if (t->pp > 1 && sharded && !fw->pipeline_sharded_grads) {
+        snprintf(why, (size_t)whylen, "%s's pipeline engine accepts ZeRO stage 0 or 1 only", fw->label);
+        return false;
+    }
+    bool opt = t->offload_optimizer != OFFLOAD_NONE, par = t->offload_params != OFFLOAD_NONE;
+    if ((opt || par) && fw->offload == FW_OFFLOAD_NONE) {
+        snprintf(why, (size_t)whylen, "%s has no offload", fw->label);
+        return false;
+    }
+    if ((opt || par) && fw->offload == FW_OFFLOAD_TOGETHER &&
+        (t->offload_optimizer != OFFLOAD_CPU || t->offload_params != OFFLOAD_CPU || !s->shards.parameters)) {
+        snprintf(why, (size_t)whylen, "%s offloads parameters and optimizer together, to CPU, when fully sharded", fw->label);
+        return false;
+    }
+    if ((t->shard_group > 0 || t->hpz_group > 0) && !sharded && !s->shards.optimizer) {
+        snprintf(why, (size_t)whylen, "hybrid sharding needs a sharded strategy");
+        return false;
+    }
+    if ((t->hpz_group > 0 || t->quant_weights) && !s->shards.parameters) {
+        snprintf(why, (size_t)whylen, "ZeRO++ hpZ and qwZ work on ZeRO-3's parameter gathers");
+        return false;
+    }
+    return true;
+}
+
+const char *framework_strategy_label(const framework *fw, const strategy *s, char *buf, int len)
+{
+    int i = strategy_index(s);
+    if (i < 0 || !fw->runs[i]) snprintf(buf, (size_t)len, "%s", s->label);
+    else snprintf(buf, (size_t)len, "%s%s%s", fw->prefix, fw->prefix[0] ? " " : "", fw->runs[i]);
+    return buf;
+}

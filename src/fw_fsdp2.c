@@ -1,0 +1,24 @@
+/* fw_fsdp2.c -- PyTorch FSDP2 (fully_shard, per-parameter DTensor sharding) as torchtitan runs it. */
+#include "framework.h"
+
+/* Sources (PyTorch 2.6 torch.distributed.fsdp.fully_shard docs; torchtitan, Liang et al.
+ * 2024, arXiv 2410.06511):
+ * - fully_shard shards parameters, gradients and optimizer states per parameter (ZeRO-3);
+ *   reshard_after_forward=False keeps parameters unsharded through backward (ZeRO-2);
+ *   replicate() is DDP; a 2-D device mesh gives HSDP (--shard-group).
+ * - torchtitan composes FSDP2 with tensor, pipeline (1F1B, interleaved) and context
+ *   parallelism; one unit per transformer block, prefetching one unit ahead.
+ * - Selective activation checkpointing in torchtitan is op-level: matmul and attention
+ *   outputs are saved, the rest is recomputed (torchtitan/models/llama/parallelize_llama.py,
+ *   _save_list), so Korthikanti's selective figures do not apply.
+ * - CPUOffloadPolicy offloads parameters, gradients and the optimizer step to the host.
+ * - gemm_efficiency is fitted on the declared training half of the published runs. */
+const framework fw_fsdp2 = {
+    .name = "fsdp2", .label = "FSDP2", .prefix = "FSDP2",
+    .runs = {"replicate", NULL, "reshard_after_forward=False", "fully_shard"},
+    .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
+    .interleaving = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
+    .selective = SELECTIVE_OPS, .buffers = BUFFERS_UNITS, .units_in_flight = 2,
+    .overlap_comm = 1,
+    .gemm_efficiency = 1.0,
+};

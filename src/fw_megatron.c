@@ -1,0 +1,29 @@
+/* fw_megatron.c -- Megatron-LM / NeMo: DDP with overlapped reduction, distributed optimizer. */
+#include "framework.h"
+
+/* Sources (NVIDIA/Megatron-LM core_r0.9.0):
+ * - DistributedDataParallel accumulates gradients into one contiguous buffer whose buckets are
+ *   views (megatron/core/distributed/param_and_grad_buffer.py); with --bf16 gradients are
+ *   accumulated and all-reduced in fp32 (megatron/training/arguments.py sets
+ *   accumulate_allreduce_grads_in_fp32). Reduction happens once per step, after the last
+ *   micro-batch's backward, overlapped with it (--overlap-grad-reduce, on in the NeMo and
+ *   Megatron-Core recipes).
+ * - The distributed optimizer shards the fp32 main parameters and Adam moments over the
+ *   data-parallel group (docs/source/api-guide/dist_optimizer.md): 6 + 12/N bytes per
+ *   parameter, ZeRO-1; the updated parameters are all-gathered, overlapped with the next
+ *   forward (--overlap-param-gather). There is no gradient or parameter sharding.
+ * - arguments.py: num_layers must be divisible by the pipeline size and, with interleaving,
+ *   the layers per stage by the virtual size; megatron/core/pipeline_parallel/schedules.py:
+ *   the interleaved schedule needs the number of micro-batches divisible by the pipeline size.
+ * - Selective recomputation recomputes the attention core (Korthikanti et al. 2022).
+ * - gemm_efficiency is fitted on the declared training half of the published runs. */
+const framework fw_megatron = {
+    .name = "megatron", .label = "Megatron-LM", .prefix = "Megatron",
+    .runs = {"DDP", "distributed optimizer", NULL, NULL},
+    .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
+    .interleaving = true, .offload = FW_OFFLOAD_NONE, .hybrid_shard = false, .zeropp = false,
+    .exact_layer_split = true, .interleave_divisible = true,
+    .selective = SELECTIVE_ATTENTION, .buffers = BUFFERS_VIEWS,
+    .fp32_grads = true, .overlap_comm = 1, .overlap_param_gather = true,
+    .gemm_efficiency = 1.0,
+};

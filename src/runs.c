@@ -77,6 +77,7 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     get_str(r, "offload_optimizer", "none", x->offload_optimizer, sizeof x->offload_optimizer);
     get_str(r, "offload_params", "none", x->offload_params, sizeof x->offload_params);
     get_str(r, "grad_dtype", "", x->grad_dtype, sizeof x->grad_dtype);
+    get_str(r, "excluded", "", x->excluded, sizeof x->excluded);
     if (!x->framework[0]) snprintf(x->framework, sizeof x->framework, "generic");
     if (!x->offload_optimizer[0]) snprintf(x->offload_optimizer, sizeof x->offload_optimizer, "none");
     if (!x->offload_params[0]) snprintf(x->offload_params, sizeof x->offload_params, "none");
@@ -99,6 +100,10 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     const char *qw = row_get(r, "quantized_weights"), *qg = row_get(r, "quantized_gradients");
     x->quantized_weights = qw && (strcasecmp(qw, "true") == 0 || strcmp(qw, "1") == 0);
     x->quantized_gradients = qg && (strcasecmp(qg, "true") == 0 || strcmp(qg, "1") == 0);
+    const char *fa = row_get(r, "flash_attention");
+    x->flash_attention = !fa || !fa[0] || strcasecmp(fa, "true") == 0 || strcmp(fa, "1") == 0;
+    const char *ov = row_get(r, "overlap_comm");
+    x->overlap_comm = !ov || !ov[0] ? -1 : strcasecmp(ov, "true") == 0 || strcmp(ov, "1") == 0;
     if (get_num(r, "measured_step_seconds", &x->step_seconds, where, err) ||
         get_num(r, "measured_tokens_per_second", &x->tokens_per_second, where, err) ||
         get_num(r, "measured_tflops_per_gpu", &x->tflops_per_gpu, where, err) ||

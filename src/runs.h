@@ -23,6 +23,10 @@ typedef struct run_record {
     int64_t shard_group;      /* hybrid sharding group (HSDP, MiCS); 0 = all of DP */
     int64_t zero_hpz;         /* ZeRO++ hpZ group; 0 = off */
     bool quantized_weights, quantized_gradients; /* ZeRO++ qwZ, qgZ */
+    int overlap_comm;         /* -1: the framework's default; 0/1 as the run was configured */
+    double gemm_efficiency;   /* not a column: a fit's trial value (0 = the framework's) */
+    bool flash_attention;     /* column flash_attention: false for runs before FlashAttention */
+    char excluded[160];       /* why the run is kept out of fits and bounds ("" = it is not) */
     int64_t gpus, gpus_per_node, tp, pp, virtual_stages, micro_batch, global_batch, seq_len;
     bool sequence_parallel;
     double step_seconds;      /* measured; 0 when absent */
@@ -37,7 +41,8 @@ typedef struct run_record {
  * precision, checkpointing, sequence_parallel, measured_step_seconds,
  * measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu, measured_hfu,
  * peak_memory_bytes, source; optional: framework, offload_optimizer, offload_params,
- * grad_dtype, shard_group, zero_hpz, quantized_weights, quantized_gradients) or a JSON array
+ * grad_dtype, shard_group, zero_hpz, quantized_weights, quantized_gradients, overlap_comm, flash_attention, excluded) or a
+ * JSON array
  * of objects with the same keys. Each run needs
  * model, hardware, gpus, global_batch, seq_len and a measured step time or throughput.
  * *out is heap-allocated (caller frees). Fails with ZS_ERR_INPUT naming file, line and

@@ -25,6 +25,7 @@ const cli_opt setup_options[] = {
     {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)", OPT_HPZ},
     {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers", OPT_QWZ},
     {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters", OPT_QGZ},
+    {"gemm-efficiency", "X", "override the framework's GEMM efficiency (x the profile's matmul fraction)", OPT_GEMM_EFF},
     {"precision", "P", "fp32|fp16|bf16|bf16-pure (default bf16 mixed precision)", OPT_PRECISION},
     {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", OPT_OPTIMIZER},
     {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", OPT_GRAD_DTYPE},
@@ -122,7 +123,7 @@ static const struct { int id; size_t offset, size; } flag_fields[] = {
     FIELD(OPT_MAX_LIVE, max_live_params), FIELD(OPT_PERSIST, persistence_threshold),
     FIELD(OPT_OVERLAP, overlap_comm), FIELD(OPT_BUCKET_VIEW, ddp_bucket_view),
     FIELD(OPT_SHARD_GROUP, shard_group), FIELD(OPT_HPZ, hpz_group), FIELD(OPT_QWZ, quant_weights),
-    FIELD(OPT_QGZ, quant_grads),
+    FIELD(OPT_QGZ, quant_grads), FIELD(OPT_GEMM_EFF, gemm_efficiency),
 };
 #undef FIELD
 
@@ -207,6 +208,11 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
     case OPT_EAGER: t->flash_attention = false; return ZS_OK;
     case OPT_BUCKET_VIEW: t->ddp_bucket_view = true; return ZS_OK;
     case OPT_QWZ: t->quant_weights = true; return ZS_OK;
+    case OPT_GEMM_EFF:
+        if (units_parse_count(v, "--gemm-efficiency", &t->gemm_efficiency, err)) return err->code;
+        if (!(t->gemm_efficiency > 0 && t->gemm_efficiency <= 2))
+            return zs_fail(err, ZS_ERR_USAGE, "--gemm-efficiency: expected a factor in (0, 2], e.g. 0.9");
+        return ZS_OK;
     case OPT_QGZ: t->quant_grads = true; return ZS_OK;
     }
     return zs_fail(err, ZS_ERR_USAGE, "internal: unhandled option %d", id);

@@ -19,6 +19,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->hw = hw;
     in->t = t;
     in->fw = framework_of(t);
+    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency : in->fw->gemm_efficiency;
     if (framework_check(in->fw, m, t, err)) return err->code;
     in->bt = training_bytes(t);
     /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
@@ -66,7 +67,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         in->local_largest = pc->largest_module / tp;
         in->local_small = 0;
         compute_flops(m, pc, t, &in->fl);
-        in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * in->fw->gemm_efficiency;
+        in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * fw_eff;
         in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
         return ZS_OK;
     }
@@ -102,7 +103,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
             in->local_small = small.layer_small_params * layers + small.global_small_params;
     }
     compute_flops(m, pc, t, &in->fl);
-    in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * in->fw->gemm_efficiency;
+    in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * fw_eff;
     in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
     return ZS_OK;
 }

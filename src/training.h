@@ -45,6 +45,8 @@ typedef struct training {
     int64_t hpz_group;          /* ZeRO++ hpZ secondary parameter partition (ranks); 0 = off */
     bool quant_weights;         /* ZeRO++ qwZ: parameter all-gathers in int8 */
     bool quant_grads;           /* ZeRO++ qgZ: gradient reduce-scatters in int4 */
+    double gemm_efficiency;     /* the framework's GEMM efficiency overridden (--gemm-efficiency,
+                                   calibration); 0 = the framework's */
 } training;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */

@@ -60,6 +60,9 @@ int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs
     t.hpz_group = run->zero_hpz;
     t.quant_weights = run->quantized_weights;
     t.quant_grads = run->quantized_gradients;
+    t.overlap_comm = run->overlap_comm;
+    t.gemm_efficiency = run->gemm_efficiency;
+    t.flash_attention = run->flash_attention;
     const strategy *s = strategy_find(run->strategy);
     if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);
     if (run->gpus % (run->tp * run->pp) != 0)

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "framework.h"
+
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)
 {
     double s = (double)t->seq_len, b = (double)t->micro_batch, L = (double)m->num_layers;
@@ -48,9 +50,13 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     /* Full recompute reruns every block's forward but not the LM head (Narayanan et al. 2021,
      * eq. 3: 96 B s l h^2 (1 + s/6h + V/16lh)). */
     double head = m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size * tokens_mb / mp;
+    /* Op-level selective recomputation (torchtitan) saves every other matmul's output and
+     * recomputes the rest: half the blocks' matmul FLOPs again, no attention. */
+    bool ops = framework_of(t)->selective == SELECTIVE_OPS;
+    double blocks_mm = f->fwd_mb - head - f->attn_fwd_mb;
     switch (t->checkpointing) {
     case CKPT_FULL: f->recompute_mb = f->fwd_mb - head; break;
-    case CKPT_SELECTIVE: f->recompute_mb = f->attn_fwd_mb; break;
+    case CKPT_SELECTIVE: f->recompute_mb = ops ? 0.5 * blocks_mm : f->attn_fwd_mb; break;
     default: f->recompute_mb = 0; break;
     }
     double m_acc = (double)t->grad_accum;
@@ -58,6 +64,8 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     /* HFU counts recompute in the same convention as MFU (full attention), so HFU >= MFU. */
     double again = 0;
     if (t->checkpointing == CKPT_FULL) again = f->matmul + f->attention - (m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size);
+    else if (t->checkpointing == CKPT_SELECTIVE && ops)
+        again = 0.5 * (f->matmul - (m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size));
     else if (t->checkpointing == CKPT_SELECTIVE) again = f->attention;
     f->hw_step = f->model_step + again * tokens_mb * m_acc / mp;
 }
@@ -87,6 +95,9 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
     tm.fwd = mm / mm_rate + f->attn_fwd_mb / attn_rate + f->mem_fwd_mb / mem_rate;
     double rec = 0;
     if (t->checkpointing == CKPT_FULL) rec = f->fwd_mb > 0 ? tm.fwd * f->recompute_mb / f->fwd_mb : 0;
+    else if (t->checkpointing == CKPT_SELECTIVE && framework_of(t)->selective == SELECTIVE_OPS)
+        /* Half the blocks' matmuls and every memory-bound op (norms, activations) again. */
+        rec = f->recompute_mb / mm_rate + (f->mem_fwd_mb - f->attn_mem_fwd_mb) / mem_rate;
     else if (t->checkpointing == CKPT_SELECTIVE)
         rec = f->attn_fwd_mb / attn_rate + f->attn_mem_fwd_mb / mem_rate;
     tm.bwd = 2 * tm.fwd + rec;

@@ -88,6 +88,25 @@ double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
     return repl / sp + (attn + mlp + scores) / tp;
 }
 
+/* torchtitan's op-level selective checkpointing (torchtitan parallelize_llama.py, _save_list:
+ * aten.mm, scaled-dot-product attention and reduce_scatter outputs are saved, "except every
+ * second mm"; everything else is recomputed from the block's input). Of a block's matmul
+ * outputs in order (q, k, v, out; gate, up, down or fc1, fc2) the 1st, 3rd, .. are kept:
+ * q, v, gate (or fc1) and down; plus the attention output and its log-sum-exp, and the
+ * block input the recomputation starts from. */
+static double memory_layer_ops_sac(const sim_input *in)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    double s = (double)t->seq_len, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double a = (double)m->num_heads, i = (double)m->intermediate_size, e = in->bt.act;
+    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
+    double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
+    double mm = q + kv + k * i + (m->gated_mlp ? h : 0);
+    return e * s * b * h / sp + (e * s * b * (mm + q) + 4 * a * s * b) / tp;
+}
+
 void memory_activations(const sim_input *in, memory *mem)
 {
     const model *m = in->m;
@@ -103,7 +122,7 @@ void memory_activations(const sim_input *in, memory *mem)
      * (selective recompute), or just its input (full recompute, Korthikanti section 5). */
     double full = memory_layer_activations(in, true), kept;
     switch (t->checkpointing) {
-    case CKPT_SELECTIVE: kept = memory_layer_activations(in, false); break;
+    case CKPT_SELECTIVE: kept = in->fw->selective == SELECTIVE_OPS ? memory_layer_ops_sac(in) : memory_layer_activations(in, false); break;
     case CKPT_FULL: kept = e * s * b * h / sp; break;
     default: kept = full; break;
     }

@@ -81,7 +81,7 @@ int catalog_list(const char *kind, char ***names, zs_error *err)
         if (v[n]) n++;
     }
     closedir(d);
-    if (!v) return zs_fail(err, ZS_ERR_INPUT, "out of memory listing %s", dir);
+    if (!v) return zs_fail(err, ZS_ERR_NOMEM, "out of memory listing %s", dir);
     v[n] = NULL;
     qsort(v, n, sizeof *v, cmp);
     *names = v;

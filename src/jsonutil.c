@@ -14,7 +14,7 @@ int file_read_text(const char *path, char **out, size_t *len, zs_error *err)
     if (!f) return zs_fail(err, ZS_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
-    if (!buf) { fclose(f); return zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", path); }
+    if (!buf) { fclose(f); return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); }
     for (;;) {
         if (n + 1 >= cap) {
             if (cap >= JSON_MAX_FILE) {
@@ -23,7 +23,7 @@ int file_read_text(const char *path, char **out, size_t *len, zs_error *err)
                                path, JSON_MAX_FILE / (1024 * 1024));
             }
             char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); fclose(f); return zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", path); }
+            if (!nb) { free(buf); fclose(f); return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); }
             buf = nb;
             cap *= 2;
         }

@@ -60,59 +60,6 @@ static void progress(uint64_t done, uint64_t total, void *ctx)
     else fprintf(stderr, "\r%60s\r", "");
 }
 
-static const char *off_name(const training *t)
-{
-    if (t->offload_params != OFFLOAD_NONE) return t->offload_params == OFFLOAD_NVME ? "opt+param nvme" : "opt+param cpu";
-    if (t->offload_optimizer != OFFLOAD_NONE) return t->offload_optimizer == OFFLOAD_NVME ? "opt nvme" : "opt cpu";
-    return "none";
-}
-
-static cJSON *entry_json(const plan_entry *e)
-{
-    cJSON *o = cJSON_CreateObject();
-    const training *t = &e->t;
-    const result *r = &e->r;
-    cJSON_AddStringToObject(o, "strategy", r->strategy->name);
-    cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
-    cJSON_AddNumberToObject(o, "gpus", (double)t->gpus);
-    cJSON_AddNumberToObject(o, "tp", (double)t->tp);
-    cJSON_AddNumberToObject(o, "pp", (double)t->pp);
-    cJSON_AddNumberToObject(o, "virtual_stages", (double)t->virtual_stages);
-    cJSON_AddNumberToObject(o, "dp", (double)training_dp(t));
-    cJSON_AddNumberToObject(o, "micro_batch", (double)t->micro_batch);
-    cJSON_AddNumberToObject(o, "grad_accum", (double)t->grad_accum);
-    cJSON_AddStringToObject(o, "checkpointing", ckpt_name(t->checkpointing));
-    cJSON_AddBoolToObject(o, "sequence_parallel", t->sequence_parallel);
-    cJSON_AddStringToObject(o, "offload_optimizer", offload_name(t->offload_optimizer));
-    cJSON_AddStringToObject(o, "offload_params", offload_name(t->offload_params));
-    cJSON *mem = cJSON_AddObjectToObject(o, "memory_bytes");
-    for (const mem_field *mf = mem_fields; mf->key; mf++)
-        cJSON_AddNumberToObject(mem, mf->key, *(const double *)((const char *)&r->mem + mf->offset));
-    cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
-    cJSON_AddNumberToObject(st, "compute", r->step.compute);
-    cJSON_AddNumberToObject(st, "communication_exposed", r->step.comm_exposed);
-    cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
-    cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
-    cJSON_AddNumberToObject(st, "offload", r->step.offload);
-    cJSON_AddNumberToObject(st, "total", r->step.total);
-    if (r->has_interval) {
-        cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
-        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_lo));
-        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_hi));
-    }
-    cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
-    cJSON_AddNumberToObject(o, "mfu", r->mfu);
-    cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);
-    if (r->cost.tokens > 0) {
-        cJSON_AddNumberToObject(o, "time_to_train_seconds", r->cost.seconds);
-        cJSON_AddNumberToObject(o, "gpu_hours", r->cost.gpu_hours);
-        cJSON_AddNumberToObject(o, "cost_dollars", r->cost.dollars);
-    } else {
-        cJSON_AddNullToObject(o, "cost_dollars");
-    }
-    return o;
-}
-
 static void print_entry(int rank, const plan_entry *e, bool tokens, bool fw)
 {
     const training *t = &e->t;
@@ -124,7 +71,7 @@ static void print_entry(int rank, const plan_entry *e, bool tokens, bool fw)
     printf("  %-6s %5lld %3lld %3lld%-3s %4lld %3lld %4lld  %-9s %-14s %7.1f %9.3f %10.0f %5.1f",
            r->strategy->label, (long long)t->gpus, (long long)t->tp, (long long)t->pp, v,
            (long long)training_dp(t), (long long)t->micro_batch, (long long)t->grad_accum,
-           ckpt_name(t->checkpointing), off_name(t), r->mem.total / GiB, r->step.total,
+           ckpt_name(t->checkpointing), report_offload_name(t), r->mem.total / GiB, r->step.total,
            r->tokens_per_second, 100 * r->mfu);
     if (tokens) printf(" %8.1f %12.0f", r->cost.seconds / 86400, r->cost.dollars);
     if (r->has_interval) printf("  (%.3f to %.3f s, 90%%)", r->step_lo, r->step_hi);
@@ -322,12 +269,12 @@ int cmd_plan(int argc, char **argv)
         cJSON_AddNumberToObject(root, "evaluated", (double)pr.evaluated);
         cJSON_AddNumberToObject(root, "feasible", (double)pr.feasible);
         cJSON *ranked = cJSON_AddArrayToObject(root, "ranked");
-        for (int k = 0; k < pr.n_top; k++) cJSON_AddItemToArray(ranked, entry_json(&pr.top[k]));
+        for (int k = 0; k < pr.n_top; k++) cJSON_AddItemToArray(ranked, report_entry_json(&pr.top[k].t, &pr.top[k].r));
         cJSON *best = cJSON_AddObjectToObject(root, "best_per_strategy");
         cJSON *ming = cJSON_AddObjectToObject(root, "min_gpus");
         for (int k = 0; strategies[k]; k++) {
             if (!sp.strategies[k]) continue;
-            if (pr.has_best[k]) cJSON_AddItemToObject(best, strategies[k]->name, entry_json(&pr.best_per_strategy[k]));
+            if (pr.has_best[k]) cJSON_AddItemToObject(best, strategies[k]->name, report_entry_json(&pr.best_per_strategy[k].t, &pr.best_per_strategy[k].r));
             else cJSON_AddNullToObject(best, strategies[k]->name);
             if (pr.min_gpus[k]) cJSON_AddNumberToObject(ming, strategies[k]->name, (double)pr.min_gpus[k]);
             else cJSON_AddNullToObject(ming, strategies[k]->name);

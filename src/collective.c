@@ -45,7 +45,8 @@ void coll_half_ring_hier(double s, coll_group g, coll_link intra, coll_link inte
 
 double coll_log2ceil(int64_t n)
 {
-    return n > 1 ? ceil(log2((double)n)) : 0;
+    /* Integer ceil(log2 n): the bits of n - 1 (exact where log2 of a double may round). */
+    return n > 1 ? (double)(64 - __builtin_clzll((unsigned long long)(n - 1))) : 0;
 }
 
 void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT],

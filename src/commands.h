@@ -11,6 +11,7 @@ int cmd_plan(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 struct setup;
 

@@ -97,15 +97,20 @@ static void try_config(plan_job *job, training *t)
             plan_entry e;
             out->evaluated++;
             if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
-            if (out->min_gpus[si] == 0 || t->gpus < out->min_gpus[si]) out->min_gpus[si] = t->gpus;
             sim_run_time(&in, strategies[si], sp->tokens, &e.r);
-            if (sp->budget_dollars > 0 && e.r.cost.dollars > sp->budget_dollars) continue;
-            if (sp->deadline_seconds > 0 && e.r.cost.seconds > sp->deadline_seconds) continue;
-            out->feasible++;
             /* The result points at its training through sim_input; the entry keeps its own
              * copy. */
             e.t = *t;
             e.score = score_of(sp, &e.r, t->gpus);
+            /* The fewest GPUs that fit at all, and the best configuration at that count. */
+            if (out->min_gpus[si] == 0 || t->gpus < out->min_gpus[si] ||
+                (t->gpus == out->min_gpus[si] && better(&e, &out->min_entry[si]))) {
+                out->min_gpus[si] = t->gpus;
+                out->min_entry[si] = e;
+            }
+            if (sp->budget_dollars > 0 && e.r.cost.dollars > sp->budget_dollars) continue;
+            if (sp->deadline_seconds > 0 && e.r.cost.seconds > sp->deadline_seconds) continue;
+            out->feasible++;
             if (!out->has_best[si] || e.score < out->best_per_strategy[si].score) {
                 out->best_per_strategy[si] = e;
                 out->has_best[si] = true;
@@ -184,7 +189,11 @@ static void merge(plan_result *out, const plan_result *p, int top_n)
     out->evaluated += p->evaluated;
     out->feasible += p->feasible;
     for (int si = 0; strategies[si]; si++) {
-        if (p->min_gpus[si] && (!out->min_gpus[si] || p->min_gpus[si] < out->min_gpus[si])) out->min_gpus[si] = p->min_gpus[si];
+        if (p->min_gpus[si] && (!out->min_gpus[si] || p->min_gpus[si] < out->min_gpus[si] ||
+                                (p->min_gpus[si] == out->min_gpus[si] && better(&p->min_entry[si], &out->min_entry[si])))) {
+            out->min_gpus[si] = p->min_gpus[si];
+            out->min_entry[si] = p->min_entry[si];
+        }
         if (p->has_best[si] && (!out->has_best[si] || better(&p->best_per_strategy[si], &out->best_per_strategy[si]))) {
             out->best_per_strategy[si] = p->best_per_strategy[si];
             out->has_best[si] = true;

@@ -45,6 +45,7 @@ typedef struct plan_result {
     plan_entry best_per_strategy[STRATEGY_MAX]; /* by strategy_index; valid where has_best[i] */
     bool has_best[STRATEGY_MAX];
     int64_t min_gpus[STRATEGY_MAX]; /* smallest GPU count at which the strategy fits; 0 = none */
+    plan_entry min_entry[STRATEGY_MAX]; /* the best configuration at min_gpus (where non-zero) */
     uint64_t evaluated;          /* configurations evaluated */
     uint64_t feasible;           /* of which fit in memory and met the constraints */
 } plan_result;

@@ -453,3 +453,55 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
                 : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)" : "not offered");
     fputc('\n', o);
 }
+
+const char *report_offload_name(const training *t)
+{
+    if (t->offload_params != OFFLOAD_NONE) return t->offload_params == OFFLOAD_NVME ? "opt+param nvme" : "opt+param cpu";
+    if (t->offload_optimizer != OFFLOAD_NONE) return t->offload_optimizer == OFFLOAD_NVME ? "opt nvme" : "opt cpu";
+    return "none";
+}
+
+cJSON *report_entry_json(const training *t, const result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "strategy", r->strategy->name);
+    cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
+    cJSON_AddNumberToObject(o, "gpus", (double)t->gpus);
+    cJSON_AddNumberToObject(o, "tp", (double)t->tp);
+    cJSON_AddNumberToObject(o, "pp", (double)t->pp);
+    cJSON_AddNumberToObject(o, "virtual_stages", (double)t->virtual_stages);
+    cJSON_AddNumberToObject(o, "dp", (double)training_dp(t));
+    cJSON_AddNumberToObject(o, "micro_batch", (double)t->micro_batch);
+    cJSON_AddNumberToObject(o, "grad_accum", (double)t->grad_accum);
+    cJSON_AddStringToObject(o, "checkpointing", ckpt_name(t->checkpointing));
+    cJSON_AddBoolToObject(o, "sequence_parallel", t->sequence_parallel);
+    cJSON_AddStringToObject(o, "offload_optimizer", offload_name(t->offload_optimizer));
+    cJSON_AddStringToObject(o, "offload_params", offload_name(t->offload_params));
+    cJSON *mem = cJSON_AddObjectToObject(o, "memory_bytes");
+    for (const mem_field *mf = mem_fields; mf->key; mf++)
+        cJSON_AddNumberToObject(mem, mf->key, *(const double *)((const char *)&r->mem + mf->offset));
+    cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
+    cJSON_AddNumberToObject(st, "compute", r->step.compute);
+    cJSON_AddNumberToObject(st, "communication_exposed", r->step.comm_exposed);
+    cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
+    cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
+    cJSON_AddNumberToObject(st, "offload", r->step.offload);
+    cJSON_AddNumberToObject(st, "total", r->step.total);
+    if (r->has_interval) {
+        cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_lo));
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_hi));
+    }
+    cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
+    cJSON_AddNumberToObject(o, "mfu", r->mfu);
+    cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);
+    if (r->cost.tokens > 0) {
+        cJSON_AddNumberToObject(o, "time_to_train_seconds", r->cost.seconds);
+        cJSON_AddNumberToObject(o, "gpu_hours", r->cost.gpu_hours);
+        cJSON_AddNumberToObject(o, "cost_dollars", r->cost.dollars);
+    } else {
+        cJSON_AddNullToObject(o, "cost_dollars");
+    }
+    return o;
+}
+

@@ -31,6 +31,16 @@ extern const mem_field mem_fields[];  /* terminated by a NULL key */
  * stream fails (a closed pipe is not reported as an error by the caller). */
 int report_estimate(FILE *f, const scenario *sc, const report_options *o, const result *r, int n);
 
+struct cJSON;
+
+/* A configuration and its result as plan and compare write them (stable keys: strategy,
+ * framework, gpus, tp, pp, ..., memory_bytes, step_time_seconds, cost_dollars). Returns NULL
+ * when out of memory. */
+struct cJSON *report_entry_json(const training *t, const result *r);
+
+/* The offload column of plan and compare tables: "none", "opt cpu", "opt+param nvme". */
+const char *report_offload_name(const training *t);
+
 /* Print the formulas and byte table actually used (--explain): to f for a table, to stderr
  * for JSON/CSV so the data stays parseable. Never fails. */
 void report_explain(FILE *f, const scenario *sc, const report_options *o);

@@ -1,6 +1,7 @@
 /* training.c -- training configuration defaults, checks and the model-state byte table. */
 #include "training.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void training_init(training *t)
@@ -35,36 +36,48 @@ int64_t training_dp(const training *t)
     return mp > 0 ? t->gpus / mp : 0;
 }
 
+/* The ranges, as tables of offsets: static, so the evaluation path (plan calls this for every
+ * configuration) builds nothing. */
+static const struct { const char *flag; size_t off; int64_t min, max; } int_ranges[] = {
+    {"--gpus", offsetof(training, gpus), 1, 10000000},
+    {"--gpus-per-node", offsetof(training, gpus_per_node), 0, 4096},
+    {"--tp", offsetof(training, tp), 1, 4096},
+    {"--pp", offsetof(training, pp), 1, 4096},
+    {"--virtual-stages", offsetof(training, virtual_stages), 1, 1024},
+    {"--micro-batch", offsetof(training, micro_batch), 1, 1000000},
+    {"--seq-len", offsetof(training, seq_len), 1, 100000000},
+    {"--grad-accum", offsetof(training, grad_accum), 1, 1000000},
+};
+/* Buckets split traffic into calls: at least one element each, or the call count explodes. */
+static const struct { const char *flag; size_t off; double min; } bucket_ranges[] = {
+    {"--reduce-bucket", offsetof(training, reduce_bucket), 1},
+    {"--allgather-bucket", offsetof(training, allgather_bucket), 1},
+    {"--prefetch-bucket", offsetof(training, prefetch_bucket), 0},
+    {"--max-live-params", offsetof(training, max_live_params), 0},
+    {"--persistence-threshold", offsetof(training, persistence_threshold), 0},
+    {"DDP bucket_cap", offsetof(training, ddp_bucket_bytes), 1},
+};
+
 int training_validate(const training *t, zs_error *err)
 {
-    const struct { const char *flag; int64_t v, min, max; } f[] = {
-        {"--gpus", t->gpus, 1, 10000000},
-        {"--gpus-per-node", t->gpus_per_node, 0, 4096},
-        {"--tp", t->tp, 1, 4096},
-        {"--pp", t->pp, 1, 4096},
-        {"--virtual-stages", t->virtual_stages, 1, 1024},
-        {"--micro-batch", t->micro_batch, 1, 1000000},
-        {"--seq-len", t->seq_len, 1, 100000000},
-        {"--grad-accum", t->grad_accum, 1, 1000000},
-    };
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        if (f[i].v < f[i].min || f[i].v > f[i].max)
-            return zs_fail(err, ZS_ERR_USAGE, "%s: %lld is out of range (expected %lld to %lld)",
-                           f[i].flag, (long long)f[i].v, (long long)f[i].min, (long long)f[i].max);
+    const char *base = (const char *)t;
+    for (size_t i = 0; i < sizeof int_ranges / sizeof int_ranges[0]; i++) {
+        int64_t v = *(const int64_t *)(base + int_ranges[i].off);
+        if (v < int_ranges[i].min || v > int_ranges[i].max)
+            return zs_fail(err, ZS_ERR_USAGE, "%s: %lld is out of range (expected %lld to %lld)", int_ranges[i].flag,
+                           (long long)v, (long long)int_ranges[i].min, (long long)int_ranges[i].max);
+    }
     if (t->gpus % (t->tp * t->pp) != 0)
         return zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld",
                        (long long)t->gpus, (long long)t->tp, (long long)t->pp);
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
-    /* Buckets split traffic into calls: at least one element each, or the call count explodes. */
-    const struct { const char *flag; double v, min; } b[] = {
-        {"--reduce-bucket", t->reduce_bucket, 1}, {"--allgather-bucket", t->allgather_bucket, 1},
-        {"--prefetch-bucket", t->prefetch_bucket, 0}, {"--max-live-params", t->max_live_params, 0},
-        {"--persistence-threshold", t->persistence_threshold, 0}, {"DDP bucket_cap", t->ddp_bucket_bytes, 1}};
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
-        if (!(b[i].v >= b[i].min && b[i].v <= 1e15))
-            return zs_fail(err, ZS_ERR_USAGE, "%s: %g is out of range (expected %g to 1e15 elements)", b[i].flag,
-                           b[i].v, b[i].min);
+    for (size_t i = 0; i < sizeof bucket_ranges / sizeof bucket_ranges[0]; i++) {
+        double v = *(const double *)(base + bucket_ranges[i].off);
+        if (!(v >= bucket_ranges[i].min && v <= 1e15))
+            return zs_fail(err, ZS_ERR_USAGE, "%s: %g is out of range (expected %g to 1e15 elements)",
+                           bucket_ranges[i].flag, v, bucket_ranges[i].min);
+    }
     return ZS_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compare.h"
 #include "plan.h"
 #include "setup.h"
 #include "sim.h"
@@ -95,5 +96,71 @@ int main(void)
                (long long)sp.max_gpus, (long long)sp.global_batch, (unsigned long long)evaluated, secs[RUNS / 2],
                RUNS, (double)evaluated / secs[RUNS / 2] / 1e6);
     }
+    /* compare: every catalog model on A100 and H100 (64 GPUs, searches up to 64, all four
+     * strategies, the default framework), the slowest model's median of 5. */
+    setenv("ZEROSIM_THREADS", "1", 1);
+    static const char *const hws[] = {"a100-80gb", "h100-80gb"};
+    char names[64][128];
+    int nm = 0;
+    {
+        FILE *ls = popen("ls models/*.json 2>/dev/null", "r");
+        while (ls && nm < 64 && fgets(names[nm], sizeof names[nm], ls)) {
+            names[nm][strcspn(names[nm], "\n")] = '\0';
+            nm++;
+        }
+        if (ls) pclose(ls);
+    }
+    double worst = 0;
+    const char *worst_name = "";
+    for (int h = 0; h < 2; h++) {
+        for (int k = 0; k < nm; k++) {
+            if (load(&s, names[k], hws[h])) continue;
+            s.t.gpus = 64;
+            scenario sc = setup_scenario(&s);
+            plan_space csp;
+            plan_space_init(&csp);
+            csp.global_batch = 512;
+            static compare_row rows[COMPARE_MAX_ROWS];
+            double secs[RUNS];
+            for (int run = 0; run < RUNS; run++) {
+                int n = 0;
+                zs_error err = {0};
+                double t0 = now();
+                compare_run(&sc, &csp, NULL, rows, COMPARE_MAX_ROWS, &n, &err);
+                secs[run] = now() - t0;
+            }
+            qsort(secs, RUNS, sizeof secs[0], cmp);
+            if (secs[RUNS / 2] > worst) { worst = secs[RUNS / 2]; worst_name = names[k]; }
+        }
+    }
+    printf("compare: %d catalog models x {a100-80gb, h100-80gb}, 64 GPUs, 1 thread: slowest %.1f ms (%s; median of %d)\n",
+           nm, worst * 1e3, worst_name, RUNS);
+
+    /* plan --framework all for Llama-3.1-405B on up to 16384 H100s (issue 11's target: 1 s). */
+    if (load(&s, "llama-3.1-405b", "h100-80gb")) return 1;
+    plan_space fsp;
+    plan_space_init(&fsp);
+    fsp.max_gpus = 16384;
+    fsp.global_batch = 2048;
+    int nf = 0;
+    for (int k = 0; frameworks[k]; k++)
+        if (frameworks[k] != &fw_generic) fsp.frameworks[nf++] = frameworks[k];
+    fsp.frameworks[nf] = NULL;
+    setenv("ZEROSIM_THREADS", "1", 1);
+    double fsecs[RUNS];
+    uint64_t fev = 0;
+    for (int run = 0; run < RUNS; run++) {
+        plan_result pr;
+        zs_error err = {0};
+        scenario sc = setup_scenario(&s);
+        double t0 = now();
+        if (plan_search(&sc, &fsp, 10, NULL, NULL, &pr, &err)) { fprintf(stderr, "bench: %s\n", err.msg); return 1; }
+        fsecs[run] = now() - t0;
+        fev = pr.evaluated;
+        plan_result_free(&pr);
+    }
+    qsort(fsecs, RUNS, sizeof fsecs[0], cmp);
+    printf("plan --framework all, 1 thread: llama-3.1-405b on up to 16384 h100-80gb GPUs: %llu configurations in %.3f s (median of %d)\n",
+           (unsigned long long)fev, fsecs[RUNS / 2], RUNS);
     return sink == 12345.678 ? 2 : 0; /* keep the work observable */
 }

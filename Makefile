@@ -84,6 +84,7 @@ demo: deps
 	$(MAKE) --no-print-directory all
 	./zerosim estimate $(DEMO_ARGS) || [ $$? -eq 1 ]
 	./zerosim plot $(DEMO_ARGS) --runs tests/validation/published_runs.csv -o plots
+	./zerosim compare $(DEMO_ARGS) --tokens 2e12 || [ $$? -eq 1 ]
 
 test: deps
 	$(MAKE) --no-print-directory all
@@ -97,6 +98,7 @@ test-unit: $(UNIT)
 	$(UNIT)
 
 test-cli: $(ZEROSIM)
+	sh tests/arch.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/cli.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/test_plot.sh
 

@@ -75,6 +75,7 @@ static void print_entry(int rank, const plan_entry *e, bool tokens, bool fw)
            r->tokens_per_second, 100 * r->mfu);
     if (tokens) printf(" %8.1f %12.0f", r->cost.seconds / 86400, r->cost.dollars);
     if (r->has_interval) printf("  (%.3f to %.3f s, 90%%)", r->step_lo, r->step_hi);
+    if (t->cp > 1) printf("  CP %lld", (long long)t->cp);
     printf("\n");
 }
 

@@ -23,7 +23,7 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
          * activations per block in forward and two in backward; a full recompute repeats the
          * forward pair. Sequence parallelism turns each into a reduce-scatter plus an
          * all-gather of the same volume (Korthikanti et al. 2022, section 4.2.2). */
-        double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size);
+        double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size);
         double calls = layers * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
         /* A framework with TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE
          * userbuffers) hides a fraction of it under the GEMMs it splits. */
@@ -38,8 +38,21 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     if (!m->params_only && t->pp > 1) {
         /* One activation tensor forward and one gradient backward per micro-batch per stage
          * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */
-        double act = in->bt.act * (double)(t->seq_len * t->micro_batch * m->hidden_size) / (double)t->tp;
+        double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size) / (double)t->tp;
         comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0, 0, 0});
+    }
+    if (!m->params_only && t->cp > 1) {
+        /* Ring attention (Liu et al. 2023; Megatron-Core and torchtitan context parallelism):
+         * each layer passes its K and V chunk (s/cp tokens, kv width, split by TP) to the next
+         * CP rank cp - 1 times in forward, overlapped with the attention of the chunk in hand;
+         * backward passes K and V again and returns their gradients: twice the bytes. A full
+         * recompute repeats the forward ring. */
+        double cp = (double)t->cp, kvd = (double)(m->num_kv_heads * m->head_dim);
+        double chunk = 2 * in->bt.act * (double)t->seq_len / cp * (double)t->micro_batch * kvd / (double)t->tp;
+        double fwd = layers * (cp - 1) * mb * (t->checkpointing == CKPT_FULL ? 2 : 1);
+        comm_add(p, (comm_op){COLL_P2P, GROUP_CP, chunk, fwd, true, OVERLAP_ATTN_FWD, 0, "CP ring K/V exchange (forward)", 0, 0, 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_CP, 2 * chunk, layers * (cp - 1) * mb, true, OVERLAP_ATTN_BWD, 0,
+                              "CP ring K/V and gradients (backward)", 0, 0, 0, 0});
     }
     if (in->groups[GROUP_REPLICA].n > 1 && (s->shards.optimizer || s->shards.gradients || s->shards.parameters)) {
         /* Hybrid sharding (HSDP, MiCS): each shard group reduces its gradients inside, then

@@ -11,11 +11,12 @@ struct strategy;
  * states (all of DP unless hybrid sharding), GROUP_REPLICA the shard groups' replicas across
  * it, GROUP_HPZ ZeRO++'s secondary parameter partition. */
 typedef enum {
-    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_COUNT
+    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_CP, GROUP_COUNT
 } group_kind;
 
-/* Which compute a collective can hide under. */
-typedef enum { OVERLAP_NONE, OVERLAP_FORWARD, OVERLAP_BACKWARD } overlap_kind;
+/* Which compute a collective can hide under: none, a micro-batch's forward or backward, or
+ * only its attention (ring attention's K/V exchange). */
+typedef enum { OVERLAP_NONE, OVERLAP_FORWARD, OVERLAP_BACKWARD, OVERLAP_ATTN_FWD, OVERLAP_ATTN_BWD, OVERLAP_COUNT } overlap_kind;
 
 typedef struct comm_op {
     coll_kind kind;

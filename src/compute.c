@@ -21,7 +21,9 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     }
     /* Causal flash attention skips the masked upper triangle; eager attention computes it. */
     double attn_exec = t->flash_attention ? 0.5 * f->attention : f->attention;
-    double tokens_mb = b * s;
+    /* Context parallelism: a rank runs s / cp tokens of each sequence, each attending over
+     * the whole sequence; load-balanced causal chunks give every rank 1/cp of the work. */
+    double tokens_mb = b * s / (double)t->cp;
     f->fwd_mb = (f->matmul + attn_exec) * tokens_mb / mp;
     f->attn_fwd_mb = attn_exec * tokens_mb / mp;
     f->bwd_mb = 2 * f->fwd_mb;
@@ -93,6 +95,7 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
     double mm = f->fwd_mb - f->attn_fwd_mb;
     mb_time tm;
     tm.fwd = mm / mm_rate + f->attn_fwd_mb / attn_rate + f->mem_fwd_mb / mem_rate;
+    tm.attn = f->attn_fwd_mb / attn_rate;
     double rec = 0;
     if (t->checkpointing == CKPT_FULL) rec = f->fwd_mb > 0 ? tm.fwd * f->recompute_mb / f->fwd_mb : 0;
     else if (t->checkpointing == CKPT_SELECTIVE && framework_of(t)->selective == SELECTIVE_OPS)
@@ -113,6 +116,6 @@ double compute_efficiency(const hardware *hw, double w)
 double compute_gemm_flops(const model *m, const training *t)
 {
     if (m->params_only) return INFINITY;
-    return 2 * (double)(t->micro_batch * t->seq_len) * (double)m->hidden_size *
+    return 2 * (double)(t->micro_batch * t->seq_len / t->cp) * (double)m->hidden_size *
            (double)m->intermediate_size / (double)t->tp;
 }

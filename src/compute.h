@@ -29,6 +29,7 @@ typedef struct flops {
 typedef struct mb_time {
     double fwd;         /* forward */
     double bwd;         /* backward + recompute */
+    double attn;        /* of fwd: the attention scores (backward spends twice this) */
 } mb_time;
 
 /* FLOPs for a model and training (counts from model_count). For a --params model the count

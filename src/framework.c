@@ -39,6 +39,9 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
     if (t->pp > 1 && !fw->pipeline_parallel)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no pipeline parallelism (--pp %lld); use fsdp2, megatron or deepspeed",
                        fw->name, (long long)t->pp);
+    if (t->cp > 1 && !fw->context_parallel)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no context parallelism (--cp %lld); use megatron or fsdp2",
+                       fw->name, (long long)t->cp);
     if (t->virtual_stages > 1 && !fw->interleaving)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no interleaved pipeline schedule (--virtual-stages %lld)",
                        fw->name, (long long)t->virtual_stages);

@@ -45,6 +45,7 @@ typedef struct framework {
     bool pipeline_parallel;      /* composes with PP */
     bool pipeline_sharded_grads; /* PP together with gradient/parameter sharding */
     bool interleaving;           /* interleaved (virtual) pipeline stages */
+    bool context_parallel;       /* ring-attention context parallelism (--cp) */
     fw_offload_kind offload;
     bool hybrid_shard;           /* shard within a group, replicate across (HSDP, MiCS) */
     bool zeropp;                 /* ZeRO++ hpZ/qwZ/qgZ */

@@ -11,13 +11,15 @@
  * - Selective activation checkpointing in torchtitan is op-level: matmul and attention
  *   outputs are saved, the rest is recomputed (torchtitan/models/llama/parallelize_llama.py,
  *   _save_list), so Korthikanti's selective figures do not apply.
+ * - Context parallelism: torchtitan's ring attention over the CP mesh dimension
+ *   (torch.distributed.tensor.experimental.context_parallel), with load-balanced sharding.
  * - CPUOffloadPolicy offloads parameters, gradients and the optimizer step to the host.
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2", .label = "FSDP2", .prefix = "FSDP2",
     .runs = {"replicate", NULL, "reshard_after_forward=False", "fully_shard"},
     .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
-    .interleaving = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
+    .interleaving = true, .context_parallel = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
     .selective = SELECTIVE_OPS, .buffers = BUFFERS_UNITS, .units_in_flight = 2,
     .overlap_comm = 1,
     .gemm_efficiency = 1.0,

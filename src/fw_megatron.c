@@ -16,12 +16,15 @@
  *   the layers per stage by the virtual size; megatron/core/pipeline_parallel/schedules.py:
  *   the interleaved schedule needs the number of micro-batches divisible by the pipeline size.
  * - Selective recomputation recomputes the attention core (Korthikanti et al. 2022).
+ * - Context parallelism (--context-parallel-size) splits the sequence over CP ranks with
+ *   load-balanced causal chunks and exchanges K/V in a ring, overlapped with attention
+ *   (Megatron-Core docs, context_parallel.md; Transformer Engine's fused attention).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_megatron = {
     .name = "megatron", .label = "Megatron-LM", .prefix = "Megatron",
     .runs = {"DDP", "distributed optimizer", NULL, NULL},
     .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
-    .interleaving = true, .offload = FW_OFFLOAD_NONE, .hybrid_shard = false, .zeropp = false,
+    .interleaving = true, .context_parallel = true, .offload = FW_OFFLOAD_NONE, .hybrid_shard = false, .zeropp = false,
     .exact_layer_split = true, .interleave_divisible = true,
     .selective = SELECTIVE_ATTENTION, .buffers = BUFFERS_VIEWS,
     .fp32_grads = true, .overlap_comm = 1, .overlap_param_gather = true,

@@ -63,7 +63,8 @@ double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
 {
     const model *m = in->m;
     const training *t = in->t;
-    double s = (double)t->seq_len, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    /* Context parallelism: each rank keeps the activations of its s / cp tokens. */
+    double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
     double a = (double)m->num_heads, i = (double)m->intermediate_size, e = in->bt.act;
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
@@ -98,7 +99,7 @@ static double memory_layer_ops_sac(const sim_input *in)
 {
     const model *m = in->m;
     const training *t = in->t;
-    double s = (double)t->seq_len, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
     double a = (double)m->num_heads, i = (double)m->intermediate_size, e = in->bt.act;
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
@@ -113,7 +114,7 @@ void memory_activations(const sim_input *in, memory *mem)
     const training *t = in->t;
     mem->activations = mem->logits = 0;
     if (m->params_only) return;
-    double s = (double)t->seq_len, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
     double v = (double)m->vocab_size, e = in->bt.act, tp = (double)t->tp;
     double sp = t->sequence_parallel ? tp : 1, p = (double)t->pp;
     double layers = (double)in->stage_layers;
@@ -136,6 +137,13 @@ void memory_activations(const sim_input *in, memory *mem)
         /* The block being recomputed holds its full activations for a moment. */
         first += full - kept;
         last += full - kept;
+    }
+    if (t->cp > 1) {
+        /* Ring attention's two K/V receive buffers (the block being computed; they do not
+         * shrink with more CP ranks than the local chunk does). */
+        double kvd = (double)(m->num_kv_heads * m->head_dim);
+        first += 2 * 2 * e * s * b * kvd / tp;
+        last += 2 * 2 * e * s * b * kvd / tp;
     }
     /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
      * (e s b h each); fp32 logits for the loss, split over the vocabulary by TP. */

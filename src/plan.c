@@ -18,7 +18,7 @@ void plan_space_init(plan_space *sp)
     sp->global_batch = 0;
     sp->rank = RANK_TIME;
     for (int i = 0; strategies[i]; i++) sp->strategies[i] = true;
-    sp->allow_offload = sp->allow_pp = sp->allow_tp = true;
+    sp->allow_offload = sp->allow_pp = sp->allow_tp = sp->allow_cp = true;
     sp->max_micro_batch = 32;
 }
 
@@ -133,9 +133,14 @@ static void search_count(plan_job *job, int64_t gpus)
     int n_off = sp->allow_offload ? 4 : 1;
     for (int64_t tp = 1; tp <= (sp->allow_tp ? gpn : 1) && tp <= gpus; tp *= 2) {
         if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads))) continue;
-        for (int64_t pp = 1; pp <= (sp->allow_pp ? layers : 1) && tp * pp <= gpus; pp *= 2) {
-            if (gpus % (tp * pp)) continue;
-            int64_t dp = gpus / (tp * pp);
+        /* Context parallelism is searched for long sequences only (PLAN_CP_MIN_SEQ), where
+         * activations, not states, decide what fits; powers of two up to 8. */
+        int64_t max_cp = sp->allow_cp && !m->params_only && sc->t->seq_len >= PLAN_CP_MIN_SEQ ? 8 : 1;
+        for (int64_t cp = 1; cp <= max_cp && tp * cp <= gpus; cp *= 2) {
+        if (sc->t->seq_len % cp) continue;
+        for (int64_t pp = 1; pp <= (sp->allow_pp ? layers : 1) && tp * pp * cp <= gpus; pp *= 2) {
+            if (gpus % (tp * pp * cp)) continue;
+            int64_t dp = gpus / (tp * pp * cp);
             for (int64_t v = 1; v <= (pp > 1 ? 4 : 1) && pp * v <= layers; v *= 2) {
                 for (int64_t mb = 1; mb <= sp->max_micro_batch; mb *= 2) {
                     if (sp->global_batch % (mb * dp)) continue;
@@ -146,6 +151,7 @@ static void search_count(plan_job *job, int64_t gpus)
                             t.gpus = gpus;
                             t.tp = tp;
                             t.pp = pp;
+                            t.cp = cp;
                             t.virtual_stages = v;
                             t.micro_batch = mb;
                             t.grad_accum = ga;
@@ -158,6 +164,7 @@ static void search_count(plan_job *job, int64_t gpus)
                     }
                 }
             }
+        }
         }
     }
 }

@@ -28,6 +28,7 @@ typedef struct plan_space {
     bool allow_offload;          /* search optimizer/parameter offload */
     bool allow_pp;               /* search pipeline parallelism */
     bool allow_tp;               /* search tensor parallelism */
+    bool allow_cp;               /* search context parallelism (sequences >= PLAN_CP_MIN_SEQ) */
     int64_t max_micro_batch;     /* largest micro-batch tried (powers of two) */
 } plan_space;
 
@@ -68,6 +69,9 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
 void plan_result_free(plan_result *r);
 
 #define PLAN_MAX_THREADS 16
+
+/* Sequences from this long on, plan also tries context parallelism 2, 4 and 8 (tokens). */
+#define PLAN_CP_MIN_SEQ 16384
 
 /* Threads plan_search uses: $ZEROSIM_THREADS, else the online cores, at most PLAN_MAX_THREADS.
  * The result does not depend on it. */

@@ -46,9 +46,11 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
     fprintf(f, "hardware   %s: %s, %s HBM, %lld GPUs = %lld node(s) x %lld\n", s->hw->name,
             s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), (long long)t->gpus,
             (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
-    fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld, DP %lld\n",
+    char cp[32] = "";
+    if (t->cp > 1) snprintf(cp, sizeof cp, ", CP %lld", (long long)t->cp);
+    fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld%s, DP %lld\n",
             precision_name(t->precision), optimizer_name(t->optimizer), (long long)t->micro_batch,
-            (long long)t->seq_len, (long long)t->grad_accum, (long long)t->tp, (long long)t->pp,
+            (long long)t->seq_len, (long long)t->grad_accum, (long long)t->tp, (long long)t->pp, cp,
             (long long)training_dp(t));
     fprintf(f, "           checkpointing %s%s, %s attention, offload optimizer %s, params %s\n",
             ckpt_name(t->checkpointing), t->sequence_parallel ? ", sequence parallel" : "",
@@ -240,6 +242,7 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     cJSON_AddNumberToObject(tr, "gpus_per_node", (double)scenario_node_size(s->hw, t));
     cJSON_AddNumberToObject(tr, "tp", (double)t->tp);
     cJSON_AddNumberToObject(tr, "pp", (double)t->pp);
+    cJSON_AddNumberToObject(tr, "cp", (double)t->cp);
     cJSON_AddNumberToObject(tr, "dp", (double)training_dp(t));
     cJSON_AddNumberToObject(tr, "micro_batch", (double)t->micro_batch);
     cJSON_AddNumberToObject(tr, "seq_len", (double)t->seq_len);
@@ -469,6 +472,7 @@ cJSON *report_entry_json(const training *t, const result *r)
     cJSON_AddNumberToObject(o, "gpus", (double)t->gpus);
     cJSON_AddNumberToObject(o, "tp", (double)t->tp);
     cJSON_AddNumberToObject(o, "pp", (double)t->pp);
+    cJSON_AddNumberToObject(o, "cp", (double)t->cp);
     cJSON_AddNumberToObject(o, "virtual_stages", (double)t->virtual_stages);
     cJSON_AddNumberToObject(o, "dp", (double)training_dp(t));
     cJSON_AddNumberToObject(o, "micro_batch", (double)t->micro_batch);

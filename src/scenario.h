@@ -37,7 +37,7 @@ typedef struct sim_input {
     const training *t;
     const struct framework *fw; /* framework_of(t) */
     byte_table bt;
-    int64_t dp;               /* data-parallel degree */
+    int64_t dp;               /* data-parallel degree: replicas of the batch */
     int64_t shard_dp;         /* ranks that shard the states: dp, or the hybrid shard group */
     int64_t gpus_per_node;    /* effective: scenario_gpus_per_node */
     int64_t nodes;            /* ceil(gpus / gpus_per_node) */
@@ -46,7 +46,8 @@ typedef struct sim_input {
     double local_small;       /* of which in tensors below the ZeRO-3 persistence threshold */
     double local_largest;     /* largest module on one rank (ZeRO-3 gathers it whole) */
     coll_link links[LEVEL_COUNT]; /* achieved alpha-beta per link level */
-    coll_group groups[GROUP_COUNT]; /* DP, TP, PP groups: size and ranks per node */
+    coll_group groups[GROUP_COUNT]; /* DP (x CP: the gradient group), TP, PP, CP..: size and
+                                       ranks per node */
     flops fl;                 /* FLOPs per token, per micro-batch, per step */
     double peak;              /* dense FLOP/s for the precision */
     double gemm_efficiency;   /* achieved fraction of peak for this run's GEMMs */

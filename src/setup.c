@@ -34,6 +34,7 @@ const cli_opt setup_options[] = {
     {"grad-accum", "N", "micro-batches per step (default 1)", OPT_ACCUM},
     {"tp", "N", "tensor-parallel degree (default 1)", OPT_TP},
     {"pp", "N", "pipeline-parallel degree (default 1)", OPT_PP},
+    {"cp", "N", "context-parallel degree: the sequence split over N ranks, ring attention (default 1)", OPT_CP},
     {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)", OPT_VSTAGES},
     {"checkpointing", "C", "none|selective|full activation recomputation (default none)", OPT_CKPT},
     {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)", OPT_SP},
@@ -124,6 +125,7 @@ static const struct { int id; size_t offset, size; } flag_fields[] = {
     FIELD(OPT_OVERLAP, overlap_comm), FIELD(OPT_BUCKET_VIEW, ddp_bucket_view),
     FIELD(OPT_SHARD_GROUP, shard_group), FIELD(OPT_HPZ, hpz_group), FIELD(OPT_QWZ, quant_weights),
     FIELD(OPT_QGZ, quant_grads), FIELD(OPT_GEMM_EFF, gemm_efficiency),
+    FIELD(OPT_CP, cp),
 };
 #undef FIELD
 
@@ -154,6 +156,7 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
         {OPT_ACCUM, "--grad-accum", &t->grad_accum, 1, 1000000},
         {OPT_TP, "--tp", &t->tp, 1, 4096},
         {OPT_PP, "--pp", &t->pp, 1, 4096},
+        {OPT_CP, "--cp", &t->cp, 1, 4096},
         {OPT_VSTAGES, "--virtual-stages", &t->virtual_stages, 1, 1024},
         {OPT_SHARD_GROUP, "--shard-group", &t->shard_group, 1, 10000000},
         {OPT_HPZ, "--zero-hpz", &t->hpz_group, 1, 10000000},

@@ -34,26 +34,33 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     if (in->peak <= 0)
         return zs_fail(err, ZS_ERR_USAGE, "--precision %s: %s has no %s peak in its profile (try --precision fp16)",
                        precision_name(t->precision), hw->name, precision_name(t->precision));
+    if (t->cp > 1 && !t->flash_attention)
+        return zs_fail(err, ZS_ERR_USAGE, "--cp %lld needs flash attention (ring attention exchanges K/V blocks of a fused "
+                       "kernel; Megatron-Core and torchtitan run context parallelism only with it)", (long long)t->cp);
     if (t->offload_optimizer != OFFLOAD_NONE && hw->host_memory_bandwidth <= 0)
         return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer: %s gives no node.host_memory_bandwidth_bytes_per_second", hw->name);
     /* Megatron's rank order (tp innermost, then dp, then pp): a group's stride decides how
      * many of its ranks share a node. */
     int64_t gpn = in->gpus_per_node, dp = in->dp;
+    /* Context parallelism sits between TP and DP (Megatron-Core's tp-cp-dp-pp order); the
+     * CP ranks hold the same weights, so gradients reduce (and ZeRO shards) over DP x CP. */
     in->groups[GROUP_TP] = (coll_group){t->tp, t->tp < gpn ? t->tp : gpn};
     int64_t per = gpn / t->tp > 1 ? gpn / t->tp : 1;
-    in->groups[GROUP_DP] = (coll_group){dp, dp < per ? dp : per};
-    per = gpn / (t->tp * dp) > 1 ? gpn / (t->tp * dp) : 1;
+    in->groups[GROUP_CP] = (coll_group){t->cp, t->cp < per ? t->cp : per};
+    int64_t dpc = dp * t->cp;
+    in->groups[GROUP_DP] = (coll_group){dpc, dpc < per ? dpc : per};
+    per = gpn / (t->tp * dpc) > 1 ? gpn / (t->tp * dpc) : 1;
     in->groups[GROUP_PP] = (coll_group){t->pp, t->pp < per ? t->pp : per};
     in->groups[GROUP_HOST] = (coll_group){1, 1};
     /* Hybrid sharding (HSDP, MiCS): consecutive DP ranks form a shard group; its replicas
      * are the same positions in the other groups. ZeRO++ hpZ keeps a secondary partition over
      * hpz_group consecutive ranks (a node in the paper). */
     int64_t dp_local = in->groups[GROUP_DP].n_local;
-    in->shard_dp = t->shard_group > 0 && t->shard_group < dp ? t->shard_group : dp;
-    int64_t replicas = dp / in->shard_dp;
+    in->shard_dp = t->shard_group > 0 && t->shard_group < dpc ? t->shard_group : dpc;
+    int64_t replicas = dpc / in->shard_dp;
     in->groups[GROUP_SHARD] = (coll_group){in->shard_dp, in->shard_dp < dp_local ? in->shard_dp : dp_local};
     in->groups[GROUP_REPLICA] = (coll_group){replicas, dp_local / in->shard_dp > 1 ? dp_local / in->shard_dp : 1};
-    int64_t hpz = t->hpz_group > 0 && t->hpz_group < dp ? t->hpz_group : dp;
+    int64_t hpz = t->hpz_group > 0 && t->hpz_group < dpc ? t->hpz_group : dpc;
     in->groups[GROUP_HPZ] = (coll_group){hpz, hpz < dp_local ? hpz : dp_local};
     coll_links(hw, gpn, in->links);
     double nvme_share = hw->nvme_bandwidth / (double)gpn;

@@ -33,7 +33,7 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
 
     /* Per overlap window: per-micro-batch time, once-per-step time, tail. Offload traffic is
      * kept apart so the report can show it. */
-    double per[2][3] = {{0}}, once[2][3] = {{0}}, tail[2][3] = {{0}};
+    double per[2][OVERLAP_COUNT] = {{0}}, once[2][OVERLAP_COUNT] = {{0}}, tail[2][OVERLAP_COUNT] = {{0}};
     for (int i = 0; i < plan->n; i++) {
         const comm_op *op = &plan->op[i];
         int host = op->group == GROUP_HOST;
@@ -49,7 +49,10 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     for (int h = 0; h < 2; h++) {
         double e = per[h][OVERLAP_NONE] +
                    exposed(per[h][OVERLAP_FORWARD], once[h][OVERLAP_FORWARD], fwd, m, tail[h][OVERLAP_FORWARD]) +
-                   exposed(per[h][OVERLAP_BACKWARD], once[h][OVERLAP_BACKWARD], bwd, m, tail[h][OVERLAP_BACKWARD]);
+                   exposed(per[h][OVERLAP_BACKWARD], once[h][OVERLAP_BACKWARD], bwd, m, tail[h][OVERLAP_BACKWARD]) +
+                   /* Ring attention hides only under the attention it feeds (backward: 2x). */
+                   exposed(per[h][OVERLAP_ATTN_FWD], once[h][OVERLAP_ATTN_FWD], in->mb.attn, m, 0) +
+                   exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], 2 * in->mb.attn, m, 0);
         if (h) st->offload = e;
         else st->comm_exposed = e;
     }

@@ -8,7 +8,7 @@ void training_init(training *t)
 {
     memset(t, 0, sizeof *t);
     t->gpus = 1;
-    t->tp = t->pp = t->virtual_stages = 1;
+    t->tp = t->pp = t->cp = t->virtual_stages = 1;
     t->micro_batch = 1;
     t->seq_len = 2048;
     t->grad_accum = 1;
@@ -32,7 +32,7 @@ void training_init(training *t)
 
 int64_t training_dp(const training *t)
 {
-    int64_t mp = t->tp * t->pp;
+    int64_t mp = t->tp * t->pp * t->cp;
     return mp > 0 ? t->gpus / mp : 0;
 }
 
@@ -43,6 +43,7 @@ static const struct { const char *flag; size_t off; int64_t min, max; } int_rang
     {"--gpus-per-node", offsetof(training, gpus_per_node), 0, 4096},
     {"--tp", offsetof(training, tp), 1, 4096},
     {"--pp", offsetof(training, pp), 1, 4096},
+    {"--cp", offsetof(training, cp), 1, 4096},
     {"--virtual-stages", offsetof(training, virtual_stages), 1, 1024},
     {"--micro-batch", offsetof(training, micro_batch), 1, 1000000},
     {"--seq-len", offsetof(training, seq_len), 1, 100000000},
@@ -67,9 +68,14 @@ int training_validate(const training *t, zs_error *err)
             return zs_fail(err, ZS_ERR_USAGE, "%s: %lld is out of range (expected %lld to %lld)", int_ranges[i].flag,
                            (long long)v, (long long)int_ranges[i].min, (long long)int_ranges[i].max);
     }
-    if (t->gpus % (t->tp * t->pp) != 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld",
-                       (long long)t->gpus, (long long)t->tp, (long long)t->pp);
+    if (t->gpus % (t->tp * t->pp * t->cp) != 0)
+        return t->cp > 1 ? zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld x --cp %lld",
+                                   (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)t->cp)
+                         : zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld",
+                                   (long long)t->gpus, (long long)t->tp, (long long)t->pp);
+    if (t->seq_len % t->cp != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--seq-len %lld is not a multiple of --cp %lld",
+                       (long long)t->seq_len, (long long)t->cp);
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
     for (size_t i = 0; i < sizeof bucket_ranges / sizeof bucket_ranges[0]; i++) {

@@ -20,6 +20,7 @@ typedef struct training {
     int64_t gpus_per_node;      /* 0: take the hardware profile's */
     int64_t tp;                 /* tensor-parallel degree t */
     int64_t pp;                 /* pipeline-parallel degree p */
+    int64_t cp;                 /* context-parallel degree: the sequence split over cp ranks */
     int64_t virtual_stages;     /* interleaved model chunks per pipeline stage; 1 = plain 1F1B */
     int64_t micro_batch;        /* b, sequences per GPU per micro-batch */
     int64_t seq_len;            /* s, tokens per sequence */

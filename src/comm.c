@@ -59,12 +59,13 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
          * the shards are all-reduced across the replicas: 2 (R-1)/R of grads / S per rank
          * over the network instead of the whole gradient (Zhang et al. 2022, section 3.2). */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
-        double shard = in->bt.grad * in->local_params / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
+        double shard = in->bt.grad * in->trainable / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
         comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_REPLICA, shard, every ? mb : 1, every,
                               strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, 0,
                               "gradient all-reduce across replicas", 0, 0, 0, 0});
     }
-    double part = in->local_params / (double)in->shard_dp;
+    double part = in->trainable / (double)in->shard_dp;
+    double stored = in->param_bytes / (double)in->shard_dp; /* the partition as stored */
     if (t->offload_optimizer != OFFLOAD_NONE && s->offload_optimizer) {
         /* ZeRO-Offload (arXiv 2101.06840 section 4.1): the gradient partition goes down over
          * PCIe as it is reduced (every micro-batch when the strategy reduces every
@@ -75,8 +76,8 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     }
     if (t->offload_params != OFFLOAD_NONE && s->offload_params) {
         /* ZeRO-Infinity: the parameter partition is fetched for forward and for backward. */
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward", 0, 0, 0, 0});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward", 0, 0, 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, stored, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward", 0, 0, 0, 0});
+        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, stored, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward", 0, 0, 0, 0});
     }
 }
 

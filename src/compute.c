@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "finetune.h"
 #include "framework.h"
 
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)
@@ -19,6 +20,13 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
         f->matmul = 2 * (block * L + (double)m->vocab_size * (double)m->hidden_size);
         f->attention = 4 * s * (double)(m->num_heads * m->head_dim) * L;
     }
+    /* LoRA/QLoRA: the adapters add 2 r (d_in + d_out) FLOPs per token per adapted linear; the
+     * base weights are frozen, so backward computes only their input gradients. */
+    double frozen = 0;
+    if (t->finetune != FT_FULL && !m->params_only) {
+        frozen = f->matmul;
+        f->matmul += 2 * finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * L;
+    }
     /* Causal flash attention skips the masked upper triangle; eager attention computes it. */
     double attn_exec = t->flash_attention ? 0.5 * f->attention : f->attention;
     /* Context parallelism: a rank runs s / cp tokens of each sequence, each attending over
@@ -26,6 +34,7 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     double tokens_mb = b * s / (double)t->cp;
     f->fwd_mb = (f->matmul + attn_exec) * tokens_mb / mp;
     f->attn_fwd_mb = attn_exec * tokens_mb / mp;
+    f->frozen_fwd_mb = frozen * tokens_mb / mp;
     f->bwd_mb = 2 * f->fwd_mb;
 
     /* Memory-bound traffic per token, forward (bytes; e per element). Each op reads its
@@ -48,6 +57,12 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
         double loss = 16 * (double)m->vocab_size / tp / (double)t->pp;
         f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * L / mp;
         f->mem_fwd_mb = (per_tok + loss) * tokens_mb + f->attn_mem_fwd_mb;
+        if (t->finetune == FT_QLORA) {
+            /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
+             * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
+            double linear = (pc->per_layer - pc->norm_per_layer) * L / mp;
+            f->mem_fwd_mb += linear * (finetune_nf4_bytes() + 2);
+        }
     }
     /* Full recompute reruns every block's forward but not the LM head (Narayanan et al. 2021,
      * eq. 3: 96 B s l h^2 (1 + s/6h + V/16lh)). */
@@ -62,7 +77,8 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     default: f->recompute_mb = 0; break;
     }
     double m_acc = (double)t->grad_accum;
-    f->model_step = 3 * (f->matmul + f->attention) * tokens_mb * m_acc / mp;
+    /* Frozen weights have no weight-gradient GEMM: their FLOPs count twice, not three times. */
+    f->model_step = (3 * (f->matmul + f->attention) - frozen) * tokens_mb * m_acc / mp;
     /* HFU counts recompute in the same convention as MFU (full attention), so HFU >= MFU. */
     double again = 0;
     if (t->checkpointing == CKPT_FULL) again = f->matmul + f->attention - (m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size);
@@ -103,7 +119,7 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
         rec = f->recompute_mb / mm_rate + (f->mem_fwd_mb - f->attn_mem_fwd_mb) / mem_rate;
     else if (t->checkpointing == CKPT_SELECTIVE)
         rec = f->attn_fwd_mb / attn_rate + f->attn_mem_fwd_mb / mem_rate;
-    tm.bwd = 2 * tm.fwd + rec;
+    tm.bwd = 2 * tm.fwd - f->frozen_fwd_mb / mm_rate + rec;
     return tm;
 }
 

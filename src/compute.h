@@ -23,6 +23,8 @@ typedef struct flops {
     double mem_fwd_mb;  /* bytes of memory-bound traffic (norms, residuals, activation functions,
                            rotary, dropout, loss) per GPU per micro-batch, forward */
     double attn_mem_fwd_mb; /* of mem_fwd_mb: the s^2 score traffic of eager attention */
+    double frozen_fwd_mb; /* of fwd_mb: matmul FLOPs of frozen weights (LoRA/QLoRA), whose
+                             weight-gradient GEMM backward skips */
 } flops;
 
 /* Seconds of one micro-batch on one GPU. */

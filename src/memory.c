@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "finetune.h"
 #include "framework.h"
 #include "scenario.h"
 #include "strategy.h"
@@ -21,14 +22,17 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     double param_div = shards.parameters ? n : 1;
     const training *t = in->t;
     const byte_table *bt = &in->bt;
-    double p = in->local_params;
+    double p = in->local_params, g = in->trainable;
     double opt = bt->master + bt->moments;
+    /* Bytes per stored parameter on average (16-bit; QLoRA mixes NF4 and 16-bit). */
+    double w = t->finetune != FT_FULL && p > 0 ? in->param_bytes / p : bt->param;
 
-    /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. */
+    /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. Only the
+     * trainable parameters (all; LoRA: the adapters) have gradients and optimizer states. */
     double small = shards.parameters ? fmin(in->local_small, p) : 0;
-    mem->parameters = bt->param * ((p - small) / param_div + small);
-    mem->gradients = bt->grad * p / grad_div;
-    mem->optimizer_states = opt * p / opt_div;
+    mem->parameters = w * ((p - small) / param_div + small);
+    mem->gradients = bt->grad * g / grad_div;
+    mem->optimizer_states = opt * g / opt_div;
 
     double host = 0, nvme = 0;
     if (t->offload_optimizer != OFFLOAD_NONE) {
@@ -36,7 +40,7 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
          * the gradient partition live with the CPU Adam; the GPU keeps 16-bit parameters and
          * only the buckets for gradients on their way down. Without gradient sharding (stage
          * 1) the unpartitioned 16-bit gradients stay on the GPU. */
-        double states = (opt + 4) * p / opt_div;
+        double states = (opt + 4) * g / opt_div;
         mem->optimizer_states = 0;
         if (shards.gradients) mem->gradients = 0;
         if (t->offload_optimizer == OFFLOAD_NVME) { nvme += states; host += NVME_OPT_BUFFERS * 4; }
@@ -45,7 +49,7 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     if (t->offload_params != OFFLOAD_NONE) {
         /* ZeRO-Infinity (arXiv 2104.07857): the 16-bit parameter partition leaves the GPU;
          * persistent small tensors stay. */
-        double part = bt->param * (p - small) / param_div;
+        double part = w * (p - small) / param_div;
         mem->parameters -= part;
         if (t->offload_params == OFFLOAD_NVME) { nvme += part; host += NVME_PARAM_BUFFERS * bt->param; }
         else host += part;
@@ -53,7 +57,7 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     /* ZeRO++ hpZ keeps a secondary copy of the parameters partitioned over the hpZ group
      * (a node), so backward gathers stay on NVLink (Wang et al. 2023, section 4.2). */
     if (shards.parameters && t->hpz_group > 0 && t->offload_params == OFFLOAD_NONE)
-        mem->parameters += bt->param * (p - small) / (double)in->groups[GROUP_HPZ].n;
+        mem->parameters += w * (p - small) / (double)in->groups[GROUP_HPZ].n;
     mem->model_states = mem->parameters + mem->gradients + mem->optimizer_states;
     mem->host_per_gpu = host;
     mem->nvme_per_gpu = nvme;

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "finetune.h"
 #include "framework.h"
 #include "strategy.h"
 #include "units.h"
@@ -68,6 +69,11 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         }
         fputc('\n', f);
     }
+    if (t->finetune != FT_FULL)
+        fprintf(f, "finetune   %s: rank %lld adapters on %s linear layers, frozen base in %s\n",
+                finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
+                t->lora_targets == LORA_ATTN ? "attention" : t->lora_targets == LORA_MLP ? "MLP" : "all",
+                t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits");
     if (t->shard_group > 0 || t->hpz_group > 0 || t->quant_weights || t->quant_grads)
         fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n", (long long)t->shard_group,
                 t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group, t->quant_weights ? "on" : "off",
@@ -255,6 +261,10 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
     cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);
+    cJSON_AddStringToObject(tr, "finetune", finetune_name((finetune_kind)t->finetune));
+    if (t->finetune != FT_FULL) cJSON_AddNumberToObject(tr, "lora_rank", (double)t->lora_rank);
+    double adapters = finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
+    cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);
     cJSON_AddNumberToObject(tr, "shard_group", (double)t->shard_group);
     if (op->ds_path) cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
     cJSON *res = cJSON_AddArrayToObject(root, "results");

@@ -45,6 +45,10 @@ typedef struct sim_input {
     double local_params;      /* parameters one model-parallel rank holds (most loaded stage) */
     double local_small;       /* of which in tensors below the ZeRO-3 persistence threshold */
     double local_largest;     /* largest module on one rank (ZeRO-3 gathers it whole) */
+    double trainable;         /* of local_params, those with gradients and optimizer states
+                                 (all; LoRA: the adapters) */
+    double param_bytes;       /* bytes of the rank's parameters as stored (bf16; QLoRA: NF4
+                                 block linears), adapters included */
     coll_link links[LEVEL_COUNT]; /* achieved alpha-beta per link level */
     coll_group groups[GROUP_COUNT]; /* DP (x CP: the gradient group), TP, PP, CP..: size and
                                        ranks per node */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "finetune.h"
 #include "framework.h"
 #include "hardware_json.h"
 #include "model_json.h"
@@ -39,6 +40,9 @@ const cli_opt setup_options[] = {
     {"checkpointing", "C", "none|selective|full activation recomputation (default none)", OPT_CKPT},
     {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)", OPT_SP},
     {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)", OPT_EAGER},
+    {"finetune", "MODE", "full|lora|qlora: train everything, LoRA adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA)", OPT_FINETUNE},
+    {"lora-rank", "R", "LoRA rank r (default 16)", OPT_LORA_RANK},
+    {"lora-targets", "T", "attn|mlp|all: which linear layers get adapters (default all, as QLoRA)", OPT_LORA_TARGETS},
     {"offload-optimizer", "D", "none|cpu|nvme (ZeRO-Offload)", OPT_OFF_OPT},
     {"offload-params", "D", "none|cpu|nvme (ZeRO-3 only, ZeRO-Infinity)", OPT_OFF_PARAM},
     {"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)", OPT_DEEPSPEED},
@@ -125,7 +129,8 @@ static const struct { int id; size_t offset, size; } flag_fields[] = {
     FIELD(OPT_OVERLAP, overlap_comm), FIELD(OPT_BUCKET_VIEW, ddp_bucket_view),
     FIELD(OPT_SHARD_GROUP, shard_group), FIELD(OPT_HPZ, hpz_group), FIELD(OPT_QWZ, quant_weights),
     FIELD(OPT_QGZ, quant_grads), FIELD(OPT_GEMM_EFF, gemm_efficiency),
-    FIELD(OPT_CP, cp),
+    FIELD(OPT_CP, cp), FIELD(OPT_FINETUNE, finetune), FIELD(OPT_LORA_RANK, lora_rank),
+    FIELD(OPT_LORA_TARGETS, lora_targets),
 };
 #undef FIELD
 
@@ -157,6 +162,7 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
         {OPT_TP, "--tp", &t->tp, 1, 4096},
         {OPT_PP, "--pp", &t->pp, 1, 4096},
         {OPT_CP, "--cp", &t->cp, 1, 4096},
+        {OPT_LORA_RANK, "--lora-rank", &t->lora_rank, 1, 65536},
         {OPT_VSTAGES, "--virtual-stages", &t->virtual_stages, 1, 1024},
         {OPT_SHARD_GROUP, "--shard-group", &t->shard_group, 1, 10000000},
         {OPT_HPZ, "--zero-hpz", &t->hpz_group, 1, 10000000},
@@ -211,6 +217,14 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
     case OPT_EAGER: t->flash_attention = false; return ZS_OK;
     case OPT_BUCKET_VIEW: t->ddp_bucket_view = true; return ZS_OK;
     case OPT_QWZ: t->quant_weights = true; return ZS_OK;
+    case OPT_FINETUNE:
+        if (enum_flag("finetune", v, finetune_parse(v), "full|lora|qlora", &e, err)) return err->code;
+        t->finetune = e;
+        return ZS_OK;
+    case OPT_LORA_TARGETS:
+        if (enum_flag("lora-targets", v, finetune_targets_parse(v), "attn|mlp|all", &e, err)) return err->code;
+        t->lora_targets = e;
+        return ZS_OK;
     case OPT_GEMM_EFF:
         if (units_parse_count(v, "--gemm-efficiency", &t->gemm_efficiency, err)) return err->code;
         if (!(t->gemm_efficiency > 0 && t->gemm_efficiency <= 2))

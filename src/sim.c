@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "finetune.h"
 #include "framework.h"
 #include "steptime.h"
 #include "strategy.h"
@@ -69,10 +70,15 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     in->host_rate = hw->host_memory_bandwidth * hw->host_memory_fraction / (double)gpn;
     if (m->params_only) {
+        if (t->finetune != FT_FULL)
+            return zs_fail(err, ZS_ERR_USAGE, "--finetune %s needs --model (adapters follow the layer shapes)",
+                           finetune_name((finetune_kind)t->finetune));
         in->stage_layers = 0;
         in->local_params = pc->total / (tp * pp);
         in->local_largest = pc->largest_module / tp;
         in->local_small = 0;
+        in->trainable = in->local_params;
+        in->param_bytes = in->bt.param * in->local_params;
         compute_flops(m, pc, t, &in->fl);
         in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * fw_eff;
         in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
@@ -108,6 +114,19 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         zs_error ignore;
         if (model_count(m, t->persistence_threshold, &small, &ignore) == ZS_OK)
             in->local_small = small.layer_small_params * layers + small.global_small_params;
+    }
+    /* Fine-tuning: the adapters are the rank's trainable parameters (split by TP like the
+     * linears they adapt); QLoRA stores the frozen block linears in NF4, the rest (embedding,
+     * norms, head) in 16 bits (bitsandbytes leaves lm_head unquantized). */
+    in->trainable = in->local_params;
+    in->param_bytes = in->bt.param * in->local_params;
+    if (t->finetune != FT_FULL) {
+        double adapters = finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * layers / tp;
+        double linear = t->finetune == FT_QLORA ? (pc->per_layer - pc->norm_per_layer) * layers / tp : 0;
+        in->param_bytes = in->bt.param * (in->local_params - linear) + finetune_nf4_bytes() * linear +
+                          in->bt.param * adapters;
+        in->local_params += adapters;
+        in->trainable = adapters;
     }
     compute_flops(m, pc, t, &in->fl);
     in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * fw_eff;

@@ -58,7 +58,7 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     }
 
     /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
-    double shard = in->local_params / opt_div;
+    double shard = in->trainable / opt_div;
     double bytes = shard * steptime_optimizer_bytes(&in->bt);
     if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = bytes / in->host_rate;
     else st->optimizer = bytes / in->hbm_rate;

@@ -36,7 +36,9 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
      * and the framework's per-fetch work matter at scale. */
     double per_layer = fw->buffers == BUFFERS_UNITS ? 1 : in->pc->modules_per_layer;
     double modules = in->m->params_only ? 1 : fmax(1, per_layer * (double)in->stage_layers + 2);
-    double params = in->bt.param * sharded / modules, first = in->bt.param * fmin(in->local_largest, sharded);
+    /* Gathers move parameters as stored (QLoRA: NF4 for the frozen linears). */
+    double w = t->finetune != 0 && in->local_params > 0 ? in->param_bytes / in->local_params : in->bt.param;
+    double params = w * sharded / modules, first = w * fmin(in->local_largest, sharded);
     double wq = t->quant_weights ? 0.5 : 1;
     bool overlap = strategy_overlap(in, s);
     overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
@@ -49,9 +51,9 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
                           t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)",
                           0, 0, fw->gather_overhead, 0});
     double gq = t->quant_grads ? 0.25 : 1;
-    double grads = in->bt.grad * in->local_params;
-    double bucket = fw->buffers == BUFFERS_UNITS ? in->bt.grad * fmin(sharded / modules + in->local_small, in->local_params)
-                                                 : in->bt.grad * fmin(t->reduce_bucket, in->local_params);
+    double grads = in->bt.grad * in->trainable;
+    double bucket = fw->buffers == BUFFERS_UNITS ? in->bt.grad * fmin(sharded / modules + in->local_small, in->trainable)
+                                                 : in->bt.grad * fmin(t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / bucket);
     comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
                           "gradient reduce-scatter", 0, 0, 0, 0});

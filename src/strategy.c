@@ -68,7 +68,9 @@ bool strategy_allows(const strategy *s, const training *t, char *why, int whylen
 
 double strategy_ideal_bytes(const strategy *s, const sim_input *in)
 {
-    double n = (double)in->dp, p = in->local_params, g = in->bt.grad, w = in->bt.param;
-    double per = s->shards.parameters ? 2 * w + g : s->shards.optimizer || s->shards.gradients ? w + g : 2 * g;
-    return n > 1 ? per * p * (n - 1) / n : 0;
+    double n = (double)in->dp, q = in->trainable, g = in->bt.grad, w = in->bt.param;
+    double stored = in->param_bytes; /* all parameters as stored; gradients only of q */
+    double bytes = s->shards.parameters ? 2 * stored + g * q
+                   : s->shards.optimizer || s->shards.gradients ? (w + g) * q : 2 * g * q;
+    return n > 1 ? bytes * (n - 1) / n : 0;
 }

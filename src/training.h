@@ -46,6 +46,9 @@ typedef struct training {
     int64_t hpz_group;          /* ZeRO++ hpZ secondary parameter partition (ranks); 0 = off */
     bool quant_weights;         /* ZeRO++ qwZ: parameter all-gathers in int8 */
     bool quant_grads;           /* ZeRO++ qgZ: gradient reduce-scatters in int4 */
+    int finetune;               /* finetune_kind (finetune.h): full, lora, qlora */
+    int64_t lora_rank;          /* LoRA r (default 16) */
+    int lora_targets;           /* LORA_ATTN | LORA_MLP (default all linear layers) */
     double gemm_efficiency;     /* the framework's GEMM efficiency overridden (--gemm-efficiency,
                                    calibration); 0 = the framework's */
 } training;

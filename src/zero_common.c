@@ -24,14 +24,15 @@ void zero_bucket_buffers(const strategy *s, const sim_input *in, memory *mem)
 void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
 {
     double calls = s->grad_reduce == REDUCE_PER_MICRO_BATCH ? (double)in->t->grad_accum : 1;
-    double grads = in->bt.grad * in->local_params;
-    double tail = in->bt.grad * fmin(in->t->reduce_bucket, in->local_params);
+    double grads = in->bt.grad * in->trainable;
+    double tail = in->bt.grad * fmin(in->t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / tail);
     comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, grads / buckets, calls * buckets, calls > 1,
                           strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, tail,
                           "gradient reduce-scatter", 0, 0, 0, 0});
-    double params = in->bt.param * in->local_params;
-    double gathers = ceil(params / (in->bt.param * fmin(in->t->allgather_bucket, in->local_params)));
+    /* Only what the optimizer updated is gathered: all parameters, or LoRA's adapters. */
+    double params = in->bt.param * in->trainable;
+    double gathers = ceil(params / (in->bt.param * fmin(in->t->allgather_bucket, in->trainable)));
     bool hide = in->fw->overlap_param_gather && strategy_overlap(in, s);
     comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_SHARD, params / gathers, gathers, false,
                           hide ? OVERLAP_FORWARD : OVERLAP_NONE, 0, "parameter all-gather (after step)", 0, 0, 0, 0});

@@ -379,5 +379,19 @@ expect 2 "needs flash attention" -- estimate --model llama-2-7b --gpus 8 --cp 2 
 expect 2 "not a multiple of --cp" -- estimate --model llama-2-7b --gpus 8 --cp 2 --seq-len 4095
 rm -f "$out.2"
 
+# ---- LoRA and QLoRA (issue 13) ----
+# PEFT's print_trainable_parameters for Llama-2-7B with r = 16 on q,k,v,o,gate,up,down prints
+# "trainable params: 39,976,960 || all params: 6,778,392,576".
+json_check "d['training']['trainable_parameters'] == 39976960 and d['model']['parameters'] + 39976960 == 6778392576" estimate --model llama-2-7b --finetune lora --lora-rank 16 --format json
+# QLoRA (Dettmers et al. 2023, abstract): 65B fine-tuning needs ">780GB of GPU memory" in 16-bit
+# and "<48GB" with QLoRA, which "finetune[s] a 65B parameter model on a single 48GB GPU".
+json_check "d['results'][0]['fits'] and d['results'][0]['memory_bytes']['total'] < 48e9" estimate --model tests/data/models/llama-65b.json --gpus 1 --hbm 48GB --finetune qlora --checkpointing full --seq-len 512 --strategy ddp --format json
+json_check "d['results'][0]['memory_bytes']['model_states'] > 780e9" estimate --model tests/data/models/llama-65b.json --gpus 1 --checkpointing full --seq-len 512 --strategy ddp --format json
+json_check "not d['results'][0]['fits']" estimate --model tests/data/models/llama-65b.json --gpus 1 --hbm 48GB --finetune lora --checkpointing full --seq-len 512 --strategy ddp --format json
+# LoRA reduces only the adapters' gradient traffic: DDP all-reduces the 40M adapter gradients.
+json_check "[c['size_bytes'] * c['calls_per_step'] for c in d['results'][0]['collectives'] if c['what'] == 'gradient all-reduce'] == [2 * 39976960]" estimate --model llama-2-7b --gpus 8 --finetune lora --strategy ddp --format json
+expect 2 "--finetune" -- estimate --model llama-2-7b --finetune dora
+expect 2 "needs --model" -- estimate --params 7e9 --finetune lora
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -57,6 +57,16 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
         double loss = 16 * (double)m->vocab_size / tp / (double)t->pp;
         f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * L / mp;
         f->mem_fwd_mb = (per_tok + loss) * tokens_mb + f->attn_mem_fwd_mb;
+        if (t->precision == PREC_FP8) {
+            /* Each linear casts its input to FP8 forward and its output gradient backward,
+             * after an amax pass: read 2 + write 1 + amax read 2 bytes per element (Transformer
+             * Engine's current/delayed scaling); the bf16 weights are cast once per step when
+             * cached (ignored). Per token forward: the inputs of QKV, the output projection,
+             * the MLP's first and last GEMMs. Small models pay these as much as they save. */
+            double hq = (double)(m->num_heads * m->head_dim);
+            double ins = 2 * h + hq + i * (m->num_experts > 0 ? (double)m->experts_per_token : 1);
+            f->mem_fwd_mb += 5 * ins * L / (double)t->tp / (double)t->pp * tokens_mb;
+        }
         if (t->finetune == FT_QLORA) {
             /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
              * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
@@ -93,6 +103,7 @@ double compute_peak(const hardware *hw, const training *t)
     switch (t->precision) {
     case PREC_FP16: return hw->peak_fp16;
     case PREC_FP32: return hw->peak_fp32;
+    case PREC_FP8: return hw->peak_fp8;
     default: return hw->peak_bf16;
     }
 }
@@ -106,7 +117,9 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
                      double gemm_efficiency)
 {
     double attn_frac = hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
-    double mm_rate = peak * gemm_efficiency, attn_rate = peak * attn_frac;
+    /* FP8 runs the GEMMs at the FP8 peak; attention (flash, bf16) stays at the bf16 peak. */
+    double attn_peak = t->precision == PREC_FP8 ? hw->peak_bf16 : peak;
+    double mm_rate = peak * gemm_efficiency, attn_rate = attn_peak * attn_frac;
     double mem_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     double mm = f->fwd_mb - f->attn_fwd_mb;
     mb_time tm;

@@ -112,6 +112,13 @@ byte_table training_bytes(const training *t)
         bt = (byte_table){2, 2, 0, t->optimizer == OPT_ADAM8BIT ? mom : mom / 2, 2,
                           "pure bf16: params, grads and moments in bf16, no fp32 master"};
         break;
+    case PREC_FP8:
+        /* Transformer Engine FP8 (TE docs, "Using FP8 with Transformer Engine"): only GEMMs
+         * run in FP8; parameters and gradients stay bf16 with an fp32 master and moments,
+         * activations bf16 except the FP8 inputs each linear saves for backward. */
+        bt = (byte_table){2, 2, 4, mom, 2,
+                          "FP8 GEMMs: bf16 params and grads, fp32 master + moments, FP8 linear inputs"};
+        break;
     default:
         bt = (byte_table){2, 2, 4, mom, 2,
                           "mixed precision: 16-bit params and grads, fp32 master + moments"};
@@ -121,7 +128,7 @@ byte_table training_bytes(const training *t)
     return bt;
 }
 
-static const char *const precision_names[] = {"fp32", "fp16", "bf16", "bf16-pure", NULL};
+static const char *const precision_names[] = {"fp32", "fp16", "bf16", "bf16-pure", "fp8", NULL};
 static const char *const optimizer_names[] = {"adam", "adamw", "sgd", "adafactor", "adam8bit", NULL};
 static const char *const ckpt_names[] = {"none", "selective", "full", NULL};
 static const char *const offload_names[] = {"none", "cpu", "nvme", NULL};

@@ -26,7 +26,7 @@ static const cli_opt validate_opts[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: zerosim validate FILE [--hardware NAME|FILE] [--filter TEXT] [--format table|json|csv]\n\n"
+    fprintf(f, "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] [--format table|json|csv]\n\n"
                "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
                "compare with what was measured: step time when known, else MFU. Prints each error,\n"
                "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n");
@@ -41,8 +41,8 @@ static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt
     cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "frameworks");
     cJSON_AddNumberToObject(root, "schema_version", 1);
     if (fmt == FMT_TABLE)
-        printf("%-10s %5s %5s %9s %15s %11s %11s %11s %11s %10s\n", "framework", "train", "held", "shipped",
-               "fitted (+/-)", "train MAPE", "held MAPE", "train fit", "held fit", "held worst");
+        printf("%-10s %5s %5s %13s %17s %17s %10s %10s %10s %10s %10s\n", "framework", "train", "held", "shipped eff/s",
+               "fitted eff (+/-)", "fitted s (+/-)", "train", "held-out", "train fit", "held fit", "held worst");
     for (int f = 0; frameworks[f]; f++) {
         fwfit_result fr;
         zs_error err = {0};
@@ -54,9 +54,10 @@ static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt
             continue; /* too few runs of this framework to split */
         }
         if (fmt == FMT_TABLE)
-            printf("%-10s %5d %5d %9.3f %8.3f +/- %.3f %10.1f%% %10.1f%% %10.1f%% %10.1f%% %9.1f%%\n", fr.fw->name,
-                   fr.n_train, fr.n_held, fr.builtin, fr.efficiency, fr.stderr_eff, 100 * fr.mape_train_builtin,
-                   100 * fr.mape_held_builtin, 100 * fr.mape_train, 100 * fr.mape_held, 100 * fr.worst_held_builtin);
+            printf("%-10s %5d %5d %6.3f/%-6.3f %8.3f +/- %-5.3f %8.3f +/- %-5.3f %9.1f%% %9.1f%% %9.1f%% %9.1f%% %9.1f%%\n",
+                   fr.fw->name, fr.n_train, fr.n_held, fr.builtin, fr.builtin_overhead, fr.efficiency, fr.stderr_eff,
+                   fr.overhead, fr.stderr_overhead, 100 * fr.mape_train_builtin, 100 * fr.mape_held_builtin,
+                   100 * fr.mape_train, 100 * fr.mape_held, 100 * fr.worst_held_builtin);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "framework", fr.fw->name);
         cJSON_AddNumberToObject(o, "train_runs", fr.n_train);
@@ -64,6 +65,9 @@ static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt
         cJSON_AddNumberToObject(o, "shipped_gemm_efficiency", fr.builtin);
         cJSON_AddNumberToObject(o, "fitted_gemm_efficiency", fr.efficiency);
         cJSON_AddNumberToObject(o, "fitted_stderr", fr.stderr_eff);
+        cJSON_AddNumberToObject(o, "shipped_step_overhead_seconds", fr.builtin_overhead);
+        cJSON_AddNumberToObject(o, "fitted_step_overhead_seconds", fr.overhead);
+        cJSON_AddNumberToObject(o, "fitted_step_overhead_stderr", fr.stderr_overhead);
         cJSON_AddNumberToObject(o, "mape_train_shipped", fr.mape_train_builtin);
         cJSON_AddNumberToObject(o, "mape_held_out_shipped", fr.mape_held_builtin);
         cJSON_AddNumberToObject(o, "mape_train_fitted", fr.mape_train);
@@ -76,8 +80,9 @@ static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt
         if (text) puts(text);
         free(text);
     } else {
-        printf("\nshipped = the framework's gemm_efficiency in src/fw_*.c; fitted on the train half (1st, 3rd, ..\n"
-               "time-like run of the framework in file order), judged on the held-out half (2nd, 4th, ..).\n");
+        printf("\nshipped = the framework's gemm_efficiency and step_overhead (seconds) in src/fw_*.c; fitted on\n"
+               "the train half (1st, 3rd, .. time-like run of the framework in file order), judged on the\n"
+               "held-out half (2nd, 4th, ..); columns train/held-out: MAPE with the shipped values.\n");
     }
     cJSON_Delete(root);
     return ferror(stdout) ? ZS_ERR_IO : 0;
@@ -87,6 +92,8 @@ int cmd_validate(int argc, char **argv)
 {
     zs_error err = {0};
     const char *file = NULL, *hw = NULL, *filter = NULL, *v;
+    const char *files[16];
+    int nfiles = 0;
     out_format fmt = FMT_TABLE;
     bool fit = false;
     int i = 1, id;
@@ -94,8 +101,9 @@ int cmd_validate(int argc, char **argv)
         if (id == CLI_HELP) { usage(stdout); return 0; }
         if (id == CLI_ERROR) return cmd_error("validate", err.code, err.msg);
         if (id == CLI_POSITIONAL) {
-            if (file) return cmd_error("validate", ZS_ERR_USAGE, "one runs file at a time");
-            file = v;
+            if (nfiles == 16) return cmd_error("validate", ZS_ERR_USAGE, "at most 16 runs files");
+            files[nfiles++] = v;
+            file = files[0];
         } else if (id == V_HARDWARE) hw = v;
         else if (id == V_FILTER) filter = v;
         else if (id == V_FIT) fit = true;
@@ -110,6 +118,18 @@ int cmd_validate(int argc, char **argv)
     run_record *runs;
     int n;
     if (runs_load(file, &runs, &n, &err)) return cmd_error("validate", err.code, err.msg);
+    /* More files: their runs follow the first file's, in order (one set for --fit). */
+    for (int f = 1; f < nfiles; f++) {
+        run_record *more;
+        int m;
+        if (runs_load(files[f], &more, &m, &err)) { free(runs); return cmd_error("validate", err.code, err.msg); }
+        run_record *all = realloc(runs, (size_t)(n + m > 0 ? n + m : 1) * sizeof *all);
+        if (!all) { free(runs); free(more); return cmd_error("validate", ZS_ERR_NOMEM, "out of memory"); }
+        memcpy(all + n, more, (size_t)m * sizeof *all);
+        runs = all;
+        n += m;
+        free(more);
+    }
     if (fit) {
         int rc = fit_all(runs, n, hw, fmt);
         free(runs);

@@ -60,6 +60,8 @@ typedef struct framework {
                                     forward (Megatron distributed optimizer) */
     double tp_overlap;           /* fraction of TP collectives hidden under GEMMs (0..1) */
     double gather_overhead;      /* seconds of host work per parameter-gather call */
+    double step_overhead;        /* seconds of host work per optimizer step that no GPU work
+                                    hides (engine bookkeeping, launches, gradient clipping) */
     double gemm_efficiency;      /* achieved GEMM rate relative to the hardware profile's
                                     matmul_max_fraction (1 = the profile's as fitted) */
 } framework;

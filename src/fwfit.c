@@ -17,13 +17,15 @@ typedef struct fit_set {
 
 /* Mean squared log error and mean |error| over the train or held-out half at efficiency k
  * (k = 0: the framework's own). */
-static int score(const fit_set *fs, double k, bool train, double *msle, double *mape, double *worst, zs_error *err)
+static int score(const fit_set *fs, double k, double o, bool train, double *msle, double *mape, double *worst,
+                 zs_error *err)
 {
     double sq = 0, ab = 0, w = 0;
     int m = 0;
     for (int i = 0; i < fs->n; i++) {
         if (fs->train[i] != train) continue;
         fs->run[i].gemm_efficiency = k;
+        fs->run[i].step_overhead = o;
         outcome o;
         if (validate_run(&fs->run[i], fs->hw, &o, err)) return err->code;
         double l = log1p(o.error);
@@ -66,28 +68,47 @@ int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const c
         goto done;
     }
     double msle;
-    if ((rc = score(&fs, 0, true, &msle, &out->mape_train_builtin, NULL, err)) ||
-        (rc = score(&fs, 0, false, &msle, &out->mape_held_builtin, &out->worst_held_builtin, err)))
+    out->builtin_overhead = fw->step_overhead;
+    if ((rc = score(&fs, 0, -1, true, &msle, &out->mape_train_builtin, NULL, err)) ||
+        (rc = score(&fs, 0, -1, false, &msle, &out->mape_held_builtin, &out->worst_held_builtin, err)))
         goto done;
-    /* Golden-section search of the train half's mean squared log error. */
-    const double g = (sqrt(5.0) - 1) / 2;
-    double a = 0.2, b = 2.0, c = b - g * (b - a), d = a + g * (b - a), fc, fd;
-    if ((rc = score(&fs, c, true, &fc, NULL, NULL, err)) || (rc = score(&fs, d, true, &fd, NULL, NULL, err))) goto done;
-    for (int it = 0; it < 40 && b - a > 1e-4; it++) {
-        if (fc < fd) { b = d; d = c; fd = fc; c = b - g * (b - a); rc = score(&fs, c, true, &fc, NULL, NULL, err); }
-        else { a = c; c = d; fc = fd; d = a + g * (b - a); rc = score(&fs, d, true, &fd, NULL, NULL, err); }
-        if (rc) goto done;
+    /* Coordinate descent: golden-section on the efficiency, then on the overhead. */
+    double k = fw->gemm_efficiency, o = fw->step_overhead;
+    for (int round = 0; round < 5; round++) {
+        for (int which = 0; which < 2; which++) {
+            const double g = (sqrt(5.0) - 1) / 2;
+            double a = which ? 0 : 0.2, b = which ? 5.0 : 2.0;
+            double c = b - g * (b - a), d = a + g * (b - a), fc, fd;
+            if ((rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err)) ||
+                (rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err)))
+                goto done;
+            for (int it = 0; it < 40 && b - a > 1e-4; it++) {
+                if (fc < fd) { b = d; d = c; fd = fc; c = b - g * (b - a); rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err); }
+                else { a = c; c = d; fc = fd; d = a + g * (b - a); rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err); }
+                if (rc) goto done;
+            }
+            if (which) o = (a + b) / 2; else k = (a + b) / 2;
+        }
     }
-    double k = (a + b) / 2, f0, fp, fm, h = 0.01 * k;
-    if ((rc = score(&fs, k, true, &f0, &out->mape_train, NULL, err)) ||
-        (rc = score(&fs, k, false, &msle, &out->mape_held, NULL, err)) ||
-        (rc = score(&fs, k + h, true, &fp, NULL, NULL, err)) || (rc = score(&fs, k - h, true, &fm, NULL, NULL, err)))
+    double f0, fp, fm;
+    if ((rc = score(&fs, k, o, true, &f0, &out->mape_train, NULL, err)) ||
+        (rc = score(&fs, k, o, false, &msle, &out->mape_held, NULL, err)))
         goto done;
     out->efficiency = k;
-    /* Least squares on m residuals: var(k) = s^2 / (J'J), with J'J = m f'' / 2 and
-     * s^2 = m f / (m - 1) for the mean squared residual f. */
-    double curv = (fp - 2 * f0 + fm) / (h * h), m = (double)out->n_train;
+    out->overhead = o;
+    /* Least squares on m residuals: var(x) = s^2 / (J'J), with J'J = m f'' / 2 and
+     * s^2 = m f / (m - 1) for the mean squared residual f (each parameter alone). */
+    double m = (double)out->n_train;
+    double hk = 0.01 * k, ho = fmax(0.01 * o, 1e-3);
+    if ((rc = score(&fs, k + hk, o, true, &fp, NULL, NULL, err)) || (rc = score(&fs, k - hk, o, true, &fm, NULL, NULL, err)))
+        goto done;
+    double curv = (fp - 2 * f0 + fm) / (hk * hk);
     out->stderr_eff = curv > 0 && m > 1 ? sqrt((m * f0 / (m - 1)) / (m * curv / 2)) : 0;
+    if ((rc = score(&fs, k, o + ho, true, &fp, NULL, NULL, err)) ||
+        (rc = score(&fs, k, o - ho > 0 ? o - ho : 0, true, &fm, NULL, NULL, err)))
+        goto done;
+    curv = o - ho > 0 ? (fp - 2 * f0 + fm) / (ho * ho) : 0;
+    out->stderr_overhead = curv > 0 && m > 1 ? sqrt((m * f0 / (m - 1)) / (m * curv / 2)) : 0;
 done:
     free(fs.run);
     free(fs.train);

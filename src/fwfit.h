@@ -13,15 +13,19 @@ typedef struct fwfit_result {
     const framework *fw;
     int n_train, n_held;
     double builtin;           /* the framework's gemm_efficiency as shipped */
+    double builtin_overhead;  /* and its step_overhead, seconds */
     double efficiency;        /* fitted: minimises the mean squared log error on the train half */
     double stderr_eff;        /* its standard error (curvature of the objective) */
+    double overhead;          /* fitted step_overhead, seconds */
+    double stderr_overhead;
     double mape_train_builtin, mape_held_builtin; /* mean |error| with the shipped value */
     double mape_train, mape_held;                 /* with the fitted value */
     double worst_held_builtin;                    /* largest |error| held out, shipped value */
 } fwfit_result;
 
-/* Fit fw's GEMM efficiency to the runs of that framework (run_record.framework) in runs[0..n),
- * a golden-section search over (0.2, 2.0). hw_override as validate_run. Fails like
+/* Fit fw's GEMM efficiency and per-step overhead to the runs of that framework
+ * (run_record.framework) in runs[0..n): coordinate descent, golden-section searches over
+ * (0.2, 2.0) and (0, 5) seconds. hw_override as validate_run. Fails like
  * validate_run on a run that does not predict, and with ZS_ERR_INPUT when the framework has
  * fewer than 2 time-like runs. runs are not modified. */
 int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const char *hw_override,

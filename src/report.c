@@ -109,6 +109,7 @@ GETTER(g_comm, r->step.comm_exposed)
 GETTER(g_opt, r->step.optimizer)
 GETTER(g_bubble, r->step.bubble)
 GETTER(g_offload, r->step.offload)
+GETTER(g_overhead, r->step.overhead)
 GETTER(g_total, r->step.total)
 GETTER(g_lo, r->step_lo)
 GETTER(g_hi, r->step_hi)
@@ -137,6 +138,9 @@ static void step_table(FILE *f, const scenario *s, const result *r, int n)
     row(f, "optimizer step", r, n, g_opt, "%.3f", 1);
     row(f, "pipeline bubble", r, n, g_bubble, "%.3f", 1);
     row(f, "exposed offload (PCIe)", r, n, g_offload, "%.3f", 1);
+    bool any_overhead = false;
+    for (int i = 0; i < n; i++) any_overhead |= r[i].applicable && r[i].step.overhead > 0;
+    if (any_overhead) row(f, "framework overhead (fitted)", r, n, g_overhead, "%.3f", 1);
     row(f, "= step", r, n, g_total, "%.3f", 1);
     bool any_interval = false;
     for (int i = 0; i < n; i++) any_interval |= r[i].has_interval;
@@ -317,6 +321,7 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
         cJSON_AddNumberToObject(st, "optimizer", r[i].step.optimizer);
         cJSON_AddNumberToObject(st, "bubble", r[i].step.bubble);
         cJSON_AddNumberToObject(st, "offload", r[i].step.offload);
+        cJSON_AddNumberToObject(st, "framework_overhead", r[i].step.overhead);
         cJSON_AddNumberToObject(st, "total", r[i].step.total);
         if (r[i].has_interval) {
             cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
@@ -500,6 +505,7 @@ cJSON *report_entry_json(const training *t, const result *r)
     cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
     cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
     cJSON_AddNumberToObject(st, "offload", r->step.offload);
+    cJSON_AddNumberToObject(st, "framework_overhead", r->step.overhead);
     cJSON_AddNumberToObject(st, "total", r->step.total);
     if (r->has_interval) {
         cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");

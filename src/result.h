@@ -17,6 +17,7 @@ typedef struct step_time {
     double optimizer;         /* optimizer step (on the GPU, or CPU Adam with offload) */
     double bubble;            /* pipeline fill and drain */
     double offload;           /* PCIe transfers not hidden under compute */
+    double overhead;          /* the framework's per-step host work (fitted) */
     double total;
 } step_time;
 

@@ -78,6 +78,7 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     get_str(r, "offload_params", "none", x->offload_params, sizeof x->offload_params);
     get_str(r, "grad_dtype", "", x->grad_dtype, sizeof x->grad_dtype);
     get_str(r, "excluded", "", x->excluded, sizeof x->excluded);
+    x->step_overhead = -1;
     if (!x->framework[0]) snprintf(x->framework, sizeof x->framework, "generic");
     if (!x->offload_optimizer[0]) snprintf(x->offload_optimizer, sizeof x->offload_optimizer, "none");
     if (!x->offload_params[0]) snprintf(x->offload_params, sizeof x->offload_params, "none");

@@ -25,6 +25,7 @@ typedef struct run_record {
     bool quantized_weights, quantized_gradients; /* ZeRO++ qwZ, qgZ */
     int overlap_comm;         /* -1: the framework's default; 0/1 as the run was configured */
     double gemm_efficiency;   /* not a column: a fit's trial value (0 = the framework's) */
+    double step_overhead;     /* not a column: a fit's trial value (< 0 = the framework's) */
     bool flash_attention;     /* column flash_attention: false for runs before FlashAttention */
     char excluded[160];       /* why the run is kept out of fits and bounds ("" = it is not) */
     int64_t gpus, gpus_per_node, tp, pp, virtual_stages, micro_batch, global_batch, seq_len;

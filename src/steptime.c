@@ -2,6 +2,8 @@
 #include "steptime.h"
 
 #include <math.h>
+
+#include "framework.h"
 #include <string.h>
 
 double steptime_optimizer_bytes(const byte_table *bt)
@@ -62,5 +64,6 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     double bytes = shard * steptime_optimizer_bytes(&in->bt);
     if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = bytes / in->host_rate;
     else st->optimizer = bytes / in->hbm_rate;
-    st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload;
+    st->overhead = t->step_overhead >= 0 ? t->step_overhead : in->fw->step_overhead;
+    st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload + st->overhead;
 }

@@ -25,6 +25,7 @@ void training_init(training *t)
     t->max_live_params = 1e9;
     t->persistence_threshold = 1e5;
     t->overlap_comm = -1;
+    t->step_overhead = -1;
     /* LoRA rank 16 on every linear layer: QLoRA's recommendation to adapt all linear layers
      * (Dettmers et al. 2023, section 4); r matters little there (their figure 4). */
     t->lora_rank = 16;

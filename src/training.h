@@ -50,6 +50,8 @@ typedef struct training {
     int finetune;               /* finetune_kind (finetune.h): full, lora, qlora */
     int64_t lora_rank;          /* LoRA r (default 16) */
     int lora_targets;           /* LORA_ATTN | LORA_MLP (default all linear layers) */
+    double step_overhead;       /* the framework's per-step overhead overridden (seconds; < 0 =
+                                   the framework's) */
     double gemm_efficiency;     /* the framework's GEMM efficiency overridden (--gemm-efficiency,
                                    calibration); 0 = the framework's */
 } training;

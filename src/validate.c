@@ -62,6 +62,7 @@ int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs
     t.quant_grads = run->quantized_gradients;
     t.overlap_comm = run->overlap_comm;
     t.gemm_efficiency = run->gemm_efficiency;
+    t.step_overhead = run->step_overhead;
     t.flash_attention = run->flash_attention;
     const strategy *s = strategy_find(run->strategy);
     if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);

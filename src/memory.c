@@ -54,6 +54,11 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
         if (t->offload_params == OFFLOAD_NVME) { nvme += part; host += NVME_PARAM_BUFFERS * bt->param; }
         else host += part;
     }
+    /* FP8: Transformer Engine keeps each linear weight cast to FP8 and its transpose (Hopper's
+     * FP8 GEMMs take the transposed operand for dgrad/wgrad) across micro-batches: 2 bytes per
+     * linear weight on the rank, not sharded. */
+    if (t->precision == PREC_FP8 && !in->m->params_only)
+        mem->parameters += 2 * (in->pc->per_layer - in->pc->norm_per_layer) * (double)in->stage_layers / (double)t->tp;
     /* ZeRO++ hpZ keeps a secondary copy of the parameters partitioned over the hpZ group
      * (a node), so backward gathers stay on NVLink (Wang et al. 2023, section 4.2). */
     if (shards.parameters && t->hpz_group > 0 && t->offload_params == OFFLOAD_NONE)
@@ -74,17 +79,21 @@ double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
     double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
     double drop = m->dropout ? 1 : 0;  /* dropout masks are 1 byte per element */
     double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
+    /* FP8 (Transformer Engine): each linear saves its FP8-cast input for the weight gradient,
+     * 1 byte instead of e (the QKV and first MLP inputs come from TE's fused LayerNormLinear). */
+    double e8 = t->precision == PREC_FP8 ? 1 : e;
 
     /* Korthikanti et al. Table 2 derivation, term by term (with e = 2, q = kv = h, i = 4h and
      * dropout it is exactly s b h (34 + 5 a s / h)):
      * replicated across TP ranks unless sequence parallel: the inputs of both norms, of the
      * QKV projection and of the MLP (4 e s b h), and two dropout masks (2 s b h). */
-    double repl = s * b * h * (4 * e + 2 * drop);
+    double repl = s * b * h * (2 * e + 2 * e8 + 2 * drop);
     /* Split by TP: Q, K, V (GQA shrinks K and V), the output projection's input. */
-    double attn = e * s * b * (q + 2 * kv) + e * s * b * q;
+    double attn = e * s * b * (q + 2 * kv) + e8 * s * b * q;
     /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
-     * and their product (4 x e s b i). MoE routes each token through k experts. */
-    double mlp = k * e * s * b * i * (m->gated_mlp ? 4 : 2);
+     * and their product (4 x e s b i), the last being the down projection's input. MoE routes
+     * each token through k experts. */
+    double mlp = k * s * b * i * ((m->gated_mlp ? 3 : 1) * e + e8);
     /* Eager attention stores softmax output (e), dropout mask (1) and dropout output (e) per
      * score: 5 a s^2 b with dropout. Flash attention stores only the log-sum-exp (fp32). */
     double scores = 0;

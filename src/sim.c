@@ -129,7 +129,12 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         in->trainable = adapters;
     }
     compute_flops(m, pc, t, &in->fl);
-    in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * fw_eff;
+    /* A GEMM's fixed cost (launch, prologue, tail wave) is time, so its half-efficiency size in
+     * FLOPs grows with the peak: at the FP8 peak a GEMM of W FLOPs runs as one of
+     * W x peak_bf16 / peak_fp8 does at bf16. */
+    double w = compute_gemm_flops(m, t);
+    if (t->precision == PREC_FP8 && hw->peak_bf16 > 0) w *= hw->peak_bf16 / in->peak;
+    in->gemm_efficiency = compute_efficiency(hw, w) * fw_eff;
     in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
     return ZS_OK;
 }

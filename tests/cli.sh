@@ -393,5 +393,22 @@ json_check "[c['size_bytes'] * c['calls_per_step'] for c in d['results'][0]['col
 expect 2 "--finetune" -- estimate --model llama-2-7b --finetune dora
 expect 2 "needs --model" -- estimate --params 7e9 --finetune lora
 
+# ---- FP8 (issue 13) ----
+# A100 has no FP8 tensor cores (A100 datasheet): refused, naming the profile.
+expect 2 "no fp8 peak" -- estimate --model llama-2-7b --gpus 8 --precision fp8
+# FP8 keeps bf16 parameters, gradients and an fp32 master (Transformer Engine), so model states
+# grow by the cached FP8 weight and its transpose (2 bytes per linear weight), and each linear
+# saves its input in 1 byte instead of 2.
+"$Z" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 4096 --format json >"$out" 2>"$err"
+"$Z" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 4096 --precision fp8 --format json >"$out.2" 2>>"$err"
+python3 -c "
+import json; a = json.load(open('$out'))['results'][0]; b = json.load(open('$out.2'))['results'][0]
+linear = 32 * (202383360 - 8192)   # Llama-2-7B block parameters less its two RMSNorm weights
+assert abs(b['memory_bytes']['parameters'] - a['memory_bytes']['parameters'] - 2 * linear) < 1
+h, i, s = 4096, 11008, 4096        # per layer: 2 h + h + i elements per token drop from 2 bytes to 1
+assert abs((a['memory_bytes']['activations'] - b['memory_bytes']['activations']) - 32 * s * (3 * h + i)) < 1
+assert b['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" && ok || bad "fp8 memory or compute"
+rm -f "$out.2"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

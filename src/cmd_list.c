@@ -11,7 +11,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: zerosim list models|hardware\n\n"
-               "List the model catalog (parameters, layers, hidden size) or the hardware profiles.\n");
+               "The model catalog (family, total and active parameters, layers) or the hardware profiles.\n");
 }
 
 static int list(const char *kind)
@@ -20,7 +20,7 @@ static int list(const char *kind)
     char **names;
     if (catalog_list(kind, &names, &err)) return cmd_error("list", err.code, err.msg);
     bool models = strcmp(kind, "models") == 0;
-    if (models) printf("%-16s %18s %10s %7s %7s  %s\n", "name", "parameters", "active", "layers", "hidden", "type");
+    if (models) printf("%-20s %-12s %18s %18s %7s %7s\n", "name", "family", "parameters", "active", "layers", "hidden");
     else printf("%-14s %-26s %10s %6s %12s %10s\n", "name", "gpu", "HBM", "/node", "intra", "$/GPU-h");
     int bad = 0;
     for (char **p = names; *p; p++) {
@@ -34,9 +34,9 @@ static int list(const char *kind)
                 bad++;
                 continue;
             }
-            printf("%-16s %18s %10s %7lld %7lld  %s\n", *p, units_fmt_count(pc.total, a, sizeof a),
-                   units_fmt_short(pc.active, b, sizeof b), (long long)m.num_layers,
-                   (long long)m.hidden_size, m.model_type);
+            printf("%-20s %-12s %18s %18s %7lld %7lld\n", *p, m.model_type,
+                   units_fmt_count(pc.total, a, sizeof a), units_fmt_count(pc.active, b, sizeof b),
+                   (long long)m.num_layers, (long long)m.hidden_size);
         } else {
             hardware hw;
             if (hardware_load(path, &hw, &err)) {

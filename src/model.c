@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_TENSORS 32
+#define MAX_TENSORS 64
 
 /* Append one tensor; module ids group tensors into nn.Modules. */
 static void add(model_tensor *t, int *n, int max, const char *name, double numel, double count,
@@ -15,64 +15,177 @@ static void add(model_tensor *t, int *n, int max, const char *name, double numel
     (*n)++;
 }
 
-/* A norm contributes a weight and, for LayerNorm with beta, a bias: two tensors, one module. */
+/* A norm of width w contributes a weight and, for LayerNorm with beta, a bias: two tensors,
+ * one module; OLMo-1's non-parametric LayerNorm contributes nothing. */
+static void add_norm_w(const model *m, model_tensor *t, int *n, int max, const char *w,
+                       const char *b, int module, double width)
+{
+    if (m->norm_weightless) return;
+    add(t, n, max, w, width, 1, module, true);
+    if (m->norm == NORM_LAYERNORM && m->norm_bias) add(t, n, max, b, width, 1, module, true);
+}
+
 static void add_norm(const model *m, model_tensor *t, int *n, int max, const char *w,
                      const char *b, int module)
 {
-    double h = (double)m->hidden_size;
-    add(t, n, max, w, h, 1, module, true);
-    if (m->norm == NORM_LAYERNORM && m->norm_bias) add(t, n, max, b, h, 1, module, true);
+    add_norm_w(m, t, n, max, w, b, module, (double)m->hidden_size);
 }
 
-int model_tensors(const model *m, bool layer, model_tensor *t, int max)
+int64_t model_expert_width(const model *m)
 {
-    int n = 0;
-    double h = (double)m->hidden_size, i = (double)m->intermediate_size;
+    return m->moe_intermediate_size > 0 ? m->moe_intermediate_size : m->intermediate_size;
+}
+
+/* Clamped so that a model whose depth plan_max_model scales still sums to num_layers; a
+ * model with experts but no moe_layers (built by hand) has experts in every decoder block. */
+int64_t model_blocks(const model *m, block_kind kind)
+{
+    int64_t L = m->num_layers > 0 ? m->num_layers : 0;
+    int64_t enc = m->encoder_layers < 0 ? 0 : m->encoder_layers < L ? m->encoder_layers : L;
+    int64_t moe = m->num_experts > 0 ? (m->moe_layers > 0 ? m->moe_layers : L - enc) : 0;
+    if (moe > L - enc) moe = L - enc;
+    switch (kind) {
+    case BLOCK_ENCODER: return enc;
+    case BLOCK_MOE: return moe;
+    case BLOCK_DENSE: return L - enc - moe;
+    default: return 0;
+    }
+}
+
+/* q, k, v, o of one attention (self or cross); `base` spaces module ids. */
+static void add_qkvo(const model *m, model_tensor *t, int *n, int max, bool cross, int base)
+{
+    double h = (double)m->hidden_size;
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-    double v = (double)m->vocab_size;
+    if (m->fused_qkv && !cross) {
+        add(t, n, max, "attn.qkv.weight", h * (q + 2 * kv), 1, base, true);
+        if (m->qkv_bias) add(t, n, max, "attn.qkv.bias", q + 2 * kv, 1, base, true);
+    } else {
+        add(t, n, max, cross ? "xattn.q.weight" : "attn.q.weight", h * q, 1, base, true);
+        add(t, n, max, cross ? "xattn.k.weight" : "attn.k.weight", h * kv, 1, base + 1, true);
+        add(t, n, max, cross ? "xattn.v.weight" : "attn.v.weight", h * kv, 1, base + 2, true);
+        if (m->qkv_bias) {
+            add(t, n, max, cross ? "xattn.q.bias" : "attn.q.bias", q, 1, base, true);
+            add(t, n, max, cross ? "xattn.k.bias" : "attn.k.bias", kv, 1, base + 1, true);
+            add(t, n, max, cross ? "xattn.v.bias" : "attn.v.bias", kv, 1, base + 2, true);
+        }
+    }
+    add(t, n, max, cross ? "xattn.o.weight" : "attn.o.weight", q * h, 1, base + 3, true);
+    if (m->out_bias) add(t, n, max, cross ? "xattn.o.bias" : "attn.o.bias", h, 1, base + 3, true);
+}
+
+/* Multi-head Latent Attention (DeepSeek-V2 section 2.1; HF modeling_deepseek_v3.py shapes):
+ * q through a q_lora_rank bottleneck (or one projection), a shared latent of kv_lora_rank plus
+ * one rotary key of qk_rope_dim, expanded per head to nope keys and values. */
+static void add_mla(const model *m, model_tensor *t, int *n, int max)
+{
+    double h = (double)m->hidden_size, a = (double)m->num_heads;
+    double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), qr = (double)m->q_lora_rank;
+    double kvr = (double)m->kv_lora_rank, rope = (double)m->qk_rope_dim, v = (double)m->v_head_dim;
+    if (m->q_lora_rank > 0) {
+        add(t, n, max, "attn.q_a.weight", h * qr, 1, 2, true);
+        if (m->qkv_bias) add(t, n, max, "attn.q_a.bias", qr, 1, 2, true);
+        add(t, n, max, "attn.q_a_norm.weight", qr, 1, 3, true);
+        add(t, n, max, "attn.q_b.weight", qr * a * qk, 1, 4, true);
+    } else {
+        add(t, n, max, "attn.q.weight", h * a * qk, 1, 2, true);
+    }
+    add(t, n, max, "attn.kv_a.weight", h * (kvr + rope), 1, 5, true);
+    if (m->qkv_bias) add(t, n, max, "attn.kv_a.bias", kvr + rope, 1, 5, true);
+    add(t, n, max, "attn.kv_a_norm.weight", kvr, 1, 6, true);
+    add(t, n, max, "attn.kv_b.weight", kvr * a * ((double)m->qk_nope_dim + v), 1, 7, true);
+    add(t, n, max, "attn.o.weight", a * v * h, 1, 8, true);
+    if (m->out_bias) add(t, n, max, "attn.o.bias", h, 1, 8, true);
+}
+
+/* One MLP of width w: gate/up/down (gated) or fc/down, with biases if the model has them. */
+static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char *const *nm,
+                    double w, double copies, int base, bool active_all)
+{
+    double h = (double)m->hidden_size;
+    if (m->gated_mlp) {
+        add(t, n, max, nm[0], h * w, copies, base, active_all);
+        add(t, n, max, nm[1], h * w, copies, base + 1, active_all);
+        if (m->mlp_bias) {
+            add(t, n, max, nm[3], w, copies, base, active_all);
+            add(t, n, max, nm[4], w, copies, base + 1, active_all);
+        }
+    } else {
+        add(t, n, max, nm[1], h * w, copies, base, active_all);
+        if (m->mlp_bias) add(t, n, max, nm[4], w, copies, base, active_all);
+    }
+    add(t, n, max, nm[2], w * h, copies, base + 2, active_all);
+    if (m->mlp_bias) add(t, n, max, nm[5], h, copies, base + 2, active_all);
+}
+
+int model_tensors(const model *m, bool layer, block_kind kind, model_tensor *t, int max)
+{
+    static const char *const norm_w[] = {"norm1.weight", "norm2.weight", "norm3.weight", "norm4.weight"};
+    static const char *const norm_b[] = {"norm1.bias", "norm2.bias", "norm3.bias", "norm4.bias"};
+    static const char *const mlp_nm[] = {"mlp.gate.weight", "mlp.up.weight", "mlp.down.weight",
+                                         "mlp.gate.bias", "mlp.up.bias", "mlp.down.bias"};
+    static const char *const exp_nm[] = {"moe.expert.gate.weight", "moe.expert.up.weight",
+                                         "moe.expert.down.weight", "moe.expert.gate.bias",
+                                         "moe.expert.up.bias", "moe.expert.down.bias"};
+    static const char *const shr_nm[] = {"moe.shared.gate.weight", "moe.shared.up.weight",
+                                         "moe.shared.down.weight", "moe.shared.gate.bias",
+                                         "moe.shared.up.bias", "moe.shared.down.bias"};
+    int n = 0;
+    double h = (double)m->hidden_size, v = (double)m->vocab_size;
+    double rel = (double)(m->rel_buckets * m->num_heads);
     if (!layer) {
         add(t, &n, max, "embed.tokens", v * h, 1, 0, true);
         if (m->pos == POS_LEARNED) add(t, &n, max, "embed.positions", (double)m->max_positions * h, 1, 1, true);
         if (m->embedding_norm) add_norm(m, t, &n, max, "embed.norm.weight", "embed.norm.bias", 2);
+        /* T5/MT5: one relative-position table in the first encoder and first decoder block. */
+        if (m->pos == POS_RELATIVE && !m->rel_bias_every_layer && m->encoder_layers > 0) {
+            add(t, &n, max, "embed.rel_bias.encoder", rel, 1, 5, true);
+            add(t, &n, max, "embed.rel_bias.decoder", rel, 1, 6, true);
+        } else if (m->pos == POS_RELATIVE && !m->rel_bias_every_layer) {
+            add(t, &n, max, "embed.rel_bias", rel, 1, 5, true);
+        }
+        if (m->encoder_layers > 0)
+            add_norm(m, t, &n, max, "final_norm.encoder.weight", "final_norm.encoder.bias", 7);
         add_norm(m, t, &n, max, "final_norm.weight", "final_norm.bias", 3);
         if (!m->tied_embeddings) add(t, &n, max, "lm_head.weight", v * h, 1, 4, true);
+        if (m->lm_head_bias) add(t, &n, max, "lm_head.bias", v, 1, 4, true);
         return n <= max ? n : -1;
     }
-    add_norm(m, t, &n, max, "norm1.weight", "norm1.bias", 0);
-    add_norm(m, t, &n, max, "norm2.weight", "norm2.bias", 1);
-    if (m->fused_qkv) {
-        add(t, &n, max, "attn.qkv.weight", h * (q + 2 * kv), 1, 2, true);
-        if (m->qkv_bias) add(t, &n, max, "attn.qkv.bias", q + 2 * kv, 1, 2, true);
-    } else {
-        add(t, &n, max, "attn.q.weight", h * q, 1, 2, true);
-        add(t, &n, max, "attn.k.weight", h * kv, 1, 3, true);
-        add(t, &n, max, "attn.v.weight", h * kv, 1, 4, true);
-        if (m->qkv_bias) {
-            add(t, &n, max, "attn.q.bias", q, 1, 2, true);
-            add(t, &n, max, "attn.k.bias", kv, 1, 3, true);
-            add(t, &n, max, "attn.v.bias", kv, 1, 4, true);
-        }
-    }
-    add(t, &n, max, "attn.o.weight", q * h, 1, 5, true);
-    if (m->out_bias) add(t, &n, max, "attn.o.bias", h, 1, 5, true);
+    /* Norms: pre-norm pairs, Gemma's four, a parallel block's one; a decoder block of an
+     * encoder-decoder has one more, before its cross-attention. */
+    int norms = m->block_norms > 0 ? m->block_norms : 2;
+    bool cross = m->encoder_layers > 0 && kind == BLOCK_DENSE;
+    if (cross) norms++;
+    if (norms > 4) norms = 4;
+    for (int k = 0; k < norms; k++) add_norm(m, t, &n, max, norm_w[k], norm_b[k], k);
 
-    /* Dense: one MLP. MoE: a router and `num_experts` MLPs, top-k of them active per token. */
-    bool moe = m->num_experts > 0;
-    double copies = moe ? (double)m->num_experts : 1;
-    if (moe) add(t, &n, max, "moe.router.weight", h * copies, 1, 6, true);
-    if (m->gated_mlp) {
-        add(t, &n, max, "mlp.gate.weight", h * i, copies, 7, !moe);
-        add(t, &n, max, "mlp.up.weight", h * i, copies, 8, !moe);
-        if (m->mlp_bias) {
-            add(t, &n, max, "mlp.gate.bias", i, copies, 7, !moe);
-            add(t, &n, max, "mlp.up.bias", i, copies, 8, !moe);
-        }
-    } else {
-        add(t, &n, max, "mlp.fc.weight", h * i, copies, 7, !moe);
-        if (m->mlp_bias) add(t, &n, max, "mlp.fc.bias", i, copies, 7, !moe);
+    if (m->kv_lora_rank > 0) add_mla(m, t, &n, max);
+    else add_qkvo(m, t, &n, max, false, 4);
+    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double hd = (double)m->head_dim;
+    if (m->qk_norm != QKNORM_NONE) {
+        /* LayerNorm q/k norms (Phi's qk_layernorm) carry a bias of the same width. */
+        double qw = m->qk_norm == QKNORM_HEAD ? hd : q, kw = m->qk_norm == QKNORM_HEAD ? hd : kv;
+        double copies = m->norm == NORM_LAYERNORM && m->norm_bias ? 2 : 1;
+        add(t, &n, max, "attn.q_norm", qw, copies, 9, true);
+        add(t, &n, max, "attn.k_norm", kw, copies, 10, true);
     }
-    add(t, &n, max, "mlp.down.weight", i * h, copies, 9, !moe);
-    if (m->mlp_bias) add(t, &n, max, "mlp.down.bias", h, copies, 9, !moe);
+    if (m->pos == POS_RELATIVE && m->rel_bias_every_layer) add(t, &n, max, "attn.rel_bias", rel, 1, 11, true);
+    if (cross) add_qkvo(m, t, &n, max, true, 12);
+
+    if (kind != BLOCK_MOE) {
+        add_mlp(m, t, &n, max, mlp_nm, (double)m->intermediate_size, 1, 16, true);
+        return n <= max ? n : -1;
+    }
+    /* MoE: a router, `num_experts` routed MLPs of which top-k are active per token, and
+     * optionally shared experts every token passes through (DeepSeekMoE, Qwen2-MoE). */
+    double e = (double)m->num_experts;
+    add(t, &n, max, "moe.router.weight", h * e, 1, 20, true);
+    if (m->router_bias) add(t, &n, max, "moe.router.bias", e, 1, 20, true);
+    add_mlp(m, t, &n, max, exp_nm, (double)model_expert_width(m), e, 21, false);
+    if (m->shared_intermediate_size > 0)
+        add_mlp(m, t, &n, max, shr_nm, (double)m->shared_intermediate_size, 1, 24, true);
+    if (m->shared_expert_gate) add(t, &n, max, "moe.shared_gate.weight", h, 1, 27, true);
     return n <= max ? n : -1;
 }
 
@@ -91,6 +204,20 @@ int model_validate(const model *m, zs_error *err)
         {"max_position_embeddings", m->max_positions, 1, 100000000},
         {"num_local_experts", m->num_experts, 0, 100000},
         {"num_experts_per_tok", m->experts_per_token, 0, 100000},
+        {"moe_intermediate_size", m->moe_intermediate_size, 0, 10000000},
+        {"shared_expert_intermediate_size", m->shared_intermediate_size, 0, 10000000},
+        {"q_lora_rank", m->q_lora_rank, 0, 1000000},
+        {"kv_lora_rank", m->kv_lora_rank, 0, 1000000},
+        {"qk_nope_head_dim", m->qk_nope_dim, 0, 100000},
+        {"qk_rope_head_dim", m->qk_rope_dim, 0, 100000},
+        {"v_head_dim", m->v_head_dim, 0, 100000},
+        {"sliding_window", m->sliding_window, 0, 100000000},
+        {"relative_attention_num_buckets", m->rel_buckets, 0, 100000},
+        {"num_nextn_predict_layers", m->mtp_layers, 0, 1000},
+        /* Upper bounds are num_layers, which plan_max_model scales: model_blocks clamps. */
+        {"num_layers (encoder)", m->encoder_layers, 0, 100000},
+        {"layers with experts", m->moe_layers, 0, 100000},
+        {"layers with sliding-window attention", m->sliding_layers, 0, 100000},
     };
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
         if (f[k].value < f[k].min || f[k].value > f[k].max)
@@ -105,6 +232,14 @@ int model_validate(const model *m, zs_error *err)
         return zs_fail(err, ZS_ERR_INPUT,
                        "field \"num_experts_per_tok\": %lld must be between 1 and num_local_experts %lld",
                        (long long)m->experts_per_token, (long long)m->num_experts);
+    if (m->kv_lora_rank > 0 && (m->qk_nope_dim + m->qk_rope_dim < 1 || m->v_head_dim < 1))
+        return zs_fail(err, ZS_ERR_INPUT, "field \"v_head_dim\": Multi-head Latent Attention needs qk_nope_head_dim + qk_rope_head_dim >= 1 and v_head_dim >= 1");
+    if (!(m->capacity_factor >= 0 && m->capacity_factor <= 1000))
+        return zs_fail(err, ZS_ERR_INPUT, "field \"capacity_factor\": expected 0 (dropless) to 1000");
+    if (!(m->decoder_seq_ratio >= 0 && m->decoder_seq_ratio <= 1000))
+        return zs_fail(err, ZS_ERR_INPUT, "field \"decoder_seq_ratio\": expected 0 to 1000");
+    if (m->block_norms < 0 || m->block_norms > 4)
+        return zs_fail(err, ZS_ERR_INPUT, "internal: %d norms per block (expected 0 to 4)", m->block_norms);
     return ZS_OK;
 }
 
@@ -132,39 +267,65 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
     if (model_validate(m, err)) return err ? err->code : ZS_ERR_INPUT;
     if (m->params_only) return ZS_OK; /* counts were set by model_from_params */
     memset(pc, 0, sizeof *pc);
-    model_tensor lt[MAX_TENSORS], gt[MAX_TENSORS];
-    int nl = model_tensors(m, true, lt, MAX_TENSORS);
-    int ng = model_tensors(m, false, gt, MAX_TENSORS);
-    if (nl < 0 || ng < 0) return zs_fail(err, ZS_ERR_INPUT, "internal: too many tensors");
+    model_tensor gt[MAX_TENSORS];
+    int ng = model_tensors(m, false, BLOCK_DENSE, gt, MAX_TENSORS);
+    if (ng < 0) return zs_fail(err, ZS_ERR_INPUT, "internal: too many tensors");
 
-    double g_all, g_active, largest_module = 0, largest_tensor = 0;
-    tally(m, lt, nl, small_threshold, &pc->per_layer, &pc->per_layer_active,
-          &pc->layer_small_params, &largest_module, &largest_tensor);
+    double g_all, g_active, largest_module = 0, largest_tensor = 0, L = (double)m->num_layers;
     tally(m, gt, ng, small_threshold, &g_all, &g_active, &pc->global_small_params,
           &largest_module, &largest_tensor);
+    pc->total = g_all;
+    pc->active = g_active;
+    /* Each kind of block: its own tally times how many the model stacks. Sums over blocks
+     * are exact; the per-layer fields are the largest block (memory of a pipeline stage) or
+     * the mean over blocks (FLOPs, which multiply by num_layers). */
+    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+        double count = (double)model_blocks(m, (block_kind)kind);
+        if (count <= 0) continue;
+        model_tensor lt[MAX_TENSORS];
+        int nl = model_tensors(m, true, (block_kind)kind, lt, MAX_TENSORS);
+        if (nl < 0) return zs_fail(err, ZS_ERR_INPUT, "internal: too many tensors");
+        double all, active, small;
+        tally(m, lt, nl, small_threshold, &all, &active, &small, &largest_module, &largest_tensor);
+        pc->blocks[kind] = all;
+        pc->blocks_active[kind] = active;
+        pc->total += all * count;
+        pc->active += active * count;
+        pc->per_layer = fmax(pc->per_layer, all);
+        pc->per_layer_active += active * count / L;
+        pc->layer_small_params = fmax(pc->layer_small_params, small);
+        /* Distinct non-norm modules of a block, each repeated `count` times (experts). */
+        double seen[MAX_TENSORS] = {0}, modules = 0;
+        for (int j = 0; j < nl; j++)
+            if (strncmp(lt[j].name, "norm", 4) != 0 && lt[j].module < MAX_TENSORS) seen[lt[j].module] = lt[j].count;
+        for (int j = 0; j < MAX_TENSORS; j++) modules += seen[j];
+        pc->modules_per_layer = fmax(pc->modules_per_layer, modules);
+        for (int j = 0; j < nl; j++) {
+            double x = lt[j].numel * lt[j].count * count / L;
+            if (strncmp(lt[j].name, "attn.", 5) == 0 || strncmp(lt[j].name, "xattn.", 6) == 0)
+                pc->attention_per_layer += x;
+            else if (strncmp(lt[j].name, "norm", 4) == 0) pc->norm_per_layer += x;
+            else pc->mlp_per_layer += x;
+        }
+    }
     pc->largest_module = largest_module;
     pc->largest_tensor = largest_tensor;
     pc->small_tensor_threshold = small_threshold;
-
-    double L = (double)m->num_layers;
-    pc->total = pc->per_layer * L + g_all;
-    pc->active = pc->per_layer_active * L + g_active;
     for (int j = 0; j < ng; j++) {
         const char *nm = gt[j].name;
         if (strncmp(nm, "embed.", 6) == 0) pc->embedding += gt[j].numel;
         else if (strncmp(nm, "final_norm", 10) == 0) pc->final_norm += gt[j].numel;
         else pc->lm_head += gt[j].numel;
     }
-    /* Distinct non-norm modules of a block, each repeated `count` times (experts). */
-    double seen[MAX_TENSORS] = {0};
-    for (int j = 0; j < nl; j++)
-        if (strncmp(lt[j].name, "norm", 4) != 0 && lt[j].module < MAX_TENSORS) seen[lt[j].module] = lt[j].count;
-    for (int j = 0; j < MAX_TENSORS; j++) pc->modules_per_layer += seen[j];
-    for (int j = 0; j < nl; j++) {
-        double x = lt[j].numel * lt[j].count;
-        if (strncmp(lt[j].name, "attn.", 5) == 0) pc->attention_per_layer += x;
-        else if (strncmp(lt[j].name, "norm", 4) == 0) pc->norm_per_layer += x;
-        else pc->mlp_per_layer += x;
+    /* DeepSeek-V3's multi-token-prediction module (its checkpoint's layer 61; HF's class
+     * drops it): enorm, hnorm and the shared head's norm, the 2h x h eh_proj joining the next
+     * token's embedding with the hidden state, and one more block of the last layer's kind.
+     * Its embedding and head share the main model's (README_WEIGHTS.md: "11.5B unique"); the
+     * checkpoint stores copies of both, 2 V h more. */
+    if (m->mtp_layers > 0) {
+        double h = (double)m->hidden_size;
+        double block = pc->blocks[model_blocks(m, BLOCK_MOE) > 0 ? BLOCK_MOE : BLOCK_DENSE];
+        pc->mtp = (double)m->mtp_layers * (3 * h + 2 * h * h + block);
     }
     return ZS_OK;
 }

@@ -75,7 +75,7 @@ expect 3 "negative.json: field \"hidden_size\"" -- estimate --model $D/negative.
 expect 3 "nonnumeric.json: field \"hidden_size\": expected a number" -- estimate --model $D/nonnumeric.json
 expect 3 "absurd_layers.json: field \"num_hidden_layers\"" -- estimate --model $D/absurd_layers.json
 expect 3 "heads_not_dividing.json: field \"num_attention_heads\"" -- estimate --model $D/heads_not_dividing.json
-expect 3 "unknown_type.json: field \"model_type\": \"t5\"" -- estimate --model $D/unknown_type.json
+expect 3 "unknown_type.json: field \"model_type\": \"mamba\"" -- estimate --model $D/unknown_type.json
 expect 3 "array.json: expected a JSON object" -- estimate --model $D/array.json
 expect 3 "no-such.json" -- estimate --model tests/data/no-such.json
 expect 3 "unknown model \"llama-9\"" -- estimate --model llama-9
@@ -88,6 +88,39 @@ expect 3 "empty.json" -- estimate $M --deepspeed $D/empty.json
 "$Z" estimate --help >"$out" 2>"$err" && grep -q -- "--offload-optimizer" "$out" && grep -q -- "--deepspeed" "$out" && ok || bad "zerosim estimate --help"
 "$Z" list models >"$out" 2>"$err" && grep -q "llama-3.1-405b" "$out" && ok || bad "zerosim list models"
 "$Z" list hardware >"$out" 2>"$err" && grep -q "h100-80gb" "$out" && ok || bad "zerosim list hardware"
+
+# every catalog model, each family of issue 12 among them, runs through estimate, plan and
+# sweep: exit 0 (fits) or 1 (nothing fits), nothing on stderr, finite numbers throughout.
+"$Z" list models >"$out" 2>"$err" && grep -q "deepseek_v3" "$out" && grep -q "umt5" "$out" && ok || bad "zerosim list models: families"
+fam_out=$(mktemp -d)
+for name in $("$Z" list models 2>/dev/null | awk 'NR > 1 { print $1 }'); do
+    "$Z" estimate --model "$name" --hardware h100-80gb --gpus 64 --seq-len 4096 --format json >"$fam_out/e" 2>"$err"
+    e=$?
+    [ -s "$err" ] && e=9
+    "$Z" plan --model "$name" --hardware h100-80gb --max-gpus 64 --top 2 --format json >"$fam_out/p" 2>"$err"
+    p=$?
+    [ -s "$err" ] && p=9
+    "$Z" sweep --model "$name" --hardware h100-80gb --gpus 8,64 --strategy zero1,zero3 --checkpointing none,full >"$fam_out/s" 2>"$err"
+    s=$?
+    [ -s "$err" ] && s=9
+    if [ $e -le 1 ] && [ $p -le 1 ] && [ $s -le 1 ] && python3 -c "
+import csv, json, math, sys
+def finite(x):
+    if isinstance(x, dict): return all(finite(v) for v in x.values())
+    if isinstance(x, list): return all(finite(v) for v in x)
+    if isinstance(x, float): return math.isfinite(x)
+    return True
+d, [plan] = json.load(open('$fam_out/e')), [json.load(open('$fam_out/p'))]
+assert finite(d) and finite(plan) and d['model']['parameters'] > 0
+rows = list(csv.DictReader(open('$fam_out/s')))
+assert len(rows) == 8, len(rows)
+for r in rows:
+    for k, v in r.items():
+        if k.startswith(('memory_bytes', 'step_time')) and r['valid'] == 'true':
+            assert math.isfinite(float(v)) and float(v) >= 0, (k, v)
+" 2>"$err"; then ok; else bad "$name through estimate ($e), plan ($p), sweep ($s): $(tail -c 300 "$err")"; fi
+done
+rm -rf "$fam_out"
 
 # computed results: a 7B model on 8 A100-80GB fits with ZeRO (exit 0); JSON contract keys
 expect 0 "" -- estimate $M --gpus 8

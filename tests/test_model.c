@@ -1,5 +1,7 @@
 /* test_model.c -- exact parameter counts of real configs against independently published counts. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "catalog.h"
 #include "model_json.h"
@@ -62,6 +64,197 @@ static void counts_published(void)
         CHECK(load(t[i].name, &m, &pc) == 0);
         CHECK_EQ_INT(pc.total, t[i].total);
     }
+}
+
+/* The families added for issue 12, each against a count published outside this project.
+ * "keras-hub@71453d0" is https://github.com/keras-team/keras-hub at commit
+ * 71453d08f59edc90d276e999319fc51e61cbf82c, keras_hub/src/models/<family>/<family>_presets.py,
+ * field metadata.params of the named preset (a peer tool's own count of the same checkpoint).
+ * "HF safetensors" is the Hugging Face Hub API's safetensors.total of the repository
+ * (the checkpoint's tensors, each stored once). */
+static void counts_families(void)
+{
+    static const struct { const char *name; double total; const char *source; } t[] = {
+        {"gemma-7b", 8537680896.0, "keras-hub@71453d0 gemma_7b_en"},
+        {"gemma-2-9b", 9241705984.0, "keras-hub@71453d0 gemma2_9b_en"},
+        {"gemma-2-27b", 27227128320.0, "keras-hub@71453d0 gemma2_27b_en"},
+        {"gemma-3-1b", 999885952.0, "keras-hub@71453d0 gemma3_1b"},
+        {"phi-3-mini", 3821079552.0, "keras-hub@71453d0 phi3_mini_4k_instruct_en"},
+        {"qwen3-8b", 8190735360.0, "keras-hub@71453d0 qwen3_8b_en"},
+        {"qwen3-32b", 32762123264.0, "keras-hub@71453d0 qwen3_32b_en"},
+        {"qwen2.5-72b", 72706203648.0, "keras-hub@71453d0 qwen2.5_instruct_72b_en"},
+        {"t5-base", 222903552.0, "keras-hub@71453d0 t5_base_multi"},
+        {"flan-t5-xxl", 11135332352.0, "keras-hub@71453d0 t5_1.1_xxl (Flan-T5-XXL is T5 v1.1 XXL fine-tuned)"},
+        {"phi-2", 2779683840.0, "HF safetensors microsoft/phi-2 (F16 2779683840)"},
+        {"olmo-7b", 6888095744.0, "HF safetensors allenai/OLMo-7B-hf"},
+        {"olmo-2-7b", 7298617344.0, "HF safetensors allenai/OLMo-2-1124-7B (F32 7298617344)"},
+        {"deepseek-v2-lite", 15706484224.0, "HF safetensors deepseek-ai/DeepSeek-V2-Lite"},
+        {"deepseek-v2", 235741434880.0, "HF safetensors deepseek-ai/DeepSeek-V2"},
+        /* The FP8 checkpoint's tensors, FP8 scale_inv tensors excluded, layers 0-60 (the MTP
+         * layer 61 apart): DeepSeek-V3 README_WEIGHTS.md "671B"; exact sum of the checkpoint
+         * headers' shapes. It includes the 58 x 256 e_score_correction_bias entries. */
+        {"deepseek-v3", 671026419200.0, "DeepSeek-V3 checkpoint headers (README_WEIGHTS.md: 671B)"},
+        {"qwen1.5-moe-a2.7b", 14315784192.0, "keras-hub@71453d0 qwen1.5_moe_2.7b_en"},
+        {"qwen3-30b-a3b", 30532122624.0, "keras-hub@71453d0 qwen3_moe_30b_a3b_en"},
+        {"qwen3-235b-a22b", 235093634560.0, "keras-hub@71453d0 qwen3_moe_235b_a22b_en"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        model m;
+        param_counts pc;
+        test_current = t[i].source;
+        CHECK(load(t[i].name, &m, &pc) == 0);
+        CHECK_EQ_INT(pc.total, t[i].total);
+    }
+}
+
+/* Active parameters per token of the MoE families against the model cards' rounded figures
+ * (no card states an exact one), and the sparse layout read from the configs. */
+static void moe_active(void)
+{
+    static const struct { const char *name; double active, tol; bool minus_embedding; const char *source; } t[] = {
+        {"qwen1.5-moe-a2.7b", 2.7e9, 0.05e9, false, "HF Qwen/Qwen1.5-MoE-A2.7B card: 2.7B activated"},
+        {"qwen3-30b-a3b", 3.3e9, 0.06e9, false, "HF Qwen/Qwen3-30B-A3B card: 3.3B activated"},
+        {"qwen3-235b-a22b", 22e9, 0.25e9, false, "HF Qwen/Qwen3-235B-A22B card: 22B activated"},
+        {"deepseek-v2", 21e9, 0.5e9, true, "DeepSeek-V2 paper (arXiv 2405.04434) abstract: 21B activated"},
+        {"deepseek-v2-lite", 2.4e9, 0.06e9, true, "HF deepseek-ai/DeepSeek-V2-Lite card: 2.4B activated"},
+        {"deepseek-v3", 36.7e9, 0.1e9, true, "DeepSeek-V3 README_WEIGHTS.md: 36.7B activated"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        model m;
+        param_counts pc;
+        test_current = t[i].source;
+        CHECK(load(t[i].name, &m, &pc) == 0);
+        double a = pc.active - (t[i].minus_embedding ? pc.embedding : 0);
+        CHECK(fabs(a - t[i].active) <= t[i].tol);
+    }
+    model m;
+    param_counts pc;
+    /* DeepSeek-V3: first_k_dense_replace 3 of 61 layers dense; 1 shared + top-8 of 256. */
+    CHECK(load("deepseek-v3", &m, &pc) == 0);
+    CHECK_EQ_INT(model_blocks(&m, BLOCK_DENSE), 3);
+    CHECK_EQ_INT(model_blocks(&m, BLOCK_MOE), 58);
+    CHECK_EQ_INT(m.shared_intermediate_size, 2048);
+    CHECK(m.router_bias && m.q_lora_rank == 1536 && m.kv_lora_rank == 512);
+    /* The MTP module: README_WEIGHTS.md "11.5B unique parameters" (embedding and head shared);
+     * zerosim offers it apart from the 671B total. */
+    CHECK(pc.mtp > 11.5e9 && pc.mtp < 11.7e9);
+    /* V2-Lite: q_lora_rank null means one q projection, not the class default 1536. */
+    CHECK(load("deepseek-v2-lite", &m, &pc) == 0);
+    CHECK_EQ_INT(m.q_lora_rank, 0);
+}
+
+/* Layouts whose counts rest on family rules: by hand from each config and HF's modeling file. */
+static void family_shapes(void)
+{
+    model m;
+    param_counts pc;
+    /* Falcon-RW-1B (old decoder, ALiBi, not parallel, biases): keras-hub@71453d0
+     * falcon_refinedweb_1b_en 1311625216; its config.json names it by _name_or_path. */
+    test_current = "falcon-rw-1b";
+    CHECK(load("tests/data/models/falcon-rw-1b/config.json", &m, &pc) == 0);
+    CHECK_EQ_INT(pc.total, 1311625216.0);
+    CHECK(strcmp(m.name, "falcon-rw-1b") == 0 && m.pos == POS_ALIBI && m.num_kv_heads == 32);
+    /* The original OLMo format (hf_olmo: d_model, fused mlp_hidden_size, embedding_size 50304):
+     * the same weights as OLMo-7B-hf, HF safetensors allenai/OLMo-7B-hf 6888095744; named
+     * after its folder. */
+    test_current = "OLMo-7B original config";
+    CHECK(load("tests/data/models/OLMo-7B/config.json", &m, &pc) == 0);
+    CHECK_EQ_INT(pc.total, 6888095744.0);
+    CHECK(strcmp(m.name, "OLMo-7B") == 0 && m.norm_weightless);
+    /* Falcon-7B: MQA, one LayerNorm per parallel block, tied head (FalconConfig default).
+     * HF modeling_falcon.py: qkv h x (h + 2 x 64), dense h x h, 4h MLP, LayerNorm w + b. */
+    test_current = "falcon-7b";
+    CHECK(load("falcon-7b", &m, &pc) == 0);
+    double h = 4544;
+    double block = h * (h + 128) + h * h + 2 * h * 4 * h + 2 * h;
+    CHECK_EQ_INT(pc.total, 32 * block + 65024 * h + 2 * h);
+    /* Falcon-40B (new_decoder_architecture): 8 KV groups, ln_attn and ln_mlp. */
+    test_current = "falcon-40b";
+    CHECK(load("falcon-40b", &m, &pc) == 0);
+    h = 8192;
+    block = h * (h + 2 * 8 * 64) + h * h + 2 * h * 4 * h + 4 * h;
+    CHECK_EQ_INT(pc.total, 60 * block + 65024 * h + 2 * h);
+    /* Gemma-3-27B's text_config: keras-hub@71453d0 gemma3_27b_text (27009002240) keeps 262144 rows of
+     * the embedding; the HF language model has Gemma3TextConfig's default 262208 (64 image
+     * tokens more), 64 x 5376 parameters. The SigLIP tower is not counted. */
+    test_current = "gemma-3-27b";
+    CHECK(load("gemma-3-27b", &m, &pc) == 0);
+    CHECK_EQ_INT(pc.total, 27009002240.0 + 64.0 * 5376);
+    CHECK_EQ_INT(m.vocab_size, 262208);
+    CHECK_EQ_INT(m.sliding_layers, 62 - 62 / 6);
+    /* Gemma-2: four norms a block, every other layer local; soft-caps 50 and 30. */
+    CHECK(load("gemma-2-9b", &m, &pc) == 0);
+    CHECK(m.block_norms == 4 && m.sliding_layers == 21 && m.sliding_window == 4096);
+    CHECK(m.attn_softcap == 50 && m.final_softcap == 30);
+    /* Command-R (cohere): one weight-only LayerNorm a block, tied head; HF
+     * modeling_cohere.py shapes: 4 h^2 attention, 3 h i MLP. */
+    test_current = "command-r";
+    CHECK(load("command-r", &m, &pc) == 0);
+    h = 8192;
+    CHECK_EQ_INT(pc.total, 40 * (4 * h * h + 3 * h * 22528 + h) + 256000 * h + h);
+    /* StarCoder2-15B: biases on every linear and LayerNorm, GQA 4, plain GELU MLP, tied. */
+    test_current = "starcoder2-15b";
+    CHECK(load("starcoder2-15b", &m, &pc) == 0);
+    h = 6144;
+    double kv = 4 * 128;
+    block = h * h * 2 + 2 * h * kv + (2 * h + 2 * kv) + 2 * h * 24576 + 24576 + h + 4 * h;
+    CHECK_EQ_INT(pc.total, 40 * block + 49152 * h + 2 * h);
+    CHECK(m.dropout && m.sliding_layers == 40);
+    /* Granite-3.1-8B: llama-shaped, tied; multipliers change no shape. */
+    test_current = "granite-3.1-8b";
+    CHECK(load("granite-3.1-8b", &m, &pc) == 0);
+    h = 4096;
+    CHECK_EQ_INT(pc.total, 40 * (2 * h * h + 2 * h * 1024 + 3 * h * 12800 + 2 * h) + 49155 * h + h);
+    /* mT5-XXL and UMT5-XXL: Flan-T5-XXL's blocks (keras-hub 11135332352) with their own
+     * untied vocabularies; UMT5 has a relative-bias table (32 x 64) in each of 48 blocks
+     * instead of two. flan = keras-hub@71453d0 t5_1.1_xxl. */
+    test_current = "mt5-xxl";
+    CHECK(load("mt5-xxl", &m, &pc) == 0);
+    double flan = 11135332352.0, d = 4096;
+    CHECK_EQ_INT(pc.total, flan + 2 * (250112.0 - 32128) * d);
+    CHECK(load("umt5-xxl", &m, &pc) == 0);
+    CHECK_EQ_INT(pc.total, flan + 2 * (256384.0 - 32128) * d + (48 - 2) * 32 * 64);
+    CHECK_EQ_INT(m.encoder_layers, 24);
+    CHECK_EQ_INT(model_blocks(&m, BLOCK_DENSE), 24);
+}
+
+/* Class defaults for absent keys, and names that keep their dots. */
+static void defaults_and_names(void)
+{
+    /* GPT2Config: attn_pdrop, resid_pdrop, embd_pdrop default to 0.1, so a config without
+     * them trains with dropout (before issue 12 zerosim read it as dropout 0). */
+    cJSON *j = cJSON_Parse("{\"model_type\": \"gpt2\", \"n_embd\": 768, \"n_layer\": 12, \"n_head\": 12,"
+                           " \"vocab_size\": 50257, \"n_positions\": 1024}");
+    model m;
+    zs_error e = {0};
+    CHECK(model_from_json(j, "inline", &m, &e) == 0 && m.dropout);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"model_type\": \"gpt2\", \"n_embd\": 768, \"n_layer\": 12, \"n_head\": 12,"
+                    " \"vocab_size\": 50257, \"attn_pdrop\": 0, \"resid_pdrop\": 0, \"embd_pdrop\": 0}");
+    CHECK(model_from_json(j, "inline", &m, &e) == 0 && !m.dropout && m.max_positions == 1024);
+    cJSON_Delete(j);
+    /* T5Config: a bare config is t5-small (keras-hub@71453d0 t5_small_multi 60506624). */
+    j = cJSON_Parse("{\"model_type\": \"t5\"}");
+    param_counts pc;
+    CHECK(model_from_json(j, "inline", &m, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+    CHECK_EQ_INT(pc.total, 60506624.0);
+    CHECK(m.dropout);
+    cJSON_Delete(j);
+    /* Unknown families name the supported ones. */
+    j = cJSON_Parse("{\"model_type\": \"mamba\", \"hidden_size\": 8}");
+    CHECK(model_from_json(j, "x.json", &m, &e) == ZS_ERR_INPUT && strstr(e.msg, "deepseek_v3") && strstr(e.msg, "x.json"));
+    cJSON_Delete(j);
+    char name[64];
+    model_name_from_path("models/qwen2.5-72b.json", NULL, name, sizeof name);
+    CHECK(strcmp(name, "qwen2.5-72b") == 0);
+    model_name_from_path("/ckpt/Qwen2.5-72B/config.json", NULL, name, sizeof name);
+    CHECK(strcmp(name, "Qwen2.5-72B") == 0);
+    model_name_from_path("/ckpt/x/config.json", "meta-llama/Llama-3.2-1B", name, sizeof name);
+    CHECK(strcmp(name, "Llama-3.2-1B") == 0);
+    model_name_from_path("config.json", NULL, name, sizeof name);
+    CHECK(strcmp(name, "config") == 0);
+    model_name_from_path("llama.3", NULL, name, sizeof name);
+    CHECK(strcmp(name, "llama.3") == 0);
 }
 
 static void shape_details(void)
@@ -170,4 +363,8 @@ void suite_model(void)
     RUN_TEST(shape_details);
     RUN_TEST(whole_catalog_loads);
     RUN_TEST(validation);
+    RUN_TEST(counts_families);
+    RUN_TEST(moe_active);
+    RUN_TEST(family_shapes);
+    RUN_TEST(defaults_and_names);
 }

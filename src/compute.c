@@ -6,19 +6,64 @@
 #include "finetune.h"
 #include "framework.h"
 
+/* Attention-score FLOPs per input token of one block, model convention (full, non-causal:
+ * QK^T and attention x V, 2 x keys x width each) and as executed: causal flash attention
+ * skips the masked upper triangle (half; a causal band of w keys over s skips w / 2s of it),
+ * eager attention computes every score of the s x s matrix even where a window masks it,
+ * and bidirectional (encoder) and cross-attention compute all of theirs. */
+static void block_attention(const model *m, const training *t, block_kind kind, bool local,
+                            double *model_flops, double *exec_flops)
+{
+    double scale = model_seq_scale(m, kind);
+    double s = (double)t->seq_len * scale, s_enc = (double)t->seq_len;
+    double q = (double)(m->num_heads * m->head_dim), wqk = q, wv = q;
+    if (m->kv_lora_rank > 0) {
+        /* MLA: scores over nope + rope per head, values of v_head_dim (DeepSeek-V2 2.1.2). */
+        wqk = (double)(m->num_heads * (m->qk_nope_dim + m->qk_rope_dim));
+        wv = (double)(m->num_heads * m->v_head_dim);
+    }
+    double keys = local ? fmin(s, (double)m->sliding_window) : s;
+    double full = 2 * keys * (wqk + wv);
+    double exec;
+    if (kind == BLOCK_ENCODER) exec = full;
+    else if (!t->flash_attention) exec = 2 * s * (wqk + wv);
+    else exec = full * (1 - keys / (2 * s));
+    double mf = full, ef = exec;
+    if (m->encoder_layers > 0 && kind == BLOCK_DENSE) {
+        mf += 4 * s_enc * q; /* cross-attention over the encoder's tokens, all computed */
+        ef += 4 * s_enc * q;
+    }
+    *model_flops = mf * scale;
+    *exec_flops = ef * scale;
+}
+
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)
 {
     double s = (double)t->seq_len, b = (double)t->micro_batch, L = (double)m->num_layers;
     double mp = (double)(t->tp * t->pp);
+    double attn_exec;
     if (m->params_only) {
         f->matmul = 2 * pc->active;
-        f->attention = 0;
+        f->attention = attn_exec = 0;
     } else {
         /* Linear layers a token passes through: block parameters minus norms (biases are
-         * counted; they are 1e-4 of the total), plus the LM head's V x h, tied or not. */
-        double block = pc->per_layer_active - pc->norm_per_layer;
-        f->matmul = 2 * (block * L + (double)m->vocab_size * (double)m->hidden_size);
-        f->attention = 4 * s * (double)(m->num_heads * m->head_dim) * L;
+         * counted; they are 1e-4 of the total), plus the LM head's V x h, tied or not. Per
+         * kind of block (dense, MoE with top-k and shared experts, encoder), and an
+         * encoder-decoder's decoder blocks and head once per decoder token. */
+        double lin = 0;
+        f->attention = attn_exec = 0;
+        for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+            double n = (double)model_blocks(m, (block_kind)kind);
+            if (n <= 0) continue;
+            double local = model_blocks_local(m, (block_kind)kind), am, ae, gm, ge;
+            lin += n * model_seq_scale(m, (block_kind)kind) * pc->blocks_active[kind];
+            block_attention(m, t, (block_kind)kind, true, &am, &ae);
+            block_attention(m, t, (block_kind)kind, false, &gm, &ge);
+            f->attention += local * am + (n - local) * gm;
+            attn_exec += local * ae + (n - local) * ge;
+        }
+        double block = lin / L - pc->norm_per_layer;
+        f->matmul = 2 * (block * L + model_seq_scale(m, BLOCK_DENSE) * (double)m->vocab_size * (double)m->hidden_size);
     }
     /* LoRA/QLoRA: the adapters add 2 r (d_in + d_out) FLOPs per token per adapted linear; the
      * base weights are frozen, so backward computes only their input gradients. */
@@ -27,8 +72,6 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
         frozen = f->matmul;
         f->matmul += 2 * finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * L;
     }
-    /* Causal flash attention skips the masked upper triangle; eager attention computes it. */
-    double attn_exec = t->flash_attention ? 0.5 * f->attention : f->attention;
     /* Context parallelism: a rank runs s / cp tokens of each sequence, each attending over
      * the whole sequence; load-balanced causal chunks give every rank 1/cp of the work. */
     double tokens_mb = b * s / (double)t->cp;
@@ -39,20 +82,28 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
 
     /* Memory-bound traffic per token, forward (bytes; e per element). Each op reads its
      * inputs and writes its output once: two norms (2h each), two residual adds (3h each),
-     * the MLP activation (gated: read 2i, write i; plain: read i, write i), rotary embedding
-     * on q and k (read + write), dropout (read + write + 1-byte mask, twice). The h terms are
-     * replicated across TP ranks unless sequence parallel; the rest is split. The loss reads
-     * and writes fp32 logits about four times (upcast, softmax, gradient): 16 V bytes per
-     * token, split by TP over the vocabulary. Eager attention writes and re-reads the
-     * a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
+     * Gemma's two post-norms (2h each more), the MLP activation (gated: read 2i, write i;
+     * plain: read i, write i; MoE: k experts' and the shared experts' widths), rotary
+     * embedding on q and k (read + write), dropout (read + write + 1-byte mask, twice). The h
+     * terms are replicated across TP ranks unless sequence parallel; the rest is split. The
+     * loss reads and writes fp32 logits about four times (upcast, softmax, gradient): 16 V
+     * bytes per token, split by TP over the vocabulary. Eager attention writes and re-reads
+     * the a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
     f->mem_fwd_mb = f->attn_mem_fwd_mb = 0;
     if (!m->params_only) {
         double e = t->precision == PREC_FP32 ? 4 : 2, h = (double)m->hidden_size;
-        double i = (double)m->intermediate_size, tp = (double)t->tp;
+        double tp = (double)t->tp;
         double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-        double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
-        double repl = e * 10 * h + (m->dropout ? 2 * (2 * e + 1) * h : 0);
-        double split = k * e * i * (m->gated_mlp ? 3 : 2) + (m->pos == POS_ROTARY ? 2 * e * (q + kv) : 0);
+        double repl = e * (m->block_norms == 4 ? 14 : 10) * h + (m->dropout ? 2 * (2 * e + 1) * h : 0);
+        double act = m->gated_mlp ? 3 : 2, width = 0;
+        for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+            double n = (double)model_blocks(m, (block_kind)kind);
+            double w = kind == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
+                                               (double)m->shared_intermediate_size
+                                         : (double)m->intermediate_size;
+            width += n * w / L;
+        }
+        double split = e * width * act + (m->pos == POS_ROTARY ? 2 * e * (q + kv) : 0);
         double per_tok = (repl / (t->sequence_parallel ? tp : 1) + split / tp) * L / (double)t->pp;
         double loss = 16 * (double)m->vocab_size / tp / (double)t->pp;
         f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * L / mp;
@@ -64,13 +115,16 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
              * cached (ignored). Per token forward: the inputs of QKV, the output projection,
              * the MLP's first and last GEMMs. Small models pay these as much as they save. */
             double hq = (double)(m->num_heads * m->head_dim);
-            double ins = 2 * h + hq + i * (m->num_experts > 0 ? (double)m->experts_per_token : 1);
+            double ins = 2 * h + hq + width; /* width: the mean MLP width a token passes */
             f->mem_fwd_mb += 5 * ins * L / (double)t->tp / (double)t->pp * tokens_mb;
         }
         if (t->finetune == FT_QLORA) {
             /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
              * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
-            double linear = (pc->per_layer - pc->norm_per_layer) * L / mp;
+            double blocks = 0; /* every block's parameters, each kind counted by its number */
+            for (int kind = 0; kind < BLOCK_KINDS; kind++)
+                blocks += (double)model_blocks(m, (block_kind)kind) * pc->blocks[kind];
+            double linear = (blocks - pc->norm_per_layer * L) / mp;
             f->mem_fwd_mb += linear * (finetune_nf4_bytes() + 2);
         }
     }

@@ -68,38 +68,124 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     mem->nvme_per_gpu = nvme;
 }
 
-double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
+/* Append one term when it is not zero. */
+static void term(act_term *out, int *n, const char *what, double bytes)
+{
+    if (bytes != 0 && *n < ACT_TERMS_MAX) out[(*n)++] = (act_term){what, bytes};
+}
+
+int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_attention_matrix,
+                       act_term *out)
 {
     const model *m = in->m;
     const training *t = in->t;
+    int n = 0;
+    double scale = model_seq_scale(m, (block_kind)kind);
     /* Context parallelism: each rank keeps the activations of its s / cp tokens. */
-    double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
-    double a = (double)m->num_heads, i = (double)m->intermediate_size, e = in->bt.act;
+    double s = (double)t->seq_len * scale / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double a = (double)m->num_heads, e = in->bt.act;
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
     double drop = m->dropout ? 1 : 0;  /* dropout masks are 1 byte per element */
-    double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
     /* FP8 (Transformer Engine): each linear saves its FP8-cast input for the weight gradient,
      * 1 byte instead of e (the QKV and first MLP inputs come from TE's fused LayerNormLinear). */
     double e8 = t->precision == PREC_FP8 ? 1 : e;
+    bool cross = m->encoder_layers > 0 && kind == BLOCK_DENSE;
+    double s_enc = (double)t->seq_len / (double)t->cp;
+    /* Keys a query sees: all s (or the encoder's), a sliding window's w, causal or not. */
+    double ctx = local ? fmin(s, (double)m->sliding_window) : s;
 
     /* Korthikanti et al. Table 2 derivation, term by term (with e = 2, q = kv = h, i = 4h and
-     * dropout it is exactly s b h (34 + 5 a s / h)):
-     * replicated across TP ranks unless sequence parallel: the inputs of both norms, of the
-     * QKV projection and of the MLP (4 e s b h), and two dropout masks (2 s b h). */
-    double repl = s * b * h * (2 * e + 2 * e8 + 2 * drop);
-    /* Split by TP: Q, K, V (GQA shrinks K and V), the output projection's input. */
-    double attn = e * s * b * (q + 2 * kv) + e8 * s * b * q;
-    /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
-     * and their product (4 x e s b i), the last being the down projection's input. MoE routes
-     * each token through k experts. */
-    double mlp = k * s * b * i * ((m->gated_mlp ? 3 : 1) * e + e8);
+     * dropout it is exactly s b h (34 + 5 a s / h)). Replicated across TP ranks unless
+     * sequence parallel: the inputs of the norms and of the projections they feed (pre-norm:
+     * norm1, QKV, norm2, MLP = 4 e s b h; a parallel block's one norm feeds both = 2; Gemma's
+     * post-norms add 2; a decoder's cross-attention adds its norm and Q input), and the
+     * dropout masks after attention and MLP (and cross-attention). */
+    double norms = m->parallel_block ? 1 : 2, projections = norms;
+    if (m->block_norms == 4) norms += 2;
+    if (cross) norms += 1, projections += 1;
+    term(out, &n, "norm and projection inputs", s * b * h * (e * norms + e8 * projections) / sp);
+    term(out, &n, "dropout masks", s * b * h * drop * (cross ? 3 : 2) / sp);
+    if (m->kv_lora_rank > 0) {
+        /* Multi-head Latent Attention (DeepSeek-V2 section 2.1): the q latent enters its norm
+         * and q_b; the kv latent enters its norm and kv_b, with the one rotary key (shared by
+         * all heads); both down-projections are replicated across TP ranks. Per head: Q and
+         * K of nope + rope, V of v_head_dim, and the attention output (o_proj input). */
+        double qr = (double)m->q_lora_rank, kvr = (double)m->kv_lora_rank;
+        double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), vh = (double)m->v_head_dim;
+        term(out, &n, "MLA q latent (q_a_norm and q_b inputs)", (e + e8) * s * b * qr / sp);
+        term(out, &n, "MLA kv latent and rotary key", s * b * ((e + e8) * kvr + e * (double)m->qk_rope_dim) / sp);
+        term(out, &n, "MLA Q, K (nope + rope) and V per head", e * s * b * a * (2 * qk + vh) / tp);
+        term(out, &n, "attention output (o_proj input)", e8 * s * b * a * vh / tp);
+    } else {
+        /* Q, K, V (GQA shrinks K and V) and the output projection's input. */
+        term(out, &n, "Q, K, V", e * s * b * (q + 2 * kv) / tp);
+        term(out, &n, "attention output (o_proj input)", e8 * s * b * q / tp);
+    }
+    /* q/k norms (Qwen3, OLMo-2, Gemma-3) keep their inputs: the projections' outputs. */
+    if (m->qk_norm != QKNORM_NONE) term(out, &n, "q/k norm inputs", e * s * b * (q + kv) / tp);
     /* Eager attention stores softmax output (e), dropout mask (1) and dropout output (e) per
-     * score: 5 a s^2 b with dropout. Flash attention stores only the log-sum-exp (fp32). */
-    double scores = 0;
-    if (!t->flash_attention && keep_attention_matrix) scores = a * s * s * b * (drop ? 1 + 2 * e : e);
-    if (t->flash_attention) scores = 4 * a * s * b;
-    return repl / sp + (attn + mlp + scores) / tp;
+     * score: 5 a s^2 b with dropout; Gemma-2's tanh soft-cap keeps its input (e) too. A local
+     * layer keeps the band of w keys per query. Flash attention stores only the log-sum-exp
+     * (fp32). */
+    double per_score = (drop ? 1 + 2 * e : e) + (m->attn_softcap > 0 ? e : 0);
+    if (!t->flash_attention && keep_attention_matrix)
+        term(out, &n, local ? "attention scores (sliding window)" : "attention scores", a * s * ctx * b * per_score / tp);
+    if (t->flash_attention) term(out, &n, "flash log-sum-exp (fp32)", 4 * a * s * b / tp);
+    if (cross) {
+        /* Cross-attention: Q from the decoder, K and V over the encoder's s_enc tokens. */
+        term(out, &n, "cross-attention Q, K, V", e * b * (s * q + 2 * s_enc * kv) / tp);
+        term(out, &n, "cross-attention output", e8 * s * b * q / tp);
+        if (!t->flash_attention && keep_attention_matrix)
+            term(out, &n, "cross-attention scores", a * s * s_enc * b * per_score / tp);
+        if (t->flash_attention) term(out, &n, "cross-attention log-sum-exp (fp32)", 4 * a * s * b / tp);
+    }
+    /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
+     * and their product (4 x e s b i), the last being the down projection's input (e8). */
+    double per_width = (m->gated_mlp ? 3 : 1) * e + e8;
+    if (kind != BLOCK_MOE) {
+        term(out, &n, "MLP", per_width * s * b * (double)m->intermediate_size / tp);
+        return n;
+    }
+    /* MoE: the router's fp32 probabilities over E experts; each token's hidden state copied
+     * to its k experts (dispatch), padded to capacity_factor x k slots per token when the
+     * capacity is fixed (Switch Transformer section 2.2: capacity = cf x tokens x k / E);
+     * the experts' MLP terms for those slots; shared experts for every token. */
+    double k = (double)m->experts_per_token;
+    double slots = m->capacity_factor > 0 ? m->capacity_factor * k : k;
+    term(out, &n, "router probabilities (fp32)", 4 * s * b * (double)m->num_experts / sp);
+    term(out, &n, "dispatched token copies (top-k)", slots * e8 * s * b * h / sp);
+    term(out, &n, "routed experts' MLP (top-k)", slots * per_width * s * b * (double)model_expert_width(m) / tp);
+    term(out, &n, "shared experts' MLP", per_width * s * b * (double)m->shared_intermediate_size / tp);
+    return n;
+}
+
+/* Sum of one block's terms. */
+static double block_activations(const sim_input *in, int kind, bool local, bool keep)
+{
+    act_term terms[ACT_TERMS_MAX];
+    int n = memory_block_terms(in, kind, local, keep, terms);
+    double sum = 0;
+    for (int j = 0; j < n; j++) sum += terms[j].bytes;
+    return sum;
+}
+
+double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
+{
+    const model *m = in->m;
+    double total = 0, L = (double)m->num_layers;
+    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+        double blocks = (double)model_blocks(m, (block_kind)kind);
+        if (blocks <= 0) continue;
+        double local = model_blocks_local(m, (block_kind)kind);
+        if (blocks - local > 0)
+            total += (blocks - local) * block_activations(in, kind, false, keep_attention_matrix);
+        if (local > 0) total += local * block_activations(in, kind, true, keep_attention_matrix);
+    }
+    /* A uniform model is one kind of block: return it exactly, not a mean of L equal terms. */
+    if (model_blocks(m, BLOCK_DENSE) == m->num_layers && model_blocks_local(m, BLOCK_DENSE) == 0)
+        return block_activations(in, BLOCK_DENSE, false, keep_attention_matrix);
+    return total / L;
 }
 
 /* torchtitan's op-level selective checkpointing (torchtitan parallelize_llama.py, _save_list:
@@ -161,8 +247,10 @@ void memory_activations(const sim_input *in, memory *mem)
     /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
      * (e s b h each); fp32 logits for the loss, split over the vocabulary by TP. */
     first += (m->dropout ? s * b * h : 0) / sp * inflight;
-    double head = 2 * e * s * b * h / sp;
-    double logits = 4 * s * b * v / tp;
+    /* An encoder-decoder's head sees the decoder's tokens. */
+    double sd = s * model_seq_scale(m, BLOCK_DENSE);
+    double head = 2 * e * sd * b * h / sp;
+    double logits = 4 * sd * b * v / tp;
     if (p == 1) {
         mem->activations = first + head;
         mem->logits = logits;

@@ -50,8 +50,22 @@ void memory_buffers(const struct sim_input *in, const struct strategy *s, memory
 void memory_activations(const struct sim_input *in, memory *mem);
 
 /* Bytes of activations one transformer block saves for one micro-batch on one GPU, with the
- * run's tensor/sequence parallelism, attention kind and checkpointing. Pure. */
+ * run's tensor/sequence parallelism, attention kind and checkpointing; the mean over the
+ * model's blocks (dense and MoE, local and global, encoder and decoder). Pure. */
 double memory_layer_activations(const struct sim_input *in, bool keep_attention_matrix);
+
+/* One term of what a block saves for backward: what it is, bytes on one GPU. */
+typedef struct act_term {
+    const char *what;   /* e.g. "Q, K, V (attention inputs)" */
+    double bytes;       /* for one micro-batch, after tensor/sequence parallelism */
+} act_term;
+#define ACT_TERMS_MAX 16
+
+/* The terms (Korthikanti et al. Table 2, generalised) of one block of kind `kind` (a
+ * block_kind of model.h), `local` for a sliding-window layer, into out (ACT_TERMS_MAX).
+ * Returns how many. memory_layer_activations sums them over the model's blocks. Pure. */
+int memory_block_terms(const struct sim_input *in, int kind, bool local, bool keep_attention_matrix,
+                       act_term *out);
 
 /* Add context and allocator overhead, sum the total and decide fits. Pure. */
 void memory_finish(const struct sim_input *in, memory *mem);

@@ -52,6 +52,21 @@ int64_t model_blocks(const model *m, block_kind kind)
     }
 }
 
+double model_blocks_local(const model *m, block_kind kind)
+{
+    if (kind == BLOCK_ENCODER || m->sliding_window <= 0 || m->sliding_layers <= 0) return 0;
+    double dec = (double)(model_blocks(m, BLOCK_DENSE) + model_blocks(m, BLOCK_MOE));
+    if (dec <= 0) return 0;
+    double frac = fmin(1, (double)m->sliding_layers / dec);
+    return frac * (double)model_blocks(m, kind);
+}
+
+double model_seq_scale(const model *m, block_kind kind)
+{
+    if (m->encoder_layers <= 0 || kind == BLOCK_ENCODER || m->decoder_seq_ratio <= 0) return 1;
+    return m->decoder_seq_ratio;
+}
+
 /* q, k, v, o of one attention (self or cross); `base` spaces module ids. */
 static void add_qkvo(const model *m, model_tensor *t, int *n, int max, bool cross, int base)
 {

@@ -134,6 +134,14 @@ int64_t model_blocks(const model *m, block_kind kind);
 /* Expert width: moe_intermediate_size, or intermediate_size when that is 0 (Mixtral). */
 int64_t model_expert_width(const model *m);
 
+/* Of the blocks of `kind`, how many use sliding-window attention (sliding_layers spread over
+ * the decoder blocks in proportion; never encoder blocks). May be fractional. Never fails. */
+double model_blocks_local(const model *m, block_kind kind);
+
+/* Tokens a block of `kind` processes per input (encoder) token: decoder_seq_ratio for the
+ * decoder blocks of an encoder-decoder, else 1. Never fails. */
+double model_seq_scale(const model *m, block_kind kind);
+
 /* Check that a model is internally consistent: sizes in range, heads dividing the hidden size
  * (unless head_dim is given), kv heads dividing the heads, top-k <= experts. Fails with
  * ZS_ERR_INPUT naming the field and what was expected. */

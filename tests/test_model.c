@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "memory.h"
 #include "model_json.h"
+#include "sim.h"
 #include "test.h"
 
 static int load(const char *name, model *m, param_counts *pc)
@@ -257,6 +259,123 @@ static void defaults_and_names(void)
     CHECK(strcmp(name, "llama.3") == 0);
 }
 
+/* A reference GPU for the activation and FLOP checks (only shapes matter there). */
+static int prepare(sim_input *in, const model *m, const param_counts *pc, training *t)
+{
+    static hardware hw;
+    memset(&hw, 0, sizeof hw);
+    hw.hbm_bytes = 80e9;
+    hw.gpus_per_node = 8;
+    hw.peak_bf16 = hw.peak_fp16 = hw.peak_fp32 = 1e15;
+    hw.hbm_bandwidth = 3e12;
+    hw.intra = (hw_link){"nvlink", 450e9, 3e-6, 1, 0, 0};
+    hw.inter = (hw_link){"ib", 50e9, 10e-6, 1, 0, 0};
+    hw.host = (hw_link){"pcie", 50e9, 0, 1, 0, 0};
+    hw.nics_per_node = 8;
+    hw.host_memory_bandwidth = 200e9;
+    hw.matmul_max_fraction = hw.hbm_fraction = hw.host_memory_fraction = 1;
+    zs_error e = {0};
+    int rc = sim_prepare(in, m, pc, &hw, t, &e);
+    if (rc) fprintf(stderr, "  sim_prepare: %s\n", e.msg);
+    return rc;
+}
+
+/* Multi-head Latent Attention activations, derived term by term as Korthikanti et al. 2022
+ * (arXiv 2205.05198) Table 2 does for MHA, from the shapes of DeepSeek-V2 (arXiv 2405.04434)
+ * section 2.1 with DeepSeek-V3's config (h 7168, 128 heads, q_lora 1536, kv_lora 512, nope
+ * 128, rope 64, v 128; 3 dense blocks of 18432, 58 MoE blocks: 256 experts of 2048, top-8, one
+ * shared). bf16 (2 bytes), flash attention, no dropout, no parallelism, s = 4096, b = 1. */
+static void mla_activations(void)
+{
+    model m;
+    param_counts pc;
+    CHECK(load("deepseek-v3", &m, &pc) == 0);
+    training t;
+    training_init(&t);
+    t.gpus = 1;
+    t.seq_len = 4096;
+    sim_input in;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    double s = 4096, h = 7168, a = 128, e = 2;
+    double attn = 4 * e * s * h                  /* norm1, q_a/kv_a input, norm2, MLP input */
+                  + 2 * e * s * 1536             /* q latent: q_a_norm input, q_b input */
+                  + e * s * (2 * 512 + 64)       /* kv latent: kv_a_norm, kv_b inputs; rope key */
+                  + e * s * a * (2 * 192 + 128)  /* per-head Q and K (nope + rope), V */
+                  + e * s * a * 128              /* o_proj input */
+                  + 4 * a * s;                   /* flash log-sum-exp, fp32 */
+    double dense = attn + 4 * e * s * 18432;     /* SwiGLU: gate, up, act(gate), product */
+    double moe = attn + 4 * s * 256              /* router probabilities, fp32 */
+                 + 8 * e * s * h                 /* top-8 dispatched copies of the hidden state */
+                 + 8 * 4 * e * s * 2048          /* eight routed experts' SwiGLU */
+                 + 4 * e * s * 2048;             /* the shared expert */
+    CHECK_NEAR(memory_layer_activations(&in, true), (3 * dense + 58 * moe) / 61, 1e-12);
+    /* The KV part an MHA of the same heads would keep instead: K and V of 128 x 128 each
+     * per head and no latent; MLA's per-head K is nope + rope wide. Attention FLOPs per token
+     * and layer: QK^T over nope + rope, AV over v (2 x s x width each), causal flash half. */
+    CHECK_NEAR(in.fl.attention, 61 * 2 * s * (a * 192 + a * 128), 1e-12);
+    CHECK_NEAR(in.fl.attn_fwd_mb, 0.5 * 61 * 2 * s * (a * 192 + a * 128) * s, 1e-12);
+    /* A fixed expert capacity pads each token's k slots by the capacity factor (Switch
+     * Transformer, arXiv 2101.03961, section 2.2): cf 1.25 adds 0.25 x 8 slots. */
+    m.capacity_factor = 1.25;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    double slots = 0.25 * 8 * (e * s * h + 4 * e * s * 2048);
+    CHECK_NEAR(memory_layer_activations(&in, true), (3 * dense + 58 * (moe + slots)) / 61, 1e-12);
+}
+
+/* Sliding-window layers (Gemma-2-9B: 42 layers, every other one local over w = 4096; four
+ * norms a block; attention soft-cap keeps its tanh input): eager attention with s = 8192
+ * keeps a s w scores in a local layer and a s^2 in a global one, each with the softmax output
+ * and the soft-cap input (2 + 2 bytes; no dropout). Term by term as Korthikanti Table 2. */
+static void sliding_window_activations(void)
+{
+    model m;
+    param_counts pc;
+    CHECK(load("gemma-2-9b", &m, &pc) == 0);
+    training t;
+    training_init(&t);
+    t.gpus = 1;
+    t.seq_len = 8192;
+    t.flash_attention = false;
+    sim_input in;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    double s = 8192, h = 3584, a = 16, e = 2, q = 16 * 256, kv = 8 * 256, w = 4096;
+    double block = 6 * e * s * h                 /* pre- and post-norm inputs, QKV and MLP inputs */
+                   + e * s * (q + 2 * kv) + e * s * q /* Q, K, V and o_proj input */
+                   + 4 * e * s * 14336;          /* GeGLU */
+    double local = block + a * s * w * (e + e), global = block + a * s * s * (e + e);
+    CHECK_NEAR(memory_layer_activations(&in, true), (21 * local + 21 * global) / 42, 1e-12);
+    /* FLOPs: a local layer scores w keys per query (model convention 4 w q), a global s. */
+    CHECK_NEAR(in.fl.attention, 21 * 4 * w * q + 21 * 4 * s * q, 1e-12);
+    /* Flash: a causal band of w over s skips w / 2s of the band; a global layer half. */
+    t.flash_attention = true;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    CHECK_NEAR(in.fl.attn_fwd_mb, (21 * 4 * w * q * (1 - w / (2 * s)) + 21 * 4 * s * q * 0.5) * s, 1e-12);
+}
+
+/* Encoder-decoder (Flan-T5-XXL: 24 + 24 blocks, 64 heads of 64, d_ff 10240 gated, dropout
+ * 0.1): a decoder block keeps a third norm's and cross-attention's inputs and a third dropout
+ * mask, cross Q, K, V over the encoder's tokens and its output. Flash, s = 512, b = 1. */
+static void encoder_decoder_activations(void)
+{
+    model m;
+    param_counts pc;
+    CHECK(load("flan-t5-xxl", &m, &pc) == 0);
+    training t;
+    training_init(&t);
+    t.gpus = 1;
+    t.seq_len = 512;
+    sim_input in;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    double s = 512, h = 4096, a = 64, e = 2, q = 4096;
+    double enc = 4 * e * s * h + 2 * s * h + e * s * 3 * q + e * s * q + 4 * a * s + 4 * e * s * 10240;
+    double dec = enc + 2 * e * s * h + s * h     /* cross norm and Q inputs, third dropout mask */
+                 + e * s * 3 * q + e * s * q     /* cross Q, K, V and output */
+                 + 4 * a * s;                    /* cross log-sum-exp */
+    CHECK_NEAR(memory_layer_activations(&in, true), (24 * enc + 24 * dec) / 48, 1e-12);
+    /* Encoder self-attention and cross-attention are not causal: flash computes all of them. */
+    CHECK_NEAR(in.fl.attn_fwd_mb, (24 * 4 * s * q + 24 * (0.5 * 4 * s * q + 4 * s * q)) * s, 1e-12);
+}
+
 static void shape_details(void)
 {
     model m;
@@ -367,4 +486,7 @@ void suite_model(void)
     RUN_TEST(moe_active);
     RUN_TEST(family_shapes);
     RUN_TEST(defaults_and_names);
+    RUN_TEST(mla_activations);
+    RUN_TEST(sliding_window_activations);
+    RUN_TEST(encoder_decoder_activations);
 }

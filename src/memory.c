@@ -104,8 +104,8 @@ int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_atte
     double norms = m->parallel_block ? 1 : 2, projections = norms;
     if (m->block_norms == 4) norms += 2;
     if (cross) norms += 1, projections += 1;
-    term(out, &n, "norm and projection inputs", s * b * h * (e * norms + e8 * projections) / sp);
-    term(out, &n, "dropout masks", s * b * h * drop * (cross ? 3 : 2) / sp);
+    term(out, &n, "norm, projection inputs: s b h (e N + e8 P) / sp; N = P = 2 (parallel 1), post-norms N+2, cross +1", s * b * h * (e * norms + e8 * projections) / sp);
+    term(out, &n, "dropout masks: 2 s b h / sp (3 with cross-attention), 1 byte each", s * b * h * drop * (cross ? 3 : 2) / sp);
     if (m->kv_lora_rank > 0) {
         /* Multi-head Latent Attention (DeepSeek-V2 section 2.1): the q latent enters its norm
          * and q_b; the kv latent enters its norm and kv_b, with the one rotary key (shared by
@@ -113,38 +113,38 @@ int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_atte
          * K of nope + rope, V of v_head_dim, and the attention output (o_proj input). */
         double qr = (double)m->q_lora_rank, kvr = (double)m->kv_lora_rank;
         double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), vh = (double)m->v_head_dim;
-        term(out, &n, "MLA q latent (q_a_norm and q_b inputs)", (e + e8) * s * b * qr / sp);
-        term(out, &n, "MLA kv latent and rotary key", s * b * ((e + e8) * kvr + e * (double)m->qk_rope_dim) / sp);
-        term(out, &n, "MLA Q, K (nope + rope) and V per head", e * s * b * a * (2 * qk + vh) / tp);
-        term(out, &n, "attention output (o_proj input)", e8 * s * b * a * vh / tp);
+        term(out, &n, "MLA q latent, q_a_norm and q_b inputs: (e + e8) s b q_lora / sp", (e + e8) * s * b * qr / sp);
+        term(out, &n, "MLA kv latent and rotary key: s b ((e + e8) kv_lora + e rope) / sp", s * b * ((e + e8) * kvr + e * (double)m->qk_rope_dim) / sp);
+        term(out, &n, "MLA per-head Q, K (nope + rope) and V: e s b a (2 (nope + rope) + v) / t", e * s * b * a * (2 * qk + vh) / tp);
+        term(out, &n, "attention output (o_proj input): e8 s b a v / t", e8 * s * b * a * vh / tp);
     } else {
         /* Q, K, V (GQA shrinks K and V) and the output projection's input. */
-        term(out, &n, "Q, K, V", e * s * b * (q + 2 * kv) / tp);
-        term(out, &n, "attention output (o_proj input)", e8 * s * b * q / tp);
+        term(out, &n, "Q, K, V: e s b (q + 2 kv) / t", e * s * b * (q + 2 * kv) / tp);
+        term(out, &n, "attention output (o_proj input): e8 s b q / t", e8 * s * b * q / tp);
     }
     /* q/k norms (Qwen3, OLMo-2, Gemma-3) keep their inputs: the projections' outputs. */
-    if (m->qk_norm != QKNORM_NONE) term(out, &n, "q/k norm inputs", e * s * b * (q + kv) / tp);
+    if (m->qk_norm != QKNORM_NONE) term(out, &n, "q/k norm inputs: e s b (q + kv) / t", e * s * b * (q + kv) / tp);
     /* Eager attention stores softmax output (e), dropout mask (1) and dropout output (e) per
      * score: 5 a s^2 b with dropout; Gemma-2's tanh soft-cap keeps its input (e) too. A local
      * layer keeps the band of w keys per query. Flash attention stores only the log-sum-exp
      * (fp32). */
     double per_score = (drop ? 1 + 2 * e : e) + (m->attn_softcap > 0 ? e : 0);
     if (!t->flash_attention && keep_attention_matrix)
-        term(out, &n, local ? "attention scores (sliding window)" : "attention scores", a * s * ctx * b * per_score / tp);
-    if (t->flash_attention) term(out, &n, "flash log-sum-exp (fp32)", 4 * a * s * b / tp);
+        term(out, &n, local ? "attention scores, sliding window: a s w b (softmax e, dropout 1 + e, soft-cap e) / t" : "attention scores: a s^2 b (softmax e, dropout 1 + e, soft-cap e) / t", a * s * ctx * b * per_score / tp);
+    if (t->flash_attention) term(out, &n, "flash attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
     if (cross) {
         /* Cross-attention: Q from the decoder, K and V over the encoder's s_enc tokens. */
-        term(out, &n, "cross-attention Q, K, V", e * b * (s * q + 2 * s_enc * kv) / tp);
-        term(out, &n, "cross-attention output", e8 * s * b * q / tp);
+        term(out, &n, "cross-attention Q, K, V: e b (s q + 2 s_enc kv) / t", e * b * (s * q + 2 * s_enc * kv) / tp);
+        term(out, &n, "cross-attention output: e8 s b q / t", e8 * s * b * q / tp);
         if (!t->flash_attention && keep_attention_matrix)
-            term(out, &n, "cross-attention scores", a * s * s_enc * b * per_score / tp);
-        if (t->flash_attention) term(out, &n, "cross-attention log-sum-exp (fp32)", 4 * a * s * b / tp);
+            term(out, &n, "cross-attention scores: a s s_enc b (e, dropout 1 + e) / t", a * s * s_enc * b * per_score / tp);
+        if (t->flash_attention) term(out, &n, "cross-attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
     }
     /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
      * and their product (4 x e s b i), the last being the down projection's input (e8). */
     double per_width = (m->gated_mlp ? 3 : 1) * e + e8;
     if (kind != BLOCK_MOE) {
-        term(out, &n, "MLP", per_width * s * b * (double)m->intermediate_size / tp);
+        term(out, &n, "MLP: s b i (3 e + e8 gated | e + e8 plain) / t", per_width * s * b * (double)m->intermediate_size / tp);
         return n;
     }
     /* MoE: the router's fp32 probabilities over E experts; each token's hidden state copied
@@ -153,10 +153,10 @@ int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_atte
      * the experts' MLP terms for those slots; shared experts for every token. */
     double k = (double)m->experts_per_token;
     double slots = m->capacity_factor > 0 ? m->capacity_factor * k : k;
-    term(out, &n, "router probabilities (fp32)", 4 * s * b * (double)m->num_experts / sp);
-    term(out, &n, "dispatched token copies (top-k)", slots * e8 * s * b * h / sp);
-    term(out, &n, "routed experts' MLP (top-k)", slots * per_width * s * b * (double)model_expert_width(m) / tp);
-    term(out, &n, "shared experts' MLP", per_width * s * b * (double)m->shared_intermediate_size / tp);
+    term(out, &n, "router probabilities: 4 s b E / sp (fp32)", 4 * s * b * (double)m->num_experts / sp);
+    term(out, &n, "dispatched token copies: k' e8 s b h / sp (k' = k, or cf x k with a capacity)", slots * e8 * s * b * h / sp);
+    term(out, &n, "routed experts' MLP: k' s b i_expert (3 e + e8 | e + e8) / t", slots * per_width * s * b * (double)model_expert_width(m) / tp);
+    term(out, &n, "shared experts' MLP: s b i_shared (3 e + e8 | e + e8) / t", per_width * s * b * (double)m->shared_intermediate_size / tp);
     return n;
 }
 

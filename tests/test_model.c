@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "memory.h"
+#include "model_explain.h"
 #include "model_json.h"
 #include "sim.h"
 #include "test.h"
@@ -376,6 +377,30 @@ static void encoder_decoder_activations(void)
     CHECK_NEAR(in.fl.attn_fwd_mb, (24 * 4 * s * q + 24 * (0.5 * 4 * s * q + 4 * s * q)) * s, 1e-12);
 }
 
+/* --explain's model section names each block kind's terms and formulas. */
+static void explain_text(void)
+{
+    model m;
+    param_counts pc;
+    CHECK(load("deepseek-v3", &m, &pc) == 0);
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    sim_input in;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    scenario sc = {&m, &pc, in.hw, &t, NULL, 0};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f != NULL);
+    if (!f) return;
+    model_explain(f, &sc);
+    fclose(f);
+    CHECK(text && strstr(text, "58 x MoE block") && strstr(text, "MLA kv latent and rotary key") &&
+          strstr(text, "671,026,419,200") && strstr(text, "multi-token prediction"));
+    free(text);
+}
+
 static void shape_details(void)
 {
     model m;
@@ -489,4 +514,5 @@ void suite_model(void)
     RUN_TEST(mla_activations);
     RUN_TEST(sliding_window_activations);
     RUN_TEST(encoder_decoder_activations);
+    RUN_TEST(explain_text);
 }

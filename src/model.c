@@ -67,6 +67,19 @@ double model_seq_scale(const model *m, block_kind kind)
     return m->decoder_seq_ratio;
 }
 
+double model_tp_allreduces(const model *m)
+{
+    double sum = 0, L = (double)m->num_layers;
+    if (L <= 0) return 0;
+    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+        double n = (double)model_blocks(m, (block_kind)kind);
+        double per = m->parallel_block ? 1 : 2;
+        if (m->encoder_layers > 0 && kind == BLOCK_DENSE) per += 1;
+        sum += n * per * model_seq_scale(m, (block_kind)kind);
+    }
+    return sum / L;
+}
+
 /* q, k, v, o of one attention (self or cross); `base` spaces module ids. */
 static void add_qkvo(const model *m, model_tensor *t, int *n, int max, bool cross, int base)
 {

@@ -138,6 +138,12 @@ int64_t model_expert_width(const model *m);
  * the decoder blocks in proportion; never encoder blocks). May be fractional. Never fails. */
 double model_blocks_local(const model *m, block_kind kind);
 
+/* Megatron tensor-parallel all-reduces of the s b h activations per block in forward, mean over
+ * the model's blocks (as many again in backward): 2 for a sequential block (after attention,
+ * after the MLP), 1 for a parallel block (Falcon, Phi, Cohere: one after their sum), 3 for a
+ * decoder block with cross-attention, each weighted by model_seq_scale. Never fails. */
+double model_tp_allreduces(const model *m);
+
 /* Tokens a block of `kind` processes per input (encoder) token: decoder_seq_ratio for the
  * decoder blocks of an encoder-decoder, else 1. Never fails. */
 double model_seq_scale(const model *m, block_kind kind);

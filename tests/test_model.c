@@ -157,6 +157,8 @@ static void family_shapes(void)
     CHECK(load("tests/data/models/falcon-rw-1b/config.json", &m, &pc) == 0);
     CHECK_EQ_INT(pc.total, 1311625216.0);
     CHECK(strcmp(m.name, "falcon-rw-1b") == 0 && m.pos == POS_ALIBI && m.num_kv_heads == 32);
+    /* Not parallel: Megatron's two TP all-reduces a block (Shoeybi et al. 2019, section 3). */
+    CHECK_EQ_INT(model_tp_allreduces(&m), 2);
     /* The original OLMo format (hf_olmo: d_model, fused mlp_hidden_size, embedding_size 50304):
      * the same weights as OLMo-7B-hf, HF safetensors allenai/OLMo-7B-hf 6888095744; named
      * after its folder. */
@@ -171,6 +173,8 @@ static void family_shapes(void)
     double h = 4544;
     double block = h * (h + 128) + h * h + 2 * h * 4 * h + 2 * h;
     CHECK_EQ_INT(pc.total, 32 * block + 65024 * h + 2 * h);
+    /* Parallel attention + MLP: one all-reduce of their sum. */
+    CHECK_EQ_INT(model_tp_allreduces(&m), 1);
     /* Falcon-40B (new_decoder_architecture): 8 KV groups, ln_attn and ln_mlp. */
     test_current = "falcon-40b";
     CHECK(load("falcon-40b", &m, &pc) == 0);
@@ -218,6 +222,8 @@ static void family_shapes(void)
     CHECK(load("umt5-xxl", &m, &pc) == 0);
     CHECK_EQ_INT(pc.total, flan + 2 * (256384.0 - 32128) * d + (48 - 2) * 32 * 64);
     CHECK_EQ_INT(m.encoder_layers, 24);
+    /* 24 encoder blocks with 2 all-reduces, 24 decoder blocks with 3 (cross-attention). */
+    CHECK(fabs(model_tp_allreduces(&m) - 2.5) < 1e-15);
     CHECK_EQ_INT(model_blocks(&m, BLOCK_DENSE), 24);
 }
 

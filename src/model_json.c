@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonutil.h"
@@ -81,6 +82,11 @@ static const arch archs[] = {
     {"gemma3",      true,  RMS, false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  4, QKNORM_HEAD, fam_gemma3, NULL},
     {"phi",         false, LN,  true,  POS_ROTARY,  false, true,  true,  true,  false, false, false, false, 1, QKNORM_NONE, fam_phi, NULL},
     {"falcon",      false, LN,  true,  POS_ROTARY,  true,  false, false, false, true,  false, false, false, 1, QKNORM_NONE, fam_falcon, NULL},
+    /* Falcon's configs before its transformers port: RefinedWebModel (7B) and RefinedWeb
+     * (40B, the new decoder architecture; FalconConfig maps it so). */
+    {"RefinedWebModel", false, LN, true, POS_ROTARY, true, false, false, false, true,  false, false, false, 1, QKNORM_NONE, fam_falcon, NULL},
+    {"RefinedWeb",  false, LN,  true,  POS_ROTARY,  true,  false, false, false, true,  false, false, false, 1, QKNORM_NONE, fam_falcon,
+     "{\"new_decoder_architecture\":true}"},
     {"cohere",      true,  LN,  false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  1, QKNORM_NONE, fam_cohere, NULL},
     {"qwen2_moe",   true,  RMS, false, POS_ROTARY,  false, true,  false, false, false, false, true,  false, 2, QKNORM_NONE, fam_qwen_moe, NULL},
     {"qwen3_moe",   true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_HEAD, fam_qwen_moe, "{\"head_dim\":128}"},
@@ -147,14 +153,13 @@ static int parse_enum(const cJSON *j, const char *key, const char *const *names,
 }
 
 /* The supported model_type values, "a, b or c", for messages. */
-static const char *type_list(void)
+static const char *type_list(char *list, size_t len)
 {
-    static char list[512];
-    if (list[0]) return list;
+    list[0] = '\0';
     size_t n = sizeof archs / sizeof archs[0];
     for (size_t i = 0; i < n; i++) {
-        strncat(list, i == 0 ? "" : i + 1 == n ? " or " : ", ", sizeof list - strlen(list) - 1);
-        strncat(list, archs[i].type, sizeof list - strlen(list) - 1);
+        strncat(list, i == 0 ? "" : i + 1 == n ? " or " : ", ", len - strlen(list) - 1);
+        strncat(list, archs[i].type, len - strlen(list) - 1);
     }
     return list;
 }
@@ -337,12 +342,17 @@ static int fam_qwen_moe(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (step < 1) return zs_fail(err, ZS_ERR_INPUT, "field \"decoder_sparse_step\": %lld (expected 1 or more)", (long long)step);
     const cJSON *only = cJSON_GetObjectItemCaseSensitive(j, "mlp_only_layers");
     m->moe_layers = 0;
-    for (int64_t i = 0; i < m->num_layers && i < 1000000; i++) {
-        bool dense = false;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, only) if (cJSON_IsNumber(e) && (int64_t)e->valuedouble == i) dense = true;
-        if (!dense && (i + 1) % step == 0) m->moe_layers++;
-    }
+    if (m->num_layers < 1 || m->num_layers > 100000) return ZS_OK; /* model_validate names it */
+    /* One pass over the list (each listed layer once), one over the layers. */
+    bool *dense = calloc((size_t)m->num_layers, sizeof *dense);
+    if (!dense) return zs_fail(err, ZS_ERR_INPUT, "out of memory");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, only)
+        if (cJSON_IsNumber(e) && e->valuedouble >= 0 && e->valuedouble < (double)m->num_layers)
+            dense[(int64_t)e->valuedouble] = true;
+    for (int64_t i = 0; i < m->num_layers; i++)
+        if (!dense[i] && (i + 1) % step == 0) m->moe_layers++;
+    free(dense);
     return fam_qwen2(j, a, m, err);
 }
 
@@ -373,7 +383,7 @@ static int fam_deepseek(const cJSON *j, const arch *a, model *m, zs_error *err)
     m->shared_intermediate_size = shared * m->moe_intermediate_size;
     m->router_bias = strcmp(a->type, "deepseek_v3") == 0 || strcmp(method, "noaux_tc") == 0;
     m->moe_layers = 0;
-    for (int64_t i = k < 0 ? 0 : k; i < m->num_layers && i < 1000000; i++)
+    for (int64_t i = k < 0 ? 0 : k; i < m->num_layers && i < 100000; i++)
         if (i % freq == 0) m->moe_layers++;
     /* Attention widths for the shared code paths: q/k heads of nope + rope, all heads keyed. */
     m->num_kv_heads = m->num_heads;
@@ -431,12 +441,13 @@ static int from_json(const cJSON *j, model *m, zs_error *err)
     memset(m, 0, sizeof *m);
     bool have;
     if (json_get_string(j, "model_type", m->model_type, sizeof m->model_type, &have, err)) return err->code;
-    if (!have) return zs_fail(err, ZS_ERR_INPUT, "missing field \"model_type\" (%s)", type_list());
+    char types[512];
+    if (!have) return zs_fail(err, ZS_ERR_INPUT, "missing field \"model_type\" (%s)", type_list(types, sizeof types));
     const arch *a = NULL;
     for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
         if (strcmp(archs[i].type, m->model_type) == 0) a = &archs[i];
     if (!a)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"model_type\": \"%s\" is not supported (expected %s)", m->model_type, type_list());
+        return zs_fail(err, ZS_ERR_INPUT, "field \"model_type\": \"%s\" is not supported (expected %s)", m->model_type, type_list(types, sizeof types));
     /* Gemma-3's multimodal config nests the language model in text_config (Gemma3TextConfig
      * defaults); the vision tower is not counted. */
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(j, "text_config");

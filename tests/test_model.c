@@ -253,6 +253,34 @@ static void defaults_and_names(void)
     j = cJSON_Parse("{\"model_type\": \"mamba\", \"hidden_size\": 8}");
     CHECK(model_from_json(j, "x.json", &m, &e) == ZS_ERR_INPUT && strstr(e.msg, "deepseek_v3") && strstr(e.msg, "x.json"));
     cJSON_Delete(j);
+    /* Falcon-40B's config as first published (model_type RefinedWeb, n_head_kv): the same
+     * model as models/falcon-40b.json, so the same count. */
+    j = cJSON_Parse("{\"model_type\": \"RefinedWeb\", \"alibi\": false, \"bias\": false, \"hidden_size\": 8192,"
+                    " \"n_head\": 128, \"n_head_kv\": 8, \"n_layer\": 60, \"parallel_attn\": true, \"vocab_size\": 65024}");
+    model m40;
+    param_counts pc40;
+    CHECK(model_from_json(j, "inline", &m, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+    CHECK(load("falcon-40b", &m40, &pc40) == 0);
+    CHECK_EQ_INT(pc.total, pc40.total);
+    cJSON_Delete(j);
+    /* Qwen2-MoE sparse layout: with decoder_sparse_step 2 layers 1, 3, 5, 7 have experts;
+     * mlp_only_layers [3, 3, 4, 99] makes layer 3 dense (4 already is; 99 is beyond). */
+    j = cJSON_Parse("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 64, \"num_hidden_layers\": 8,"
+                    " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,"
+                    " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32,"
+                    " \"shared_expert_intermediate_size\": 64, \"decoder_sparse_step\": 2,"
+                    " \"mlp_only_layers\": [3, 3, 4, 99]}");
+    CHECK(model_from_json(j, "inline", &m, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+    CHECK_EQ_INT(model_blocks(&m, BLOCK_MOE), 3);
+    CHECK_EQ_INT(model_blocks(&m, BLOCK_DENSE), 5);
+    /* By hand (HF modeling_qwen2_moe.py): attention 4 x 64^2 + q, k, v biases; norms 2 x 64;
+     * dense MLP 3 x 64 x 128; MoE: router 4 x 64, 4 experts 3 x 64 x 32, shared 3 x 64 x 64,
+     * shared gate 64; embedding and untied head 100 x 64 each, final norm 64. */
+    double attn = 4.0 * 64 * 64 + 3 * 64 + 2 * 64;
+    double dense_b = attn + 3.0 * 64 * 128, moe_b = attn + 4 * 64 + 4 * 3.0 * 64 * 32 + 3.0 * 64 * 64 + 64;
+    CHECK_EQ_INT(pc.total, 5 * dense_b + 3 * moe_b + 2 * 100 * 64 + 64);
+    CHECK_EQ_INT(pc.active, 5 * dense_b + 3 * (moe_b - 2 * 3.0 * 64 * 32) + 2 * 100 * 64 + 64);
+    cJSON_Delete(j);
     char name[64];
     model_name_from_path("models/qwen2.5-72b.json", NULL, name, sizeof name);
     CHECK(strcmp(name, "qwen2.5-72b") == 0);

@@ -601,6 +601,8 @@ void model_name_from_path(const char *path, const char *name_or_path, char *out,
     if (name_or_path && *name_or_path) {
         size_t l = strlen(name_or_path);
         while (l > 1 && name_or_path[l - 1] == '/') l--;
+        /* A local path to the file itself ("/ckpt/15b/config.json"): its folder. */
+        if (l > 12 && strncmp(name_or_path + l - 12, "/config.json", 12) == 0) l -= 12;
         const char *s = name_or_path + l;
         while (s > name_or_path && s[-1] != '/') s--;
         if (name_or_path + l > s) {

@@ -166,6 +166,18 @@ static void family_shapes(void)
     CHECK(load("tests/data/models/OLMo-7B/config.json", &m, &pc) == 0);
     CHECK_EQ_INT(pc.total, 6888095744.0);
     CHECK(strcmp(m.name, "OLMo-7B") == 0 && m.norm_weightless);
+    /* Original OLMo-1B (hf_olmo: mlp_hidden_size null, so mlp_ratio 8 x d_model for both
+     * SwiGLU halves; weight_tying true): allenai/OLMo-1B's parameter count 1176764416, the
+     * sum of its parameters' sizes as published OLMo reference-model tests assert it. */
+    test_current = "OLMo-1B original config";
+    cJSON *j = cJSON_Parse("{\"activation_type\": \"swiglu\", \"d_model\": 2048, \"embedding_size\": 50304,"
+                           " \"include_bias\": false, \"layer_norm_with_affine\": false, \"max_sequence_length\": 2048,"
+                           " \"mlp_hidden_size\": null, \"mlp_ratio\": 8, \"model_type\": \"olmo\", \"n_heads\": 16,"
+                           " \"n_layers\": 16, \"vocab_size\": 50280, \"weight_tying\": true}");
+    zs_error e = {0};
+    CHECK(model_from_json(j, "inline", &m, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+    CHECK_EQ_INT(pc.total, 1176764416.0);
+    cJSON_Delete(j);
     /* Falcon-7B: MQA, one LayerNorm per parallel block, tied head (FalconConfig default).
      * HF modeling_falcon.py: qkv h x (h + 2 x 64), dense h x h, 4h MLP, LayerNorm w + b. */
     test_current = "falcon-7b";

@@ -251,6 +251,9 @@ void memory_activations(const sim_input *in, memory *mem)
     double sd = s * model_seq_scale(m, BLOCK_DENSE);
     double head = 2 * e * sd * b * h / sp;
     double logits = 4 * sd * b * v / tp;
+    /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its
+     * backward: one more V-wide tensor per token in the compute dtype. */
+    if (m->final_softcap > 0) logits += e * sd * b * v / tp;
     if (p == 1) {
         mem->activations = first + head;
         mem->logits = logits;

@@ -397,6 +397,10 @@ static void sliding_window_activations(void)
     CHECK_NEAR(memory_layer_activations(&in, true), (21 * local + 21 * global) / 42, 1e-12);
     /* FLOPs: a local layer scores w keys per query (model convention 4 w q), a global s. */
     CHECK_NEAR(in.fl.attention, 21 * 4 * w * q + 21 * 4 * s * q, 1e-12);
+    /* The loss's fp32 logits (4 s b V) plus the final soft-cap's tanh output (e s b V). */
+    memory mem;
+    memory_activations(&in, &mem);
+    CHECK_NEAR(mem.logits, (4 + e) * s * 256000, 1e-12);
     /* Flash: a causal band of w over s skips w / 2s of the band; a global layer half. */
     t.flash_attention = true;
     CHECK(prepare(&in, &m, &pc, &t) == 0);

@@ -102,7 +102,7 @@ static int megatron(const setup *s, bool distopt)
     a.num_experts = m->num_experts;
     if (m->num_experts) {
         a.moe_router_topk = m->experts_per_token;
-        a.moe_ffn_hidden_size = m->intermediate_size;
+        a.moe_ffn_hidden_size = model_expert_width(m);
     }
     a.tensor_model_parallel_size = t->tp;
     a.pipeline_model_parallel_size = t->pp;

@@ -24,7 +24,10 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
          * forward pair. Sequence parallelism turns each into a reduce-scatter plus an
          * all-gather of the same volume (Korthikanti et al. 2022, section 4.2.2). */
         double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size);
-        double calls = layers * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
+        /* Per block: 2 forward + 2 backward normally; a parallel block (Falcon, Phi,
+         * Cohere) 1 + 1; cross-attention one more each way (model_tp_allreduces). */
+        double ar = model_tp_allreduces(m);
+        double calls = layers * mb * (2 * ar + (t->checkpointing == CKPT_FULL ? ar : 0));
         /* A framework with TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE
          * userbuffers) hides a fraction of it under the GEMMs it splits. */
         double hid = in->fw->tp_overlap;

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "finetune.h"
+#include "model_explain.h"
 #include "framework.h"
 #include "strategy.h"
 #include "units.h"
@@ -463,12 +464,32 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
     const framework *fw = framework_of(t);
     if (t->framework)
         fprintf(o,
-                "Framework %s: GEMM efficiency x %.3f of the profile's; %.1f us per parameter gather;\n"
-                "  %.0f%% of TP communication hidden; gradients reduced in %s; selective recompute = %s.\n",
-                fw->label, fw->gemm_efficiency, fw->gather_overhead * 1e6, fw->tp_overlap * 100,
+                "Framework %s: GEMM efficiency x %.3f of the profile's; %.3f s of host work per step (fitted);\n"
+                "  %.1f us per parameter gather; %.0f%% of TP communication hidden; gradients reduced in %s;\n"
+                "  selective recompute = %s.\n",
+                fw->label, fw->gemm_efficiency, fw->step_overhead, fw->gather_overhead * 1e6, fw->tp_overlap * 100,
                 fw->fp32_grads ? "fp32" : "the training's gradient dtype",
                 fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
                 : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)" : "not offered");
+    if (t->cp > 1)
+        fprintf(o,
+                "Context parallelism (CP = %lld): each rank holds s/CP tokens: activations, logits, FLOPs, TP and PP\n"
+                "  traffic / CP; not split: two K/V receive buffers 2 x 2 e (s/CP) b kv / t. Ring attention sends\n"
+                "  the K/V chunk 2 e (s/CP) b kv / t to the next CP rank CP-1 times per layer forward (2x backward),\n"
+                "  hidden only under that layer's attention; gradients reduce over DP x CP.\n", (long long)t->cp);
+    if (t->precision == PREC_FP8)
+        fprintf(o,
+                "FP8 (Transformer Engine): GEMMs at the FP8 peak (half-efficiency size x peak_fp8/peak_bf16),\n"
+                "  attention at bf16; per linear input 2+1+2 bytes of cast and amax traffic each way; linear inputs\n"
+                "  saved in 1 byte; cached FP8 weights and transposes 2 bytes per linear weight.\n");
+    if (t->finetune != FT_FULL)
+        fprintf(o,
+                "Fine-tuning (%s, r = %lld): adapters r (d_in + d_out) per adapted linear are the only trainable\n"
+                "  parameters (gradients, optimizer, reductions); the frozen base is %s; backward skips the\n"
+                "  frozen weights' gradient GEMMs (2 x instead of 3 x forward FLOPs for them).\n",
+                finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
+                t->finetune == FT_QLORA ? "NF4, (4 + 8/64 + 32/(64 x 256)) bits per weight, dequantized per use" : "16-bit");
+    model_explain(o, s);
     fputc('\n', o);
 }
 

@@ -158,6 +158,7 @@ int cmd_plan(int argc, char **argv)
 {
     setup s;
     setup_init(&s);
+    s.searches_gpus = true;
     plan_space sp;
     plan_space_init(&sp);
     zs_error err = {0};

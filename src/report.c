@@ -78,8 +78,8 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n", (long long)t->shard_group,
                 t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group, t->quant_weights ? "on" : "off",
                 t->quant_grads ? "on" : "off");
-    if (o->ds_path && o->ds_defaulted && o->ds_defaulted[0])
-        fprintf(f, "deepspeed  %s; defaulted: %s\n", o->ds_path, o->ds_defaulted);
+    if (o->ds_path && o->ds_notes && o->ds_notes[0])
+        fprintf(f, "deepspeed  %s; %s\n", o->ds_path, o->ds_notes);
 }
 
 /* A table cell: the row's format, or scientific notation when that would not fit the column. */

@@ -1,6 +1,7 @@
 /* setup.c -- shared flags: parse values, load the catalogs, apply ds_config then flags. */
 #include "setup.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -257,6 +258,26 @@ static int choose_strategies(setup *s, zs_error *err)
     return ZS_OK;
 }
 
+static bool flag_given(const setup *s, int id)
+{
+    for (int k = 0; k < s->n_flags; k++)
+        if (s->flags[k] == id) return true;
+    return false;
+}
+
+/* Append one "; "-separated note to the ds_config line of the report. */
+__attribute__((format(printf, 2, 3)))
+static void note_ds(setup *s, const char *fmt, ...)
+{
+    size_t n = strlen(s->ds_notes);
+    if (n + 3 >= sizeof s->ds_notes) return;
+    if (n) { memcpy(s->ds_notes + n, "; ", 3); n += 2; }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->ds_notes + n, sizeof s->ds_notes - n, fmt, ap);
+    va_end(ap);
+}
+
 int setup_finish(setup *s, zs_error *err)
 {
     if (choose_strategies(s, err)) return err->code;
@@ -281,6 +302,11 @@ int setup_finish(setup *s, zs_error *err)
     if (s->ds_arg) {
         snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
         if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
+        dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
+        if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
+        if (s->ds.filled[0]) note_ds(s, "\"auto\" filled as the HF Trainer does (h = %lld: reduce h^2, prefetch 0.9 h^2, persistence 10 h): %s",
+                                     (long long)s->m.hidden_size, s->ds.filled);
+        if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
         /* The config's ZeRO stage picks the strategy unless --strategy says otherwise: stage k
          * partitions the first k of optimizer states, gradients, parameters (DeepSpeed docs,
          * zero_optimization.stage). */
@@ -301,14 +327,29 @@ int setup_finish(setup *s, zs_error *err)
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
     if (s->ds.train_batch_size > 0) {
         int64_t dp = training_dp(&s->t);
-        if (dp > 0 && !s->ds.grad_accum_set && s->ds.micro_batch_set &&
-            s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
+        bool micro = s->ds.micro_batch_set || flag_given(s, OPT_MICRO);
+        bool accum = s->ds.grad_accum_set || flag_given(s, OPT_ACCUM);
+        if (dp > 0 && !accum && micro && s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
             s->t.grad_accum = s->ds.train_batch_size / (s->t.micro_batch * dp);
-        else if (dp > 0 && !s->ds.micro_batch_set && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
+        else if (dp > 0 && !micro && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
             s->t.micro_batch = s->ds.train_batch_size / (s->t.grad_accum * dp);
+        /* DeepSpeed asserts train_batch_size == micro x accum x world size / model parallel
+         * (deepspeed/runtime/config.py, _batch_assertion): so do we, naming the three. */
+        double got = (double)s->t.micro_batch * (double)s->t.grad_accum * (double)dp;
+        if (!s->searches_gpus && dp > 0 && got != (double)s->ds.train_batch_size)
+            return zs_fail(err, ZS_ERR_INPUT,
+                           "%s: train_batch_size %lld is not micro-batch %lld x gradient accumulation %lld x data-parallel %lld = %.0f (DeepSpeed asserts they agree)",
+                           s->ds_path, (long long)s->ds.train_batch_size, (long long)s->t.micro_batch,
+                           (long long)s->t.grad_accum, (long long)dp, got);
     }
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
     if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
+    /* reduce_bucket_size 0: DeepSpeed flushes the bucket before each gradient, so a bucket is
+     * one tensor; the largest module bounds it. */
+    if (s->ds.reduce_bucket_zero && !flag_given(s, OPT_REDUCE_BUCKET)) {
+        s->t.reduce_bucket = s->pc.largest_module > 1 ? s->pc.largest_module : 1;
+        note_ds(s, "reduce_bucket_size 0: one tensor per reduction, up to the largest module");
+    }
     return training_validate(&s->t, err);
 }
 
@@ -319,7 +360,7 @@ scenario setup_scenario(const setup *s)
 
 report_options setup_report_options(const setup *s)
 {
-    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted};
+    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted, s->ds_notes};
 }
 
 const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const char *const *drop,

@@ -36,6 +36,9 @@ typedef struct setup {
     /* Training flags are parsed when read (a bad value is a usage error before any file is
      * opened) into flag_t, and copied over t after ds_config in finish(), so flags win. */
     training flag_t;
+    bool searches_gpus;             /* plan: --gpus is searched, so train_batch_size is not
+                                       checked against the flag's DP */
+    char ds_notes[2048];            /* what the ds_config report line says beyond the path */
     int n_flags;
     int flags[64];                  /* OPT_* ids given, in order */
 } setup;

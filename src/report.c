@@ -460,6 +460,16 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
                 "  qwZ forward gathers int8 (x 0.5), hpZ backward gathers from a secondary partition over H ranks\n"
                 "  (P / H more parameter memory), qgZ reduce-scatters int4 gradients (x 0.25).\n",
                 (long long)t->shard_group, (long long)t->hpz_group);
+    if (t->offload_optimizer == OFFLOAD_NVME) {
+        int64_t gpn = scenario_gpus_per_node(s->hw, t);
+        fprintf(o,
+                "NVMe optimizer offload (ZeRO-Infinity, arXiv 2104.07857): per step each GPU reads (K + 4) P' B (fp32\n"
+                "  master, moments, fp32 gradient) and writes K P' B at the node's NVMe %.1f GB/s / %lld GPUs, P' = local\n"
+                "  optimizer shard; in k = ceil(P' / sub_group_size %.3g) sub-groups, pipelined I/O (pipeline_read %s,\n"
+                "  pipeline_write %s) overlaps the CPU step: T = ov/k + cpu/k + (k-1)/k max(cpu, ov) + unpipelined I/O.\n",
+                s->hw->nvme_bandwidth / 1e9, (long long)gpn, t->sub_group_size,
+                t->nvme_pipeline_read ? "on" : "off", t->nvme_pipeline_write ? "on" : "off");
+    }
     const framework *fw = framework_of(t);
     if (t->framework)
         fprintf(o,

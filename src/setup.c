@@ -258,7 +258,7 @@ static int choose_strategies(setup *s, zs_error *err)
     return ZS_OK;
 }
 
-static bool flag_given(const setup *s, int id)
+bool setup_flag_given(const setup *s, int id)
 {
     for (int k = 0; k < s->n_flags; k++)
         if (s->flags[k] == id) return true;
@@ -327,8 +327,8 @@ int setup_finish(setup *s, zs_error *err)
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
     if (s->ds.train_batch_size > 0) {
         int64_t dp = training_dp(&s->t);
-        bool micro = s->ds.micro_batch_set || flag_given(s, OPT_MICRO);
-        bool accum = s->ds.grad_accum_set || flag_given(s, OPT_ACCUM);
+        bool micro = s->ds.micro_batch_set || setup_flag_given(s, OPT_MICRO);
+        bool accum = s->ds.grad_accum_set || setup_flag_given(s, OPT_ACCUM);
         if (dp > 0 && !accum && micro && s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
             s->t.grad_accum = s->ds.train_batch_size / (s->t.micro_batch * dp);
         else if (dp > 0 && !micro && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
@@ -344,11 +344,12 @@ int setup_finish(setup *s, zs_error *err)
     }
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
     if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
-    /* reduce_bucket_size 0: DeepSpeed flushes the bucket before each gradient, so a bucket is
-     * one tensor; the largest module bounds it. */
-    if (s->ds.reduce_bucket_zero && !flag_given(s, OPT_REDUCE_BUCKET)) {
-        s->t.reduce_bucket = s->pc.largest_module > 1 ? s->pc.largest_module : 1;
-        note_ds(s, "reduce_bucket_size 0: one tensor per reduction, up to the largest module");
+    /* reduce_bucket_size 0: DeepSpeed flushes the bucket before each gradient is added, so a
+     * bucket holds one tensor, at most the largest. */
+    if (s->ds.reduce_bucket_zero && !setup_flag_given(s, OPT_REDUCE_BUCKET)) {
+        double big = s->m.params_only ? s->pc.largest_module : s->pc.largest_tensor;
+        s->t.reduce_bucket = big > 1 ? big : 1;
+        note_ds(s, "reduce_bucket_size 0: one tensor per reduction, the largest %.0f elements", s->t.reduce_bucket);
     }
     return training_validate(&s->t, err);
 }

@@ -67,6 +67,9 @@ int setup_take(setup *s, int id, const char *value, zs_error *err);
  * Fails with ZS_ERR_USAGE naming the flag. */
 int setup_apply(training *t, int id, const char *value, zs_error *err);
 
+/* Whether the shared option `id` (an OPT_* training flag) was given. Never fails. */
+bool setup_flag_given(const setup *s, int id);
+
 /* Load files and apply flags: model or --params, hardware, ds_config, then the flags, then
  * validation. Fails with ZS_ERR_USAGE (flags) or ZS_ERR_INPUT (files). */
 int setup_finish(setup *s, zs_error *err);

@@ -114,7 +114,7 @@ static void deepspeed_legacy(void)
     setup s;
     const char *ok[] = {"--model", "llama-2-7b", "--gpus", "8", "--deepspeed", "tests/data/ds_config_legacy.json", NULL};
     CHECK(setup_run(&s, ok, &e) == ZS_OK);
-    /* The one-tensor bucket is the largest module: llama-2-7b's 32000 x 4096 embedding
+    /* The one-tensor bucket is the largest tensor: llama-2-7b's 32000 x 4096 embedding
      * (HF config.json vocab_size 32000, hidden_size 4096). */
     CHECK_EQ_INT(s.t.reduce_bucket, 32000 * 4096);
     CHECK(strstr(s.ds_notes, "ignored (not modelled)") != NULL);

@@ -97,59 +97,83 @@ static void header(bool tokens, bool fw)
     printf("\n");
 }
 
+/* Every cell is computed before anything is printed: an error leaves no half table. */
 static int max_model(const scenario *s, out_format format, const plan_space *sp, const char *list)
 {
     int64_t counts[64];
     int n = 0;
     if (list) {
         char buf[512];
+        if (strlen(list) >= sizeof buf) return cmd_error("plan", ZS_ERR_USAGE, "--gpus-list: longer than 511 characters");
         snprintf(buf, sizeof buf, "%s", list);
         zs_error err = {0};
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && n < 64; tok = strtok_r(NULL, ",", &save))
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (n == 64) return cmd_error("plan", ZS_ERR_USAGE, "--gpus-list: at most 64 GPU counts");
             if (units_parse_int(tok, "--gpus-list", 1, 10000000, &counts[n++], &err))
                 return cmd_error("plan", err.code, err.msg);
+        }
+        if (n == 0) return cmd_error("plan", ZS_ERR_USAGE, "--gpus-list: expected GPU counts such as 8,64,512");
     } else {
         for (int64_t g = 1; g <= sp->max_gpus && n < 64; g *= 2) counts[n++] = g;
     }
-    cJSON *root = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(root, "max_model");
-    cJSON_AddNumberToObject(root, "schema_version", 1);
     int ns = 0;
     while (strategies[ns]) ns++;
+    double params[64][STRATEGY_MAX];
+    bool capped[64][STRATEGY_MAX];
+    bool tty = isatty(2);
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; i < ns; i++) {
+            if (tty) fprintf(stderr, "\rplan: max model %d/%d", k * ns + i + 1, n * ns);
+            int64_t layers;
+            zs_error err = {0};
+            if (plan_max_model_capped(s, sp, strategies[i], counts[k], &params[k][i], &layers, &capped[k][i], &err)) {
+                if (tty) fprintf(stderr, "\r%40s\r", "");
+                return cmd_error("plan", err.code, err.msg);
+            }
+        }
+    }
+    if (tty) fprintf(stderr, "\r%40s\r", "");
     if (format == FMT_TABLE) {
         printf("Largest trainable model (parameters) on %s, %s%s\n", s->hw->name,
                s->m->params_only ? "model states + overhead only (--params)" : "scaling the depth of ",
                s->m->params_only ? "" : s->m->name);
         printf("%8s", "GPUs");
-        for (int i = 0; strategies[i]; i++) printf("%12s", strategies[i]->label);
+        for (int i = 0; i < ns; i++) printf("%12s", strategies[i]->label);
         printf("\n");
+        bool any_cap = false;
+        for (int k = 0; k < n; k++) {
+            printf("%8lld", (long long)counts[k]);
+            for (int i = 0; i < ns; i++) {
+                char b[32], c[40];
+                snprintf(c, sizeof c, "%s%s", capped[k][i] ? ">= " : "",
+                         params[k][i] > 0 ? units_fmt_short(params[k][i], b, sizeof b) : "-");
+                any_cap |= capped[k][i];
+                printf("%12s", c);
+            }
+            printf("\n");
+        }
+        if (any_cap)
+            printf(">= : the search limit (%s) fits; the largest trainable model is at least that.\n",
+                   s->m->params_only ? "1e16 parameters" : "100,000 layers");
+        return 0;
     }
-    bool tty = isatty(2);
+    cJSON *root = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(root, "max_model");
+    cJSON_AddNumberToObject(root, "schema_version", 1);
     for (int k = 0; k < n; k++) {
-        if (format == FMT_TABLE) printf("%8lld", (long long)counts[k]);
         cJSON *row = cJSON_CreateObject();
         cJSON_AddNumberToObject(row, "gpus", (double)counts[k]);
-        for (int i = 0; strategies[i]; i++) {
-            if (tty) fprintf(stderr, "\rplan: max model %d/%d", k * ns + i + 1, n * ns);
-            double params;
-            int64_t layers;
-            zs_error err = {0};
-            if (plan_max_model(s, sp, strategies[i], counts[k], &params, &layers, &err)) {
-                cJSON_Delete(root);
-                return cmd_error("plan", err.code, err.msg);
-            }
-            char b[32];
-            if (format == FMT_TABLE) printf("%12s", params > 0 ? units_fmt_short(params, b, sizeof b) : "-");
-            cJSON_AddNumberToObject(row, strategies[i]->name, params);
+        cJSON *cap = cJSON_CreateArray();
+        for (int i = 0; i < ns; i++) {
+            cJSON_AddNumberToObject(row, strategies[i]->name, params[k][i]);
+            if (capped[k][i]) cJSON_AddItemToArray(cap, cJSON_CreateString(strategies[i]->name));
         }
-        if (tty) fprintf(stderr, "\r%40s\r", "");
-        if (format == FMT_TABLE) printf("\n");
+        /* Strategies whose value is the search limit, a lower bound. */
+        cJSON_AddItemToObject(row, "at_least", cap);
         cJSON_AddItemToArray(rows, row);
     }
-    if (format != FMT_TABLE) {
-        char *text = cJSON_Print(root);
-        if (text) puts(text);
-        free(text);
-    }
+    char *text = cJSON_Print(root);
+    if (text) puts(text);
+    free(text);
     cJSON_Delete(root);
     return 0;
 }
@@ -216,6 +240,13 @@ int cmd_plan(int argc, char **argv)
         }
     }
     if (setup_finish(&s, &err)) return cmd_error("plan", err.code, err.msg);
+    /* Configuration flags are fixed during the search, as --help says. */
+    if (setup_flag_given(&s, OPT_MICRO)) sp.fixed_micro_batch = s.t.micro_batch;
+    if (setup_flag_given(&s, OPT_TP)) sp.fixed_tp = s.t.tp;
+    if (setup_flag_given(&s, OPT_PP)) sp.fixed_pp = s.t.pp;
+    if (setup_flag_given(&s, OPT_VSTAGES)) sp.fixed_vstages = s.t.virtual_stages;
+    sp.fixed_ckpt = setup_flag_given(&s, OPT_CKPT);
+    sp.fixed_offload = setup_flag_given(&s, OPT_OFF_OPT) || setup_flag_given(&s, OPT_OFF_PARAM);
     for (int k = 0; k < STRATEGY_MAX; k++) sp.strategies[k] = false;
     for (int k = 0; s.chosen[k]; k++) sp.strategies[strategy_index(s.chosen[k])] = true;
     sp.tokens = s.tokens;
@@ -262,7 +293,13 @@ int cmd_plan(int argc, char **argv)
             if (!sp.strategies[k]) continue;
             if (pr.has_best[k]) print_entry(0, &pr.best_per_strategy[k], tokens, show_fw);
             else printf("  -  %-6s does not fit (within the constraints)\n", strategies[k]->label);
-            if (pr.min_gpus[k]) printf("     %-6s fits from %lld GPUs\n", strategies[k]->label, (long long)pr.min_gpus[k]);
+            if (pr.min_gpus[k]) {
+                const training *mt = &pr.min_entry[k].t;
+                printf("     %-6s fits from %lld GPU%s: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s\n",
+                       strategies[k]->label, (long long)pr.min_gpus[k], pr.min_gpus[k] == 1 ? "" : "s",
+                       (long long)mt->tp, (long long)mt->pp, (long long)mt->micro_batch,
+                       ckpt_name(mt->checkpointing), report_offload_name(mt));
+            }
         }
     } else {
         cJSON *root = cJSON_CreateObject();

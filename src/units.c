@@ -129,6 +129,10 @@ const char *units_fmt_short(double n, char *buf, size_t len)
 {
     static const struct { double div; const char *suffix; } t[] = {
         {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}};
+    if (n >= 1e15) {        /* past "999T": scientific, not "1e+04T" */
+        snprintf(buf, len, "%.3g", n);
+        return buf;
+    }
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (n >= t[i].div) {
             snprintf(buf, len, "%.3g%s", n / t[i].div, t[i].suffix);

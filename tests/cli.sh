@@ -409,6 +409,27 @@ h, i, s = 4096, 11008, 4096        # per layer: 2 h + h + i elements per token d
 assert abs((a['memory_bytes']['activations'] - b['memory_bytes']['activations']) - 32 * s * (3 * h + i)) < 1
 assert b['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" && ok || bad "fp8 memory or compute"
 rm -f "$out.2"
+# --- plan (issue 14) ---
+# Configuration flags are fixed during the search, as plan --help says: --micro-batch 4 is kept.
+json_check "d['ranked'] and all(r['micro_batch'] == 4 for r in d['ranked'])" plan $M --max-gpus 16 --micro-batch 4 --format json
+# GPU counts past 4,096 nodes are searched (a fixed array once stopped at 32,744 GPUs).
+json_check "d['ranked'][0]['gpus'] == 65536" plan $M --min-gpus 32768 --max-gpus 65536 --global-batch 65536 --micro-batch 1 --no-tp --no-pp --no-offload --checkpointing full --strategy zero3 --top 1 --format json
+# --rank cost: configurations within 1% of the cheapest are a tie, won by the fastest step
+# (once 4 GPUs for 627 days beat 64 GPUs for 39 days by 0.002%).
+json_check "all(r['step_time_seconds']['total'] >= d['ranked'][0]['step_time_seconds']['total'] for r in d['ranked'] if r['gpu_hours'] <= d['ranked'][0]['gpu_hours'] * 1.005)" plan $M --rank cost --tokens 1e12 --max-gpus 64 --top 10 --format json
+# --no-pp --no-tp --no-offload in --max-model: DDP keeps 16 bytes per parameter on every GPU
+# (ZeRO paper, arXiv 1910.02054, section 3.1), so it cannot pass 80 GiB / 16 B = 5.37e9;
+# with pipeline parallelism allowed it can.
+json_check "0 < d['max_model'][0]['ddp'] < 80 * 2**30 / 16" plan $M --max-model --no-pp --no-tp --no-offload --gpus-list 8 --format json
+json_check "d['max_model'][0]['ddp'] > 80 * 2**30 / 16" plan $M --max-model --no-tp --no-offload --gpus-list 8 --format json
+# A small model deepened on many GPUs stays within the 100,000-layer bound: a whole table, exit 0.
+"$Z" plan --max-model --model gpt2 --gpus-list 8,100000 >"$out" 2>"$err" && [ "$(grep -c '^ *[0-9]' "$out")" -eq 2 ] && ok || bad "max-model gpt2: $(cat "$err")"
+# In --params mode the 1e16 search cap is a lower bound, not a result.
+json_check "d['max_model'][0]['at_least'] == ['zero3']" plan --max-model --params 1e9 --gpus-list 10000000 --format json
+"$Z" plan --max-model --params 1e9 --gpus-list 10000000 >"$out" 2>"$err"; grep -q ">= 1e+16" "$out" && ok || bad "max-model cap: $(cat "$out")"
+# "fits from N GPUs" names the configuration: llama-2-7b under DDP needs 16 B x 6.74e9 = 108 GB
+# (> 80 GiB), so the fewest is 2 GPUs split by TP or PP.
+"$Z" plan $M --max-gpus 16 >"$out" 2>"$err"; grep -q "DDP    fits from 2 GPUs: TP [12], PP [12], micro-batch" "$out" && ok || bad "fits from: $(grep 'fits from' "$out")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

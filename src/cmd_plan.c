@@ -240,13 +240,17 @@ int cmd_plan(int argc, char **argv)
         }
     }
     if (setup_finish(&s, &err)) return cmd_error("plan", err.code, err.msg);
-    /* Configuration flags are fixed during the search, as --help says. */
-    if (setup_flag_given(&s, OPT_MICRO)) sp.fixed_micro_batch = s.t.micro_batch;
-    if (setup_flag_given(&s, OPT_TP)) sp.fixed_tp = s.t.tp;
-    if (setup_flag_given(&s, OPT_PP)) sp.fixed_pp = s.t.pp;
-    if (setup_flag_given(&s, OPT_VSTAGES)) sp.fixed_vstages = s.t.virtual_stages;
-    sp.fixed_ckpt = setup_flag_given(&s, OPT_CKPT);
-    sp.fixed_offload = setup_flag_given(&s, OPT_OFF_OPT) || setup_flag_given(&s, OPT_OFF_PARAM);
+    /* Configuration flags are fixed during the search, as --help says. --max-model keeps its
+     * own definition (the most memory-saving choices: micro-batch 1, full recompute, any
+     * offload allowed), which plot's max-model chart shares. */
+    if (!maxmodel) {
+        if (setup_flag_given(&s, OPT_MICRO)) sp.fixed_micro_batch = s.t.micro_batch;
+        if (setup_flag_given(&s, OPT_TP)) sp.fixed_tp = s.t.tp;
+        if (setup_flag_given(&s, OPT_PP)) sp.fixed_pp = s.t.pp;
+        if (setup_flag_given(&s, OPT_VSTAGES)) sp.fixed_vstages = s.t.virtual_stages;
+        sp.fixed_ckpt = setup_flag_given(&s, OPT_CKPT);
+        sp.fixed_offload = setup_flag_given(&s, OPT_OFF_OPT) || setup_flag_given(&s, OPT_OFF_PARAM);
+    }
     for (int k = 0; k < STRATEGY_MAX; k++) sp.strategies[k] = false;
     for (int k = 0; s.chosen[k]; k++) sp.strategies[strategy_index(s.chosen[k])] = true;
     sp.tokens = s.tokens;

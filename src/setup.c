@@ -342,6 +342,12 @@ int setup_finish(setup *s, zs_error *err)
                            s->ds_path, (long long)s->ds.train_batch_size, (long long)s->t.micro_batch,
                            (long long)s->t.grad_accum, (long long)dp, got);
     }
+    /* Each pipeline stage holds virtual_stages chunks of at least one layer (Narayanan et al.
+     * 2021, section 2.2): more chunks than layers is no configuration at all. */
+    if (!s->m.params_only && s->t.pp * s->t.virtual_stages > s->m.num_layers)
+        return zs_fail(err, ZS_ERR_USAGE, "--pp %lld x --virtual-stages %lld = %lld model chunks, more than the model's %lld layers",
+                       (long long)s->t.pp, (long long)s->t.virtual_stages, (long long)(s->t.pp * s->t.virtual_stages),
+                       (long long)s->m.num_layers);
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
     if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
     /* reduce_bucket_size 0: DeepSpeed flushes the bucket before each gradient is added, so a

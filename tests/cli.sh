@@ -431,5 +431,11 @@ json_check "d['max_model'][0]['at_least'] == ['zero3']" plan --max-model --param
 # (> 80 GiB), so the fewest is 2 GPUs split by TP or PP.
 "$Z" plan $M --max-gpus 16 >"$out" 2>"$err"; grep -q "DDP    fits from 2 GPUs: TP [12], PP [12], micro-batch" "$out" && ok || bad "fits from: $(grep 'fits from' "$out")"
 
+# --pp and --virtual-stages against the layer count: llama-2-7b has 32 layers (HF config.json
+# num_hidden_layers), so 32 x 1024 chunks (once a 0.4 ms bubble) and 64 stages are refused.
+expect 2 "--virtual-stages 1024" -- estimate $M --gpus 32 --pp 32 --virtual-stages 1024
+expect 2 "32 layers" -- estimate $M --gpus 64 --pp 64
+expect 0 "" -- estimate $M --gpus 32 --pp 32 --virtual-stages 1
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

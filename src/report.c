@@ -1,5 +1,6 @@
 /* report.c -- estimate output: a readable table, JSON with stable keys, CSV. */
 #include "report.h"
+#include "report_row.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -346,27 +347,11 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     return root;
 }
 
+/* The columns sweep writes too (report_row.h), one row per strategy. */
 static void csv(FILE *f, const scenario *s, const result *r, int n)
 {
-    fprintf(f, "model,hardware,gpus,tp,pp,dp,micro_batch,seq_len,grad_accum,strategy,applicable");
-    for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, ",%s_bytes", mf->key);
-    fprintf(f, ",host_per_node_bytes,fits,communication_bytes_per_gpu,step_time_seconds,tokens_per_second,tflops_per_gpu,mfu,hfu,cost_dollars,framework\n");
-    for (int i = 0; i < n; i++) {
-        const training *t = s->t;
-        fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s", s->m->name, s->hw->name,
-                (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)training_dp(t),
-                (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum,
-                r[i].strategy->name, r[i].applicable ? "true" : "false");
-        for (const mem_field *mf = mem_fields; mf->key; mf++)
-            fprintf(f, ",%.0f", r[i].applicable ? field_of(&r[i].mem, mf) : 0);
-        fprintf(f, ",%.0f,%s", r[i].applicable ? r[i].mem.host_per_node : 0, r[i].fits ? "true" : "false");
-        if (r[i].applicable)
-            fprintf(f, ",%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", r[i].comm.bytes_total, r[i].step.total,
-                    r[i].tokens_per_second, r[i].tflops_per_gpu, r[i].mfu, r[i].hfu, r[i].cost.dollars);
-        else
-            fprintf(f, ",,,,,,,");
-        fprintf(f, ",%s\n", framework_of(t)->name);
-    }
+    report_row_header(f);
+    for (int i = 0; i < n; i++) report_row_write(f, s->m, s->hw, s->t, r[i].strategy, &r[i], NULL, false);
 }
 
 int report_estimate(FILE *f, const scenario *s, const report_options *o, const result *r, int n)

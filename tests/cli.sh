@@ -158,7 +158,7 @@ expect 2 "--rank" -- plan --model llama-2-7b --rank fastest
 json_check "d['max_model'][0]['zero3'] > d['max_model'][0]['ddp'] > 0" plan --max-model --params 1e9 --gpus-list 64 --no-offload --format json
 # sweep: one row per grid point and strategy; infeasible and invalid rows stay, marked
 "$Z" sweep $M --gpus 8:64:x2 --micro-batch 1,2,4 --strategy all >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq $((1 + 4 * 3 * 4)) ] && ok || bad "sweep row count: $(wc -l <"$out")"
-"$Z" sweep $M --gpus 8,12 --tp 8 --strategy zero3 >"$out" 2>"$err"; grep -q 'false,"--gpus 12 is not a multiple' "$out" && ok || bad "sweep invalid row not marked"
+"$Z" sweep $M --gpus 8,12 --tp 8 --strategy zero3 >"$out" 2>"$err"; grep -q 'false,--gpus 12 is not a multiple' "$out" && ok || bad "sweep invalid row not marked"
 "$Z" sweep --params 1e12 --gpus 8 --strategy ddp --format json >"$out" 2>"$err"; python3 -c "import json,sys; r=[json.loads(l) for l in open('$out')]; assert len(r)==1 and r[0]['fits'] is False" && ok || bad "sweep json lines"
 expect 2 "--gpus" -- sweep $M --gpus 64:8:x2
 expect 2 "--gpus" -- sweep $M --gpus 1:8:x1
@@ -243,7 +243,7 @@ json_check "d['count'] == 12 and d['mape'] < 1e-9" validate $T/runs.json --forma
 rm -rf "$T"
 
 # CSV: a header and one row per strategy
-"$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq 5 ] && head -1 "$out" | grep -q "total_bytes" && ok || bad "csv rows"
+"$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq 5 ] && head -1 "$out" | grep -q "memory_bytes.total" && ok || bad "csv rows"
 # a closed pipe is not an error
 "$Z" list models 2>"$err" | head -1 >/dev/null; [ ! -s "$err" ] && ok || bad "closed pipe printed: $(cat "$err")"
 
@@ -436,6 +436,24 @@ json_check "d['max_model'][0]['at_least'] == ['zero3']" plan --max-model --param
 expect 2 "--virtual-stages 1024" -- estimate $M --gpus 32 --pp 32 --virtual-stages 1024
 expect 2 "32 layers" -- estimate $M --gpus 64 --pp 64
 expect 0 "" -- estimate $M --gpus 32 --pp 32 --virtual-stages 1
+
+# --- sweep (issue 14) ---
+# estimate's CSV and sweep's CSV have the same columns.
+"$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; h1=$(head -1 "$out")
+"$Z" sweep $M --gpus 8 >"$out" 2>"$err"; [ "$h1" = "$(head -1 "$out")" ] && ok || bad "estimate and sweep CSV headers differ"
+# 16 flags x 4096 values = 4096^16 ~ 10^57 rows: refused at once, the count does not overflow.
+expect 2 "more than 1000000 rows" -- sweep $M --gpus 1:4096 --micro-batch 1:4096 --seq-len 1:4096 --grad-accum 1:4096 --tp 1:4096 --pp 1:4096
+expect 2 "more than 100 rows" -- sweep $M --gpus 1:200 --strategy zero3 --max-rows 100
+"$Z" sweep $M --gpus 1:200 --strategy zero3 --max-rows 200 >"$out" 2>"$err" && [ "$(wc -l <"$out")" -eq 201 ] && ok || bad "--max-rows 200: $(head -c 300 "$err")"
+# A repeated swept flag is an error, not duplicate rows.
+expect 2 "--gpus given twice" -- sweep $M --gpus 8 --gpus 16
+expect 2 "--strategy given twice" -- sweep $M --strategy zero2 --strategy zero3
+# A model name with a comma stays one CSV field (RFC 4180 quoting).
+T=$(mktemp -d)
+sed 's/"name": *"[^"]*"/"name": "llama, 7b"/' models/llama-2-7b.json >"$T/m.json"
+"$Z" sweep --model "$T/m.json" --gpus 8 --strategy zero3 >"$out" 2>"$err"
+python3 -c "import csv; r=list(csv.DictReader(open('$out'))); assert len(r)==1 and r[0]['model']=='llama, 7b' and r[0]['strategy']=='zero3'" && ok || bad "csv quoting: $(head -2 "$out")"
+rm -rf "$T"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

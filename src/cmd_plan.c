@@ -22,8 +22,8 @@ enum { P_MAX_GPUS = 1, P_MIN_GPUS, P_GB, P_GB_TOKENS, P_BUDGET, P_DEADLINE, P_RA
 static const cli_opt plan_only[] = {
     {"max-gpus", "N", "largest cluster to consider, searched in whole nodes (default 64)", P_MAX_GPUS},
     {"min-gpus", "N", "smallest GPU count to consider (default 1)", P_MIN_GPUS},
-    {"global-batch", "SEQS", "sequences per optimizer step (default: 4M tokens, Llama 2's batch)", P_GB},
-    {"global-batch-tokens", "TOKENS", "the global batch in tokens instead, e.g. 4M", P_GB_TOKENS},
+    {"global-batch", "SEQS", "sequences per optimizer step (default: 4Mi = 4,194,304 tokens, Llama's batch)", P_GB},
+    {"global-batch-tokens", "TOKENS", "the global batch in tokens instead, e.g. 4Mi (2^22) or 4M (4e6); rounded to a feasible batch", P_GB_TOKENS},
     {"budget", "USD", "keep configurations whose --tokens run costs at most this", P_BUDGET},
     {"deadline", "HOURS", "keep configurations whose --tokens run finishes in time", P_DEADLINE},
     {"rank", "BY", "time|cost|throughput (default time; cost = GPU-hours)", P_RANK},
@@ -95,6 +95,26 @@ static void header(bool tokens, bool fw)
            "DP", "mb", "GA", "recompute", "offload", "GiB/GPU", "step s", "tokens/s", "MFU%");
     if (tokens) printf(" %8s %12s", "days", "dollars");
     printf("\n");
+}
+
+/* Batches near n, nearest first, that have ever more factors of two: n rounded to a multiple
+ * of 2, 4, 8, ... (ties to the smaller). Returns how many were written. */
+static int nearby_batches(int64_t n, int64_t *out, int max)
+{
+    int count = 0;
+    for (int64_t q = 2; q <= 2 * n && q > 0 && count < max; q *= 2) {
+        int64_t lo = n / q * q, hi = lo + q, c = (lo > 0 && n - lo <= hi - n) ? lo : hi;
+        if (c == n) continue;
+        bool seen = false;
+        for (int k = 0; k < count; k++) seen |= out[k] == c;
+        if (!seen) out[count++] = c;
+    }
+    /* nearest first (stable for equal distance) */
+    for (int i = 1; i < count; i++)
+        for (int j = i; j > 0 && llabs(out[j] - n) < llabs(out[j - 1] - n); j--) {
+            int64_t tmp = out[j]; out[j] = out[j - 1]; out[j - 1] = tmp;
+        }
+    return count;
 }
 
 /* Every cell is computed before anything is printed: an error leaves no half table. */
@@ -268,12 +288,39 @@ int cmd_plan(int argc, char **argv)
     bool show_fw = nf > 0;
     scenario sc = setup_scenario(&s);
     if (maxmodel) return max_model(&sc, s.format, &sp, list);
-    if (gb_tokens > 0) sp.global_batch = (int64_t)ceil(gb_tokens / (double)s.t.seq_len);
-    if (sp.global_batch == 0) sp.global_batch = (int64_t)ceil(4194304.0 / (double)s.t.seq_len);
+    /* The default batch: Llama's 4M tokens, which is 2048 sequences of 2048 = 4Mi (Touvron et
+     * al. 2023, arXiv 2302.13971, section 2.2). */
+    bool from_tokens = sp.global_batch == 0;
+    if (from_tokens) {
+        double tokens = gb_tokens > 0 ? gb_tokens : 4194304.0;
+        double seqs = fmax(1, round(tokens / (double)s.t.seq_len));
+        if (seqs > 100000000) return cmd_error("plan", ZS_ERR_USAGE, "--global-batch-tokens: more than 1e8 sequences per step");
+        sp.global_batch = (int64_t)seqs;
+    }
 
     plan_result pr;
     bool tty = isatty(2);
     if (plan_search(&sc, &sp, top, tty ? progress : NULL, NULL, &pr, &err)) return cmd_error("plan", err.code, err.msg);
+    /* A batch in tokens is approximate: when no configuration divides it (4M = 4e6 tokens at
+     * 4096 is 977 sequences, a prime), take the nearest batch that one does, and say so. */
+    int64_t asked = sp.global_batch;
+    if (from_tokens && pr.n_top == 0 && !(sp.budget_dollars > 0 || sp.deadline_seconds > 0)) {
+        int64_t cand[64];
+        int nc = nearby_batches(asked, cand, 64);
+        for (int k = 0; k < nc; k++) {
+            plan_space try_sp = sp;
+            plan_result tr;
+            try_sp.global_batch = cand[k];
+            if (plan_search(&sc, &try_sp, top, NULL, NULL, &tr, &err)) { plan_result_free(&pr); return cmd_error("plan", err.code, err.msg); }
+            if (tr.n_top > 0) {
+                plan_result_free(&pr);
+                pr = tr;
+                sp.global_batch = cand[k];
+                break;
+            }
+            plan_result_free(&tr);
+        }
+    }
     bool tokens = s.tokens > 0;
     for (int k = 0; k < pr.n_top; k++) add_interval(&sc, &pr.top[k]);
     for (int k = 0; strategies[k]; k++) if (pr.has_best[k]) add_interval(&sc, &pr.best_per_strategy[k]);
@@ -283,6 +330,9 @@ int cmd_plan(int argc, char **argv)
                s.m.params_only ? units_fmt_short(s.pc.total, a, sizeof a) : s.m.name, s.hw.name,
                (long long)sp.max_gpus, (long long)sp.global_batch, (long long)s.t.seq_len,
                sp.rank == RANK_COST ? "cost (GPU-seconds per step)" : sp.rank == RANK_THROUGHPUT ? "tokens/s per GPU" : "step time");
+        if (sp.global_batch != asked)
+            printf("note: no configuration divides %lld sequences (%.0f tokens); rounded to the nearest feasible batch, %lld sequences\n",
+                   (long long)asked, (double)asked * (double)s.t.seq_len, (long long)sp.global_batch);
         printf("evaluated %s configurations, %s feasible\n\n", units_fmt_count((double)pr.evaluated, a, sizeof a),
                units_fmt_count((double)pr.feasible, b, sizeof b));
         if (pr.n_top == 0) printf("Nothing fits%s. Try more GPUs (--max-gpus), offload, or a smaller micro-batch.\n",
@@ -309,6 +359,7 @@ int cmd_plan(int argc, char **argv)
         cJSON *root = cJSON_CreateObject();
         cJSON_AddNumberToObject(root, "schema_version", 1);
         cJSON_AddNumberToObject(root, "global_batch", (double)sp.global_batch);
+        if (sp.global_batch != asked) cJSON_AddNumberToObject(root, "global_batch_requested", (double)asked);
         cJSON_AddNumberToObject(root, "evaluated", (double)pr.evaluated);
         cJSON_AddNumberToObject(root, "feasible", (double)pr.feasible);
         cJSON *ranked = cJSON_AddArrayToObject(root, "ranked");

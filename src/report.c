@@ -44,10 +44,14 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m->name,
                 units_fmt_count(s->pc->total, a, sizeof a), units_fmt_short(s->pc->active, b, sizeof b),
                 (long long)s->m->num_layers, (long long)s->m->hidden_size);
-    int64_t gpn = scenario_gpus_per_node(s->hw, t);
-    fprintf(f, "hardware   %s: %s, %s HBM, %lld GPUs = %lld node(s) x %lld\n", s->hw->name,
-            s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), (long long)t->gpus,
-            (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
+    int64_t gpn = scenario_gpus_per_node(s->hw, t), full = t->gpus / gpn, rest = t->gpus % gpn;
+    /* Both units, so "--hbm 80GB" reads back as what it is; the real layout, partial node
+     * included. */
+    fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB), %lld GPUs = %lld node%s x %lld", s->hw->name,
+            s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), s->hw->hbm_bytes / 1e9,
+            (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
+    if (rest) fprintf(f, " + 1 node x %lld", (long long)rest);
+    fputc('\n', f);
     char cp[32] = "";
     if (t->cp > 1) snprintf(cp, sizeof cp, ", CP %lld", (long long)t->cp);
     fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld%s, DP %lld\n",

@@ -455,5 +455,22 @@ sed 's/"name": *"[^"]*"/"name": "llama, 7b"/' models/llama-2-7b.json >"$T/m.json
 python3 -c "import csv; r=list(csv.DictReader(open('$out'))); assert len(r)==1 and r[0]['model']=='llama, 7b' and r[0]['strategy']=='zero3'" && ok || bad "csv quoting: $(head -2 "$out")"
 rm -rf "$T"
 
+# --- units (issue 14): one rule for sizes (the unit is written; GB = 10^9, GiB = 2^30, IEC
+# 80000-13) and one for counts (k/M/B/T decimal, Ki/Mi/Gi/Ti binary) ---
+expect 2 "did you mean 80GiB?" -- estimate $M --hbm 80
+expect 2 "ambiguous" -- estimate $M --hbm 80G
+# 80GB = 80e9 B = 74.51 GiB, and the header says both.
+"$Z" estimate $M --hbm 80GB --strategy zero3 >"$out" 2>"$err"; grep -q "74.51 GiB HBM (80.00 GB)" "$out" && ok || bad "--hbm 80GB header: $(sed -n 2p "$out")"
+json_check "d['training']['seq_len'] == 8192" estimate $M --seq-len 8Ki --strategy zero3 --format json
+json_check "d['training']['seq_len'] == 8000" estimate $M --seq-len 8k --strategy zero3 --format json
+# 12 GPUs on 8-GPU nodes: one full node and a partial one, not "2 node(s) x 8".
+"$Z" estimate $M --gpus 12 --strategy zero3 >"$out" 2>"$err"; grep -q "12 GPUs = 1 node x 8 + 1 node x 4" "$out" && ok || bad "partial node layout: $(sed -n 2p "$out")"
+# Llama's 4M-token batch is 2048 x 2048 = 4Mi tokens (arXiv 2302.13971, section 2.2): the
+# default and --global-batch-tokens 4Mi agree; 4M = 4e6 tokens at 4096 is 977 sequences (a
+# prime), rounded to the nearest batch some configuration divides, with a note.
+json_check "d['global_batch'] == 2048" plan $M --max-gpus 8 --top 1 --format json
+json_check "d['global_batch'] == 1024" plan $M --seq-len 4096 --global-batch-tokens 4Mi --max-gpus 8 --top 1 --format json
+json_check "d['global_batch_requested'] == 977 and d['global_batch'] == 976 and d['ranked']" plan $M --seq-len 4096 --global-batch-tokens 4M --max-gpus 64 --no-tp --no-pp --no-offload --top 1 --format json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -117,6 +117,46 @@ static int nearby_batches(int64_t n, int64_t *out, int max)
     return count;
 }
 
+/* When the search found nothing: search on, in doubling GPU ranges up to 4096 (only the
+ * counts not yet searched), then with offload if it was off, and name the first that fits. */
+static void what_would_fit(const scenario *sc, const plan_space *sp, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (sp->budget_dollars > 0 || sp->deadline_seconds > 0) {
+        snprintf(out, len, "drop --budget/--deadline to see what fits at all");
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        plan_space t = *sp;
+        if (pass == 1) {
+            if (sp->allow_offload) break;
+            t.allow_offload = true;
+        }
+        int64_t lo = pass == 0 ? sp->max_gpus + 1 : sp->min_gpus;
+        for (int64_t hi = pass == 0 ? sp->max_gpus * 2 : sp->max_gpus; hi <= 4096 || hi == sp->max_gpus; hi *= 2) {
+            t.min_gpus = lo;
+            t.max_gpus = hi;
+            plan_result r;
+            zs_error ignore;
+            if (plan_search(sc, &t, 1, NULL, NULL, &r, &ignore) == ZS_OK && r.n_top > 0) {
+                const plan_entry *e = &r.top[0];
+                char change[64];
+                if (pass == 0) snprintf(change, sizeof change, "with --max-gpus %lld", (long long)e->t.gpus);
+                else snprintf(change, sizeof change, "without --no-offload");
+                snprintf(out, len, "fits %s (%s on %lld GPUs: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s)",
+                         change, e->r.strategy->label, (long long)e->t.gpus, (long long)e->t.tp, (long long)e->t.pp,
+                         (long long)e->t.micro_batch, ckpt_name(e->t.checkpointing), off_name(&e->t));
+                plan_result_free(&r);
+                return;
+            }
+            plan_result_free(&r);
+            if (hi == sp->max_gpus) break;
+            lo = hi + 1;
+        }
+    }
+    snprintf(out, len, "nothing up to 4096 GPUs either: try --global-batch, a shorter --seq-len or offload");
+}
+
 /* Every cell is computed before anything is printed: an error leaves no half table. */
 static int max_model(const scenario *s, out_format format, const plan_space *sp, const char *list)
 {
@@ -335,8 +375,12 @@ int cmd_plan(int argc, char **argv)
                    (long long)asked, (double)asked * (double)s.t.seq_len, (long long)sp.global_batch);
         printf("evaluated %s configurations, %s feasible\n\n", units_fmt_count((double)pr.evaluated, a, sizeof a),
                units_fmt_count((double)pr.feasible, b, sizeof b));
-        if (pr.n_top == 0) printf("Nothing fits%s. Try more GPUs (--max-gpus), offload, or a smaller micro-batch.\n",
-                                  sp.budget_dollars > 0 || sp.deadline_seconds > 0 ? " within the budget/deadline" : "");
+        if (pr.n_top == 0) {
+            char hint[256];
+            what_would_fit(&sc, &sp, hint, sizeof hint);
+            printf("Nothing fits%s%s%s.\n", sp.budget_dollars > 0 || sp.deadline_seconds > 0 ? " within the budget/deadline" : "",
+                   hint[0] ? "; " : "", hint);
+        }
         else {
             header(tokens, show_fw);
             for (int k = 0; k < pr.n_top; k++) print_entry(k + 1, &pr.top[k], tokens, show_fw);

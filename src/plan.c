@@ -2,6 +2,7 @@
 #include "plan.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "units.h"
 
 void plan_space_init(plan_space *sp)
 {
@@ -399,4 +401,92 @@ int plan_max_model_capped(const scenario *sc, const plan_space *sp, const strate
     *params = pc.total;
     if (layers) *layers = lo;
     return ZS_OK;
+}
+
+/* The first strategy of sc that fits under t; NULL when none (or t is invalid). */
+static const strategy *first_fit(const scenario *sc, const training *t, result *r)
+{
+    sim_input in;
+    zs_error ignore;
+    if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) return NULL;
+    for (int k = 0; sc->chosen[k]; k++)
+        if (sim_run_memory(&in, sc->chosen[k], r)) return sc->chosen[k];
+    return NULL;
+}
+
+void plan_suggest(const scenario *sc, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    result r;
+    char b[32];
+    const strategy *st;
+    training t = *sc->t;
+    if (t.checkpointing != CKPT_FULL) {
+        t.checkpointing = CKPT_FULL;
+        if ((st = first_fit(sc, &t, &r))) {
+            snprintf(buf, len, "fits with --checkpointing full (%s: %s per GPU)", st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+            return;
+        }
+    }
+    t = *sc->t;
+    if (t.offload_optimizer == OFFLOAD_NONE) {
+        t.offload_optimizer = OFFLOAD_CPU;
+        if ((st = first_fit(sc, &t, &r))) {
+            snprintf(buf, len, "fits with --offload-optimizer cpu (%s: %s per GPU)", st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+            return;
+        }
+        t.offload_params = OFFLOAD_CPU;
+        if ((st = first_fit(sc, &t, &r))) {
+            snprintf(buf, len, "fits with --offload-optimizer cpu --offload-params cpu (%s: %s per GPU)", st->label,
+                     units_fmt_bytes(r.mem.total, b, sizeof b));
+            return;
+        }
+    }
+    /* A smaller micro-batch, the global batch kept by more accumulation. */
+    for (int64_t mb = sc->t->micro_batch / 2; mb >= 1; mb /= 2) {
+        t = *sc->t;
+        t.grad_accum = t.grad_accum * (t.micro_batch / mb);
+        t.micro_batch = mb;
+        if ((st = first_fit(sc, &t, &r))) {
+            snprintf(buf, len, "fits with --micro-batch %lld --grad-accum %lld (%s: %s per GPU)", (long long)mb,
+                     (long long)t.grad_accum, st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+            return;
+        }
+    }
+    /* Model parallelism on the same GPUs: TP within a node, then PP. */
+    int64_t gpn = scenario_gpus_per_node(sc->hw, sc->t);
+    for (int kind = 0; kind < 2; kind++)
+        for (int64_t d = 2; d <= (kind ? sc->t->gpus : gpn); d *= 2) {
+            t = *sc->t;
+            if (kind == 0) t.tp = d; else t.pp = d;
+            if (t.gpus % (t.tp * t.pp) != 0) break;
+            if ((st = first_fit(sc, &t, &r))) {
+                snprintf(buf, len, "fits with --%s %lld (%s: %s per GPU)", kind ? "pp" : "tp", (long long)d, st->label,
+                         units_fmt_bytes(r.mem.total, b, sizeof b));
+                return;
+            }
+        }
+    /* More GPUs: as given, then with full recompute, then also TP over a node and PP over
+     * the rest (up to the layer count). */
+    int64_t layers = sc->m->params_only ? 1 : sc->m->num_layers;
+    for (int pass = 0; pass < 3; pass++) {
+        for (int64_t g = sc->t->gpus * 2; g <= (1 << 20); g *= 2) {
+            t = *sc->t;
+            t.gpus = g;
+            if (pass > 0) t.checkpointing = CKPT_FULL;
+            if (pass == 2) {
+                int64_t node = scenario_node_size(sc->hw, sc->t);
+                t.tp = node < g ? node : g;
+                t.pp = 1;
+                while (t.pp * 2 * t.tp <= g && t.pp * 2 <= layers) t.pp *= 2;
+            }
+            if ((st = first_fit(sc, &t, &r))) {
+                char extra[96] = "";
+                if (pass == 2) snprintf(extra, sizeof extra, " --tp %lld --pp %lld", (long long)t.tp, (long long)t.pp);
+                snprintf(buf, len, "fits with --gpus %lld%s%s (%s: %s per GPU)", (long long)g,
+                         pass ? " --checkpointing full" : "", extra, st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+                return;
+            }
+        }
+    }
 }

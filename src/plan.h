@@ -95,6 +95,13 @@ int plan_max_model(const scenario *sc, const plan_space *sp, const strategy *st,
 int plan_max_model_capped(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus,
                           double *params, int64_t *layers, bool *capped, zs_error *err);
 
+/* When nothing in sc fits, what single change would, as the planner finds it by evaluating
+ * the candidates in order: --checkpointing full, CPU offload of the optimizer (and of the
+ * parameters for ZeRO-3), TP up to a node, PP on the same GPUs, then twice, four times ... the GPUs (up to 2^20, TP and PP kept),
+ * then full recompute with more GPUs. Writes a phrase such as "fits with --checkpointing full
+ * (ZeRO-3: 71.20 GiB per GPU)" into buf, or "" when none does. Never fails. */
+void plan_suggest(const scenario *sc, char *buf, size_t len);
+
 /* The search's limits for plan_max_model: a real model is deepened to at most PLAN_MAX_LAYERS
  * (model_validate's num_hidden_layers bound), a bare count to PLAN_MAX_PARAMS; *capped says the
  * limit itself fit, so the answer is "at least". */

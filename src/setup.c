@@ -244,11 +244,22 @@ static int choose_strategies(setup *s, zs_error *err)
         s->chosen[n] = NULL;
         return ZS_OK;
     }
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", s->strategy_arg);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const strategy *st = strategy_find(tok);
-        if (!st) return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%s\" is not one of %s|all", tok, strategy_names());
+    /* Walk the list in place: a copy into a fixed buffer once cut long lists at 127
+     * characters and read the cut name as a strategy. */
+    for (const char *p = s->strategy_arg; *p;) {
+        size_t len = strcspn(p, ",");
+        char tok[32] = "";
+        const strategy *st = NULL;
+        if (len > 0 && len < sizeof tok) {
+            memcpy(tok, p, len);
+            tok[len] = '\0';
+            st = strategy_find(tok);
+        }
+        if (!st && len > 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%.*s\" is not one of %s|all", (int)(len > 64 ? 64 : len), p, strategy_names());
+        p += len;
+        if (*p == ',') p++;
+        if (!st) continue;
         bool dup = false;
         for (int i = 0; i < n; i++) dup |= s->chosen[i] == st;
         if (!dup && n < STRATEGY_MAX) s->chosen[n++] = st;

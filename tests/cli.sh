@@ -472,5 +472,25 @@ json_check "d['global_batch'] == 2048" plan $M --max-gpus 8 --top 1 --format jso
 json_check "d['global_batch'] == 1024" plan $M --seq-len 4096 --global-batch-tokens 4Mi --max-gpus 8 --top 1 --format json
 json_check "d['global_batch_requested'] == 977 and d['global_batch'] == 976 and d['ranked']" plan $M --seq-len 4096 --global-batch-tokens 4M --max-gpus 64 --no-tp --no-pp --no-offload --top 1 --format json
 
+# --- help and habits (issue 14) ---
+"$Z" --version >"$out" 2>"$err" && grep -qE '^zerosim [0-9]+\.[0-9]+\.[0-9]+$' "$out" && ok || bad "--version: $(cat "$out" "$err")"
+expect 2 "did you mean --gpus?" -- estimate $M --gpu 8
+expect 2 "did you mean --offload-optimizer or --offload-params?" -- estimate $M --offload cpu
+expect 2 "did you mean plan?" -- plna $M
+# one error line, for a bad list kind and for a value holding a line break
+"$Z" list x >"$out" 2>"$err"; [ $? -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && ok || bad "list x: $(cat "$err")"
+"$Z" estimate --model "$(printf 'llama\n-2-7b')" >"$out" 2>"$err"; [ $? -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && ok || bad "newline value: $(cat "$err")"
+"$Z" "$(printf 'plan\nx')" >"$out" 2>"$err"; [ $? -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && ok || bad "newline command: $(cat "$err")"
+# --strategy lists longer than 127 characters are read whole (once cut, and the cut name refused).
+L=zero3; for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do L="$L,zero3"; done
+json_check "[r['strategy'] for r in d['results']] == ['zero3']" estimate $M --gpus 8 --strategy "$L" --format json
+# When nothing fits, the planner's suggestion is one that does: run it and see it fit.
+"$Z" estimate --model llama-2-70b --gpus 4 --strategy zero3 >"$out" 2>"$err"
+hint=$(sed -n 's/^Nothing fits as given; fits with \(.*\) (.*/\1/p' "$out")
+[ -n "$hint" ] && "$Z" estimate --model llama-2-70b --gpus 4 --strategy zero3 $hint >/dev/null 2>&1 && ok || bad "estimate suggestion '$hint' does not fit: $(tail -1 "$out")"
+"$Z" plan --model llama-2-70b --max-gpus 4 --no-offload >"$out" 2>"$err"
+hint=$(sed -n 's/^Nothing fits; fits with \(--max-gpus [0-9]*\) (.*/\1/p' "$out")
+[ -n "$hint" ] && "$Z" plan --model llama-2-70b --no-offload $hint >/dev/null 2>&1 && ok || bad "plan suggestion '$hint': $(sed -n 4p "$out")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -492,5 +492,13 @@ hint=$(sed -n 's/^Nothing fits as given; fits with \(.*\) (.*/\1/p' "$out")
 hint=$(sed -n 's/^Nothing fits; fits with \(--max-gpus [0-9]*\) (.*/\1/p' "$out")
 [ -n "$hint" ] && "$Z" plan --model llama-2-70b --no-offload $hint >/dev/null 2>&1 && ok || bad "plan suggestion '$hint': $(sed -n 4p "$out")"
 
+# Error paths after a swept flag was expanded, and in plan --max-model: under the sanitized
+# pass (make test-sanitize) LeakSanitizer would turn these into a long report and exit 23.
+expect 2 "unknown option --frob" -- sweep $M --gpus 8,16 --frob
+expect 3 "/nonexistent" -- sweep --model /nonexistent/m.json --gpus 8,16 --micro-batch 1,2
+expect 2 "unexpected argument" -- sweep $M --gpus 8,16 stray
+expect 2 "--gpus-list" -- plan --max-model $M --gpus-list 8,abc
+expect 2 "at most 64" -- plan --max-model $M --gpus-list 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

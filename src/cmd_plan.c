@@ -145,7 +145,7 @@ static void what_would_fit(const scenario *sc, const plan_space *sp, char *out, 
                 else snprintf(change, sizeof change, "without --no-offload");
                 snprintf(out, len, "fits %s (%s on %lld GPUs: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s)",
                          change, e->r.strategy->label, (long long)e->t.gpus, (long long)e->t.tp, (long long)e->t.pp,
-                         (long long)e->t.micro_batch, ckpt_name(e->t.checkpointing), off_name(&e->t));
+                         (long long)e->t.micro_batch, ckpt_name(e->t.checkpointing), report_offload_name(&e->t));
                 plan_result_free(&r);
                 return;
             }

@@ -1,5 +1,11 @@
 /* test_training.c -- byte tables, training checks and DeepSpeed config reading. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "dsconfig.h"
+#include "jsonutil.h"
+#include "model_json.h"
 #include "setup.h"
 #include "test.h"
 #include "training.h"
@@ -145,6 +151,39 @@ static void deepspeed_hf_auto(void)
     CHECK_EQ_INT(s.t.reduce_bucket, 5e8);
 }
 
+/* Duplicate keys in any JSON input: the last value wins, as Python's json.load (and so HF and
+ * DeepSpeed) reads them; cJSON alone returns the first. llama-2-7b's HF config.json has 32
+ * layers; a file that says 16 then 32 has 32. */
+static void json_duplicates(void)
+{
+    char path[] = "/tmp/zs-dupXXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    FILE *f = fdopen(fd, "w");
+    FILE *src = fopen("models/llama-2-7b.json", "r");
+    CHECK(f && src);
+    if (!f || !src) { if (f) fclose(f); if (src) fclose(src); remove(path); return; }
+    int c, injected = 0;
+    while ((c = fgetc(src)) != EOF) {
+        fputc(c, f);
+        if (c == '{' && !injected++) fputs("\"num_hidden_layers\": 16,\n", f);
+    }
+    fclose(src);
+    fclose(f);
+    model m;
+    zs_error e = {0};
+    CHECK(model_load(path, &m, &e) == ZS_OK);
+    CHECK_EQ_INT(m.num_layers, 32);
+    remove(path);
+    cJSON *j = cJSON_Parse("{\"a\": 1, \"b\": {\"x\": 1, \"x\": 2}, \"a\": 3}");
+    CHECK(json_last_key_wins(j) == 0);
+    CHECK_EQ_INT(cJSON_GetObjectItem(j, "a")->valuedouble, 3);
+    CHECK_EQ_INT(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "b"), "x")->valuedouble, 2);
+    CHECK_EQ_INT(cJSON_GetArraySize(j), 2);
+    cJSON_Delete(j);
+}
+
 void suite_training(void)
 {
     RUN_TEST(byte_tables);
@@ -152,4 +191,5 @@ void suite_training(void)
     RUN_TEST(deepspeed_configs);
     RUN_TEST(deepspeed_legacy);
     RUN_TEST(deepspeed_hf_auto);
+    RUN_TEST(json_duplicates);
 }

@@ -157,7 +157,8 @@ static void search_count(plan_job *job, int64_t gpus)
         /* Context parallelism is searched for long sequences only (PLAN_CP_MIN_SEQ), where
          * activations, not states, decide what fits; powers of two up to 8. */
         int64_t max_cp = sp->allow_cp && !m->params_only && sc->t->seq_len >= PLAN_CP_MIN_SEQ ? 8 : 1;
-        for (int64_t cp = 1; cp <= max_cp && tp * cp <= gpus; cp *= 2) {
+        range cpr = dim(sp->fixed_cp, max_cp);
+        for (int64_t cp = cpr.lo; cp <= cpr.hi && tp * cp <= gpus; cp *= 2) {
         if (sc->t->seq_len % cp) continue;
         for (int64_t pp = ppr.lo; pp <= ppr.hi && tp * pp * cp <= gpus; pp *= 2) {
             if (gpus % (tp * pp * cp)) continue;

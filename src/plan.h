@@ -31,7 +31,7 @@ typedef struct plan_space {
     bool allow_cp;               /* search context parallelism (sequences >= PLAN_CP_MIN_SEQ) */
     int64_t max_micro_batch;     /* largest micro-batch tried (powers of two) */
     /* Dimensions the user fixed (flags given to plan): 0 (or false) = searched. */
-    int64_t fixed_micro_batch, fixed_tp, fixed_pp, fixed_vstages;
+    int64_t fixed_micro_batch, fixed_tp, fixed_pp, fixed_vstages, fixed_cp;
     bool fixed_ckpt;             /* keep the training's checkpointing */
     bool fixed_offload;          /* keep the training's offload choices */
 } plan_space;

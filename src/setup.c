@@ -368,6 +368,9 @@ int setup_finish(setup *s, zs_error *err)
         s->t.reduce_bucket = big > 1 ? big : 1;
         note_ds(s, "reduce_bucket_size 0: one tensor per reduction, the largest %.0f elements", s->t.reduce_bucket);
     }
+    /* plan searches the GPU count: a fixed --tp/--pp/--cp is checked against the smallest
+     * count that holds it, not against the default single GPU. */
+    if (s->searches_gpus && !setup_flag_given(s, OPT_GPUS)) s->t.gpus = s->t.tp * s->t.pp * s->t.cp;
     return training_validate(&s->t, err);
 }
 

@@ -412,6 +412,7 @@ rm -f "$out.2"
 # --- plan (issue 14) ---
 # Configuration flags are fixed during the search, as plan --help says: --micro-batch 4 is kept.
 json_check "d['ranked'] and all(r['micro_batch'] == 4 for r in d['ranked'])" plan $M --max-gpus 16 --micro-batch 4 --format json
+json_check "d['ranked'] and all(r['tp'] == 2 and r['gpus'] >= 2 for r in d['ranked'])" plan $M --max-gpus 16 --tp 2 --format json
 # GPU counts past 4,096 nodes are searched (a fixed array once stopped at 32,744 GPUs).
 json_check "d['ranked'][0]['gpus'] == 65536" plan $M --min-gpus 32768 --max-gpus 65536 --global-batch 65536 --micro-batch 1 --no-tp --no-pp --no-offload --checkpointing full --strategy zero3 --top 1 --format json
 # --rank cost: configurations within 1% of the cheapest are a tie, won by the fastest step

@@ -18,7 +18,7 @@ const cli_opt setup_options[] = {
     {"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9", OPT_PARAMS},
     {"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)", OPT_LARGEST},
     {"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", OPT_HARDWARE},
-    {"hbm", "SIZE", "override the GPU memory, e.g. 80GiB", OPT_HBM},
+    {"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)", OPT_HBM},
     {"gpus", "N", "total GPUs (default 1)", OPT_GPUS},
     {"gpus-per-node", "N", "GPUs per node (default: the profile's)", OPT_GPN},
     {"strategy", "S", "ddp|zero1|zero2|zero3|all, or a comma list (default all)", OPT_STRATEGY},
@@ -32,7 +32,7 @@ const cli_opt setup_options[] = {
     {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", OPT_OPTIMIZER},
     {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", OPT_GRAD_DTYPE},
     {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)", OPT_MICRO},
-    {"seq-len", "N", "tokens per sequence (default 2048)", OPT_SEQ},
+    {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)", OPT_SEQ},
     {"grad-accum", "N", "micro-batches per step (default 1)", OPT_ACCUM},
     {"tp", "N", "tensor-parallel degree (default 1)", OPT_TP},
     {"pp", "N", "pipeline-parallel degree (default 1)", OPT_PP},
@@ -381,7 +381,8 @@ scenario setup_scenario(const setup *s)
 
 report_options setup_report_options(const setup *s)
 {
-    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted, s->ds_notes};
+    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted, s->ds_notes,
+                            s->ds.ignored, s->ds.filled};
 }
 
 const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const char *const *drop,

@@ -501,5 +501,11 @@ expect 2 "unexpected argument" -- sweep $M --gpus 8,16 stray
 expect 2 "--gpus-list" -- plan --max-model $M --gpus-list 8,abc
 expect 2 "at most 64" -- plan --max-model $M --gpus-list 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65
 
+# ds_config: keys read but not modelled are listed, never dropped; "auto" filled as the HF
+# Trainer does (h = 4096 for llama-2-7b: reduce_bucket_size h^2 = 16777216).
+json_check "'gradient_clipping' in d['training']['deepspeed_ignored'] and 'reduce_bucket_size 16777216' in d['training']['deepspeed_auto_filled']" estimate $M --gpus 8 --deepspeed tests/data/ds_config_hf_zero3.json --format json
+# DeepSpeed asserts train_batch_size = micro x accumulation x DP: 64 = 4 x 2 x 8 holds on 8 GPUs only.
+expect 3 "train_batch_size 64" -- estimate $M --gpus 16 --deepspeed tests/data/ds_config_legacy.json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

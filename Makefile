@@ -86,13 +86,12 @@ demo: deps
 	./zerosim plot $(DEMO_ARGS) --runs tests/validation/published_runs.csv -o plots
 	./zerosim compare $(DEMO_ARGS) --tokens 2e12 || [ $$? -eq 1 ]
 
+# Every step's output goes through tests/total.sh, whose last line totals every suite.
 test: deps
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory test-unit test-cli
-	$(MAKE) --no-print-directory test-bench
-	$(MAKE) --no-print-directory fuzz-regress
-	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
-	$(MAKE) --no-print-directory test-sanitize
+	@sh tests/total.sh build/test.log "$(MAKE) --no-print-directory test-unit test-cli" \
+	  "$(MAKE) --no-print-directory test-bench" "$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)" \
+	  "$(MAKE) --no-print-directory test-sanitize"
 
 test-unit: $(UNIT)
 	$(UNIT)
@@ -102,8 +101,11 @@ test-cli: $(ZEROSIM)
 	ZEROSIM=./$(ZEROSIM) sh tests/cli.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/test_plot.sh
 
+# The sanitized pass: unit suites, CLI and plot scripts, the zerobench harness test, and the
+# replay of every fuzz regression input.
 test-sanitize:
-	$(MAKE) --no-print-directory SANITIZER=address,undefined OPT=-O1 test-unit test-cli
+	$(MAKE) --no-print-directory SANITIZER=address,undefined OPT=-O1 test-unit test-cli test-bench
+	$(MAKE) --no-print-directory fuzz-regress
 
 $(BUILD)/bench-sim: $(BUILD)/tests/perf/bench_sim.o $(BUILD)/libzerosim.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -2,6 +2,7 @@
 #ifndef ZS_CLI_H
 #define ZS_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -23,6 +24,14 @@ typedef struct cli_opt {
  * option. The option table ends with an entry whose name is NULL. */
 int cli_next(int argc, char **argv, int *i, const cli_opt *opts, const char **value,
              zs_error *err);
+
+/* "did you mean --gpus?" for a misspelled word (its first wlen bytes) among names: those at
+ * the smallest edit distance if small (1 for words of up to 4 characters, else 2), else the
+ * names it begins when at least 3 characters long (--offload: --offload-optimizer or
+ * --offload-params). Each name is printed after prefix. Writes "" when nothing is close.
+ * Returns out; never fails. */
+const char *cli_suggest(const char *word, size_t wlen, const char *const *names, int n, const char *prefix,
+                        char *out, size_t len);
 
 /* Print the options table as help lines. */
 void cli_print_options(FILE *f, const cli_opt *opts);

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "report.h"
+#include "plan.h"
 #include "setup.h"
 #include "sim.h"
 #include "uncertainty.h"
@@ -86,5 +87,14 @@ int cmd_estimate(int argc, char **argv)
     }
     report_options ro = setup_report_options(&s);
     if (report_estimate(stdout, &sc, &ro, r, n)) return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
+    if (!fits) {
+        /* Say what would fit, as the planner finds it; on stderr when stdout is data. */
+        char hint[256];
+        plan_suggest(&sc, hint, sizeof hint);
+        FILE *o = s.format == FMT_TABLE ? stdout : stderr;
+        if (hint[0]) fprintf(o, "Nothing fits as given; %s.\n", hint);
+        else fprintf(o, "Nothing fits as given, nor with one change the planner tries (full recompute, CPU offload, a smaller\n"
+                        "micro-batch, TP, PP, up to 2^20 GPUs); 'zerosim plan' searches them together.\n");
+    }
     return fits ? 0 : ZS_ERR_NOFIT;
 }

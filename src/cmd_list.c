@@ -58,9 +58,7 @@ static int list(const char *kind)
 int cmd_list(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) { usage(stdout); return 0; }
-    if (argc != 2 || (strcmp(argv[1], "models") != 0 && strcmp(argv[1], "hardware") != 0)) {
-        usage(stderr);
-        return ZS_ERR_USAGE;
-    }
+    if (argc != 2 || (strcmp(argv[1], "models") != 0 && strcmp(argv[1], "hardware") != 0))
+        return cmd_error("list", ZS_ERR_USAGE, "expected 'models' or 'hardware' (see 'zerosim list --help')");
     return list(argv[1]);
 }

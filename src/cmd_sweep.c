@@ -7,9 +7,11 @@
 #include "commands.h"
 #include "grid.h"
 #include "report.h"
+#include "report_row.h"
 #include "setup.h"
 #include "sim.h"
 #include "strategy.h"
+#include "units.h"
 
 #define MAX_DIMS 16
 
@@ -19,6 +21,15 @@ static bool sweepable(int id)
     return (id >= OPT_GPUS && id <= OPT_PERSIST && id != OPT_SP && id != OPT_EAGER && id != OPT_DEEPSPEED) ||
            id == OPT_OVERLAP;
 }
+
+/* Rows a sweep writes unless --max-rows says more: a million rows is ~500 MB of CSV. */
+#define SWEEP_DEFAULT_MAX_ROWS 1000000ULL
+
+enum { S_MAX_ROWS = 1 };
+static const cli_opt sweep_only[] = {
+    {"max-rows", "N", "refuse a grid of more rows than this (default 1e6)", S_MAX_ROWS},
+    {NULL, NULL, NULL, 0},
+};
 
 static void usage(FILE *f)
 {
@@ -31,6 +42,7 @@ static void usage(FILE *f)
                "--virtual-stages --precision --optimizer --grad-dtype --checkpointing --offload-optimizer\n"
                "--offload-params --reduce-bucket --allgather-bucket --prefetch-bucket --max-live-params\n"
                "--persistence-threshold --overlap-comm, and --strategy (a list, or all).\n\nOptions:\n");
+    cli_print_options(f, sweep_only);
     cli_print_options(f, setup_options);
     fprintf(f, "\nExample:\n  zerosim sweep --model llama-2-13b --gpus 8:512:x2 --strategy all --micro-batch 1,2,4 > grid.csv\n");
 }
@@ -42,65 +54,25 @@ typedef struct dim {
     char (*vals)[32];
 } dim;
 
-static void csv_header(void)
+/* Grid size in overflow-safe arithmetic: rows = product of the value counts x strategies,
+ * stopping as soon as it passes limit. Returns false when it does (*rows is then > limit). */
+static bool grid_rows(const dim *dims, int nd, unsigned long long strategies, unsigned long long limit,
+                      unsigned long long *rows)
 {
-    printf("model,hardware,strategy,gpus,gpus_per_node,tp,pp,virtual_stages,dp,micro_batch,seq_len,grad_accum,"
-           "precision,optimizer,checkpointing,sequence_parallel,offload_optimizer,offload_params,valid,error,fits");
-    for (const mem_field *mf = mem_fields; mf->key; mf++) printf(",memory_bytes.%s", mf->key);
-    printf(",step_time_seconds.compute,step_time_seconds.communication_exposed,step_time_seconds.optimizer,"
-           "step_time_seconds.bubble,step_time_seconds.offload,step_time_seconds.total,tokens_per_second,"
-           "tflops_per_gpu,mfu,hfu,communication_bytes_per_gpu.total,communication_bytes_per_gpu.intra_node,"
-           "communication_bytes_per_gpu.inter_node,communication_bytes_per_gpu.host_link\n");
+    unsigned long long total = strategies;
+    for (int d = 0; d < nd; d++) {
+        unsigned long long n = (unsigned long long)dims[d].n;
+        if (n && total > limit / n) { *rows = limit + 1; return false; }
+        total *= n;
+    }
+    *rows = total;
+    return total <= limit;
 }
 
-static void row(const setup *s, const training *t, const strategy *st, const result *r, const char *error, bool json)
+static int fail(dim *dims, int nd, int code, const char *msg)
 {
-    bool valid = error == NULL && r->applicable;
-    const char *why = error ? error : !r->applicable ? r->why : "";
-    long long gpn = scenario_node_size(&s->hw, t);
-    double vals[32];
-    int nv = 0;
-    for (const mem_field *mf = mem_fields; mf->key; mf++)
-        vals[nv++] = valid ? *(const double *)((const char *)&r->mem + mf->offset) : 0;
-    const double tail[] = {r->step.compute, r->step.comm_exposed, r->step.optimizer, r->step.bubble,
-                           r->step.offload, r->step.total, r->tokens_per_second, r->tflops_per_gpu,
-                           r->mfu, r->hfu, r->comm.bytes_total, r->comm.bytes_level[LEVEL_INTRA],
-                           r->comm.bytes_level[LEVEL_INTER], r->comm.bytes_level[LEVEL_HOST]};
-    static const char *const tail_keys[] = {
-        "step_time_seconds.compute", "step_time_seconds.communication_exposed", "step_time_seconds.optimizer",
-        "step_time_seconds.bubble", "step_time_seconds.offload", "step_time_seconds.total", "tokens_per_second",
-        "tflops_per_gpu", "mfu", "hfu", "communication_bytes_per_gpu.total", "communication_bytes_per_gpu.intra_node",
-        "communication_bytes_per_gpu.inter_node", "communication_bytes_per_gpu.host_link"};
-    if (json) {
-        printf("{\"model\":\"%s\",\"hardware\":\"%s\",\"strategy\":\"%s\",\"gpus\":%lld,\"gpus_per_node\":%lld,"
-               "\"tp\":%lld,\"pp\":%lld,\"virtual_stages\":%lld,\"dp\":%lld,\"micro_batch\":%lld,\"seq_len\":%lld,"
-               "\"grad_accum\":%lld,\"precision\":\"%s\",\"optimizer\":\"%s\",\"checkpointing\":\"%s\","
-               "\"sequence_parallel\":%s,\"offload_optimizer\":\"%s\",\"offload_params\":\"%s\",\"valid\":%s,"
-               "\"error\":\"%s\",\"fits\":%s,\"memory_bytes\":{",
-               s->m.name, s->hw.name, st->name, (long long)t->gpus, gpn, (long long)t->tp, (long long)t->pp,
-               (long long)t->virtual_stages, (long long)training_dp(t), (long long)t->micro_batch,
-               (long long)t->seq_len, (long long)t->grad_accum, precision_name(t->precision),
-               optimizer_name(t->optimizer), ckpt_name(t->checkpointing), t->sequence_parallel ? "true" : "false",
-               offload_name(t->offload_optimizer), offload_name(t->offload_params), valid ? "true" : "false",
-               why, valid && r->fits ? "true" : "false");
-        int k = 0;
-        for (const mem_field *mf = mem_fields; mf->key; mf++, k++) printf("%s\"%s\":%.0f", k ? "," : "", mf->key, vals[k]);
-        printf("}");
-        /* Dotted names, as in the CSV header, keep JSON lines flat and their keys stable. */
-        for (size_t j = 0; j < sizeof tail / sizeof tail[0]; j++)
-            printf(",\"%s\":%.9g", tail_keys[j], valid ? tail[j] : 0);
-        printf("}\n");
-        return;
-    }
-    printf("%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,\"%s\",%s", s->m.name,
-           s->hw.name, st->name, (long long)t->gpus, gpn, (long long)t->tp, (long long)t->pp,
-           (long long)t->virtual_stages, (long long)training_dp(t), (long long)t->micro_batch, (long long)t->seq_len,
-           (long long)t->grad_accum, precision_name(t->precision), optimizer_name(t->optimizer),
-           ckpt_name(t->checkpointing), t->sequence_parallel ? "true" : "false", offload_name(t->offload_optimizer),
-           offload_name(t->offload_params), valid ? "true" : "false", why, valid && r->fits ? "true" : "false");
-    for (int k = 0; k < nv; k++) printf(",%.0f", vals[k]);
-    for (size_t j = 0; j < sizeof tail / sizeof tail[0]; j++) printf(",%.9g", valid ? tail[j] : 0);
-    printf("\n");
+    for (int k = 0; k < nd; k++) free(dims[k].vals);
+    return cmd_error("sweep", code, msg);
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -111,55 +83,70 @@ int cmd_sweep(int argc, char **argv)
     dim dims[MAX_DIMS];
     int nd = 0, i = 1, id;
     const char *v;
-    const char *strategy_list = "all";
-    while ((id = cli_next(argc, argv, &i, setup_options, &v, &err)) != CLI_END) {
-        if (id == CLI_HELP) { usage(stdout); return 0; }
-        if (id == CLI_ERROR) return cmd_error("sweep", err.code, err.msg);
-        if (id == CLI_POSITIONAL) return cmd_error("sweep", ZS_ERR_USAGE, "unexpected argument (see --help)");
-        if (id == OPT_STRATEGY) { strategy_list = v; continue; }
-        if (!sweepable(id) || !v) {
-            if (setup_take(&s, id, v, &err)) return cmd_error("sweep", err.code, err.msg);
+    const char *strategy_list = NULL;
+    int64_t max_rows = (int64_t)SWEEP_DEFAULT_MAX_ROWS;
+    cli_opt opts[96];
+    setup_merge_options(sweep_only, false, NULL, opts, 96);
+    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
+        if (id == CLI_HELP) {
+            usage(stdout);
+            for (int k = 0; k < nd; k++) free(dims[k].vals);
+            return 0;
+        }
+        if (id == CLI_ERROR) return fail(dims, nd, err.code, err.msg);
+        if (id == CLI_POSITIONAL) return fail(dims, nd, ZS_ERR_USAGE, "unexpected argument (see --help)");
+        if (id == S_MAX_ROWS) {
+            if (units_parse_int(v, "--max-rows", 1, INT64_MAX, &max_rows, &err)) return fail(dims, nd, err.code, err.msg);
             continue;
         }
-        if (nd == MAX_DIMS) return cmd_error("sweep", ZS_ERR_USAGE, "too many swept flags");
+        if (id == OPT_STRATEGY) {
+            if (strategy_list) return fail(dims, nd, ZS_ERR_USAGE, "--strategy given twice: give one list, e.g. --strategy zero2,zero3");
+            strategy_list = v;
+            continue;
+        }
+        if (!sweepable(id) || !v) {
+            if (setup_take(&s, id, v, &err)) return fail(dims, nd, err.code, err.msg);
+            continue;
+        }
         const char *flag = "?";
         for (const cli_opt *o = setup_options; o->name; o++)
             if (o->id == id) flag = o->name;
+        /* A second --gpus would add a dimension of the same flag: rows twice over, the first
+         * values silently overwritten. One flag, one list. */
+        for (int d = 0; d < nd; d++)
+            if (dims[d].id == id) {
+                snprintf(err.msg, sizeof err.msg, "--%s given twice: give one list or range, e.g. --%s 8,16,32", flag, flag);
+                return fail(dims, nd, ZS_ERR_USAGE, err.msg);
+            }
+        if (nd == MAX_DIMS) return fail(dims, nd, ZS_ERR_USAGE, "too many swept flags");
         dims[nd].id = id;
         dims[nd].flag = flag;
         dims[nd].vals = malloc(sizeof(char[32]) * GRID_MAX_VALUES);
-        dims[nd].n = dims[nd].vals ? grid_expand(flag, v, dims[nd].vals, GRID_MAX_VALUES, &err) : -1;
-        if (dims[nd].n < 0) {
-            for (int k = 0; k <= nd; k++) free(dims[k].vals);
-            return cmd_error("sweep", err.msg[0] ? ZS_ERR_USAGE : ZS_ERR_NOMEM, err.msg[0] ? err.msg : "out of memory");
-        }
-        /* the first value stands in while the files load */
-        if (setup_take(&s, id, dims[nd].vals[0], &err)) {
-            for (int k = 0; k <= nd; k++) free(dims[k].vals);
-            return cmd_error("sweep", err.code, err.msg);
-        }
+        if (!dims[nd].vals) return fail(dims, nd, ZS_ERR_NOMEM, "out of memory");
         nd++;
+        dims[nd - 1].n = grid_expand(flag, v, dims[nd - 1].vals, GRID_MAX_VALUES, &err);
+        if (dims[nd - 1].n < 0) return fail(dims, nd, ZS_ERR_USAGE, err.msg);
+        /* the first value stands in while the files load */
+        if (setup_take(&s, id, dims[nd - 1].vals[0], &err)) return fail(dims, nd, err.code, err.msg);
     }
-    s.strategy_arg = strategy_list;
-    int rc = setup_finish(&s, &err);
-    if (rc) {
-        for (int k = 0; k < nd; k++) free(dims[k].vals);
-        return cmd_error("sweep", rc, err.msg);
-    }
+    s.strategy_arg = strategy_list ? strategy_list : "all";
+    if (setup_finish(&s, &err)) return fail(dims, nd, err.code, err.msg);
     /* Check every value parses before writing a row. */
     for (int d = 0; d < nd; d++)
         for (int k = 0; k < dims[d].n; k++) {
             training t = s.t;
-            if (setup_apply(&t, dims[d].id, dims[d].vals[k], &err)) {
-                for (int j = 0; j < nd; j++) free(dims[j].vals);
-                return cmd_error("sweep", err.code, err.msg);
-            }
+            if (setup_apply(&t, dims[d].id, dims[d].vals[k], &err)) return fail(dims, nd, err.code, err.msg);
         }
+    unsigned long long ns = 0, total = 0, done = 0;
+    while (s.chosen[ns]) ns++;
+    if (!grid_rows(dims, nd, ns, (unsigned long long)max_rows, &total)) {
+        snprintf(err.msg, sizeof err.msg, "the grid has more than %lld rows (--max-rows); narrow a range or raise --max-rows",
+                 (long long)max_rows);
+        return fail(dims, nd, ZS_ERR_USAGE, err.msg);
+    }
     bool json = s.format == FMT_JSON;
-    if (!json) csv_header();
+    if (!json) report_row_header(stdout);
     int idx[MAX_DIMS] = {0};
-    unsigned long long total = 1, done = 0;
-    for (int d = 0; d < nd; d++) total *= (unsigned long long)dims[d].n;
     bool tty = isatty(2) && total > 10000;
     for (;;) {
         training t = s.t;
@@ -171,9 +158,10 @@ int cmd_sweep(int argc, char **argv)
             result r;
             memset(&r, 0, sizeof r);
             if (ok) sim_run(&in, s.chosen[k], s.tokens, &r);
-            row(&s, &t, s.chosen[k], &r, ok ? NULL : e.msg, json);
+            report_row_write(stdout, &s.m, &s.hw, &t, s.chosen[k], &r, ok ? NULL : e.msg, json);
+            done++;
         }
-        if (tty && ++done % 4096 == 0) fprintf(stderr, "\rsweep: %llu/%llu", done, total);
+        if (tty && done % 4096 < ns) fprintf(stderr, "\rsweep: %llu/%llu rows", done, total);
         int d = nd - 1;
         while (d >= 0 && ++idx[d] == dims[d].n) idx[d--] = 0;
         if (d < 0) break;

@@ -4,6 +4,9 @@
 
 #include <stdbool.h>
 
+/* The release `zerosim --version` prints; raised with each tagged release. */
+#define ZS_VERSION "0.14.0"
+
 int cmd_estimate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

@@ -58,6 +58,39 @@ static void locate(const char *text, const char *at, int *line, int *col)
     }
 }
 
+/* Order children by key, then by position, so duplicates sit together, the last one last. */
+typedef struct { cJSON *item; size_t pos; } keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    int c = strcmp(x->item->string ? x->item->string : "", y->item->string ? y->item->string : "");
+    if (c) return c;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int json_last_key_wins(cJSON *node)
+{
+    if (!node) return ZS_OK;
+    /* Children first, then this object's own duplicates (each deleted whole). */
+    for (cJSON *c = node->child; c; c = c->next)
+        if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && json_last_key_wins(c)) return -1;
+    if (!cJSON_IsObject(node)) return ZS_OK;
+    size_t n = 0;
+    for (cJSON *c = node->child; c; c = c->next) n++;
+    if (n < 2) return ZS_OK;
+    keyed *k = malloc(n * sizeof *k);
+    if (!k) return -1;
+    size_t i = 0;
+    for (cJSON *c = node->child; c; c = c->next, i++) k[i] = (keyed){c, i};
+    qsort(k, n, sizeof *k, keyed_cmp);
+    for (i = 0; i + 1 < n; i++)
+        if (strcmp(k[i].item->string ? k[i].item->string : "", k[i + 1].item->string ? k[i + 1].item->string : "") == 0)
+            cJSON_Delete(cJSON_DetachItemViaPointer(node, k[i].item));
+    free(k);
+    return ZS_OK;
+}
+
 int json_load_object(const char *path, cJSON **root, zs_error *err)
 {
     char *text;
@@ -76,6 +109,10 @@ int json_load_object(const char *path, cJSON **root, zs_error *err)
                        truncated ? "JSON ends early (truncated file?)" : "invalid JSON");
     }
     free(text);
+    if (json_last_key_wins(j)) {
+        cJSON_Delete(j);
+        return zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", path);
+    }
     if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
         return zs_fail(err, ZS_ERR_INPUT, "%s: expected a JSON object at the top level", path);

@@ -21,6 +21,12 @@ int file_read_text(const char *path, char **out, size_t *len, zs_error *err);
  * the path and, for a syntax error, the line and column. Caller frees *root with cJSON_Delete. */
 int json_load_object(const char *path, cJSON **root, zs_error *err);
 
+/* Make the last of duplicate keys win in every object under node, as Python's json module
+ * (and so DeepSpeed and HF) reads them: cJSON's lookups return the first, so the earlier
+ * duplicates are deleted. json_load_object applies it; other parsers should too. Returns 0,
+ * or -1 when out of memory (the tree is then partly deduplicated but valid). */
+int json_last_key_wins(cJSON *node);
+
 /* Look up `key` in obj; absent or JSON null gives *present = false and ZS_OK. Numbers may be
  * written as JSON numbers or as numeric strings ("5e8"); "auto" counts as absent. A value of
  * another type, a non-finite one, or one outside [min, max] fails with ZS_ERR_INPUT naming

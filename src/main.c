@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "error.h"
 
@@ -30,13 +31,17 @@ static void usage(FILE *f)
                "offload, tensor and pipeline parallelism, activation checkpointing.\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "  --version  print the version\n");
     fprintf(f, "\nExit status: 0 done, 1 nothing fits, 2 usage error, 3 bad input file, 4 output error.\n"
                "Catalogs: models/ and hardware/ beside the binary, or $ZEROSIM_DATA.\n");
 }
 
 int cmd_error(const char *cmd, int code, const char *msg)
 {
-    fprintf(stderr, "zerosim %s: %s\n", cmd, msg);
+    /* One line, whatever the message quotes: control characters print as '?'. */
+    fprintf(stderr, "zerosim %s: ", cmd);
+    for (const char *p = msg ? msg : ""; *p; p++) fputc((unsigned char)*p < 0x20 ? '?' : *p, stderr);
+    fputc('\n', stderr);
     return code;
 }
 
@@ -49,8 +54,20 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("zerosim %s\n", ZS_VERSION);
+        return 0;
+    }
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "zerosim: unknown command \"%s\" (see 'zerosim --help')\n", argv[1]);
+        names[i] = commands[i].name;
+    }
+    char hint[128], msg[256];
+    cli_suggest(argv[1], strlen(argv[1]), names, (int)(sizeof names / sizeof names[0]), "", hint, sizeof hint);
+    snprintf(msg, sizeof msg, "unknown command \"%.64s\"%s%s (see 'zerosim --help')", argv[1], hint[0] ? "; " : "", hint);
+    fprintf(stderr, "zerosim: ");
+    for (const char *p = msg; *p; p++) fputc((unsigned char)*p < 0x20 ? '?' : *p, stderr);
+    fputc('\n', stderr);
     return ZS_ERR_USAGE;
 }

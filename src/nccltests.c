@@ -1320,6 +1320,7 @@ static cJSON *parse_json_text(const char *text, const char *origin, zs_error *er
 {
     const char *end = NULL;
     cJSON *j = cJSON_ParseWithOpts(text, &end, 1);
+    if (j) json_last_key_wins(j); /* duplicate keys: the last wins, as in Python */
     if (!j) {
         int line = 1;
         const char *at = end ? end : cJSON_GetErrorPtr();

@@ -30,13 +30,19 @@ typedef struct plan_space {
     bool allow_tp;               /* search tensor parallelism */
     bool allow_cp;               /* search context parallelism (sequences >= PLAN_CP_MIN_SEQ) */
     int64_t max_micro_batch;     /* largest micro-batch tried (powers of two) */
+    /* Dimensions the user fixed (flags given to plan): 0 (or false) = searched. */
+    int64_t fixed_micro_batch, fixed_tp, fixed_pp, fixed_vstages, fixed_cp;
+    bool fixed_ckpt;             /* keep the training's checkpointing */
+    bool fixed_offload;          /* keep the training's offload choices */
 } plan_space;
 
 /* One evaluated configuration: its training and the result. */
 typedef struct plan_entry {
     training t;
     result r;
-    double score;                /* the rank key: lower is better */
+    double score;                /* the rank key: lower is better; cost and throughput are
+                                    compared in 1% steps (closer is a tie, far inside the
+                                    model's error), ties go to the faster step */
 } plan_entry;
 
 /* What a search found. */
@@ -58,9 +64,9 @@ typedef void (*plan_progress)(uint64_t done, uint64_t total, void *ctx);
 void plan_space_init(plan_space *sp);
 
 /* Search the space for sc's model and hardware (sc->t gives the fixed parts: precision,
- * optimizer, seq_len, buckets; sc->chosen is not read: sp->strategies says which), one thread
- * per core over the GPU counts. Keeps the top_n best feasible configurations (ties: fewer
- * GPUs, then lower TP, then PP). Fails with ZS_ERR_USAGE on an empty space (e.g. global batch
+ * optimizer, seq_len, buckets, and whatever sp->fixed_* says; sc->chosen is not read:
+ * sp->strategies says which), one thread per core over the GPU counts. Keeps the top_n best
+ * feasible configurations (ties: faster step, then fewer GPUs, lower TP, then PP). Fails with ZS_ERR_USAGE on an empty space (e.g. global batch
  * smaller than any data-parallel degree), ZS_ERR_IO when out of memory; never allocates on
  * the evaluation path. */
 int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
@@ -84,5 +90,22 @@ int plan_threads(void);
  * model, the layer count. Pure apart from the search; fails like plan_search. */
 int plan_max_model(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus,
                    double *params, int64_t *layers, zs_error *err);
+
+/* plan_max_model that also says (*capped) when the search limit itself fit. */
+int plan_max_model_capped(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus,
+                          double *params, int64_t *layers, bool *capped, zs_error *err);
+
+/* When nothing in sc fits, what single change would, as the planner finds it by evaluating
+ * the candidates in order: --checkpointing full, CPU offload of the optimizer (and of the
+ * parameters for ZeRO-3), TP up to a node, PP on the same GPUs, then twice, four times ... the GPUs (up to 2^20, TP and PP kept),
+ * then full recompute with more GPUs. Writes a phrase such as "fits with --checkpointing full
+ * (ZeRO-3: 71.20 GiB per GPU)" into buf, or "" when none does. Never fails. */
+void plan_suggest(const scenario *sc, char *buf, size_t len);
+
+/* The search's limits for plan_max_model: a real model is deepened to at most PLAN_MAX_LAYERS
+ * (model_validate's num_hidden_layers bound), a bare count to PLAN_MAX_PARAMS; *capped says the
+ * limit itself fit, so the answer is "at least". */
+#define PLAN_MAX_LAYERS 100000
+#define PLAN_MAX_PARAMS 1e16
 
 #endif

@@ -1,5 +1,6 @@
 /* report.c -- estimate output: a readable table, JSON with stable keys, CSV. */
 #include "report.h"
+#include "report_row.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -44,10 +45,14 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m->name,
                 units_fmt_count(s->pc->total, a, sizeof a), units_fmt_short(s->pc->active, b, sizeof b),
                 (long long)s->m->num_layers, (long long)s->m->hidden_size);
-    int64_t gpn = scenario_gpus_per_node(s->hw, t);
-    fprintf(f, "hardware   %s: %s, %s HBM, %lld GPUs = %lld node(s) x %lld\n", s->hw->name,
-            s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), (long long)t->gpus,
-            (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
+    int64_t gpn = scenario_gpus_per_node(s->hw, t), full = t->gpus / gpn, rest = t->gpus % gpn;
+    /* Both units, so "--hbm 80GB" reads back as what it is; the real layout, partial node
+     * included. */
+    fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB), %lld GPUs = %lld node%s x %lld", s->hw->name,
+            s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), s->hw->hbm_bytes / 1e9,
+            (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
+    if (rest) fprintf(f, " + 1 node x %lld", (long long)rest);
+    fputc('\n', f);
     char cp[32] = "";
     if (t->cp > 1) snprintf(cp, sizeof cp, ", CP %lld", (long long)t->cp);
     fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld%s, DP %lld\n",
@@ -79,8 +84,8 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n", (long long)t->shard_group,
                 t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group, t->quant_weights ? "on" : "off",
                 t->quant_grads ? "on" : "off");
-    if (o->ds_path && o->ds_defaulted && o->ds_defaulted[0])
-        fprintf(f, "deepspeed  %s; defaulted: %s\n", o->ds_path, o->ds_defaulted);
+    if (o->ds_path && o->ds_notes && o->ds_notes[0])
+        fprintf(f, "deepspeed  %s; %s\n", o->ds_path, o->ds_notes);
 }
 
 /* A table cell: the row's format, or scientific notation when that would not fit the column. */
@@ -271,7 +276,11 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     double adapters = finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
     cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);
     cJSON_AddNumberToObject(tr, "shard_group", (double)t->shard_group);
-    if (op->ds_path) cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
+    if (op->ds_path) {
+        cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
+        cJSON_AddStringToObject(tr, "deepspeed_auto_filled", op->ds_filled ? op->ds_filled : "");
+        cJSON_AddStringToObject(tr, "deepspeed_ignored", op->ds_ignored ? op->ds_ignored : "");
+    }
     cJSON *res = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -347,27 +356,11 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     return root;
 }
 
+/* The columns sweep writes too (report_row.h), one row per strategy. */
 static void csv(FILE *f, const scenario *s, const result *r, int n)
 {
-    fprintf(f, "model,hardware,gpus,tp,pp,dp,micro_batch,seq_len,grad_accum,strategy,applicable");
-    for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, ",%s_bytes", mf->key);
-    fprintf(f, ",host_per_node_bytes,fits,communication_bytes_per_gpu,step_time_seconds,tokens_per_second,tflops_per_gpu,mfu,hfu,cost_dollars,framework\n");
-    for (int i = 0; i < n; i++) {
-        const training *t = s->t;
-        fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s", s->m->name, s->hw->name,
-                (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)training_dp(t),
-                (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum,
-                r[i].strategy->name, r[i].applicable ? "true" : "false");
-        for (const mem_field *mf = mem_fields; mf->key; mf++)
-            fprintf(f, ",%.0f", r[i].applicable ? field_of(&r[i].mem, mf) : 0);
-        fprintf(f, ",%.0f,%s", r[i].applicable ? r[i].mem.host_per_node : 0, r[i].fits ? "true" : "false");
-        if (r[i].applicable)
-            fprintf(f, ",%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", r[i].comm.bytes_total, r[i].step.total,
-                    r[i].tokens_per_second, r[i].tflops_per_gpu, r[i].mfu, r[i].hfu, r[i].cost.dollars);
-        else
-            fprintf(f, ",,,,,,,");
-        fprintf(f, ",%s\n", framework_of(t)->name);
-    }
+    report_row_header(f);
+    for (int i = 0; i < n; i++) report_row_write(f, s->m, s->hw, s->t, r[i].strategy, &r[i], NULL, false);
 }
 
 int report_estimate(FILE *f, const scenario *s, const report_options *o, const result *r, int n)
@@ -461,6 +454,16 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
                 "  qwZ forward gathers int8 (x 0.5), hpZ backward gathers from a secondary partition over H ranks\n"
                 "  (P / H more parameter memory), qgZ reduce-scatters int4 gradients (x 0.25).\n",
                 (long long)t->shard_group, (long long)t->hpz_group);
+    if (t->offload_optimizer == OFFLOAD_NVME) {
+        int64_t gpn = scenario_gpus_per_node(s->hw, t);
+        fprintf(o,
+                "NVMe optimizer offload (ZeRO-Infinity, arXiv 2104.07857): per step each GPU reads (K + 4) P' B (fp32\n"
+                "  master, moments, fp32 gradient) and writes K P' B at the node's NVMe %.1f GB/s / %lld GPUs, P' = local\n"
+                "  optimizer shard; in k = ceil(P' / sub_group_size %.3g) sub-groups, pipelined I/O (pipeline_read %s,\n"
+                "  pipeline_write %s) overlaps the CPU step: T = ov/k + cpu/k + (k-1)/k max(cpu, ov) + unpipelined I/O.\n",
+                s->hw->nvme_bandwidth / 1e9, (long long)gpn, t->sub_group_size,
+                t->nvme_pipeline_read ? "on" : "off", t->nvme_pipeline_write ? "on" : "off");
+    }
     const framework *fw = framework_of(t);
     if (t->framework)
         fprintf(o,

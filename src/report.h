@@ -16,6 +16,9 @@ typedef struct report_options {
     bool explain;              /* print the formulas first (--explain) */
     const char *ds_path;       /* the ds_config read, or NULL */
     const char *ds_defaulted;  /* its keys that took DeepSpeed's defaults ("" when none) */
+    const char *ds_notes;      /* defaulted, "auto"-filled and ignored keys, for the table */
+    const char *ds_ignored;    /* keys read but not modelled ("" when none), for JSON */
+    const char *ds_filled;     /* "auto" keys filled as the HF Trainer does ("" when none) */
 } report_options;
 
 /* The memory components in output order: JSON/CSV key, table label, offset into memory. */

@@ -194,6 +194,7 @@ static int load_json(const char *path, const char *text, run_record **out, int *
 {
     cJSON *j = cJSON_Parse(text);
     if (!j) return zs_fail(err, ZS_ERR_INPUT, "%s: invalid JSON", path);
+    json_last_key_wins(j); /* duplicate keys: the last wins, as in Python */
     cJSON *arr = cJSON_IsArray(j) ? j : cJSON_GetObjectItemCaseSensitive(j, "runs");
     int n = cJSON_GetArraySize(arr);
     if (!cJSON_IsArray(arr) || n == 0) {

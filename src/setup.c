@@ -1,6 +1,7 @@
 /* setup.c -- shared flags: parse values, load the catalogs, apply ds_config then flags. */
 #include "setup.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ const cli_opt setup_options[] = {
     {"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9", OPT_PARAMS},
     {"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)", OPT_LARGEST},
     {"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", OPT_HARDWARE},
-    {"hbm", "SIZE", "override the GPU memory, e.g. 80GiB", OPT_HBM},
+    {"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)", OPT_HBM},
     {"gpus", "N", "total GPUs (default 1)", OPT_GPUS},
     {"gpus-per-node", "N", "GPUs per node (default: the profile's)", OPT_GPN},
     {"strategy", "S", "ddp|zero1|zero2|zero3|all, or a comma list (default all)", OPT_STRATEGY},
@@ -31,7 +32,7 @@ const cli_opt setup_options[] = {
     {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", OPT_OPTIMIZER},
     {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", OPT_GRAD_DTYPE},
     {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)", OPT_MICRO},
-    {"seq-len", "N", "tokens per sequence (default 2048)", OPT_SEQ},
+    {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)", OPT_SEQ},
     {"grad-accum", "N", "micro-batches per step (default 1)", OPT_ACCUM},
     {"tp", "N", "tensor-parallel degree (default 1)", OPT_TP},
     {"pp", "N", "pipeline-parallel degree (default 1)", OPT_PP},
@@ -243,11 +244,22 @@ static int choose_strategies(setup *s, zs_error *err)
         s->chosen[n] = NULL;
         return ZS_OK;
     }
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", s->strategy_arg);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const strategy *st = strategy_find(tok);
-        if (!st) return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%s\" is not one of %s|all", tok, strategy_names());
+    /* Walk the list in place: a copy into a fixed buffer once cut long lists at 127
+     * characters and read the cut name as a strategy. */
+    for (const char *p = s->strategy_arg; *p;) {
+        size_t len = strcspn(p, ",");
+        char tok[32] = "";
+        const strategy *st = NULL;
+        if (len > 0 && len < sizeof tok) {
+            memcpy(tok, p, len);
+            tok[len] = '\0';
+            st = strategy_find(tok);
+        }
+        if (!st && len > 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%.*s\" is not one of %s|all", (int)(len > 64 ? 64 : len), p, strategy_names());
+        p += len;
+        if (*p == ',') p++;
+        if (!st) continue;
         bool dup = false;
         for (int i = 0; i < n; i++) dup |= s->chosen[i] == st;
         if (!dup && n < STRATEGY_MAX) s->chosen[n++] = st;
@@ -255,6 +267,26 @@ static int choose_strategies(setup *s, zs_error *err)
     if (n == 0) return zs_fail(err, ZS_ERR_USAGE, "--strategy: expected %s|all", strategy_names());
     s->chosen[n] = NULL;
     return ZS_OK;
+}
+
+bool setup_flag_given(const setup *s, int id)
+{
+    for (int k = 0; k < s->n_flags; k++)
+        if (s->flags[k] == id) return true;
+    return false;
+}
+
+/* Append one "; "-separated note to the ds_config line of the report. */
+__attribute__((format(printf, 2, 3)))
+static void note_ds(setup *s, const char *fmt, ...)
+{
+    size_t n = strlen(s->ds_notes);
+    if (n + 3 >= sizeof s->ds_notes) return;
+    if (n) { memcpy(s->ds_notes + n, "; ", 3); n += 2; }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->ds_notes + n, sizeof s->ds_notes - n, fmt, ap);
+    va_end(ap);
 }
 
 int setup_finish(setup *s, zs_error *err)
@@ -281,6 +313,11 @@ int setup_finish(setup *s, zs_error *err)
     if (s->ds_arg) {
         snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
         if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
+        dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
+        if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
+        if (s->ds.filled[0]) note_ds(s, "\"auto\" filled as the HF Trainer does (h = %lld: reduce h^2, prefetch 0.9 h^2, persistence 10 h): %s",
+                                     (long long)s->m.hidden_size, s->ds.filled);
+        if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
         /* The config's ZeRO stage picks the strategy unless --strategy says otherwise: stage k
          * partitions the first k of optimizer states, gradients, parameters (DeepSpeed docs,
          * zero_optimization.stage). */
@@ -301,14 +338,39 @@ int setup_finish(setup *s, zs_error *err)
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
     if (s->ds.train_batch_size > 0) {
         int64_t dp = training_dp(&s->t);
-        if (dp > 0 && !s->ds.grad_accum_set && s->ds.micro_batch_set &&
-            s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
+        bool micro = s->ds.micro_batch_set || setup_flag_given(s, OPT_MICRO);
+        bool accum = s->ds.grad_accum_set || setup_flag_given(s, OPT_ACCUM);
+        if (dp > 0 && !accum && micro && s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
             s->t.grad_accum = s->ds.train_batch_size / (s->t.micro_batch * dp);
-        else if (dp > 0 && !s->ds.micro_batch_set && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
+        else if (dp > 0 && !micro && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
             s->t.micro_batch = s->ds.train_batch_size / (s->t.grad_accum * dp);
+        /* DeepSpeed asserts train_batch_size == micro x accum x world size / model parallel
+         * (deepspeed/runtime/config.py, _batch_assertion): so do we, naming the three. */
+        double got = (double)s->t.micro_batch * (double)s->t.grad_accum * (double)dp;
+        if (!s->searches_gpus && dp > 0 && got != (double)s->ds.train_batch_size)
+            return zs_fail(err, ZS_ERR_INPUT,
+                           "%s: train_batch_size %lld is not micro-batch %lld x gradient accumulation %lld x data-parallel %lld = %.0f (DeepSpeed asserts they agree)",
+                           s->ds_path, (long long)s->ds.train_batch_size, (long long)s->t.micro_batch,
+                           (long long)s->t.grad_accum, (long long)dp, got);
     }
+    /* Each pipeline stage holds virtual_stages chunks of at least one layer (Narayanan et al.
+     * 2021, section 2.2): more chunks than layers is no configuration at all. */
+    if (!s->m.params_only && s->t.pp * s->t.virtual_stages > s->m.num_layers)
+        return zs_fail(err, ZS_ERR_USAGE, "--pp %lld x --virtual-stages %lld = %lld model chunks, more than the model's %lld layers",
+                       (long long)s->t.pp, (long long)s->t.virtual_stages, (long long)(s->t.pp * s->t.virtual_stages),
+                       (long long)s->m.num_layers);
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
     if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
+    /* reduce_bucket_size 0: DeepSpeed flushes the bucket before each gradient is added, so a
+     * bucket holds one tensor, at most the largest. */
+    if (s->ds.reduce_bucket_zero && !setup_flag_given(s, OPT_REDUCE_BUCKET)) {
+        double big = s->m.params_only ? s->pc.largest_module : s->pc.largest_tensor;
+        s->t.reduce_bucket = big > 1 ? big : 1;
+        note_ds(s, "reduce_bucket_size 0: one tensor per reduction, the largest %.0f elements", s->t.reduce_bucket);
+    }
+    /* plan searches the GPU count: a fixed --tp/--pp/--cp is checked against the smallest
+     * count that holds it, not against the default single GPU. */
+    if (s->searches_gpus && !setup_flag_given(s, OPT_GPUS)) s->t.gpus = s->t.tp * s->t.pp * s->t.cp;
     return training_validate(&s->t, err);
 }
 
@@ -319,7 +381,8 @@ scenario setup_scenario(const setup *s)
 
 report_options setup_report_options(const setup *s)
 {
-    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted};
+    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted, s->ds_notes,
+                            s->ds.ignored, s->ds.filled};
 }
 
 const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const char *const *drop,

@@ -36,6 +36,9 @@ typedef struct setup {
     /* Training flags are parsed when read (a bad value is a usage error before any file is
      * opened) into flag_t, and copied over t after ds_config in finish(), so flags win. */
     training flag_t;
+    bool searches_gpus;             /* plan: --gpus is searched, so train_batch_size is not
+                                       checked against the flag's DP */
+    char ds_notes[2048];            /* what the ds_config report line says beyond the path */
     int n_flags;
     int flags[64];                  /* OPT_* ids given, in order */
 } setup;
@@ -63,6 +66,9 @@ int setup_take(setup *s, int id, const char *value, zs_error *err);
 /* Apply one training flag (an OPT_* id other than model, hardware, files and output) to t.
  * Fails with ZS_ERR_USAGE naming the flag. */
 int setup_apply(training *t, int id, const char *value, zs_error *err);
+
+/* Whether the shared option `id` (an OPT_* training flag) was given. Never fails. */
+bool setup_flag_given(const setup *s, int id);
 
 /* Load files and apply flags: model or --params, hardware, ds_config, then the flags, then
  * validation. Fails with ZS_ERR_USAGE (flags) or ZS_ERR_INPUT (files). */

@@ -64,8 +64,12 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     int64_t hpz = t->hpz_group > 0 && t->hpz_group < dpc ? t->hpz_group : dpc;
     in->groups[GROUP_HPZ] = (coll_group){hpz, hpz < dp_local ? hpz : dp_local};
     coll_links(hw, gpn, in->links);
+    /* Parameters offloaded to NVMe come up at the drives' share; the optimizer states' own
+     * NVMe traffic is timed with the CPU step (steptime_nvme_step). */
     double nvme_share = hw->nvme_bandwidth / (double)gpn;
-    if ((t->offload_optimizer == OFFLOAD_NVME || t->offload_params == OFFLOAD_NVME) && nvme_share > 0)
+    if ((t->offload_optimizer == OFFLOAD_NVME || t->offload_params == OFFLOAD_NVME) && nvme_share <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer/--offload-params nvme: %s gives no node.nvme_bandwidth_bytes_per_second", hw->name);
+    if (t->offload_params == OFFLOAD_NVME)
         in->links[LEVEL_HOST].bandwidth = fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
     in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     in->host_rate = hw->host_memory_bandwidth * hw->host_memory_fraction / (double)gpn;

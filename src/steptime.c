@@ -12,6 +12,28 @@ double steptime_optimizer_bytes(const byte_table *bt)
     return bt->grad + weights + 2 * bt->moments;
 }
 
+double steptime_nvme_step(const sim_input *in, double shard, double cpu, double *io)
+{
+    const training *t = in->t;
+    if (io) *io = 0;
+    if (t->offload_optimizer != OFFLOAD_NVME || in->hw->nvme_bandwidth <= 0) return cpu;
+    /* ZeRO-Infinity (Rajbhandari et al. 2021, arXiv 2104.07857, sections 5-6; DeepSpeed's
+     * OptimizerSwapper): CPU Adam steps one sub-group at a time; before it, the sub-group's
+     * fp32 master, moments and fp32 gradient are read from NVMe, after it master and moments
+     * are written back. The node's drives serve all its GPUs. */
+    double states = in->bt.master + in->bt.moments;
+    double bw = in->hw->nvme_bandwidth / (double)in->gpus_per_node;
+    double rd = (states + 4) * shard / bw, wr = states * shard / bw;
+    if (io) *io = rd + wr;
+    /* k sub-groups; pipelined I/O of one sub-group overlaps the step of its neighbour, so
+     * all but one sub-group's share runs as max(cpu, io), the first read / last write and
+     * one step do not: ov/k + cpu/k + (k-1)/k max(cpu, ov). Unpipelined I/O adds in full. */
+    double k = fmax(1, ceil(shard / t->sub_group_size));
+    double ov = (t->nvme_pipeline_read ? rd : 0) + (t->nvme_pipeline_write ? wr : 0);
+    double serial = rd + wr - ov;
+    return ov / k + cpu / k + (k - 1) / k * fmax(cpu, ov) + serial;
+}
+
 /* Exposed time of collectives that overlap a window of compute per micro-batch: what does
  * not fit under each micro-batch's window, plus the tail bucket of the last one. Ops that run
  * once (not per micro-batch) all fall in the last micro-batch. */
@@ -62,7 +84,7 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
     double shard = in->trainable / opt_div;
     double bytes = shard * steptime_optimizer_bytes(&in->bt);
-    if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = bytes / in->host_rate;
+    if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
     else st->optimizer = bytes / in->hbm_rate;
     st->overhead = t->step_overhead >= 0 ? t->step_overhead : in->fw->step_overhead;
     st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload + st->overhead;

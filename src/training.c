@@ -30,6 +30,9 @@ void training_init(training *t)
      * (Dettmers et al. 2023, section 4); r matters little there (their figure 4). */
     t->lora_rank = 16;
     t->lora_targets = 3;
+    /* DeepSpeed defaults, deepspeed/runtime/zero/config.py: sub_group_size 1e9;
+     * deepspeed/runtime/zero/offload_config.py: pipeline_read and pipeline_write false. */
+    t->sub_group_size = 1e9;
     /* PyTorch DistributedDataParallel(bucket_cap_mb=25, gradient_as_bucket_view=False). */
     t->ddp_bucket_bytes = 25.0 * 1024 * 1024;
     t->ddp_bucket_view = false;
@@ -62,6 +65,7 @@ static const struct { const char *flag; size_t off; double min; } bucket_ranges[
     {"--max-live-params", offsetof(training, max_live_params), 0},
     {"--persistence-threshold", offsetof(training, persistence_threshold), 0},
     {"DDP bucket_cap", offsetof(training, ddp_bucket_bytes), 1},
+    {"sub_group_size", offsetof(training, sub_group_size), 1},
 };
 
 int training_validate(const training *t, zs_error *err)

@@ -34,6 +34,12 @@ typedef struct training {
     bool flash_attention;       /* no s^2 attention matrix stored (default true) */
     offload_kind offload_optimizer;
     offload_kind offload_params;/* ZeRO-3 only */
+    bool nvme_pipeline_read;    /* DeepSpeed offload_optimizer.pipeline_read: overlap the next
+                                   sub-group's NVMe read with the CPU step (default false) */
+    bool nvme_pipeline_write;   /* offload_optimizer.pipeline_write: overlap the previous
+                                   sub-group's NVMe write with the CPU step (default false) */
+    double sub_group_size;      /* elements; DeepSpeed zero_optimization.sub_group_size, the
+                                   unit the optimizer steps (and swaps) at a time */
     double reduce_bucket;       /* elements; DeepSpeed reduce_bucket_size */
     double allgather_bucket;    /* elements; DeepSpeed allgather_bucket_size */
     double prefetch_bucket;     /* elements; DeepSpeed stage3_prefetch_bucket_size */

@@ -12,17 +12,20 @@
 #define GiB (1024.0 * 1024.0 * 1024.0)
 #define TiB (GiB * 1024.0)
 
-/* Parse a count such as "7e9", "6738415616", "7B", "1.5T", "25M", "500k" (decimal suffixes:
- * k/K 1e3, M 1e6, B/G 1e9, T 1e12). Fails with ZS_ERR_USAGE (message names `what`) on
- * anything else, on a negative, NaN or infinite value, or on a value above 1e18. */
+/* Parse a count such as "7e9", "6738415616", "7B", "1.5T", "25M", "500k", "4Mi". The one rule
+ * for counts: k/K 1e3, M 1e6, B/G 1e9, T 1e12 (decimal); Ki 2^10, Mi 2^20, Gi 2^30, Ti 2^40
+ * (binary). Fails with ZS_ERR_USAGE (message names `what`) on anything else, on a negative,
+ * NaN or infinite value, or on a value above 1e18. */
 int units_parse_count(const char *s, const char *what, double *out, zs_error *err);
 
-/* Parse a byte size such as "80GiB", "80GB", "512MiB", "4G", "5e8" (bare number = bytes;
- * KB/MB/GB/TB decimal, KiB/MiB/GiB/TiB binary, a bare K/M/G/T binary as in nccl-tests).
- * Fails like units_parse_count. */
+/* Parse a byte size such as "80GiB", "80GB", "512MiB", "5e8B". The one rule for sizes: the
+ * unit is always written; KB/MB/GB/TB decimal, KiB/MiB/GiB/TiB binary. A bare number and a
+ * bare K/M/G/T fail with ZS_ERR_USAGE and a hint ("did you mean 80GiB?"); otherwise fails
+ * like units_parse_count. */
 int units_parse_bytes(const char *s, const char *what, double *out, zs_error *err);
 
-/* Parse a whole number in [min, max]; fails with ZS_ERR_USAGE naming `what`. Accepts "1e3". */
+/* Parse a whole number in [min, max], with units_parse_count's suffixes ("1e3", "8k",
+ * "8Ki"); fails with ZS_ERR_USAGE naming `what`. */
 int units_parse_int(const char *s, const char *what, int64_t min, int64_t max, int64_t *out,
                     zs_error *err);
 

@@ -229,6 +229,50 @@ static void offload(void)
     CHECK_NEAR(r.mem.host_per_gpu, 18 * 10e9 / 8, 1e-12);
 }
 
+/* NVMe optimizer offload (ZeRO-Infinity, arXiv 2104.07857): each step reads the fp32 master,
+ * both Adam moments and the fp32 gradient (4 + 8 + 4 = 16 B per parameter: the ZeRO paper's
+ * K = 12, arXiv 1910.02054 section 3.1, plus the 4-byte gradient ZeRO-Offload keeps on the
+ * host, arXiv 2101.06840 section 4) and writes master and moments back (12 B), at the node's
+ * NVMe bandwidth shared by its GPUs. Expected times are computed here from those byte counts
+ * and the profile's bandwidths, not from the simulator. */
+static void nvme_offload(void)
+{
+    model m;
+    param_counts pc;
+    model_from_params(&m, &pc, 10e9, 1e8);
+    hardware hw = test_hw();
+    hw.gpus_per_node = 8;
+    hw.nvme_bandwidth = 16e9;             /* bytes/s per node: 2e9 per GPU */
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    t.offload_optimizer = OFFLOAD_CPU;
+    sim_input in;
+    zs_error e = {0};
+    result cpu, nvme;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_zero2, 0, &cpu);
+    t.offload_optimizer = OFFLOAD_NVME;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_zero2, 0, &nvme);
+    double shard = 10e9 / 8, per_gpu = 16e9 / 8;
+    double io = (16 + 12) * shard / per_gpu;          /* 17.5 s */
+    double cpu_step = 28 * shard / (200e9 / 8);        /* Adam's 28 B at the host share: 1.4 s */
+    CHECK_NEAR(cpu.step.optimizer, cpu_step, 1e-9);
+    /* DeepSpeed's default (pipeline_read/write false): I/O and step in series. */
+    CHECK_NEAR(nvme.step.optimizer, cpu_step + io, 1e-9);
+    CHECK_NEAR(nvme.step.total - cpu.step.total, io, 1e-6);
+    /* Pipelined read and write over k = ceil(1.25e9 / 1e9) = 2 sub-groups: the first read and
+     * last write (one sub-group's I/O) and one sub-group's step are exposed, the rest overlaps. */
+    t.nvme_pipeline_read = t.nvme_pipeline_write = true;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_zero2, 0, &nvme);
+    CHECK_NEAR(nvme.step.optimizer, io / 2 + cpu_step / 2 + fmax(io, cpu_step) / 2, 1e-9);
+    /* A profile without NVMe bandwidth cannot time it: a usage error, not a free transfer. */
+    hw.nvme_bandwidth = 0;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == ZS_ERR_USAGE && strstr(e.msg, "nvme_bandwidth"));
+}
+
 void suite_memory(void)
 {
     RUN_TEST(zero_table1);
@@ -236,4 +280,5 @@ void suite_memory(void)
     RUN_TEST(pipeline_inflight);
     RUN_TEST(invariants);
     RUN_TEST(offload);
+    RUN_TEST(nvme_offload);
 }

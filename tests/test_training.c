@@ -1,5 +1,12 @@
 /* test_training.c -- byte tables, training checks and DeepSpeed config reading. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "dsconfig.h"
+#include "jsonutil.h"
+#include "model_json.h"
+#include "setup.h"
 #include "test.h"
 #include "training.h"
 
@@ -53,9 +60,13 @@ static void deepspeed_configs(void)
     CHECK_EQ_INT(ds.stage, 3);
     CHECK(t.offload_optimizer == OFFLOAD_CPU && t.offload_params == OFFLOAD_CPU);
     CHECK_EQ_INT(t.max_live_params, 1e9);
-    CHECK_EQ_INT(t.reduce_bucket, 5e8);          /* "auto": DeepSpeed's default stays */
+    CHECK_EQ_INT(t.reduce_bucket, 5e8);          /* "auto": left for dsconfig_fill_auto */
+    CHECK(ds.hf_auto[0] && ds.hf_auto[1] && ds.hf_auto[2]);
     CHECK(t.overlap_comm == 1);
-    CHECK(strstr(ds.defaulted, "reduce_bucket_size") != NULL);
+    /* Keys read but not modelled are listed, never dropped silently. */
+    CHECK(strstr(ds.ignored, "zero_optimization.contiguous_gradients") != NULL);
+    CHECK(strstr(ds.ignored, "optimizer") != NULL && strstr(ds.ignored, "fp16.loss_scale") != NULL);
+    CHECK(strstr(ds.ignored, "stage3_max_live_parameters") == NULL);
     CHECK(strstr(ds.defaulted, "train_micro_batch_size_per_gpu") != NULL);
     /* Numbers and booleans written as strings. */
     training_init(&t);
@@ -76,9 +87,109 @@ static void deepspeed_configs(void)
     cJSON_Delete(j);
 }
 
+/* Run setup on flags; returns its code and leaves the setup in *s. */
+static int setup_run(setup *s, const char *const *args, zs_error *e)
+{
+    setup_init(s);
+    int argc = 0;
+    while (args[argc]) argc++;
+    int i = 0, id;
+    const char *v;
+    while ((id = cli_next(argc, (char **)args, &i, setup_options, &v, e)) > 0)
+        if (setup_take(s, id, v, e)) return e->code;
+    if (id == CLI_ERROR) return e->code;
+    return setup_finish(s, e);
+}
+
+/* DeepSpeed's legacy keys and its asserted batch identity (deepspeed/runtime/zero/config.py
+ * maps cpu_offload to offload_optimizer device cpu; constants.py keeps "bfloat16" as the old
+ * name of "bf16"; config.py _batch_assertion); Python's json keeps the last duplicate key. */
+static void deepspeed_legacy(void)
+{
+    training t;
+    ds_config ds;
+    zs_error e = {0};
+    training_init(&t);
+    CHECK(dsconfig_load("tests/data/ds_config_legacy.json", &t, &ds, &e) == 0);
+    CHECK(t.offload_optimizer == OFFLOAD_CPU);
+    CHECK(t.precision == PREC_BF16);              /* not fp32 */
+    CHECK_EQ_INT(ds.stage, 2);                    /* "stage": 1, "stage": 2 -> 2 */
+    CHECK(ds.reduce_bucket_zero);                 /* DeepSpeed accepts 0 */
+    CHECK(strstr(ds.ignored, "gradient_clipping") && strstr(ds.ignored, "contiguous_gradients"));
+    /* 64 = 4 x 2 x 8 holds on 8 GPUs; on 4 DeepSpeed's assertion fails, and so does setup. */
+    setup s;
+    const char *ok[] = {"--model", "llama-2-7b", "--gpus", "8", "--deepspeed", "tests/data/ds_config_legacy.json", NULL};
+    CHECK(setup_run(&s, ok, &e) == ZS_OK);
+    /* The one-tensor bucket is the largest tensor: llama-2-7b's 32000 x 4096 embedding
+     * (HF config.json vocab_size 32000, hidden_size 4096). */
+    CHECK_EQ_INT(s.t.reduce_bucket, 32000 * 4096);
+    CHECK(strstr(s.ds_notes, "ignored (not modelled)") != NULL);
+    const char *bad[] = {"--model", "llama-2-7b", "--gpus", "4", "--deepspeed", "tests/data/ds_config_legacy.json", NULL};
+    CHECK(setup_run(&s, bad, &e) == ZS_ERR_INPUT && strstr(e.msg, "train_batch_size 64"));
+    /* An explicit flag that breaks the identity fails too. */
+    const char *bad2[] = {"--model", "llama-2-7b", "--gpus", "8", "--micro-batch", "2", "--deepspeed", "tests/data/ds_config_legacy.json", NULL};
+    CHECK(setup_run(&s, bad2, &e) == ZS_ERR_INPUT);
+}
+
+/* "auto" as the HF Trainer fills it (transformers integrations/deepspeed.py and the HF
+ * DeepSpeed docs: reduce_bucket_size = hidden_size^2, stage3_prefetch_bucket_size =
+ * 0.9 hidden_size^2, stage3_param_persistence_threshold = 10 hidden_size), for llama-2-7b's
+ * hidden_size 4096 (its HF config.json). */
+static void deepspeed_hf_auto(void)
+{
+    setup s;
+    zs_error e = {0};
+    const char *args[] = {"--model", "llama-2-7b", "--gpus", "8", "--deepspeed", "tests/data/ds_config_hf_auto.json", NULL};
+    CHECK(setup_run(&s, args, &e) == ZS_OK);
+    CHECK_EQ_INT(s.t.reduce_bucket, 16777216);
+    CHECK_EQ_INT(s.t.prefetch_bucket, 15099494);
+    CHECK_EQ_INT(s.t.persistence_threshold, 40960);
+    CHECK(strstr(s.ds_notes, "HF Trainer") != NULL);
+    /* A flag still wins over the filled value. */
+    const char *flag[] = {"--model", "llama-2-7b", "--gpus", "8", "--reduce-bucket", "5e8", "--deepspeed", "tests/data/ds_config_hf_auto.json", NULL};
+    CHECK(setup_run(&s, flag, &e) == ZS_OK);
+    CHECK_EQ_INT(s.t.reduce_bucket, 5e8);
+}
+
+/* Duplicate keys in any JSON input: the last value wins, as Python's json.load (and so HF and
+ * DeepSpeed) reads them; cJSON alone returns the first. llama-2-7b's HF config.json has 32
+ * layers; a file that says 16 then 32 has 32. */
+static void json_duplicates(void)
+{
+    char path[] = "/tmp/zs-dupXXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    FILE *f = fdopen(fd, "w");
+    FILE *src = fopen("models/llama-2-7b.json", "r");
+    CHECK(f && src);
+    if (!f || !src) { if (f) fclose(f); if (src) fclose(src); remove(path); return; }
+    int c, injected = 0;
+    while ((c = fgetc(src)) != EOF) {
+        fputc(c, f);
+        if (c == '{' && !injected++) fputs("\"num_hidden_layers\": 16,\n", f);
+    }
+    fclose(src);
+    fclose(f);
+    model m;
+    zs_error e = {0};
+    CHECK(model_load(path, &m, &e) == ZS_OK);
+    CHECK_EQ_INT(m.num_layers, 32);
+    remove(path);
+    cJSON *j = cJSON_Parse("{\"a\": 1, \"b\": {\"x\": 1, \"x\": 2}, \"a\": 3}");
+    CHECK(json_last_key_wins(j) == 0);
+    CHECK_EQ_INT(cJSON_GetObjectItem(j, "a")->valuedouble, 3);
+    CHECK_EQ_INT(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "b"), "x")->valuedouble, 2);
+    CHECK_EQ_INT(cJSON_GetArraySize(j), 2);
+    cJSON_Delete(j);
+}
+
 void suite_training(void)
 {
     RUN_TEST(byte_tables);
     RUN_TEST(validate);
     RUN_TEST(deepspeed_configs);
+    RUN_TEST(deepspeed_legacy);
+    RUN_TEST(deepspeed_hf_auto);
+    RUN_TEST(json_duplicates);
 }

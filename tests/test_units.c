@@ -12,6 +12,10 @@ static void parse_counts(void)
     CHECK(units_parse_count("1.5T", "x", &v, &e) == 0 && v == 1.5e12);
     CHECK(units_parse_count("25M", "x", &v, &e) == 0 && v == 25e6);
     CHECK(units_parse_count("500k", "x", &v, &e) == 0 && v == 5e5);
+    /* Binary with an i (IEC 80000-13): Llama's "4M tokens" batch is 2048 x 2048 = 4Mi
+     * (Touvron et al. 2023, arXiv 2302.13971, section 2.2). */
+    CHECK(units_parse_count("4Mi", "x", &v, &e) == 0 && v == 2048.0 * 2048.0);
+    CHECK(units_parse_count("1Ti", "x", &v, &e) == 0 && v == 1099511627776.0);
     CHECK(units_parse_count("-1", "--params", &v, &e) == ZS_ERR_USAGE);
     CHECK(strstr(e.msg, "--params") != NULL);
     CHECK(units_parse_count("abc", "x", &v, &e) == ZS_ERR_USAGE);
@@ -28,9 +32,14 @@ static void parse_bytes(void)
     zs_error e = {0};
     CHECK(units_parse_bytes("80GiB", "x", &v, &e) == 0 && v == 80.0 * 1073741824.0);
     CHECK(units_parse_bytes("80GB", "x", &v, &e) == 0 && v == 80e9);
-    CHECK(units_parse_bytes("4G", "x", &v, &e) == 0 && v == 4.0 * 1073741824.0);
     CHECK(units_parse_bytes("512MiB", "x", &v, &e) == 0 && v == 512.0 * 1048576.0);
-    CHECK(units_parse_bytes("5e8", "x", &v, &e) == 0 && v == 5e8);
+    CHECK(units_parse_bytes("5e8B", "x", &v, &e) == 0 && v == 5e8);
+    /* One rule for sizes (IEC 80000-13 prefixes): the unit is written. A bare number (once
+     * 80 bytes of HBM) and a bare G (2^30 to nccl-tests, 10^9 to a drive vendor) are refused
+     * with the two readings offered. */
+    CHECK(units_parse_bytes("80", "--hbm", &v, &e) == ZS_ERR_USAGE && strstr(e.msg, "did you mean 80GiB?"));
+    CHECK(units_parse_bytes("80G", "--hbm", &v, &e) == ZS_ERR_USAGE && strstr(e.msg, "80GiB") && strstr(e.msg, "80GB"));
+    CHECK(units_parse_bytes("5e8", "x", &v, &e) == ZS_ERR_USAGE);
     CHECK(units_parse_bytes("12Q", "--hbm", &v, &e) == ZS_ERR_USAGE && strstr(e.msg, "--hbm"));
 }
 
@@ -43,6 +52,11 @@ static void parse_ints(void)
     CHECK(units_parse_int("0", "--gpus", 1, 100, &n, &e) == ZS_ERR_USAGE && strstr(e.msg, "--gpus"));
     CHECK(units_parse_int("2.5", "--gpus", 1, 100, &n, &e) == ZS_ERR_USAGE);
     CHECK(units_parse_int("8x", "--gpus", 1, 100, &n, &e) == ZS_ERR_USAGE);
+    /* --seq-len 8k like --tokens 1T: the count rule, decimal without i, binary with it. */
+    CHECK(units_parse_int("8k", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 8000);
+    CHECK(units_parse_int("8Ki", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 8192);
+    CHECK(units_parse_int("1.5Ki", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 1536);
+    CHECK(units_parse_int("1.0001k", "--seq-len", 1, 100000000, &n, &e) == ZS_ERR_USAGE);
 }
 
 static void format(void)

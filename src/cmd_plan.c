@@ -309,6 +309,7 @@ int cmd_plan(int argc, char **argv)
         if (setup_flag_given(&s, OPT_PP)) sp.fixed_pp = s.t.pp;
         if (setup_flag_given(&s, OPT_VSTAGES)) sp.fixed_vstages = s.t.virtual_stages;
         if (setup_flag_given(&s, OPT_CP)) sp.fixed_cp = s.t.cp;
+        if (setup_flag_given(&s, OPT_EP)) sp.fixed_ep = s.t.ep;
         sp.fixed_ckpt = setup_flag_given(&s, OPT_CKPT);
         sp.fixed_offload = setup_flag_given(&s, OPT_OFF_OPT) || setup_flag_given(&s, OPT_OFF_PARAM);
     }

@@ -57,6 +57,38 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
         comm_add(p, (comm_op){COLL_P2P, GROUP_CP, 2 * chunk, layers * (cp - 1) * mb, true, OVERLAP_ATTN_BWD, 0,
                               "CP ring K/V and gradients (backward)", 0, 0, 0, 0});
     }
+    if (!m->params_only && t->ep > 1) {
+        /* Expert parallelism (Megatron-Core's all-to-all token dispatcher; Lepikhin et al.
+         * 2020): per MoE block, each rank sends its tokens' hidden states to the k experts'
+         * ranks (dispatch) and receives the results (combine), forward and again backward, a
+         * full recompute repeating the forward pair. Buffer per rank: tokens x k' x h x e,
+         * k' = k (dropless) or capacity_factor x k, times the load imbalance (the busiest rank
+         * sets the pace). Tokens are the rank's s/cp of the micro-batch, / TP with sequence
+         * parallelism. */
+        double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
+        double k = (double)m->experts_per_token * (m->capacity_factor > 0 ? m->capacity_factor : 1);
+        double tokens = (double)t->seq_len / (double)t->cp * (double)t->micro_batch / (t->sequence_parallel ? (double)t->tp : 1);
+        double buf = tokens * k * (double)m->hidden_size * in->bt.act * t->moe_imbalance;
+        double calls = moe_blocks * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
+        comm_add(p, (comm_op){COLL_ALL_TO_ALL, GROUP_EP, buf, calls, true, OVERLAP_NONE, 0,
+                              "EP all-to-all (dispatch + combine)", 0, 0, 0, 0});
+        /* The experts' gradients reduce over the expert-data-parallel group, as the strategy
+         * reduces the dense ones over DP: reduce-scatter + gather of the updated experts when
+         * it shards the optimizer, all-reduce otherwise. */
+        bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
+        double g = in->bt.grad * in->local_expert;
+        overlap_kind ov = strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE;
+        if (in->edp <= 1) {
+            /* one expert-data-parallel rank: nothing to reduce */
+        } else if (s->shards.optimizer) {
+            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
+                                  "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
+            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
+                                  "expert parameter all-gather (EDP)", 0, 0, 0, 0});
+        } else {
+            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP, g, 1, false, ov, 0, "expert gradient all-reduce (EDP)", 0, 0, 0, 0});
+        }
+    }
     if (in->groups[GROUP_REPLICA].n > 1 && (s->shards.optimizer || s->shards.gradients || s->shards.parameters)) {
         /* Hybrid sharding (HSDP, MiCS): each shard group reduces its gradients inside, then
          * the shards are all-reduced across the replicas: 2 (R-1)/R of grads / S per rank

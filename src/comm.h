@@ -11,7 +11,7 @@ struct strategy;
  * states (all of DP unless hybrid sharding), GROUP_REPLICA the shard groups' replicas across
  * it, GROUP_HPZ ZeRO++'s secondary parameter partition. */
 typedef enum {
-    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_CP, GROUP_COUNT
+    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_CP, GROUP_EP, GROUP_EDP, GROUP_COUNT
 } group_kind;
 
 /* Which compute a collective can hide under: none, a micro-batch's forward or backward, or

@@ -33,6 +33,13 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     mem->parameters = w * ((p - small) / param_div + small);
     mem->gradients = bt->grad * g / grad_div;
     mem->optimizer_states = opt * g / opt_div;
+    if (in->local_expert > 0) {
+        /* Expert parallelism: the experts' gradients and optimizer states are sharded over
+         * the expert-data-parallel group, not DP (Megatron-Core's distributed optimizer). */
+        double ne = (double)in->edp;
+        mem->gradients += bt->grad * in->local_expert / (shards.gradients ? ne : 1);
+        mem->optimizer_states += opt * in->local_expert / (shards.optimizer ? ne : 1);
+    }
 
     double host = 0, nvme = 0;
     if (t->offload_optimizer != OFFLOAD_NONE) {

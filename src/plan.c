@@ -184,7 +184,14 @@ static void search_count(plan_job *job, int64_t gpus)
                                 t.offload_optimizer = offloads[of].opt;
                                 t.offload_params = offloads[of].params;
                             }
-                            try_config(job, &t);
+                            /* Expert parallelism for MoE models: powers of two dividing the
+                             * experts and TP x CP x DP, up to PLAN_MAX_EP. */
+                            range epr = dim(sp->fixed_ep, m->num_experts > 0 && !m->params_only ? PLAN_MAX_EP : 1);
+                            for (int64_t ep = epr.lo; ep <= epr.hi; ep *= 2) {
+                                if (ep > 1 && (m->num_experts % ep || (tp * dp * cp) % ep)) continue;
+                                t.ep = ep;
+                                try_config(job, &t);
+                            }
                         }
                     }
                 }

@@ -31,7 +31,7 @@ typedef struct plan_space {
     bool allow_cp;               /* search context parallelism (sequences >= PLAN_CP_MIN_SEQ) */
     int64_t max_micro_batch;     /* largest micro-batch tried (powers of two) */
     /* Dimensions the user fixed (flags given to plan): 0 (or false) = searched. */
-    int64_t fixed_micro_batch, fixed_tp, fixed_pp, fixed_vstages, fixed_cp;
+    int64_t fixed_micro_batch, fixed_tp, fixed_pp, fixed_vstages, fixed_cp, fixed_ep;
     bool fixed_ckpt;             /* keep the training's checkpointing */
     bool fixed_offload;          /* keep the training's offload choices */
 } plan_space;
@@ -78,6 +78,9 @@ void plan_result_free(plan_result *r);
 
 /* Sequences from this long on, plan also tries context parallelism 2, 4 and 8 (tokens). */
 #define PLAN_CP_MIN_SEQ 16384
+
+/* Largest expert-parallel degree plan tries for MoE models. */
+#define PLAN_MAX_EP 64
 
 /* Threads plan_search uses: $ZEROSIM_THREADS, else the online cores, at most PLAN_MAX_THREADS.
  * The result does not depend on it. */

@@ -53,8 +53,10 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
             (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
     if (rest) fprintf(f, " + 1 node x %lld", (long long)rest);
     fputc('\n', f);
-    char cp[32] = "";
+    char cp[64] = "", ep[32] = "";
     if (t->cp > 1) snprintf(cp, sizeof cp, ", CP %lld", (long long)t->cp);
+    if (t->ep > 1) snprintf(ep, sizeof ep, ", EP %lld", (long long)t->ep);
+    strncat(cp, ep, sizeof cp - strlen(cp) - 1);
     fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld%s, DP %lld\n",
             precision_name(t->precision), optimizer_name(t->optimizer), (long long)t->micro_batch,
             (long long)t->seq_len, (long long)t->grad_accum, (long long)t->tp, (long long)t->pp, cp,
@@ -259,6 +261,7 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     cJSON_AddNumberToObject(tr, "tp", (double)t->tp);
     cJSON_AddNumberToObject(tr, "pp", (double)t->pp);
     cJSON_AddNumberToObject(tr, "cp", (double)t->cp);
+    cJSON_AddNumberToObject(tr, "ep", (double)t->ep);
     cJSON_AddNumberToObject(tr, "dp", (double)training_dp(t));
     cJSON_AddNumberToObject(tr, "micro_batch", (double)t->micro_batch);
     cJSON_AddNumberToObject(tr, "seq_len", (double)t->seq_len);
@@ -512,6 +515,7 @@ cJSON *report_entry_json(const training *t, const result *r)
     cJSON_AddNumberToObject(o, "tp", (double)t->tp);
     cJSON_AddNumberToObject(o, "pp", (double)t->pp);
     cJSON_AddNumberToObject(o, "cp", (double)t->cp);
+    cJSON_AddNumberToObject(o, "ep", (double)t->ep);
     cJSON_AddNumberToObject(o, "virtual_stages", (double)t->virtual_stages);
     cJSON_AddNumberToObject(o, "dp", (double)training_dp(t));
     cJSON_AddNumberToObject(o, "micro_batch", (double)t->micro_batch);

@@ -46,7 +46,10 @@ typedef struct sim_input {
     double local_small;       /* of which in tensors below the ZeRO-3 persistence threshold */
     double local_largest;     /* largest module on one rank (ZeRO-3 gathers it whole) */
     double trainable;         /* of local_params, those with gradients and optimizer states
-                                 (all; LoRA: the adapters) */
+                                 reduced over DP (all; LoRA: the adapters; EP: the dense ones) */
+    double local_expert;      /* expert parallelism: the routed experts on this rank, reduced and
+                                 sharded over the expert-data-parallel group; 0 without EP */
+    int64_t edp;              /* expert-data-parallel degree: DP x CP x TP / EP */
     double param_bytes;       /* bytes of the rank's parameters as stored (bf16; QLoRA: NF4
                                  block linears), adapters included */
     coll_link links[LEVEL_COUNT]; /* achieved alpha-beta per link level */

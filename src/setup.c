@@ -37,6 +37,8 @@ const cli_opt setup_options[] = {
     {"tp", "N", "tensor-parallel degree (default 1)", OPT_TP},
     {"pp", "N", "pipeline-parallel degree (default 1)", OPT_PP},
     {"cp", "N", "context-parallel degree: the sequence split over N ranks, ring attention (default 1)", OPT_CP},
+    {"ep", "N", "expert-parallel degree: routed experts split over N ranks, all-to-all dispatch (default 1)", OPT_EP},
+    {"moe-imbalance", "X", "busiest expert rank's tokens over the mean, >= 1 (default 1: balanced)", OPT_MOE_IMBALANCE},
     {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)", OPT_VSTAGES},
     {"checkpointing", "C", "none|selective|full activation recomputation (default none)", OPT_CKPT},
     {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)", OPT_SP},
@@ -130,7 +132,7 @@ static const struct { int id; size_t offset, size; } flag_fields[] = {
     FIELD(OPT_OVERLAP, overlap_comm), FIELD(OPT_BUCKET_VIEW, ddp_bucket_view),
     FIELD(OPT_SHARD_GROUP, shard_group), FIELD(OPT_HPZ, hpz_group), FIELD(OPT_QWZ, quant_weights),
     FIELD(OPT_QGZ, quant_grads), FIELD(OPT_GEMM_EFF, gemm_efficiency),
-    FIELD(OPT_CP, cp), FIELD(OPT_FINETUNE, finetune), FIELD(OPT_LORA_RANK, lora_rank),
+    FIELD(OPT_CP, cp), FIELD(OPT_EP, ep), FIELD(OPT_MOE_IMBALANCE, moe_imbalance), FIELD(OPT_FINETUNE, finetune), FIELD(OPT_LORA_RANK, lora_rank),
     FIELD(OPT_LORA_TARGETS, lora_targets),
 };
 #undef FIELD
@@ -163,6 +165,7 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
         {OPT_TP, "--tp", &t->tp, 1, 4096},
         {OPT_PP, "--pp", &t->pp, 1, 4096},
         {OPT_CP, "--cp", &t->cp, 1, 4096},
+        {OPT_EP, "--ep", &t->ep, 1, 65536},
         {OPT_LORA_RANK, "--lora-rank", &t->lora_rank, 1, 65536},
         {OPT_VSTAGES, "--virtual-stages", &t->virtual_stages, 1, 1024},
         {OPT_SHARD_GROUP, "--shard-group", &t->shard_group, 1, 10000000},
@@ -218,6 +221,11 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
     case OPT_EAGER: t->flash_attention = false; return ZS_OK;
     case OPT_BUCKET_VIEW: t->ddp_bucket_view = true; return ZS_OK;
     case OPT_QWZ: t->quant_weights = true; return ZS_OK;
+    case OPT_MOE_IMBALANCE:
+        if (units_parse_count(v, "--moe-imbalance", &t->moe_imbalance, err)) return err->code;
+        if (!(t->moe_imbalance >= 1 && t->moe_imbalance <= 1000))
+            return zs_fail(err, ZS_ERR_USAGE, "--moe-imbalance: expected a factor from 1 (balanced) to 1000");
+        return ZS_OK;
     case OPT_FINETUNE:
         if (enum_flag("finetune", v, finetune_parse(v), "full|lora|qlora", &e, err)) return err->code;
         t->finetune = e;

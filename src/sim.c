@@ -63,6 +63,15 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->groups[GROUP_REPLICA] = (coll_group){replicas, dp_local / in->shard_dp > 1 ? dp_local / in->shard_dp : 1};
     int64_t hpz = t->hpz_group > 0 && t->hpz_group < dpc ? t->hpz_group : dpc;
     in->groups[GROUP_HPZ] = (coll_group){hpz, hpz < dp_local ? hpz : dp_local};
+    /* Expert parallelism (Megatron-Core): the EP group is carved from TP x CP x DP ranks, so it
+     * sits right after TP in the rank order; the expert-data-parallel group (EDP = TP x CP x DP
+     * / EP) reduces the experts' gradients. */
+    int64_t tcd = t->tp * dpc;
+    in->edp = t->ep > 1 ? tcd / t->ep : dpc;
+    int64_t ep_local = t->ep < gpn ? t->ep : gpn;
+    in->groups[GROUP_EP] = (coll_group){t->ep, ep_local};
+    int64_t edp_per = gpn / t->ep > 1 ? gpn / t->ep : 1;
+    in->groups[GROUP_EDP] = (coll_group){in->edp, in->edp < edp_per ? in->edp : edp_per};
     coll_links(hw, gpn, in->links);
     /* Parameters offloaded to NVMe come up at the drives' share; the optimizer states' own
      * NVMe traffic is timed with the CPU step (steptime_nvme_step). */
@@ -119,10 +128,30 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         if (model_count(m, t->persistence_threshold, &small, &ignore) == ZS_OK)
             in->local_small = small.layer_small_params * layers + small.global_small_params;
     }
+    /* Expert parallelism: the routed experts of this stage's MoE blocks leave TP's split for
+     * EP's (each EP rank holds E / EP whole experts). */
+    in->local_expert = 0;
+    if (t->ep > 1) {
+        if (m->num_experts <= 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld: %s has no routed experts", (long long)t->ep, m->name);
+        if (m->num_experts % t->ep != 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide the model's %lld experts",
+                           (long long)t->ep, (long long)m->num_experts);
+        if ((t->tp * in->dp * t->cp) % t->ep != 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
+                           (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
+        if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
+        double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
+        double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
+                         (double)model_expert_width(m) * moe_blocks;
+        in->local_expert = experts / (double)t->ep;
+        in->local_params += in->local_expert - experts / tp;
+    }
     /* Fine-tuning: the adapters are the rank's trainable parameters (split by TP like the
      * linears they adapt); QLoRA stores the frozen block linears in NF4, the rest (embedding,
      * norms, head) in 16 bits (bitsandbytes leaves lm_head unquantized). */
-    in->trainable = in->local_params;
+    in->trainable = in->local_params - in->local_expert;
     in->param_bytes = in->bt.param * in->local_params;
     if (t->finetune != FT_FULL) {
         double adapters = finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * layers / tp;
@@ -187,7 +216,8 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     comm_add_common(in, s, &r->plan);
     comm_summarise(in, &r->plan, &r->comm);
     r->comm.ideal_bytes = strategy_ideal_bytes(s, in);
-    steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->shard_dp : 1, &r->step);
+    steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->shard_dp : 1,
+                     s->shards.optimizer ? (double)in->edp : 1, &r->step);
 
     double step = r->step.total, gpus = (double)t->gpus;
     /* In double: the int64 product of the largest accepted values overflows. */

@@ -43,7 +43,7 @@ static double exposed(double per_mb, double last_only, double window, double m, 
     return (m - 1) * fmax(0, per_mb - window) + fmax(0, per_mb + last_only - window) + tail;
 }
 
-void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div,
+void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div, double expert_div,
                       step_time *st)
 {
     const training *t = in->t;
@@ -82,7 +82,7 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     }
 
     /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
-    double shard = in->trainable / opt_div;
+    double shard = in->trainable / opt_div + in->local_expert / expert_div;
     double bytes = shard * steptime_optimizer_bytes(&in->bt);
     if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
     else st->optimizer = bytes / in->hbm_rate;

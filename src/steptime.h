@@ -9,7 +9,7 @@
  * each collective not hidden under the compute it overlaps (plus its last bucket), the
  * optimizer step on GPU or host over local_params / opt_div parameters, and exposed PCIe
  * traffic. Pure. */
-void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div,
+void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div, double expert_div,
                       step_time *out);
 
 /* Seconds one rank's CPU optimizer step takes with its states on NVMe (ZeRO-Infinity), given

@@ -8,7 +8,8 @@ void training_init(training *t)
 {
     memset(t, 0, sizeof *t);
     t->gpus = 1;
-    t->tp = t->pp = t->cp = t->virtual_stages = 1;
+    t->tp = t->pp = t->cp = t->ep = t->virtual_stages = 1;
+    t->moe_imbalance = 1;
     t->micro_batch = 1;
     t->seq_len = 2048;
     t->grad_accum = 1;
@@ -52,6 +53,7 @@ static const struct { const char *flag; size_t off; int64_t min, max; } int_rang
     {"--tp", offsetof(training, tp), 1, 4096},
     {"--pp", offsetof(training, pp), 1, 4096},
     {"--cp", offsetof(training, cp), 1, 4096},
+    {"--ep", offsetof(training, ep), 1, 65536},
     {"--virtual-stages", offsetof(training, virtual_stages), 1, 1024},
     {"--micro-batch", offsetof(training, micro_batch), 1, 1000000},
     {"--seq-len", offsetof(training, seq_len), 1, 100000000},

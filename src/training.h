@@ -22,6 +22,8 @@ typedef struct training {
     int64_t tp;                 /* tensor-parallel degree t */
     int64_t pp;                 /* pipeline-parallel degree p */
     int64_t cp;                 /* context-parallel degree: the sequence split over cp ranks */
+    int64_t ep;                 /* expert-parallel degree: routed experts split over ep ranks */
+    double moe_imbalance;       /* busiest expert rank's tokens / the mean (>= 1; 1 = balanced) */
     int64_t virtual_stages;     /* interleaved model chunks per pipeline stage; 1 = plain 1F1B */
     int64_t micro_batch;        /* b, sequences per GPU per micro-batch */
     int64_t seq_len;            /* s, tokens per sequence */

@@ -541,5 +541,25 @@ json_check "'gradient_clipping' in d['training']['deepspeed_ignored'] and 'reduc
 # DeepSpeed asserts train_batch_size = micro x accumulation x DP: 64 = 4 x 2 x 8 holds on 8 GPUs only.
 expect 3 "train_batch_size 64" -- estimate $M --gpus 16 --deepspeed tests/data/ds_config_legacy.json
 
+# ---- Expert parallelism (issue 13) ----
+# Where nothing else shards them (DDP), EP 8 divides Mixtral-8x7B's routed experts (32 blocks x
+# 8 experts x 3 x 4096 x 14336 = 45,097,156,608 parameters, from its published config) by 8:
+# parameters, gradients and optimizer states each shrink by 7/8 of the experts' bytes.
+"$Z" estimate --model mixtral-8x7b --gpus 8 --strategy ddp --format json >"$out" 2>"$err"
+"$Z" estimate --model mixtral-8x7b --gpus 8 --strategy ddp --ep 8 --format json >"$out.2" 2>>"$err"
+python3 -c "
+import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
+x = 45097156608 * 7 / 8
+assert abs(a['parameters'] - b['parameters'] - 2 * x) < 1 and abs(a['gradients'] - b['gradients'] - 2 * x) < 1
+assert abs(a['optimizer_states'] - b['optimizer_states'] - 12 * x) < 1" && ok || bad "EP does not divide the experts by EP"
+rm -f "$out.2"
+# The all-to-all per MoE block: tokens x top-k x hidden x 2 bytes, dispatch and combine, forward
+# and backward: Mixtral, seq 2048, micro-batch 1, k = 2: 2048 x 2 x 4096 x 2 bytes, 32 x 4 calls.
+json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('EP all-to-all')] == [(2048*2*4096*2, 32*4)]" estimate --model mixtral-8x7b --gpus 16 --strategy zero1 --ep 8 --format json
+expect 2 "does not divide the model's 8 experts" -- estimate --model mixtral-8x7b --gpus 16 --ep 16
+expect 2 "has no routed experts" -- estimate --model llama-2-7b --gpus 8 --ep 2
+expect 2 "expert parallelism with parameter sharding" -- estimate --model mixtral-8x7b --gpus 16 --ep 8 --strategy zero3
+json_check "len(d['ranked']) > 0 and all(r['ep'] == 8 for r in d['ranked'])" plan --model mixtral-8x7b --hardware h100-80gb --max-gpus 64 --ep 8 --top 20 --format json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

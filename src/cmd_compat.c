@@ -100,9 +100,30 @@ static int megatron(const setup *s, bool distopt)
     a.seq_length = t->seq_len;
     a.micro_batch_size = t->micro_batch;
     a.num_experts = m->num_experts;
+    static int pattern[4096];
     if (m->num_experts) {
         a.moe_router_topk = m->experts_per_token;
         a.moe_ffn_hidden_size = model_expert_width(m);
+        a.moe_shared_expert_intermediate_size = m->shared_intermediate_size;
+        a.moe_shared_expert_gate = m->shared_expert_gate;
+        a.expert_model_parallel_size = t->ep;
+        /* Dense blocks first, as DeepSeek's first_k_dense_replace places them. */
+        int64_t moe = model_blocks(m, BLOCK_MOE);
+        if (moe < m->num_layers && m->num_layers <= 4096) {
+            for (int64_t i = 0; i < m->num_layers; i++) pattern[i] = i >= m->num_layers - moe;
+            a.moe_layer_pattern = pattern;
+            a.moe_layer_pattern_len = m->num_layers;
+        }
+    }
+    if (m->kv_lora_rank > 0) {
+        /* Multi-head latent attention (DeepSeek-V2/V3). */
+        a.multi_latent_attention = 1;
+        a.group_query_attention = 0;
+        a.q_lora_rank = m->q_lora_rank;
+        a.kv_lora_rank = m->kv_lora_rank;
+        a.qk_head_dim = m->qk_nope_dim;
+        a.qk_pos_emb_head_dim = m->qk_rope_dim;
+        a.v_head_dim = m->v_head_dim;
     }
     a.tensor_model_parallel_size = t->tp;
     a.pipeline_model_parallel_size = t->pp;

@@ -561,5 +561,11 @@ expect 2 "has no routed experts" -- estimate --model llama-2-7b --gpus 8 --ep 2
 expect 2 "expert parallelism with parameter sharding" -- estimate --model mixtral-8x7b --gpus 16 --ep 8 --strategy zero3
 json_check "len(d['ranked']) > 0 and all(r['ep'] == 8 for r in d['ranked'])" plan --model mixtral-8x7b --hardware h100-80gb --max-gpus 64 --ep 8 --top 20 --format json
 
+# --compat megatron with experts: Mixtral-8x7B, PP 4, EP 8, 64 GPUs, distributed optimizer,
+# 8 micro-batches; NVIDIA/Megatron-LM@d98e8a64 theoretical_memory_usage.py returns
+# 20063312640.0 and 19236893491.2 bytes (tests/test_compat.c), printed as MiB:
+"$Z" estimate --model mixtral-8x7b --compat megatron --gpus 64 --pp 4 --ep 8 --seq-len 4096 --distributed-optimizer --grad-accum 8 >"$out" 2>"$err"
+grep -q "weight and optimizer=19133.87 MB, activation=18345.73 MB" "$out" && ok || bad "--compat megatron with EP: $(tail -3 "$out")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

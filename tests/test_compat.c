@@ -473,6 +473,140 @@ static void test_megatron_rejects_bad_arguments(void)
     CHECK_EQ_INT(compat_megatron_memory(&a, NULL, NULL, 0), -1);
 }
 
+
+/* MoE and expert-parallel configurations against the upstream function itself:
+ * NVIDIA/Megatron-LM@d98e8a64 megatron/training/theoretical_memory_usage.py, run under
+ * Python 3.11 with an args namespace holding exactly these values (RMSNorm, swiglu, untied
+ * embeddings, --disable-bias-linear, distributed optimizer, 8 micro-batches,
+ * expert_tensor_parallel_size = TP as validate_args sets it). It printed, in bytes
+ * (weight and optimizer, activation):
+ *   mixtral_ep8_pp4        20063312640.0  19236893491.2
+ *   mixtral_tp2_ep4_sp     56157760512.0   8894038016.0
+ *   mixtral22_tp4_pp4_ep8  15110029440.0  13921988608.0
+ *   deepseek_v3_ep64_pp16  27743860116.0  32215675699.2
+ *   deepseek_v2_lite_ep8   30445799040.0  17986083225.600002 */
+static void moe_base(megatron_args *a)
+{
+    compat_megatron_args_init(a);
+    a->normalization = MEGATRON_NORM_RMSNORM;
+    a->swiglu = 1;
+    a->untie_embeddings_and_output_weights = 1;
+    a->add_bias_linear = 0;
+    a->use_distributed_optimizer = 1;
+    a->num_microbatches = 8;
+}
+
+static void mixtral(megatron_args *a, int64_t layers, int64_t h, int64_t ffn, int64_t heads, int64_t vocab)
+{
+    moe_base(a);
+    a->num_layers = layers;
+    a->hidden_size = h;
+    a->ffn_hidden_size = ffn;
+    a->num_attention_heads = heads;
+    a->group_query_attention = 1;
+    a->num_query_groups = 8;
+    a->num_experts = 8;
+    a->moe_router_topk = 2;
+    a->padded_vocab_size = vocab;
+    a->seq_length = 4096;
+}
+
+static void check_upstream(const megatron_args *a, double weight, double act)
+{
+    megatron_memory m;
+    char err[160];
+    CHECK_EQ_INT(compat_megatron_memory(a, &m, err, sizeof err), 0);
+    CHECK_NEAR(m.weight_and_optimizer_bytes, weight, 1e-12);
+    CHECK_NEAR(m.activation_bytes, act, 1e-12);
+}
+
+static void test_megatron_upstream_moe_ep(void)
+{
+    megatron_args a;
+    mixtral(&a, 32, 4096, 14336, 32, 32000);
+    a.pipeline_model_parallel_size = 4;
+    a.expert_model_parallel_size = 8;
+    a.world_size = 64;
+    a.data_parallel_size = 16;
+    check_upstream(&a, 20063312640.0, 19236893491.2);
+
+    mixtral(&a, 32, 4096, 14336, 32, 32000);
+    a.tensor_model_parallel_size = 2;
+    a.expert_model_parallel_size = 4;
+    a.world_size = 32;
+    a.data_parallel_size = 16;
+    a.sequence_parallel = 1;
+    a.recompute_granularity = MEGATRON_RECOMPUTE_SELECTIVE;
+    check_upstream(&a, 56157760512.0, 8894038016.0);
+
+    mixtral(&a, 56, 6144, 16384, 48, 32768);
+    a.tensor_model_parallel_size = 4;
+    a.pipeline_model_parallel_size = 4;
+    a.virtual_pipeline_model_parallel_size = 2;
+    a.expert_model_parallel_size = 8;
+    a.world_size = 256;
+    a.data_parallel_size = 16;
+    a.sequence_parallel = 1;
+    a.recompute_granularity = MEGATRON_RECOMPUTE_SELECTIVE;
+    check_upstream(&a, 15110029440.0, 13921988608.0);
+
+    static int v3_pattern[61], lite_pattern[27];
+    for (int i = 0; i < 61; i++) v3_pattern[i] = i >= 3;
+    for (int i = 0; i < 27; i++) lite_pattern[i] = i >= 1;
+    moe_base(&a);
+    a.num_layers = 61;
+    a.hidden_size = 7168;
+    a.ffn_hidden_size = 18432;
+    a.num_attention_heads = 128;
+    a.kv_channels = 128;
+    a.multi_latent_attention = 1;
+    a.q_lora_rank = 1536;
+    a.kv_lora_rank = 512;
+    a.qk_head_dim = 128;
+    a.qk_pos_emb_head_dim = 64;
+    a.v_head_dim = 128;
+    a.num_experts = 256;
+    a.moe_router_topk = 8;
+    a.moe_ffn_hidden_size = 2048;
+    a.moe_shared_expert_intermediate_size = 2048;
+    a.moe_layer_pattern = v3_pattern;
+    a.moe_layer_pattern_len = 61;
+    a.mtp_num_layers = 1;
+    a.padded_vocab_size = 129280;
+    a.seq_length = 4096;
+    a.pipeline_model_parallel_size = 16;
+    a.expert_model_parallel_size = 64;
+    a.world_size = 1024;
+    a.data_parallel_size = 64;
+    a.recompute_granularity = MEGATRON_RECOMPUTE_FULL;
+    check_upstream(&a, 27743860116.0, 32215675699.2);
+
+    moe_base(&a);
+    a.num_layers = 27;
+    a.hidden_size = 2048;
+    a.ffn_hidden_size = 10944;
+    a.num_attention_heads = 16;
+    a.kv_channels = 128;
+    a.multi_latent_attention = 1;
+    a.kv_lora_rank = 512;
+    a.qk_head_dim = 128;
+    a.qk_pos_emb_head_dim = 64;
+    a.v_head_dim = 128;
+    a.num_experts = 64;
+    a.moe_router_topk = 6;
+    a.moe_ffn_hidden_size = 1408;
+    a.moe_shared_expert_intermediate_size = 2816;
+    a.moe_layer_pattern = lite_pattern;
+    a.moe_layer_pattern_len = 27;
+    a.padded_vocab_size = 102400;
+    a.seq_length = 4096;
+    a.micro_batch_size = 2;
+    a.expert_model_parallel_size = 8;
+    a.world_size = 16;
+    a.data_parallel_size = 16;
+    check_upstream(&a, 30445799040.0, 17986083225.600002);
+}
+
 void suite_compat(void)
 {
     RUN_TEST(test_ds_docs_t5_3b_zero3_cold);
@@ -489,4 +623,5 @@ void suite_compat(void)
     RUN_TEST(test_megatron_unit_orderings);
     RUN_TEST(test_megatron_sp_selective_by_hand);
     RUN_TEST(test_megatron_rejects_bad_arguments);
+    RUN_TEST(test_megatron_upstream_moe_ep);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "busbw.h"
 #include "validate.h"
 
 /* Algorithm steps the fitted latency stands for (ring schedules, Thakur et al. 2005), so that
@@ -24,10 +25,10 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
 {
     if (c->n_sets >= CALIB_MAX_SETS) return zs_fail(err, ZS_ERR_INPUT, "%s: more than %d collective sets", source, CALIB_MAX_SETS);
     if (s->ranks < 2) return zs_fail(err, ZS_ERR_INPUT, "%s: %s on %d rank(s) moves nothing; measure with 2 or more", source, s->collective, s->ranks);
-    double factor = fit_busbw_factor(s->collective, s->ranks);
+    double factor = busbw_factor(s->collective, s->ranks);
     if (factor <= 0) return zs_fail(err, ZS_ERR_INPUT, "%s: collective \"%s\" cannot be fitted", source, s->collective);
-    double *x = malloc(sizeof(double) * (size_t)(s->n + 1)), *y = malloc(sizeof(double) * (size_t)(s->n + 1));
-    if (!x || !y) { free(x); free(y); return zs_fail(err, ZS_ERR_INPUT, "out of memory"); }
+    double *x = calloc((size_t)s->n + 1, sizeof *x), *y = calloc((size_t)s->n + 1, sizeof *y);
+    if (!x || !y) { free(x); free(y); return zs_fail(err, ZS_ERR_IO, "out of memory"); }
     int n = 0;
     for (int i = 0; i < s->n; i++) {
         if (s->v[i].wrong > 0) continue; /* a wrong result is not a measurement */
@@ -155,7 +156,7 @@ static int predict_all(const run_record *runs, int n, const hardware *hw, double
 int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err)
 {
     double *pred = malloc(sizeof(double) * (size_t)n), *meas = malloc(sizeof(double) * (size_t)n);
-    if (!pred || !meas) { free(pred); free(meas); return zs_fail(err, ZS_ERR_INPUT, "out of memory"); }
+    if (!pred || !meas) { free(pred); free(meas); return zs_fail(err, ZS_ERR_IO, "out of memory"); }
     int k = 0, rc = ZS_OK;
     double mape, kfit = 1, kse = 0;
     if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, err))) goto out;
@@ -184,7 +185,7 @@ int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw
 {
     double *alloc = malloc(sizeof(double) * (size_t)(n + 1)), *meas = malloc(sizeof(double) * (size_t)(n + 1));
     int k = 0, rc = ZS_OK;
-    if (!alloc || !meas) { rc = zs_fail(err, ZS_ERR_INPUT, "out of memory"); goto out; }
+    if (!alloc || !meas) { rc = zs_fail(err, ZS_ERR_IO, "out of memory"); goto out; }
     for (int i = 0; i < n; i++) {
         if (runs[i].peak_memory_bytes <= 0) continue;
         outcome o;

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "fit.h"
 #include "hardware.h"
+#include "harness.h"
 #include "nccltests.h"
 #include "runs.h"
 

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "busbw.h"
 #include "calibrate.h"
 #include "catalog.h"
 #include "cli.h"
@@ -112,7 +113,7 @@ static void keep(kept_points *k, const coll_samples *s, const calib_set *fit)
     snprintf(p->label, sizeof p->label, "%s, %d ranks", fit->collective, fit->ranks);
     p->latency = fit->fit.latency;
     p->busbw = fit->fit.busbw;
-    p->factor = fit_busbw_factor(fit->collective, fit->ranks);
+    p->factor = busbw_factor(fit->collective, fit->ranks);
     k->mem[k->n++] = buf;
 }
 
@@ -222,22 +223,9 @@ int cmd_calibrate(int argc, char **argv)
     for (int k = 0; k < nh && !rc; k++) {
         harness_file h;
         if ((rc = harness_read(harness[k], &h, &err))) break;
-        /* The harness says where it ran: backend and ranks per node. */
-        cJSON *root = NULL;
-        bool gpu = false;
-        int per_node = 0;
-        if (json_load_object(harness[k], &root, &err) == ZS_OK) {
-            char backend[16] = "";
-            bool have;
-            json_get_string(root, "backend", backend, sizeof backend, &have, &err);
-            gpu = strcmp(backend, "cuda") == 0;
-            cJSON *mpi = cJSON_GetObjectItemCaseSensitive(root, "mpi");
-            int64_t rpn = 0;
-            if (mpi) json_get_int(mpi, "ranks_per_node", 0, 1 << 20, &rpn, &have, &err);
-            per_node = (int)rpn;
-            cJSON_Delete(root);
-        }
-        err.code = ZS_OK;
+        /* The harness says where it ran: back end and ranks per node. */
+        bool gpu = strcmp(h.backend, "cuda") == 0;
+        int per_node = h.ranks_per_node;
         for (int j = 0; j < h.n_sets && !rc; j++)
             if (h.sets[j].ranks > 1 && !(rc = calibrate_add_set(c, &h.sets[j], harness[k], hw.gpus_per_node, per_node, &err)))
                 keep(&kept, &h.sets[j], &c->sets[c->n_sets - 1]);

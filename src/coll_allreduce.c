@@ -28,4 +28,4 @@ static void hier(double s, coll_group g, coll_link intra, coll_link inter, coll_
     out->bytes[LEVEL_INTER] = flat_bytes(s / gl, (int64_t)k);
 }
 
-const coll_ops coll_allreduce = {"all_reduce", "all-reduce", factor, flat_time, flat_bytes, hier};
+const coll_ops coll_allreduce = {"all_reduce", "all-reduce", busbw_all_reduce, flat_time, flat_bytes, hier};

@@ -1,8 +1,6 @@
 /* coll_broadcast.c -- broadcast: pipelined chain (ring) on one level, network then node. */
 #include "collective.h"
 
-static double factor(int64_t n) { (void)n; return 1.0; }
-
 /* A pipelined chain: n-1 hops of latency, the buffer once at link speed (NCCL's ring
  * broadcast; nccl-tests busbw factor 1). */
 static double flat_time(double s, int64_t n, coll_link l)
@@ -20,4 +18,4 @@ static void hier(double s, coll_group g, coll_link intra, coll_link inter, coll_
     out->bytes[LEVEL_INTRA] = s;
 }
 
-const coll_ops coll_broadcast = {"broadcast", "broadcast", factor, flat_time, flat_bytes, hier};
+const coll_ops coll_broadcast = {"broadcast", "broadcast", busbw_one, flat_time, flat_bytes, hier};

@@ -1,8 +1,6 @@
 /* coll_p2p.c -- point-to-point send/receive (pipeline activations, host copies). */
 #include "collective.h"
 
-static double factor(int64_t n) { (void)n; return 1.0; }
-
 static double flat_time(double s, int64_t n, coll_link l) { (void)n; return coll_ring_time(1, s, l); }
 
 static double flat_bytes(double s, int64_t n) { (void)n; return s; }
@@ -15,4 +13,4 @@ static void hier(double s, coll_group g, coll_link intra, coll_link inter, coll_
     out->bytes[LEVEL_INTER] = s;
 }
 
-const coll_ops coll_p2p = {"p2p", "send/recv", factor, flat_time, flat_bytes, hier};
+const coll_ops coll_p2p = {"p2p", "send/recv", busbw_one, flat_time, flat_bytes, hier};

@@ -2,6 +2,7 @@
 #ifndef ZS_COLLECTIVE_H
 #define ZS_COLLECTIVE_H
 
+#include "busbw.h"
 #include "hardware.h"
 
 typedef enum {
@@ -37,7 +38,7 @@ typedef struct coll_cost {
 typedef struct coll_ops {
     const char *name;   /* JSON key: "all_reduce", ... */
     const char *label;  /* "all-reduce" */
-    /* nccl-tests bus bandwidth factor: busbw = algbw x factor(n) */
+    /* nccl-tests bus bandwidth factor: busbw = algbw x factor(n) (busbw.h) */
     double (*busbw_factor)(int64_t n);
     /* Time of the best flat algorithm (ring, tree, ...) on one link, and bytes sent per rank. */
     double (*flat_time)(double size, int64_t n, coll_link l);

@@ -10,7 +10,6 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "nccltests.h"
 
 /* GSL's default error handler aborts the process; every entry point runs with it off and
  * puts the caller's handler back before returning. */
@@ -29,16 +28,6 @@ static const char *fmt_size(double b, char *buf, size_t len)
     while (b >= 1024 && i < 4) { b /= 1024; i++; }
     snprintf(buf, len, "%.4g %s", b, u[i]);
     return buf;
-}
-
-double fit_busbw_factor(const char *collective, int ranks)
-{
-    const char *c = nccltests_collective(collective);
-    if (!c || ranks < 1) return 0;
-    double n = ranks;
-    if (!strcmp(c, "all_reduce")) return 2 * (n - 1) / n;
-    if (!strcmp(c, "broadcast") || !strcmp(c, "reduce") || !strcmp(c, "send_recv")) return 1;
-    return (n - 1) / n; /* all_gather, reduce_scatter, all_to_all, gather, scatter, hypercube */
 }
 
 /* Relative-error scale below which no point is called an outlier: timings are never

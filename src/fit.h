@@ -33,13 +33,6 @@ typedef struct ab_fit {
 int fit_alpha_beta(const double *bytes, const double *seconds, int n, double factor, int robust,
                    ab_fit *out, zs_error *err);
 
-/* The nccl-tests bus-bandwidth factor busbw / (size / time) (nccl-tests doc/PERFORMANCE.md):
- * all_reduce 2(n-1)/n; all_gather, reduce_scatter, all_to_all, gather, scatter and hypercube
- * (n-1)/n; broadcast, reduce, send_recv 1. Accepts the spellings nccltests_collective does.
- * Returns 0 for an unknown collective or ranks < 1 (and 0 for a rank-dependent collective on
- * one rank, which moves nothing). Never fails. */
-double fit_busbw_factor(const char *collective, int ranks);
-
 /* Efficiency curve eff(W) = emax * W / (W + w_half). */
 typedef struct eff_fit {
     double emax;             /* asymptotic fraction of peak (dimensionless) */

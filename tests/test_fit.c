@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "busbw.h"
 #include "fit.h"
+#include "harness.h"
 #include "nccltests.h"
 #include "test.h"
 #include "units.h"
@@ -72,7 +74,7 @@ static void check_log_fit(const coll_samples *s, double alpha, double busbw)
     }
     ab_fit f;
     zs_error e = {0};
-    int rc = fit_alpha_beta(b, t, s->n, fit_busbw_factor(s->collective, s->ranks), 0, &f, &e);
+    int rc = fit_alpha_beta(b, t, s->n, busbw_factor(s->collective, s->ranks), 0, &f, &e);
     CHECK_EQ_INT(rc, ZS_OK);
     test_report(fabs(f.latency - alpha) <= 3 * f.latency_stderr + 1e-9, __FILE__, __LINE__,
                 "%s: latency %.4g us +- %.2g, model %.4g us", s->collective, f.latency * 1e6,
@@ -89,18 +91,18 @@ static void check_log_fit(const coll_samples *s, double alpha, double busbw)
 
 static void test_collective_names(void)
 {
-    CHECK_STREQ(nccltests_collective("all_reduce"), "all_reduce");
-    CHECK_STREQ(nccltests_collective("./build/all_reduce_perf_mpi"), "all_reduce");
-    CHECK_STREQ(nccltests_collective("alltoall_perf"), "all_to_all");
-    CHECK_STREQ(nccltests_collective("all_to_all"), "all_to_all");
-    CHECK_STREQ(nccltests_collective("AllGather"), "all_gather");
-    CHECK_STREQ(nccltests_collective("reducescatter"), "reduce_scatter");
-    CHECK_STREQ(nccltests_collective("sendrecv"), "send_recv");
-    CHECK_STREQ(nccltests_collective("reduce"), "reduce");
-    CHECK_STREQ(nccltests_collective("hypercube_perf"), "hypercube");
-    CHECK(nccltests_collective("alltoallv") == NULL);
-    CHECK(nccltests_collective("frobnicate") == NULL);
-    CHECK(nccltests_collective(NULL) == NULL);
+    CHECK_STREQ(busbw_canonical("all_reduce"), "all_reduce");
+    CHECK_STREQ(busbw_canonical("./build/all_reduce_perf_mpi"), "all_reduce");
+    CHECK_STREQ(busbw_canonical("alltoall_perf"), "all_to_all");
+    CHECK_STREQ(busbw_canonical("all_to_all"), "all_to_all");
+    CHECK_STREQ(busbw_canonical("AllGather"), "all_gather");
+    CHECK_STREQ(busbw_canonical("reducescatter"), "reduce_scatter");
+    CHECK_STREQ(busbw_canonical("sendrecv"), "send_recv");
+    CHECK_STREQ(busbw_canonical("reduce"), "reduce");
+    CHECK_STREQ(busbw_canonical("hypercube_perf"), "hypercube");
+    CHECK(busbw_canonical("alltoallv") == NULL);
+    CHECK(busbw_canonical("frobnicate") == NULL);
+    CHECK(busbw_canonical(NULL) == NULL);
 }
 
 /* ------------------------------------------------------------------ nccl-tests text logs */
@@ -618,16 +620,16 @@ static void test_harness_errors(void)
 
 static void test_busbw_factor(void)
 {
-    CHECK_NEAR(fit_busbw_factor("all_reduce", 8), 1.75, 1e-15);
-    CHECK_NEAR(fit_busbw_factor("all_gather", 8), 0.875, 1e-15);
-    CHECK_NEAR(fit_busbw_factor("reduce_scatter", 4), 0.75, 1e-15);
-    CHECK_NEAR(fit_busbw_factor("alltoall", 16), 15.0 / 16, 1e-15);
-    CHECK_NEAR(fit_busbw_factor("broadcast", 64), 1, 0);
-    CHECK_NEAR(fit_busbw_factor("reduce", 64), 1, 0);
-    CHECK_NEAR(fit_busbw_factor("send_recv", 2), 1, 0);
-    CHECK_NEAR(fit_busbw_factor("all_reduce", 1), 0, 0);
-    CHECK_NEAR(fit_busbw_factor("nope", 8), 0, 0);
-    CHECK_NEAR(fit_busbw_factor("all_reduce", 0), 0, 0);
+    CHECK_NEAR(busbw_factor("all_reduce", 8), 1.75, 1e-15);
+    CHECK_NEAR(busbw_factor("all_gather", 8), 0.875, 1e-15);
+    CHECK_NEAR(busbw_factor("reduce_scatter", 4), 0.75, 1e-15);
+    CHECK_NEAR(busbw_factor("alltoall", 16), 15.0 / 16, 1e-15);
+    CHECK_NEAR(busbw_factor("broadcast", 64), 1, 0);
+    CHECK_NEAR(busbw_factor("reduce", 64), 1, 0);
+    CHECK_NEAR(busbw_factor("send_recv", 2), 1, 0);
+    CHECK_NEAR(busbw_factor("all_reduce", 1), 0, 0);
+    CHECK_NEAR(busbw_factor("nope", 8), 0, 0);
+    CHECK_NEAR(busbw_factor("all_reduce", 0), 0, 0);
 }
 
 /* 8 B .. 8 GiB by factors of 2: 31 sizes. */

@@ -3,7 +3,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "nccltests.h"
+#include "busbw.h"
+#include "harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -15,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(h.n_sets + h.n_points > 0);
         for (int k = 0; k < h.n_sets; k++) {
             const coll_samples *s = &h.sets[k];
-            FUZZ_CHECK(s->n > 0 && nccltests_collective(s->collective) != NULL);
+            FUZZ_CHECK(s->n > 0 && busbw_canonical(s->collective) != NULL);
             FUZZ_CHECK(s->ranks >= 0 && s->iters >= 0);
             for (int i = 0; i < s->n; i++) {
                 const coll_sample *c = &s->v[i];

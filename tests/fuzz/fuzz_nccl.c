@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "busbw.h"
 #include "nccltests.h"
 
 /* Canonical, squashed, binary-path and unknown spellings; the input's length picks one, so
@@ -17,9 +18,9 @@ static const char *const HINTS[] = {
 static void check_samples(const coll_samples *s, const char *hint)
 {
     FUZZ_CHECK(s->n > 0 && s->v != NULL);
-    FUZZ_CHECK(nccltests_collective(s->collective) != NULL &&
-               strcmp(nccltests_collective(s->collective), s->collective) == 0);
-    if (hint && *hint) FUZZ_CHECK(strcmp(nccltests_collective(hint), s->collective) == 0);
+    FUZZ_CHECK(busbw_canonical(s->collective) != NULL &&
+               strcmp(busbw_canonical(s->collective), s->collective) == 0);
+    if (hint && *hint) FUZZ_CHECK(strcmp(busbw_canonical(hint), s->collective) == 0);
     FUZZ_CHECK(s->ranks >= 0 && s->iters >= 0 && s->truncated_line >= 0);
     FUZZ_CHECK(!isnan(s->avg_busbw)); /* -1 when absent; read by nothing yet */
     for (int i = 0; i < s->n; i++) {

@@ -3,6 +3,7 @@
 #include "calibrate.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,4 +212,32 @@ out:
     free(alloc);
     free(meas);
     return rc;
+}
+
+int calibrate_fields(const calibration *c, size_t *off, int max)
+{
+    size_t f[16];
+    int n = 0;
+    for (int l = 0; l < 2; l++) {
+        if (!c->have_level[l]) continue;
+        size_t base = l == LEVEL_INTRA ? offsetof(hardware, intra) : offsetof(hardware, inter);
+        f[n++] = base + offsetof(hw_link, latency);
+        f[n++] = base + offsetof(hw_link, latency_stderr);
+        f[n++] = base + offsetof(hw_link, bandwidth_stderr);
+        f[n++] = base + offsetof(hw_link, efficiency);
+    }
+    if (c->have_gemm) f[n++] = offsetof(hardware, matmul_half_flops);
+    if (c->have_hbm) {
+        f[n++] = offsetof(hardware, hbm_fraction);
+        f[n++] = offsetof(hardware, hbm_fraction_stderr);
+    }
+    if (c->have_host) f[n++] = offsetof(hardware, host_memory_fraction);
+    if (c->have_runs) {
+        f[n++] = offsetof(hardware, matmul_max_fraction);
+        f[n++] = offsetof(hardware, matmul_max_stderr);
+    }
+    if (c->have_memory) f[n++] = offsetof(hardware, allocator_fraction);
+    if (n > max) n = max;
+    memcpy(off, f, (size_t)n * sizeof *off);
+    return n;
 }

@@ -80,4 +80,10 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
  * model over-predicts memory: check the runs' configurations). */
 int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err);
 
+/* The hardware fields (offsetof(hardware, member)) the calibration set, in the order the
+ * calibrated profile gets them: per fitted level latency, its stderr, the bandwidth stderr and
+ * the efficiency; then GEMM half size, HBM fraction and stderr, host memory fraction, matmul
+ * efficiency and stderr, allocator fraction. Writes at most max (16 suffice). Never fails. */
+int calibrate_fields(const calibration *c, size_t *off, int max);
+
 #endif

@@ -3,6 +3,7 @@
 #define ZS_HARDWARE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -51,7 +52,39 @@ typedef struct hardware {
     double hbm_fraction_stderr; /* likewise */
 } hardware;
 
-/* Check ranges and relations (positive sizes, fractions in (0, 1], GPUs per node >= 1).
+/* One numeric field of a profile: where it lives in the JSON and in the struct, and its bounds.
+ * The one table of these (hardware.c) drives loading (hardware_json.c), bounds checking
+ * (hardware_validate) and writing a calibrated profile (hardware_json_set). */
+enum {
+    HW_REQUIRED = 1,   /* the file must give it */
+    HW_ZERO_NONE = 2,  /* 0 is allowed, in the file too, and means "none" (an absent peak) */
+    HW_ZERO_UNSET = 4, /* absent leaves 0 ("use the default"); a value in the file is in bounds */
+};
+
+typedef struct hw_field {
+    const char *section;  /* JSON object path: "gpu", "gpu.peak_flops", "efficiency", ... */
+    const char *key;      /* member in that object */
+    size_t offset;        /* of the member in struct hardware */
+    bool is_int;          /* int64_t rather than double */
+    double min, max;      /* bounds of a value, in the field's unit */
+    unsigned flags;       /* HW_* */
+} hw_field;
+
+/* The table, in file order; *n gets its length. Never fails. */
+const hw_field *hardware_fields(size_t *n);
+
+/* The field stored at offsetof(hardware, member), or NULL. Never fails. */
+const hw_field *hardware_field_at(size_t offset);
+
+/* Read or write a field of hw as a double (int64 fields truncate). Never fail. */
+double hardware_field_get(const hardware *hw, const hw_field *f);
+void hardware_field_set(hardware *hw, const hw_field *f, double v);
+
+/* Check v against f's bounds. Fails with ZS_ERR_INPUT: field "section.key": V is out of
+ * range (expected MIN to MAX, or 0 or at least MIN). */
+int hardware_field_check(const hw_field *f, double v, zs_error *err);
+
+/* Check every field of the table and that some dense peak (bf16, fp16 or fp32) is given.
  * Fails with ZS_ERR_INPUT naming the field. */
 int hardware_validate(const hardware *hw, zs_error *err);
 

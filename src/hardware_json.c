@@ -1,63 +1,11 @@
-/* hardware_json.c -- hardware profile JSON to a hardware struct. */
+/* hardware_json.c -- hardware profile JSON to a hardware struct and back, through hardware.c's
+ * field table. */
 #include "hardware_json.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "jsonutil.h"
-
-/* One numeric field: section, key, where it goes, bounds, and whether it must be present. */
-typedef struct field {
-    const char *section, *key;
-    size_t offset;   /* into hardware */
-    bool is_int;     /* int64_t rather than double */
-    double min, max;
-    bool required;
-} field;
-
-#define D(sec, key, member, mn, mx, req) {sec, key, offsetof(hardware, member), false, mn, mx, req}
-#define I(sec, key, member, mn, mx, req) {sec, key, offsetof(hardware, member), true, mn, mx, req}
-
-static const field fields[] = {
-    D("gpu", "hbm_bytes", hbm_bytes, 1 << 20, 1e15, true),
-    D("gpu", "hbm_bandwidth_bytes_per_second", hbm_bandwidth, 1e6, 1e15, true),
-    D("gpu", "tdp_watts", tdp_watts, 0, 1e5, false),
-    D("gpu.peak_flops", "fp32", peak_fp32, 0, 1e18, false),
-    D("gpu.peak_flops", "tf32", peak_tf32, 0, 1e18, false),
-    D("gpu.peak_flops", "bf16", peak_bf16, 0, 1e18, false),
-    D("gpu.peak_flops", "fp16", peak_fp16, 0, 1e18, false),
-    D("gpu.peak_flops", "fp8", peak_fp8, 0, 1e18, false),
-    I("node", "gpus_per_node", gpus_per_node, 1, 4096, true),
-    D("node", "host_memory_bytes", host_memory_bytes, 0, 1e16, false),
-    D("node", "host_memory_bandwidth_bytes_per_second", host_memory_bandwidth, 0, 1e15, false),
-    I("node", "cpu_cores", cpu_cores, 0, 1e6, false),
-    D("node", "nvme_bandwidth_bytes_per_second", nvme_bandwidth, 0, 1e15, false),
-    D("node", "nvme_bytes", nvme_bytes, 0, 1e17, false),
-    D("intra_node", "bandwidth_bytes_per_second", intra.bandwidth, 1e3, 1e15, true),
-    D("intra_node", "latency_seconds", intra.latency, 0, 1, true),
-    D("intra_node", "latency_seconds_stderr", intra.latency_stderr, 0, 1, false),
-    D("intra_node", "bandwidth_stderr", intra.bandwidth_stderr, 0, 1e15, false),
-    I("inter_node", "nics_per_node", nics_per_node, 1, 4096, true),
-    D("inter_node", "nic_bandwidth_bytes_per_second", inter.bandwidth, 1e3, 1e15, true),
-    D("inter_node", "latency_seconds", inter.latency, 0, 1, true),
-    D("inter_node", "latency_seconds_stderr", inter.latency_stderr, 0, 1, false),
-    D("inter_node", "bandwidth_stderr", inter.bandwidth_stderr, 0, 1e15, false),
-    D("host_link", "bandwidth_bytes_per_second", host.bandwidth, 1e3, 1e15, true),
-    D("host_link", "latency_seconds", host.latency, 0, 1, false),
-    D("memory_overhead", "cuda_context_bytes", cuda_context_bytes, 0, 1e12, false),
-    D("memory_overhead", "allocator_fraction", allocator_fraction, 0, 1, false),
-    D("price", "dollars_per_gpu_hour", price_per_gpu_hour, 0, 1e6, false),
-    D("efficiency", "matmul_max_fraction", matmul_max_fraction, 1e-3, 1, false),
-    D("efficiency", "matmul_max_fraction_stderr", matmul_max_stderr, 0, 1, false),
-    D("efficiency", "matmul_half_flops", matmul_half_flops, 0, 1e18, false),
-    D("efficiency", "hbm_fraction", hbm_fraction, 1e-3, 1, false),
-    D("efficiency", "hbm_fraction_stderr", hbm_fraction_stderr, 0, 1, false),
-    D("efficiency", "host_memory_fraction", host_memory_fraction, 1e-3, 1, false),
-    D("efficiency", "attention_fraction", attention_fraction, 1e-3, 1, false),
-    D("efficiency", "intra_node_fraction", intra.efficiency, 1e-3, 1, false),
-    D("efficiency", "inter_node_fraction", inter.efficiency, 1e-3, 1, false),
-    D("efficiency", "host_link_fraction", host.efficiency, 1e-3, 1, false),
-};
 
 /* "gpu.peak_flops" -> root["gpu"]["peak_flops"]; NULL when absent. */
 static const cJSON *section(const cJSON *root, const char *path)
@@ -85,23 +33,25 @@ static int from_json(const cJSON *root, hardware *hw, zs_error *err)
             return zs_fail(err, ZS_ERR_INPUT, "missing section \"%s\" (an object)", required[i]);
     const cJSON *gpu = section(root, "gpu");
     if (json_get_string(gpu, "model", hw->gpu_model, sizeof hw->gpu_model, &have, err)) return err->code;
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        const field *f = &fields[i];
+    size_t nf;
+    const hw_field *fields = hardware_fields(&nf);
+    for (size_t i = 0; i < nf; i++) {
+        const hw_field *f = &fields[i];
         const cJSON *sec = section(root, f->section);
         have = false;
         double v = 0;
-        if (sec && json_get_number(sec, f->key, f->min, f->max, &v, &have, err)) {
+        double lo = f->flags & HW_ZERO_NONE ? 0 : f->min; /* 0 is a value here: "none" */
+        if (sec && json_get_number(sec, f->key, lo, f->max, &v, &have, err)) {
             zs_error_prefix(err, f->section); /* "gpu: field "hbm_bytes": ..." */
             return err->code;
         }
         if (!have) {
-            if (f->required)
+            if (f->flags & HW_REQUIRED)
                 return zs_fail(err, ZS_ERR_INPUT, "missing field \"%s.%s\" (a number from %g to %g)",
-                               f->section, f->key, f->min, f->max);
+                               f->section, f->key, lo, f->max);
             continue;
         }
-        if (f->is_int) *(int64_t *)((char *)hw + f->offset) = (int64_t)v;
-        else *(double *)((char *)hw + f->offset) = v;
+        hardware_field_set(hw, f, v);
     }
     const cJSON *intra = section(root, "intra_node"), *inter = section(root, "inter_node"),
                 *host = section(root, "host_link");
@@ -133,4 +83,49 @@ int hardware_load(const char *path, hardware *hw, zs_error *err)
         snprintf(hw->name, sizeof hw->name, "%.*s", (int)strcspn(base, "."), base);
     }
     return rc;
+}
+
+/* root's object at a dotted path, created when absent; NULL when a member of that name is not
+ * an object or memory ran out. */
+static cJSON *section_make(cJSON *root, const char *path)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", path);
+    cJSON *o = root;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save)) {
+        cJSON *next = cJSON_GetObjectItemCaseSensitive(o, tok);
+        if (!next) next = cJSON_AddObjectToObject(o, tok);
+        o = cJSON_IsObject(next) ? next : NULL;
+    }
+    return o;
+}
+
+int hardware_json_section(cJSON *root, const char *path, zs_error *err)
+{
+    if (!section_make(root, path))
+        return zs_fail(err, ZS_ERR_IO, "section \"%s\": not an object, or out of memory", path);
+    return ZS_OK;
+}
+
+int hardware_json_set(cJSON *root, const hardware *hw, size_t offset, zs_error *err)
+{
+    const hw_field *f = hardware_field_at(offset);
+    if (!f) return zs_fail(err, ZS_ERR_INPUT, "no profile field at offset %zu", offset);
+    double v = hardware_field_get(hw, f);
+    if (hardware_field_check(f, v, err)) return err->code;
+    cJSON *sec = section_make(root, f->section);
+    if (!sec) return zs_fail(err, ZS_ERR_IO, "section \"%s\": not an object, or out of memory", f->section);
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(sec, f->key);
+    if (old && cJSON_IsNumber(old)) cJSON_SetNumberValue(old, v);
+    else if (old) {
+        cJSON *num = cJSON_CreateNumber(v);
+        if (!num || !cJSON_ReplaceItemInObjectCaseSensitive(sec, f->key, num)) {
+            cJSON_Delete(num);
+            return zs_fail(err, ZS_ERR_IO, "out of memory");
+        }
+    } else if (!cJSON_AddNumberToObject(sec, f->key, v)) {
+        return zs_fail(err, ZS_ERR_IO, "out of memory");
+    }
+    return ZS_OK;
 }

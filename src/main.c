@@ -1,4 +1,5 @@
 /* main.c -- zerosim's entry point: the subcommand table and exit statuses. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,20 @@ int cmd_error(const char *cmd, int code, const char *msg)
     return code;
 }
 
+/* Data goes to stdout through stdio's buffer, so a write error (a full disk, /dev/full) shows
+ * up when the buffer is flushed: during the command for output larger than the buffer (a big
+ * sweep saw ferror and returned 4 without a word), at exit for smaller output (which exited 0).
+ * Flush before exiting and fail with one line and exit 4 either way. */
+static int check_stdout(const char *cmd, int rc)
+{
+    errno = 0;
+    int e = fflush(stdout) != 0 ? errno : 0;
+    if (!e && !ferror(stdout)) return rc;
+    fprintf(stderr, "zerosim%s%s: cannot write standard output%s%s\n", cmd ? " " : "", cmd ? cmd : "",
+            e ? ": " : "", e ? strerror(e) : "");
+    return rc == ZS_OK || rc == ZS_ERR_NOFIT || rc == ZS_ERR_IO ? ZS_ERR_IO : rc;
+}
+
 int main(int argc, char **argv)
 {
     /* `zerosim ... | head`: a closed pipe ends us quietly instead of raising an error. */
@@ -52,15 +67,16 @@ int main(int argc, char **argv)
     if (argc < 2) { usage(stderr); return ZS_ERR_USAGE; }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return 0;
+        return check_stdout(NULL, 0);
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("zerosim %s\n", ZS_VERSION);
-        return 0;
+        return check_stdout(NULL, 0);
     }
     const char *names[sizeof commands / sizeof commands[0]];
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return check_stdout(commands[i].name, commands[i].fn(argc - 1, argv + 1));
         names[i] = commands[i].name;
     }
     char hint[128], msg[256];

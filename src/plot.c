@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "plan.h"
 #include "report.h"
 #include "runs.h"
@@ -121,47 +122,36 @@ int plot_dir_prepare(const char *dir, zs_error *err)
     return ZS_OK;
 }
 
-/* ---- atomic files: DIR/.NAME.tmp.PID renamed to DIR/NAME on success ---------------------- */
+/* ---- atomic files: DIR/NAME written whole or not at all (atomicfile.c) --------------------- */
 
 typedef struct afile {
     FILE *f;
-    char tmp[4096];
+    atomicfile a;
     char final[4096];
 } afile;
 
 static int af_open(afile *a, const char *dir, const char *name, zs_error *err)
 {
     a->f = NULL;
-    if (snprintf(a->final, sizeof a->final, "%s/%s", dir, name) >= (int)sizeof a->final ||
-        snprintf(a->tmp, sizeof a->tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) >= (int)sizeof a->tmp)
+    if (snprintf(a->final, sizeof a->final, "%s/%s", dir, name) >= (int)sizeof a->final)
         return zs_fail(err, ZS_ERR_IO, "%s: path too long", dir);
-    a->f = fopen(a->tmp, "w");
-    if (!a->f) return zs_fail(err, ZS_ERR_IO, "%s: cannot write: %s", a->tmp, strerror(errno));
+    if (atomicfile_open(&a->a, a->final) != 0)
+        return zs_fail(err, ZS_ERR_IO, "%s: cannot write: %s", a->final, strerror(errno));
+    a->f = a->a.f;
     return ZS_OK;
 }
 
 static void af_abort(afile *a)
 {
-    if (a->f) fclose(a->f);
+    atomicfile_abort(&a->a);
     a->f = NULL;
-    unlink(a->tmp);
 }
 
 static int af_close(afile *a, zs_error *err)
 {
-    int bad = ferror(a->f);
-    if (fclose(a->f) != 0) bad = 1;
     a->f = NULL;
-    if (bad) {
-        int e = errno;
-        unlink(a->tmp);
-        return zs_fail(err, ZS_ERR_IO, "%s: write failed: %s", a->final, strerror(e));
-    }
-    if (rename(a->tmp, a->final) != 0) {
-        int e = errno;
-        unlink(a->tmp);
-        return zs_fail(err, ZS_ERR_IO, "%s: cannot rename into place: %s", a->final, strerror(e));
-    }
+    if (atomicfile_commit(&a->a) != 0)
+        return zs_fail(err, ZS_ERR_IO, "%s: write failed: %s", a->final, strerror(errno));
     return ZS_OK;
 }
 

@@ -8,10 +8,12 @@
 /* An output being written. A regular file (or a new one) is written to a temporary file made
  * with mkstemp (O_CREAT|O_EXCL, so nothing planted at its name is followed) in the target's
  * directory and renamed over the target on commit; the temporary path is allocated, never
- * truncated. A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is written
- * directly, without a rename, so it is never replaced by a regular file. A symlink to a regular
- * file is followed: the file it points to is replaced and the link kept. An existing regular
- * file keeps its permission bits; a read-only one is refused, not replaced. */
+ * truncated. A device, FIFO or socket (/dev/null, a named pipe) is written directly, without a
+ * rename, so it is never replaced by a regular file; a path naming the process's own stream
+ * (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, directly or through symlinks) is
+ * written through that descriptor, after what was printed there. A symlink to a regular file is
+ * followed: the file it points to is replaced and the link kept (a dangling one is replaced).
+ * An existing regular file keeps its permission bits; a read-only one is refused. */
 typedef struct atomicfile {
     FILE *f;        /* write the contents here */
     char *tmp;      /* the temporary file (heap); NULL when writing the target directly */

@@ -3,6 +3,7 @@
 #include "calibrate.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,31 @@
 
 #include "busbw.h"
 #include "validate.h"
+
+/* Record a warning for the command to print (once: calibrate_apply runs twice). */
+static void note(calibration *c, const char *msg)
+{
+    for (int i = 0; i < c->n_warnings; i++)
+        if (strcmp(c->warnings[i], msg) == 0) return;
+    if (c->n_warnings < CALIB_MAX_WARNINGS) snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], "%s", msg);
+}
+
+/* A plausibility gate failed: refuse with the reason, or with c->force keep going and record
+ * it as a warning. */
+static int gate(calibration *c, zs_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int gate(calibration *c, zs_error *err, const char *fmt, ...)
+{
+    char msg[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!c->force) return zs_fail(err, ZS_ERR_INPUT, "%s (--force keeps it)", msg);
+    size_t n = strlen(msg);
+    snprintf(msg + n, sizeof msg - n, " (kept: --force)");
+    note(c, msg);
+    return ZS_OK;
+}
 
 /* Algorithm steps the fitted latency stands for (ring schedules, Thakur et al. 2005), so that
  * latency_seconds in the profile is per step as collective.c uses it. */
@@ -54,11 +80,43 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
     cs->ranks = s->ranks;
     int per_node = ranks_per_node > 0 ? ranks_per_node : (s->ranks <= gpus_per_node ? s->ranks : 1);
     cs->level = per_node >= s->ranks ? LEVEL_INTRA : LEVEL_INTER;
+    /* The hosts the log names decide: ranks on two hosts crossed the network. */
+    if (s->hosts > 1) cs->level = LEVEL_INTER;
+    if (s->hosts == 1) {
+        cs->level = LEVEL_INTRA;
+        if (s->ranks > gpus_per_node &&
+            (rc = gate(c, err, "%s: all %d ranks of the %s run were on one host, but the profile has %lld "
+                       "GPUs per node: calibrate the profile of the machine measured", source, s->ranks,
+                       s->collective, (long long)gpus_per_node)))
+            return rc;
+    }
+    /* Ranks per node, for the bound on a two-level set's bandwidth: known from the harness,
+     * else at most half the ranks (two hosts or more) and the profile's GPUs per node. */
+    if (cs->level == LEVEL_INTRA) cs->per_node = s->ranks;
+    else if (ranks_per_node > 0) cs->per_node = ranks_per_node;
+    else cs->per_node = (int)fmax(1, fmin((double)gpus_per_node, s->ranks / 2));
     double steps = steps_of(s->collective, s->ranks);
     cs->alpha = cs->fit.latency / steps;
     cs->alpha_stderr = cs->fit.latency_stderr / steps;
+    if (cs->fit.r2 < CALIB_MIN_R2 &&
+        (rc = gate(c, err, "%s: the %s fit has R^2 %.2f (at least %.2f expected): the times do not follow "
+                   "latency + size / bandwidth (mixed runs, congestion or a shared machine)", source,
+                   s->collective, cs->fit.r2, CALIB_MIN_R2)))
+        return rc;
+    if (cs->alpha > CALIB_MAX_ALPHA &&
+        (rc = gate(c, err, "%s: the %s fit gives %.3g s of latency per step (at most %g s is plausible): "
+                   "the log timed something other than the link", source, s->collective, cs->alpha,
+                   CALIB_MAX_ALPHA)))
+        return rc;
     c->n_sets++;
     return ZS_OK;
+}
+
+int calibrate_check_backend(calibration *c, const harness_file *h, const char *source, zs_error *err)
+{
+    if (h->n_sets == 0 || strcmp(h->backend, "cpu") != 0) return ZS_OK;
+    return gate(c, err, "%s: zerobench's CPU back end timed MPI between CPU processes, not the profile's GPU "
+                "links; measure with zerobench-cuda", source);
 }
 
 int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu,
@@ -81,13 +139,25 @@ int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardw
             nb++;
         }
     }
+    int rc;
     if (ng >= 3) {
         if (fit_efficiency(w, f, ng, &c->gemm, err)) return err->code;
+        if (c->gemm.r2 < CALIB_MIN_R2 &&
+            (rc = gate(c, err, "GEMM efficiency fit has R^2 %.2f (at least %.2f expected)", c->gemm.r2, CALIB_MIN_R2)))
+            return rc;
+        if (c->gemm.emax > 1 &&
+            (rc = gate(c, err, "GEMM reaches %.2f of the profile's peak %.3g FLOP/s: a peak cannot be exceeded "
+                       "(the wrong profile or data type?)", c->gemm.emax, peak)))
+            return rc;
         c->have_gemm = true;
     }
     if (nb > 0) {
         /* The best sustained fraction: the mean of the larger-size points the file holds. */
         double mean = bw_sum / nb, sd = nb > 1 ? sqrt(fmax(0, (bw_sq - nb * mean * mean) / (nb - 1))) : 0;
+        if (mean > 1 &&
+            (rc = gate(c, err, "%s streaming reaches %.2f of the profile's datasheet bandwidth %.3g B/s, which "
+                       "cannot be exceeded (the wrong profile?)", gpu ? "HBM" : "host memory", mean, datasheet)))
+            return rc;
         if (gpu) { c->have_hbm = true; c->hbm_fraction = fmin(1, mean); c->hbm_stderr = sd / sqrt(nb); }
         else { c->have_host = true; c->host_fraction = fmin(1, mean); c->host_stderr = sd / sqrt(nb); }
     }
@@ -119,9 +189,34 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
         /* Inter-node effective bandwidth is per GPU: its share of the node's NICs. */
         double line = l == LEVEL_INTRA ? lk->bandwidth
                                        : lk->bandwidth * (double)hw->nics_per_node / (double)hw->gpus_per_node;
+        double eff = c->bandwidth[l] / line;
+        const char *lname = l == LEVEL_INTRA ? "intra-node" : "inter-node";
+        int rc = ZS_OK;
+        /* Physical bound of each set: the link's line rate; a two-level set (several ranks per
+         * node) sends only 1/g of each GPU's data over the network (collective.h), so its bus
+         * bandwidth may reach g x the NIC share. */
+        for (int i = 0; i < c->n_sets && !rc; i++) {
+            const calib_set *s = &c->sets[i];
+            double bound = l == LEVEL_INTRA ? line : line * (s->per_node > 1 ? s->per_node : 1);
+            if ((int)s->level == l && s->fit.busbw > bound)
+                rc = gate(c, err, "%s: the %s bus bandwidth fitted, %.1f GB/s per GPU, is above the %.1f GB/s "
+                          "the profile's %s link (%s) can carry: the wrong profile, in-network reduction "
+                          "(NVLS, SHARP) or a wrong rank count", s->source, s->collective, s->fit.busbw / 1e9,
+                          bound / 1e9, lname, lk->kind);
+        }
+        if (!rc && eff > 1) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "the %s efficiency fitted from two-level runs, %.2f, is clamped to 1: their "
+                     "bus bandwidth is not the network's alone", lname, eff);
+            note(c, msg);
+        } else if (!rc && eff < CALIB_MIN_EFFICIENCY)
+            rc = gate(c, err, "the %s bandwidth fitted, %.3g GB/s per GPU, is %.3f of the profile's line rate "
+                      "%.1f GB/s (%s; at least %.2f expected): the log measured another path", lname,
+                      c->bandwidth[l] / 1e9, eff, line / 1e9, lk->kind, CALIB_MIN_EFFICIENCY);
+        if (rc) return rc;
         lk->latency = c->alpha[l];
         lk->latency_stderr = c->alpha_stderr[l];
-        lk->efficiency = fmin(1, c->bandwidth[l] / line);
+        lk->efficiency = fmin(1, fmax(1e-3, eff));
         lk->bandwidth_stderr = c->bandwidth_stderr[l] * (l == LEVEL_INTRA ? 1 : (double)hw->gpus_per_node / (double)hw->nics_per_node);
     }
     if (c->have_gemm) hw->matmul_half_flops = c->gemm.w_half;
@@ -164,12 +259,18 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
     if (k < 3) { rc = zs_fail(err, ZS_ERR_INPUT, "--runs: %d runs with a measured step time; at least 3 are needed", k); goto out; }
     /* measured = k x predicted; compute time scales as 1 / efficiency, other terms do not,
      * so iterate a few times until k settles at 1. */
+    double raw = hw->matmul_max_fraction;
     for (int it = 0; it < 8; it++) {
         if ((rc = fit_scale(pred, meas, k, 1, &kfit, &kse, err))) goto out;
-        hw->matmul_max_fraction = fmin(1, fmax(1e-3, hw->matmul_max_fraction / kfit));
+        raw = hw->matmul_max_fraction / kfit;
+        hw->matmul_max_fraction = fmin(1, fmax(1e-3, raw));
         if ((rc = predict_all(runs, n, hw, pred, meas, &mape, &k, err))) goto out;
         if (fabs(kfit - 1) < 1e-4) break;
     }
+    if (raw > 1 &&
+        (rc = gate(c, err, "--runs: the runs are faster than the profile allows even at %.2f of peak matmul "
+                   "throughput (above 1 is impossible): check the runs' hardware and configurations", raw)))
+        goto out;
     c->have_runs = true;
     c->runs = k;
     c->matmul_max = hw->matmul_max_fraction;
@@ -204,6 +305,11 @@ int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw
                      "check the runs' configurations (checkpointing, micro-batch) before fitting overhead", 100 * (1 - scale));
         goto out;
     }
+    if (scale - 1 > CALIB_MAX_ALLOCATOR &&
+        (rc = gate(c, err, "--runs: measured peak memory implies allocator overhead of %.3g of the allocated "
+                   "bytes (at most %.1f is plausible): check the runs' configurations", scale - 1,
+                   CALIB_MAX_ALLOCATOR)))
+        goto out;
     c->have_memory = true;
     c->memory_runs = k;
     c->allocator_fraction = hw->allocator_fraction = scale - 1;

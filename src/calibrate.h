@@ -14,12 +14,48 @@
 
 #define CALIB_MAX_SETS 128
 
+/* Plausibility gates. A fitted value beyond one of these is refused (ZS_ERR_INPUT, exit 3,
+ * naming the input and the value) unless calibration.force is set (--force), in which case it
+ * is kept (clamped where a bound is physical) and the reason is recorded as a warning. A value
+ * the profile loader would reject (hardware.c's field table) is refused even with --force.
+ *
+ * CALIB_MIN_R2: weighted R^2 of a collective's latency + size / bandwidth fit, and of the GEMM
+ *   efficiency curve. Clean nccl-tests logs fit at 0.9997 or better (tests/data/nccl); the
+ *   model leaves more than 10% of the relative variance unexplained only when the timings do
+ *   not follow it (mixed runs, congestion, a shared machine: zerobench on this 2-vCPU VM gives
+ *   0.55 to 0.84), and then its latency and bandwidth mean nothing.
+ * CALIB_MAX_ALPHA: latency per algorithm step, seconds. NCCL's own tuning model puts a ring
+ *   step at 0.6 to 14 us on NVLink and the network (NVIDIA/nccl src/graph/tuning.cc @ 5067397c,
+ *   hwLatencies, as the catalog profiles cite); 1 ms is 70x the slowest, and means the log
+ *   timed something else (launch stalls, timeouts, oversubscribed CPUs).
+ * Bus bandwidth above the link's line rate is physically impossible for the link the profile
+ *   describes (a wrong profile, in-network reduction such as NVLS/SHARP, or a wrong rank
+ *   count); a two-level set with g ranks per node sends 1/g of each GPU's data over the
+ *   network, so its bound there is g x the NIC share (its level efficiency above 1 is then
+ *   clamped with a warning). A level efficiency below CALIB_MIN_EFFICIENCY means the log
+ *   measured another path (a CPU back end, PCIe instead of NVLink, sockets instead of
+ *   InfiniBand): NCCL reaches 0.7 to 0.9 of line rate at large sizes (the README's fits: 0.80
+ *   NVLink, 0.90 InfiniBand).
+ * GEMM, HBM and host streaming fractions above 1 of the datasheet peak: impossible.
+ * CALIB_MAX_ALLOCATOR: allocator overhead as a fraction of allocated bytes. The ZeRO paper
+ *   (Rajbhandari et al., SC20, section 3.2) reports fragmentation bad enough to run out of
+ *   memory "with over 30% of memory still available"; 0.5 is well past that.
+ * Zerobench's CPU back end measures MPI between CPU processes, not a GPU profile's links, and
+ * nccl-tests "#  Rank ... on HOST" lines decide intra- vs inter-node (a log whose ranks all ran
+ * on one host but outnumber the profile's GPUs per node is refused). */
+#define CALIB_MIN_R2 0.9
+#define CALIB_MAX_ALPHA 1e-3
+#define CALIB_MIN_EFFICIENCY 0.05
+#define CALIB_MAX_ALLOCATOR 0.5
+#define CALIB_MAX_WARNINGS 8
+
 /* One collective's fit: a set of (size, time) points from one log or harness document. */
 typedef struct calib_set {
     char collective[24];
     char source[256];        /* file it came from */
     int ranks;
     link_level level;        /* intra-node when every rank shares a node, else inter-node */
+    int per_node;            /* ranks per node assumed (at most; for the bandwidth bound) */
     ab_fit fit;              /* latency and bus bandwidth, with standard errors */
     double alpha;            /* latency per algorithm step: fit latency / steps (seconds) */
     double alpha_stderr;
@@ -27,6 +63,10 @@ typedef struct calib_set {
 } calib_set;
 
 typedef struct calibration {
+    bool force;                              /* keep values the gates would refuse (--force) */
+    int n_warnings;                          /* for the command to print: gates passed only
+                                                because of force, clamped efficiencies */
+    char warnings[CALIB_MAX_WARNINGS][300];
     calib_set sets[CALIB_MAX_SETS];
     int n_sets;
     /* Per link level (LEVEL_INTRA, LEVEL_INTER): inverse-variance combination of the sets. */
@@ -51,33 +91,45 @@ typedef struct calibration {
     double allocator_fraction, allocator_stderr;
 } calibration;
 
-/* Fit one nccl-tests or zerobench collective set and append it. gpus_per_node decides the
- * level (ranks <= gpus_per_node: intra-node; the harness's own ranks_per_node wins when
- * known, pass 0 otherwise). Fails with ZS_ERR_INPUT naming the source: too few points, a
- * degenerate or negative fit (see fit_alpha_beta), an unknown collective. */
+/* Fit one nccl-tests or zerobench collective set and append it. The level: inter-node when the
+ * set's ranks ran on more than one host (s->hosts), intra-node when on one; otherwise the
+ * harness's own ranks_per_node when known (pass 0 otherwise), else ranks <= gpus_per_node.
+ * Fails with ZS_ERR_INPUT naming the source: too few points, a degenerate or negative fit (see
+ * fit_alpha_beta), an unknown collective; and, unless c->force, R^2 below CALIB_MIN_R2, a
+ * latency per step above CALIB_MAX_ALPHA, or more ranks on one host than gpus_per_node. */
 int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
                       int64_t gpus_per_node, int ranks_per_node, zs_error *err);
 
+/* Refuse (ZS_ERR_INPUT, unless c->force) collective results of zerobench's CPU back end for a
+ * profile: they time MPI between CPU processes, not the GPU links the profile describes. */
+int calibrate_check_backend(calibration *c, const harness_file *h, const char *source, zs_error *err);
+
 /* Fit GEMM (flop/s) and streaming points from a zerobench file against hw's peaks. `gpu`
- * says whether the points came from the GPU (HBM) or the host (CPU memory). */
+ * says whether the points came from the GPU (HBM) or the host (CPU memory). Fails with
+ * ZS_ERR_INPUT on a failed GEMM fit and, unless c->force, a GEMM fit with R^2 below
+ * CALIB_MIN_R2 or above the peak, or streaming above the datasheet bandwidth. */
 int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu,
                         zs_error *err);
 
 /* Combine the sets per level and write the fitted values into hw (effective bandwidth as
  * efficiency = bandwidth / line rate, latency per step, their standard errors; matmul half
- * size; streaming fractions). Fails with ZS_ERR_INPUT when nothing was fitted. */
+ * size; streaming fractions). Fails with ZS_ERR_INPUT when nothing was fitted and, unless
+ * c->force, when a set's bus bandwidth is above what its link can carry or a level's efficiency
+ * is below CALIB_MIN_EFFICIENCY (forced: clamped into [0.001, 1], the profile's bounds). */
 int calibrate_apply(calibration *c, hardware *hw, zs_error *err);
 
 /* Fit matmul_max_fraction so that predicted step times match the runs (iterated scale
  * fit, robust), writing it and its standard error into hw. Fails with ZS_ERR_INPUT when
- * fewer than 2 runs have a measured step time or a run cannot be predicted. */
+ * fewer than 3 runs have a measured step time or a run cannot be predicted, and unless
+ * c->force when the runs need more than the peak (forced: clamped to 1). */
 int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err);
 
 /* Fit the allocator overhead fraction from runs with peak_memory_bytes (at least 3), keeping
  * the profile's CUDA context: measured - context = (1 + f) x allocated, a robust scale fit.
  * Writes hw->allocator_fraction. Returns ZS_OK without change when fewer than 3 runs report
  * memory; fails with ZS_ERR_INPUT when a run cannot be predicted or the fit gives f < 0 (the
- * model over-predicts memory: check the runs' configurations). */
+ * model over-predicts memory: check the runs' configurations), and unless c->force when f is
+ * above CALIB_MAX_ALLOCATOR. */
 int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err);
 
 /* The hardware fields (offsetof(hardware, member)) the calibration set, in the order the

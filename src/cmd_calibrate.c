@@ -23,7 +23,7 @@
 #include "plot.h"
 #include "report_calibrate.h"
 
-enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT, C_FILTER };
+enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT, C_FILTER, C_FORCE };
 
 static const cli_opt opts[] = {
     {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)", C_NCCL},
@@ -35,13 +35,14 @@ static const cli_opt opts[] = {
     {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", C_HINT},
     {"plot", "DIR", "also draw calibration.png/.svg (measured vs fitted, log-log) in DIR", C_PLOT},
     {"format", "F", "table|json (default table)", C_FORMAT},
+    {"force", NULL, "keep fitted values that fail a plausibility check (R^2, line rate, latency, back end, hosts)", C_FORCE},
     {NULL, NULL, NULL, 0},
 };
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: zerosim calibrate --hardware BASE [--nccl-tests LOG...] [--harness FILE...] [--runs FILE]\n"
-               "                         [-o OUT.json] [--format table|json]\n\n"
+               "                         [-o OUT.json] [--format table|json] [--force]\n\n"
                "Fit latency and bandwidth per collective (weighted least squares, GSL; robust to outliers),\n"
                "combine them per link level, fit GEMM and streaming efficiencies from zerobench, and the\n"
                "end-to-end matmul efficiency from measured runs; write BASE with the fitted values and their\n"
@@ -57,7 +58,7 @@ typedef struct calib_args {
     const char *logs[MAX_INPUTS], *harness[MAX_INPUTS];
     int nl, nh;
     const char *runs_path, *hw_arg, *out, *hint, *plot_dir, *filter;
-    bool json;
+    bool json, force;
 } calib_args;
 
 /* Refuse to write over something we read. */
@@ -148,6 +149,7 @@ static int parse_args(int argc, char **argv, calib_args *a)
         case C_HINT: a->hint = v; break;
         case C_PLOT: a->plot_dir = v; break;
         case C_FILTER: a->filter = v; break;
+        case C_FORCE: a->force = true; break;
         case C_FORMAT:
             if (strcmp(v, "json") == 0) a->json = true;
             else if (strcmp(v, "table") != 0) return cmd_error("calibrate", ZS_ERR_USAGE, "--format: expected table or json");
@@ -186,6 +188,7 @@ static int fit_inputs(const calib_args *a, hardware *hw, calibration *c, kept_po
         if ((rc = harness_read(a->harness[k], &h, err))) break;
         /* The harness says where it ran: back end and ranks per node. */
         bool gpu = strcmp(h.backend, "cuda") == 0;
+        rc = calibrate_check_backend(c, &h, a->harness[k], err);
         for (int j = 0; j < h.n_sets && !rc; j++)
             if (h.sets[j].ranks > 1 && !(rc = calibrate_add_set(c, &h.sets[j], a->harness[k], hw->gpus_per_node, h.ranks_per_node, err)))
                 rc = keep(kept, &h.sets[j], &c->sets[c->n_sets - 1], err);
@@ -244,6 +247,9 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
         cJSON *nm = cJSON_GetObjectItemCaseSensitive(*prof, "name");
         if (nm && cJSON_IsString(nm) && !cJSON_SetValuestring(nm, name)) rc = zs_fail(err, ZS_ERR_IO, "out of memory");
     }
+    /* What calibrate writes must load: the same loader, on the same JSON. */
+    hardware back;
+    if (!rc && hardware_from_json(*prof, "the calibrated profile", &back, err)) rc = err->code;
     if (rc) { cJSON_Delete(*prof); *prof = NULL; }
     return rc;
 }
@@ -287,12 +293,14 @@ int cmd_calibrate(int argc, char **argv)
     cJSON *prof = NULL;
     calibration *c = calloc(1, sizeof *c);
     if (!c) return cmd_error("calibrate", ZS_ERR_IO, "out of memory");
+    c->force = a.force;
     rc = fit_inputs(&a, &hw, c, &kept, &err);
     if (!rc) rc = build_profile(&a, hw_path, &hw, c, &prof, &err);
     if (!rc && a.out) rc = write_profile(a.out, prof, &err);
     if (!rc && a.json) rc = report_calibrate_json(stdout, c, &hw, cJSON_GetObjectItemCaseSensitive(prof, "calibration"), a.out, &err);
     else if (!rc) report_calibrate_table(stdout, c, &hw, a.hw_arg, a.out);
     cJSON_Delete(prof);
+    for (int k = 0; k < c->n_warnings && !rc; k++) fprintf(stderr, "zerosim calibrate: warning: %s\n", c->warnings[k]);
     free(c);
     if (rc) {
         kept_free(&kept);

@@ -119,6 +119,7 @@ static void test_parse_current(void)
     CHECK_EQ_INT(s.n, 31);
     CHECK_EQ_INT(s.ranks, 8);
     CHECK_EQ_INT(s.ranks_inferred, 0);
+    CHECK_EQ_INT(s.hosts, 1); /* every "#  Rank" line says "on dgx-h100-01" */
     CHECK_EQ_INT(s.iters, 20);
     CHECK_EQ_INT(s.oob, 0);
     CHECK_NEAR(s.avg_busbw, 139.918e9, 1e-9);
@@ -211,6 +212,7 @@ static void test_parse_tagged(void)
     CHECK_STREQ(s.collective, "all_gather");
     CHECK_EQ_INT(s.n, 11);
     CHECK_EQ_INT(s.ranks, 16);
+    CHECK_EQ_INT(s.hosts, 2); /* ranks 0-7 "on node-a", 8-15 "on node-b" */
     CHECK_EQ_INT(s.iters, 50);
     CHECK(row_of(&s, 99999) == NULL);
     CHECK_NEAR(s.v[0].bytes, 1024, 0);
@@ -521,6 +523,7 @@ static void test_harness_collectives(void)
     CHECK_EQ_INT(n, 1);
     CHECK_STREQ(sets[0].collective, "all_reduce");
     CHECK_EQ_INT(sets[0].ranks, 4);
+    CHECK_EQ_INT(sets[0].hosts, 1); /* "mpi": {"nodes": 1} */
     CHECK_EQ_INT(sets[0].iters, 5);
     CHECK_EQ_INT(sets[0].n, 9);
     CHECK_EQ_INT(sets[0].oob, 0);
@@ -630,6 +633,36 @@ static void test_busbw_factor(void)
     CHECK_NEAR(busbw_factor("all_reduce", 1), 0, 0);
     CHECK_NEAR(busbw_factor("nope", 8), 0, 0);
     CHECK_NEAR(busbw_factor("all_reduce", 0), 0, 0);
+    /* gather, scatter: (n-1)/n (nccl-tests src/gather.cu, src/scatter.cu GetBw); hypercube's
+     * algbw already counts (n-1)/n of the size, so nccl-tests prints busbw = algbw */
+    CHECK_NEAR(busbw_factor("gather", 4), 0.75, 1e-15);
+    CHECK_NEAR(busbw_factor("scatter_perf", 4), 0.75, 1e-15);
+    CHECK_EQ_INT(busbw_lookup("hypercube")->printed, BUSBW_NONE);
+    CHECK_STREQ(busbw_canonical("./build/sendrecv_perf_mpi"), "send_recv");
+    /* the simulator's coll_ops take theirs from the same place */
+    CHECK_NEAR(busbw_all_reduce(8), 1.75, 1e-15);
+    CHECK_NEAR(busbw_share(8), 0.875, 1e-15);
+    CHECK_NEAR(busbw_one(8), 1, 0);
+}
+
+/* zerobench says where it ran: back end and MPI layout, read once with the rows. */
+static void test_harness_where(void)
+{
+    harness_file h;
+    zs_error e = {0};
+    int rc = harness_read(HARN_DIR "allreduce_cpu4.json", &h, &e);
+    CHECK_EQ_INT(rc, ZS_OK);
+    if (rc) return;
+    CHECK_STREQ(h.backend, "cpu");
+    CHECK_EQ_INT(h.ranks_per_node, 4);
+    CHECK_EQ_INT(h.nodes, 1);
+    harness_file_free(&h);
+    const char *mixed = "[{\"tool\":\"zerobench\",\"schema_version\":1,\"backend\":\"cpu\",\"benchmark\":\"membw\","
+                        "\"rows\":[{\"kernel\":\"triad\",\"bytes\":1e6,\"time_us\":100}]},"
+                        "{\"tool\":\"zerobench\",\"schema_version\":1,\"backend\":\"cuda\",\"benchmark\":\"membw\","
+                        "\"rows\":[{\"kernel\":\"triad\",\"bytes\":1e6,\"time_us\":100}]}]";
+    CHECK_EQ_INT(harness_read_text(mixed, "mixed.json", &h, &e), ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "back end") != NULL);
 }
 
 /* 8 B .. 8 GiB by factors of 2: 31 sizes. */
@@ -870,6 +903,7 @@ void suite_fit(void)
     RUN_TEST(test_harness_points);
     RUN_TEST(test_harness_errors);
     RUN_TEST(test_busbw_factor);
+    RUN_TEST(test_harness_where);
     RUN_TEST(test_fit_synthetic);
     RUN_TEST(test_fit_exact);
     RUN_TEST(test_fit_robust);

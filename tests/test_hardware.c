@@ -1,8 +1,11 @@
 /* test_hardware.c -- hardware profiles load, carry their datasheet figures, and reject bad fields. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "catalog.h"
 #include "hardware_json.h"
+#include "jsonutil.h"
 #include "test.h"
 
 static void catalog_profiles(void)
@@ -67,9 +70,48 @@ static void bad_profiles(void)
     }
 }
 
+/* The one field table loads, bounds-checks and writes: a value written through it loads back,
+ * one out of its bounds is refused with the field named, and 0 means "none" only where the
+ * table says so (an absent fp8 peak) or "default" (attention_fraction). */
+static void field_table(void)
+{
+    char path[4096];
+    hardware hw, back;
+    zs_error e = {0};
+    cJSON *root;
+    CHECK(catalog_resolve("hardware", "h100-80gb", path, sizeof path, &e) == 0);
+    CHECK(hardware_load(path, &hw, &e) == 0);
+    CHECK(json_load_object(path, &root, &e) == 0);
+    hw.intra.latency = 2.5e-6;
+    hw.allocator_fraction = 0.125;
+    CHECK(hardware_json_set(root, &hw, offsetof(hardware, intra.latency), &e) == 0);
+    CHECK(hardware_json_set(root, &hw, offsetof(hardware, allocator_fraction), &e) == 0);
+    CHECK(hardware_from_json(root, "t", &back, &e) == 0);
+    CHECK_NEAR(back.intra.latency, 2.5e-6, 0);
+    CHECK_NEAR(back.allocator_fraction, 0.125, 0);
+    hw.intra.latency = 71428; /* the fitted latency: seconds */
+    CHECK(hardware_json_set(root, &hw, offsetof(hardware, intra.latency), &e) == ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "intra_node.latency_seconds") != NULL);
+    hw.allocator_fraction = 4.9e7;
+    CHECK(hardware_json_set(root, &hw, offsetof(hardware, allocator_fraction), &e) == ZS_ERR_INPUT);
+    CHECK(hardware_json_set(root, &hw, 3, &e) == ZS_ERR_INPUT); /* no field there */
+    cJSON_Delete(root);
+    back.peak_fp8 = 0;
+    back.attention_fraction = 0;
+    CHECK(hardware_validate(&back, &e) == 0);
+    back.peak_fp8 = 5;
+    CHECK(hardware_validate(&back, &e) == ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "expected 0 or at least") != NULL);
+    size_t n;
+    const hw_field *f = hardware_fields(&n);
+    CHECK(n >= 30);
+    for (size_t i = 0; i < n; i++) CHECK(hardware_field_at(f[i].offset) == &f[i]);
+}
+
 void suite_hardware(void)
 {
     RUN_TEST(catalog_profiles);
     RUN_TEST(datasheet_values);
     RUN_TEST(bad_profiles);
+    RUN_TEST(field_table);
 }

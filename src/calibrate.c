@@ -55,7 +55,7 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
     double factor = busbw_factor(s->collective, s->ranks);
     if (factor <= 0) return zs_fail(err, ZS_ERR_INPUT, "%s: collective \"%s\" cannot be fitted", source, s->collective);
     double *x = calloc((size_t)s->n + 1, sizeof *x), *y = calloc((size_t)s->n + 1, sizeof *y);
-    if (!x || !y) { free(x); free(y); return zs_fail(err, ZS_ERR_IO, "out of memory"); }
+    if (!x || !y) { free(x); free(y); return zs_fail(err, ZS_ERR_NOMEM, "out of memory"); }
     int n = 0;
     for (int i = 0; i < s->n; i++) {
         if (s->v[i].wrong > 0) continue; /* a wrong result is not a measurement */
@@ -252,7 +252,7 @@ static int predict_all(const run_record *runs, int n, const hardware *hw, double
 int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err)
 {
     double *pred = malloc(sizeof(double) * (size_t)n), *meas = malloc(sizeof(double) * (size_t)n);
-    if (!pred || !meas) { free(pred); free(meas); return zs_fail(err, ZS_ERR_IO, "out of memory"); }
+    if (!pred || !meas) { free(pred); free(meas); return zs_fail(err, ZS_ERR_NOMEM, "out of memory"); }
     int k = 0, rc = ZS_OK;
     double mape, kfit = 1, kse = 0;
     if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, err))) goto out;
@@ -287,7 +287,7 @@ int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw
 {
     double *alloc = malloc(sizeof(double) * (size_t)(n + 1)), *meas = malloc(sizeof(double) * (size_t)(n + 1));
     int k = 0, rc = ZS_OK;
-    if (!alloc || !meas) { rc = zs_fail(err, ZS_ERR_IO, "out of memory"); goto out; }
+    if (!alloc || !meas) { rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory"); goto out; }
     for (int i = 0; i < n; i++) {
         if (runs[i].peak_memory_bytes <= 0) continue;
         outcome o;

@@ -76,12 +76,12 @@ typedef struct kept_points {
     int n;
 } kept_points;
 
-/* Fails (ZS_ERR_IO) only when out of memory. */
+/* Fails (ZS_ERR_NOMEM) only when out of memory. */
 static int keep(kept_points *k, const coll_samples *s, const calib_set *fit, zs_error *err)
 {
     if (k->n >= CALIB_MAX_SETS) return ZS_OK;
     double *buf = malloc(sizeof(double) * 2 * (size_t)(s->n + 1));
-    if (!buf) return zs_fail(err, ZS_ERR_IO, "out of memory");
+    if (!buf) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     plot_fit_set *p = &k->set[k->n];
     p->bytes = buf;
     p->seconds = buf + s->n + 1;
@@ -233,19 +233,19 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
     const char *in[2 * MAX_INPUTS + 1];
     int ni = inputs_of(a, in);
     cJSON *cal = rc ? NULL : report_calibrate_record(c, a->hw_arg, in, ni, date);
-    if (!rc && !cal) rc = zs_fail(err, ZS_ERR_IO, "out of memory");
+    if (!rc && !cal) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     if (!rc) {
         cJSON *old = cJSON_GetObjectItemCaseSensitive(*prof, "calibration");
         if (!(old ? cJSON_ReplaceItemViaPointer(*prof, old, cal) : cJSON_AddItemToObject(*prof, "calibration", cal))) {
             cJSON_Delete(cal);
-            rc = zs_fail(err, ZS_ERR_IO, "out of memory");
+            rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
         }
     }
     if (!rc) {
         char name[96];
         snprintf(name, sizeof name, "%s-calibrated", hw->name);
         cJSON *nm = cJSON_GetObjectItemCaseSensitive(*prof, "name");
-        if (nm && cJSON_IsString(nm) && !cJSON_SetValuestring(nm, name)) rc = zs_fail(err, ZS_ERR_IO, "out of memory");
+        if (nm && cJSON_IsString(nm) && !cJSON_SetValuestring(nm, name)) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     }
     /* What calibrate writes must load: the same loader, on the same JSON. */
     hardware back;
@@ -258,7 +258,7 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
 static int write_profile(const char *path, const cJSON *prof, zs_error *err)
 {
     char *text = cJSON_Print(prof);
-    if (!text) return zs_fail(err, ZS_ERR_IO, "out of memory");
+    if (!text) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     atomicfile f;
     int rc = ZS_OK;
     if (atomicfile_open(&f, path) != 0) {
@@ -292,7 +292,7 @@ int cmd_calibrate(int argc, char **argv)
     static kept_points kept;
     cJSON *prof = NULL;
     calibration *c = calloc(1, sizeof *c);
-    if (!c) return cmd_error("calibrate", ZS_ERR_IO, "out of memory");
+    if (!c) return cmd_error("calibrate", ZS_ERR_NOMEM, "out of memory");
     c->force = a.force;
     rc = fit_inputs(&a, &hw, c, &kept, &err);
     if (!rc) rc = build_profile(&a, hw_path, &hw, c, &prof, &err);

@@ -87,7 +87,7 @@ static int ab_wls(const double *x, const double *t, const int *keep, int n, doub
     gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc((size_t)m, 2);
     int rc = ZS_OK;
     if (!X || !y || !w || !c || !cov || !ws) {
-        rc = zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: out of memory");
+        rc = zs_fail(err, ZS_ERR_NOMEM, "alpha-beta fit: out of memory");
         goto done;
     }
     for (int i = 0, k = 0; i < n; i++) {
@@ -172,7 +172,7 @@ int fit_alpha_beta(const double *bytes, const double *seconds, int n, double fac
     if (!x || !keep) {
         free(x);
         free(keep);
-        return zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: out of memory");
+        return zs_fail(err, ZS_ERR_NOMEM, "alpha-beta fit: out of memory");
     }
     double xs = xmax * factor;
     for (int i = 0; i < n; i++) {
@@ -291,7 +291,7 @@ int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *o
                        "(%g); sweep the problem size", n, wmin);
     double scale = sqrt(wmin * wmax);
     double *u = malloc((size_t)n * sizeof *u);
-    if (!u) return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: out of memory");
+    if (!u) return zs_fail(err, ZS_ERR_NOMEM, "efficiency fit: out of memory");
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < n; i++) {
         u[i] = work[i] / scale;
@@ -326,7 +326,7 @@ int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *o
     gsl_matrix *cov = gsl_matrix_alloc(2, 2);
     int rc = ZS_OK;
     if (!w || !p0 || !cov || !wts) {
-        rc = zs_fail(err, ZS_ERR_INPUT, "efficiency fit: out of memory");
+        rc = zs_fail(err, ZS_ERR_NOMEM, "efficiency fit: out of memory");
         goto done;
     }
     gsl_vector_set(p0, 0, log(e0));
@@ -404,7 +404,7 @@ int fit_scale(const double *predicted, const double *measured, int n, int robust
                            "positive", i + 1, measured[i]);
     }
     int *keep = malloc((size_t)n * sizeof *keep);
-    if (!keep) return zs_fail(err, ZS_ERR_INPUT, "scale fit: out of memory");
+    if (!keep) return zs_fail(err, ZS_ERR_NOMEM, "scale fit: out of memory");
     for (int i = 0; i < n; i++) keep[i] = 1;
     gsl_guard gg = guard_on();
     int rc = ZS_OK;
@@ -450,7 +450,7 @@ int fit_scale(const double *predicted, const double *measured, int n, int robust
                 if (k_stderr) *k_stderr = sqrt(gsl_matrix_get(cov, 0, 0));
             }
         } else {
-            rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: out of memory");
+            rc = zs_fail(err, ZS_ERR_NOMEM, "scale fit: out of memory");
         }
         if (X) gsl_matrix_free(X);
         if (cov) gsl_matrix_free(cov);

@@ -104,7 +104,7 @@ static cJSON *section_make(cJSON *root, const char *path)
 int hardware_json_section(cJSON *root, const char *path, zs_error *err)
 {
     if (!section_make(root, path))
-        return zs_fail(err, ZS_ERR_IO, "section \"%s\": not an object, or out of memory", path);
+        return zs_fail(err, ZS_ERR_NOMEM, "section \"%s\": not an object, or out of memory", path);
     return ZS_OK;
 }
 
@@ -115,17 +115,17 @@ int hardware_json_set(cJSON *root, const hardware *hw, size_t offset, zs_error *
     double v = hardware_field_get(hw, f);
     if (hardware_field_check(f, v, err)) return err->code;
     cJSON *sec = section_make(root, f->section);
-    if (!sec) return zs_fail(err, ZS_ERR_IO, "section \"%s\": not an object, or out of memory", f->section);
+    if (!sec) return zs_fail(err, ZS_ERR_NOMEM, "section \"%s\": not an object, or out of memory", f->section);
     cJSON *old = cJSON_GetObjectItemCaseSensitive(sec, f->key);
     if (old && cJSON_IsNumber(old)) cJSON_SetNumberValue(old, v);
     else if (old) {
         cJSON *num = cJSON_CreateNumber(v);
         if (!num || !cJSON_ReplaceItemInObjectCaseSensitive(sec, f->key, num)) {
             cJSON_Delete(num);
-            return zs_fail(err, ZS_ERR_IO, "out of memory");
+            return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
         }
     } else if (!cJSON_AddNumberToObject(sec, f->key, v)) {
-        return zs_fail(err, ZS_ERR_IO, "out of memory");
+        return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     }
     return ZS_OK;
 }

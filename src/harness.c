@@ -29,10 +29,10 @@ static int hfail(zs_error *err, const char *origin, int doc, const char *fmt, ..
     return zs_fail(err, ZS_ERR_INPUT, "%s: %s", origin, msg);
 }
 
-/* Out of memory: ZS_ERR_IO, as everywhere in the readers and calibrate. */
+/* Out of memory: ZS_ERR_NOMEM (exit 4), as everywhere. */
 static int hoom(zs_error *err, const char *origin)
 {
-    return zs_fail(err, ZS_ERR_IO, "%s: out of memory", origin);
+    return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", origin);
 }
 
 /* zerobench pass object {"time_us", "algbw_gbps", "busbw_gbps", "wrong"}. */

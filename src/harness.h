@@ -37,7 +37,7 @@ typedef struct harness_file {
  * ZS_ERR_INPUT naming the path and the offending document/row/key for: unreadable or
  * invalid JSON, another tool or schema version, an unknown benchmark, a missing or
  * non-numeric field, a zero/negative time, a document without rows, documents naming
- * different back ends; with ZS_ERR_IO when out of memory. On failure *out is left empty. */
+ * different back ends; with ZS_ERR_NOMEM when out of memory. On failure *out is left empty. */
 int harness_read(const char *path, harness_file *out, zs_error *err);
 
 /* The same on text in memory; origin names it in messages (NULL: "(json)"). */

@@ -102,10 +102,10 @@ static int mfail(run_meta *m, int line, const char *fmt, ...)
     return rc;
 }
 
-/* Out of memory: ZS_ERR_IO, as everywhere in the readers and calibrate. */
+/* Out of memory: ZS_ERR_NOMEM (exit 4), as everywhere. */
 static int oom(parser *p)
 {
-    return zs_fail(p->m.err, ZS_ERR_IO, "%s: out of memory", p->m.origin);
+    return zs_fail(p->m.err, ZS_ERR_NOMEM, "%s: out of memory", p->m.origin);
 }
 
 void nccl_set_coll(run_meta *m, const char *canon, int line, int strong)

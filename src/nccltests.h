@@ -53,7 +53,7 @@ typedef struct coll_samples {
  * that is not the last one; a non-numeric field; a zero, negative or non-finite time; a log
  * holding more than one run; a collective neither in the log nor hinted, or one that
  * contradicts the hint; busbw/algbw inconsistent with the collective and rank count; with
- * ZS_ERR_IO when out of memory. On failure *out is left empty (nothing to free). */
+ * ZS_ERR_NOMEM when out of memory. On failure *out is left empty (nothing to free). */
 int nccltests_parse(const char *path, const char *collective_hint, coll_samples *out,
                     zs_error *err);
 

@@ -106,7 +106,7 @@ static int parse_nccltests_json(const cJSON *root, const char *origin, const cha
         return zs_fail(err, ZS_ERR_INPUT, "%s: no \"results\" rows (not an nccl-tests JSON "
                        "file?)", origin);
     out->v = calloc((size_t)n, sizeof *out->v);
-    if (!out->v) return zs_fail(err, ZS_ERR_IO, "%s: out of memory", origin);
+    if (!out->v) return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", origin);
     int i = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, res) {

@@ -104,7 +104,7 @@ int report_calibrate_json(FILE *f, const calibration *c, const hardware *hw, con
 {
     bool oom = false;
     cJSON *rep = cJSON_CreateObject();
-    if (!rep) return zs_fail(err, ZS_ERR_IO, "out of memory");
+    if (!rep) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     num(rep, "schema_version", 1, &oom);
     fits(cJSON_AddArrayToObject(rep, "collectives"), c, &oom);
     cJSON *lv = cJSON_AddArrayToObject(rep, "levels");
@@ -126,7 +126,7 @@ int report_calibrate_json(FILE *f, const calibration *c, const hardware *hw, con
     if (out) str(rep, "profile", out, &oom);
     char *text = oom ? NULL : cJSON_Print(rep);
     cJSON_Delete(rep);
-    if (!text) return zs_fail(err, ZS_ERR_IO, "out of memory");
+    if (!text) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     fputs(text, f);
     fputc('\n', f);
     free(text);

@@ -18,7 +18,7 @@ cJSON *report_calibrate_record(const calibration *c, const char *base, const cha
 
 /* `--format json`: schema_version, collectives, levels (with hw's efficiencies), the runs,
  * gemm and memory objects of record, and profile (the output path, when out is not NULL),
- * written to f. Fails with ZS_ERR_IO when out of memory. */
+ * written to f. Fails with ZS_ERR_NOMEM when out of memory. */
 int report_calibrate_json(FILE *f, const calibration *c, const hardware *hw, const cJSON *record,
                           const char *out, zs_error *err);
 

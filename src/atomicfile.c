@@ -1,6 +1,8 @@
 /* atomicfile.c -- writing an output file whole or not at all: mkstemp beside the target, then
  * rename; devices and FIFOs written in place. */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* realpath, mkstemp, fsync, fchmod */
+#endif
 #include "atomicfile.h"
 
 #include <ctype.h>

@@ -77,8 +77,10 @@ BENCH_CPU_ONLY  := be_mpi.c stream.c adam_cpu.c membw_cpu.c gemm_cpu.c
 BENCH_CUDA_ONLY := be_cuda.c cuda_util.c stream.c adam_gpu.c membw_gpu.c gemm_gpu.c
 BENCH_CU        := kernels.cu
 
-BENCH_CPU_OBJS  := $(patsubst %.c,$(BENCH_BUILD)/cpu/%.o,$(BENCH_COMMON) $(BENCH_CPU_ONLY))
-BENCH_CUDA_OBJS := $(patsubst %.c,$(BENCH_BUILD)/cuda/%.o,$(BENCH_COMMON) $(BENCH_CUDA_ONLY)) \
+# From src/, shared with zerosim: the atomic file writer behind -J.
+BENCH_SHARED    := atomicfile.c
+BENCH_CPU_OBJS  := $(patsubst %.c,$(BENCH_BUILD)/cpu/%.o,$(BENCH_COMMON) $(BENCH_CPU_ONLY) $(BENCH_SHARED))
+BENCH_CUDA_OBJS := $(patsubst %.c,$(BENCH_BUILD)/cuda/%.o,$(BENCH_COMMON) $(BENCH_CUDA_ONLY) $(BENCH_SHARED)) \
                    $(patsubst %.cu,$(BENCH_BUILD)/cuda/%.cu.o,$(BENCH_CU))
 
 # Binaries: ./zerobench and ./zerobench-cuda; a SANITIZER build links them
@@ -102,6 +104,16 @@ $(BENCH_BUILD)/cpu/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.mk
 	@mkdir -p $(@D)
 	$(BENCH_SAY) CC $<
 	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) $(BENCH_BLAS_CFLAGS) -c -o $@ $<
+
+$(BENCH_SHARED:%.c=$(BENCH_BUILD)/cpu/%.o): $(BENCH_BUILD)/cpu/%.o: src/%.c $(BENCH_DIR)/bench.mk
+	@mkdir -p $(@D)
+	$(BENCH_SAY) CC $<
+	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -c -o $@ $<
+
+$(BENCH_SHARED:%.c=$(BENCH_BUILD)/cuda/%.o): $(BENCH_BUILD)/cuda/%.o: src/%.c $(BENCH_DIR)/bench.mk
+	@mkdir -p $(@D)
+	$(BENCH_SAY) CC $<
+	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -c -o $@ $<
 
 ifeq ($(BENCH_CUDA_OK),yes)
 ifneq ($(SANITIZER),)

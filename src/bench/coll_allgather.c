@@ -1,4 +1,5 @@
 /* coll_allgather.c -- all-gather: rank r's block lands at offset r*block on every rank. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -10,7 +11,7 @@
 #endif
 
 /* busbw = algbw * (n-1)/n: each rank receives the n-1 blocks it lacks. */
-static double factor(int n) { return (double)(n - 1) / n; }
+static double factor(int n) { return busbw_factor("all_gather", n); }
 
 /* size = total gathered buffer; count = per-rank block (nccl-tests). */
 static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)

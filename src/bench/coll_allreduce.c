@@ -1,4 +1,5 @@
 /* coll_allreduce.c -- all-reduce: every rank gets op over all ranks' inputs. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -10,7 +11,7 @@
 #endif
 
 /* busbw = algbw * 2(n-1)/n: each rank sends and receives 2(n-1)/n of the data. */
-static double factor(int n) { return 2.0 * (n - 1) / n; }
+static double factor(int n) { return busbw_factor("all_reduce", n); }
 
 static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
 {

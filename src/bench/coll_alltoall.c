@@ -1,4 +1,5 @@
 /* coll_alltoall.c -- all-to-all: block d of rank s lands in block s of rank d. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -10,7 +11,7 @@
 #endif
 
 /* busbw = algbw * (n-1)/n: n-1 of the n blocks leave the rank. */
-static double factor(int n) { return (double)(n - 1) / n; }
+static double factor(int n) { return busbw_factor("all_to_all", n); }
 
 /* size = whole send (= receive) buffer; count = one block (nccl-tests). */
 static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)

@@ -1,4 +1,5 @@
 /* coll_broadcast.c -- broadcast: root's buffer is copied to every rank. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -10,7 +11,7 @@
 #endif
 
 /* busbw = algbw: every rank but the root receives the whole buffer once. */
-static double factor(int n) { (void)n; return 1.0; }
+static double factor(int n) { return busbw_factor("broadcast", n); }
 
 static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
 {

@@ -1,4 +1,5 @@
 /* coll_reducescatter.c -- reduce-scatter: rank r gets block r of op over all inputs. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -10,7 +11,7 @@
 #endif
 
 /* busbw = algbw * (n-1)/n: each rank sends the n-1 blocks it does not keep. */
-static double factor(int n) { return (double)(n - 1) / n; }
+static double factor(int n) { return busbw_factor("reduce_scatter", n); }
 
 /* size = total input buffer; count = per-rank result block (nccl-tests).
  * In place, NCCL leaves block r at recvbuf + r*block while

@@ -1,6 +1,8 @@
 /* json.c -- minimal JSON writer (escaping, comma placement) and atomic file output. */
 #include "json.h"
 
+#include "../atomicfile.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -137,21 +139,13 @@ void json_null(struct json *j, const char *key)
 int json_write_atomic(const struct json *j, const char *path)
 {
     if (j->err || j->depth != 0 || !j->buf) { errno = EINVAL; return -1; }
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp) return -1;
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) { free(tmp); return -1; }
-    int ok = fwrite(j->buf, 1, j->len, f) == j->len && fputc('\n', f) != EOF && fflush(f) == 0
-             && fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) { ok = 0; saved = errno; }
-    if (ok && rename(tmp, path) != 0) { ok = 0; saved = errno; }
-    if (!ok) {
-        remove(tmp);
+    atomicfile a; /* src/atomicfile.c: mkstemp beside path, devices and FIFOs written in place */
+    if (atomicfile_open(&a, path) != 0) return -1;
+    if (fwrite(j->buf, 1, j->len, a.f) != j->len || fputc('\n', a.f) == EOF) {
+        int saved = errno;
+        atomicfile_abort(&a);
         errno = saved;
+        return -1;
     }
-    free(tmp);
-    return ok ? 0 : -1;
+    return atomicfile_commit(&a);
 }

@@ -37,8 +37,9 @@ void json_int(struct json *j, const char *key, long long val);
 void json_bool(struct json *j, const char *key, int val);
 void json_null(struct json *j, const char *key);
 
-/* json_write_atomic: writes the document plus a newline to "path.tmp.<pid>",
- * fsyncs it and renames it over path. Returns 0, or -1 (errno set; the
+/* json_write_atomic: writes the document plus a newline through src/atomicfile.c
+ * (a mkstemp file beside path, fsynced and renamed over it; a device or FIFO is
+ * written directly). Returns 0, or -1 (errno set; the
  * temporary file is removed) when the writer had an error, the document is
  * not closed, or any I/O step fails. */
 int json_write_atomic(const struct json *j, const char *path);

@@ -224,4 +224,19 @@ if [ $cuda_built = 1 ]; then
     if [ $? -eq 2 ]; then ok "zerobench-cuda bad flag exits 2"; else bad "zerobench-cuda bad flag"; fi
 fi
 
+
+# --- -J through src/atomicfile.c (issue 14): a FIFO stays a FIFO, a read-only file is refused
+mkfifo "$TMP/j.fifo"
+cat "$TMP/j.fifo" >"$TMP/j.out" &
+reader=$!
+"$ZB" membw -b 1M -e 1M -n 2 -J "$TMP/j.fifo" >/dev/null 2>&1
+rc=$?
+[ -p "$TMP/j.fifo" ] || kill $reader 2>/dev/null # replaced: the reader would wait forever
+wait $reader
+if [ $rc -eq 0 ] && [ -p "$TMP/j.fifo" ] && grep -q '"tool": "zerobench"' "$TMP/j.out"; then ok "-J to a FIFO writes it in place"; else bad "-J to a FIFO: rc $rc"; fi
+echo old >"$TMP/ro.json"
+chmod 444 "$TMP/ro.json"
+"$ZB" membw -b 1M -e 1M -n 2 -J "$TMP/ro.json" >/dev/null 2>&1
+if [ $? -ne 0 ] && [ "$(cat "$TMP/ro.json")" = old ]; then ok "-J refuses a read-only file"; else bad "-J replaced a read-only file"; fi
+
 finish

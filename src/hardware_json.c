@@ -85,27 +85,29 @@ int hardware_load(const char *path, hardware *hw, zs_error *err)
     return rc;
 }
 
-/* root's object at a dotted path, created when absent; NULL when a member of that name is not
- * an object or memory ran out. */
-static cJSON *section_make(cJSON *root, const char *path)
+/* root's object at a dotted path, created when absent. Fails with ZS_ERR_INPUT when a member of
+ * that name is not an object, ZS_ERR_NOMEM when memory runs out. */
+static int section_make(cJSON *root, const char *path, cJSON **out, zs_error *err)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%s", path);
     cJSON *o = root;
     char *save = NULL;
-    for (char *tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save)) {
+    for (char *tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
         cJSON *next = cJSON_GetObjectItemCaseSensitive(o, tok);
-        if (!next) next = cJSON_AddObjectToObject(o, tok);
-        o = cJSON_IsObject(next) ? next : NULL;
+        if (next && !cJSON_IsObject(next))
+            return zs_fail(err, ZS_ERR_INPUT, "section \"%s\": expected an object", path);
+        if (!next && !(next = cJSON_AddObjectToObject(o, tok))) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+        o = next;
     }
-    return o;
+    *out = o;
+    return ZS_OK;
 }
 
 int hardware_json_section(cJSON *root, const char *path, zs_error *err)
 {
-    if (!section_make(root, path))
-        return zs_fail(err, ZS_ERR_NOMEM, "section \"%s\": not an object, or out of memory", path);
-    return ZS_OK;
+    cJSON *sec;
+    return section_make(root, path, &sec, err);
 }
 
 int hardware_json_set(cJSON *root, const hardware *hw, size_t offset, zs_error *err)
@@ -114,8 +116,8 @@ int hardware_json_set(cJSON *root, const hardware *hw, size_t offset, zs_error *
     if (!f) return zs_fail(err, ZS_ERR_INPUT, "no profile field at offset %zu", offset);
     double v = hardware_field_get(hw, f);
     if (hardware_field_check(f, v, err)) return err->code;
-    cJSON *sec = section_make(root, f->section);
-    if (!sec) return zs_fail(err, ZS_ERR_NOMEM, "section \"%s\": not an object, or out of memory", f->section);
+    cJSON *sec;
+    if (section_make(root, f->section, &sec, err)) return err->code;
     cJSON *old = cJSON_GetObjectItemCaseSensitive(sec, f->key);
     if (old && cJSON_IsNumber(old)) cJSON_SetNumberValue(old, v);
     else if (old) {

@@ -18,12 +18,14 @@ int hardware_from_json(const cJSON *root, const char *origin, hardware *hw, zs_e
 
 /* Set the field stored at offsetof(hardware, member) in root to hw's value, replacing the old
  * value or appending the key (and creating its section). Fails with ZS_ERR_INPUT when the value
- * is out of the field's bounds (the message names it: the profile would not load back) or no
- * field lives at offset; with ZS_ERR_NOMEM when out of memory or the section is not an object. */
+ * is out of the field's bounds (the message names it: the profile would not load back), no
+ * field lives at offset, or a member on the section's path is not an object; with ZS_ERR_NOMEM
+ * when out of memory. */
 int hardware_json_set(cJSON *root, const hardware *hw, size_t offset, zs_error *err);
 
 /* Make sure root has the object at a dotted path (created empty at the end when absent).
- * Fails with ZS_ERR_NOMEM when out of memory or a member of that name is not an object. */
+ * Fails with ZS_ERR_INPUT when a member of that name is not an object, ZS_ERR_NOMEM when out of
+ * memory. */
 int hardware_json_section(cJSON *root, const char *path, zs_error *err);
 
 #endif

@@ -51,10 +51,11 @@ void nccl_note_host(run_meta *m, const char *host, size_t len);
  * no collective, inconsistent busbw/algbw. */
 int nccl_finish(run_meta *m, const char *hint, coll_samples *out);
 
-/* A number given as a JSON number or a numeric string ("nan" and friends are refused). */
+/* A finite number given as a JSON number or a numeric string ("nan" and friends are refused):
+ * true and *v set, or false (absent, another type, not finite). Never fails. */
 bool nccl_jnum(const cJSON *o, const char *key, double *v);
 
-/* A string member, or NULL. */
+/* A string member, or NULL (absent or another type). Never fails. */
 const char *nccl_jstr(const cJSON *o, const char *key);
 
 /* Parse JSON text; on a syntax error fails (NULL, ZS_ERR_INPUT) naming origin and the line. */

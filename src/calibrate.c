@@ -223,7 +223,7 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
     if (c->have_hbm) { hw->hbm_fraction = c->hbm_fraction; hw->hbm_fraction_stderr = c->hbm_stderr; }
     if (c->have_host) hw->host_memory_fraction = c->host_fraction;
     if (!c->have_level[0] && !c->have_level[1] && !c->have_gemm && !c->have_hbm && !c->have_host && !c->have_runs &&
-        !c->have_memory)
+        !c->have_memory && !c->have_framework)
         return zs_fail(err, ZS_ERR_INPUT, "nothing to calibrate: give --nccl-tests logs, --harness files or --runs");
     return ZS_OK;
 }

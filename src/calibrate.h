@@ -81,6 +81,7 @@ typedef struct calibration {
     double hbm_fraction, hbm_stderr, host_fraction, host_stderr;
     /* End-to-end matmul efficiency from measured runs. */
     bool have_runs;
+    bool have_framework;      /* a framework's efficiency and overhead were fitted (cmd_calibrate) */
     int runs;
     double matmul_max, matmul_stderr;
     double mape_before, mape_after;          /* on the runs, before and after */

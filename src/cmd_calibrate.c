@@ -18,18 +18,22 @@
 #include "cli.h"
 #include "commands.h"
 #include "atomicfile.h"
+#include "framework.h"
+#include "fwfit.h"
 #include "hardware_json.h"
 #include "jsonutil.h"
 #include "plot.h"
 #include "report_calibrate.h"
 
-enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT, C_FILTER, C_FORCE };
+enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT, C_FILTER, C_FORCE, C_FRAMEWORK };
 
 static const cli_opt opts[] = {
     {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)", C_NCCL},
     {"harness", "FILE", "a zerobench -J result file (repeat for more)", C_HARNESS},
     {"runs", "FILE", "measured training runs (CSV/JSON as 'zerosim validate' reads)", C_RUNS},
     {"filter", "TEXT", "with --runs: only runs whose name contains TEXT", C_FILTER},
+    {"framework", "F", "with --runs: fit F's GEMM efficiency and per-step overhead on this system instead of the\n"
+     "                              profile's matmul fraction (runs without a framework column ran on F)", C_FRAMEWORK},
     {"hardware", "NAME|FILE", "the base profile to calibrate (required)", C_HW},
     {"output", "OUT.json", "write the calibrated profile here (also -o)", C_OUT},
     {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", C_HINT},
@@ -58,6 +62,7 @@ typedef struct calib_args {
     const char *logs[MAX_INPUTS], *harness[MAX_INPUTS];
     int nl, nh;
     const char *runs_path, *hw_arg, *out, *hint, *plot_dir, *filter;
+    const framework *fw;          /* --framework: fit it on the runs */
     bool json, force;
 } calib_args;
 
@@ -149,6 +154,10 @@ static int parse_args(int argc, char **argv, calib_args *a)
         case C_HINT: a->hint = v; break;
         case C_PLOT: a->plot_dir = v; break;
         case C_FILTER: a->filter = v; break;
+        case C_FRAMEWORK:
+            if (!(a->fw = framework_find(v)))
+                return cmd_error("calibrate", ZS_ERR_USAGE, "--framework: expected one of the frameworks (see 'zerosim estimate --help')");
+            break;
         case C_FORCE: a->force = true; break;
         case C_FORMAT:
             if (strcmp(v, "json") == 0) a->json = true;
@@ -169,6 +178,31 @@ static int inputs_of(const calib_args *a, const char **in)
     for (int k = 0; k < a->nh; k++) in[n++] = a->harness[k];
     if (a->runs_path) in[n++] = a->runs_path;
     return n;
+}
+
+/* --framework F: F's GEMM efficiency and per-step overhead fitted on all the runs (those without
+ * a framework column ran on F), predicted on hw as calibrated so far; recorded in hw's
+ * framework fits, replacing an earlier fit of F. Fails like fwfit_all. */
+static int fit_framework(const framework *fw, run_record *runs, int nr, hardware *hw, calibration *c, zs_error *err)
+{
+    for (int k = 0; k < nr; k++)
+        if (strcmp(runs[k].framework, "generic") == 0) snprintf(runs[k].framework, sizeof runs[k].framework, "%s", fw->name);
+    fwfit_result fr;
+    if (fwfit_all(runs, nr, fw, hw, &fr, err)) return err->code;
+    hw_framework_fit *f = NULL;
+    for (int i = 0; i < hw->n_fw_fits && !f; i++)
+        if (strcmp(hw->fw_fits[i].name, fw->name) == 0) f = &hw->fw_fits[i];
+    if (!f && hw->n_fw_fits == HW_MAX_FRAMEWORK_FITS)
+        return zs_fail(err, ZS_ERR_INPUT, "--framework: the profile already holds %d framework fits", HW_MAX_FRAMEWORK_FITS);
+    if (!f) f = &hw->fw_fits[hw->n_fw_fits++];
+    *f = (hw_framework_fit){{0}, fr.efficiency, fr.stderr_eff, fr.overhead, fr.stderr_overhead, fr.n_train};
+    snprintf(f->name, sizeof f->name, "%s", fw->name);
+    c->have_framework = true;
+    fprintf(stdout, "framework %s on %s: gemm_efficiency %.3f +/- %.3f, step_overhead %.3f +/- %.3f s from %d runs; "
+                    "MAPE %.1f%% with the shipped values, %.1f%% fitted\n",
+            fw->name, hw->name, fr.efficiency, fr.stderr_eff, fr.overhead, fr.stderr_overhead, fr.n_train,
+            100 * fr.mape_train_builtin, 100 * fr.mape_train);
+    return ZS_OK;
 }
 
 /* Fit every input into c and hw (links and efficiencies first, so the runs are predicted with
@@ -207,7 +241,8 @@ static int fit_inputs(const calib_args *a, hardware *hw, calibration *c, kept_po
         if (c->n_sets || c->have_gemm || c->have_hbm || c->have_host) rc = calibrate_apply(c, hw, err);
         bool timed = false;
         for (int k = 0; k < nr; k++) timed |= runs_measured_step(&runs[k]) > 0;
-        if (!rc && timed) rc = calibrate_runs(c, runs, nr, hw, err);
+        if (!rc && timed && a->fw) rc = fit_framework(a->fw, runs, nr, hw, c, err);
+        else if (!rc && timed) rc = calibrate_runs(c, runs, nr, hw, err);
         if (!rc) rc = calibrate_memory(c, runs, nr, hw, err);
     }
     free(runs);
@@ -246,6 +281,26 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
         snprintf(name, sizeof name, "%s-calibrated", hw->name);
         cJSON *nm = cJSON_GetObjectItemCaseSensitive(*prof, "name");
         if (nm && cJSON_IsString(nm) && !cJSON_SetValuestring(nm, name)) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    }
+    /* Framework fits, one object each under "frameworks". */
+    if (!rc && hw->n_fw_fits > 0) {
+        cJSON *fws = cJSON_GetObjectItemCaseSensitive(*prof, "frameworks");
+        if (!fws && !(fws = cJSON_AddObjectToObject(*prof, "frameworks"))) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < hw->n_fw_fits && !rc; i++) {
+            const hw_framework_fit *f = &hw->fw_fits[i];
+            cJSON *o = cJSON_CreateObject();
+            if (!o || !cJSON_AddNumberToObject(o, "gemm_efficiency", f->gemm_efficiency) ||
+                !cJSON_AddNumberToObject(o, "gemm_efficiency_stderr", f->gemm_stderr) ||
+                !cJSON_AddNumberToObject(o, "step_overhead_seconds", f->step_overhead) ||
+                !cJSON_AddNumberToObject(o, "step_overhead_stderr", f->overhead_stderr) ||
+                !cJSON_AddNumberToObject(o, "runs", f->runs)) {
+                cJSON_Delete(o);
+                rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+                break;
+            }
+            cJSON_DeleteItemFromObjectCaseSensitive(fws, f->name);
+            cJSON_AddItemToObject(fws, f->name, o);
+        }
     }
     /* What calibrate writes must load: the same loader, on the same JSON. */
     hardware back;

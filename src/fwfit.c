@@ -12,7 +12,8 @@ typedef struct fit_set {
     run_record *run;
     bool *train;
     int n;
-    const char *hw;
+    const char *hw;          /* profile name or path for every run, or NULL */
+    const hardware *profile; /* a profile in memory for every run, or NULL */
 } fit_set;
 
 /* Mean squared log error and mean |error| over the train or held-out half at efficiency k
@@ -27,7 +28,8 @@ static int score(const fit_set *fs, double k, double o, bool train, double *msle
         fs->run[i].gemm_efficiency = k;
         fs->run[i].step_overhead = o;
         outcome o;
-        if (validate_run(&fs->run[i], fs->hw, &o, err)) return err->code;
+        if (fs->profile ? validate_run_hw(&fs->run[i], fs->profile, &o, err) : validate_run(&fs->run[i], fs->hw, &o, err))
+            return err->code;
         double l = log1p(o.error);
         sq += l * l;
         ab += fabs(o.error);
@@ -40,13 +42,28 @@ static int score(const fit_set *fs, double k, double o, bool train, double *msle
     return ZS_OK;
 }
 
+static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override, const hardware *profile,
+               bool split, fwfit_result *out, zs_error *err);
+
 int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const char *hw_override,
                      fwfit_result *out, zs_error *err)
+{
+    return fit(runs, n, fw, hw_override, NULL, true, out, err);
+}
+
+int fwfit_all(const run_record *runs, int n, const framework *fw, const hardware *hw, fwfit_result *out,
+              zs_error *err)
+{
+    return fit(runs, n, fw, NULL, hw, false, out, err);
+}
+
+static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override, const hardware *profile,
+               bool split, fwfit_result *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->fw = fw;
     out->builtin = fw->gemm_efficiency;
-    fit_set fs = {calloc((size_t)(n > 0 ? n : 1), sizeof *fs.run), calloc((size_t)(n > 0 ? n : 1), sizeof *fs.train), 0, hw_override};
+    fit_set fs = {calloc((size_t)(n > 0 ? n : 1), sizeof *fs.run), calloc((size_t)(n > 0 ? n : 1), sizeof *fs.train), 0, hw_override, profile};
     if (!fs.run || !fs.train) {
         free(fs.run);
         free(fs.train);
@@ -57,11 +74,11 @@ int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const c
         bool timed = runs_measured_step(r) > 0 || r->mfu > 0 || r->hfu > 0;
         if (strcmp(r->framework, fw->name) != 0 || !timed || r->excluded[0]) continue;
         fs.run[fs.n] = *r;
-        fs.train[fs.n] = fs.n % 2 == 0;
+        fs.train[fs.n] = !split || fs.n % 2 == 0;
         fs.n++;
     }
-    out->n_train = (fs.n + 1) / 2;
-    out->n_held = fs.n / 2;
+    out->n_train = split ? (fs.n + 1) / 2 : fs.n;
+    out->n_held = split ? fs.n / 2 : 0;
     int rc = ZS_OK;
     if (fs.n < 2) {
         rc = zs_fail(err, ZS_ERR_INPUT, "framework %s: %d time-like runs, the fit needs 2 or more", fw->name, fs.n);
@@ -74,7 +91,10 @@ int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const c
         goto done;
     /* Coordinate descent: golden-section on the efficiency, then on the overhead. */
     double k = fw->gemm_efficiency, o = fw->step_overhead;
-    for (int round = 0; round < 5; round++) {
+    double prev_k = -1, prev_o = -1;
+    for (int round = 0; round < 30 && (fabs(k - prev_k) > 1e-5 || fabs(o - prev_o) > 1e-5); round++) {
+        prev_k = k;
+        prev_o = o;
         for (int which = 0; which < 2; which++) {
             const double g = (sqrt(5.0) - 1) / 2;
             double a = which ? 0 : 0.2, b = which ? 5.0 : 2.0;

@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "framework.h"
+#include "hardware.h"
 #include "runs.h"
 
 /* What the fit found for one framework. The declared halves: among the runs of the framework
@@ -30,5 +31,11 @@ typedef struct fwfit_result {
  * fewer than 2 time-like runs. runs are not modified. */
 int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const char *hw_override,
                      fwfit_result *out, zs_error *err);
+
+/* The same with every run in the fit (no held-out half: a user calibrating on their own runs)
+ * and, when hw is not NULL, every run predicted on that profile (a calibration candidate)
+ * instead of its own. n_held is 0 and the held-out figures 0. */
+int fwfit_all(const run_record *runs, int n, const framework *fw, const hardware *hw, fwfit_result *out,
+              zs_error *err);
 
 #endif

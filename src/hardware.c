@@ -115,3 +115,10 @@ double hardware_peak(const hardware *hw, const char *dtype)
         if (strcmp(dtype, t[i].name) == 0) return t[i].v;
     return 0;
 }
+
+const hw_framework_fit *hardware_framework_fit(const hardware *hw, const char *name)
+{
+    for (int i = 0; i < hw->n_fw_fits; i++)
+        if (strcmp(hw->fw_fits[i].name, name) == 0) return &hw->fw_fits[i];
+    return NULL;
+}

@@ -18,6 +18,8 @@ typedef struct hw_link {
     double bandwidth_stderr;    /* bytes/s of the effective bandwidth; 0 when not fitted */
 } hw_link;
 
+#define HW_MAX_FRAMEWORK_FITS 8
+
 typedef struct hardware {
     char name[64];
     char description[160];
@@ -50,7 +52,23 @@ typedef struct hardware {
     double attention_fraction;  /* achieved fraction of peak for attention scores; 0 = default */
     double matmul_max_stderr;   /* fitted standard error of matmul_max_fraction; 0 when not fitted */
     double hbm_fraction_stderr; /* likewise */
+    /* Framework efficiencies calibrated on this system (`calibrate --runs --framework`):
+     * they replace the framework's shipped values when it runs here. */
+    struct hw_framework_fit {
+        char name[16];          /* the framework ("deepspeed") */
+        double gemm_efficiency; /* x matmul_max_fraction */
+        double gemm_stderr;
+        double step_overhead;   /* seconds per step */
+        double overhead_stderr;
+        int runs;               /* runs it was fitted on */
+    } fw_fits[HW_MAX_FRAMEWORK_FITS];
+    int n_fw_fits;
 } hardware;
+
+typedef struct hw_framework_fit hw_framework_fit;
+
+/* The calibrated values of framework `name` on hw; NULL when the profile has none. */
+const hw_framework_fit *hardware_framework_fit(const hardware *hw, const char *name);
 
 /* One numeric field of a profile: where it lives in the JSON and in the struct, and its bounds.
  * The one table of these (hardware.c) drives loading (hardware_json.c), bounds checking

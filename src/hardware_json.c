@@ -58,6 +58,32 @@ static int from_json(const cJSON *root, hardware *hw, zs_error *err)
     if (json_get_string(intra, "kind", hw->intra.kind, sizeof hw->intra.kind, &have, err)) return err->code;
     if (json_get_string(inter, "kind", hw->inter.kind, sizeof hw->inter.kind, &have, err)) return err->code;
     if (json_get_string(host, "kind", hw->host.kind, sizeof hw->host.kind, &have, err)) return err->code;
+    /* "frameworks": {"deepspeed": {"gemm_efficiency": 0.8, "step_overhead_seconds": 0.3, ..}}:
+     * the values `calibrate --runs --framework` fitted on this system. */
+    const cJSON *fws = section(root, "frameworks"), *fw;
+    cJSON_ArrayForEach(fw, fws) {
+        if (!cJSON_IsObject(fw) || !fw->string)
+            return zs_fail(err, ZS_ERR_INPUT, "section \"frameworks\": each member is an object named by its framework");
+        if (hw->n_fw_fits == HW_MAX_FRAMEWORK_FITS)
+            return zs_fail(err, ZS_ERR_INPUT, "section \"frameworks\": at most %d frameworks", HW_MAX_FRAMEWORK_FITS);
+        hw_framework_fit *f = &hw->fw_fits[hw->n_fw_fits];
+        memset(f, 0, sizeof *f);
+        snprintf(f->name, sizeof f->name, "%s", fw->string);
+        int64_t runs = 0;
+        if (json_get_number(fw, "gemm_efficiency", 1e-3, 2, &f->gemm_efficiency, &have, err) ||
+            (!have && zs_fail(err, ZS_ERR_INPUT, "field \"gemm_efficiency\": missing (a factor from 0.001 to 2)")) ||
+            json_get_number(fw, "gemm_efficiency_stderr", 0, 2, &f->gemm_stderr, &have, err) ||
+            json_get_number(fw, "step_overhead_seconds", 0, 3600, &f->step_overhead, &have, err) ||
+            json_get_number(fw, "step_overhead_stderr", 0, 3600, &f->overhead_stderr, &have, err) ||
+            json_get_int(fw, "runs", 0, 100000000, &runs, &have, err)) {
+            char where[64];
+            snprintf(where, sizeof where, "frameworks.%.40s", fw->string);
+            zs_error_prefix(err, where);
+            return err->code;
+        }
+        f->runs = (int)runs;
+        hw->n_fw_fits++;
+    }
     /* Until a profile measures its host memory (zerobench membw), assume it streams as well
      * as the GPU's HBM does. */
     if (hw->host_memory_fraction <= 0) hw->host_memory_fraction = hw->hbm_fraction;

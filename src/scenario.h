@@ -61,6 +61,7 @@ typedef struct sim_input {
     mb_time mb;               /* seconds per micro-batch: forward, backward + recompute */
     double hbm_rate;          /* achieved HBM bytes/s for the optimizer step */
     double host_rate;         /* achieved host-memory bytes/s per GPU for CPU Adam */
+    double step_overhead;     /* seconds of framework host work per step (flag, calibrated, shipped) */
 } sim_input;
 
 /* GPUs in one node of this run: --gpus-per-node when given, else the profile's. Never fails. */

@@ -20,7 +20,11 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->hw = hw;
     in->t = t;
     in->fw = framework_of(t);
-    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency : in->fw->gemm_efficiency;
+    /* The framework's efficiency and per-step overhead: the flag's, else the values calibrated
+     * on this hardware, else the framework's shipped ones. */
+    const hw_framework_fit *fit = hardware_framework_fit(hw, in->fw->name);
+    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency : fit ? fit->gemm_efficiency : in->fw->gemm_efficiency;
+    in->step_overhead = t->step_overhead >= 0 ? t->step_overhead : fit ? fit->step_overhead : in->fw->step_overhead;
     if (framework_check(in->fw, m, t, err)) return err->code;
     in->bt = training_bytes(t);
     /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send

@@ -86,6 +86,6 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     double bytes = shard * steptime_optimizer_bytes(&in->bt);
     if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
     else st->optimizer = bytes / in->hbm_rate;
-    st->overhead = t->step_overhead >= 0 ? t->step_overhead : in->fw->step_overhead;
+    st->overhead = in->step_overhead;
     st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload + st->overhead;
 }

@@ -31,8 +31,10 @@ static void dev_free(struct dev_adam *d)
     memset(d, 0, sizeof *d);
 }
 
-/* dev_make: allocates and uploads state s and the tables; 0 or -1 (printed). */
-static int dev_make(struct dev_adam *d, const struct adam_state *s, int variant, const struct adam_plan *p)
+/* dev_make: allocates and uploads state s and the tables on st (the stream
+ * the kernels run on, so they see the uploaded data); 0 or -1 (printed). */
+static int dev_make(struct dev_adam *d, const struct adam_state *s, int variant, const struct adam_plan *p,
+                    cudaStream_t st)
 {
     size_t gsz = variant == ADAM_MIXED ? 2 : 4, pool = p->pool;
     memset(d, 0, sizeof *d);
@@ -41,13 +43,13 @@ static int dev_make(struct dev_adam *d, const struct adam_state *s, int variant,
              && cuda_ok(cudaMalloc((void **)&d->v, pool * 4), WHO, "cudaMalloc")
              && cuda_ok(cudaMalloc(&d->g, pool * gsz), WHO, "cudaMalloc")
              && (variant != ADAM_MIXED || cuda_ok(cudaMalloc((void **)&d->p16, pool * 2), WHO, "cudaMalloc"));
-    ok = ok && cuda_ok(cudaMemcpy(d->w, s->master, pool * 4, cudaMemcpyHostToDevice), WHO, "upload")
-         && cuda_ok(cudaMemcpy(d->m, s->m, pool * 4, cudaMemcpyHostToDevice), WHO, "upload")
-         && cuda_ok(cudaMemcpy(d->v, s->v, pool * 4, cudaMemcpyHostToDevice), WHO, "upload")
-         && cuda_ok(cudaMemcpy(d->g, variant == ADAM_MIXED ? (void *)s->grad16 : (void *)s->grad32,
-                               pool * gsz, cudaMemcpyHostToDevice), WHO, "upload")
+    ok = ok && cuda_ok(cuda_copy_sync(d->w, s->master, pool * 4, cudaMemcpyHostToDevice, st), WHO, "upload")
+         && cuda_ok(cuda_copy_sync(d->m, s->m, pool * 4, cudaMemcpyHostToDevice, st), WHO, "upload")
+         && cuda_ok(cuda_copy_sync(d->v, s->v, pool * 4, cudaMemcpyHostToDevice, st), WHO, "upload")
+         && cuda_ok(cuda_copy_sync(d->g, variant == ADAM_MIXED ? (void *)s->grad16 : (void *)s->grad32,
+                               pool * gsz, cudaMemcpyHostToDevice, st), WHO, "upload")
          && (variant != ADAM_MIXED
-             || cuda_ok(cudaMemcpy(d->p16, s->param16, pool * 2, cudaMemcpyHostToDevice), WHO, "upload"));
+             || cuda_ok(cuda_copy_sync(d->p16, s->param16, pool * 2, cudaMemcpyHostToDevice, st), WHO, "upload"));
     if (!ok) return -1;
 
     struct kern_adam_tensor *ht = calloc((size_t)p->ntensors, sizeof *ht);
@@ -78,9 +80,9 @@ static int dev_make(struct dev_adam *d, const struct adam_state *s, int variant,
     d->nchunks = (int)nch;
     ok = cuda_ok(cudaMalloc((void **)&d->tensors, (size_t)p->ntensors * sizeof *ht), WHO, "cudaMalloc")
          && cuda_ok(cudaMalloc((void **)&d->chunks, (nch ? nch : 1) * sizeof *hc), WHO, "cudaMalloc")
-         && cuda_ok(cudaMemcpy(d->tensors, ht, (size_t)p->ntensors * sizeof *ht, cudaMemcpyHostToDevice),
+         && cuda_ok(cuda_copy_sync(d->tensors, ht, (size_t)p->ntensors * sizeof *ht, cudaMemcpyHostToDevice, st),
                     WHO, "upload")
-         && cuda_ok(cudaMemcpy(d->chunks, hc, nch * sizeof *hc, cudaMemcpyHostToDevice), WHO, "upload");
+         && cuda_ok(cuda_copy_sync(d->chunks, hc, nch * sizeof *hc, cudaMemcpyHostToDevice, st), WHO, "upload");
     free(ht);
     free(hc);
     return ok ? 0 : -1;
@@ -103,16 +105,16 @@ static int run_variant(const struct bench_opts *o, const struct adam_plan *p, st
     memset(&after, 0, sizeof after);
     ok = ok && adam_state_alloc(&hs, r->variant, p->pool) == 0;
     if (ok) adam_state_fill(&hs, r->variant, p, 0x5eed + (uint64_t)r->variant);
-    ok = ok && dev_make(&d, &hs, r->variant, p) == 0;
+    ok = ok && dev_make(&d, &hs, r->variant, p, st) == 0;
     r->wrong = -1;
     if (ok && o->check) {
         ok = cuda_ok((cudaError_t)kern_adam_step(mixed, d.tensors, d.chunks, d.nchunks, c, st), WHO, "launch")
              && cuda_ok(cudaStreamSynchronize(st), WHO, "step")
              && adam_state_alloc(&after, r->variant, p->pool) == 0
-             && cuda_ok(cudaMemcpy(after.master, d.w, p->pool * 4, cudaMemcpyDeviceToHost), WHO, "download")
-             && cuda_ok(cudaMemcpy(after.m, d.m, p->pool * 4, cudaMemcpyDeviceToHost), WHO, "download")
-             && cuda_ok(cudaMemcpy(after.v, d.v, p->pool * 4, cudaMemcpyDeviceToHost), WHO, "download")
-             && (!mixed || cuda_ok(cudaMemcpy(after.param16, d.p16, p->pool * 2, cudaMemcpyDeviceToHost),
+             && cuda_ok(cuda_copy_sync(after.master, d.w, p->pool * 4, cudaMemcpyDeviceToHost, st), WHO, "download")
+             && cuda_ok(cuda_copy_sync(after.m, d.m, p->pool * 4, cudaMemcpyDeviceToHost, st), WHO, "download")
+             && cuda_ok(cuda_copy_sync(after.v, d.v, p->pool * 4, cudaMemcpyDeviceToHost, st), WHO, "download")
+             && (!mixed || cuda_ok(cuda_copy_sync(after.param16, d.p16, p->pool * 2, cudaMemcpyDeviceToHost, st),
                                    WHO, "download"));
         if (ok) r->wrong = (long long)adam_check(&hp, r->variant, p, &hs, &after);
     }

@@ -67,6 +67,25 @@ int be_marks_begin(int n);
 int be_mark(int i);
 int be_marks_end(double *sec);
 
+/* CUDA graphs (-G): be_graph_begin starts capturing every local stream,
+ * be_graph_end stops and instantiates, be_graph_launch(n) queues the graph
+ * n times, be_graph_free releases it. 0 or -1; the CPU back end has no
+ * graphs (be_has_graphs() == 0) and returns -1. */
+int be_has_graphs(void);
+int be_graph_begin(void);
+int be_graph_end(void);
+int be_graph_launch(int n);
+void be_graph_free(void);
+
+/* be_dtype_ok: 1 when collectives of type dtype run on this back end and
+ * device (CUDA: fp8 needs an NCCL with fp8 types and compute capability
+ * >= 9.0), else 0 with the reason in why. */
+int be_dtype_ok(int dtype, char *why, size_t len);
+
+/* be_op_ok: 1 when reduction op runs on this back end (CUDA: avg needs NCCL
+ * >= 2.10, premulsum >= 2.11), else 0 with the reason in why. */
+int be_op_ok(int op, char *why, size_t len);
+
 /* be_describe: one-line description of local rank l's device, e.g.
  * "cuda 0 [0000:1b:00] NVIDIA H200" or "cpu [omp 2] AMD EPYC". */
 void be_describe(int l, char *buf, size_t len);

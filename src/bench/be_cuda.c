@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "be_cuda.h"
+#include "devsel.h"
 #include "json.h"
 #include "opts.h"
 
@@ -30,17 +31,22 @@ int be_init(const struct bench_opts *o, int need_comm, struct be_info *info)
         fprintf(stderr, "zerobench-cuda: MPI_Comm_split_type failed\n");
         return 1;
     }
-    int ndev = 0, ok = 1;
+    int ndev = 0, ok = 1, first = -1;
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev == 0) {
         fprintf(stderr, "zerobench-cuda: no CUDA device found (cudaGetDeviceCount: %s)\n",
                 e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
         ok = 0;
-    } else if ((info->local_proc + 1) * o->gpus > ndev) {
-        fprintf(stderr, "zerobench-cuda: process %d needs GPUs %d..%d of its node but %d found "
-                "(%d processes per node x -g %d)\n", info->proc, info->local_proc * o->gpus,
-                (info->local_proc + 1) * o->gpus - 1, ndev, info->procs_per_node, o->gpus);
-        ok = 0;
+    } else {
+        /* the launcher's local rank (so srun/mpirun placement and per-task
+         * visibility both work), or ZEROBENCH_DEVICE when given */
+        char why[256];
+        int lr = devsel_local_rank(info->local_proc);
+        first = devsel_first(lr, o->gpus, ndev, getenv("ZEROBENCH_DEVICE"), why, sizeof why);
+        if (first < 0) {
+            fprintf(stderr, "zerobench-cuda: process %d: %s\n", info->proc, why);
+            ok = 0;
+        }
     }
     if (agree(ok)) return 1;
 
@@ -48,8 +54,10 @@ int be_init(const struct bench_opts *o, int need_comm, struct be_info *info)
     ctx = calloc((size_t)nlocal, sizeof *ctx);
     ok = ctx != NULL;
     for (int l = 0; ok && l < nlocal; l++) {
-        ctx[l].device = info->local_proc * nlocal + l;
+        ctx[l].device = first + l;
         e = cudaSetDevice(ctx[l].device);
+        if (e == cudaSuccess)
+            e = cudaDeviceGetAttribute(&ctx[l].cc_major, cudaDevAttrComputeCapabilityMajor, ctx[l].device);
         if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&ctx[l].stream, cudaStreamNonBlocking);
         if (e != cudaSuccess) {
             fprintf(stderr, "zerobench-cuda: device %d: %s\n", ctx[l].device, cudaGetErrorString(e));
@@ -94,8 +102,13 @@ static void marks_free(void)
 void be_fini(void)
 {
     marks_free();
+    be_graph_free();
     for (int l = 0; ctx && l < nlocal; l++) {
         cudaSetDevice(ctx[l].device);
+#if NCCL_VERSION_CODE >= 21100
+        for (int t = 0; t < ZB_NTYPES; t++)
+            if (ctx[l].premul_made[t]) ncclRedOpDestroy(ctx[l].premul[t], ctx[l].comm);
+#endif
         if (ctx[l].comm) ncclCommDestroy(ctx[l].comm);
         if (ctx[l].stream) cudaStreamDestroy(ctx[l].stream);
     }
@@ -142,6 +155,110 @@ const char *be_error_string(int code)
 {
     return code < 0 ? "internal error" : ncclGetErrorString((ncclResult_t)code);
 }
+ncclResult_t nccl_op(struct be_cuda_ctx *x, int dtype, int op, ncclRedOp_t *out)
+{
+    static const ncclRedOp_t basic[4] = {ncclSum, ncclProd, ncclMax, ncclMin};
+    if (op < 4) {
+        *out = basic[op];
+        return ncclSuccess;
+    }
+#if NCCL_VERSION_CODE >= 21000
+    if (op == ZB_AVG) {
+        *out = ncclAvg;
+        return ncclSuccess;
+    }
+#endif
+#if NCCL_VERSION_CODE >= 21100
+    if (op == ZB_PREMULSUM) {
+        if (!x->premul_made[dtype]) {
+            unsigned char scalar[8] = {0};
+            dtype_store(dtype, scalar, 0, ZB_PREMUL_SCALAR);
+            ncclResult_t r = ncclRedOpCreatePreMulSum(&x->premul[dtype], scalar, nccl_dtype(dtype),
+                                                      ncclScalarHostImmediate, x->comm);
+            if (r != ncclSuccess) return r;
+            x->premul_made[dtype] = 1;
+        }
+        *out = x->premul[dtype];
+        return ncclSuccess;
+    }
+#endif
+    (void)x; (void)dtype;
+    return ncclInvalidArgument;
+}
+
+int be_dtype_ok(int dtype, char *why, size_t len)
+{
+    if (dtype != ZB_F8E4M3 && dtype != ZB_F8E5M2) return 1;
+#ifdef ZB_NCCL_FP8
+    for (int l = 0; l < nlocal; l++)
+        if (ctx[l].cc_major < 9) {
+            snprintf(why, len, "NCCL reduces fp8 only on compute capability 9.0 and newer (device %d is %d.x)",
+                     ctx[l].device, ctx[l].cc_major);
+            return 0;
+        }
+    return 1;
+#else
+    snprintf(why, len, "this NCCL (nccl.h) has no fp8 types (NCCL >= 2.24 has them)");
+    return 0;
+#endif
+}
+
+int be_op_ok(int op, char *why, size_t len)
+{
+    int need = op == ZB_AVG ? 21000 : op == ZB_PREMULSUM ? 21100 : 0;
+    if (NCCL_VERSION_CODE >= need) return 1;
+    snprintf(why, len, "%s needs NCCL >= %d.%d (built against %d.%d)", op_name(op), need / 10000,
+             (need / 100) % 100, NCCL_MAJOR, NCCL_MINOR);
+    return 0;
+}
+
+int be_has_graphs(void) { return 1; }
+
+/* Capture mode global, as nccl-tests: any unsafe call elsewhere in the
+ * process during capture is an error rather than a silent race. */
+int be_graph_begin(void)
+{
+    for (int l = 0; l < nlocal; l++) {
+        if (cudaSetDevice(ctx[l].device) != cudaSuccess) return -1;
+        if (cudaStreamBeginCapture(ctx[l].stream, cudaStreamCaptureModeGlobal) != cudaSuccess) return -1;
+    }
+    return 0;
+}
+
+int be_graph_end(void)
+{
+    int ok = 1;
+    for (int l = 0; l < nlocal; l++) {
+        cudaGraph_t g = NULL;
+        cudaSetDevice(ctx[l].device);
+        if (cudaStreamEndCapture(ctx[l].stream, &g) != cudaSuccess || !g) { ok = 0; continue; }
+        if (cudaGraphInstantiate(&ctx[l].graph, g, 0) != cudaSuccess) ok = 0;
+        cudaGraphDestroy(g);
+    }
+    return ok ? 0 : -1;
+}
+
+int be_graph_launch(int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l < nlocal; l++) {
+            if (!ctx[l].graph) return -1;
+            if (cudaSetDevice(ctx[l].device) != cudaSuccess) return -1;
+            if (cudaGraphLaunch(ctx[l].graph, ctx[l].stream) != cudaSuccess) return -1;
+        }
+    return 0;
+}
+
+void be_graph_free(void)
+{
+    for (int l = 0; ctx && l < nlocal; l++)
+        if (ctx[l].graph) {
+            cudaSetDevice(ctx[l].device);
+            cudaGraphExecDestroy(ctx[l].graph);
+            ctx[l].graph = NULL;
+        }
+}
+
 int be_group_begin(void) { return ncclGroupStart() == ncclSuccess ? 0 : -1; }
 int be_group_end(void) { return ncclGroupEnd() == ncclSuccess ? 0 : -1; }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "mpi_dtype.h"
 #include "opts.h"
 #include "timer.h"
 
@@ -64,6 +65,7 @@ void be_fini(void)
     free(marks);
     marks = NULL;
     nmarks = 0;
+    mpi_scratch_free();
     if (have_world) MPI_Comm_free(&world);
     have_world = 0;
 }
@@ -102,6 +104,13 @@ const char *be_error_string(int code)
     if (code < 0 || MPI_Error_string(code, buf, &len) != MPI_SUCCESS) return "internal error";
     return buf;
 }
+int be_has_graphs(void) { return 0; }
+int be_graph_begin(void) { return -1; }
+int be_graph_end(void) { return -1; }
+int be_graph_launch(int n) { (void)n; return -1; }
+void be_graph_free(void) {}
+int be_dtype_ok(int dtype, char *why, size_t len) { (void)dtype; (void)why; (void)len; return 1; }
+int be_op_ok(int op, char *why, size_t len) { (void)op; (void)why; (void)len; return 1; }
 int be_group_begin(void) { return 0; }
 int be_group_end(void) { return 0; }
 int be_sync(void) { return 0; }

@@ -61,7 +61,9 @@ BENCH_NCCL_H := $(firstword $(wildcard $(NCCL_HOME)/include/nccl.h $(CUDA_HOME)/
 BENCH_NCCL_INC := $(patsubst %/nccl.h,%,$(BENCH_NCCL_H))
 BENCH_CUDA_OK  := $(if $(BENCH_HAVE_MPICC),$(if $(BENCH_NVCC),$(if $(BENCH_NCCL_H),yes)))
 BENCH_CUDA_WHY := $(if $(BENCH_HAVE_MPICC),$(if $(BENCH_NVCC),nccl.h not found under NCCL_HOME=$(NCCL_HOME) or CUDA_HOME=$(CUDA_HOME),nvcc not found (CUDA_HOME=$(CUDA_HOME), PATH)),$(MPICC) not found)
-BENCH_CUDA_INC := -I$(CUDA_HOME)/include $(if $(BENCH_NCCL_INC),-I$(BENCH_NCCL_INC))
+# fp8 collectives where this nccl.h declares them (NCCL >= 2.24)
+BENCH_NCCL_FP8 := $(if $(BENCH_NCCL_H),$(shell grep -q ncclFloat8e4m3 $(BENCH_NCCL_H) && echo -DZB_NCCL_FP8))
+BENCH_CUDA_INC := -I$(CUDA_HOME)/include $(if $(BENCH_NCCL_INC),-I$(BENCH_NCCL_INC)) $(BENCH_NCCL_FP8)
 BENCH_CUDA_LIBDIRS := $(sort $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib $(NCCL_HOME)/lib64 $(NCCL_HOME)/lib))
 BENCH_CUDA_LIBS := $(foreach d,$(BENCH_CUDA_LIBDIRS),-L$(d) -Wl,-rpath,$(d)) -lnccl -lcublas -lcudart -lstdc++
 BENCH_NVCC_GENCODE := $(foreach a,$(BENCH_CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
@@ -72,7 +74,8 @@ BENCH_NVCCFLAGS = -O3 -std=c++17 $(BENCH_NVCC_GENCODE) -Xcompiler -Wall,-Wextra 
 # NCCL depending on ZB_NCCL).
 BENCH_COMMON := main.c opts.c dtype.c fmt.c stats.c json.c report.c be_common.c mpi_dtype.c \
                 coll_data.c harness.c coll_allreduce.c coll_allgather.c coll_reducescatter.c \
-                coll_broadcast.c coll_alltoall.c adam_common.c gemm_common.c
+                coll_broadcast.c coll_alltoall.c coll_reduce.c coll_gather.c coll_scatter.c \
+                coll_sendrecv.c adam_common.c gemm_common.c devsel.c
 BENCH_CPU_ONLY  := be_mpi.c stream.c adam_cpu.c membw_cpu.c gemm_cpu.c
 BENCH_CUDA_ONLY := be_cuda.c cuda_util.c stream.c adam_gpu.c membw_gpu.c gemm_gpu.c
 BENCH_CU        := kernels.cu

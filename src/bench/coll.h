@@ -38,6 +38,8 @@ struct coll_def {
     const char *name;         /* sub-benchmark name, e.g. "allreduce" */
     int uses_op;              /* 0: redop column prints "none" */
     int uses_root;            /* 0: root column prints -1 */
+    int in_place_na;          /* 1: this back end cannot run it in place (NCCL all-to-all:
+                                 send and receive blocks race); the pass prints N/A */
     /* busbw = algbw * busbw_factor(nranks) (nccl-tests doc/PERFORMANCE.md) */
     double (*busbw_factor)(int nranks);
     /* layout for a requested size in bytes; never fails (counts may be 0) */
@@ -55,7 +57,7 @@ struct coll_def {
 };
 
 extern const struct coll_def coll_allreduce, coll_allgather, coll_reducescatter,
-    coll_broadcast, coll_alltoall;
+    coll_broadcast, coll_alltoall, coll_reduce, coll_gather, coll_scatter, coll_sendrecv;
 
 /* coll_block_count: helper for the per-rank-block collectives: block
  * elements = (bytes/typesize/nranks) rounded down to 16 bytes. */

@@ -1,6 +1,8 @@
 /* coll_data.c -- exact test-value generator and checkers for collectives. */
 #include "coll_data.h"
 
+#include <math.h>
+
 #include "dtype.h"
 
 /* 64-bit finaliser (xorshift-multiply); any good mixer works here. */
@@ -21,8 +23,9 @@ void coll_vals_init(struct coll_vals *v, int dtype, int op, int nranks, uint32_t
     v->nranks = nranks < 1 ? 1 : nranks;
     v->rep = rep;
     v->period = 2;
-    if (op == ZB_SUM) {
-        double m = lim / v->nranks;          /* sum of nranks values <= lim */
+    if (op == ZB_SUM || op == ZB_AVG || op == ZB_PREMULSUM) {
+        /* sum of nranks values (x the premul scalar) <= lim */
+        double m = lim / v->nranks / (op == ZB_PREMULSUM ? ZB_PREMUL_SCALAR : 1.0);
         v->modulus = m >= 64.0 ? 64u : (m >= 1.0 ? (uint32_t)m : 1u);
     } else if (op < 0) {
         v->modulus = lim >= 1048576.0 ? 1048576u : (uint32_t)lim;  /* spread to catch misplacement */
@@ -54,12 +57,17 @@ double coll_vals_reduced(const struct coll_vals *v, size_t idx)
     for (int r = 1; r < v->nranks; r++) {
         double x = coll_vals_input(v, r, idx);
         switch (v->op) {
-        case ZB_SUM:  acc += x; break;
+        case ZB_SUM: case ZB_AVG: case ZB_PREMULSUM: acc += x; break;
         case ZB_PROD: acc *= x; break;
         case ZB_MAX:  acc = x > acc ? x : acc; break;
         case ZB_MIN:  acc = x < acc ? x : acc; break;
         default:      break;
         }
+    }
+    if (v->op == ZB_PREMULSUM) acc *= ZB_PREMUL_SCALAR;
+    if (v->op == ZB_AVG) {
+        acc /= v->nranks;
+        if (!dtype_get(v->dtype)->is_float) acc = floor(acc);   /* NCCL SumPostDiv truncates */
     }
     return acc;
 }
@@ -79,11 +87,24 @@ size_t coll_vals_check_input(const struct coll_vals *v, int rank, const void *bu
     return wrong;
 }
 
+/* Floating-point avg is the only inexact result: NCCL pre-multiplies each
+ * input by 1/nranks and sums (nranks roundings), MPI here sums exactly and
+ * divides once; both are within nranks units in the last place of the
+ * exact mean. With a power-of-two nranks every step is exact. */
+static double tolerance(const struct coll_vals *v, double want)
+{
+    const struct dtype_info *ti = dtype_get(v->dtype);
+    if (v->op != ZB_AVG || !ti->is_float || (v->nranks & (v->nranks - 1)) == 0) return 0.0;
+    return fabs(want) * v->nranks * ldexp(1.0, -ti->mant_bits);
+}
+
 size_t coll_vals_check_reduced(const struct coll_vals *v, const void *buf, size_t idx0, size_t n)
 {
     size_t wrong = 0;
-    for (size_t j = 0; j < n; j++)
-        wrong += dtype_load(v->dtype, buf, j) != coll_vals_reduced(v, idx0 + j);
+    for (size_t j = 0; j < n; j++) {
+        double want = coll_vals_reduced(v, idx0 + j), got = dtype_load(v->dtype, buf, j);
+        wrong += !(fabs(got - want) <= tolerance(v, want));
+    }
     return wrong;
 }
 

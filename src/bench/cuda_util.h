@@ -15,6 +15,18 @@ static inline int cuda_ok(cudaError_t e, const char *who, const char *what)
     return 0;
 }
 
+/* cuda_copy_sync: cudaMemcpyAsync on st, then cudaStreamSynchronize(st):
+ * the copy is ordered with st's kernels (a plain cudaMemcpy runs on the
+ * legacy default stream, which a non-blocking st does not wait for), and
+ * a pageable host buffer is safe to reuse on return. cudaSuccess or the
+ * first error. */
+static inline cudaError_t cuda_copy_sync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
+                                         cudaStream_t st)
+{
+    cudaError_t e = bytes ? cudaMemcpyAsync(dst, src, bytes, kind, st) : cudaSuccess;
+    return e != cudaSuccess ? e : cudaStreamSynchronize(st);
+}
+
 /* cuda_all_ok: 1 when ok holds on every process (collective over MPI_COMM_WORLD). */
 int cuda_all_ok(int ok);
 

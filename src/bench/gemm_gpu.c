@@ -70,7 +70,7 @@ static int one_shape(const struct bench_opts *o, cublasHandle_t hb, cudaStream_t
     if (ok && o->check) {
         ok = cuda_ok(cudaMemsetAsync(C, 0xa5, s->m * s->n * ts, st), WHO, "memset") && GEMM_CALL()
              && cuda_ok(cudaStreamSynchronize(st), WHO, "gemm") && (hc = malloc(s->m * s->n * ts)) != NULL
-             && cuda_ok(cudaMemcpy(hc, C, s->m * s->n * ts, cudaMemcpyDeviceToHost), WHO, "download");
+             && cuda_ok(cuda_copy_sync(hc, C, s->m * s->n * ts, cudaMemcpyDeviceToHost, st), WHO, "download");
         if (ok) {
             struct host_c h = {hc, s->n, dtype};
             double u_out = dtype == ZB_BF16 ? 0x1p-8 : dtype == ZB_HALF ? 0x1p-11 : 0x1p-24;

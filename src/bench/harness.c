@@ -26,7 +26,11 @@ struct lrank {
 
 /* Outcome of one timed pass (out-of-place or in-place). */
 struct pass {
-    double time_us;     /* average time per call, us (combined over ranks by -a) */
+    int na;             /* 1: the back end cannot run this pass (printed N/A, JSON null) */
+    int untimed;        /* collective calls before the timed loop (check + sync call) */
+    double time_us;     /* time per call, us: average (combined over ranks by -a), or the
+                           median over iterations x ranks with --timing imb */
+    struct stats imb;   /* --timing imb: per-call times over iterations x ranks, seconds */
     double algbw;       /* size / time, GB/s (1e9 B/s) */
     double busbw;       /* algbw * busbw_factor(nranks), GB/s */
     long long wrong;    /* wrong elements summed over ranks, -1 when not checked */
@@ -45,6 +49,8 @@ struct harness {
     size_t alloc;                  /* bytes of each buffer */
     struct lrank *lr;              /* nlocal entries */
     double *iter_sec;              /* per-iteration times of one pass, o->iters entries */
+    double *all_sec;               /* --timing imb: iters x nprocs gathered on proc 0 */
+    int cycle;                     /* current -N cycle, from 0 */
     uint32_t rep_seed;             /* changes the check data between passes */
     int bad_passes;                /* passes with wrong > 0 */
     double bw_sum;                 /* sum of busbw over passes */
@@ -75,16 +81,29 @@ static struct coll_call make_call(const struct harness *h, int l, const struct c
     return call;
 }
 
-/* launch: one collective over all local ranks (grouped); fatal on error. */
+/* launch: one collective over all local ranks; fatal on error. Grouped only
+ * when this process drives several ranks (as nccl-tests: the group adds host
+ * time to every small-message call). */
 static void launch(const struct harness *h, const struct coll_layout *lay, int in_place)
 {
-    int rc;
-    if ((rc = be_group_begin()) != 0) fatal(h, "group begin", rc);
+    int rc, group = h->bi->nlocal > 1;
+    if (group && (rc = be_group_begin()) != 0) fatal(h, "group begin", rc);
     for (int l = 0; l < h->bi->nlocal; l++) {
         struct coll_call call = make_call(h, l, lay, in_place);
         if ((rc = h->c->run(&call)) != 0) fatal(h, h->c->name, rc);
     }
-    if ((rc = be_group_end()) != 0) fatal(h, "group end", rc);
+    if (group && (rc = be_group_end()) != 0) fatal(h, "group end", rc);
+}
+
+/* launch_iter: one timed iteration: -m calls (grouped when more than one,
+ * as nccl-tests' aggregated iterations), then with -z a wait. */
+static void launch_iter(const struct harness *h, const struct coll_layout *lay, int in_place)
+{
+    int rc, agg = h->o->agg;
+    if (agg > 1 && (rc = be_group_begin()) != 0) fatal(h, "group begin", rc);
+    for (int a = 0; a < agg; a++) launch(h, lay, in_place);
+    if (agg > 1 && (rc = be_group_end()) != 0) fatal(h, "group end", rc);
+    if (h->o->blocking && be_sync()) fatal(h, "synchronize", -1);
 }
 
 /* check_pass: fresh exact data, one call, count wrong elements everywhere. */
@@ -134,27 +153,68 @@ static double combine(const struct harness *h, double sec)
     }
 }
 
-/* time_pass: barrier, wall clock around iters back-to-back calls and one
- * sync, divided by iters; with -I also per-iteration marks whose max over
- * processes gives min/max/p99/cv. */
+/* time_pass: first one untimed call and a barrier (nccl-tests does this
+ * before every timed loop, with or without -c), then either
+ *  - nccl timing: wall clock around iters back-to-back iterations and one
+ *    sync (or around -G launches of the captured loop), divided by the calls;
+ *    with -C the clock stops before the sync (host enqueue time); with -I
+ *    also per-iteration marks whose max over processes gives min/max/p99/cv;
+ *  - imb timing: barrier, one iteration, sync, per call; statistics over
+ *    iterations x processes, time = median. */
 static void time_pass(struct harness *h, const struct coll_layout *lay, int in_place, struct pass *p)
 {
-    int iters = h->o->iters, per = h->o->per_iter;
-    if (per && be_marks_begin(iters + 1)) fatal(h, "per-iteration timer setup", -1);
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = timer_now();
-    for (int i = 0; i < iters; i++) {
-        if (per) be_mark(i);
-        launch(h, lay, in_place);
-    }
-    if (per) be_mark(iters);
+    const struct bench_opts *o = h->o;
+    int iters = o->iters, per = o->per_iter, agg = o->agg;
+    launch(h, lay, in_place);
+    p->untimed++;
     if (be_sync()) fatal(h, "synchronize", -1);
-    double sec = (timer_now() - t0) / iters;
-    sec = combine(h, sec);
-    if (per) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double sec;
+    if (o->imb) {
+        for (int i = 0; i < iters; i++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = timer_now();
+            launch_iter(h, lay, in_place);
+            if (be_sync()) fatal(h, "synchronize", -1);
+            h->iter_sec[i] = (timer_now() - t0) / agg;
+        }
+        MPI_Gather(h->iter_sec, iters, MPI_DOUBLE, h->all_sec, iters, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (h->rep.is_root && stats_compute(h->all_sec, (size_t)iters * (size_t)h->bi->nprocs, &p->imb))
+            fatal(h, "statistics", -1);
+        MPI_Bcast(&p->imb, (int)sizeof p->imb, MPI_BYTE, 0, MPI_COMM_WORLD);
+        sec = p->imb.p50;
+    } else if (o->graph > 0) {
+        if (be_graph_begin()) fatal(h, "CUDA graph capture", -1);
+        for (int i = 0; i < iters; i++) launch_iter(h, lay, in_place);
+        if (be_graph_end()) fatal(h, "CUDA graph instantiate", -1);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = timer_now();
+        if (be_graph_launch(o->graph)) fatal(h, "CUDA graph launch", -1);
+        double tq = timer_now();
+        if (be_sync()) fatal(h, "synchronize", -1);
+        sec = ((o->cputime ? tq : timer_now()) - t0) / ((double)iters * agg * o->graph);
+        be_graph_free();
+        sec = combine(h, sec);
+    } else {
+        if (per && be_marks_begin(iters + 1)) fatal(h, "per-iteration timer setup", -1);
+        double t0 = timer_now();
+        for (int i = 0; i < iters; i++) {
+            if (per) be_mark(i);
+            launch_iter(h, lay, in_place);
+        }
+        if (per) be_mark(iters);
+        double tq = timer_now();
+        if (be_sync()) fatal(h, "synchronize", -1);
+        sec = ((o->cputime ? tq : timer_now()) - t0) / ((double)iters * agg);
+        sec = combine(h, sec);
+    }
+    if (per && !o->imb) {
         if (be_marks_end(h->iter_sec)) fatal(h, "per-iteration timer read", -1);
+        for (int i = 0; i < iters; i++) h->iter_sec[i] /= agg;
         MPI_Allreduce(MPI_IN_PLACE, h->iter_sec, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (stats_compute(h->iter_sec, (size_t)iters, &p->it)) fatal(h, "statistics", -1);
+    } else if (per) {
+        p->it = p->imb;
     }
     size_t bytes = (lay->send_count > lay->recv_count ? lay->send_count : lay->recv_count) * h->ts;
     p->time_us = sec * 1e6;
@@ -165,6 +225,11 @@ static void time_pass(struct harness *h, const struct coll_layout *lay, int in_p
 static void print_pass(const struct harness *h, const struct pass *p)
 {
     char t[16], a[16], b[16];
+    if (p->na) {
+        printf("  %7s  %6s  %6s  %6s", "N/A", "N/A", "N/A", "N/A");
+        if (h->o->per_iter) printf("  %7s  %7s  %7s  %7s", "N/A", "N/A", "N/A", "N/A");
+        return;
+    }
     fmt_num(t, 7, p->time_us);
     fmt_num(a, 6, p->algbw);
     fmt_num(b, 6, p->busbw);
@@ -183,6 +248,10 @@ static void print_pass(const struct harness *h, const struct pass *p)
 static void json_pass(struct harness *h, const char *key, const struct pass *p)
 {
     struct json *j = &h->rep.j;
+    if (p->na) {   /* zerosim's reader takes a null pass as "not measured" */
+        json_null(j, key);
+        return;
+    }
     json_obj_begin(j, key);
     json_num(j, "time_us", p->time_us);
     json_num(j, "algbw_gbps", p->algbw);
@@ -197,6 +266,14 @@ static void json_pass(struct harness *h, const char *key, const struct pass *p)
         json_num(j, "iter_p99_us", p->it.p99 * 1e6);
         json_num(j, "iter_cv_pct", p->it.cv_pct);
     }
+    if (h->o->imb) {   /* per-call times over iterations x ranks */
+        json_num(j, "time_min_us", p->imb.min * 1e6);
+        json_num(j, "time_median_us", p->imb.p50 * 1e6);
+        json_num(j, "time_max_us", p->imb.max * 1e6);
+        json_num(j, "time_avg_us", p->imb.avg * 1e6);
+        json_int(j, "time_samples", (long long)h->o->iters * h->bi->nprocs);
+    }
+    json_int(j, "untimed_calls", p->untimed);
     json_obj_end(j);
 }
 
@@ -231,10 +308,16 @@ static void print_header(const struct harness *h)
     if (h->rep.is_root) {
         report_header(&h->rep);
         printf("# nThread 1 nGpus %d minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
-               "iters: %d agg iters: 1 validation: %d graph: 0\n",
+               "iters: %d agg iters: %d validation: %d graph: %d\n",
                h->bi->nlocal, o->min_bytes, o->max_bytes,
                o->step_factor > 1 ? o->step_factor : o->step_bytes,
-               o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->check);
+               o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->agg, o->check, o->graph);
+        printf("# Timing: %s%s%s\n",
+               o->imb ? "imb (barrier before every call; time = median per-call time over iterations x ranks)"
+                      : "nccl (back-to-back calls; time = wall clock / calls)",
+               o->cputime ? ", CPU time (enqueue only, -C 1)" : "", o->blocking ? ", blocking (-z 1)" : "");
+        if (h->c->in_place_na || fault_no_in_place())
+            printf("# In-place %s is not supported by this back end: its columns print N/A\n", h->c->name);
         if (o->per_iter)
             printf("# Per-Iteration Report: wall-clock or event marks; i_* uses max over processes\n");
         printf("#\n");
@@ -287,12 +370,21 @@ static void run_row(struct harness *h, size_t size)
                op_name(h->op), h->root);
         fflush(stdout);
     }
+    memset(p, 0, sizeof p);
     for (int ip = 0; ip < 2; ip++) {
-        p[ip].wrong = h->o->check ? check_pass(h, &lay, ip) : -1;
-        time_pass(h, &lay, ip, &p[ip]);
-        if (p[ip].wrong > 0) h->bad_passes++;
-        h->bw_sum += p[ip].busbw;
-        h->bw_count++;
+        if (ip == 1 && (h->c->in_place_na || fault_no_in_place())) {
+            p[ip].na = 1;
+        } else {
+            p[ip].wrong = -1;
+            if (h->o->check) {
+                p[ip].wrong = check_pass(h, &lay, ip);
+                p[ip].untimed++;
+            }
+            time_pass(h, &lay, ip, &p[ip]);
+            if (p[ip].wrong > 0) h->bad_passes++;
+            h->bw_sum += p[ip].busbw;
+            h->bw_count++;
+        }
         if (h->rep.is_root) {
             print_pass(h, &p[ip]);
             fflush(stdout);
@@ -306,20 +398,28 @@ static void run_row(struct harness *h, size_t size)
     json_str(j, "type", dtype_get(h->dtype)->name);
     json_str(j, "op", op_name(h->op));
     json_int(j, "root", h->root);
+    json_int(j, "cycle", h->cycle);
+    if (p[1].na) json_bool(j, "in_place_supported", 0);
     json_pass(h, "out_of_place", &p[0]);
     json_pass(h, "in_place", &p[1]);
     json_obj_end(j);
 }
 
 /* setup: buffers sized for the largest row; 0, or -1 when any rank failed. */
-static int setup(struct harness *h)
+static int setup(struct harness *h, const int *types, int ntypes)
 {
-    struct coll_layout lay;
-    h->c->layout(h->o->max_bytes, h->ts, h->bi->nranks, &lay);
-    size_t n = lay.send_count > lay.recv_count ? lay.send_count : lay.recv_count;
-    h->alloc = n * h->ts > 64 ? n * h->ts : 64;
+    h->alloc = 64;
+    for (int t = 0; t < ntypes; t++) {
+        struct coll_layout lay;
+        size_t ts = dtype_get(types[t])->size;
+        h->c->layout(h->o->max_bytes, ts, h->bi->nranks, &lay);
+        size_t n = lay.send_count > lay.recv_count ? lay.send_count : lay.recv_count;
+        if (n * ts > h->alloc) h->alloc = n * ts;
+    }
     int ok = (h->lr = calloc((size_t)h->bi->nlocal, sizeof *h->lr)) != NULL;
     ok = ok && (h->iter_sec = calloc((size_t)h->o->iters + 1, sizeof *h->iter_sec)) != NULL;
+    if (h->o->imb && h->bi->proc == 0)
+        ok = ok && (h->all_sec = calloc((size_t)h->o->iters * (size_t)h->bi->nprocs, sizeof *h->all_sec)) != NULL;
     for (int l = 0; ok && l < h->bi->nlocal; l++) {
         struct lrank *b = &h->lr[l];
         b->send = be_alloc(l, h->alloc);
@@ -350,19 +450,53 @@ static void teardown(struct harness *h)
     }
     free(h->lr);
     free(h->iter_sec);
+    free(h->all_sec);
+}
+
+/* select: the types (-d, -d all) and ops (-o, -o all) to run, skipping
+ * with a note what the back end lacks under "all"; an explicit type or op
+ * the back end lacks is a usage error (returns 2 after one line). */
+static int select_runs(const struct harness *h, int *types, int *ntypes, int *ops, int *nops)
+{
+    const struct bench_opts *o = h->o;
+    char why[160];
+    *ntypes = *nops = 0;
+    for (int t = 0; t < ZB_NTYPES; t++) {
+        if (o->dtype == OPTS_ALL ? 0 : t != (o->dtype >= 0 ? o->dtype : ZB_FLOAT)) continue;
+        if (be_dtype_ok(t, why, sizeof why)) types[(*ntypes)++] = t;
+        else if (o->dtype != OPTS_ALL) {
+            if (h->bi->proc == 0) fprintf(stderr, "zerobench: -d %s: %s\n", dtype_get(t)->name, why);
+            return 2;
+        } else if (h->bi->proc == 0) {
+            printf("# -d all: skipping %s: %s\n", dtype_get(t)->name, why);
+        }
+    }
+    if (!h->c->uses_op) {
+        ops[(*nops)++] = -1;
+        return 0;
+    }
+    for (int op = 0; op < ZB_NOPS; op++) {
+        if (o->op == OPTS_ALL ? 0 : op != (o->op >= 0 ? o->op : ZB_SUM)) continue;
+        if (be_op_ok(op, why, sizeof why)) ops[(*nops)++] = op;
+        else if (o->op != OPTS_ALL) {
+            if (h->bi->proc == 0) fprintf(stderr, "zerobench: -o %s: %s\n", op_name(op), why);
+            return 2;
+        } else if (h->bi->proc == 0) {
+            printf("# -o all: skipping %s: %s\n", op_name(op), why);
+        }
+    }
+    return 0;
 }
 
 int harness_main(const struct coll_def *c, const struct bench_opts *o, const struct be_info *bi)
 {
     struct harness h;
+    int types[ZB_NTYPES], ops[ZB_NOPS], ntypes, nops;
     memset(&h, 0, sizeof h);
     h.c = c;
     h.o = o;
     h.bi = bi;
-    h.dtype = o->dtype >= 0 ? o->dtype : ZB_FLOAT;
-    h.op = c->uses_op ? (o->op >= 0 ? o->op : ZB_SUM) : -1;
     h.root = c->uses_root ? o->root : -1;
-    h.ts = dtype_get(h.dtype)->size;
     h.rep_seed = 1;
     if (c->uses_root && o->root >= bi->nranks) {
         if (bi->proc == 0)
@@ -370,14 +504,29 @@ int harness_main(const struct coll_def *c, const struct bench_opts *o, const str
                     bi->nranks);
         return 2;
     }
-    if (setup(&h) != 0) {
+    if (o->graph > 0 && !be_has_graphs()) {
+        if (bi->proc == 0)
+            fprintf(stderr, "zerobench: -G %d needs the CUDA back end (zerobench-cuda)\n", o->graph);
+        return 2;
+    }
+    int rc = select_runs(&h, types, &ntypes, ops, &nops);
+    if (rc) return rc;
+    if (setup(&h, types, ntypes) != 0) {
         teardown(&h);
         return 1;
     }
     report_begin(&h.rep, o, bi);
     print_header(&h);
-    warm_up(&h);
-    for (size_t size = o->min_bytes; size; size = bench_next_size(o, size, o->step_factor)) run_row(&h, size);
+    for (int t = 0; t < ntypes; t++)
+        for (int k = 0; k < nops; k++) {
+            h.dtype = types[t];
+            h.op = ops[k];
+            h.ts = dtype_get(h.dtype)->size;
+            warm_up(&h);
+            for (h.cycle = 0; h.cycle < o->cycles; h.cycle++)
+                for (size_t size = o->min_bytes; size; size = bench_next_size(o, size, o->step_factor))
+                    run_row(&h, size);
+        }
     report_rows_end(&h.rep);
     double avg = h.bw_count ? h.bw_sum / h.bw_count : 0.0;
     struct json *j = &h.rep.j;
@@ -392,7 +541,7 @@ int harness_main(const struct coll_def *c, const struct bench_opts *o, const str
         printf("#\n");
         fflush(stdout);
     }
-    int rc = report_finish(&h.rep);
+    rc = report_finish(&h.rep);
     teardown(&h);
     return h.bad_passes ? 1 : rc;
 }

@@ -42,6 +42,10 @@ static const struct bench_entry benches[] = {
     {"reducescatter", &coll_reducescatter, NULL, 32u << 20, 32u << 20},
     {"broadcast", &coll_broadcast, NULL, 32u << 20, 32u << 20},
     {"alltoall", &coll_alltoall, NULL, 32u << 20, 32u << 20},
+    {"reduce", &coll_reduce, NULL, 32u << 20, 32u << 20},
+    {"gather", &coll_gather, NULL, 32u << 20, 32u << 20},
+    {"scatter", &coll_scatter, NULL, 32u << 20, 32u << 20},
+    {"sendrecv", &coll_sendrecv, NULL, 32u << 20, 32u << 20},
     {"adam", NULL, adam_main, ADAM_DEFAULT, ADAM_DEFAULT},
     {"membw", NULL, membw_main, MEMBW_DEFAULT, MEMBW_DEFAULT},
     {"gemm", NULL, gemm_main, 1, 1},
@@ -75,7 +79,7 @@ int main(int argc, char **argv)
     }
     if (rc == 0 && !b) {
         snprintf(err, sizeof err, "unknown sub-benchmark '%s' (one of allreduce, allgather, "
-                 "reducescatter, broadcast, alltoall, adam, membw, gemm)", argv[1]);
+                 "reducescatter, broadcast, alltoall, reduce, gather, scatter, sendrecv, adam, membw, gemm)", argv[1]);
         rc = 2;
     }
     if (rc != 0) {

@@ -50,7 +50,7 @@ static int one_size(const struct bench_opts *o, size_t n, cudaStream_t st, struc
     for (int i = 0; ok && i < 3; i++) {
         double *src = i == 0 ? h.a : i == 1 ? h.b : h.c;
         ok = cuda_ok(cudaMalloc((void **)&d[i], n * sizeof(double)), WHO, "cudaMalloc")
-             && cuda_ok(cudaMemcpy(d[i], src, n * sizeof(double), cudaMemcpyHostToDevice), WHO, "upload");
+             && cuda_ok(cuda_copy_sync(d[i], src, n * sizeof(double), cudaMemcpyHostToDevice, st), WHO, "upload");
     }
     for (int k = 0; k < NROWS; k++) {
         t->best[k] = 1e30;
@@ -68,9 +68,9 @@ static int one_size(const struct bench_opts *o, size_t n, cudaStream_t st, struc
         }
     *wrong = -1;
     if (ok && o->check) {
-        ok = cuda_ok(cudaMemcpy(h.a, d[0], n * sizeof(double), cudaMemcpyDeviceToHost), WHO, "download")
-             && cuda_ok(cudaMemcpy(h.b, d[1], n * sizeof(double), cudaMemcpyDeviceToHost), WHO, "download")
-             && cuda_ok(cudaMemcpy(h.c, d[2], n * sizeof(double), cudaMemcpyDeviceToHost), WHO, "download");
+        ok = cuda_ok(cuda_copy_sync(h.a, d[0], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download")
+             && cuda_ok(cuda_copy_sync(h.b, d[1], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download")
+             && cuda_ok(cuda_copy_sync(h.c, d[2], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download");
         if (ok) *wrong = (long long)stream_check(&h, o->warmup + o->iters, STREAM_Q);
     }
     for (int i = 0; ok && i < o->warmup + o->iters; i++) {

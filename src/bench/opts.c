@@ -84,6 +84,24 @@ static const struct {
     {'g', 1, 1024, offsetof(struct bench_opts, gpus), "an integer >= 1"},
     {'r', 0, INT_MAX, offsetof(struct bench_opts, root), "an integer >= 0"},
     {'T', 1, 1 << 20, offsetof(struct bench_opts, tensors), "an integer >= 1"},
+    {'z', 0, 1, offsetof(struct bench_opts, blocking), "0 or 1"},
+    {'G', 0, 1 << 20, offsetof(struct bench_opts, graph), "an integer >= 0"},
+    {'m', 1, 1 << 20, offsetof(struct bench_opts, agg), "an integer >= 1"},
+    {'N', 1, 1 << 20, offsetof(struct bench_opts, cycles), "an integer >= 1 (0, nccl-tests' endless run, is not supported)"},
+    {'C', 0, 1, offsetof(struct bench_opts, cputime), "0 or 1"},
+    {'p', 1, 1 << 20, offsetof(struct bench_opts, tp), "an integer >= 1"},
+    {'q', 0, 1, offsetof(struct bench_opts, gated), "0 or 1"},
+};
+
+/* Long-only integer flags of gemm --model: positive sizes. */
+static const struct {
+    char c;             /* internal letter */
+    size_t off;         /* offsetof the long long field */
+} ll_flags[] = {
+    {'1', offsetof(struct bench_opts, hidden)}, {'2', offsetof(struct bench_opts, ffn)},
+    {'3', offsetof(struct bench_opts, heads)}, {'4', offsetof(struct bench_opts, kv_heads)},
+    {'5', offsetof(struct bench_opts, head_dim)}, {'6', offsetof(struct bench_opts, vocab)},
+    {'7', offsetof(struct bench_opts, micro_batch)}, {'8', offsetof(struct bench_opts, seq_len)},
 };
 
 /* Flag table: short letter, long name. Every flag takes a value except help. */
@@ -92,6 +110,10 @@ static const struct { char s; const char *l; } flags[] = {
     {'n', "iters"}, {'w', "warmup_iters"}, {'c', "check"}, {'d', "datatype"}, {'o', "op"},
     {'r', "root"}, {'I', "per_iter_timing"}, {'a', "average"}, {'g', "ngpus"},
     {'J', "output_file"}, {'T', "tensors"}, {'V', "variant"}, {'M', "impl"}, {'S', "shape"},
+    {'z', "blocking"}, {'G', "cudagraph"}, {'m', "agg_iters"}, {'N', "run_cycles"},
+    {'C', "report_cputime"}, {'t', "timing"}, {'L', "model"}, {'1', "hidden"}, {'2', "ffn"},
+    {'3', "heads"}, {'4', "kv-heads"}, {'5', "head-dim"}, {'6', "vocab"}, {'7', "micro-batch"},
+    {'8', "seq-len"}, {'p', "tp"}, {'q', "gated"}, {'P', "precision"},
 };
 
 int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct bench_opts *o,
@@ -112,6 +134,12 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
     o->tensors = 64;
     o->variant = -1;
     o->impl = "auto";
+    o->agg = 1;
+    o->cycles = 1;
+    o->tp = 1;
+    o->gated = 1;
+    o->micro_batch = 1;
+    o->seq_len = 2048;
     int have_b = 0, have_e = 0;
 
     for (int i = 1; i < argc; i++)
@@ -134,7 +162,7 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
                 if (strlen(flags[k].l) == n && !strncmp(flags[k].l, a + 2, n)) c = flags[k].s;
             if (!c) return fail(err, errlen, "unknown option '%s' (try --help)", a);
             if (eq) val = eq + 1;
-        } else if (a[0] == '-' && a[1] && strchr("beifnwcdorIagJ", a[1])) {
+        } else if (a[0] == '-' && a[1] && strchr("beifnwcdorIagJzGmNC", a[1])) {
             c = a[1];
             name[2] = '\0';
             if (a[2]) val = a + 2;
@@ -164,6 +192,7 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
             break;
         }
         case 'n': case 'w': case 'c': case 'I': case 'a': case 'g': case 'r': case 'T':
+        case 'z': case 'G': case 'm': case 'N': case 'C': case 'p': case 'q':
             for (size_t k = 0; k < sizeof int_flags / sizeof int_flags[0]; k++) {
                 if (int_flags[k].c != c) continue;
                 int *field = (int *)((char *)o + int_flags[k].off);
@@ -172,14 +201,41 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
                                 int_flags[k].range);
             }
             break;
+        case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+            for (size_t k = 0; k < sizeof ll_flags / sizeof ll_flags[0]; k++) {
+                if (ll_flags[k].c != c) continue;
+                size_t v;
+                if (opts_parse_size(val, &v) != 0 || v == 0 || v > (size_t)1 << 40)
+                    return fail(err, errlen, "invalid value '%s' for %s (a positive integer)", val, name);
+                *(long long *)((char *)o + ll_flags[k].off) = (long long)v;
+            }
+            break;
+        case 't':
+            if (!strcmp(val, "imb")) o->imb = 1;
+            else if (!strcmp(val, "nccl")) o->imb = 0;
+            else return fail(err, errlen, "unknown --timing '%s' (nccl or imb)", val);
+            break;
+        case 'L':
+            if (!*val) return fail(err, errlen, "--model needs a name");
+            o->model = val;
+            break;
+        case 'P':
+            if (strcmp(val, "bf16") && strcmp(val, "tf32") && strcmp(val, "fp8") && strcmp(val, "fp32")
+                && strcmp(val, "fp64") && strcmp(val, "fp16"))
+                return fail(err, errlen, "unknown --precision '%s' (bf16, fp16, tf32, fp8, fp32 or fp64)", val);
+            o->precision = val;
+            break;
         case 'd':
+            if (!strcmp(val, "all")) { o->dtype = OPTS_ALL; break; }
             o->dtype = dtype_parse(val);
             if (o->dtype < 0)
                 return fail(err, errlen, "unknown datatype '%s' for -d (one of %s)", val, dtype_names());
             break;
         case 'o':
+            if (!strcmp(val, "all")) { o->op = OPTS_ALL; break; }
             o->op = op_parse(val);
-            if (o->op < 0) return fail(err, errlen, "unknown op '%s' for -o (one of sum,prod,min,max)", val);
+            if (o->op < 0)
+                return fail(err, errlen, "unknown op '%s' for -o (one of sum,prod,min,max,avg,premulsum,all)", val);
             break;
         case 'J':
             if (!*val) return fail(err, errlen, "-J needs a file name");
@@ -211,6 +267,10 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
     if (!have_e) o->max_bytes = have_b ? o->min_bytes : def_max;
     if (o->max_bytes < o->min_bytes)
         return fail(err, errlen, "-e %zu is below -b %zu", o->max_bytes, o->min_bytes);
+    if (o->graph && (o->per_iter || o->imb))
+        return fail(err, errlen, "-G (CUDA graphs) times the whole captured loop: it cannot be combined with -I 1 or --timing imb");
+    if (o->imb && o->cputime)
+        return fail(err, errlen, "-C 1 (enqueue time) and --timing imb (per-call completion time) exclude each other");
     return 0;
 }
 
@@ -220,7 +280,8 @@ void opts_usage(FILE *f, const char *prog)
         "usage: %s SUB-BENCHMARK [options]\n"
         "\n"
         "sub-benchmarks:\n"
-        "  allreduce allgather reducescatter broadcast alltoall   collectives (nccl-tests table)\n"
+        "  allreduce allgather reducescatter broadcast alltoall    collectives (nccl-tests table)\n"
+        "  reduce gather scatter sendrecv                          collectives (nccl-tests table)\n"
         "  adam     fused Adam step (fp32 and mixed bf16/fp32) vs memory bandwidth\n"
         "  membw    STREAM-style copy/scale/add/triad bandwidth\n"
         "  gemm     matrix multiply, TFLOP/s\n"
@@ -234,16 +295,26 @@ void opts_usage(FILE *f, const char *prog)
         "  -w, --warmup_iters N   warm-up iterations (default 1)\n"
         "  -c, --check 0|1        validate results before timing (default 1)\n"
         "  -d, --datatype T       %s\n"
-        "  -o, --op OP            sum, prod, min, max (default sum)\n"
+        "  -o, --op OP            sum, prod, min, max, avg, premulsum (x2 before the sum), all (default sum)\n"
         "  -r, --root N           root rank for broadcast (default 0)\n"
         "  -I, --per_iter_timing 0|1  also report per-iteration min/max/p99/cv\n"
         "  -a, --average 0-3      time across ranks: 0=rank 0, 1=average (default), 2=min, 3=max\n"
         "  -g, --ngpus N          GPUs driven by one process (CUDA back end)\n"
         "  -J, --output_file F    write all rows and metadata as JSON to F\n"
+        "  -z, --blocking 0|1     wait for each collective to complete before the next\n"
+        "  -G, --cudagraph N      capture the timed loop in a CUDA graph, launch it N times (CUDA)\n"
+        "  -m, --agg_iters N      collectives per timed iteration, grouped (default 1)\n"
+        "  -N, --run_cycles N     run and print the whole sweep N times (default 1)\n"
+        "  -C, --report_cputime 0|1  time = host time to enqueue the calls, not to complete them\n"
+        "      --timing nccl|imb  nccl: back-to-back calls, one clock (default); imb: barrier before\n"
+        "                         every call, per-call times, time = median over iterations x ranks\n"
         "      --tensors N        adam: number of tensors in the fused step (default 64)\n"
         "      --variant V        adam: fp32, mixed or all (default all)\n"
         "      --shape MxNxK      gemm: C[MxN] = A[MxK] B[KxN]; repeatable\n"
         "      --impl I           gemm (CPU): auto, blocked, cblas or all\n"
+        "gemm --model LABEL: the GEMMs of one transformer layer plus the logits (forward, dgrad, wgrad):\n"
+        "      --hidden H --ffn F --heads A [--kv-heads K] [--head-dim D] --vocab V [--gated 0|1]\n"
+        "      [--tp N] [--micro-batch B] [--seq-len S] [--precision bf16|fp16|tf32|fp8|fp32|fp64]\n"
         "  -h, --help             this text\n"
         "\n"
         "exit status: 0 ok, 1 wrong results or run-time error, 2 bad usage\n",

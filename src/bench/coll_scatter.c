@@ -1,0 +1,71 @@
+/* coll_scatter.c -- scatter: block r of the root's buffer lands on rank r. */
+#include "coll.h"
+
+#ifdef ZB_NCCL
+#include "be_cuda.h"
+#else
+#include <limits.h>
+#include <mpi.h>
+#include "mpi_dtype.h"
+#endif
+
+/* busbw = algbw * (n-1)/n: the root sends the n-1 blocks it does not keep
+ * (nccl-tests doc/PERFORMANCE.md, as reduce-scatter). */
+static double factor(int n) { return (double)(n - 1) / n; }
+
+/* size = root's whole send buffer; count = per-rank block (nccl-tests). In
+ * place, rank r's block is expected at sendbuf + r*block. */
+static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
+{
+    size_t block = coll_block_count(bytes, typesize, nranks);
+    l->recv_count = l->param_count = block;
+    l->send_count = block * (size_t)nranks;
+    l->send_inplace_off = 0;
+    l->recv_inplace_off = block;
+}
+
+/* Every rank fills a full send buffer; only the root's is used, and the
+ * expected block is the root's, so a rank that kept its own is caught. */
+static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
+{
+    coll_vals_fill(v, rank, in, 0, l->send_count);
+}
+
+static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
+                    const void *out)
+{
+    return coll_vals_check_input(v, root, out, (size_t)rank * l->recv_count, l->recv_count);
+}
+
+static int run(const struct coll_call *c)
+{
+#ifdef ZB_NCCL
+    const struct be_cuda_ctx *x = c->comm;
+#if NCCL_VERSION_CODE >= 22800
+    return (int)ncclScatter(c->send, c->recv, c->count, nccl_dtype(c->dtype), c->root, x->comm, x->stream);
+#else
+    /* before NCCL 2.28: grouped point-to-point, the root sends block r to rank r */
+    size_t blk = c->count * c->typesize;
+    ncclResult_t rc = ncclGroupStart();
+    if (c->rank == c->root)
+        for (int r = 0; r < c->nranks && rc == ncclSuccess; r++)
+            rc = ncclSend((const char *)c->send + r * blk, c->count, nccl_dtype(c->dtype), r, x->comm,
+                          x->stream);
+    if (rc == ncclSuccess)
+        rc = ncclRecv(c->recv, c->count, nccl_dtype(c->dtype), c->root, x->comm, x->stream);
+    ncclResult_t rc2 = ncclGroupEnd();
+    return (int)(rc != ncclSuccess ? rc : rc2);
+#endif
+#else
+    if (c->count > INT_MAX) return MPI_ERR_COUNT;
+    MPI_Datatype t = mpi_dtype(c->dtype);
+    int root_ip = c->in_place && c->rank == c->root;   /* MPI_IN_PLACE is the root's only */
+    return MPI_Scatter(c->send, (int)c->count, t, root_ip ? MPI_IN_PLACE : c->recv, (int)c->count, t,
+                       c->root, *(MPI_Comm *)c->comm);
+#endif
+}
+
+const struct coll_def coll_scatter = {
+    .name = "scatter", .uses_op = 0, .uses_root = 1,
+    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+};

@@ -1,0 +1,69 @@
+/* coll_sendrecv.c -- send/receive ring: rank r sends to r+1 and receives from r-1 (pipeline stages). */
+#include "coll.h"
+
+#ifdef ZB_NCCL
+#include "be_cuda.h"
+#else
+#include <limits.h>
+#include <mpi.h>
+#include "mpi_dtype.h"
+#endif
+
+/* busbw = algbw: each rank sends and receives the whole buffer once
+ * (nccl-tests doc/PERFORMANCE.md: sendrecv, factor 1). */
+static double factor(int n) { (void)n; return 1.0; }
+
+static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
+{
+    (void)nranks;
+    l->send_count = l->recv_count = l->param_count = bytes / typesize;
+    l->send_inplace_off = l->recv_inplace_off = 0;
+}
+
+static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
+{
+    coll_vals_fill(v, rank, in, 0, l->send_count);
+}
+
+/* Rank r must hold rank r-1's input. */
+static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
+                    const void *out)
+{
+    (void)root;
+    int from = (rank - 1 + v->nranks) % v->nranks;
+    return coll_vals_check_input(v, from, out, 0, l->recv_count);
+}
+
+static int run(const struct coll_call *c)
+{
+    int to = (c->rank + 1) % c->nranks, from = (c->rank - 1 + c->nranks) % c->nranks;
+#ifdef ZB_NCCL
+    const struct be_cuda_ctx *x = c->comm;
+    ncclResult_t rc = ncclGroupStart();
+    if (rc == ncclSuccess)
+        rc = ncclSend(c->send, c->count, nccl_dtype(c->dtype), to, x->comm, x->stream);
+    if (rc == ncclSuccess)
+        rc = ncclRecv(c->recv, c->count, nccl_dtype(c->dtype), from, x->comm, x->stream);
+    ncclResult_t rc2 = ncclGroupEnd();
+    return (int)(rc != ncclSuccess ? rc : rc2);
+#else
+    if (c->count > INT_MAX) return MPI_ERR_COUNT;
+    MPI_Datatype t = mpi_dtype(c->dtype);
+    if (c->in_place)
+        return MPI_Sendrecv_replace(c->recv, (int)c->count, t, to, 0, from, 0, *(MPI_Comm *)c->comm,
+                                    MPI_STATUS_IGNORE);
+    return MPI_Sendrecv(c->send, (int)c->count, t, to, 0, c->recv, (int)c->count, t, from, 0,
+                        *(MPI_Comm *)c->comm, MPI_STATUS_IGNORE);
+#endif
+}
+
+/* NCCL sends and receives from separate buffers with no staging guarantee:
+ * in place, the incoming data may overwrite what is still to be sent, so
+ * the in-place pass is N/A there (MPI_Sendrecv_replace is well defined). */
+const struct coll_def coll_sendrecv = {
+    .name = "sendrecv", .uses_op = 0, .uses_root = 0,
+#ifdef ZB_NCCL
+    .in_place_na = 1,
+#endif
+    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+};

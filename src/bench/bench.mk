@@ -3,7 +3,7 @@
 # Included by the top-level Makefile (which may set CC, CFLAGS, LDFLAGS), or
 # used alone from the repository root:  make -f src/bench/bench.mk zerobench
 #
-# Targets:   zerobench  zerobench-cuda  test-bench  clean-bench
+# Targets:   zerobench  zerobench-cuda  test-bench  gpu-check  clean-bench
 # Variables: V=1 (echo commands)  SANITIZER=address|undefined|...
 #            MPICC (mpicc)  MPIRUN (mpirun)  CUDA_HOME (/usr/local/cuda)  NCCL_HOME (CUDA_HOME)
 #            NVCC  BENCH_CUDA_ARCHS (80 90)  BENCH_ARCH (-march=native)  BENCH_OPT (-O3)
@@ -141,10 +141,20 @@ zerobench-cuda:
 	@echo "zerobench-cuda: skipped: $(BENCH_CUDA_WHY)"
 endif
 
+# Unit tests without MPI (fp8 encodings, GPU selection): plain cc.
+BENCH_UNIT := $(BENCH_BUILD)/test-units
+$(BENCH_UNIT): tests/bench/test_units.c $(BENCH_DIR)/dtype.c $(BENCH_DIR)/devsel.c $(BENCH_DIR)/dtype.h \
+               $(BENCH_DIR)/devsel.h $(BENCH_DIR)/bench.mk
+	@mkdir -p $(@D)
+	$(BENCH_SAY) CC $@
+	$(BENCH_Q)$(CC) -std=c11 -O1 -Wall -Wextra -D_DEFAULT_SOURCE $(BENCH_SAN_CFLAGS) -o $@ \
+	    tests/bench/test_units.c $(BENCH_DIR)/dtype.c $(BENCH_DIR)/devsel.c $(BENCH_SAN_LDFLAGS) -lm
+
 # The test script builds nothing itself when ZEROBENCH_NO_BUILD=1; without
 # mpicc it reports a skip instead of failing the build.
-test-bench: $(if $(BENCH_HAVE_MPICC),$(BENCH_BIN)) $(if $(BENCH_CUDA_OK),$(BENCH_CUDA_BIN))
+test-bench: $(if $(BENCH_HAVE_MPICC),$(BENCH_BIN)) $(if $(BENCH_CUDA_OK),$(BENCH_CUDA_BIN)) $(BENCH_UNIT)
 	$(BENCH_Q)ZEROBENCH_NO_BUILD=1 ZEROBENCH=./$(BENCH_BIN) ZEROBENCH_CUDA=./$(BENCH_CUDA_BIN) \
+	    ZEROBENCH_UNITS=./$(BENCH_UNIT) \
 	    MPIRUN="$(MPIRUN)" sh tests/bench/run.sh
 
 clean-bench:

@@ -51,6 +51,11 @@ if [ "${ZEROBENCH_NO_BUILD:-0}" != 1 ]; then
 fi
 if [ ! -x "$ZB" ]; then bad "$ZB missing"; finish; fi
 
+# --- unit tests without MPI: fp8 encodings (OFP8 spec), GPU selection ---------
+UNITS=${ZEROBENCH_UNITS:-build/bench/test-units}
+if [ "${ZEROBENCH_NO_BUILD:-0}" != 1 ]; then $MAKE -s -f src/bench/bench.mk "$UNITS" >/dev/null 2>&1; fi
+if [ -x "$UNITS" ] && "$UNITS" >"$TMP/units" 2>&1; then ok "units: $(tail -1 "$TMP/units") (fp8 vs OFP8 spec, device selection)"; else bad "units: $(grep FAIL "$TMP/units" | head -3)"; fi
+
 # expect_usage_error ARGS...: exit 2, one line on stderr, nothing on stdout.
 expect_usage_error() {
     "$ZB" "$@" >"$TMP/out" 2>"$TMP/err"
@@ -76,22 +81,30 @@ expect_usage_error nosuchbench
 expect_usage_error
 expect_usage_error broadcast -b 1K -r 5
 expect_usage_error gemm --shape 12x3
+expect_usage_error allreduce -N 0
+expect_usage_error allreduce -m 0
+expect_usage_error allreduce --timing fast
+expect_usage_error allreduce -G 1 -I 1
+expect_usage_error allreduce -o xor2
+expect_usage_error allreduce -G 2
+expect_usage_error gemm --model x --hidden 0
 
 # --- collectives: 2-rank sweeps checked against arithmetic and JSON -------------
-# coll NAME EXTRA-ARGS... [-- checker args]
+# coll NAME EXTRA-ARGS...: NP ranks (default 2); CHK adds check_coll.py flags
 coll() {
     name=$1; shift
-    label="$name $*"
+    np=${NP:-2}
+    label="$name -np $np $*"
     json="$TMP/$name.json"
     rm -f "$json"
-    $MPIRUN $MPIFLAGS -np 2 "$ZB" "$name" -n 3 -w 1 -J "$json" "$@" >"$TMP/out" 2>"$TMP/err"
+    $MPIRUN $MPIFLAGS -np "$np" "$ZB" "$name" -n 3 -w 1 -J "$json" "$@" >"$TMP/out" 2>"$TMP/err"
     rc=$?
     if [ $rc -ne 0 ]; then bad "$label: rc $rc: $(tail -3 "$TMP/err")"; return; fi
     if ls "$TMP"/*.tmp.* >/dev/null 2>&1; then bad "$label: temporary JSON left behind"; return; fi
     if [ $HAVE_PY = 1 ]; then
-        extra=""
-        case " $* " in *" -I 1 "*) extra="--per-iter" ;; esac
-        if python3 tests/bench/check_coll.py "$name" 2 "$TMP/out" "$json" $extra >"$TMP/chk" 2>&1; then
+        extra="${CHK:-}"
+        case " $* " in *" -I 1 "*) extra="$extra --per-iter" ;; esac
+        if python3 tests/bench/check_coll.py "$name" "$np" "$TMP/out" "$json" $extra >"$TMP/chk" 2>&1; then
             ok "$label ($(grep -cv '^#' "$TMP/out") rows, table = arithmetic = JSON)"
         else
             bad "$label: $(head -3 "$TMP/chk")"
@@ -114,6 +127,25 @@ coll reducescatter -b 1K -e 64K -f 8 -d uint64 -o max
 coll broadcast -b 1K -e 64K -f 8 -r 1 -d uint8
 coll alltoall -b 1K -e 64K -f 8 -d bf16
 coll allgather -b 1K -e 64K -f 8 -d double -a 3
+# new collectives (busbw factors: nccl-tests doc/PERFORMANCE.md), non-zero roots, new types and ops
+coll reduce -b 8 -e 64K -f 8 -r 1 -o premulsum -d bf16
+coll gather -b 8 -e 64K -f 8 -r 1 -d f8e4m3
+coll scatter -b 8 -e 64K -f 8 -r 1 -d int64
+coll sendrecv -b 8 -e 64K -f 8
+# every type x every op, one size: exact results for avg/premulsum and fp8
+coll allreduce -b 1K -e 1K -d all -o all
+# 4 ranks (oversubscribed on this machine): the same checks
+NP=4 coll allreduce -b 1K -e 1K -d all -o all
+NP=4 coll gather -b 1K -e 16K -f 16 -r 3 -d half
+NP=4 coll scatter -b 1K -e 16K -f 16 -r 2 -d f8e5m2
+NP=4 coll alltoall -b 1K -e 16K -f 16 -d uint8
+# IMB-style timing: per-call samples over iterations x ranks
+CHK="--imb 3" NP=4 coll sendrecv -b 8 -e 64K -f 8 --timing imb -I 1
+# 3 ranks: float avg is inexact (nranks ulps), every integer type exact
+NP=3 coll reducescatter -b 1K -e 1K -d all -o avg
+# -c 0 still makes one untimed call before each timed loop (nccl-tests), with -m/-z/-C/-N
+CHK="--untimed 1" coll allreduce -b 1K -e 4K -f 4 -c 0 -m 3 -z 1 -C 1 -N 2
+ZEROBENCH_NO_INPLACE=1 CHK="--inplace-na" coll alltoall -b 1K -e 16K -f 4
 
 # deliberately corrupted results must be counted and fail the run
 ZEROBENCH_FAULT=1 $MPIRUN $MPIFLAGS -np 2 "$ZB" allreduce -b 1K -e 4K -f 2 -n 2 -J "$TMP/fault.json" >"$TMP/out" 2>/dev/null
@@ -123,6 +155,19 @@ if [ $rc -ne 0 ] && grep -q "Out of bounds values : 6 FAILED" "$TMP/out" \
     ok "injected fault: #wrong 1 per pass, exit status nonzero"
 else
     bad "injected fault not reported (rc $rc)"
+fi
+
+ZEROBENCH_FAULT=1 $MPIRUN $MPIFLAGS -np 2 "$ZB" gather -b 1K -e 4K -f 2 -n 2 -o premulsum >"$TMP/out" 2>/dev/null
+if [ $? -ne 0 ] && grep -q "Out of bounds values : 6 FAILED" "$TMP/out"; then
+    ok "injected fault in gather's root counted"
+else
+    bad "gather injected fault not reported"
+fi
+ZEROBENCH_FAULT=1 $MPIRUN $MPIFLAGS -np 2 "$ZB" allreduce -b 1K -e 1K -n 2 -o premulsum -d f8e5m2 >"$TMP/out" 2>/dev/null
+if [ $? -ne 0 ] && grep -q "Out of bounds values : 2 FAILED" "$TMP/out"; then
+    ok "injected fault in fp8 premulsum counted"
+else
+    bad "fp8 premulsum injected fault not reported"
 fi
 
 # --- adam: kernels vs double reference --------------------------------------------

@@ -65,7 +65,7 @@ BENCH_CUDA_WHY := $(if $(BENCH_HAVE_MPICC),$(if $(BENCH_NVCC),nccl.h not found u
 BENCH_NCCL_FP8 := $(if $(BENCH_NCCL_H),$(shell grep -q ncclFloat8e4m3 $(BENCH_NCCL_H) && echo -DZB_NCCL_FP8))
 BENCH_CUDA_INC := -I$(CUDA_HOME)/include $(if $(BENCH_NCCL_INC),-I$(BENCH_NCCL_INC)) $(BENCH_NCCL_FP8)
 BENCH_CUDA_LIBDIRS := $(sort $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib $(NCCL_HOME)/lib64 $(NCCL_HOME)/lib))
-BENCH_CUDA_LIBS := $(foreach d,$(BENCH_CUDA_LIBDIRS),-L$(d) -Wl,-rpath,$(d)) -lnccl -lcublas -lcudart -lstdc++
+BENCH_CUDA_LIBS := $(foreach d,$(BENCH_CUDA_LIBDIRS),-L$(d) -Wl,-rpath,$(d)) -lnccl -lcublasLt -lcublas -lcudart -lstdc++
 BENCH_NVCC_GENCODE := $(foreach a,$(BENCH_CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
                       -gencode arch=compute_$(lastword $(BENCH_CUDA_ARCHS)),code=compute_$(lastword $(BENCH_CUDA_ARCHS))
 BENCH_NVCCFLAGS = -O3 -std=c++17 $(BENCH_NVCC_GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP

@@ -39,6 +39,29 @@ static inline GEMM_HD float gemm_value(uint32_t seed, uint64_t idx)
 int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs,
                 struct gemm_shape *out, int max);
 
+/* Model-shaped GEMMs (gemm --model): the linear layers of one transformer
+ * block under Megatron tensor parallelism (QKV and MLP up/gate column-
+ * parallel, attention out and MLP down row-parallel, logits split over the
+ * vocabulary), each as forward Y = X W, dgrad dX = dY W^T and wgrad
+ * dW = X^T dY; T = micro-batch x seq-len tokens. Attention's own batched
+ * GEMMs (QK^T, PV) are not here: zerosim models them with attention_fraction. */
+#define GEMM_NAME_LEN 24
+
+/* gemm_model_shapes: fills out/names (at most max) from o's --hidden, --ffn,
+ * --heads, --kv-heads, --head-dim, --vocab, --gated, --tp, --micro-batch,
+ * --seq-len. Returns the count, or -1 with one line in err naming the flag
+ * (missing size, heads not divisible by --tp, a dimension above 2^31-1). */
+int gemm_model_shapes(const struct bench_opts *o, struct gemm_shape *out, char (*names)[GEMM_NAME_LEN],
+                      int max, char *err, size_t len);
+
+/* gemm_model_banner: with --model, prints "# model ..." describing the
+ * configuration (proc 0's job; prints nothing without --model). */
+void gemm_model_banner(const struct bench_opts *o);
+
+struct json;
+/* gemm_model_json: a model row's extra keys: name, model, tp, tokens. */
+void gemm_model_json(struct json *j, const struct bench_opts *o, const char *name);
+
 /* gemm_flops: 2 M N K. */
 double gemm_flops(const struct gemm_shape *s);
 
@@ -55,5 +78,10 @@ typedef double (*gemm_get_fn)(void *ctx, size_t i, size_t j);
  * (0, 0) is read as got + 1 (test hook). */
 size_t gemm_check(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
                   void *ctx, const char **mode);
+
+/* gemm_check_fp8: as gemm_check, for inputs stored as OCP fp8 e4m3: the
+ * reference multiplies gemm_value rounded to e4m3 (as the device stored it). */
+size_t gemm_check_fp8(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
+                      void *ctx, const char **mode);
 
 #endif

@@ -235,6 +235,15 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     struct gemm_shape shapes[OPTS_MAX_SHAPES];
     struct gemm_impl impls[2];
     int dtype = o->dtype >= 0 ? o->dtype : ZB_FLOAT;
+    if (o->precision) {
+        if (strcmp(o->precision, "fp32") && strcmp(o->precision, "fp64")) {
+            if (bi->proc == 0)
+                fprintf(stderr, "zerobench: gemm: --precision %s needs the CUDA back end; the CPU back end "
+                        "runs fp32 or fp64\n", o->precision);
+            return 2;
+        }
+        dtype = strcmp(o->precision, "fp32") ? ZB_DOUBLE : ZB_FLOAT;
+    }
     if (dtype != ZB_FLOAT && dtype != ZB_DOUBLE) {
         if (bi->proc == 0)
             fprintf(stderr, "zerobench: gemm: the CPU back end supports -d float or double, not %s\n",
@@ -248,8 +257,19 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
                     "(pkg-config openblas or blas)\n");
         return 2;
     }
-    int nshapes = gemm_shapes(o, cpu_defaults, (int)(sizeof cpu_defaults / sizeof cpu_defaults[0]),
+    char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];
+    int nshapes;
+    if (o->model) {
+        char why[256];
+        nshapes = gemm_model_shapes(o, shapes, names, OPTS_MAX_SHAPES, why, sizeof why);
+        if (nshapes < 0) {
+            if (bi->proc == 0) fprintf(stderr, "zerobench: %s\n", why);
+            return 2;
+        }
+    } else {
+        nshapes = gemm_shapes(o, cpu_defaults, (int)(sizeof cpu_defaults / sizeof cpu_defaults[0]),
                               shapes, OPTS_MAX_SHAPES);
+    }
     double u = dtype == ZB_DOUBLE ? 0x1p-53 : 0x1p-24;
     size_t ts = dtype_get(dtype)->size;
     long long bad = 0;
@@ -263,9 +283,10 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
                KC, MC, NC, o->warmup, o->iters, o->check);
         printf("# check: double dot products, every element when MNK <= 2^26 else 256 samples; "
                "bound gamma_K sum|a||b| + u|ref|\n");
-        printf("# TFLOP/s = 2MNK / time / 1e12; times are max over processes\n#\n");
-        printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "impl", "type", "M", "N",
-               "K", "time", "best", "TFLOP/s", "check", "#wrong");
+        printf("# TFLOP/s = 2MNK / time / 1e12; times are max over processes\n");
+        gemm_model_banner(o);
+        printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
+               "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
         printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",
                "(us)", "(avg)", "", "");
     }
@@ -317,8 +338,9 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
                 snprintf(tf, sizeof tf, "%9.4f", tflops);
                 printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", impls[ii].name,
                        dtype_get(dtype)->name, s->m, s->n, s->k, t, tb, tf, mode);
-                if (wrong >= 0) printf("%6lld\n", wrong);
-                else printf("   N/A\n");
+                if (wrong >= 0) printf("%6lld", wrong);
+                else printf("   N/A");
+                printf("%s%s\n", o->model ? "  " : "", o->model ? names[si] : "");
                 fflush(stdout);
             }
             struct json *j = &rep.j;
@@ -336,6 +358,8 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
             json_str(j, "check", mode);
             if (wrong >= 0) json_int(j, "wrong", wrong);
             else json_null(j, "wrong");
+            json_str(j, "precision", dtype == ZB_DOUBLE ? "fp64" : "fp32");
+            if (o->model) gemm_model_json(j, o, names[si]);
             json_obj_end(j);
         }
         free(A);

@@ -1,4 +1,5 @@
-/* gemm_gpu.c -- the CUDA "gemm" sub-benchmark: cublasGemmEx (bf16/fp16/fp32 in, fp32 accumulate), TFLOP/s. */
+/* gemm_gpu.c -- the CUDA "gemm" sub-benchmark: cublasGemmEx (bf16/fp16/tf32/fp32) and cuBLASLt fp8, TFLOP/s. */
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -31,6 +32,84 @@ static int blas_ok(cublasStatus_t s, const char *what)
     return 0;
 }
 
+/* How one precision runs, as training uses it: inputs, output, compute type. */
+struct prec {
+    const char *name;        /* --precision value, printed in the "type" column */
+    int in_dtype;            /* storage type of A and B (ZB_F8E4M3 for fp8) */
+    int out_dtype;           /* storage type of C */
+    cublasComputeType_t ct;  /* accumulate/compute type */
+    double u_acc;            /* unit roundoff of the accumulation, for the check bound */
+    int lt_fp8;              /* 1: cuBLASLt fp8 (compute capability >= 8.9) */
+    const char *type;        /* "type" column and JSON value (dtype names as before) */
+};
+
+/* u_acc: fp32 accumulation 2^-24; fp8 tensor cores on Hopper keep about 14
+ * bits in the accumulator between promotions (DeepSeek-V3 report, arXiv
+ * 2412.19437, section 3.3.2), so fp8 is checked with 2^-14. */
+static const struct prec precs[] = {
+    {"bf16", ZB_BF16, ZB_BF16, CUBLAS_COMPUTE_32F, 0x1p-24, 0, "bfloat16"},
+    {"fp16", ZB_HALF, ZB_HALF, CUBLAS_COMPUTE_32F, 0x1p-24, 0, "half"},
+    {"tf32", ZB_FLOAT, ZB_FLOAT, CUBLAS_COMPUTE_32F_FAST_TF32, 0x1p-24, 0, "tf32"},
+    {"fp32", ZB_FLOAT, ZB_FLOAT, CUBLAS_COMPUTE_32F, 0x1p-24, 0, "float"},
+    {"fp8", ZB_F8E4M3, ZB_BF16, CUBLAS_COMPUTE_32F, 0x1p-14, 1, "f8e4m3"},
+};
+
+/* u_out: unit roundoff of the stored result. TF32 rounds the inputs to 10
+ * mantissa bits; gemm_value's multiples of 1/128 in [-1, 1] are exact there. */
+static double u_out_of(int dtype)
+{
+    return dtype == ZB_BF16 ? 0x1p-8 : dtype == ZB_HALF ? 0x1p-11 : 0x1p-24;
+}
+
+/* cuBLASLt state for fp8: handle, workspace. */
+struct lt {
+    cublasLtHandle_t h;   /* NULL until first fp8 shape */
+    void *ws;             /* workspace, LT_WS bytes */
+};
+#define LT_WS (32u << 20)
+
+static int lt_ok(cublasStatus_t s, const char *what) { return blas_ok(s, what); }
+
+/* lt_fp8_gemm: row-major C[M x N] (bf16) = A[M x K] B[K x N] with A and B in
+ * e4m3. cuBLASLt's fp8 path takes only "TN": in column-major terms
+ * C^T = op(Bt) A^T with Bt the N x K row-major transpose of B (transposed
+ * again by the call) and A^T = A's memory. Queued on st; 0 or -1. */
+static int lt_fp8_gemm(struct lt *lt, const struct gemm_shape *s, const void *A, const void *Bt, void *C,
+                       cudaStream_t st)
+{
+    cublasLtMatmulDesc_t op = NULL;
+    cublasLtMatrixLayout_t la = NULL, lb = NULL, lc = NULL;
+    cublasLtMatmulPreference_t pref = NULL;
+    cublasLtMatmulHeuristicResult_t heur;
+    int nres = 0;
+    const float alpha = 1.0f, beta = 0.0f;
+    cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    size_t ws = LT_WS;
+    int ok = lt_ok(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate")
+             && lt_ok(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA")
+             && lt_ok(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB")
+             && lt_ok(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, s->k, s->n, (int64_t)s->k), "layout A")
+             && lt_ok(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, s->k, s->m, (int64_t)s->k), "layout B")
+             && lt_ok(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, s->n, s->m, (int64_t)s->n), "layout C")
+             && lt_ok(cublasLtMatmulPreferenceCreate(&pref), "preference")
+             && lt_ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws,
+                                                           sizeof ws), "workspace")
+             && lt_ok(cublasLtMatmulAlgoGetHeuristic(lt->h, op, la, lb, lc, lc, pref, 1, &heur, &nres), "heuristic");
+    if (ok && nres < 1) {
+        fprintf(stderr, "zerobench-cuda: " WHO ": no cuBLASLt fp8 algorithm for %zux%zux%zu "
+                "(fp8 needs M, N, K multiples of 16)\n", s->m, s->n, s->k);
+        ok = 0;
+    }
+    ok = ok && lt_ok(cublasLtMatmul(lt->h, op, &alpha, Bt, la, A, lb, &beta, C, lc, C, lc, &heur.algo, lt->ws,
+                                    LT_WS, st), "cublasLtMatmul");
+    if (pref) cublasLtMatmulPreferenceDestroy(pref);
+    if (lc) cublasLtMatrixLayoutDestroy(lc);
+    if (lb) cublasLtMatrixLayoutDestroy(lb);
+    if (la) cublasLtMatrixLayoutDestroy(la);
+    if (op) cublasLtMatmulDescDestroy(op);
+    return ok ? 0 : -1;
+}
+
 /* Host copy of C for gemm_check. */
 struct host_c {
     const void *c;   /* M x N elements of dtype */
@@ -45,36 +124,42 @@ static double get_host(void *ctx, size_t i, size_t j)
 }
 
 /* one_shape: fill, check once, time iters back-to-back GEMMs with events. */
-static int one_shape(const struct bench_opts *o, cublasHandle_t hb, cudaStream_t st, int dtype,
-                     const struct gemm_shape *s, double *avg, double *best, long long *wrong, const char **mode)
+static int one_shape(const struct bench_opts *o, cublasHandle_t hb, struct lt *lt, cudaStream_t st,
+                     const struct prec *pr, const struct gemm_shape *s, double *avg, double *best,
+                     long long *wrong, const char **mode)
 {
-    cudaDataType_t ct = dtype == ZB_BF16 ? CUDA_R_16BF : dtype == ZB_HALF ? CUDA_R_16F : CUDA_R_32F;
-    size_t ts = dtype_get(dtype)->size;
+    cudaDataType_t ct = pr->in_dtype == ZB_BF16 ? CUDA_R_16BF : pr->in_dtype == ZB_HALF ? CUDA_R_16F : CUDA_R_32F;
+    size_t ts = dtype_get(pr->in_dtype)->size, tc = dtype_get(pr->out_dtype)->size;
     void *A = NULL, *B = NULL, *C = NULL, *hc = NULL;
     cudaEvent_t *ev = calloc((size_t)o->iters + 1, sizeof *ev);
     double *sec = calloc((size_t)o->iters, sizeof *sec);
     const float alpha = 1.0f, beta = 0.0f;
     int ok = ev && sec && cuda_ok(cudaMalloc(&A, s->m * s->k * ts), WHO, "cudaMalloc")
              && cuda_ok(cudaMalloc(&B, s->k * s->n * ts), WHO, "cudaMalloc")
-             && cuda_ok(cudaMalloc(&C, s->m * s->n * ts), WHO, "cudaMalloc")
-             && cuda_ok((cudaError_t)kern_gemm_fill(dtype, A, GEMM_SEED_A, s->m * s->k, st), WHO, "fill")
-             && cuda_ok((cudaError_t)kern_gemm_fill(dtype, B, GEMM_SEED_B, s->k * s->n, st), WHO, "fill")
+             && cuda_ok(cudaMalloc(&C, s->m * s->n * tc), WHO, "cudaMalloc")
              && cuda_events(ev, o->iters + 1, 0) == 0;
+    if (ok && pr->lt_fp8)   /* B stored transposed (N x K) for the TN layout */
+        ok = cuda_ok((cudaError_t)kern_gemm_fill_fp8(A, GEMM_SEED_A, s->m, s->k, 0, st), WHO, "fill")
+             && cuda_ok((cudaError_t)kern_gemm_fill_fp8(B, GEMM_SEED_B, s->n, s->k, 1, st), WHO, "fill");
+    else if (ok)
+        ok = cuda_ok((cudaError_t)kern_gemm_fill(pr->in_dtype, A, GEMM_SEED_A, s->m * s->k, st), WHO, "fill")
+             && cuda_ok((cudaError_t)kern_gemm_fill(pr->in_dtype, B, GEMM_SEED_B, s->k * s->n, st), WHO, "fill");
     /* row-major C = A B is column-major C^T = B^T A^T: swap operands. */
-#define GEMM_CALL()                                                                              \
-    blas_ok(cublasGemmEx(hb, CUBLAS_OP_N, CUBLAS_OP_N, (int)s->n, (int)s->m, (int)s->k, &alpha, B, ct, \
-                         (int)s->n, A, ct, (int)s->k, &beta, C, ct, (int)s->n, CUBLAS_COMPUTE_32F,       \
-                         CUBLAS_GEMM_DEFAULT), "cublasGemmEx")
+#define GEMM_CALL()                                                                                        \
+    (pr->lt_fp8 ? lt_fp8_gemm(lt, s, A, B, C, st) == 0                                                    \
+                : blas_ok(cublasGemmEx(hb, CUBLAS_OP_N, CUBLAS_OP_N, (int)s->n, (int)s->m, (int)s->k, &alpha, \
+                                       B, ct, (int)s->n, A, ct, (int)s->k, &beta, C, ct, (int)s->n, pr->ct,     \
+                                       CUBLAS_GEMM_DEFAULT), "cublasGemmEx"))
     *wrong = -1;
     *mode = "none";
     if (ok && o->check) {
-        ok = cuda_ok(cudaMemsetAsync(C, 0xa5, s->m * s->n * ts, st), WHO, "memset") && GEMM_CALL()
-             && cuda_ok(cudaStreamSynchronize(st), WHO, "gemm") && (hc = malloc(s->m * s->n * ts)) != NULL
-             && cuda_ok(cuda_copy_sync(hc, C, s->m * s->n * ts, cudaMemcpyDeviceToHost, st), WHO, "download");
+        ok = cuda_ok(cudaMemsetAsync(C, 0xa5, s->m * s->n * tc, st), WHO, "memset") && GEMM_CALL()
+             && cuda_ok(cudaStreamSynchronize(st), WHO, "gemm") && (hc = malloc(s->m * s->n * tc)) != NULL
+             && cuda_ok(cuda_copy_sync(hc, C, s->m * s->n * tc, cudaMemcpyDeviceToHost, st), WHO, "download");
         if (ok) {
-            struct host_c h = {hc, s->n, dtype};
-            double u_out = dtype == ZB_BF16 ? 0x1p-8 : dtype == ZB_HALF ? 0x1p-11 : 0x1p-24;
-            *wrong = (long long)gemm_check(s, 0x1p-24, u_out, get_host, &h, mode);
+            struct host_c h = {hc, s->n, pr->out_dtype};
+            *wrong = (long long)(pr->lt_fp8 ? gemm_check_fp8(s, pr->u_acc, u_out_of(pr->out_dtype), get_host, &h, mode)
+                                            : gemm_check(s, pr->u_acc, u_out_of(pr->out_dtype), get_host, &h, mode));
         }
     }
     for (int i = 0; ok && i < o->warmup; i++) ok = GEMM_CALL();
@@ -108,21 +193,58 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     struct report rep;
     struct gemm_shape shapes[OPTS_MAX_SHAPES];
     const struct be_cuda_ctx *x = be_comm(0);
-    int dtype = o->dtype >= 0 ? o->dtype : ZB_BF16;
-    if (dtype != ZB_BF16 && dtype != ZB_HALF && dtype != ZB_FLOAT) {
-        if (bi->proc == 0)
-            fprintf(stderr, "zerobench-cuda: gemm supports -d bfloat16, half or float, not %s\n",
-                    dtype_get(dtype)->name);
+    /* --precision wins; else -d picks bf16/fp16/fp32 (default bf16) */
+    const char *pname = o->precision;
+    if (!pname) {
+        int dtype = o->dtype >= 0 ? o->dtype : ZB_BF16;
+        pname = dtype == ZB_BF16 ? "bf16" : dtype == ZB_HALF ? "fp16" : dtype == ZB_FLOAT ? "fp32" : NULL;
+        if (!pname) {
+            if (bi->proc == 0)
+                fprintf(stderr, "zerobench-cuda: gemm supports -d bfloat16, half or float (or --precision), not %s\n",
+                        dtype_get(dtype)->name);
+            return 2;
+        }
+    }
+    const struct prec *pr = NULL;
+    for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++)
+        if (!strcmp(precs[i].name, pname)) pr = &precs[i];
+    if (!pr) {
+        if (bi->proc == 0) fprintf(stderr, "zerobench-cuda: gemm: --precision %s is not a GPU precision\n", pname);
         return 2;
     }
-    int nshapes = gemm_shapes(o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]),
+    int major = 0, minor = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, x->device);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, x->device);
+    if (pr->lt_fp8 && major * 10 + minor < 89) {
+        if (bi->proc == 0)
+            fprintf(stderr, "zerobench-cuda: gemm: --precision fp8 needs compute capability 8.9 or newer "
+                    "(device %d is %d.%d)\n", x->device, major, minor);
+        return 2;
+    }
+    char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];
+    int nshapes;
+    if (o->model) {
+        char why[256];
+        nshapes = gemm_model_shapes(o, shapes, names, OPTS_MAX_SHAPES, why, sizeof why);
+        if (nshapes < 0) {
+            if (bi->proc == 0) fprintf(stderr, "zerobench-cuda: %s\n", why);
+            return 2;
+        }
+    } else {
+        nshapes = gemm_shapes(o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]),
                               shapes, OPTS_MAX_SHAPES);
+    }
     cublasHandle_t hb = NULL;
+    struct lt lt = {NULL, NULL};
     cudaSetDevice(x->device);
     int ok = blas_ok(cublasCreate(&hb), "cublasCreate")
              && blas_ok(cublasSetStream(hb, x->stream), "cublasSetStream");
+    if (ok && pr->lt_fp8)
+        ok = lt_ok(cublasLtCreate(&lt.h), "cublasLtCreate") && cuda_ok(cudaMalloc(&lt.ws, LT_WS), WHO, "cudaMalloc");
     if (!cuda_all_ok(ok)) {
         if (hb) cublasDestroy(hb);
+        if (lt.h) cublasLtDestroy(lt.h);
+        cudaFree(lt.ws);
         return 1;
     }
     long long bad = 0;
@@ -130,15 +252,20 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     report_begin(&rep, o, bi);
     if (rep.is_root) {
         report_header(&rep);
-        printf("# gemm: row-major C = A B via cublasGemmEx, %s in/out, fp32 accumulate (CUBLAS_COMPUTE_32F), "
-               "default algorithm; warmup iters: %d iters: %d validation: %d; first GPU of each process\n",
-               dtype_get(dtype)->name, o->warmup, o->iters, o->check);
+        printf("# gemm: row-major C = A B, precision %s: %s in, %s out, %s; warmup iters: %d iters: %d "
+               "validation: %d; first GPU of each process\n", pr->name, dtype_get(pr->in_dtype)->name,
+               dtype_get(pr->out_dtype)->name,
+               pr->lt_fp8 ? "cuBLASLt fp8 (TN), fp32 compute"
+               : pr->ct == CUBLAS_COMPUTE_32F_FAST_TF32 ? "cublasGemmEx, TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)"
+                                                        : "cublasGemmEx, fp32 accumulate (CUBLAS_COMPUTE_32F)",
+               o->warmup, o->iters, o->check);
         printf("# check: double dot products, every element when MNK <= 2^26 else 256 samples; "
                "bound gamma_K sum|a||b| + u_out|ref|\n");
         printf("# TFLOP/s = 2MNK / time / 1e12 (avg of back-to-back calls, CUDA events); "
-               "times are max over processes\n#\n");
-        printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "impl", "type", "M", "N",
-               "K", "time", "best", "TFLOP/s", "check", "#wrong");
+               "times are max over processes\n");
+        gemm_model_banner(o);
+        printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
+               "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
         printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",
                "(us)", "(avg)", "", "");
     }
@@ -147,7 +274,7 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
         double avg = 0, best = 0;
         long long wrong = -1;
         const char *mode = "none";
-        if (!cuda_all_ok(one_shape(o, hb, x->stream, dtype, s, &avg, &best, &wrong, &mode) == 0)) {
+        if (!cuda_all_ok(one_shape(o, hb, &lt, x->stream, pr, s, &avg, &best, &wrong, &mode) == 0)) {
             failed = 1;
             break;
         }
@@ -161,16 +288,18 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
             fmt_num(t, 10, avg * 1e6);
             fmt_num(tb, 10, best * 1e6);
             snprintf(tf, sizeof tf, "%9.2f", tflops);
-            printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", "cublas", dtype_get(dtype)->name,
-                   s->m, s->n, s->k, t, tb, tf, mode);
-            if (wrong >= 0) printf("%6lld\n", wrong);
-            else printf("   N/A\n");
+            printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", pr->lt_fp8 ? "cublaslt" : "cublas",
+                   pr->type, s->m, s->n, s->k, t, tb, tf, mode);
+            if (wrong >= 0) printf("%6lld", wrong);
+            else printf("   N/A");
+            printf("%s%s\n", o->model ? "  " : "", o->model ? names[si] : "");
             fflush(stdout);
         }
         struct json *j = &rep.j;
         json_obj_begin(j, NULL);
-        json_str(j, "impl", "cublas");
-        json_str(j, "type", dtype_get(dtype)->name);
+        json_str(j, "impl", pr->lt_fp8 ? "cublaslt" : "cublas");
+        json_str(j, "type", pr->type);
+        json_str(j, "precision", pr->name);
         json_int(j, "m", (long long)s->m);
         json_int(j, "n", (long long)s->n);
         json_int(j, "k", (long long)s->k);
@@ -182,9 +311,12 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
         json_str(j, "check", mode);
         if (wrong >= 0) json_int(j, "wrong", wrong);
         else json_null(j, "wrong");
+        if (o->model) gemm_model_json(j, o, names[si]);
         json_obj_end(j);
     }
     cublasDestroy(hb);
+    if (lt.h) cublasLtDestroy(lt.h);
+    cudaFree(lt.ws);
     report_rows_end(&rep);
     report_summary(&rep, "wrong_rows", bad, failed);
     if (rep.is_root) {

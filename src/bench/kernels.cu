@@ -5,6 +5,8 @@
 #include <cuda_fp16.h>
 
 #include "dtype.h"
+#include <cuda_fp8.h>
+
 #include "gemm.h"
 #include "stream.h"
 
@@ -108,6 +110,16 @@ __global__ void fill_kernel(T *x, uint32_t seed, size_t n)
         x[i] = static_cast<T>(gemm_value(seed, i));
 }
 
+// fp8 (e4m3) fill, optionally of the transpose: x[r*cols + c] = value(seed, c*rows + r)
+__global__ void fill_fp8_kernel(__nv_fp8_e4m3 *x, uint32_t seed, size_t rows, size_t cols, int transpose)
+{
+    size_t n = rows * cols;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        size_t r = i / cols, c = i % cols;
+        x[i] = __nv_fp8_e4m3(gemm_value(seed, transpose ? c * rows + r : i));
+    }
+}
+
 // grid_for: enough blocks to cover n elements, capped for grid-stride loops.
 unsigned grid_for(size_t n, int threads)
 {
@@ -132,6 +144,14 @@ extern "C" int kern_adam_step(int mixed, const struct kern_adam_tensor *tensors,
 extern "C" int kern_stream(int kernel, double *a, double *b, double *c, size_t n, double q, cudaStream_t stream)
 {
     stream_k<<<grid_for(n, 256), 256, 0, stream>>>(kernel, a, b, c, n, q);
+    return static_cast<int>(cudaGetLastError());
+}
+
+extern "C" int kern_gemm_fill_fp8(void *x, uint32_t seed, size_t rows, size_t cols, int transpose,
+                                  cudaStream_t stream)
+{
+    fill_fp8_kernel<<<grid_for(rows * cols, 256), 256, 0, stream>>>(static_cast<__nv_fp8_e4m3 *>(x), seed,
+                                                                   rows, cols, transpose);
     return static_cast<int>(cudaGetLastError());
 }
 

@@ -46,6 +46,12 @@ int kern_stream(int kernel, double *a, double *b, double *c, size_t n, double q,
  * (ZB_BF16, ZB_HALF or ZB_FLOAT). Returns the cudaError_t of the launch. */
 int kern_gemm_fill(int dtype, void *x, uint32_t seed, size_t n, cudaStream_t stream);
 
+/* kern_gemm_fill_fp8: a rows x cols row-major matrix of OCP e4m3 values
+ * x[r*cols + c] = gemm_value(seed, i) rounded to nearest even, with i = r*cols + c,
+ * or (transpose) i = c*rows + r: the transpose of a cols x rows matrix,
+ * which cuBLASLt's fp8 "TN" layout needs. Returns the launch's cudaError_t. */
+int kern_gemm_fill_fp8(void *x, uint32_t seed, size_t rows, size_t cols, int transpose, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -208,6 +208,46 @@ if [ $? -eq 0 ] && grep -v '^#' "$TMP/out" | awk '$NF != 0 {bad=1} END {exit bad
 ZEROBENCH_FAULT=1 "$ZB" gemm --shape 8x8x8 -n 1 >"$TMP/out" 2>&1
 if [ $? -eq 1 ]; then ok "gemm injected fault fails"; else bad "gemm injected fault"; fi
 
+# gemm --model: Llama-2-7B (HF config: hidden 4096, intermediate 11008, 32 heads,
+# vocab 32000) at --tp 8, one token. Its parameter count, 6,738,415,616 (HF
+# transformers' count of meta-llama/Llama-2-7b-hf, as PEFT's
+# print_trainable_parameters prints it), is 32 blocks x (linear + 2 x 4096 norm)
+# + embedding and untied head (2 x 32000 x 4096) + final norm 4096, so the
+# forward GEMMs must do 2 x tp x (linear params per block) and 2 x tp x 32000 x 4096 FLOP per token.
+OMP_NUM_THREADS=2 "$ZB" gemm --model llama-2-7b --hidden 4096 --ffn 11008 --heads 32 --vocab 32000 --tp 8 \
+    --micro-batch 1 --seq-len 1 -n 1 -w 0 -c 0 -J "$TMP/gm.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+model_flops() {
+    [ $HAVE_PY = 0 ] && return 0
+    python3 - "$1" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+names = [r["name"] for r in rows]
+assert len(rows) == 18 and names[0] == "qkv.fwd" and names[-1] == "logits.wgrad", names
+total, head = 6738415616, 32000 * 4096
+linear = (total - 2 * head - 4096) // 32 - 2 * 4096
+fwd = {r["name"]: r for r in rows if r["name"].endswith(".fwd")}
+blk = sum(r["flops"] for n, r in fwd.items() if not n.startswith("logits")) / 2 * 8
+assert blk == linear, (blk, linear)
+assert fwd["logits.fwd"]["flops"] / 2 * 8 == head, fwd["logits.fwd"]
+for r in rows:   # dgrad and wgrad do the forward's FLOPs
+    assert r["flops"] == fwd[r["name"].split(".")[0] + ".fwd"]["flops"], r
+PY
+}
+if [ $rc -eq 0 ] && model_flops "$TMP/gm.json"; then ok "gemm --model Llama-2-7B tp 8: 18 GEMMs, FLOPs = 2 x parameters (6,738,415,616)"; else bad "gemm --model (rc $rc): $(cat "$TMP/err")"; fi
+OMP_NUM_THREADS=2 "$ZB" gemm --model gqa --hidden 256 --ffn 688 --heads 8 --kv-heads 2 --vocab 1000 --tp 2 --seq-len 64 -n 1 \
+    >"$TMP/out" 2>"$TMP/err"
+if [ $? -eq 0 ] && grep -q "Out of bounds values : 0 OK" "$TMP/out" \
+   && grep -q " 64  *192  *256 .* qkv.fwd$" "$TMP/out"; then
+    ok "gemm --model GQA tp 2: QKV N = (8/2 + 2 x 2/2) x 32 = 192, all checked"
+else
+    bad "gemm --model GQA: $(tail -3 "$TMP/out") $(cat "$TMP/err")"
+fi
+"$ZB" gemm --model x --hidden 256 --ffn 688 --heads 8 --vocab 1000 --tp 3 >"$TMP/out" 2>"$TMP/err"
+if [ $? -eq 2 ] && grep -q "^zerobench: --tp 3 must divide" "$TMP/err"; then ok "gemm --model bad --tp: exit 2, one line"; else bad "gemm --model bad --tp: $(cat "$TMP/err")"; fi
+"$ZB" gemm --model x --hidden 256 --ffn 688 --heads 8 --vocab 1000 --precision fp8 >"$TMP/out" 2>"$TMP/err"
+if [ $? -eq 2 ] && grep -q "needs the CUDA back end" "$TMP/err"; then ok "gemm --precision fp8 on CPU: exit 2"; else bad "gemm fp8 on CPU: $(cat "$TMP/err")"; fi
+
 # --- membw ---------------------------------------------------------------------------
 "$ZB" membw -b 1M -e 2M -f 2 -n 3 -J "$TMP/membw.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?

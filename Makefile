@@ -5,6 +5,7 @@
 #   make test       install dependencies, build, run every test normally and under ASan+UBSan
 #   make bench      the simulator's own speed benchmark
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
+#   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
 #   make fuzz       libFuzzer on every parser (FUZZ_SECONDS=10); fuzz-regress replays known crashers
 #   make valgrind   memcheck over the unit suites and the commands
 #   V=1             show full commands;  SANITIZER=address,undefined  sanitized build

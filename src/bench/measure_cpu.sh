@@ -6,6 +6,9 @@
 #   NAME  machine tag in the file names (default cpu-<cpu model>-<N>c)
 #   IMB   when set, IMB-MPI1 runs the same collectives right after ours in
 #         every round (same conditions) and its stdout is kept as .txt
+#   TIMING when set to imb, the collectives run with --timing imb (barrier + per-call
+#         times, time = median over iterations x ranks), files are named
+#         <NAME>-<DATE>-imb-timing-<bench>-run<i>.json, and adam/membw/gemm are skipped
 #   QUIET when set (a percentage, e.g. 10), each benchmark first waits (up to
 #         5 minutes) until the CPUs are less than QUIET % busy over 2 s
 # Files: hardware/measured/<NAME>-<YYYY-MM-DD>-<bench>-run<i>.json (and -imb-run<i>.txt)
@@ -40,18 +43,20 @@ wait_quiet() {
 }
 [ -x ./zerobench ] || ${MAKE:-make} -f src/bench/bench.mk zerobench
 
+TAG=$NAME-$DATE${TIMING:+-$TIMING-timing}
 i=1
 while [ "$i" -le "$RUNS" ]; do
     for c in allreduce allgather reducescatter broadcast alltoall; do
         wait_quiet
         OMP_NUM_THREADS=1 $MPIRUN $MPIFLAGS -np 2 ./zerobench "$c" -b 8 -e 32M -f 4 -n 20 -w 5 \
-            -J "$OUT/$NAME-$DATE-$c-run$i.json" >/dev/null
+            ${TIMING:+--timing $TIMING} -J "$OUT/$TAG-$c-run$i.json" >/dev/null
     done
     if [ -n "${IMB:-}" ]; then
         wait_quiet
         OMP_NUM_THREADS=1 $MPIRUN $MPIFLAGS -np 2 "$IMB" Allreduce Allgather Reduce_scatter_block Bcast Alltoall \
             -npmin 2 -msglog 2:25 -iter 20 -iter_policy off >"$OUT/$NAME-$DATE-imb-run$i.txt" 2>&1
     fi
+    if [ -n "${TIMING:-}" ]; then echo "run $i done"; i=$((i + 1)); continue; fi
     wait_quiet
     OMP_NUM_THREADS=$ncpu ./zerobench adam -b 1M -e 64M -f 4 -n 20 -w 2 -J "$OUT/$NAME-$DATE-adam-run$i.json" >/dev/null
     wait_quiet

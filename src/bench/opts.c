@@ -269,6 +269,8 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
         return fail(err, errlen, "-e %zu is below -b %zu", o->max_bytes, o->min_bytes);
     if (o->graph && (o->per_iter || o->imb))
         return fail(err, errlen, "-G (CUDA graphs) times the whole captured loop: it cannot be combined with -I 1 or --timing imb");
+    if (o->graph && o->blocking)
+        return fail(err, errlen, "-z 1 (a wait after every call) cannot be captured in a CUDA graph (-G)");
     if (o->imb && o->cputime)
         return fail(err, errlen, "-C 1 (enqueue time) and --timing imb (per-call completion time) exclude each other");
     return 0;

@@ -137,10 +137,18 @@ void report_begin(struct report *r, const struct bench_opts *o, const struct be_
     json_int(j, "average", o->average);
     json_int(j, "gpus_per_process", o->gpus);
     if (o->dtype >= 0) json_str(j, "datatype", dtype_get(o->dtype)->name);
+    else if (o->dtype == OPTS_ALL) json_str(j, "datatype", "all");
     else json_null(j, "datatype");
     if (o->op >= 0) json_str(j, "op", op_name(o->op));
+    else if (o->op == OPTS_ALL) json_str(j, "op", "all");
     else json_null(j, "op");
     json_int(j, "root", o->root);
+    json_str(j, "timing", o->imb ? "imb" : "nccl");
+    json_int(j, "blocking", o->blocking);
+    json_int(j, "cudagraph", o->graph);
+    json_int(j, "agg_iters", o->agg);
+    json_int(j, "run_cycles", o->cycles);
+    json_int(j, "report_cputime", o->cputime);
     json_obj_end(j);
     json_arr_begin(j, "rows");
 }

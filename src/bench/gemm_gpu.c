@@ -70,44 +70,64 @@ struct lt {
 
 static int lt_ok(cublasStatus_t s, const char *what) { return blas_ok(s, what); }
 
-/* lt_fp8_gemm: row-major C[M x N] (bf16) = A[M x K] B[K x N] with A and B in
- * e4m3. cuBLASLt's fp8 path takes only "TN": in column-major terms
- * C^T = op(Bt) A^T with Bt the N x K row-major transpose of B (transposed
- * again by the call) and A^T = A's memory. Queued on st; 0 or -1. */
-static int lt_fp8_gemm(struct lt *lt, const struct gemm_shape *s, const void *A, const void *Bt, void *C,
-                       cudaStream_t st)
+/* One shape's cuBLASLt fp8 plan: descriptors and the algorithm, made once
+ * so that the timed loop queues nothing but cublasLtMatmul. */
+struct lt_plan {
+    cublasLtMatmulDesc_t op;            /* compute 32F, scale 32F, TRANSA = T */
+    cublasLtMatrixLayout_t la, lb, lc;  /* Bt (K x N col-major), A (K x M), C (N x M, bf16) */
+    cublasLtMatmulAlgo_t algo;          /* the heuristic's first choice */
+};
+
+static void lt_plan_free(struct lt_plan *p)
 {
-    cublasLtMatmulDesc_t op = NULL;
-    cublasLtMatrixLayout_t la = NULL, lb = NULL, lc = NULL;
+    if (p->lc) cublasLtMatrixLayoutDestroy(p->lc);
+    if (p->lb) cublasLtMatrixLayoutDestroy(p->lb);
+    if (p->la) cublasLtMatrixLayoutDestroy(p->la);
+    if (p->op) cublasLtMatmulDescDestroy(p->op);
+    memset(p, 0, sizeof *p);
+}
+
+/* lt_plan_make: row-major C[M x N] (bf16) = A[M x K] B[K x N] with A and B
+ * in e4m3. cuBLASLt's fp8 path takes only "TN": in column-major terms
+ * C^T = op(Bt) A^T with Bt the N x K row-major transpose of B (transposed
+ * again by the call) and A^T = A's memory. 0, or -1 after one line. */
+static int lt_plan_make(struct lt *lt, const struct gemm_shape *s, struct lt_plan *p)
+{
     cublasLtMatmulPreference_t pref = NULL;
     cublasLtMatmulHeuristicResult_t heur;
     int nres = 0;
-    const float alpha = 1.0f, beta = 0.0f;
     cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
     size_t ws = LT_WS;
-    int ok = lt_ok(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate")
-             && lt_ok(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA")
-             && lt_ok(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB")
-             && lt_ok(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, s->k, s->n, (int64_t)s->k), "layout A")
-             && lt_ok(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, s->k, s->m, (int64_t)s->k), "layout B")
-             && lt_ok(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, s->n, s->m, (int64_t)s->n), "layout C")
+    memset(p, 0, sizeof *p);
+    int ok = lt_ok(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate")
+             && lt_ok(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA")
+             && lt_ok(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB")
+             && lt_ok(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, s->k, s->n, (int64_t)s->k), "layout A")
+             && lt_ok(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, s->k, s->m, (int64_t)s->k), "layout B")
+             && lt_ok(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_16BF, s->n, s->m, (int64_t)s->n), "layout C")
              && lt_ok(cublasLtMatmulPreferenceCreate(&pref), "preference")
              && lt_ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws,
                                                            sizeof ws), "workspace")
-             && lt_ok(cublasLtMatmulAlgoGetHeuristic(lt->h, op, la, lb, lc, lc, pref, 1, &heur, &nres), "heuristic");
+             && lt_ok(cublasLtMatmulAlgoGetHeuristic(lt->h, p->op, p->la, p->lb, p->lc, p->lc, pref, 1, &heur,
+                                                     &nres), "heuristic");
+    if (pref) cublasLtMatmulPreferenceDestroy(pref);
     if (ok && nres < 1) {
         fprintf(stderr, "zerobench-cuda: " WHO ": no cuBLASLt fp8 algorithm for %zux%zux%zu "
                 "(fp8 needs M, N, K multiples of 16)\n", s->m, s->n, s->k);
         ok = 0;
     }
-    ok = ok && lt_ok(cublasLtMatmul(lt->h, op, &alpha, Bt, la, A, lb, &beta, C, lc, C, lc, &heur.algo, lt->ws,
-                                    LT_WS, st), "cublasLtMatmul");
-    if (pref) cublasLtMatmulPreferenceDestroy(pref);
-    if (lc) cublasLtMatrixLayoutDestroy(lc);
-    if (lb) cublasLtMatrixLayoutDestroy(lb);
-    if (la) cublasLtMatrixLayoutDestroy(la);
-    if (op) cublasLtMatmulDescDestroy(op);
+    if (ok) p->algo = heur.algo;
+    else lt_plan_free(p);
     return ok ? 0 : -1;
+}
+
+/* lt_fp8_gemm: queues the planned GEMM on st; 0 or -1 (printed). */
+static int lt_fp8_gemm(struct lt *lt, const struct lt_plan *p, const void *A, const void *Bt, void *C,
+                       cudaStream_t st)
+{
+    const float alpha = 1.0f, beta = 0.0f;
+    return lt_ok(cublasLtMatmul(lt->h, p->op, &alpha, Bt, p->la, A, p->lb, &beta, C, p->lc, C, p->lc, &p->algo,
+                                lt->ws, LT_WS, st), "cublasLtMatmul") ? 0 : -1;
 }
 
 /* Host copy of C for gemm_check. */
@@ -134,19 +154,22 @@ static int one_shape(const struct bench_opts *o, cublasHandle_t hb, struct lt *l
     cudaEvent_t *ev = calloc((size_t)o->iters + 1, sizeof *ev);
     double *sec = calloc((size_t)o->iters, sizeof *sec);
     const float alpha = 1.0f, beta = 0.0f;
+    struct lt_plan plan;
+    memset(&plan, 0, sizeof plan);
     int ok = ev && sec && cuda_ok(cudaMalloc(&A, s->m * s->k * ts), WHO, "cudaMalloc")
              && cuda_ok(cudaMalloc(&B, s->k * s->n * ts), WHO, "cudaMalloc")
              && cuda_ok(cudaMalloc(&C, s->m * s->n * tc), WHO, "cudaMalloc")
              && cuda_events(ev, o->iters + 1, 0) == 0;
     if (ok && pr->lt_fp8)   /* B stored transposed (N x K) for the TN layout */
-        ok = cuda_ok((cudaError_t)kern_gemm_fill_fp8(A, GEMM_SEED_A, s->m, s->k, 0, st), WHO, "fill")
+        ok = lt_plan_make(lt, s, &plan) == 0
+             && cuda_ok((cudaError_t)kern_gemm_fill_fp8(A, GEMM_SEED_A, s->m, s->k, 0, st), WHO, "fill")
              && cuda_ok((cudaError_t)kern_gemm_fill_fp8(B, GEMM_SEED_B, s->n, s->k, 1, st), WHO, "fill");
     else if (ok)
         ok = cuda_ok((cudaError_t)kern_gemm_fill(pr->in_dtype, A, GEMM_SEED_A, s->m * s->k, st), WHO, "fill")
              && cuda_ok((cudaError_t)kern_gemm_fill(pr->in_dtype, B, GEMM_SEED_B, s->k * s->n, st), WHO, "fill");
     /* row-major C = A B is column-major C^T = B^T A^T: swap operands. */
 #define GEMM_CALL()                                                                                        \
-    (pr->lt_fp8 ? lt_fp8_gemm(lt, s, A, B, C, st) == 0                                                    \
+    (pr->lt_fp8 ? lt_fp8_gemm(lt, &plan, A, B, C, st) == 0                                                    \
                 : blas_ok(cublasGemmEx(hb, CUBLAS_OP_N, CUBLAS_OP_N, (int)s->n, (int)s->m, (int)s->k, &alpha, \
                                        B, ct, (int)s->n, A, ct, (int)s->k, &beta, C, ct, (int)s->n, pr->ct,     \
                                        CUBLAS_GEMM_DEFAULT), "cublasGemmEx"))
@@ -182,6 +205,7 @@ static int one_shape(const struct bench_opts *o, cublasHandle_t hb, struct lt *l
     free(ev);
     free(sec);
     free(hc);
+    lt_plan_free(&plan);
     cudaFree(A);
     cudaFree(B);
     cudaFree(C);

@@ -85,6 +85,8 @@ expect_usage_error allreduce -N 0
 expect_usage_error allreduce -m 0
 expect_usage_error allreduce --timing fast
 expect_usage_error allreduce -G 1 -I 1
+expect_usage_error allreduce -G 1 -z 1
+expect_usage_error allreduce -d f8e4m3 -o xor
 expect_usage_error allreduce -o xor2
 expect_usage_error allreduce -G 2
 expect_usage_error gemm --model x --hidden 0

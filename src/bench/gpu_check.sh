@@ -126,7 +126,10 @@ fi
 # calibrate the profile from everything measured
 set -- "$OUT"/*.json
 args=""
-for f in "$@"; do args="$args --harness $f"; done
+for f in "$@"; do
+    case "$f" in */calibrated-*) continue ;; esac   # an earlier run's output, not a zerobench file
+    args="$args --harness $f"
+done
 step calibrate 40 ./zerosim calibrate --hardware "$PROFILE" $args -o "$OUT/calibrated-$PROFILE.json"
 
 python3 src/bench/gpu_summary.py "$OUT" "hardware/$PROFILE.json" "$NG" >"$OUT/summary.txt" 2>>"$LOG" || failed=1

@@ -304,6 +304,23 @@ if [ $cuda_built = 1 ]; then
             esac
             if "$ZBC" $b $args >"$TMP/out" 2>&1; then ok "zerobench-cuda $b on a GPU"; else bad "zerobench-cuda $b: $(tail -3 "$TMP/out")"; fi
         done
+        # NCCL has no in-place all-to-all: N/A columns, null JSON (one rank)
+        "$ZBC" alltoall -b 1K -e 64K -f 4 -n 3 -J "$TMP/a2a.json" >"$TMP/out" 2>&1
+        if [ $? -eq 0 ] && { [ $HAVE_PY = 0 ] || python3 tests/bench/check_coll.py alltoall 1 "$TMP/out" "$TMP/a2a.json" --inplace-na >"$TMP/chk" 2>&1; }; then
+            ok "zerobench-cuda alltoall: in place N/A"
+        else
+            bad "zerobench-cuda alltoall in place: $(head -3 "$TMP/chk" 2>/dev/null) $(tail -2 "$TMP/out")"
+        fi
+        for args in "allreduce -d all -o all -b 1K -e 64K -f 8 -n 2" "allreduce -G 2 -b 1K -e 1M -f 8 -n 5" \
+                    "sendrecv -b 8 -e 1M -f 8 --timing imb -n 5" "gemm --precision tf32 --shape 512x256x384 -n 2" \
+                    "gemm --model t --hidden 1024 --ffn 2816 --heads 16 --kv-heads 4 --vocab 32000 --seq-len 512 -n 2"; do
+            if "$ZBC" $args >"$TMP/out" 2>&1; then ok "zerobench-cuda $args"; else bad "zerobench-cuda $args: $(tail -3 "$TMP/out")"; fi
+        done
+        "$ZBC" gemm --precision fp8 --shape 512x256x384 -n 2 >"$TMP/out" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then ok "zerobench-cuda gemm fp8 (cuBLASLt)"
+        elif [ $rc -eq 2 ] && grep -q "compute capability" "$TMP/out"; then echo "skip: fp8 gemm: $(cat "$TMP/out")"
+        else bad "zerobench-cuda gemm fp8: $(tail -3 "$TMP/out")"; fi
     else
         bad "zerobench-cuda allreduce: rc $rc: $(tail -3 "$TMP/err")"
     fi

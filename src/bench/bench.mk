@@ -55,6 +55,18 @@ BENCH_BLAS_LIBS   = $(if $(BENCH_CBLAS_OK),$(shell pkg-config --libs $(BENCH_BLA
 
 BENCH_HAVE_MPICC := $(shell command -v $(MPICC) 2>/dev/null)
 
+# zerosim's model loader for gemm --model NAME: linked from the core library
+# when the top-level Makefile includes us (it defines LIB_OBJ and builds
+# $(BUILD)/libzerosim.a; its CFLAGS carry -Isrc and the cJSON flags). Alone,
+# bench.mk builds without it and --model needs explicit sizes.
+# Only gemm_core.c depends on it, built as gemm_core-zs.o with the loader and
+# gemm_core.o without, so that either kind of build links from a shared tree.
+BENCH_CORE_LIB    := $(if $(LIB_OBJ),$(BUILD)/libzerosim.a)
+BENCH_CORE_LIBS   := $(if $(BENCH_CORE_LIB),$(BENCH_CORE_LIB) $(PKG_LIBS))
+BENCH_CORE_O      := gemm_core$(if $(BENCH_CORE_LIB),-zs).o
+# switching between the two kinds of build relinks: the stamp of the kind is new
+BENCH_LINK_STAMP  := $(BENCH_BUILD)/.link-$(if $(BENCH_CORE_LIB),zs,alone)
+
 # CUDA back end: needs nvcc and nccl.h (and mpicc, like the CPU back end).
 BENCH_NVCC   := $(or $(NVCC),$(wildcard $(CUDA_HOME)/bin/nvcc),$(shell command -v nvcc 2>/dev/null))
 BENCH_NCCL_H := $(firstword $(wildcard $(NCCL_HOME)/include/nccl.h $(CUDA_HOME)/include/nccl.h /usr/include/nccl.h))
@@ -82,8 +94,10 @@ BENCH_CU        := kernels.cu
 
 # From src/, shared with zerosim: the atomic file writer behind -J.
 BENCH_SHARED    := atomicfile.c
-BENCH_CPU_OBJS  := $(patsubst %.c,$(BENCH_BUILD)/cpu/%.o,$(BENCH_COMMON) $(BENCH_CPU_ONLY) $(BENCH_SHARED))
+BENCH_CPU_OBJS  := $(patsubst %.c,$(BENCH_BUILD)/cpu/%.o,$(BENCH_COMMON) $(BENCH_CPU_ONLY) $(BENCH_SHARED)) \
+                   $(BENCH_BUILD)/cpu/$(BENCH_CORE_O)
 BENCH_CUDA_OBJS := $(patsubst %.c,$(BENCH_BUILD)/cuda/%.o,$(BENCH_COMMON) $(BENCH_CUDA_ONLY) $(BENCH_SHARED)) \
+                   $(BENCH_BUILD)/cuda/$(BENCH_CORE_O) \
                    $(patsubst %.cu,$(BENCH_BUILD)/cuda/%.cu.o,$(BENCH_CU))
 
 # Binaries: ./zerobench and ./zerobench-cuda; a SANITIZER build links them
@@ -99,9 +113,14 @@ BENCH_CUDA_BIN := zerobench-cuda
 endif
 .PHONY: test-bench clean-bench
 
-$(BENCH_BIN): $(BENCH_CPU_OBJS)
+$(BENCH_BUILD)/.link-zs $(BENCH_BUILD)/.link-alone:
+	@mkdir -p $(@D)
+	@rm -f $(BENCH_BUILD)/.link-zs $(BENCH_BUILD)/.link-alone
+	@touch $@
+
+$(BENCH_BIN): $(BENCH_CPU_OBJS) $(BENCH_CORE_LIB) $(BENCH_LINK_STAMP)
 	$(BENCH_SAY) LINK $@
-	$(BENCH_Q)$(MPICC) $(BENCH_LDFLAGS) -o $@ $^ $(BENCH_BLAS_LIBS) -lm
+	$(BENCH_Q)$(MPICC) $(BENCH_LDFLAGS) -o $@ $(BENCH_CPU_OBJS) $(BENCH_CORE_LIBS) $(BENCH_BLAS_LIBS) -lm
 
 $(BENCH_BUILD)/cpu/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.mk
 	@mkdir -p $(@D)
@@ -118,13 +137,18 @@ $(BENCH_SHARED:%.c=$(BENCH_BUILD)/cuda/%.o): $(BENCH_BUILD)/cuda/%.o: src/%.c $(
 	$(BENCH_SAY) CC $<
 	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -c -o $@ $<
 
+$(BENCH_BUILD)/cpu/gemm_core-zs.o $(BENCH_BUILD)/cuda/gemm_core-zs.o: $(BENCH_DIR)/gemm_core.c $(BENCH_DIR)/bench.mk
+	@mkdir -p $(@D)
+	$(BENCH_SAY) CC $<
+	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -DZB_HAVE_CORE -c -o $@ $<
+
 ifeq ($(BENCH_CUDA_OK),yes)
 ifneq ($(SANITIZER),)
 zerobench-cuda: $(BENCH_CUDA_BIN)
 endif
-$(BENCH_CUDA_BIN): $(BENCH_CUDA_OBJS)
+$(BENCH_CUDA_BIN): $(BENCH_CUDA_OBJS) $(BENCH_CORE_LIB) $(BENCH_LINK_STAMP)
 	$(BENCH_SAY) LINK $@
-	$(BENCH_Q)$(MPICC) $(BENCH_LDFLAGS) -o $@ $^ $(BENCH_CUDA_LIBS) -lm
+	$(BENCH_Q)$(MPICC) $(BENCH_LDFLAGS) -o $@ $(BENCH_CUDA_OBJS) $(BENCH_CORE_LIBS) $(BENCH_CUDA_LIBS) -lm
 
 $(BENCH_BUILD)/cuda/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.mk
 	@mkdir -p $(@D)

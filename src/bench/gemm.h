@@ -47,16 +47,36 @@ int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int n
  * GEMMs (QK^T, PV) are not here: zerosim models them with attention_fraction. */
 #define GEMM_NAME_LEN 24
 
-/* gemm_model_shapes: fills out/names (at most max) from o's --hidden, --ffn,
- * --heads, --kv-heads, --head-dim, --vocab, --gated, --tp, --micro-batch,
- * --seq-len. Returns the count, or -1 with one line in err naming the flag
- * (missing size, heads not divisible by --tp, a dimension above 2^31-1). */
-int gemm_model_shapes(const struct bench_opts *o, struct gemm_shape *out, char (*names)[GEMM_NAME_LEN],
-                      int max, char *err, size_t len);
+/* A model's sizes as the GEMMs need them. */
+struct gemm_model_dims {
+    long long hidden;    /* h */
+    long long ffn;       /* MLP inner width */
+    long long heads;     /* query heads */
+    long long kv_heads;  /* key/value heads */
+    long long head_dim;  /* width of one head */
+    long long vocab;     /* vocabulary */
+    int gated;           /* 1: SwiGLU gate projection */
+};
+
+/* gemm_model_lookup: the sizes of model NAME (a name in models/ or a path
+ * to an HF config.json or our model JSON) through zerosim's own loader,
+ * when zerobench was linked with it (the top-level make does; bench.mk alone
+ * does not). Returns 0, or -1 with one line in err (unknown name, bad file,
+ * a MoE or --params-only model, or no loader linked in). */
+int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, size_t len);
+
+/* gemm_model_shapes: fills out/names (at most max) and *d: sizes from
+ * --model NAME through gemm_model_lookup unless --hidden, --ffn, --heads and
+ * --vocab are all given; explicit flags (--kv-heads, --head-dim, --gated
+ * too) override the file's. Then --tp, --micro-batch, --seq-len. Returns
+ * the count, or -1 with one line in err naming the flag (missing size,
+ * heads not divisible by --tp, a dimension above 2^31-1). */
+int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, struct gemm_shape *out,
+                      char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len);
 
 /* gemm_model_banner: with --model, prints "# model ..." describing the
  * configuration (proc 0's job; prints nothing without --model). */
-void gemm_model_banner(const struct bench_opts *o);
+void gemm_model_banner(const struct bench_opts *o, const struct gemm_model_dims *d);
 
 struct json;
 /* gemm_model_json: a model row's extra keys: name, model, tp, tokens. */

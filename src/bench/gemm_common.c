@@ -24,21 +24,30 @@ static int add3(struct gemm_shape *out, char (*names)[GEMM_NAME_LEN], int at, in
     return at;
 }
 
-int gemm_model_shapes(const struct bench_opts *o, struct gemm_shape *out, char (*names)[GEMM_NAME_LEN],
-                      int max, char *err, size_t len)
+int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, struct gemm_shape *out,
+                      char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len)
 {
-    static const struct { const char *flag; size_t off; } need[] = {
-        {"--hidden", offsetof(struct bench_opts, hidden)}, {"--ffn", offsetof(struct bench_opts, ffn)},
-        {"--heads", offsetof(struct bench_opts, heads)}, {"--vocab", offsetof(struct bench_opts, vocab)},
-    };
-    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-        if (*(const long long *)((const char *)o + need[i].off) <= 0) {
-            snprintf(err, len, "gemm --model %s needs %s (explicit model sizes; see --help)", o->model,
-                     need[i].flag);
+    memset(d, 0, sizeof *d);
+    d->gated = -1;
+    if (o->hidden <= 0 || o->ffn <= 0 || o->heads <= 0 || o->vocab <= 0) {
+        char why[384];
+        if (gemm_model_lookup(o->model, d, why, sizeof why) != 0) {
+            snprintf(err, len, "gemm --model %s: %s", o->model, why);
             return -1;
         }
-    long long h = o->hidden, a = o->heads, kv = o->kv_heads > 0 ? o->kv_heads : a, tp = o->tp;
-    long long hd = o->head_dim > 0 ? o->head_dim : (h % a == 0 ? h / a : 0);
+    }
+    /* explicit flags win over the file */
+    if (o->hidden > 0) d->hidden = o->hidden;
+    if (o->ffn > 0) d->ffn = o->ffn;
+    if (o->heads > 0) d->heads = o->heads;
+    if (o->vocab > 0) d->vocab = o->vocab;
+    if (o->kv_heads > 0) d->kv_heads = o->kv_heads;
+    if (o->head_dim > 0) d->head_dim = o->head_dim;
+    if (o->gated_set || d->gated < 0) d->gated = o->gated;
+    long long h = d->hidden, a = d->heads, tp = o->tp;
+    if (d->kv_heads <= 0) d->kv_heads = a;
+    if (d->head_dim <= 0) d->head_dim = h % a == 0 ? h / a : 0;
+    long long kv = d->kv_heads, hd = d->head_dim;
     if (hd == 0) {
         snprintf(err, len, "--heads %lld does not divide --hidden %lld: give --head-dim", a, h);
         return -1;
@@ -47,14 +56,14 @@ int gemm_model_shapes(const struct bench_opts *o, struct gemm_shape *out, char (
         snprintf(err, len, "--kv-heads %lld must divide --heads %lld", kv, a);
         return -1;
     }
-    if (a % tp != 0 || o->ffn % tp != 0 || (kv % tp != 0 && tp % kv != 0)) {
+    if (a % tp != 0 || d->ffn % tp != 0 || (kv % tp != 0 && tp % kv != 0)) {
         snprintf(err, len, "--tp %lld must divide --heads %lld and --ffn %lld (and --kv-heads %lld, or be a "
-                 "multiple of it)", tp, a, o->ffn, kv);
+                 "multiple of it)", tp, a, d->ffn, kv);
         return -1;
     }
     long long kvr = kv >= tp ? kv / tp : 1;   /* kv heads per rank: replicated when kv < tp (Megatron) */
-    long long t = o->micro_batch * o->seq_len, vr = (o->vocab + tp - 1) / tp;
-    long long dims[] = {h, t, (a / tp + 2 * kvr) * hd, a / tp * hd, o->ffn / tp, vr};
+    long long t = o->micro_batch * o->seq_len, vr = (d->vocab + tp - 1) / tp;
+    long long dims[] = {h, t, (a / tp + 2 * kvr) * hd, a / tp * hd, d->ffn / tp, vr};
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
         if (dims[i] <= 0 || dims[i] > 2147483647LL || o->micro_batch > 2147483647LL / o->seq_len) {
             snprintf(err, len, "gemm --model: a GEMM dimension exceeds 2^31-1 (tokens %lld, hidden %lld)", t, h);
@@ -64,7 +73,7 @@ int gemm_model_shapes(const struct bench_opts *o, struct gemm_shape *out, char (
     n = add3(out, names, n, max, "qkv", (size_t)t, (size_t)dims[2], (size_t)h);
     n = add3(out, names, n, max, "attn_out", (size_t)t, (size_t)h, (size_t)dims[3]);
     n = add3(out, names, n, max, "mlp_up", (size_t)t, (size_t)dims[4], (size_t)h);
-    if (o->gated) n = add3(out, names, n, max, "mlp_gate", (size_t)t, (size_t)dims[4], (size_t)h);
+    if (d->gated) n = add3(out, names, n, max, "mlp_gate", (size_t)t, (size_t)dims[4], (size_t)h);
     n = add3(out, names, n, max, "mlp_down", (size_t)t, (size_t)h, (size_t)dims[4]);
     n = add3(out, names, n, max, "logits", (size_t)t, (size_t)vr, (size_t)h);
     return n;
@@ -149,14 +158,13 @@ size_t gemm_check_fp8(const struct gemm_shape *s, double u_acc, double u_out, ge
     return check_any(s, u_acc, u_out, get, ctx, mode, 1);
 }
 
-void gemm_model_banner(const struct bench_opts *o)
+void gemm_model_banner(const struct bench_opts *o, const struct gemm_model_dims *d)
 {
     if (!o->model) return;
-    long long kv = o->kv_heads > 0 ? o->kv_heads : o->heads;
     printf("# model %s: hidden %lld ffn %lld heads %lld kv_heads %lld head_dim %lld vocab %lld gated %d; "
-           "tp %d micro-batch %lld seq-len %lld (tokens %lld)\n", o->model, o->hidden, o->ffn, o->heads, kv,
-           o->head_dim > 0 ? o->head_dim : o->hidden / o->heads, o->vocab, o->gated, o->tp,
-           o->micro_batch, o->seq_len, o->micro_batch * o->seq_len);
+           "tp %d micro-batch %lld seq-len %lld (tokens %lld)\n", o->model, d->hidden, d->ffn, d->heads,
+           d->kv_heads, d->head_dim, d->vocab, d->gated, o->tp, o->micro_batch, o->seq_len,
+           o->micro_batch * o->seq_len);
     printf("# GEMMs of one block under tensor parallelism, each as fwd (X W), dgrad (dY W^T), wgrad (X^T dY)\n");
 }
 

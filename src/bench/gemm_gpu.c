@@ -246,10 +246,11 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
         return 2;
     }
     char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];
+    struct gemm_model_dims mdims;
     int nshapes;
     if (o->model) {
-        char why[256];
-        nshapes = gemm_model_shapes(o, shapes, names, OPTS_MAX_SHAPES, why, sizeof why);
+        char why[512];
+        nshapes = gemm_model_shapes(o, &mdims, shapes, names, OPTS_MAX_SHAPES, why, sizeof why);
         if (nshapes < 0) {
             if (bi->proc == 0) fprintf(stderr, "zerobench-cuda: %s\n", why);
             return 2;
@@ -287,7 +288,7 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
                "bound gamma_K sum|a||b| + u_out|ref|\n");
         printf("# TFLOP/s = 2MNK / time / 1e12 (avg of back-to-back calls, CUDA events); "
                "times are max over processes\n");
-        gemm_model_banner(o);
+        gemm_model_banner(o, &mdims);
         printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
                "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
         printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",

@@ -5,7 +5,7 @@
 # usage: sh src/bench/gpu_check.sh            (from anywhere; `make gpu-check` builds first)
 # Environment:
 #   OUT      output directory (default hardware/measured/gpu-<gpu>-drv<driver>-<date>)
-#   MODEL    model for the model-shaped GEMMs, a file in models/ (default llama-3-8b)
+#   MODEL    model for the model-shaped GEMMs: a name in models/ or a config.json path (default llama-3-8b)
 #   PROFILE  hardware profile to compare with and calibrate (default: from the GPU name)
 #   MPIRUN   launcher (default mpirun); QUICK=1 shrinks every sweep (a smoke test)
 # Exit status: 0 all steps passed; 1 a step failed (see OUT/log.txt); 77 no NVIDIA GPU
@@ -99,30 +99,14 @@ step gemm-tf32 30 $ZB gemm --precision tf32 -n "$GITERS" -w 2 -J "$OUT/gemm-tf32
 fp8=0
 case "$CC" in 8.9|9.*|1[0-9].*) fp8=1 ;; esac
 [ $fp8 = 1 ] && step gemm-fp8 30 $ZB gemm --precision fp8 -n "$GITERS" -w 2 -J "$OUT/gemm-fp8.json"
-# model-shaped GEMMs: sizes from the model's HF config (models/MODEL.json), tp 1 and 8
-margs=$(python3 - "models/$MODEL.json" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-h, a = c["hidden_size"], c["num_attention_heads"]
-kv = c.get("num_key_value_heads") or a
-hd = c.get("head_dim") or h // a
-gated = 1 if c.get("model_type") in ("llama", "mistral", "mixtral", "qwen2", "gemma") else 0
-print("--hidden %d --ffn %d --heads %d --kv-heads %d --head-dim %d --vocab %d --gated %d"
-      % (h, c["intermediate_size"], a, kv, hd, c["vocab_size"], gated))
-PY
-)
-if [ -n "$margs" ]; then
-    for tp in 1 8; do
-        for p in bf16 fp8; do
-            [ $p = fp8 ] && [ $fp8 = 0 ] && continue
-            step "gemm-model-tp$tp-$p" 30 $ZB gemm --model "$MODEL" $margs --tp $tp --micro-batch 1 --seq-len 4096 \
-                --precision $p -n "$GITERS" -w 2 -J "$OUT/gemm-model-tp$tp-$p.json"
-        done
+# model-shaped GEMMs: sizes through zerosim's model loader (models/MODEL.json), tp 1 and 8
+for tp in 1 8; do
+    for p in bf16 fp8; do
+        [ $p = fp8 ] && [ $fp8 = 0 ] && continue
+        step "gemm-model-tp$tp-$p" 30 $ZB gemm --model "$MODEL" --tp $tp --micro-batch 1 --seq-len 4096 \
+            --precision $p -n "$GITERS" -w 2 -J "$OUT/gemm-model-tp$tp-$p.json"
     done
-else
-    echo "gemm-model: cannot read models/$MODEL.json (python3 and an HF-style config needed)" | tee -a "$LOG"
-    failed=1
-fi
+done
 # calibrate the profile from everything measured
 set -- "$OUT"/*.json
 args=""

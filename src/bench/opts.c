@@ -193,6 +193,7 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
         }
         case 'n': case 'w': case 'c': case 'I': case 'a': case 'g': case 'r': case 'T':
         case 'z': case 'G': case 'm': case 'N': case 'C': case 'p': case 'q':
+            if (c == 'q') o->gated_set = 1;
             for (size_t k = 0; k < sizeof int_flags / sizeof int_flags[0]; k++) {
                 if (int_flags[k].c != c) continue;
                 int *field = (int *)((char *)o + int_flags[k].off);

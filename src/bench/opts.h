@@ -38,7 +38,8 @@ struct bench_opts {
     long long kv_heads;       /* --kv-heads: key/value heads (default: heads) */
     long long head_dim;       /* --head-dim: default hidden / heads */
     long long vocab;          /* --vocab: vocabulary size */
-    int gated;                /* --gated 0|1: SwiGLU gate projection (default 1) */
+    int gated;                /* --gated 0|1: SwiGLU gate projection (default 1, or the model file's) */
+    int gated_set;            /* 1 when --gated was given */
     int tp;                   /* --tp: tensor-parallel degree (default 1) */
     long long micro_batch;    /* --micro-batch: sequences per micro-batch (default 1) */
     long long seq_len;        /* --seq-len: tokens per sequence (default 2048) */

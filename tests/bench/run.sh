@@ -245,6 +245,24 @@ if [ $? -eq 0 ] && grep -q "Out of bounds values : 0 OK" "$TMP/out" \
 else
     bad "gemm --model GQA: $(tail -3 "$TMP/out") $(cat "$TMP/err")"
 fi
+# the same through zerosim's model loader (models/llama-2-7b.json, the HF config): same GEMMs
+OMP_NUM_THREADS=2 "$ZB" gemm --model llama-2-7b --tp 8 --micro-batch 1 --seq-len 1 -n 1 -w 0 -c 0 -J "$TMP/gl.json" \
+    >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "built without zerosim's model loader" "$TMP/err"; then
+    echo "skip: gemm --model NAME: this zerobench has no model loader (built by bench.mk alone)"
+elif [ $rc -eq 0 ] && model_flops "$TMP/gl.json"; then
+    ok "gemm --model llama-2-7b through the core loader: the same 18 GEMMs"
+else
+    bad "gemm --model llama-2-7b via the loader (rc $rc): $(cat "$TMP/err")"
+fi
+"$ZB" gemm --model mixtral-8x7b -n 1 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q -e "mixture of experts" -e "built without" "$TMP/err"; then
+    ok "gemm --model of a MoE: exit 2, one line"
+else
+    bad "gemm --model MoE (rc $rc): $(cat "$TMP/err")"
+fi
 "$ZB" gemm --model x --hidden 256 --ffn 688 --heads 8 --vocab 1000 --tp 3 >"$TMP/out" 2>"$TMP/err"
 if [ $? -eq 2 ] && grep -q "^zerobench: --tp 3 must divide" "$TMP/err"; then ok "gemm --model bad --tp: exit 2, one line"; else bad "gemm --model bad --tp: $(cat "$TMP/err")"; fi
 "$ZB" gemm --model x --hidden 256 --ffn 688 --heads 8 --vocab 1000 --precision fp8 >"$TMP/out" 2>"$TMP/err"

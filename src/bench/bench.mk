@@ -165,14 +165,14 @@ zerobench-cuda:
 	@echo "zerobench-cuda: skipped: $(BENCH_CUDA_WHY)"
 endif
 
-# Unit tests without MPI (fp8 encodings, GPU selection): plain cc.
+# Unit tests without MPI (fp8 encodings, GPU selection, fp8 GEMM check): plain cc.
 BENCH_UNIT := $(BENCH_BUILD)/test-units
-$(BENCH_UNIT): tests/bench/test_units.c $(BENCH_DIR)/dtype.c $(BENCH_DIR)/devsel.c $(BENCH_DIR)/dtype.h \
-               $(BENCH_DIR)/devsel.h $(BENCH_DIR)/bench.mk
+BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c devsel.c gemm_common.c gemm_core.c json.c)
+$(BENCH_UNIT): $(BENCH_UNIT_SRC) $(addprefix $(BENCH_DIR)/,dtype.h devsel.h gemm.h json.h bench.mk)
 	@mkdir -p $(@D)
 	$(BENCH_SAY) CC $@
 	$(BENCH_Q)$(CC) -std=c11 -O1 -Wall -Wextra -D_DEFAULT_SOURCE $(BENCH_SAN_CFLAGS) -o $@ \
-	    tests/bench/test_units.c $(BENCH_DIR)/dtype.c $(BENCH_DIR)/devsel.c $(BENCH_SAN_LDFLAGS) -lm
+	    $(BENCH_UNIT_SRC) $(BENCH_SAN_LDFLAGS) -lm
 
 # The test script builds nothing itself when ZEROBENCH_NO_BUILD=1; without
 # mpicc it reports a skip instead of failing the build.

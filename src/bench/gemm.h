@@ -100,7 +100,9 @@ size_t gemm_check(const struct gemm_shape *s, double u_acc, double u_out, gemm_g
                   void *ctx, const char **mode);
 
 /* gemm_check_fp8: as gemm_check, for inputs stored as OCP fp8 e4m3: the
- * reference multiplies gemm_value rounded to e4m3 (as the device stored it). */
+ * reference multiplies gemm_value rounded to e4m3 (as the device stored it),
+ * and the accumulation bound is min(K,128) u_acc (one chunk at the tensor
+ * cores' reduced precision) plus gamma_K of fp32 across chunks. */
 size_t gemm_check_fp8(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
                       void *ctx, const char **mode);
 

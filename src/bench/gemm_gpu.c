@@ -45,7 +45,8 @@ struct prec {
 
 /* u_acc: fp32 accumulation 2^-24; fp8 tensor cores on Hopper keep about 14
  * bits in the accumulator between promotions (DeepSeek-V3 report, arXiv
- * 2412.19437, section 3.3.2), so fp8 is checked with 2^-14. */
+ * 2412.19437, section 3.3.2): fp8 is checked with 2^-14 per 128-long chunk
+ * (gemm_check_fp8). */
 static const struct prec precs[] = {
     {"bf16", ZB_BF16, ZB_BF16, CUBLAS_COMPUTE_32F, 0x1p-24, 0, "bfloat16"},
     {"fp16", ZB_HALF, ZB_HALF, CUBLAS_COMPUTE_32F, 0x1p-24, 0, "half"},

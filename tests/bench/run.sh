@@ -54,7 +54,7 @@ if [ ! -x "$ZB" ]; then bad "$ZB missing"; finish; fi
 # --- unit tests without MPI: fp8 encodings (OFP8 spec), GPU selection ---------
 UNITS=${ZEROBENCH_UNITS:-build/bench/test-units}
 if [ "${ZEROBENCH_NO_BUILD:-0}" != 1 ]; then $MAKE -s -f src/bench/bench.mk "$UNITS" >/dev/null 2>&1; fi
-if [ -x "$UNITS" ] && "$UNITS" >"$TMP/units" 2>&1; then ok "units: $(tail -1 "$TMP/units") (fp8 vs OFP8 spec, device selection)"; else bad "units: $(grep FAIL "$TMP/units" | head -3)"; fi
+if [ -x "$UNITS" ] && "$UNITS" >"$TMP/units" 2>&1; then ok "units: $(tail -1 "$TMP/units") (fp8 vs OFP8 spec, device selection, fp8 GEMM check)"; else bad "units: $(grep FAIL "$TMP/units" | head -3)"; fi
 
 # expect_usage_error ARGS...: exit 2, one line on stderr, nothing on stdout.
 expect_usage_error() {

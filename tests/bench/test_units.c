@@ -1,4 +1,4 @@
-/* test_units.c -- zerobench unit tests that need no MPI: fp8 encodings and GPU selection. */
+/* test_units.c -- zerobench unit tests that need no MPI: fp8 encodings, GPU selection, the fp8 GEMM check. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 
 #include "../../src/bench/devsel.h"
 #include "../../src/bench/dtype.h"
+#include "../../src/bench/gemm.h"
 
 static int fails, checks;
 
@@ -107,11 +108,52 @@ static void test_ops(void)
     EXPECT(dtype_parse("f8e4m3") == ZB_F8E4M3 && dtype_parse("fp8e5m2") == ZB_F8E5M2, "fp8 names");
 }
 
+/* A bf16 result matrix for gemm_check_fp8. */
+struct cmat {
+    unsigned short *c;   /* M x N bf16 */
+    size_t n;            /* columns */
+};
+
+static double get_c(void *ctx, size_t i, size_t j)
+{
+    const struct cmat *m = ctx;
+    return dtype_load(ZB_BF16, m->c, i * m->n + j);
+}
+
+static double e4m3(uint32_t seed, uint64_t idx) { return fp8_to_float(fp8_from_float(gemm_value(seed, idx), 4), 4); }
+
+/* gemm_check_fp8 must pass an exact product of the e4m3-rounded inputs and
+ * fail a wrong-layout product (B read transposed), even at K = 4096 where a
+ * K x 2^-14 bound (0.33 of sum |ab|) could not tell them apart. */
+static void test_gemm_fp8_check(void)
+{
+    struct gemm_shape s = {8, 8, 4096};
+    unsigned short c[64], w[64];
+    for (size_t i = 0; i < s.m; i++)
+        for (size_t j = 0; j < s.n; j++) {
+            double ok = 0, bad = 0;
+            for (size_t k = 0; k < s.k; k++) {
+                double a = e4m3(GEMM_SEED_A, i * s.k + k);
+                ok += a * e4m3(GEMM_SEED_B, k * s.n + j);
+                bad += a * e4m3(GEMM_SEED_B, j * s.k + k);
+            }
+            dtype_store(ZB_BF16, c, i * s.n + j, ok);
+            dtype_store(ZB_BF16, w, i * s.n + j, bad);
+        }
+    const char *mode = NULL;
+    struct cmat good = {c, s.n}, wrong = {w, s.n};
+    size_t n_good = gemm_check_fp8(&s, 0x1p-14, 0x1p-8, get_c, &good, &mode);
+    EXPECT(n_good == 0 && mode && !strcmp(mode, "full"), "exact fp8 product: %zu wrong (%s)", n_good, mode);
+    size_t n_bad = gemm_check_fp8(&s, 0x1p-14, 0x1p-8, get_c, &wrong, &mode);
+    EXPECT(n_bad > 48, "wrong-layout fp8 product: only %zu of 64 elements caught", n_bad);
+}
+
 int main(void)
 {
     test_fp8_spec();
     test_devsel();
     test_ops();
+    test_gemm_fp8_check();
     printf("%d checks, %d failed\n", checks, fails);
     return fails ? 1 : 0;
 }

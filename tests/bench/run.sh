@@ -283,6 +283,19 @@ PY
 }
 if [ $rc -eq 0 ] && json_ok "$TMP/membw.json" membw 8 && membw_bytes "$TMP/membw.json"; then ok "membw copy/scale/add/triad (STREAM byte counts, validated)"; else bad "membw (rc $rc): $(cat "$TMP/err")"; fi
 
+# --- gpu-check without a GPU: one line, exit 77, nothing written -----------------------
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    echo "skip: gpu-check no-GPU path (this machine has a GPU: run make gpu-check)"
+else
+    OUT="$TMP/gc" sh src/bench/gpu_check.sh >"$TMP/out" 2>&1
+    rc=$?
+    if [ $rc -eq 77 ] && [ "$(wc -l <"$TMP/out")" -eq 1 ] && grep -q "^gpu-check: no NVIDIA GPU" "$TMP/out" && [ ! -e "$TMP/gc" ]; then
+        ok "gpu-check without a GPU: $(cat "$TMP/out"), exit 77"
+    else
+        bad "gpu-check without a GPU: rc $rc: $(cat "$TMP/out")"
+    fi
+fi
+
 # --- CUDA back end: compiles here; without a GPU, one line and exit 1 ----------------
 cuda_built=0
 if [ "${ZEROBENCH_NO_BUILD:-0}" != 1 ]; then

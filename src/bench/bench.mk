@@ -167,7 +167,7 @@ endif
 
 # Unit tests without MPI (fp8 encodings, GPU selection, fp8 GEMM check): plain cc.
 BENCH_UNIT := $(BENCH_BUILD)/test-units
-BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c devsel.c gemm_common.c gemm_core.c json.c)
+BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c devsel.c gemm_common.c gemm_core.c json.c) src/atomicfile.c
 $(BENCH_UNIT): $(BENCH_UNIT_SRC) $(addprefix $(BENCH_DIR)/,dtype.h devsel.h gemm.h json.h bench.mk)
 	@mkdir -p $(@D)
 	$(BENCH_SAY) CC $@

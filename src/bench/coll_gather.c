@@ -1,4 +1,5 @@
 /* coll_gather.c -- gather: rank r's block lands at offset r*block on the root. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -11,7 +12,7 @@
 
 /* busbw = algbw * (n-1)/n: the root receives the n-1 blocks it lacks
  * (nccl-tests doc/PERFORMANCE.md, as all-gather). */
-static double factor(int n) { return (double)(n - 1) / n; }
+static double factor(int n) { return busbw_factor("gather", n); }
 
 /* size = whole gathered buffer; count = per-rank block (nccl-tests). In
  * place, rank r's block already sits at recvbuf + r*block. */

@@ -1,4 +1,5 @@
 /* coll_reduce.c -- reduce: the root gets op over all ranks' inputs. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -11,7 +12,7 @@
 
 /* busbw = algbw: the root receives (a reduction of) the whole buffer once
  * (nccl-tests doc/PERFORMANCE.md: reduce, factor 1). */
-static double factor(int n) { (void)n; return 1.0; }
+static double factor(int n) { return busbw_factor("reduce", n); }
 
 static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
 {

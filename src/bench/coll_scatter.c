@@ -1,4 +1,5 @@
 /* coll_scatter.c -- scatter: block r of the root's buffer lands on rank r. */
+#include "../busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL
@@ -11,7 +12,7 @@
 
 /* busbw = algbw * (n-1)/n: the root sends the n-1 blocks it does not keep
  * (nccl-tests doc/PERFORMANCE.md, as reduce-scatter). */
-static double factor(int n) { return (double)(n - 1) / n; }
+static double factor(int n) { return busbw_factor("scatter", n); }
 
 /* size = root's whole send buffer; count = per-rank block (nccl-tests). In
  * place, rank r's block is expected at sendbuf + r*block. */

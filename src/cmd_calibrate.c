@@ -118,13 +118,10 @@ static int draw(const char *dir, kept_points *k)
     plot_options o;
     plot_options_init(&o, dir);
     char gnuplot[4096];
-    if (plot_dir_prepare(dir, &err) || plot_write_calibration(&o, k->set, k->n, &err))
+    bool found = plot_find_gnuplot(gnuplot, sizeof gnuplot);
+    if (plot_dir_prepare(dir, &err) || plot_calibration(&o, k->set, k->n, found ? gnuplot : NULL, &err))
         return cmd_error("calibrate", err.code, err.msg);
-    if (!plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
-        fprintf(stderr, "zerosim calibrate: gnuplot not found; wrote .dat and .gp files to %s\n", dir);
-        return 0;
-    }
-    if (plot_render(PLOT_CALIBRATION, gnuplot, &o, &err)) return cmd_error("calibrate", err.code, err.msg);
+    if (!found) fprintf(stderr, "zerosim calibrate: gnuplot not found; wrote .dat and .gp files to %s\n", dir);
     return 0;
 }
 

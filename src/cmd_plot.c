@@ -7,8 +7,10 @@
 
 #include "commands.h"
 #include "plot.h"
+#include "plot_data.h"
 #include "runs.h"
 #include "setup.h"
+#include "validate.h"
 
 enum { P_OUTPUT = 1, P_RUNS, P_GPUS_LIST, P_FORMAT, P_NO_OFFLOAD, P_NO_PP, P_NO_TP };
 
@@ -71,6 +73,8 @@ int cmd_plot(int argc, char **argv)
     setup_init(&s);
     plot_options o;
     plot_options_init(&o, "plots");
+    plot_request q;
+    plot_request_init(&q);
     zs_error err = {0};
     bool want[PLOT_COUNT] = {false}, any = false;
     int i = 1, id;
@@ -97,12 +101,12 @@ int cmd_plot(int argc, char **argv)
             }
             want[c] = any = true;
         } else if (id == P_OUTPUT) o.dir = v;
-        else if (id == P_RUNS) o.runs_path = v;
-        else if (id == P_NO_OFFLOAD) o.no_offload = true;
-        else if (id == P_NO_PP) o.no_pp = true;
-        else if (id == P_NO_TP) o.no_tp = true;
+        else if (id == P_RUNS) q.runs_path = v;
+        else if (id == P_NO_OFFLOAD) q.no_offload = true;
+        else if (id == P_NO_PP) q.no_pp = true;
+        else if (id == P_NO_TP) q.no_tp = true;
         else if (id == P_GPUS_LIST) {
-            if (plot_parse_gpus_list(v, &o, &err)) return cmd_error("plot", err.code, err.msg);
+            if (plot_parse_gpus_list(v, &q, &err)) return cmd_error("plot", err.code, err.msg);
         } else if (id == P_FORMAT) {
             if (strcmp(v, "png") == 0) o.svg = false;
             else if (strcmp(v, "svg") == 0) o.png = false;
@@ -118,18 +122,18 @@ int cmd_plot(int argc, char **argv)
 
     bool have_model = s.model_arg || s.params > 0;
     if (!any) {
-        if (!have_model && !o.runs_path)
+        if (!have_model && !q.runs_path)
             return cmd_error("plot", ZS_ERR_USAGE, "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
         for (int c = 0; c < PLOT_COUNT; c++)
-            want[c] = c == PLOT_VALIDATE ? o.runs_path != NULL : c == PLOT_CALIBRATION ? false : have_model;
+            want[c] = c == PLOT_VALIDATE ? q.runs_path != NULL : c == PLOT_CALIBRATION ? false : have_model;
     }
-    if (want[PLOT_VALIDATE] && !o.runs_path)
+    if (want[PLOT_VALIDATE] && !q.runs_path)
         return cmd_error("plot", ZS_ERR_USAGE, "validate: needs --runs FILE");
-    if (o.runs_path) {
+    if (q.runs_path) {
         /* Check the runs file before drawing anything else. */
         run_record *runs;
         int n;
-        if (runs_load(o.runs_path, &runs, &n, &err)) return cmd_error("plot", err.code, err.msg);
+        if (runs_load(q.runs_path, &runs, &n, &err)) return cmd_error("plot", err.code, err.msg);
         free(runs);
     }
     bool need_setup = false;
@@ -139,24 +143,33 @@ int cmd_plot(int argc, char **argv)
     if (plot_dir_prepare(o.dir, &err)) return cmd_error("plot", err.code, err.msg);
     bool showing = false;
     if (isatty(2)) {
-        o.progress = progress;
-        o.progress_ctx = &showing;
+        q.progress = progress;
+        q.progress_ctx = &showing;
     }
 
     char gnuplot[4096];
     bool draw = plot_find_gnuplot(gnuplot, sizeof gnuplot);
+    plot_data *d = malloc(sizeof *d);
+    if (!d) return cmd_error("plot", ZS_ERR_NOMEM, "out of memory");
     for (int c = 0; c < PLOT_COUNT; c++) {
         if (!want[c]) continue;
-        if (plot_write((plot_chart)c, need_setup ? &sc : NULL, &o, &err)) {
-            if (showing) fputc('\n', stderr);
+        /* Compute, then draw: the chart writers only format what this step computed. */
+        validate_report val = {0};
+        int rc = plot_data_compute((plot_chart)c, need_setup ? &sc : NULL, &q, d, &val, &err);
+        if (showing) fputc('\n', stderr);
+        showing = false;
+        if (!rc) rc = plot_draw((plot_chart)c, d, &o, draw ? gnuplot : NULL, &err);
+        validate_report_free(&val);
+        if (rc) {
+            free(d);
             return cmd_error("plot", err.code, err.msg);
         }
         if (!draw) continue;
-        if (plot_render((plot_chart)c, gnuplot, &o, &err)) return cmd_error("plot", err.code, err.msg);
         const char *name = plot_chart_name((plot_chart)c);
         if (o.png) printf("%s/%s.png%s", o.dir, name, o.svg ? " " : "\n");
         if (o.svg) printf("%s/%s.svg\n", o.dir, name);
     }
+    free(d);
     if (!draw) fprintf(stderr, "zerosim plot: gnuplot not found; wrote .dat and .gp files to %s\n", o.dir);
     if (fflush(stdout) != 0 || ferror(stdout)) return cmd_error("plot", ZS_ERR_IO, "cannot write output");
     return 0;

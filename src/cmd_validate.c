@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "commands.h"
+#include "csvout.h"
 #include "fwfit.h"
 #include "runs.h"
 #include "cli.h"
@@ -88,6 +89,13 @@ static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt
     return ferror(stdout) ? ZS_ERR_IO : 0;
 }
 
+/* "validate: 12/80" on a terminal while the runs are predicted. */
+static void progress(int done, int total, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "\rvalidate: %d/%d", done, total);
+}
+
 int cmd_validate(int argc, char **argv)
 {
     zs_error err = {0};
@@ -115,53 +123,23 @@ int cmd_validate(int argc, char **argv)
         }
     }
     if (!file) return cmd_error("validate", ZS_ERR_USAGE, "missing the runs FILE (see --help)");
-    run_record *runs;
-    int n;
-    if (runs_load(file, &runs, &n, &err)) return cmd_error("validate", err.code, err.msg);
-    /* More files: their runs follow the first file's, in order (one set for --fit). */
-    for (int f = 1; f < nfiles; f++) {
-        run_record *more;
-        int m;
-        if (runs_load(files[f], &more, &m, &err)) { free(runs); return cmd_error("validate", err.code, err.msg); }
-        run_record *all = realloc(runs, (size_t)(n + m > 0 ? n + m : 1) * sizeof *all);
-        if (!all) { free(runs); free(more); return cmd_error("validate", ZS_ERR_NOMEM, "out of memory"); }
-        memcpy(all + n, more, (size_t)m * sizeof *all);
-        runs = all;
-        n += m;
-        free(more);
-    }
     if (fit) {
+        /* More files: their runs follow the first file's, in order (one set for --fit). */
+        run_record *runs;
+        int n;
+        if (validate_load_runs(files, nfiles, &runs, &n, NULL, &err)) return cmd_error("validate", err.code, err.msg);
         int rc = fit_all(runs, n, hw, fmt);
         free(runs);
         return rc;
     }
-    outcome *o = calloc((size_t)(n > 0 ? n : 1), sizeof *o);
-    if (!o) {
-        free(runs);
-        return cmd_error("validate", ZS_ERR_NOMEM, "out of memory");
-    }
-    int k = 0;
+    validate_report rep;
     bool tty = isatty(2);
-    for (int j = 0; j < n; j++) {
-        if (filter && !strstr(runs[j].name, filter)) continue;
-        if (tty) fprintf(stderr, "\rvalidate: %d/%d", j + 1, n);
-        if (validate_run(&runs[j], hw, &o[k], &err)) {
-            if (tty) fputc('\n', stderr);
-            zs_error_prefix(&err, file);
-            free(o);
-            free(runs);
-            return cmd_error("validate", err.code, err.msg);
-        }
-        k++;
-    }
+    int rc = validate_files(files, nfiles, hw, filter, tty ? progress : NULL, NULL, &rep, &err);
     if (tty) fprintf(stderr, "\r%*s\r", 24, "");
-    double sum = 0;
-    int worst = -1;
-    for (int j = 0; j < k; j++) {
-        sum += fabs(o[j].error);
-        if (worst < 0 || fabs(o[j].error) > fabs(o[worst].error)) worst = j;
-    }
-    double mape = k ? sum / k : 0;
+    if (rc) return cmd_error("validate", err.code, err.msg);
+    const outcome *o = rep.o;
+    int k = rep.n, worst = rep.worst;
+    double mape = rep.mape;
     if (fmt == FMT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddNumberToObject(root, "schema_version", 1);
@@ -199,9 +177,13 @@ int cmd_validate(int argc, char **argv)
         cJSON_Delete(root);
     } else if (fmt == FMT_CSV) {
         printf("name,metric,measured,predicted,error,predicted_step_seconds,predicted_mfu\n");
-        for (int j = 0; j < k; j++)
-            printf("%s,%s,%.6g,%.6g,%.4f,%.6g,%.4f\n", o[j].run->name, o[j].metric, o[j].measured,
-                   o[j].predicted, o[j].error, o[j].r.step.total, o[j].r.mfu);
+        for (int j = 0; j < k; j++) {
+            csvout_field(stdout, o[j].run->name);
+            putchar(',');
+            csvout_field(stdout, o[j].metric);
+            printf(",%.6g,%.6g,%.4f,%.6g,%.4f\n", o[j].measured, o[j].predicted, o[j].error, o[j].r.step.total,
+                   o[j].r.mfu);
+        }
     } else {
         printf("%-44s %6s %-6s %10s %10s %8s %6s\n", "run", "GPUs", "strat", "measured", "predicted", "error", "MFU");
         for (int j = 0; j < k; j++) {
@@ -226,7 +208,7 @@ int cmd_validate(int argc, char **argv)
         printf("\nerror = predicted step time / measured - 1 (MFU-only rows: measured MFU / predicted - 1;\n"
                "peak-memory rows: predicted total per GPU / measured - 1)\n");
     }
-    free(o);
-    free(runs);
+    validate_report_free(&rep);
+    if (fflush(stdout) != 0 || ferror(stdout)) return cmd_error("validate", ZS_ERR_IO, "cannot write output");
     return 0;
 }

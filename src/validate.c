@@ -1,7 +1,9 @@
-/* validate.c -- one measured run: rebuild its configuration, predict, compare. */
+/* validate.c -- measured runs: rebuild each configuration, predict, compare. */
 #include "validate.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
@@ -11,28 +13,47 @@
 #include "strategy.h"
 #include "uncertainty.h"
 
-/* Predict one run. Fails with the loader's or the configuration's error. */
-int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err)
+/* Load a model by catalog name or path, counted at the default persistence threshold (the
+ * runs files have no such column). */
+static int load_model(const char *name, model *m, param_counts *pc, zs_error *err)
 {
     char path[4096];
-    hardware hw;
-    if (catalog_resolve("hardware", hw_override ? hw_override : run->hardware, path, sizeof path, err) ||
-        hardware_load(path, &hw, err))
+    training t;
+    training_init(&t);
+    if (catalog_resolve("models", name, path, sizeof path, err) || model_load(path, m, err) ||
+        model_count(m, t.persistence_threshold, pc, err))
         return err->code;
+    return ZS_OK;
+}
+
+static int load_hardware(const char *name, hardware *hw, zs_error *err)
+{
+    char path[4096];
+    if (catalog_resolve("hardware", name, path, sizeof path, err) || hardware_load(path, hw, err)) return err->code;
+    return ZS_OK;
+}
+
+int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err)
+{
+    hardware hw;
+    if (load_hardware(hw_override ? hw_override : run->hardware, &hw, err)) return err->code;
     return validate_run_hw(run, &hw, o, err);
 }
 
-int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs_error *err)
+int validate_run_hw(const run_record *run, const hardware *hw, outcome *o, zs_error *err)
 {
-    char path[4096];
     model m;
     param_counts pc;
+    if (load_model(run->model, &m, &pc, err)) return err->code;
+    return validate_run_loaded(run, &m, &pc, hw, o, err);
+}
+
+int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc, const hardware *hw_in,
+                        outcome *o, zs_error *err)
+{
     hardware hw = *hw_in;
     training t;
     training_init(&t);
-    if (catalog_resolve("models", run->model, path, sizeof path, err) || model_load(path, &m, err) ||
-        model_count(&m, t.persistence_threshold, &pc, err))
-        return err->code;
     t.gpus = run->gpus;
     t.gpus_per_node = run->gpus_per_node;
     t.tp = run->tp;
@@ -74,7 +95,7 @@ int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs
                        run->line, (long long)run->global_batch, (long long)run->micro_batch, (long long)dp);
     t.grad_accum = run->global_batch / (dp * run->micro_batch);
     sim_input in;
-    if (sim_prepare(&in, &m, &pc, &hw, &t, err)) {
+    if (sim_prepare(&in, m, pc, &hw, &t, err)) {
         char tmp[sizeof err->msg];
         snprintf(tmp, sizeof tmp, "line %d", run->line);
         zs_error_prefix(err, tmp);
@@ -107,3 +128,150 @@ int validate_run_hw(const run_record *run, const hardware *hw_in, outcome *o, zs
     return ZS_OK;
 }
 
+/* ---- models and profiles loaded once each ---------------------------------------------- */
+
+struct validate_model {
+    char name[sizeof ((run_record *)0)->model]; /* run_record.model it was loaded for */
+    model m;
+    param_counts pc;
+};
+
+int validate_run_cached(const run_record *run, const hardware *hw, validate_models *vm, outcome *o, zs_error *err)
+{
+    struct validate_model *x = NULL;
+    for (int i = 0; i < vm->n && !x; i++)
+        if (strcmp(vm->v[i].name, run->model) == 0) x = &vm->v[i];
+    if (!x) {
+        if (vm->n == vm->cap) {
+            int cap = vm->cap ? 2 * vm->cap : 8;
+            struct validate_model *g = realloc(vm->v, (size_t)cap * sizeof *g);
+            if (!g) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+            vm->v = g;
+            vm->cap = cap;
+        }
+        x = &vm->v[vm->n];
+        snprintf(x->name, sizeof x->name, "%s", run->model);
+        if (load_model(run->model, &x->m, &x->pc, err)) return err->code;
+        vm->n++;
+    }
+    return validate_run_loaded(run, &x->m, &x->pc, hw, o, err);
+}
+
+void validate_models_free(validate_models *vm)
+{
+    free(vm->v);
+    memset(vm, 0, sizeof *vm);
+}
+
+typedef struct loaded_hw {
+    const char *name;         /* run_record.hardware or the override */
+    hardware hw;
+} loaded_hw;
+
+/* The profile named `name`, loading it into cache[*n] the first time. NULL on error. */
+static const hardware *hw_for(const char *name, loaded_hw *cache, int *n, zs_error *err)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(cache[i].name, name) == 0) return &cache[i].hw;
+    loaded_hw *x = &cache[*n];
+    x->name = name;
+    if (load_hardware(name, &x->hw, err)) return NULL;
+    (*n)++;
+    return &x->hw;
+}
+
+void validate_report_free(validate_report *rep)
+{
+    free(rep->runs);
+    free(rep->o);
+    memset(rep, 0, sizeof *rep);
+    rep->worst = -1;
+}
+
+int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
+                       zs_error *err)
+{
+    run_record *all = NULL;
+    int total = 0, *ends = calloc((size_t)(n_paths > 0 ? n_paths : 1), sizeof *ends);
+    if (!ends) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    for (int f = 0; f < n_paths; f++) {
+        run_record *more;
+        int m;
+        if (runs_load(paths[f], &more, &m, err)) {
+            free(all);
+            free(ends);
+            return err->code;
+        }
+        run_record *grown = realloc(all, (size_t)(total + m) * sizeof *grown);
+        if (!grown) {
+            free(all);
+            free(more);
+            free(ends);
+            return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", paths[f]);
+        }
+        memcpy(grown + total, more, (size_t)m * sizeof *grown);
+        free(more);
+        all = grown;
+        total += m;
+        ends[f] = total;
+    }
+    *runs = all;
+    *n = total;
+    if (file_end) *file_end = ends;
+    else free(ends);
+    return ZS_OK;
+}
+
+int validate_file(const char *path, const char *hw_override, const char *filter, validate_progress cb,
+                  void *ctx, validate_report *rep, zs_error *err)
+{
+    return validate_files(&path, 1, hw_override, filter, cb, ctx, rep, err);
+}
+
+int validate_files(const char *const *paths, int n_paths, const char *hw_override, const char *filter,
+                   validate_progress cb, void *ctx, validate_report *rep, zs_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->worst = -1;
+    int *ends = NULL;
+    if (validate_load_runs(paths, n_paths, &rep->runs, &rep->n_runs, &ends, err)) return err->code;
+    int n = rep->n_runs, file = 0;
+    rep->o = calloc((size_t)(n > 0 ? n : 1), sizeof *rep->o);
+    validate_models models = {0};
+    loaded_hw *hws = calloc((size_t)(n > 0 ? n : 1), sizeof *hws);
+    int nh = 0, rc = ZS_OK;
+    if (!rep->o || !hws) {
+        rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", paths[0]);
+        goto out;
+    }
+    for (int j = 0; j < n; j++) {
+        const run_record *run = &rep->runs[j];
+        while (j >= ends[file]) file++;
+        if (filter && !strstr(run->name, filter)) continue;
+        const hardware *hw = hw_for(hw_override ? hw_override : run->hardware, hws, &nh, err);
+        if (!hw || validate_run_cached(run, hw, &models, &rep->o[rep->n], err)) {
+            zs_error_prefix(err, paths[file]);
+            rc = err->code;
+            goto out;
+        }
+        rep->n++;
+        if (cb) cb(j + 1, n, ctx);
+    }
+    if (rep->n == 0) {
+        rc = zs_fail(err, ZS_ERR_USAGE, "--filter \"%.100s\": no run name in %s%s contains it (%d run%s)", filter, paths[0],
+                     n_paths > 1 ? " and the other files" : "", n, n == 1 ? "" : "s");
+        goto out;
+    }
+    double sum = 0;
+    for (int j = 0; j < rep->n; j++) {
+        sum += fabs(rep->o[j].error);
+        if (rep->worst < 0 || fabs(rep->o[j].error) > fabs(rep->o[rep->worst].error)) rep->worst = j;
+    }
+    rep->mape = sum / rep->n;
+out:
+    validate_models_free(&models);
+    free(hws);
+    free(ends);
+    if (rc) validate_report_free(rep);
+    return rc;
+}

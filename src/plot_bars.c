@@ -1,0 +1,206 @@
+/* plot_bars.c -- the bar charts of one configuration: memory, step time, communication per strategy. */
+#include <math.h>
+#include <string.h>
+
+#include "plot_gp.h"
+#include "report.h"
+
+/* Colours of the stacked memory parts (Tableau 10, in its order). */
+static const char *const part_color[10] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                           "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+
+/* Room left and right of n bars (x = 0 .. n-1): more when there are few, so they stay slim. */
+static double bar_pad(int n)
+{
+    return n <= 2 ? 1.2 : 0.6;
+}
+
+/* A row's first columns: strategy, label (marked when not applicable), applicable. */
+static void bar_row_head(FILE *f, const result *r)
+{
+    char label[64];
+    snprintf(label, sizeof label, "%s%s", r->strategy->label, r->applicable ? "" : " (n/a)");
+    fprintf(f, "%s ", r->strategy->name);
+    dat_str(f, label);
+    fprintf(f, " %d", r->applicable ? 1 : 0);
+}
+
+/* The script's head and title for a bar chart of d's single configuration. */
+static void bar_open(FILE *f, const plot_data *d, const char *name, const char *what, const char *title)
+{
+    gp_head(f, name, what);
+    char desc[512];
+    describe(d, DESC_RUN, desc, sizeof desc);
+    gp_title(f, title, desc);
+}
+
+/* Stacked-bar styles, the legend below in maxcols columns. */
+static void bar_style(FILE *f, const char *ylabel, int maxcols)
+{
+    fprintf(f, "set ylabel '%s'\n"
+               "set style data histograms\nset style histogram rowstacked\n"
+               "set style fill solid 0.9 border rgb '#404040'\nset boxwidth 0.6 relative\n"
+               "set key outside bottom center horizontal Left reverse maxcols %d samplen 2\n",
+            ylabel, maxcols);
+}
+
+static void bar_xrange(FILE *f, int n)
+{
+    fprintf(f, "set xrange [%.1f:%.1f]\n", -bar_pad(n), n - 1 + bar_pad(n));
+}
+
+/* ---- memory -------------------------------------------------------------------------------- */
+
+static double field_of(const memory *m, const mem_field *f)
+{
+    return *(const double *)((const char *)m + f->offset);
+}
+
+static bool is_sum(const mem_field *mf)
+{
+    return strcmp(mf->key, "model_states") == 0 || strcmp(mf->key, "total") == 0;
+}
+
+void plot_memory_dat(FILE *f, const plot_data *d)
+{
+    dat_head(f, "memory", "memory per GPU by component, one row per strategy", d, DESC_RUN);
+    fputs("# unit: bytes (the chart divides by 1 GiB = 2^30 bytes); the same numbers as\n"
+          "# `zerosim estimate --format json` results[].memory_bytes for the same flags.\n"
+          "# applicable = 0: the strategy cannot run this configuration (all parts 0).\n"
+          "# columns: strategy label applicable", f);
+    for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, " %s", mf->key);
+    fputc('\n', f);
+    for (int i = 0; i < d->n; i++) {
+        const result *r = &d->r[i];
+        bar_row_head(f, r);
+        for (const mem_field *mf = mem_fields; mf->key; mf++)
+            fprintf(f, " %.17g", r->applicable ? field_of(&r->mem, mf) : 0.0);
+        fputc('\n', f);
+    }
+}
+
+void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
+{
+    int n = d->n, total_col = 3;
+    for (const mem_field *mf = mem_fields; mf->key && strcmp(mf->key, "total") != 0; mf++) total_col++;
+    total_col++;
+    double top = 0;
+    for (int i = 0; i < n; i++)
+        if (d->r[i].applicable && d->r[i].mem.total > top) top = d->r[i].mem.total;
+    /* Bars far above the HBM line are clipped so the line and the bars that fit stay readable. */
+    double hbm = d->s->hw->hbm_bytes, ymax = fmax(top, hbm) * 1.15;
+    bool clipped = top > 3 * hbm;
+    if (clipped) ymax = 2.5 * hbm;
+    gp_head(f, "memory", "memory per GPU by component, one stacked bar per strategy");
+    char desc[512];
+    describe(d, DESC_RUN, desc, sizeof desc);
+    fprintf(f, "hbm = %.17g    # bytes: the GPU's memory\nymax = %.17g   # bytes: top of the y axis%s\n",
+            hbm, ymax, clipped ? " (taller bars are clipped; their totals are labelled)" : "");
+    fputs("# Changing ymax? Keep only the label clauses that have bars to label: gnuplot 5.4 crashes\n"
+          "# on a labels plot whose points are all undefined.\n", f);
+    gp_title(f, "Memory per GPU by component", desc);
+    bar_style(f, "memory per GPU (GiB = 2^30 bytes)", 4);
+    fputs("set style textbox opaque noborder\n", f);
+    bar_xrange(f, n);
+    fputs("set yrange [0:ymax/GiB]\n", f);
+    sbuf p = {.n = 0};
+    sb_add(&p, "plot ");
+    int col = 4, part = 0;
+    for (const mem_field *mf = mem_fields; mf->key; mf++, col++) {
+        if (is_sum(mf)) continue;
+        sb_add(&p, "'memory.dat' using ($%d/GiB)%s title '%s' lc rgb '%s', \\\n     ", col, part ? "" : ":xtic(2)",
+               mf->label, part_color[part % 10]);
+        part++;
+    }
+    sb_add(&p, "hbm/GiB with lines dt 2 lw 2.5 lc rgb '#c00000' title sprintf('GPU HBM %%.4g GiB', hbm/GiB)");
+    /* Each labels clause only when some bar has such a label: gnuplot 5.4 crashes on a labels
+     * plot whose points are all undefined. */
+    int n_clipped = 0;
+    for (int i = 0; i < n; i++) n_clipped += d->r[i].applicable && d->r[i].mem.total > ymax;
+    if (n_clipped < n)
+        sb_add(&p, ", \\\n     'memory.dat' using 0:($%d > ymax ? NaN : $%d/GiB):"
+                   "(column(3) > 0 ? sprintf('%%.1f GiB', $%d/GiB) : 'not applicable') with labels offset 0,0.8 notitle",
+               total_col, total_col, total_col);
+    if (n_clipped)
+        sb_add(&p, ", \\\n     'memory.dat' using 0:($%d > ymax ? ymax/GiB : NaN):(sprintf(\"%%.0f GiB\\n(off scale)\", $%d/GiB)) "
+                   "with labels offset 0,-1.6 boxed notitle",
+               total_col, total_col);
+    sb_add(&p, "\n");
+    gp_output(f, o, p.s);
+}
+
+/* ---- step time ----------------------------------------------------------------------------- */
+
+void plot_step_dat(FILE *f, const plot_data *d)
+{
+    dat_head(f, "step", "step time breakdown per strategy", d, DESC_RUN);
+    fputs("# unit: seconds per step (tokens_per_second: whole cluster; mfu: fraction); as\n"
+          "# `zerosim estimate --format json` reports them for the same flags.\n"
+          "# columns: strategy label applicable compute comm_exposed optimizer bubble offload total tokens_per_second mfu\n", f);
+    for (int i = 0; i < d->n; i++) {
+        const result *r = &d->r[i];
+        const step_time *t = &r->step;
+        bar_row_head(f, r);
+        fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", t->compute, t->comm_exposed, t->optimizer,
+                t->bubble, t->offload, t->total, r->tokens_per_second, r->mfu);
+    }
+}
+
+void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
+{
+    double top = 0;
+    for (int i = 0; i < d->n; i++) top = fmax(top, d->r[i].step.total);
+    bar_open(f, d, "step", "step time breakdown, one stacked bar per strategy", "Step time breakdown");
+    bar_style(f, "time per step (seconds)", 3);
+    bar_xrange(f, d->n);
+    fprintf(f, "set yrange [0:%.6g]\n", top > 0 ? top * 1.25 : 1.0);
+    static const char *const parts[5] = {"compute (fwd + bwd + recompute)", "exposed communication",
+                                         "optimizer step", "pipeline bubble", "exposed offload (PCIe)"};
+    static const char *const colors[5] = {"#4e79a7", "#e15759", "#59a14f", "#bab0ac", "#b07aa1"};
+    sbuf p = {.n = 0};
+    sb_add(&p, "plot ");
+    for (int k = 0; k < 5; k++)
+        sb_add(&p, "'step.dat' using %d%s title '%s' lc rgb '%s', \\\n     ", 4 + k, k ? "" : ":xtic(2)", parts[k],
+               colors[k]);
+    sb_add(&p, "'step.dat' using 0:9:(column(3) > 0 ? sprintf(\"%%.2f s\\nMFU %%.1f%%%%\", $9, 100*$11) : 'not applicable') "
+               "with labels offset 0,1.7 notitle\n");
+    gp_output(f, o, p.s);
+}
+
+/* ---- communication ------------------------------------------------------------------------- */
+
+void plot_comm_dat(FILE *f, const plot_data *d)
+{
+    dat_head(f, "comm", "bytes each GPU sends per step, by link level, per strategy", d, DESC_RUN);
+    fputs("# unit: bytes (the chart divides by 1 GB = 1e9 bytes); the same numbers as\n"
+          "# `zerosim estimate --format json` results[].communication_bytes_per_gpu.\n"
+          "# intra_node = NVLink/NVSwitch, inter_node = network, host_link = PCIe (offload);\n"
+          "# ideal_zero_paper: the ZeRO paper's volume (2P, or 3P for stage 3, times (n-1)/n).\n"
+          "# columns: strategy label applicable intra_node inter_node host_link total ideal_zero_paper\n", f);
+    for (int i = 0; i < d->n; i++) {
+        const comm_summary *c = &d->r[i].comm;
+        bar_row_head(f, &d->r[i]);
+        fprintf(f, " %.17g %.17g %.17g %.17g %.17g\n", c->bytes_level[LEVEL_INTRA], c->bytes_level[LEVEL_INTER],
+                c->bytes_level[LEVEL_HOST], c->bytes_total, c->ideal_bytes);
+    }
+}
+
+void plot_comm_gp(FILE *f, const plot_data *d, const plot_options *o)
+{
+    double top = 0;
+    for (int i = 0; i < d->n; i++) top = fmax(top, fmax(d->r[i].comm.bytes_total, d->r[i].comm.ideal_bytes));
+    bar_open(f, d, "comm", "bytes sent per GPU per step by link level, one stacked bar per strategy",
+             "Communication volume per GPU per step");
+    bar_style(f, "sent per GPU per step (GB = 10^9 bytes)", 4);
+    bar_xrange(f, d->n);
+    fprintf(f, "set yrange [0:%.6g]\n", top > 0 ? top / 1e9 * 1.18 : 1.0);
+    static const char plot[] =
+        "plot 'comm.dat' using ($4/GB):xtic(2) title 'NVLink (intra-node)' lc rgb '#76b7b2', \\\n"
+        "     '' using ($5/GB) title 'network (inter-node)' lc rgb '#4e79a7', \\\n"
+        "     '' using ($6/GB) title 'PCIe (host offload)' lc rgb '#b07aa1', \\\n"
+        "     '' using 0:(column(3) > 0 ? $8/GB : NaN) with points pt 9 ps 1.8 lc rgb '#c00000' "
+        "title 'ZeRO paper ideal (data-parallel traffic only)', \\\n"
+        "     '' using 0:(($7 > $8 ? $7 : $8)/GB):(column(3) > 0 ? sprintf('%.1f GB', $7/GB) : 'not applicable') "
+        "with labels offset 0,1.3 notitle\n";
+    gp_output(f, o, plot);
+}

@@ -6,17 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "catalog.h"
 #include "jsonutil.h"
 
-#define MAX_COLS 64
-
-/* A row as key -> text, whatever the file format. */
+/* A row as key -> text, whatever the file format; as many keys as the file has. */
 typedef struct row {
-    const char *keys[MAX_COLS];
-    char *vals[MAX_COLS];
+    const char **keys;
+    char **vals;
     int n;
 } row;
 
@@ -54,13 +54,49 @@ static int get_num(const row *r, const char *key, double *out, const char *where
     return ZS_OK;
 }
 
+/* A measured fraction (MFU, HFU: PaLM appendix B defines them as achieved / peak FLOP/s). */
+static int get_frac(const row *r, const char *key, double *out, const char *where, zs_error *err)
+{
+    if (get_num(r, key, out, where, err)) return err->code;
+    if (*out > 1)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a fraction from 0 to 1, got \"%s\"%s", where, key,
+                       row_get(r, key), *out <= 100 ? " (a percentage? write it divided by 100)" : "");
+    return ZS_OK;
+}
+
+/* A relative file path in a runs file names a file beside the runs file (base: its path), else
+ * one in the repository (the directory holding the models/ catalog), else one in the working
+ * directory as before. A catalog name, an absolute path, or a path found nowhere is left as
+ * it is (catalog_resolve then reports it). */
+static void resolve_near(char *name, size_t len, const char *base)
+{
+    size_t nl = strlen(name);
+    if (name[0] == '/' || (!strchr(name, '/') && !(nl > 5 && strcmp(name + nl - 5, ".json") == 0))) return;
+    char cand[8192], dir[4096];
+    const char *slash = base ? strrchr(base, '/') : NULL;
+    if (slash) {
+        snprintf(cand, sizeof cand, "%.*s/%s", (int)(slash - base), base, name);
+        if (access(cand, R_OK) == 0 && strlen(cand) < len) {
+            memcpy(name, cand, strlen(cand) + 1);
+            return;
+        }
+    }
+    zs_error ignored = {0};
+    if (catalog_dir("models", dir, sizeof dir, &ignored) != ZS_OK) return;
+    char *up = strrchr(dir, '/');
+    if (!up) return; /* the catalog is ./models: the repository is the working directory */
+    *up = '\0';
+    snprintf(cand, sizeof cand, "%s/%s", dir, name);
+    if (access(cand, R_OK) == 0 && strlen(cand) < len) memcpy(name, cand, strlen(cand) + 1);
+}
+
 static void get_str(const row *r, const char *key, const char *def, char *out, size_t len)
 {
     const char *v = row_get(r, key);
     snprintf(out, len, "%s", v ? v : def);
 }
 
-static int from_row(const row *r, const char *path, int line, run_record *x, zs_error *err)
+static int from_row(const row *r, const char *path, const char *base, int line, run_record *x, zs_error *err)
 {
     char where[512];
     snprintf(where, sizeof where, "%s:%d", path, line);
@@ -84,6 +120,8 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     if (!x->offload_params[0]) snprintf(x->offload_params, sizeof x->offload_params, "none");
     if (!x->model[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"model\"", where);
     if (!x->hardware[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"hardware\"", where);
+    resolve_near(x->model, sizeof x->model, base);
+    resolve_near(x->hardware, sizeof x->hardware, base);
     if (get_int(r, "gpus", -1, 1, 10000000, &x->gpus, where, err) ||
         get_int(r, "gpus_per_node", 0, 0, 4096, &x->gpus_per_node, where, err) ||
         get_int(r, "tp", 1, 1, 4096, &x->tp, where, err) ||
@@ -108,8 +146,8 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     if (get_num(r, "measured_step_seconds", &x->step_seconds, where, err) ||
         get_num(r, "measured_tokens_per_second", &x->tokens_per_second, where, err) ||
         get_num(r, "measured_tflops_per_gpu", &x->tflops_per_gpu, where, err) ||
-        get_num(r, "measured_mfu", &x->mfu, where, err) ||
-        get_num(r, "measured_hfu", &x->hfu, where, err) ||
+        get_frac(r, "measured_mfu", &x->mfu, where, err) ||
+        get_frac(r, "measured_hfu", &x->hfu, where, err) ||
         get_num(r, "peak_memory_bytes", &x->peak_memory_bytes, where, err))
         return err->code;
     /* a throughput so small that global_batch x seq_len / it overflows leaves no step time */
@@ -121,12 +159,23 @@ static int from_row(const row *r, const char *path, int line, run_record *x, zs_
     return ZS_OK;
 }
 
-/* Split one CSV line in place (RFC 4180 quotes); returns the field count. */
-static int csv_split(char *line, char **f, int max)
+/* The next CSV record of *pp (RFC 4180: quoted fields may hold commas, doubled quotes and
+ * line breaks; CRLF or LF ends a record), its fields unquoted in place into *fv (grown as
+ * needed). *line counts the physical lines passed. Returns the field count, 0 at the end of
+ * the text, -1 when out of memory. */
+static int csv_record(char **pp, int *line, char ***fv, int *cap)
 {
+    char *p = *pp;
+    if (!*p) return 0;
     int n = 0;
-    char *p = line;
-    while (n < max) {
+    for (;;) {
+        if (n == *cap) {
+            int nc = *cap ? 2 * *cap : 32;
+            char **g = realloc(*fv, (size_t)nc * sizeof *g);
+            if (!g) return -1;
+            *fv = g;
+            *cap = nc;
+        }
         char *out = p, *start = p;
         if (*p == '"') {
             p++;
@@ -134,63 +183,96 @@ static int csv_split(char *line, char **f, int max)
                 if (*p == '"' && p[1] == '"') { *out++ = '"'; p += 2; }
                 else if (*p == '"') { p++; break; }
                 else if (*p == '\0') break;
-                else *out++ = *p++;
+                else {
+                    if (*p == '\n') (*line)++;
+                    *out++ = *p++;
+                }
             }
-            while (*p && *p != ',') p++;
+            while (*p && *p != ',' && *p != '\n') p++; /* text after the closing quote: dropped */
         } else {
-            while (*p && *p != ',') *out++ = *p++;
+            while (*p && *p != ',' && *p != '\n') *out++ = *p++;
+            if (out > start && out[-1] == '\r') out--;
         }
-        char sep = *p;
+        char sep = *p; /* read before the terminator below may overwrite it */
         *out = '\0';
-        f[n++] = start;
-        if (sep != ',') break;
-        p++;
+        (*fv)[n++] = start;
+        if (sep == ',') { p++; continue; }
+        if (sep == '\n') { p++; (*line)++; }
+        break;
     }
+    *pp = p;
     return n;
 }
 
-static int load_csv(const char *path, char *text, run_record **out, int *count, zs_error *err)
+static int load_csv(const char *path, const char *base, char *text, run_record **out, int *count, zs_error *err)
 {
-    row r = {0};
-    char *hdr[MAX_COLS];
-    int nh = 0, lineno = 0, n = 0, cap = 0;
+    char **hdr = NULL, **vals = NULL, *p = text;
+    int hcap = 0, vcap = 0, nh = 0, line = 1, n = 0, cap = 0, rc = ZS_OK;
     run_record *v = NULL;
-    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        lineno++;
-        size_t l = strlen(line);
-        if (l && line[l - 1] == '\r') line[--l] = '\0';
-        if (l == 0 || line[0] == '#') continue;
+    row r = {0};
+    for (;;) {
+        int start = line;
+        if (*p == '#') { /* a comment line */
+            p += strcspn(p, "\n");
+            if (*p) { p++; line++; }
+            continue;
+        }
+        int nf = csv_record(&p, &line, nh ? &vals : &hdr, nh ? &vcap : &hcap);
+        if (nf == 0) break;
+        if (nf < 0) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
+        char **f = nh ? vals : hdr;
+        if (nf == 1 && f[0][0] == '\0') continue; /* a blank line */
         if (nh == 0) {
-            nh = csv_split(line, hdr, MAX_COLS);
-            for (int i = 0; i < nh; i++) r.keys[i] = hdr[i];
-            r.n = nh;
+            nh = nf;
             static const char *const need[] = {"model", "hardware", "gpus", "global_batch", "seq_len"};
             for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
                 bool found = false;
                 for (int i = 0; i < nh; i++) found |= strcmp(hdr[i], need[k]) == 0;
-                if (!found) { free(v); return zs_fail(err, ZS_ERR_INPUT, "%s:%d: header lacks column \"%s\"", path, lineno, need[k]); }
+                if (!found) { rc = zs_fail(err, ZS_ERR_INPUT, "%s:%d: header lacks column \"%s\"", path, start, need[k]); goto out; }
             }
+            r.keys = (const char **)hdr;
+            r.vals = calloc((size_t)nh, sizeof *r.vals);
+            if (!r.vals) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
+            r.n = nh;
             continue;
         }
-        char *vals[MAX_COLS];
-        int nv = csv_split(line, vals, MAX_COLS);
-        for (int i = 0; i < nh; i++) r.vals[i] = i < nv ? vals[i] : NULL;
+        for (int i = 0; i < nh; i++) r.vals[i] = i < nf ? vals[i] : NULL;
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
             run_record *nvp = realloc(v, (size_t)cap * sizeof *v);
-            if (!nvp) { free(v); return zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", path); }
+            if (!nvp) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
             v = nvp;
         }
-        if (from_row(&r, path, lineno, &v[n], err)) { free(v); return err->code; }
+        if ((rc = from_row(&r, path, base, start, &v[n], err))) goto out;
         n++;
     }
-    if (n == 0) { free(v); return zs_fail(err, ZS_ERR_INPUT, "%s: no runs (expected a header line and at least one row)", path); }
+    if (n == 0) rc = zs_fail(err, ZS_ERR_INPUT, "%s: no runs (expected a header line and at least one row)", path);
+out:
+    free(hdr);
+    free(vals);
+    free(r.vals);
+    if (rc) { free(v); return rc; }
     *out = v;
     *count = n;
     return ZS_OK;
 }
 
-static int load_json(const char *path, const char *text, run_record **out, int *count, zs_error *err)
+/* One JSON run object as a row: every key, numbers and booleans as text in num (room for
+ * n entries of 32 bytes). */
+static void json_row(const cJSON *o, row *r, char (*num)[32])
+{
+    r->n = 0;
+    for (const cJSON *f = o->child; f; f = f->next) {
+        r->keys[r->n] = f->string;
+        if (cJSON_IsString(f)) r->vals[r->n] = f->valuestring;
+        else if (cJSON_IsNumber(f)) { snprintf(num[r->n], sizeof num[r->n], "%.17g", f->valuedouble); r->vals[r->n] = num[r->n]; }
+        else if (cJSON_IsBool(f)) { snprintf(num[r->n], sizeof num[r->n], "%s", cJSON_IsTrue(f) ? "true" : "false"); r->vals[r->n] = num[r->n]; }
+        else r->vals[r->n] = NULL;
+        r->n++;
+    }
+}
+
+static int load_json(const char *path, const char *base, const char *text, run_record **out, int *count, zs_error *err)
 {
     cJSON *j = cJSON_Parse(text);
     if (!j) return zs_fail(err, ZS_ERR_INPUT, "%s: invalid JSON", path);
@@ -201,42 +283,47 @@ static int load_json(const char *path, const char *text, run_record **out, int *
         cJSON_Delete(j);
         return zs_fail(err, ZS_ERR_INPUT, "%s: expected a non-empty JSON array of runs (or {\"runs\": [...]})", path);
     }
-    run_record *v = calloc((size_t)n, sizeof *v);
-    char buf[MAX_COLS][64];
-    int i = 0;
-    for (cJSON *o = arr->child; o; o = o->next, i++) {
-        row r = {0};
-        if (!cJSON_IsObject(o)) { free(v); cJSON_Delete(j); return zs_fail(err, ZS_ERR_INPUT, "%s: run %d is not an object", path, i + 1); }
-        for (cJSON *f = o->child; f && r.n < MAX_COLS; f = f->next) {
-            r.keys[r.n] = f->string;
-            if (cJSON_IsString(f)) r.vals[r.n] = f->valuestring;
-            else if (cJSON_IsNumber(f)) { snprintf(buf[r.n], sizeof buf[r.n], "%.17g", f->valuedouble); r.vals[r.n] = buf[r.n]; }
-            else if (cJSON_IsBool(f)) { snprintf(buf[r.n], sizeof buf[r.n], "%s", cJSON_IsTrue(f) ? "true" : "false"); r.vals[r.n] = buf[r.n]; }
-            else r.vals[r.n] = NULL;
-            r.n++;
-        }
-        if (!v || from_row(&r, path, i + 1, &v[i], err)) { free(v); cJSON_Delete(j); return err->code; }
+    int keys = 1, i = 0, rc = ZS_OK;
+    for (cJSON *o = arr->child; o; o = o->next) {
+        int k = cJSON_IsObject(o) ? cJSON_GetArraySize(o) : 0;
+        if (k > keys) keys = k;
     }
+    run_record *v = calloc((size_t)n, sizeof *v);
+    row r = {calloc((size_t)keys, sizeof *r.keys), calloc((size_t)keys, sizeof *r.vals), 0};
+    char (*num)[32] = calloc((size_t)keys, sizeof *num);
+    if (!v || !r.keys || !r.vals || !num) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
+    for (cJSON *o = arr->child; o; o = o->next, i++) {
+        if (!cJSON_IsObject(o)) { rc = zs_fail(err, ZS_ERR_INPUT, "%s: run %d is not an object", path, i + 1); goto out; }
+        json_row(o, &r, num);
+        if ((rc = from_row(&r, path, base, i + 1, &v[i], err))) goto out;
+    }
+out:
+    free(r.keys);
+    free(r.vals);
+    free(num);
     cJSON_Delete(j);
+    if (rc) { free(v); return rc; }
     *out = v;
     *count = n;
     return ZS_OK;
 }
 
-/* Dispatch on the first non-blank character; text is modified (the CSV reader splits it). */
-static int load_text(char *text, const char *origin, run_record **out, int *n, zs_error *err)
+/* Dispatch on the first non-blank character after a UTF-8 byte-order mark (spreadsheets
+ * write one); text is modified (the CSV reader splits it). */
+static int load_text(char *text, const char *origin, const char *base, run_record **out, int *n, zs_error *err)
 {
+    if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3;
     size_t k = strspn(text, " \t\r\n");
-    return (text[k] == '[' || text[k] == '{') ? load_json(origin, text, out, n, err)
-                                              : load_csv(origin, text, out, n, err);
+    return (text[k] == '[' || text[k] == '{') ? load_json(origin, base, text, out, n, err)
+                                              : load_csv(origin, base, text, out, n, err);
 }
 
 int runs_load_text(const char *text, const char *origin, run_record **out, int *n, zs_error *err)
 {
     if (!origin) origin = "(runs)";
     char *copy = strdup(text);
-    if (!copy) return zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", origin);
-    int rc = load_text(copy, origin, out, n, err);
+    if (!copy) return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", origin);
+    int rc = load_text(copy, origin, NULL, out, n, err);
     free(copy);
     return rc;
 }
@@ -246,7 +333,7 @@ int runs_load(const char *path, run_record **out, int *n, zs_error *err)
     char *text;
     size_t len;
     if (file_read_text(path, &text, &len, err)) return err->code;
-    int rc = load_text(text, path, out, n, err);
+    int rc = load_text(text, path, path, out, n, err);
     free(text);
     return rc;
 }

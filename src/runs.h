@@ -8,10 +8,10 @@
 #include "error.h"
 
 typedef struct run_record {
-    int line;                 /* CSV line or JSON array index + 1, for messages */
+    int line;                 /* CSV line where the record starts, or JSON array index + 1 */
     char name[96];
-    char model[256];          /* catalog name or path */
-    char hardware[128];       /* catalog name or path */
+    char model[1024];         /* catalog name or path (a relative path resolved: runs_load) */
+    char hardware[1024];      /* catalog name or path (likewise) */
     char strategy[16];        /* ddp|zero1|zero2|zero3 */
     char precision[16];       /* bf16|fp16|fp32 */
     char checkpointing[16];   /* none|selective|full */
@@ -37,21 +37,25 @@ typedef struct run_record {
     double peak_memory_bytes; /* measured; 0 when absent */
 } run_record;
 
-/* Load runs from a CSV file (header row with the column names above: name, model, hardware,
- * gpus, gpus_per_node, strategy, tp, pp, virtual_stages, micro_batch, global_batch, seq_len,
- * precision, checkpointing, sequence_parallel, measured_step_seconds,
- * measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu, measured_hfu,
- * peak_memory_bytes, source; optional: framework, offload_optimizer, offload_params,
- * grad_dtype, shard_group, zero_hpz, quantized_weights, quantized_gradients, overlap_comm, flash_attention, excluded) or a
- * JSON array
- * of objects with the same keys. Each run needs
- * model, hardware, gpus, global_batch, seq_len and a measured step time or throughput.
- * *out is heap-allocated (caller frees). Fails with ZS_ERR_INPUT naming file, line and
- * column: an empty file, a missing column, a bad number, an unknown strategy. */
+/* Load runs from a CSV file (RFC 4180: quoted fields may hold commas, quotes and line breaks;
+ * a UTF-8 byte-order mark, CRLF, blank lines and '#' comment lines are allowed; a header row
+ * with the column names above: name, model, hardware, gpus, gpus_per_node, strategy, tp, pp,
+ * virtual_stages, micro_batch, global_batch, seq_len, precision, checkpointing,
+ * sequence_parallel, measured_step_seconds, measured_tokens_per_second,
+ * measured_tflops_per_gpu, measured_mfu, measured_hfu, peak_memory_bytes, source; optional:
+ * framework, offload_optimizer, offload_params, grad_dtype, shard_group, zero_hpz,
+ * quantized_weights, quantized_gradients, overlap_comm, flash_attention, excluded) or a JSON
+ * array of objects with the same keys (any number of other keys). Each run needs model,
+ * hardware, gpus, global_batch, seq_len and a measured step time or throughput; MFU and HFU
+ * are fractions (0.45, not 45). A relative model or hardware path is resolved beside the runs
+ * file, then in the repository (the directory of the models/ catalog), then in the working
+ * directory. *out is heap-allocated (caller frees). Fails with ZS_ERR_INPUT naming file, line
+ * (where the record starts, blank lines counted) and column: an empty file, a missing column,
+ * a bad number, an unknown strategy. */
 int runs_load(const char *path, run_record **out, int *n, zs_error *err);
 
 /* The same from text in memory (NUL-terminated; not modified); origin names it in messages
- * (NULL: "(runs)"). */
+ * (NULL: "(runs)"). Relative paths are resolved in the repository, then the working directory. */
 int runs_load_text(const char *text, const char *origin, run_record **out, int *n, zs_error *err);
 
 /* The measured step time of a run: step_seconds, else global_batch * seq_len /

@@ -730,5 +730,61 @@ PY
 then ok; else bad "calibrate --framework does not recover a synthetic efficiency and overhead"; fi
 rm -rf "$cal_dir"
 
+# --- validate: runs files as written by hand and by other tools (issue 14) ---------------------
+V=$(mktemp -d)
+HDR='name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,measured_mfu,source'
+ROW='llama-2-7b,a100-80gb,8,zero2,8,2048'
+# measured_mfu is a fraction (PaLM appendix B: MFU = achieved / peak FLOP/s); 45 is a percentage.
+printf '%s\nr1,%s,,45,x\n' "$HDR" "$ROW" >"$V/pct.csv"
+expect 3 'pct.csv:2: column "measured_mfu": expected a fraction' -- validate "$V/pct.csv"
+printf '%s\nr1,%s,,0.45,x\n' "$HDR" "$ROW" >"$V/ok.csv"
+expect 2 '--filter "nomatch": no run name' -- validate "$V/ok.csv" --filter nomatch
+# The shipped file names its models relative to the repository: it works from any directory.
+R=$(pwd)/tests/validation/published_runs.csv
+ZA=$Z; case $ZA in /*) ;; *) ZA=$(pwd)/$ZA ;; esac
+(cd "$V" && "$ZA" validate "$R" --format json) >"$out" 2>"$err"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['count'] >= 60" "$out" 2>/dev/null && ok || bad "validate published_runs.csv from another directory: $(head -c 300 "$err")"
+# A model path relative to the runs file is found next to it.
+mkdir -p "$V/sub/m" && cp models/llama-2-7b.json "$V/sub/m/my.json"
+printf '%s\nrel,m/my.json,a100-80gb,8,zero2,8,2048,1.0,,x\n' "$HDR" >"$V/sub/rel.csv"
+(cd / && "$ZA" validate "$V/sub/rel.csv" --format csv) >"$out" 2>"$err" && ok || bad "model path relative to the runs file: $(head -c 300 "$err")"
+# RFC 4180 input: a UTF-8 byte-order mark (Excel's "CSV UTF-8"), a quoted field holding a
+# newline, CRLF line ends, and blank lines that still count in line numbers.
+printf '\357\273\277%s\r\nbom-first,%s,1.0,,"two\r\nlines"\r\n\r\nsecond,%s,1.0,,x\r\n' "$HDR" "$ROW" "$ROW" >"$V/rfc.csv"
+"$Z" validate "$V/rfc.csv" --format csv >"$out" 2>"$err"
+python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+assert [r['name'] for r in rows] == ['bom-first', 'second'], rows
+" "$out" 2>>"$err" && ok || bad "BOM / multi-line field / CRLF: $(head -c 300 "$err")"
+printf '%s\n\n\n"a\nb",%s,1.0,,x\nbad,%s,abc,,x\n' "$HDR" "$ROW" "$ROW" >"$V/lines.csv"
+expect 3 'lines.csv:6: column "measured_step_seconds"' -- validate "$V/lines.csv"
+# A JSON run with more than 64 keys: every key is read, wherever it stands.
+python3 - "$V/wide.json" <<'PY'
+import json, sys
+run = {f"note_{i}": i for i in range(80)}
+run.update(name="wide", model="llama-2-7b", hardware="a100-80gb", gpus=8, strategy="zero2",
+           global_batch=8, seq_len=2048, measured_step_seconds=1.0)
+json.dump([run], open(sys.argv[1], "w"))
+PY
+json_check "d['count'] == 1 and d['runs'][0]['name'] == 'wide'" validate "$V/wide.json" --format json
+# CSV output is RFC 4180: names with a quote, a comma or a newline come back intact through
+# Python's csv module (an independent reader).
+python3 - "$V/names.json" <<'PY'
+import json, sys
+base = dict(model="llama-2-7b", hardware="a100-80gb", gpus=8, strategy="zero2", global_batch=8,
+            seq_len=2048, measured_step_seconds=1.0)
+json.dump([dict(base, name=n) for n in ['say "hi"', 'a,b', 'line\nbreak', ' padded ']],
+          open(sys.argv[1], "w"))
+PY
+"$Z" validate "$V/names.json" --format csv >"$out" 2>"$err"
+python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+assert [r['name'] for r in rows] == ['say \"hi\"', 'a,b', 'line\nbreak', ' padded '], rows
+assert all(float(r['measured']) == 1.0 for r in rows), rows
+" "$out" 2>>"$err" && ok || bad "validate --format csv quoting: $(head -c 400 "$out") $(head -c 300 "$err")"
+rm -rf "$V"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

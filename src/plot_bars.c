@@ -15,11 +15,13 @@ static double bar_pad(int n)
     return n <= 2 ? 1.2 : 0.6;
 }
 
-/* A row's first columns: strategy, label (marked when not applicable), applicable. */
-static void bar_row_head(FILE *f, const result *r)
+/* A row's first columns: strategy, label (marked when not applicable, and with mark_fit when
+ * it does not fit), applicable. */
+static void bar_row_head(FILE *f, const result *r, bool mark_fit)
 {
     char label[64];
-    snprintf(label, sizeof label, "%s%s", r->strategy->label, r->applicable ? "" : " (n/a)");
+    snprintf(label, sizeof label, "%s%s", r->strategy->label,
+             !r->applicable ? " (n/a)" : mark_fit && !r->fits ? " (does not fit)" : "");
     fprintf(f, "%s ", r->strategy->name);
     dat_str(f, label);
     fprintf(f, " %d", r->applicable ? 1 : 0);
@@ -72,7 +74,7 @@ void plot_memory_dat(FILE *f, const plot_data *d)
     fputc('\n', f);
     for (int i = 0; i < d->n; i++) {
         const result *r = &d->r[i];
-        bar_row_head(f, r);
+        bar_row_head(f, r, false);
         for (const mem_field *mf = mem_fields; mf->key; mf++)
             fprintf(f, " %.17g", r->applicable ? field_of(&r->mem, mf) : 0.0);
         fputc('\n', f);
@@ -136,13 +138,14 @@ void plot_step_dat(FILE *f, const plot_data *d)
     dat_head(f, "step", "step time breakdown per strategy", d, DESC_RUN);
     fputs("# unit: seconds per step (tokens_per_second: whole cluster; mfu: fraction); as\n"
           "# `zerosim estimate --format json` reports them for the same flags.\n"
-          "# columns: strategy label applicable compute comm_exposed optimizer bubble offload total tokens_per_second mfu\n", f);
+          "# fits = 0: GPU or host memory does not hold it; the times are what it would take if it did.\n"
+          "# columns: strategy label applicable compute comm_exposed optimizer bubble offload total tokens_per_second mfu fits\n", f);
     for (int i = 0; i < d->n; i++) {
         const result *r = &d->r[i];
         const step_time *t = &r->step;
-        bar_row_head(f, r);
-        fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", t->compute, t->comm_exposed, t->optimizer,
-                t->bubble, t->offload, t->total, r->tokens_per_second, r->mfu);
+        bar_row_head(f, r, true);
+        fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d\n", t->compute, t->comm_exposed, t->optimizer,
+                t->bubble, t->offload, t->total, r->tokens_per_second, r->mfu, r->applicable && r->fits);
     }
 }
 
@@ -162,8 +165,14 @@ void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
     for (int k = 0; k < 5; k++)
         sb_add(&p, "'step.dat' using %d%s title '%s' lc rgb '%s', \\\n     ", 4 + k, k ? "" : ":xtic(2)", parts[k],
                colors[k]);
-    sb_add(&p, "'step.dat' using 0:9:(column(3) > 0 ? sprintf(\"%%.2f s\\nMFU %%.1f%%%%\", $9, 100*$11) : 'not applicable') "
-               "with labels offset 0,1.7 notitle\n");
+    /* What does not fit is hatched over and labelled so: its time is hypothetical. */
+    int n_nofit = 0;
+    for (int i = 0; i < d->n; i++) n_nofit += d->r[i].applicable && !d->r[i].fits;
+    if (n_nofit)
+        sb_add(&p, "'step.dat' using 0:(column(3) > 0 && column(12) < 1 ? $9 : NaN):(0.6) with boxes fill pattern 4 transparent "
+                   "border lc rgb '#c00000' lc rgb '#c00000' title 'does not fit in memory (time if it did)', \\\n     ");
+    sb_add(&p, "'step.dat' using 0:9:(column(3) > 0 ? (column(12) > 0 ? sprintf(\"%%.2f s\\nMFU %%.1f%%%%\", $9, 100*$11) : "
+               "sprintf(\"%%.2f s\\ndoes not fit\", $9)) : 'not applicable') with labels offset 0,1.7 notitle\n");
     gp_output(f, o, p.s);
 }
 
@@ -179,7 +188,7 @@ void plot_comm_dat(FILE *f, const plot_data *d)
           "# columns: strategy label applicable intra_node inter_node host_link total ideal_zero_paper\n", f);
     for (int i = 0; i < d->n; i++) {
         const comm_summary *c = &d->r[i].comm;
-        bar_row_head(f, &d->r[i]);
+        bar_row_head(f, &d->r[i], false);
         fprintf(f, " %.17g %.17g %.17g %.17g %.17g\n", c->bytes_level[LEVEL_INTRA], c->bytes_level[LEVEL_INTER],
                 c->bytes_level[LEVEL_HOST], c->bytes_total, c->ideal_bytes);
     }

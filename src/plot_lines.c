@@ -266,7 +266,8 @@ void plot_calibration_gp(FILE *f, const plot_data *d, const plot_options *o)
     gp_head(f, "calibration", "measured collective times against their alpha-beta fits");
     gp_title(f, "Collective time: measured (points) and fitted (lines)", "t = latency + size x busbw factor / bus bandwidth");
     fputs("set logscale xy\nset xlabel 'message size (bytes, log scale)'\n"
-          "set ylabel 'time per collective (seconds, log scale)'\nset key top left box opaque\n"
+          "set ylabel 'time per collective (seconds, log scale)'\n"
+          "set key outside right top vertical Left reverse box samplen 2\n" /* beside the plot: it hides no point */
           "set format x '%.0e'\nset format y '%.0e'\n", f);
     sbuf b = {{0}, 0};
     sb_add(&b, "plot ");

@@ -129,6 +129,67 @@ for how in gnuplot path; do
     check '[ -s "$G/memory.dat" ] && [ -s "$G/memory.gp" ] && [ -s "$G/step.dat" ] && [ -s "$G/step.gp" ] && [ ! -e "$G/memory.png" ]' "no gnuplot ($how): .dat/.gp missing"
 done
 
+# --- a chart's files stay consistent (issue 14) ------------------------------------------------
+# Stand-ins for gnuplot: one that draws (writes the two images the -e line names), one that
+# fails, one that hangs until it is killed.
+printf '#!/bin/sh\neval "$2"\nprintf PNG >"$zs_png"\nprintf "<svg/>" >"$zs_svg"\n' >"$T/gp-ok"
+printf '#!/bin/sh\necho "line 1: some error" >&2\nexit 1\n' >"$T/gp-fail"
+printf '#!/bin/sh\necho $$ >"$GP_PIDFILE"\nexec sleep 30\n' >"$T/gp-slow"
+chmod +x "$T/gp-ok" "$T/gp-fail" "$T/gp-slow"
+hidden() { ls -A "$1" | grep '^\.' | head -3; }
+K=$T/keep
+GNUPLOT=$T/gp-ok "$Z" plot memory $CFG -o "$K" >/dev/null 2>"$T/err"
+check '[ -s "$K/memory.png" ] && [ -s "$K/memory.dat" ]' "fake gnuplot run: $(head -c 300 "$T/err")"
+cp "$K/memory.dat" "$T/memory.dat.old"
+# gnuplot fails on a new configuration: the old .dat/.gp/.png stay together, no temporaries.
+GNUPLOT=$T/gp-fail "$Z" plot memory --model llama-2-13b --gpus 8 -o "$K" >/dev/null 2>"$T/err"
+rc=$?
+check '[ $rc -eq 4 ] && grep -q "some error" "$T/err" && cmp -s "$K/memory.dat" "$T/memory.dat.old" && [ -z "$(hidden "$K")" ]' "failed render replaced files or left temporaries (exit $rc): $(head -c 300 "$T/err") $(hidden "$K")"
+# A read-only output is refused, and nothing of that chart is replaced (not even the .dat).
+chmod 444 "$K/memory.gp"
+GNUPLOT=$T/gp-ok "$Z" plot memory --model llama-2-13b --gpus 8 -o "$K" >/dev/null 2>"$T/err"
+rc=$?
+check '[ $rc -eq 4 ] && grep -q "memory.gp: exists and is read-only" "$T/err" && cmp -s "$K/memory.dat" "$T/memory.dat.old" && [ "$(stat -c %a "$K/memory.gp")" = 444 ]' "read-only memory.gp (exit $rc): $(head -c 300 "$T/err")"
+chmod 644 "$K/memory.gp"
+# A writable output keeps its permission bits.
+chmod 640 "$K/memory.dat"
+GNUPLOT=$T/gp-ok "$Z" plot memory --model llama-2-13b --gpus 8 -o "$K" >/dev/null 2>"$T/err"
+check '[ "$(stat -c %a "$K/memory.dat")" = 640 ] && ! cmp -s "$K/memory.dat" "$T/memory.dat.old"' "memory.dat lost mode 640: $(stat -c %a "$K/memory.dat") $(head -c 300 "$T/err")"
+# SIGTERM while gnuplot runs: gnuplot is stopped and no temporary is left.
+S=$T/sig
+GP_PIDFILE=$T/gp.pid GNUPLOT=$T/gp-slow "$Z" plot memory $CFG -o "$S" >/dev/null 2>&1 &
+zp=$!
+i=0
+while [ ! -s "$T/gp.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $zp
+wait $zp
+rc=$?
+gp=$(cat "$T/gp.pid" 2>/dev/null)
+sleep 0.2
+check '[ -n "$gp" ] && ! kill -0 "$gp" 2>/dev/null' "interrupted plot left gnuplot (pid $gp) running"
+check '[ $rc -ne 0 ] && [ -z "$(hidden "$S")" ] && [ ! -e "$S/memory.dat" ]' "interrupted plot (exit $rc) left: $(hidden "$S") $(ls "$S")"
+[ -n "$gp" ] && kill "$gp" 2>/dev/null
+
+# --- step marks what does not fit; the calibration legend stays off the points ------------------
+# Mixed-precision Adam keeps 16 bytes per parameter (ZeRO paper, Rajbhandari et al. 2020,
+# section 3.1): Llama-2-7B (6.74e9 parameters, model card) needs 108 GB under DDP, more than
+# an 80 GB GPU, while ZeRO-3 over 8 GPUs needs 13.5 GB per GPU.
+F=$T/fit
+GNUPLOT=/nonexistent "$Z" plot step --model llama-2-7b --gpus 8 --strategy ddp,zero3 -o "$F" >/dev/null 2>&1
+check 'python3 - "$F/step.dat" <<"EOF"
+import shlex, sys
+cols, rows = None, {}
+for line in open(sys.argv[1]):
+    if line.startswith("# columns:"): cols = line.split(":", 1)[1].split()
+    elif line.strip() and not line.startswith("#"):
+        r = dict(zip(cols, shlex.split(line))); rows[r["strategy"]] = r
+assert rows["ddp"]["fits"] == "0" and rows["zero3"]["fits"] == "1", rows
+assert "does not fit" in rows["ddp"]["label"] and "fit" not in rows["zero3"]["label"], rows
+EOF' "step.dat should mark DDP of llama-2-7b on 8 x 80 GB as not fitting"
+check 'grep -q "does not fit" "$F/step.gp"' "step.gp draws no mark for what does not fit"
+GNUPLOT=/nonexistent "$Z" calibrate --hardware h100-80gb --nccl-tests tests/data/nccl/all_reduce_2.19_h100x8.log --plot "$T/cal" >/dev/null 2>&1
+check 'grep -q "^set key outside" "$T/cal/calibration.gp" && ! grep -q "^set key.*opaque" "$T/cal/calibration.gp"' "calibration legend inside the plot: $(grep "^set key" "$T/cal/calibration.gp" | tr '\n' ' ')"
+
 # --- errors: status, one short line on stderr naming the problem -------------------------------
 expect() {
     want=$1 pat=$2

@@ -106,7 +106,14 @@ int plot_stage_open(plot_stage *st, const char *dir, const char *name, zs_error 
     for (int i = 0; i < N_EXT; i++) stage_path(st, stage_ext[i], clean_paths[i], sizeof clean_paths[i]);
     clean_arm();
     sigprocmask(SIG_SETMASK, &old, NULL);
-    if (mkdir(st->tmp, 0700) != 0) {
+    int made = mkdir(st->tmp, 0700);
+    if (made != 0 && errno == EEXIST) {
+        /* Left by a process of the same id that was killed outright (SIGKILL): ours to clear. */
+        for (int i = 0; i < N_EXT; i++) unlink(clean_paths[i]);
+        rmdir(st->tmp);
+        made = mkdir(st->tmp, 0700);
+    }
+    if (made != 0) {
         int e = errno;
         clean_disarm();
         st->tmp[0] = '\0';

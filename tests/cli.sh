@@ -739,15 +739,17 @@ printf '%s\nr1,%s,,45,x\n' "$HDR" "$ROW" >"$V/pct.csv"
 expect 3 'pct.csv:2: column "measured_mfu": expected a fraction' -- validate "$V/pct.csv"
 printf '%s\nr1,%s,,0.45,x\n' "$HDR" "$ROW" >"$V/ok.csv"
 expect 2 '--filter "nomatch": no run name' -- validate "$V/ok.csv" --filter nomatch
-# The shipped file names its models relative to the repository: it works from any directory.
+# The shipped file names its models relative to the repository: it works from any directory
+# (ZEROSIM_DATA says where the catalogs are, for a binary built outside the repository root).
 R=$(pwd)/tests/validation/published_runs.csv
 ZA=$Z; case $ZA in /*) ;; *) ZA=$(pwd)/$ZA ;; esac
-(cd "$V" && "$ZA" validate "$R" --format json) >"$out" 2>"$err"
+ZD=${ZEROSIM_DATA:-$(pwd)}
+(cd "$V" && ZEROSIM_DATA=$ZD "$ZA" validate "$R" --format json) >"$out" 2>"$err"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['count'] >= 60" "$out" 2>/dev/null && ok || bad "validate published_runs.csv from another directory: $(head -c 300 "$err")"
 # A model path relative to the runs file is found next to it.
 mkdir -p "$V/sub/m" && cp models/llama-2-7b.json "$V/sub/m/my.json"
 printf '%s\nrel,m/my.json,a100-80gb,8,zero2,8,2048,1.0,,x\n' "$HDR" >"$V/sub/rel.csv"
-(cd / && "$ZA" validate "$V/sub/rel.csv" --format csv) >"$out" 2>"$err" && ok || bad "model path relative to the runs file: $(head -c 300 "$err")"
+(cd / && ZEROSIM_DATA=$ZD "$ZA" validate "$V/sub/rel.csv" --format csv) >"$out" 2>"$err" && ok || bad "model path relative to the runs file: $(head -c 300 "$err")"
 # RFC 4180 input: a UTF-8 byte-order mark (Excel's "CSV UTF-8"), a quoted field holding a
 # newline, CRLF line ends, and blank lines that still count in line numbers.
 printf '\357\273\277%s\r\nbom-first,%s,1.0,,"two\r\nlines"\r\n\r\nsecond,%s,1.0,,x\r\n' "$HDR" "$ROW" "$ROW" >"$V/rfc.csv"

@@ -162,7 +162,7 @@ zp=$!
 i=0
 while [ ! -s "$T/gp.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill -TERM $zp
-wait $zp
+wait $zp 2>/dev/null # (no "Terminated" notice from the shell)
 rc=$?
 gp=$(cat "$T/gp.pid" 2>/dev/null)
 sleep 0.2

@@ -786,6 +786,9 @@ rows = list(csv.DictReader(open(sys.argv[1], newline='')))
 assert [r['name'] for r in rows] == ['say \"hi\"', 'a,b', 'line\nbreak', ' padded '], rows
 assert all(float(r['measured']) == 1.0 for r in rows), rows
 " "$out" 2>>"$err" && ok || bad "validate --format csv quoting: $(head -c 400 "$out") $(head -c 300 "$err")"
+# With several runs files, an error names the file the bad run is in (here the second).
+printf '%s\nbad-model,no-such-model,a100-80gb,8,zero2,8,2048,1.0,,x\n' "$HDR" >"$V/second.csv"
+expect 3 'second.csv: unknown model "no-such-model"' -- validate "$V/ok.csv" "$V/second.csv"
 rm -rf "$V"
 
 echo "$pass passed, $fail failed"

@@ -1,4 +1,4 @@
-/* plot_stage.h -- a chart's files made in a private directory and renamed into place together (internal to plot*.c). */
+/* plot_stage.h -- a chart's files made in a private directory and moved into place together (internal to plot*.c). */
 #ifndef ZS_PLOT_STAGE_H
 #define ZS_PLOT_STAGE_H
 
@@ -31,9 +31,9 @@ int plot_stage_file_close(const plot_stage *st, FILE *f, const char *ext, zs_err
  * missing or empty. */
 int plot_stage_render(const plot_stage *st, const char *gnuplot, const plot_options *o, zs_error *err);
 
-/* Move NAME.dat, NAME.gp and (when drawn) the images o asks for into the output directory:
- * all or none. An existing file keeps its permission bits; a read-only one or one that is not
- * a regular file is refused (ZS_ERR_IO naming it) before any is replaced. */
+/* Move NAME.dat, NAME.gp and (when drawn) the images o asks for into the output directory
+ * through atomicfile: all or none. An existing file keeps its permission bits; a read-only one
+ * or a directory is refused (ZS_ERR_IO naming it) before any is replaced. */
 int plot_stage_commit(const plot_stage *st, const plot_options *o, bool drawn, zs_error *err);
 
 /* Remove the private directory and what is left in it; disarm the signal clean-up. Never fails. */

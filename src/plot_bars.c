@@ -27,13 +27,17 @@ static void bar_row_head(FILE *f, const result *r, bool mark_fit)
     fprintf(f, " %d", r->applicable ? 1 : 0);
 }
 
-/* The script's head and title for a bar chart of d's single configuration. */
-static void bar_open(FILE *f, const plot_data *d, const char *name, const char *what, const char *title)
+/* A bar chart's data file: head, the column description, then one row per strategy (the row
+ * head, then what cols writes, ending the line). */
+static void bar_dat(FILE *f, const plot_data *d, const char *name, const char *what, const char *columns,
+                    bool mark_fit, void (*cols)(FILE *f, const result *r))
 {
-    gp_head(f, name, what);
-    char desc[512];
-    describe(d, DESC_RUN, desc, sizeof desc);
-    gp_title(f, title, desc);
+    dat_head(f, name, what, d, DESC_RUN);
+    fputs(columns, f);
+    for (int i = 0; i < d->n; i++) {
+        bar_row_head(f, &d->r[i], mark_fit);
+        cols(f, &d->r[i]);
+    }
 }
 
 /* Stacked-bar styles, the legend below in maxcols columns. */
@@ -49,6 +53,20 @@ static void bar_style(FILE *f, const char *ylabel, int maxcols)
 static void bar_xrange(FILE *f, int n)
 {
     fprintf(f, "set xrange [%.1f:%.1f]\n", -bar_pad(n), n - 1 + bar_pad(n));
+}
+
+/* A bar chart's script up to the plot command: head, title, styles, axes up to ytop (in the
+ * chart's unit). */
+static void bar_chart(FILE *f, const plot_data *d, const char *name, const char *what, const char *title,
+                      const char *ylabel, int maxcols, double ytop)
+{
+    gp_head(f, name, what);
+    char desc[512];
+    describe(d, DESC_RUN, desc, sizeof desc);
+    gp_title(f, title, desc);
+    bar_style(f, ylabel, maxcols);
+    bar_xrange(f, d->n);
+    fprintf(f, "set yrange [0:%.6g]\n", ytop);
 }
 
 /* ---- memory -------------------------------------------------------------------------------- */
@@ -133,30 +151,30 @@ void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
 
 /* ---- step time ----------------------------------------------------------------------------- */
 
+/* The step chart's columns after the row head. */
+static void step_cols(FILE *f, const result *r)
+{
+    const step_time *t = &r->step;
+    fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d\n", t->compute, t->comm_exposed, t->optimizer,
+            t->bubble, t->offload, t->total, r->tokens_per_second, r->mfu, r->applicable && r->fits);
+}
+
 void plot_step_dat(FILE *f, const plot_data *d)
 {
-    dat_head(f, "step", "step time breakdown per strategy", d, DESC_RUN);
-    fputs("# unit: seconds per step (tokens_per_second: whole cluster; mfu: fraction); as\n"
-          "# `zerosim estimate --format json` reports them for the same flags.\n"
-          "# fits = 0: GPU or host memory does not hold it; the times are what it would take if it did.\n"
-          "# columns: strategy label applicable compute comm_exposed optimizer bubble offload total tokens_per_second mfu fits\n", f);
-    for (int i = 0; i < d->n; i++) {
-        const result *r = &d->r[i];
-        const step_time *t = &r->step;
-        bar_row_head(f, r, true);
-        fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d\n", t->compute, t->comm_exposed, t->optimizer,
-                t->bubble, t->offload, t->total, r->tokens_per_second, r->mfu, r->applicable && r->fits);
-    }
+    bar_dat(f, d, "step", "step time breakdown per strategy",
+            "# unit: seconds per step (tokens_per_second: whole cluster; mfu: fraction); as\n"
+            "# `zerosim estimate --format json` reports them for the same flags.\n"
+            "# fits = 0: GPU or host memory does not hold it; the times are what it would take if it did.\n"
+            "# columns: strategy label applicable compute comm_exposed optimizer bubble offload total tokens_per_second mfu fits\n",
+            true, step_cols);
 }
 
 void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
 {
     double top = 0;
     for (int i = 0; i < d->n; i++) top = fmax(top, d->r[i].step.total);
-    bar_open(f, d, "step", "step time breakdown, one stacked bar per strategy", "Step time breakdown");
-    bar_style(f, "time per step (seconds)", 3);
-    bar_xrange(f, d->n);
-    fprintf(f, "set yrange [0:%.6g]\n", top > 0 ? top * 1.25 : 1.0);
+    bar_chart(f, d, "step", "step time breakdown, one stacked bar per strategy", "Step time breakdown",
+              "time per step (seconds)", 3, top > 0 ? top * 1.25 : 1.0);
     static const char *const parts[5] = {"compute (fwd + bwd + recompute)", "exposed communication",
                                          "optimizer step", "pipeline bubble", "exposed offload (PCIe)"};
     static const char *const colors[5] = {"#4e79a7", "#e15759", "#59a14f", "#bab0ac", "#b07aa1"};
@@ -178,31 +196,32 @@ void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
 
 /* ---- communication ------------------------------------------------------------------------- */
 
+/* The communication chart's columns after the row head. */
+static void comm_cols(FILE *f, const result *r)
+{
+    const comm_summary *c = &r->comm;
+    fprintf(f, " %.17g %.17g %.17g %.17g %.17g\n", c->bytes_level[LEVEL_INTRA], c->bytes_level[LEVEL_INTER],
+            c->bytes_level[LEVEL_HOST], c->bytes_total, c->ideal_bytes);
+}
+
 void plot_comm_dat(FILE *f, const plot_data *d)
 {
-    dat_head(f, "comm", "bytes each GPU sends per step, by link level, per strategy", d, DESC_RUN);
-    fputs("# unit: bytes (the chart divides by 1 GB = 1e9 bytes); the same numbers as\n"
-          "# `zerosim estimate --format json` results[].communication_bytes_per_gpu.\n"
-          "# intra_node = NVLink/NVSwitch, inter_node = network, host_link = PCIe (offload);\n"
-          "# ideal_zero_paper: the ZeRO paper's volume (2P, or 3P for stage 3, times (n-1)/n).\n"
-          "# columns: strategy label applicable intra_node inter_node host_link total ideal_zero_paper\n", f);
-    for (int i = 0; i < d->n; i++) {
-        const comm_summary *c = &d->r[i].comm;
-        bar_row_head(f, &d->r[i], false);
-        fprintf(f, " %.17g %.17g %.17g %.17g %.17g\n", c->bytes_level[LEVEL_INTRA], c->bytes_level[LEVEL_INTER],
-                c->bytes_level[LEVEL_HOST], c->bytes_total, c->ideal_bytes);
-    }
+    bar_dat(f, d, "comm", "bytes each GPU sends per step, by link level, per strategy",
+            "# unit: bytes (the chart divides by 1 GB = 1e9 bytes); the same numbers as\n"
+            "# `zerosim estimate --format json` results[].communication_bytes_per_gpu.\n"
+            "# intra_node = NVLink/NVSwitch, inter_node = network, host_link = PCIe (offload);\n"
+            "# ideal_zero_paper: the ZeRO paper's volume (2P, or 3P for stage 3, times (n-1)/n).\n"
+            "# columns: strategy label applicable intra_node inter_node host_link total ideal_zero_paper\n",
+            false, comm_cols);
 }
 
 void plot_comm_gp(FILE *f, const plot_data *d, const plot_options *o)
 {
     double top = 0;
     for (int i = 0; i < d->n; i++) top = fmax(top, fmax(d->r[i].comm.bytes_total, d->r[i].comm.ideal_bytes));
-    bar_open(f, d, "comm", "bytes sent per GPU per step by link level, one stacked bar per strategy",
-             "Communication volume per GPU per step");
-    bar_style(f, "sent per GPU per step (GB = 10^9 bytes)", 4);
-    bar_xrange(f, d->n);
-    fprintf(f, "set yrange [0:%.6g]\n", top > 0 ? top / 1e9 * 1.18 : 1.0);
+    bar_chart(f, d, "comm", "bytes sent per GPU per step by link level, one stacked bar per strategy",
+              "Communication volume per GPU per step", "sent per GPU per step (GB = 10^9 bytes)", 4,
+              top > 0 ? top / 1e9 * 1.18 : 1.0);
     static const char plot[] =
         "plot 'comm.dat' using ($4/GB):xtic(2) title 'NVLink (intra-node)' lc rgb '#76b7b2', \\\n"
         "     '' using ($5/GB) title 'network (inter-node)' lc rgb '#4e79a7', \\\n"

@@ -41,6 +41,8 @@ static void usage(FILE *f)
                "  comm            bytes sent per GPU per step by link level, with the ZeRO paper's ideal\n"
                "  max-model       largest trainable model vs number of GPUs per strategy\n"
                "  validate        predicted vs measured step time of --runs FILE (only with --runs)\n"
+               "  compare         the strategy decision: memory with the HBM line, largest micro-batch,\n"
+               "                  fewest GPUs, cost of --tokens (as `zerosim compare`)\n"
                "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
                "Options:\n");
     cli_print_options(f, plot_only);

@@ -46,7 +46,13 @@ static int check_calibration(const plot_data *d, zs_error *err)
     return d->n_sets > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "calibration chart: no collective fits to draw");
 }
 
+static int check_compare(const plot_data *d, zs_error *err)
+{
+    return d->n_cmp > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "compare: no strategy to draw");
+}
+
 static const chart_def charts[PLOT_COUNT] = {
+    [PLOT_COMPARE] = {"compare", check_compare, true, plot_compare_dat, plot_compare_gp},
     [PLOT_MEMORY] = {"memory", check_bars, true, plot_memory_dat, plot_memory_gp},
     [PLOT_MEMORY_VS_GPUS] = {"memory-vs-gpus", check_sweep, true, plot_memory_sweep_dat, plot_memory_sweep_gp},
     [PLOT_STEP] = {"step", check_bars, true, plot_step_dat, plot_step_gp},

@@ -12,6 +12,7 @@
 #include "strategy.h"
 
 struct validate_report;
+struct compare_row;
 
 typedef enum {
     PLOT_MEMORY,          /* memory per GPU by component, one stacked bar per strategy */
@@ -21,6 +22,7 @@ typedef enum {
     PLOT_MAX_MODEL,       /* largest trainable model against the GPU count (plan_max_model) */
     PLOT_VALIDATE,        /* predicted against measured step time of the runs in a file */
     PLOT_CALIBRATION,     /* measured collective times against their fits (zerosim calibrate --plot) */
+    PLOT_COMPARE,         /* compare: memory with the HBM line, largest micro-batch, fewest GPUs, cost */
     PLOT_COUNT
 } plot_chart;
 
@@ -64,6 +66,9 @@ typedef struct plot_data {
     /* calibration */
     const plot_fit_set *sets;
     int n_sets;
+    /* compare: one row per strategy (and framework), as `zerosim compare` computes them */
+    const struct compare_row *cmp;
+    int n_cmp;
 } plot_data;
 
 /* The chart's name as the command line spells it ("memory-vs-gpus"). Never fails. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "plan.h"
 #include "sim.h"
 #include "units.h"
@@ -162,6 +163,19 @@ int plot_data_compute(plot_chart c, const scenario *s, const plot_request *q, pl
     }
     if (!s) return zs_fail(err, ZS_ERR_USAGE, "%s: needs a model (--model or --params)", plot_chart_name(c));
     switch (c) {
+    case PLOT_COMPARE: {
+        /* As `zerosim compare` with its defaults: searches up to max(64, GPUs) with the batch
+         * the given settings train. */
+        static compare_row rows[COMPARE_MAX_ROWS];
+        plan_space sp;
+        plan_space_init(&sp);
+        sp.max_gpus = s->t->gpus > 64 ? s->t->gpus : 64;
+        sp.global_batch = s->t->micro_batch * s->t->grad_accum * training_dp(s->t);
+        sp.tokens = s->tokens;
+        if (compare_run(s, &sp, NULL, rows, COMPARE_MAX_ROWS, &d->n_cmp, err)) return err->code;
+        d->cmp = rows;
+        return ZS_OK;
+    }
     case PLOT_MEMORY_VS_GPUS: return memory_sweep(s, q, d, err);
     case PLOT_MAX_MODEL: return max_model(s, q, d, err);
     default: return sim_run_scenario(s, d->r, &d->n, err);

@@ -63,6 +63,8 @@ bool plot_validate_has_points(const plot_data *d);
 void plot_validate_dat(FILE *f, const plot_data *d);
 void plot_validate_gp(FILE *f, const plot_data *d, const plot_options *o);
 void plot_calibration_dat(FILE *f, const plot_data *d);
+void plot_compare_dat(FILE *f, const plot_data *d);
+void plot_compare_gp(FILE *f, const plot_data *d, const plot_options *o);
 void plot_calibration_gp(FILE *f, const plot_data *d, const plot_options *o);
 
 #endif

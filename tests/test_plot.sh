@@ -15,7 +15,7 @@ check() { if eval "$1"; then ok; else bad "$2"; fi; }
 RUNS=tests/validation/published_runs.csv
 CFG="--model llama-2-7b --hardware a100-80gb --gpus 16 --seq-len 4096 --checkpointing selective"
 GL="--gpus-list 1,8,64"
-CHARTS="memory memory-vs-gpus step comm max-model validate"
+CHARTS="memory memory-vs-gpus step comm max-model validate compare"
 
 have_gnuplot=yes
 if [ -n "$GNUPLOT" ]; then command -v "$GNUPLOT" >/dev/null 2>&1 || have_gnuplot=no
@@ -41,7 +41,7 @@ E.fromstring(t)
 assert \"<svg\" in t
 " "$D/$c.svg" 2>>"$T/err"' "$c.svg: not an SVG document: $(tail -c 200 "$T/err")"
     done
-    check '[ "$(wc -l <"$T/out")" -eq 6 ] && grep -q "$D/memory.png $D/memory.svg" "$T/out"' "stdout should list the images: $(head -c 300 "$T/out")"
+    check '[ "$(wc -l <"$T/out")" -eq 7 ] && grep -q "$D/memory.png $D/memory.svg" "$T/out"' "stdout should list the images: $(head -c 300 "$T/out")"
     # The .gp runs by hand from its directory and draws both images again.
     mkdir "$T/hand" && cp "$D/memory.dat" "$D/memory.gp" "$T/hand/"
     (cd "$T/hand" && ${GNUPLOT:-gnuplot} memory.gp) 2>"$T/err"
@@ -216,6 +216,20 @@ expect 2 "unknown option --frob" plot $CFG --frob 1
 check '[ ! -e "$T/e/memory.dat" ] && [ ! -e "$T/e/validate.dat" ]' "a failed run left chart files in $T/e"
 "$Z" plot --help >"$T/out" 2>&1
 check '[ $? -eq 0 ] && grep -q "^usage: zerosim plot" "$T/out"' "plot --help"
+
+# compare.dat holds what `zerosim compare --format json` gives for the same flags.
+"$Z" compare $CFG --format json >"$T/cmp.json" 2>/dev/null
+check 'python3 - "$D/compare.dat" "$T/cmp.json" <<"EOF"
+import json, math, shlex, sys
+rows = [shlex.split(l) for l in open(sys.argv[1]) if not l.startswith("#") and l.strip()]
+d = json.load(open(sys.argv[2]))["results"]
+assert len(rows) == len(d) == 4, (len(rows), len(d))
+for r, j in zip(rows, d):
+    assert r[0] == j["strategy"]
+    mem = float(r[2]); assert (math.isnan(mem) and not j["applicable"]) or abs(mem - j["memory_bytes"]["total"]) < 1
+    mb = float(r[4]); assert (math.isnan(mb) and j["max_micro_batch"] == 0) or mb == j["max_micro_batch"]
+    g = float(r[6]); assert (math.isnan(g) and j["min_gpus"] is None) or g == j["min_gpus"]
+EOF' "compare.dat differs from zerosim compare"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

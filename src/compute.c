@@ -11,10 +11,9 @@
  * skips the masked upper triangle (half; a causal band of w keys over s skips w / 2s of it),
  * eager attention computes every score of the s x s matrix even where a window masks it,
  * and bidirectional (encoder) and cross-attention compute all of theirs. */
-static void block_attention(const model *m, const training *t, block_kind kind, bool local,
+static void block_attention(const model *m, const training *t, block_kind kind, bool local, double scale,
                             double *model_flops, double *exec_flops)
 {
-    double scale = model_seq_scale(m, kind);
     double s = (double)t->seq_len * scale, s_enc = (double)t->seq_len;
     double q = (double)(m->num_heads * m->head_dim), wqk = q, wv = q;
     if (m->kv_lora_rank > 0) {
@@ -53,17 +52,18 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
         double lin = 0;
         f->attention = attn_exec = 0;
         for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-            double n = (double)model_blocks(m, (block_kind)kind);
+            double n = pc->nblocks[kind];
             if (n <= 0) continue;
-            double local = model_blocks_local(m, (block_kind)kind), am, ae, gm, ge;
-            lin += n * model_seq_scale(m, (block_kind)kind) * pc->blocks_active[kind];
-            block_attention(m, t, (block_kind)kind, true, &am, &ae);
-            block_attention(m, t, (block_kind)kind, false, &gm, &ge);
+            double local = pc->nlocal[kind], scale = pc->seq_scale[kind], am, ae, gm, ge;
+            lin += n * scale * pc->blocks_active[kind];
+            am = ae = 0;
+            if (local > 0) block_attention(m, t, (block_kind)kind, true, scale, &am, &ae);
+            block_attention(m, t, (block_kind)kind, false, scale, &gm, &ge);
             f->attention += local * am + (n - local) * gm;
             attn_exec += local * ae + (n - local) * ge;
         }
         double block = lin / L - pc->norm_per_layer;
-        f->matmul = 2 * (block * L + model_seq_scale(m, BLOCK_DENSE) * (double)m->vocab_size * (double)m->hidden_size);
+        f->matmul = 2 * (block * L + pc->seq_scale[BLOCK_DENSE] * (double)m->vocab_size * (double)m->hidden_size);
     }
     /* LoRA/QLoRA: the adapters add 2 r (d_in + d_out) FLOPs per token per adapted linear; the
      * base weights are frozen, so backward computes only their input gradients. */
@@ -97,7 +97,7 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
         double repl = e * (m->block_norms == 4 ? 14 : 10) * h + (m->dropout ? 2 * (2 * e + 1) * h : 0);
         double act = m->gated_mlp ? 3 : 2, width = 0;
         for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-            double n = (double)model_blocks(m, (block_kind)kind);
+            double n = pc->nblocks[kind];
             double w = kind == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
                                                (double)m->shared_intermediate_size
                                          : (double)m->intermediate_size;
@@ -123,7 +123,7 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
              * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
             double blocks = 0; /* every block's parameters, each kind counted by its number */
             for (int kind = 0; kind < BLOCK_KINDS; kind++)
-                blocks += (double)model_blocks(m, (block_kind)kind) * pc->blocks[kind];
+                blocks += pc->nblocks[kind] * pc->blocks[kind];
             double linear = (blocks - pc->norm_per_layer * L) / mp;
             f->mem_fwd_mb += linear * (finetune_nf4_bytes() + 2);
         }

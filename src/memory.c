@@ -87,7 +87,7 @@ int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_atte
     const model *m = in->m;
     const training *t = in->t;
     int n = 0;
-    double scale = model_seq_scale(m, (block_kind)kind);
+    double scale = in->pc->seq_scale[kind];
     /* Context parallelism: each rank keeps the activations of its s / cp tokens. */
     double s = (double)t->seq_len * scale / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
     double a = (double)m->num_heads, e = in->bt.act;
@@ -180,18 +180,20 @@ static double block_activations(const sim_input *in, int kind, bool local, bool 
 double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
 {
     const model *m = in->m;
+    /* A uniform model is one kind of block: return it exactly, not a mean of L equal terms
+     * (and without the loop: this is on plan's evaluation path). */
+    const param_counts *pc = in->pc;
+    if (m->encoder_layers <= 0 && m->num_experts <= 0 && (m->sliding_window <= 0 || m->sliding_layers <= 0))
+        return block_activations(in, BLOCK_DENSE, false, keep_attention_matrix);
     double total = 0, L = (double)m->num_layers;
     for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-        double blocks = (double)model_blocks(m, (block_kind)kind);
+        double blocks = pc->nblocks[kind];
         if (blocks <= 0) continue;
-        double local = model_blocks_local(m, (block_kind)kind);
+        double local = pc->nlocal[kind];
         if (blocks - local > 0)
             total += (blocks - local) * block_activations(in, kind, false, keep_attention_matrix);
         if (local > 0) total += local * block_activations(in, kind, true, keep_attention_matrix);
     }
-    /* A uniform model is one kind of block: return it exactly, not a mean of L equal terms. */
-    if (model_blocks(m, BLOCK_DENSE) == m->num_layers && model_blocks_local(m, BLOCK_DENSE) == 0)
-        return block_activations(in, BLOCK_DENSE, false, keep_attention_matrix);
     return total / L;
 }
 
@@ -255,7 +257,7 @@ void memory_activations(const sim_input *in, memory *mem)
      * (e s b h each); fp32 logits for the loss, split over the vocabulary by TP. */
     first += (m->dropout ? s * b * h : 0) / sp * inflight;
     /* An encoder-decoder's head sees the decoder's tokens. */
-    double sd = s * model_seq_scale(m, BLOCK_DENSE);
+    double sd = s * in->pc->seq_scale[BLOCK_DENSE];
     double head = 2 * e * sd * b * h / sp;
     double logits = 4 * sd * b * v / tp;
     /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its

@@ -38,29 +38,6 @@ int64_t model_expert_width(const model *m)
 
 /* Clamped so that a model whose depth plan_max_model scales still sums to num_layers; a
  * model with experts but no moe_layers (built by hand) has experts in every decoder block. */
-int64_t model_blocks(const model *m, block_kind kind)
-{
-    int64_t L = m->num_layers > 0 ? m->num_layers : 0;
-    int64_t enc = m->encoder_layers < 0 ? 0 : m->encoder_layers < L ? m->encoder_layers : L;
-    int64_t moe = m->num_experts > 0 ? (m->moe_layers > 0 ? m->moe_layers : L - enc) : 0;
-    if (moe > L - enc) moe = L - enc;
-    switch (kind) {
-    case BLOCK_ENCODER: return enc;
-    case BLOCK_MOE: return moe;
-    case BLOCK_DENSE: return L - enc - moe;
-    default: return 0;
-    }
-}
-
-double model_blocks_local(const model *m, block_kind kind)
-{
-    if (kind == BLOCK_ENCODER || m->sliding_window <= 0 || m->sliding_layers <= 0) return 0;
-    double dec = (double)(model_blocks(m, BLOCK_DENSE) + model_blocks(m, BLOCK_MOE));
-    if (dec <= 0) return 0;
-    double frac = fmin(1, (double)m->sliding_layers / dec);
-    return frac * (double)model_blocks(m, kind);
-}
-
 double model_seq_scale(const model *m, block_kind kind)
 {
     if (m->encoder_layers <= 0 || kind == BLOCK_ENCODER || m->decoder_seq_ratio <= 0) return 1;
@@ -354,6 +331,11 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
         double h = (double)m->hidden_size;
         double block = pc->blocks[model_blocks(m, BLOCK_MOE) > 0 ? BLOCK_MOE : BLOCK_DENSE];
         pc->mtp = (double)m->mtp_layers * (3 * h + 2 * h * h + block);
+    }
+    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+        pc->nblocks[kind] = (double)model_blocks(m, (block_kind)kind);
+        pc->nlocal[kind] = model_blocks_local(m, (block_kind)kind);
+        pc->seq_scale[kind] = model_seq_scale(m, (block_kind)kind);
     }
     return ZS_OK;
 }

@@ -3,6 +3,7 @@
 #define ZS_MODEL_H
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -112,6 +113,11 @@ typedef struct param_counts {
                                   (embedding and head shared): not in total */
     double blocks[BLOCK_KINDS];        /* parameters of one block of each kind */
     double blocks_active[BLOCK_KINDS]; /* the same as one token sees it */
+    /* The model's shape by kind of block, computed once here for the evaluation path:
+     * model_blocks, model_blocks_local and model_seq_scale of each kind. */
+    double nblocks[BLOCK_KINDS];
+    double nlocal[BLOCK_KINDS];
+    double seq_scale[BLOCK_KINDS];
 } param_counts;
 
 /* One parameter tensor of a block or of the model's ends. */
@@ -128,15 +134,37 @@ typedef struct model_tensor {
  * -1 when max is too small. */
 int model_tensors(const model *m, bool layer, block_kind kind, model_tensor *out, int max);
 
-/* How many blocks of `kind` the model stacks (they sum to num_layers). */
-int64_t model_blocks(const model *m, block_kind kind);
+/* How many blocks of `kind` the model stacks (they sum to num_layers). Inline: the
+ * evaluation path asks for it per block kind on every configuration. */
+static inline int64_t model_blocks(const model *m, block_kind kind)
+{
+    int64_t L = m->num_layers > 0 ? m->num_layers : 0;
+    int64_t enc = m->encoder_layers < 0 ? 0 : m->encoder_layers < L ? m->encoder_layers : L;
+    int64_t moe = m->num_experts > 0 ? (m->moe_layers > 0 ? m->moe_layers : L - enc) : 0;
+    if (moe > L - enc) moe = L - enc;
+    switch (kind) {
+    case BLOCK_ENCODER: return enc;
+    case BLOCK_MOE: return moe;
+    case BLOCK_DENSE: return L - enc - moe;
+    default: return 0;
+    }
+}
+
 
 /* Expert width: moe_intermediate_size, or intermediate_size when that is 0 (Mixtral). */
 int64_t model_expert_width(const model *m);
 
 /* Of the blocks of `kind`, how many use sliding-window attention (sliding_layers spread over
  * the decoder blocks in proportion; never encoder blocks). May be fractional. Never fails. */
-double model_blocks_local(const model *m, block_kind kind);
+static inline double model_blocks_local(const model *m, block_kind kind)
+{
+    if (kind == BLOCK_ENCODER || m->sliding_window <= 0 || m->sliding_layers <= 0) return 0;
+    double dec = (double)(model_blocks(m, BLOCK_DENSE) + model_blocks(m, BLOCK_MOE));
+    if (dec <= 0) return 0;
+    double frac = fmin(1, (double)m->sliding_layers / dec);
+    return frac * (double)model_blocks(m, kind);
+}
+
 
 /* Megatron tensor-parallel all-reduces of the s b h activations per block in forward, mean over
  * the model's blocks (as many again in backward): 2 for a sequential block (after attention,

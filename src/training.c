@@ -45,33 +45,35 @@ int64_t training_dp(const training *t)
     return mp > 0 ? t->gpus / mp : 0;
 }
 
-/* The ranges, as tables of offsets: static, so the evaluation path (plan calls this for every
- * configuration) builds nothing. */
-static const struct { const char *flag; size_t off; int64_t min, max; } int_ranges[] = {
-    {"--gpus", offsetof(training, gpus), 1, 10000000},
-    {"--gpus-per-node", offsetof(training, gpus_per_node), 0, 4096},
-    {"--tp", offsetof(training, tp), 1, 4096},
-    {"--pp", offsetof(training, pp), 1, 4096},
-    {"--cp", offsetof(training, cp), 1, 4096},
-    {"--ep", offsetof(training, ep), 1, 65536},
-    {"--virtual-stages", offsetof(training, virtual_stages), 1, 1024},
-    {"--micro-batch", offsetof(training, micro_batch), 1, 1000000},
-    {"--seq-len", offsetof(training, seq_len), 1, 100000000},
-    {"--grad-accum", offsetof(training, grad_accum), 1, 1000000},
-};
+/* The ranges, once: X(field, flag, min, max). The tables below name the field in a message;
+ * the expansion in training_validate checks them inline (plan validates every configuration it
+ * tries, so the common case must not loop over tables). */
+#define INT_RANGES(X)                                                                          \
+    X(gpus, "--gpus", 1, 10000000) X(gpus_per_node, "--gpus-per-node", 0, 4096)               \
+    X(tp, "--tp", 1, 4096) X(pp, "--pp", 1, 4096) X(cp, "--cp", 1, 4096) X(ep, "--ep", 1, 65536) \
+    X(virtual_stages, "--virtual-stages", 1, 1024) X(micro_batch, "--micro-batch", 1, 1000000) \
+    X(seq_len, "--seq-len", 1, 100000000) X(grad_accum, "--grad-accum", 1, 1000000)
 /* Buckets split traffic into calls: at least one element each, or the call count explodes. */
-static const struct { const char *flag; size_t off; double min; } bucket_ranges[] = {
-    {"--reduce-bucket", offsetof(training, reduce_bucket), 1},
-    {"--allgather-bucket", offsetof(training, allgather_bucket), 1},
-    {"--prefetch-bucket", offsetof(training, prefetch_bucket), 0},
-    {"--max-live-params", offsetof(training, max_live_params), 0},
-    {"--persistence-threshold", offsetof(training, persistence_threshold), 0},
-    {"DDP bucket_cap", offsetof(training, ddp_bucket_bytes), 1},
-    {"sub_group_size", offsetof(training, sub_group_size), 1},
-};
+#define BUCKET_RANGES(X)                                                                       \
+    X(reduce_bucket, "--reduce-bucket", 1) X(allgather_bucket, "--allgather-bucket", 1)       \
+    X(prefetch_bucket, "--prefetch-bucket", 0) X(max_live_params, "--max-live-params", 0)     \
+    X(persistence_threshold, "--persistence-threshold", 0) X(ddp_bucket_bytes, "DDP bucket_cap", 1) \
+    X(sub_group_size, "sub_group_size", 1)
+
+#define INT_ROW(f, flag, lo, hi) {flag, offsetof(training, f), lo, hi},
+#define BUCKET_ROW(f, flag, lo) {flag, offsetof(training, f), lo},
+static const struct { const char *flag; size_t off; int64_t min, max; } int_ranges[] = {INT_RANGES(INT_ROW)};
+static const struct { const char *flag; size_t off; double min; } bucket_ranges[] = {BUCKET_RANGES(BUCKET_ROW)};
 
 int training_validate(const training *t, zs_error *err)
 {
+#define INT_OK(f, flag, lo, hi) &&t->f >= (lo) && t->f <= (hi)
+#define BUCKET_OK(f, flag, lo) &&t->f >= (lo) && t->f <= 1e15
+    if (1 INT_RANGES(INT_OK) BUCKET_RANGES(BUCKET_OK) && (t->grad_bytes == 0 || t->grad_bytes == 2 || t->grad_bytes == 4) &&
+        t->gpus % (t->tp * t->pp * t->cp) == 0 && (t->cp == 1 || t->seq_len % t->cp == 0))
+        return ZS_OK;
+#undef INT_OK
+#undef BUCKET_OK
     const char *base = (const char *)t;
     for (size_t i = 0; i < sizeof int_ranges / sizeof int_ranges[0]; i++) {
         int64_t v = *(const int64_t *)(base + int_ranges[i].off);
@@ -84,7 +86,7 @@ int training_validate(const training *t, zs_error *err)
                                    (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)t->cp)
                          : zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld",
                                    (long long)t->gpus, (long long)t->tp, (long long)t->pp);
-    if (t->seq_len % t->cp != 0)
+    if (t->cp > 1 && t->seq_len % t->cp != 0)
         return zs_fail(err, ZS_ERR_USAGE, "--seq-len %lld is not a multiple of --cp %lld",
                        (long long)t->seq_len, (long long)t->cp);
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)

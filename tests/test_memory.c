@@ -124,9 +124,11 @@ static void korthikanti_table2(void)
     sim_input in;
     result r1, r2;
     m.num_layers = 10;
+    CHECK(model_count(&m, t.persistence_threshold, &pc, &e) == 0);
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
     sim_run(&in, &strat_ddp, 0, &r1);
     m.num_layers = 11;
+    CHECK(model_count(&m, t.persistence_threshold, &pc, &e) == 0);
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
     sim_run(&in, &strat_ddp, 0, &r2);
     CHECK_NEAR(r2.mem.activations - r1.mem.activations, 2 * s * b * h, 1e-12);

@@ -28,7 +28,8 @@ plot 'step.dat' using 4:xtic(2) title 'compute (fwd + bwd + recompute)' lc rgb '
      'step.dat' using 6 title 'optimizer step' lc rgb '#59a14f', \
      'step.dat' using 7 title 'pipeline bubble' lc rgb '#bab0ac', \
      'step.dat' using 8 title 'exposed offload (PCIe)' lc rgb '#b07aa1', \
-     'step.dat' using 0:9:(column(3) > 0 ? sprintf("%.2f s\nMFU %.1f%%", $9, 100*$11) : 'not applicable') with labels offset 0,1.7 notitle
+     'step.dat' using 0:(column(3) > 0 && column(12) < 1 ? $9 : NaN):(0.6) with boxes fill pattern 4 transparent border lc rgb '#c00000' lc rgb '#c00000' title 'does not fit in memory (time if it did)', \
+     'step.dat' using 0:9:(column(3) > 0 ? (column(12) > 0 ? sprintf("%.2f s\nMFU %.1f%%", $9, 100*$11) : sprintf("%.2f s\ndoes not fit", $9)) : 'not applicable') with labels offset 0,1.7 notitle
 unset output
 set terminal svg size 1000,600 font 'Sans,12' noenhanced background rgb 'white'
 set output zs_svg

@@ -395,8 +395,9 @@ int cmd_plan(int argc, char **argv)
             else printf("  -  %-6s does not fit (within the constraints)\n", strategies[k]->label);
             if (pr.min_gpus[k]) {
                 const training *mt = &pr.min_entry[k].t;
-                printf("     %-6s fits from %lld GPU%s: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s\n",
+                printf("     %-6s fits from %lld GPU%s%s%s: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s\n",
                        strategies[k]->label, (long long)pr.min_gpus[k], pr.min_gpus[k] == 1 ? "" : "s",
+                       show_fw ? " under " : "", show_fw ? framework_of(mt)->name : "",
                        (long long)mt->tp, (long long)mt->pp, (long long)mt->micro_batch,
                        ckpt_name(mt->checkpointing), report_offload_name(mt));
             }

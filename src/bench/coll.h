@@ -63,4 +63,17 @@ extern const struct coll_def coll_allreduce, coll_allgather, coll_reducescatter,
  * elements = (bytes/typesize/nranks) rounded down to 16 bytes. */
 size_t coll_block_count(size_t bytes, size_t typesize, int nranks);
 
+/* Shared table entries, for collectives whose buffers have the same shape:
+ * coll_layout_whole: send = recv = count = bytes/typesize (all-reduce,
+ *   reduce, broadcast, send/receive);
+ * coll_layout_gathered: send = one block, recv = nranks blocks, rank r's
+ *   block at r*block in place (all-gather, gather);
+ * coll_fill_whole: the rank writes its whole send buffer from offset 0;
+ * coll_fill_block: the rank writes elements [r*block, (r+1)*block) of the
+ *   global vector. None fails. */
+void coll_layout_whole(size_t bytes, size_t typesize, int nranks, struct coll_layout *l);
+void coll_layout_gathered(size_t bytes, size_t typesize, int nranks, struct coll_layout *l);
+void coll_fill_whole(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in);
+void coll_fill_block(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in);
+
 #endif

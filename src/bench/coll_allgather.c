@@ -1,34 +1,11 @@
 /* coll_allgather.c -- all-gather: rank r's block lands at offset r*block on every rank. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: each rank receives the n-1 blocks it lacks. */
 static double factor(int n) { return busbw_factor("all_gather", n); }
 
-/* size = total gathered buffer; count = per-rank block (nccl-tests). */
-static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
-{
-    size_t block = coll_block_count(bytes, typesize, nranks);
-    l->send_count = l->param_count = block;
-    l->recv_count = block * (size_t)nranks;
-    l->send_inplace_off = block;
-    l->recv_inplace_off = 0;
-}
-
-/* Rank r contributes elements [r*block, (r+1)*block) of the global vector. */
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, (size_t)rank * l->send_count, l->send_count);
-}
-
+/* Layout (coll_layout_gathered): size = total gathered buffer; count =
+ * per-rank block (nccl-tests). Rank q's block must hold q's input. */
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
                     const void *out)
 {
@@ -56,5 +33,5 @@ static int run(const struct coll_call *c)
 
 const struct coll_def coll_allgather = {
     .name = "allgather", .uses_op = 0, .uses_root = 0,
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = coll_layout_gathered, .fill = coll_fill_block, .check = check, .run = run,
 };

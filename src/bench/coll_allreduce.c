@@ -1,29 +1,8 @@
 /* coll_allreduce.c -- all-reduce: every rank gets op over all ranks' inputs. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw * 2(n-1)/n: each rank sends and receives 2(n-1)/n of the data. */
 static double factor(int n) { return busbw_factor("all_reduce", n); }
-
-static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
-{
-    (void)nranks;
-    l->send_count = l->recv_count = l->param_count = bytes / typesize;
-    l->send_inplace_off = l->recv_inplace_off = 0;
-}
-
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, 0, l->send_count);
-}
 
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
                     const void *out)
@@ -53,5 +32,5 @@ static int run(const struct coll_call *c)
 
 const struct coll_def coll_allreduce = {
     .name = "allreduce", .uses_op = 1, .uses_root = 0,
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
 };

@@ -1,14 +1,5 @@
 /* coll_alltoall.c -- all-to-all: block d of rank s lands in block s of rank d. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: n-1 of the n blocks leave the rank. */
 static double factor(int n) { return busbw_factor("all_to_all", n); }
@@ -22,14 +13,8 @@ static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout
     l->send_inplace_off = l->recv_inplace_off = 0;
 }
 
-/* Rank s's input element j is value(s, j): block d (for rank d) holds
- * global indices [d*block, (d+1)*block). */
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, 0, l->send_count);
-}
-
-/* Rank r's block s must be value(s, r*block + j). */
+/* Rank s's input element j is value(s, j) (coll_fill_whole): block d
+ * (for rank d) holds global indices [d*block, (d+1)*block). Rank r's block s must be value(s, r*block + j). */
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
                     const void *out)
 {
@@ -78,5 +63,5 @@ const struct coll_def coll_alltoall = {
 #ifdef ZB_NCCL
     .in_place_na = 1,
 #endif
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = layout, .fill = coll_fill_whole, .check = check, .run = run,
 };

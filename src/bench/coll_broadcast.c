@@ -1,32 +1,12 @@
 /* coll_broadcast.c -- broadcast: root's buffer is copied to every rank. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw: every rank but the root receives the whole buffer once. */
 static double factor(int n) { return busbw_factor("broadcast", n); }
 
-static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
-{
-    (void)nranks;
-    l->send_count = l->recv_count = l->param_count = bytes / typesize;
-    l->send_inplace_off = l->recv_inplace_off = 0;
-}
-
-/* Every rank fills its input; only the root's is used. The expected output
- * is the root's input, so a rank that kept its own data is caught. */
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, 0, l->send_count);
-}
-
+/* Every rank fills its input (coll_fill_whole); only the root's is used.
+ * The expected output is the root's input, so a rank that kept its own
+ * data is caught. */
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
                     const void *out)
 {
@@ -61,7 +41,7 @@ static const void *result(const struct coll_call *c)
 
 const struct coll_def coll_broadcast = {
     .name = "broadcast", .uses_op = 0, .uses_root = 1,
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
 #ifndef ZB_NCCL
     .result = result,
 #endif

@@ -116,3 +116,29 @@ size_t coll_block_count(size_t bytes, size_t typesize, int nranks)
     size_t align = typesize < 16 ? 16 / typesize : 1;   /* elements per 16 bytes */
     return per_rank & ~(align - 1);
 }
+
+void coll_layout_whole(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
+{
+    (void)nranks;
+    l->send_count = l->recv_count = l->param_count = bytes / typesize;
+    l->send_inplace_off = l->recv_inplace_off = 0;
+}
+
+void coll_layout_gathered(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
+{
+    size_t block = coll_block_count(bytes, typesize, nranks);
+    l->send_count = l->param_count = block;
+    l->recv_count = block * (size_t)nranks;
+    l->send_inplace_off = block;
+    l->recv_inplace_off = 0;
+}
+
+void coll_fill_whole(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
+{
+    coll_vals_fill(v, rank, in, 0, l->send_count);
+}
+
+void coll_fill_block(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
+{
+    coll_vals_fill(v, rank, in, (size_t)rank * l->send_count, l->send_count);
+}

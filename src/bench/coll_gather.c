@@ -1,37 +1,13 @@
 /* coll_gather.c -- gather: rank r's block lands at offset r*block on the root. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: the root receives the n-1 blocks it lacks
  * (nccl-tests doc/PERFORMANCE.md, as all-gather). */
 static double factor(int n) { return busbw_factor("gather", n); }
 
-/* size = whole gathered buffer; count = per-rank block (nccl-tests). In
- * place, rank r's block already sits at recvbuf + r*block. */
-static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
-{
-    size_t block = coll_block_count(bytes, typesize, nranks);
-    l->send_count = l->param_count = block;
-    l->recv_count = block * (size_t)nranks;
-    l->send_inplace_off = block;
-    l->recv_inplace_off = 0;
-}
-
-/* Rank r contributes elements [r*block, (r+1)*block) of the global vector. */
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, (size_t)rank * l->send_count, l->send_count);
-}
-
-/* Only the root's receive buffer is defined after a gather. */
+/* Layout (coll_layout_gathered): size = whole gathered buffer; count =
+ * per-rank block (nccl-tests); in place, rank r's block already sits at
+ * recvbuf + r*block. Only the root's receive buffer is defined after a gather. */
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
                     const void *out)
 {
@@ -73,5 +49,5 @@ static int run(const struct coll_call *c)
 
 const struct coll_def coll_gather = {
     .name = "gather", .uses_op = 0, .uses_root = 1,
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = coll_layout_gathered, .fill = coll_fill_block, .check = check, .run = run,
 };

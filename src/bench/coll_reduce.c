@@ -1,30 +1,9 @@
 /* coll_reduce.c -- reduce: the root gets op over all ranks' inputs. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw: the root receives (a reduction of) the whole buffer once
  * (nccl-tests doc/PERFORMANCE.md: reduce, factor 1). */
 static double factor(int n) { return busbw_factor("reduce", n); }
-
-static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
-{
-    (void)nranks;
-    l->send_count = l->recv_count = l->param_count = bytes / typesize;
-    l->send_inplace_off = l->recv_inplace_off = 0;
-}
-
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, 0, l->send_count);
-}
 
 /* Only the root's buffer is defined after a reduce (as nccl-tests checks). */
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
@@ -59,5 +38,5 @@ static int run(const struct coll_call *c)
 
 const struct coll_def coll_reduce = {
     .name = "reduce", .uses_op = 1, .uses_root = 1,
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
 };

@@ -1,14 +1,5 @@
 /* coll_reducescatter.c -- reduce-scatter: rank r gets block r of op over all inputs. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: each rank sends the n-1 blocks it does not keep. */
 static double factor(int n) { return busbw_factor("reduce_scatter", n); }
@@ -27,11 +18,6 @@ static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout
 #else
     l->recv_inplace_off = 0;
 #endif
-}
-
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, 0, l->send_count);
 }
 
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
@@ -64,5 +50,5 @@ static int run(const struct coll_call *c)
 
 const struct coll_def coll_reducescatter = {
     .name = "reducescatter", .uses_op = 1, .uses_root = 0,
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = layout, .fill = coll_fill_whole, .check = check, .run = run,
 };

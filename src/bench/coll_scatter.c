@@ -1,14 +1,5 @@
 /* coll_scatter.c -- scatter: block r of the root's buffer lands on rank r. */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: the root sends the n-1 blocks it does not keep
  * (nccl-tests doc/PERFORMANCE.md, as reduce-scatter). */
@@ -25,13 +16,8 @@ static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout
     l->recv_inplace_off = block;
 }
 
-/* Every rank fills a full send buffer; only the root's is used, and the
+/* Every rank fills a full send buffer (coll_fill_whole); only the root's is used, and the
  * expected block is the root's, so a rank that kept its own is caught. */
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, 0, l->send_count);
-}
-
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
                     const void *out)
 {
@@ -68,5 +54,5 @@ static int run(const struct coll_call *c)
 
 const struct coll_def coll_scatter = {
     .name = "scatter", .uses_op = 0, .uses_root = 1,
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = layout, .fill = coll_fill_whole, .check = check, .run = run,
 };

@@ -1,30 +1,9 @@
 /* coll_sendrecv.c -- send/receive ring: rank r sends to r+1 and receives from r-1 (pipeline stages). */
-#include "../busbw.h"
-#include "coll.h"
-
-#ifdef ZB_NCCL
-#include "be_cuda.h"
-#else
-#include <limits.h>
-#include <mpi.h>
-#include "mpi_dtype.h"
-#endif
+#include "coll_run.h"
 
 /* busbw = algbw: each rank sends and receives the whole buffer once
  * (nccl-tests doc/PERFORMANCE.md: sendrecv, factor 1). */
 static double factor(int n) { return busbw_factor("sendrecv", n); }
-
-static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
-{
-    (void)nranks;
-    l->send_count = l->recv_count = l->param_count = bytes / typesize;
-    l->send_inplace_off = l->recv_inplace_off = 0;
-}
-
-static void fill(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in)
-{
-    coll_vals_fill(v, rank, in, 0, l->send_count);
-}
 
 /* Rank r must hold rank r-1's input. */
 static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
@@ -66,5 +45,5 @@ const struct coll_def coll_sendrecv = {
 #ifdef ZB_NCCL
     .in_place_na = 1,
 #endif
-    .busbw_factor = factor, .layout = layout, .fill = fill, .check = check, .run = run,
+    .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
 };

@@ -89,7 +89,7 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
      * loss reads and writes fp32 logits about four times (upcast, softmax, gradient): 16 V
      * bytes per token, split by TP over the vocabulary. Eager attention writes and re-reads
      * the a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
-    f->mem_fwd_mb = f->attn_mem_fwd_mb = 0;
+    f->mem_fwd_mb = f->attn_mem_fwd_mb = f->fp8_kernels_mb = 0;
     if (!m->params_only) {
         double e = t->precision == PREC_FP32 ? 4 : 2, h = (double)m->hidden_size;
         double tp = (double)t->tp;
@@ -117,6 +117,12 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
             double hq = (double)(m->num_heads * m->head_dim);
             double ins = 2 * h + hq + width; /* width: the mean MLP width a token passes */
             f->mem_fwd_mb += 5 * ins * L / (double)t->tp / (double)t->pp * tokens_mb;
+            /* Each of a block's four linears (fused QKV, output projection, fc1, fc2) launches
+             * one fused cast-transpose forward (its input) and one backward (its output
+             * gradient): NVIDIA/TransformerEngine transformer_engine/pytorch/module/linear.py,
+             * fp8_cast_transpose_fused / fp8_cast_transpose_bgrad_fused. The LM head stays
+             * 16-bit. At small sizes these fixed costs eat the FP8 GEMM saving. */
+            f->fp8_kernels_mb = 4 * L / (double)t->pp;
         }
         if (t->finetune == FT_QLORA) {
             /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
@@ -176,8 +182,12 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
     double mm_rate = peak * gemm_efficiency, attn_rate = attn_peak * attn_frac;
     double mem_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     double mm = f->fwd_mb - f->attn_fwd_mb;
+    /* A kernel's fixed cost (launch, ramp, tail) as the model charges a GEMM: W_half at the
+     * profile's 16-bit GEMM rate. */
+    double kernel_s = hw->matmul_half_flops / (hw->peak_bf16 * hw->matmul_max_fraction);
+    double casts = f->fp8_kernels_mb > 0 && isfinite(kernel_s) ? f->fp8_kernels_mb * kernel_s : 0;
     mb_time tm;
-    tm.fwd = mm / mm_rate + f->attn_fwd_mb / attn_rate + f->mem_fwd_mb / mem_rate;
+    tm.fwd = mm / mm_rate + f->attn_fwd_mb / attn_rate + f->mem_fwd_mb / mem_rate + casts;
     tm.attn = f->attn_fwd_mb / attn_rate;
     double rec = 0;
     if (t->checkpointing == CKPT_FULL) rec = f->fwd_mb > 0 ? tm.fwd * f->recompute_mb / f->fwd_mb : 0;
@@ -186,7 +196,7 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
         rec = f->recompute_mb / mm_rate + (f->mem_fwd_mb - f->attn_mem_fwd_mb) / mem_rate;
     else if (t->checkpointing == CKPT_SELECTIVE)
         rec = f->attn_fwd_mb / attn_rate + f->attn_mem_fwd_mb / mem_rate;
-    tm.bwd = 2 * tm.fwd - f->frozen_fwd_mb / mm_rate + rec;
+    tm.bwd = 2 * tm.fwd - casts - f->frozen_fwd_mb / mm_rate + rec; /* one cast per linear backward */
     return tm;
 }
 

@@ -25,6 +25,8 @@ typedef struct flops {
     double attn_mem_fwd_mb; /* of mem_fwd_mb: the s^2 score traffic of eager attention */
     double frozen_fwd_mb; /* of fwd_mb: matmul FLOPs of frozen weights (LoRA/QLoRA), whose
                              weight-gradient GEMM backward skips */
+    double fp8_kernels_mb; /* FP8 cast kernels per GPU per micro-batch, forward (backward
+                              launches as many): each pays a GEMM's fixed cost */
 } flops;
 
 /* Seconds of one micro-batch on one GPU. */

@@ -146,6 +146,7 @@ void comm_summarise(const sim_input *in, comm_plan *p, comm_summary *s)
         for (int l = 0; l < LEVEL_COUNT; l++) {
             s->bytes_level[l] += c.bytes[l] * p->op[i].calls;
             s->bytes_kind[p->op[i].kind] += c.bytes[l] * p->op[i].calls;
+            s->bytes_group[p->op[i].group] += c.bytes[l] * p->op[i].calls;
             s->bytes_total += c.bytes[l] * p->op[i].calls;
         }
         s->seconds_total += c.seconds * p->op[i].calls;

@@ -45,6 +45,8 @@ typedef struct comm_summary {
     double bytes_total;              /* bytes each GPU sends */
     double bytes_level[LEVEL_COUNT]; /* by link level: NVLink, network, PCIe */
     double bytes_kind[COLL_COUNT];   /* by collective */
+    double bytes_group[GROUP_COUNT]; /* by rank group: GROUP_EP is the experts' all-to-all,
+                                        GROUP_CP ring attention's K/V exchange */
     double ideal_bytes;              /* the ZeRO paper's volume (2P or 3P elements x (n-1)/n) */
     double plain_inter_bytes;        /* network bytes of the same strategy without hybrid
                                         sharding or ZeRO++ (0 when not computed) */

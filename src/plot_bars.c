@@ -200,8 +200,9 @@ void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
 static void comm_cols(FILE *f, const result *r)
 {
     const comm_summary *c = &r->comm;
-    fprintf(f, " %.17g %.17g %.17g %.17g %.17g\n", c->bytes_level[LEVEL_INTRA], c->bytes_level[LEVEL_INTER],
-            c->bytes_level[LEVEL_HOST], c->bytes_total, c->ideal_bytes);
+    fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", c->bytes_level[LEVEL_INTRA], c->bytes_level[LEVEL_INTER],
+            c->bytes_level[LEVEL_HOST], c->bytes_total, c->ideal_bytes, c->bytes_group[GROUP_EP],
+            c->bytes_group[GROUP_CP]);
 }
 
 void plot_comm_dat(FILE *f, const plot_data *d)
@@ -210,8 +211,10 @@ void plot_comm_dat(FILE *f, const plot_data *d)
             "# unit: bytes (the chart divides by 1 GB = 1e9 bytes); the same numbers as\n"
             "# `zerosim estimate --format json` results[].communication_bytes_per_gpu.\n"
             "# intra_node = NVLink/NVSwitch, inter_node = network, host_link = PCIe (offload);\n"
-            "# ideal_zero_paper: the ZeRO paper's volume (2P, or 3P for stage 3, times (n-1)/n).\n"
-            "# columns: strategy label applicable intra_node inter_node host_link total ideal_zero_paper\n",
+            "# ideal_zero_paper: the ZeRO paper's volume (2P, or 3P for stage 3, times (n-1)/n);\n"
+            "# expert_all_to_all (EP dispatch/combine) and context_parallel_kv (CP ring) are parts of total.\n"
+            "# columns: strategy label applicable intra_node inter_node host_link total ideal_zero_paper"
+            " expert_all_to_all context_parallel_kv\n",
             false, comm_cols);
 }
 
@@ -229,6 +232,22 @@ void plot_comm_gp(FILE *f, const plot_data *d, const plot_options *o)
         "     '' using 0:(column(3) > 0 ? $8/GB : NaN) with points pt 9 ps 1.8 lc rgb '#c00000' "
         "title 'ZeRO paper ideal (data-parallel traffic only)', \\\n"
         "     '' using 0:(($7 > $8 ? $7 : $8)/GB):(column(3) > 0 ? sprintf('%.1f GB', $7/GB) : 'not applicable') "
-        "with labels offset 0,1.3 notitle\n";
-    gp_output(f, o, plot);
+        "with labels offset 0,1.3 notitle";
+    /* Expert and context parallelism's own traffic, parts of the bars above, marked where any
+     * strategy has it: the all-to-all and the K/V ring are what EP and CP add. */
+    bool ep = false, cp = false;
+    for (int i = 0; i < d->n; i++) {
+        ep |= d->r[i].applicable && d->r[i].comm.bytes_group[GROUP_EP] > 0;
+        cp |= d->r[i].applicable && d->r[i].comm.bytes_group[GROUP_CP] > 0;
+    }
+    sbuf p = {.n = 0};
+    sb_add(&p, "%s", plot);
+    if (ep)
+        sb_add(&p, ", \\\n     '' using 0:(column(3) > 0 && $9 > 0 ? $9/GB : NaN) with points pt 7 ps 1.5 "
+                   "lc rgb '#f28e2b' title 'of which expert all-to-all (EP)'");
+    if (cp)
+        sb_add(&p, ", \\\n     '' using 0:(column(3) > 0 && $10 > 0 ? $10/GB : NaN) with points pt 5 ps 1.5 "
+                   "lc rgb '#59a14f' title 'of which CP ring K/V exchange'");
+    sb_add(&p, "\n");
+    gp_output(f, o, p.s);
 }

@@ -131,6 +131,8 @@ GETTER(g_inter, r->comm.bytes_level[LEVEL_INTER])
 GETTER(g_host, r->comm.bytes_level[LEVEL_HOST])
 GETTER(g_ideal, r->comm.ideal_bytes)
 GETTER(g_plain, r->comm.plain_inter_bytes)
+GETTER(g_ep, r->comm.bytes_group[GROUP_EP])
+GETTER(g_cp, r->comm.bytes_group[GROUP_CP])
 GETTER(g_days, r->cost.seconds / 86400)
 GETTER(g_gpuh, r->cost.gpu_hours)
 GETTER(g_dollars, r->cost.dollars)
@@ -167,6 +169,13 @@ static void step_table(FILE *f, const scenario *s, const result *r, int n)
     row(f, "network (inter-node)", r, n, g_inter, "%.2f", 1e9);
     row(f, "PCIe (host offload)", r, n, g_host, "%.2f", 1e9);
     row(f, "= total", r, n, g_bytes, "%.2f", 1e9);
+    bool any_ep = false, any_cp = false;
+    for (int i = 0; i < n; i++) {
+        any_ep |= r[i].applicable && r[i].comm.bytes_group[GROUP_EP] > 0;
+        any_cp |= r[i].applicable && r[i].comm.bytes_group[GROUP_CP] > 0;
+    }
+    if (any_ep) row(f, "  of which EP all-to-all", r, n, g_ep, "%.2f", 1e9);
+    if (any_cp) row(f, "  of which CP K/V ring", r, n, g_cp, "%.2f", 1e9);
     row(f, "ZeRO paper ideal (DP only)", r, n, g_ideal, "%.2f", 1e9);
     bool any_plain = false;
     for (int i = 0; i < n; i++) any_plain |= r[i].applicable && r[i].comm.plain_inter_bytes > 0;
@@ -314,6 +323,8 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
         for (int k = 0; k < COLL_COUNT; k++)
             cJSON_AddNumberToObject(c, coll_table[k]->name, r[i].comm.bytes_kind[k]);
         cJSON_AddNumberToObject(c, "ideal_zero_paper", r[i].comm.ideal_bytes);
+        cJSON_AddNumberToObject(c, "expert_all_to_all", r[i].comm.bytes_group[GROUP_EP]);
+        cJSON_AddNumberToObject(c, "context_parallel_kv", r[i].comm.bytes_group[GROUP_CP]);
         if (r[i].comm.plain_inter_bytes > 0)
             cJSON_AddNumberToObject(c, "inter_node_without_hybrid", r[i].comm.plain_inter_bytes);
         cJSON *ops = cJSON_AddArrayToObject(o, "collectives");

@@ -82,7 +82,7 @@ for r in mem:
 assert n >= 4 * 11, n
 for r in table(d + "/comm.dat"):
     c = res[r["strategy"]]["communication_bytes_per_gpu"]
-    for k in ("intra_node", "inter_node", "host_link", "total", "ideal_zero_paper"): same(r[k], c[k])
+    for k in ("intra_node", "inter_node", "host_link", "total", "ideal_zero_paper", "expert_all_to_all", "context_parallel_kv"): same(r[k], c[k])
 EOF' "memory.dat/comm.dat differ from estimate --format json"
 
 "$Z" plan $CFG --max-model $GL --format json >"$T/plan.json" 2>/dev/null

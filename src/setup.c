@@ -33,6 +33,7 @@ const cli_opt setup_options[] = {
     {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", OPT_GRAD_DTYPE},
     {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)", OPT_MICRO},
     {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)", OPT_SEQ},
+    {"decoder-seq-len", "N", "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)", OPT_DEC_SEQ},
     {"grad-accum", "N", "micro-batches per step (default 1)", OPT_ACCUM},
     {"tp", "N", "tensor-parallel degree (default 1)", OPT_TP},
     {"pp", "N", "pipeline-parallel degree (default 1)", OPT_PP},
@@ -97,6 +98,11 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
         if (s->tokens < 1) return zs_fail(err, ZS_ERR_USAGE, "--tokens: expected at least 1 token");
         return ZS_OK;
     case OPT_PRICE: return units_parse_count(v, "--price-per-gpu-hour", &s->price, err);
+    case OPT_DEC_SEQ:
+        if (units_parse_count(v, "--decoder-seq-len", &s->decoder_seq, err)) return err->code;
+        if (!(s->decoder_seq >= 1 && s->decoder_seq <= 1e8 && s->decoder_seq == (double)(long long)s->decoder_seq))
+            return zs_fail(err, ZS_ERR_USAGE, "--decoder-seq-len: expected a whole number of tokens from 1 to 1e8");
+        return ZS_OK;
     case OPT_HBM:
         if (units_parse_bytes(v, "--hbm", &s->hbm_override, err)) return err->code;
         if (s->hbm_override < 1) return zs_fail(err, ZS_ERR_USAGE, "--hbm: expected a positive size such as 80GiB");
@@ -367,6 +373,17 @@ int setup_finish(setup *s, zs_error *err)
         return zs_fail(err, ZS_ERR_USAGE, "--pp %lld x --virtual-stages %lld = %lld model chunks, more than the model's %lld layers",
                        (long long)s->t.pp, (long long)s->t.virtual_stages, (long long)(s->t.pp * s->t.virtual_stages),
                        (long long)s->m.num_layers);
+    /* Decoder tokens travel as a ratio to the encoder's (the model field decoder_seq_ratio),
+     * so a sweep over --seq-len keeps the proportion the flag gave. */
+    if (s->decoder_seq > 0) {
+        if (s->m.params_only || s->m.encoder_layers <= 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--decoder-seq-len: %s is not an encoder-decoder model",
+                           s->model_arg ? s->model_arg : "--params");
+        if (s->decoder_seq / (double)s->t.seq_len > 1000)
+            return zs_fail(err, ZS_ERR_USAGE, "--decoder-seq-len %.0f: more than 1000 x --seq-len %lld",
+                           s->decoder_seq, (long long)s->t.seq_len);
+        s->m.decoder_seq_ratio = s->decoder_seq / (double)s->t.seq_len;
+    }
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
     if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
     /* reduce_bucket_size 0: DeepSpeed flushes the bucket before each gradient is added, so a

@@ -33,6 +33,7 @@ typedef struct setup {
     double hbm_override;            /* --hbm bytes; 0 = profile's */
     double tokens;                  /* --tokens: training budget in tokens; 0 = none */
     double price;                   /* --price-per-gpu-hour dollars; < 0 = profile's */
+    double decoder_seq;             /* --decoder-seq-len tokens (encoder-decoder); 0 = the model's */
     /* Training flags are parsed when read (a bad value is a usage error before any file is
      * opened) into flag_t, and copied over t after ds_config in finish(), so flags win. */
     training flag_t;
@@ -50,7 +51,7 @@ enum {
     OPT_VSTAGES, OPT_CKPT, OPT_SP, OPT_EAGER, OPT_OFF_OPT, OPT_OFF_PARAM, OPT_DEEPSPEED,
     OPT_REDUCE_BUCKET, OPT_AG_BUCKET, OPT_PREFETCH, OPT_MAX_LIVE, OPT_PERSIST, OPT_OVERLAP,
     OPT_BUCKET_VIEW, OPT_FORMAT, OPT_EXPLAIN, OPT_HBM, OPT_TOKENS, OPT_PRICE, OPT_FRAMEWORK,
-    OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ, OPT_GEMM_EFF, OPT_CP, OPT_EP, OPT_MOE_IMBALANCE, OPT_FINETUNE, OPT_LORA_RANK, OPT_LORA_TARGETS,
+    OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ, OPT_GEMM_EFF, OPT_CP, OPT_EP, OPT_MOE_IMBALANCE, OPT_FINETUNE, OPT_LORA_RANK, OPT_LORA_TARGETS, OPT_DEC_SEQ,
 };
 
 /* The shared options table (ends with a NULL name). */

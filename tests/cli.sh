@@ -457,6 +457,27 @@ set -- $(fp8_small gpt2)
 python3 -c "assert $2 >= $1, ($1, $2)" 2>/dev/null && ok || bad "fp8 shown faster than bf16 for gpt2 at micro-batch 1: $1 vs $2 s"
 set -- $(fp8_small gpt2-xl)
 python3 -c "assert $2 < $1, ($1, $2)" 2>/dev/null && ok || bad "fp8 not faster for gpt2-xl: $1 vs $2 s"
+# CP's own traffic in the comm report: ring attention passes each layer's K and V chunk
+# (2 x 4096 local tokens x 4096 KV width x 2 bytes) cp-1 times forward and twice that backward:
+# 3 x 32 layers x 67,108,864 B for Llama-2-7B at 8192 tokens, CP 2; no expert traffic.
+json_check "d['results'][0]['communication_bytes_per_gpu']['context_parallel_kv'] == 3 * 32 * 2 * 4096 * 4096 * 2 and d['results'][0]['communication_bytes_per_gpu']['expert_all_to_all'] == 0" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --seq-len 8192 --cp 2 --strategy ddp --format json
+# ... and in the table, and the comm chart marks both where present.
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --seq-len 4096 --strategy zero1 --ep 8 --cp 2 >"$out" 2>"$err"
+grep -q "of which EP all-to-all" "$out" && grep -q "of which CP K/V ring" "$out" && ok || bad "EP/CP rows missing from the estimate table"
+# Encoder-decoder sequence lengths: T5 pre-training fed 512 input tokens and 114 target tokens
+# (Raffel et al. 2020, section 3.1.4). --decoder-seq-len equal to --seq-len is the 1:1 default;
+# a shorter decoder lowers activations and compute; decoder-only models refuse the flag.
+"$Z" estimate --model t5-base --seq-len 512 --strategy ddp --format json >"$out" 2>"$err"
+"$Z" estimate --model t5-base --seq-len 512 --decoder-seq-len 512 --strategy ddp --format json >"$out.2" 2>>"$err"
+"$Z" estimate --model t5-base --seq-len 512 --decoder-seq-len 114 --strategy ddp --format json >"$out.3" 2>>"$err"
+python3 -c "
+import json; a, b, c = (json.load(open(f))['results'][0] for f in ('$out', '$out.2', '$out.3'))
+assert a['memory_bytes'] == b['memory_bytes'] and a['step_time_seconds'] == b['step_time_seconds']
+assert c['memory_bytes']['activations'] < a['memory_bytes']['activations']
+assert c['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" && ok || bad "--decoder-seq-len"
+rm -f "$out.2" "$out.3"
+expect 2 "not an encoder-decoder" -- estimate --model llama-2-7b --decoder-seq-len 128
+expect 2 "--decoder-seq-len" -- estimate --model t5-base --decoder-seq-len 0
 # Context parallelism, a published throughput figure: NVIDIA/NeMo@0aa26711
 # docs/source/performance/performance_long_sequence.md, Llama-2-7B FP8 on DGX-H100 (NeMo 24.03),
 # the with-CP rows (TP, PP, DP, CP as printed; model TFLOP/s per GPU 610 ... 536). The table does

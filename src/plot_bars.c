@@ -155,8 +155,9 @@ void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
 static void step_cols(FILE *f, const result *r)
 {
     const step_time *t = &r->step;
-    fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d\n", t->compute, t->comm_exposed, t->optimizer,
-            t->bubble, t->offload, t->total, r->tokens_per_second, r->mfu, r->applicable && r->fits);
+    fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %.17g %.17g\n", t->compute, t->comm_exposed,
+            t->optimizer, t->bubble, t->offload, t->total, r->tokens_per_second, r->mfu, r->applicable && r->fits,
+            t->exposed_ep, t->exposed_cp);
 }
 
 void plot_step_dat(FILE *f, const plot_data *d)
@@ -165,7 +166,9 @@ void plot_step_dat(FILE *f, const plot_data *d)
             "# unit: seconds per step (tokens_per_second: whole cluster; mfu: fraction); as\n"
             "# `zerosim estimate --format json` reports them for the same flags.\n"
             "# fits = 0: GPU or host memory does not hold it; the times are what it would take if it did.\n"
-            "# columns: strategy label applicable compute comm_exposed optimizer bubble offload total tokens_per_second mfu fits\n",
+            "# comm_exposed_ep (experts' all-to-all) and comm_exposed_cp (CP K/V ring) are parts of comm_exposed.\n"
+            "# columns: strategy label applicable compute comm_exposed optimizer bubble offload total tokens_per_second mfu fits"
+            " comm_exposed_ep comm_exposed_cp\n",
             true, step_cols);
 }
 
@@ -180,9 +183,23 @@ void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
     static const char *const colors[5] = {"#4e79a7", "#e15759", "#59a14f", "#bab0ac", "#b07aa1"};
     sbuf p = {.n = 0};
     sb_add(&p, "plot ");
-    for (int k = 0; k < 5; k++)
+    /* Expert and context parallelism's exposed time, parts of the exposed communication, get
+     * their own segments where any strategy has them. */
+    bool ep = false, cp = false;
+    for (int i = 0; i < d->n; i++) {
+        ep |= d->r[i].applicable && d->r[i].step.exposed_ep > 0;
+        cp |= d->r[i].applicable && d->r[i].step.exposed_cp > 0;
+    }
+    for (int k = 0; k < 5; k++) {
+        if (k == 1 && (ep || cp)) {
+            sb_add(&p, "'step.dat' using ($5-$13-$14) title 'exposed communication (other)' lc rgb '%s', \\\n     ", colors[k]);
+            if (ep) sb_add(&p, "'step.dat' using 13 title 'exposed EP all-to-all' lc rgb '#f28e2b', \\\n     ");
+            if (cp) sb_add(&p, "'step.dat' using 14 title 'exposed CP K/V ring' lc rgb '#edc948', \\\n     ");
+            continue;
+        }
         sb_add(&p, "'step.dat' using %d%s title '%s' lc rgb '%s', \\\n     ", 4 + k, k ? "" : ":xtic(2)", parts[k],
                colors[k]);
+    }
     /* What does not fit is hatched over and labelled so: its time is hypothetical. */
     int n_nofit = 0;
     for (int i = 0; i < d->n; i++) n_nofit += d->r[i].applicable && !d->r[i].fits;

@@ -132,6 +132,8 @@ GETTER(g_host, r->comm.bytes_level[LEVEL_HOST])
 GETTER(g_ideal, r->comm.ideal_bytes)
 GETTER(g_plain, r->comm.plain_inter_bytes)
 GETTER(g_ep, r->comm.bytes_group[GROUP_EP])
+GETTER(g_xep, r->step.exposed_ep)
+GETTER(g_xcp, r->step.exposed_cp)
 GETTER(g_cp, r->comm.bytes_group[GROUP_CP])
 GETTER(g_days, r->cost.seconds / 86400)
 GETTER(g_gpuh, r->cost.gpu_hours)
@@ -145,6 +147,13 @@ static void step_table(FILE *f, const scenario *s, const result *r, int n)
     fputc('\n', f);
     row(f, "compute (fwd+bwd+recompute)", r, n, g_compute, "%.3f", 1);
     row(f, "exposed communication", r, n, g_comm, "%.3f", 1);
+    bool any_xep = false, any_xcp = false;
+    for (int i = 0; i < n; i++) {
+        any_xep |= r[i].applicable && r[i].step.exposed_ep > 0;
+        any_xcp |= r[i].applicable && r[i].step.exposed_cp > 0;
+    }
+    if (any_xep) row(f, "  of which EP all-to-all", r, n, g_xep, "%.3f", 1);
+    if (any_xcp) row(f, "  of which CP K/V ring", r, n, g_xcp, "%.3f", 1);
     row(f, "optimizer step", r, n, g_opt, "%.3f", 1);
     row(f, "pipeline bubble", r, n, g_bubble, "%.3f", 1);
     row(f, "exposed offload (PCIe)", r, n, g_offload, "%.3f", 1);
@@ -342,6 +351,8 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
         cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
         cJSON_AddNumberToObject(st, "compute", r[i].step.compute);
         cJSON_AddNumberToObject(st, "communication_exposed", r[i].step.comm_exposed);
+        cJSON_AddNumberToObject(st, "communication_exposed_expert_all_to_all", r[i].step.exposed_ep);
+        cJSON_AddNumberToObject(st, "communication_exposed_context_parallel_kv", r[i].step.exposed_cp);
         cJSON_AddNumberToObject(st, "optimizer", r[i].step.optimizer);
         cJSON_AddNumberToObject(st, "bubble", r[i].step.bubble);
         cJSON_AddNumberToObject(st, "offload", r[i].step.offload);

@@ -14,6 +14,8 @@ struct framework;
 typedef struct step_time {
     double compute;           /* forward + backward + recompute of all micro-batches */
     double comm_exposed;      /* collectives not hidden under compute */
+    double exposed_ep;        /* of comm_exposed: the experts' all-to-all (never hidden) */
+    double exposed_cp;        /* of comm_exposed: CP's K/V ring beyond the attention it hides under */
     double optimizer;         /* optimizer step (on the GPU, or CPU Adam with offload) */
     double bubble;            /* pipeline fill and drain */
     double offload;           /* PCIe transfers not hidden under compute */

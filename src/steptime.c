@@ -64,6 +64,7 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
         double secs = op->seconds * op->calls * (1 - op->hidden);
         if (op->overlap == OVERLAP_NONE) {
             per[host][OVERLAP_NONE] += secs;
+            if (op->group == GROUP_EP) st->exposed_ep += secs;
             continue;
         }
         if (op->per_micro) per[host][op->overlap] += secs / m;
@@ -71,14 +72,19 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
         tail[host][op->overlap] = fmax(tail[host][op->overlap], op->tail_seconds);
     }
     for (int h = 0; h < 2; h++) {
+        /* Ring attention hides only under the attention it feeds (backward: 2x); only CP's
+         * K/V ring uses these windows. */
+        double ring = exposed(per[h][OVERLAP_ATTN_FWD], once[h][OVERLAP_ATTN_FWD], in->mb.attn, m, 0) +
+                      exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], 2 * in->mb.attn, m, 0);
         double e = per[h][OVERLAP_NONE] +
                    exposed(per[h][OVERLAP_FORWARD], once[h][OVERLAP_FORWARD], fwd, m, tail[h][OVERLAP_FORWARD]) +
                    exposed(per[h][OVERLAP_BACKWARD], once[h][OVERLAP_BACKWARD], bwd, m, tail[h][OVERLAP_BACKWARD]) +
-                   /* Ring attention hides only under the attention it feeds (backward: 2x). */
-                   exposed(per[h][OVERLAP_ATTN_FWD], once[h][OVERLAP_ATTN_FWD], in->mb.attn, m, 0) +
-                   exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], 2 * in->mb.attn, m, 0);
+                   ring;
         if (h) st->offload = e;
-        else st->comm_exposed = e;
+        else {
+            st->comm_exposed = e;
+            st->exposed_cp = ring;
+        }
     }
 
     /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */

@@ -464,6 +464,13 @@ json_check "d['results'][0]['communication_bytes_per_gpu']['context_parallel_kv'
 # ... and in the table, and the comm chart marks both where present.
 "$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --seq-len 4096 --strategy zero1 --ep 8 --cp 2 >"$out" 2>"$err"
 grep -q "of which EP all-to-all" "$out" && grep -q "of which CP K/V ring" "$out" && ok || bad "EP/CP rows missing from the estimate table"
+# Exposed EP and CP time are parts of the exposed communication: the all-to-all is never hidden;
+# the K/V ring hides only under its layer's attention, so 16k tokens over CP 16 across nodes
+# cannot hide it, and a model without experts has no EP part.
+json_check "(lambda s: 0 < s['communication_exposed_expert_all_to_all'] <= s['communication_exposed'] and s['communication_exposed_context_parallel_kv'] == 0)(d['results'][0]['step_time_seconds'])" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --seq-len 4096 --checkpointing full --strategy zero1 --ep 8 --format json
+json_check "(lambda s: 0 < s['communication_exposed_context_parallel_kv'] <= s['communication_exposed'] and s['communication_exposed_expert_all_to_all'] == 0)(d['results'][0]['step_time_seconds'])" estimate --model llama-2-7b --gpus 64 --seq-len 16384 --cp 16 --strategy zero1 --format json
+"$Z" estimate --model llama-2-7b --gpus 64 --seq-len 16384 --cp 16 --strategy zero1 >"$out" 2>"$err"
+[ "$(grep -c "of which CP K/V ring" "$out")" = 2 ] && ! grep -q "of which EP" "$out" && ok || bad "exposed CP row missing from the step table"
 # Encoder-decoder sequence lengths: T5 pre-training fed 512 input tokens and 114 target tokens
 # (Raffel et al. 2020, section 3.1.4). --decoder-seq-len equal to --seq-len is the 1:1 default;
 # a shorter decoder lowers activations and compute; decoder-only models refuse the flag.

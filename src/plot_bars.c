@@ -149,6 +149,19 @@ void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
     gp_output(f, o, p.s);
 }
 
+/* Whether any applicable strategy has a positive value: the EP and CP parts are drawn only
+ * where some configuration has them. */
+static bool any_positive(const plot_data *d, double (*get)(const result *))
+{
+    for (int i = 0; i < d->n; i++)
+        if (d->r[i].applicable && get(&d->r[i]) > 0) return true;
+    return false;
+}
+static double exposed_ep(const result *r) { return r->step.exposed_ep; }
+static double exposed_cp(const result *r) { return r->step.exposed_cp; }
+static double bytes_ep(const result *r) { return r->comm.bytes_group[GROUP_EP]; }
+static double bytes_cp(const result *r) { return r->comm.bytes_group[GROUP_CP]; }
+
 /* ---- step time ----------------------------------------------------------------------------- */
 
 /* The step chart's columns after the row head. */
@@ -185,11 +198,7 @@ void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
     sb_add(&p, "plot ");
     /* Expert and context parallelism's exposed time, parts of the exposed communication, get
      * their own segments where any strategy has them. */
-    bool ep = false, cp = false;
-    for (int i = 0; i < d->n; i++) {
-        ep |= d->r[i].applicable && d->r[i].step.exposed_ep > 0;
-        cp |= d->r[i].applicable && d->r[i].step.exposed_cp > 0;
-    }
+    bool ep = any_positive(d, exposed_ep), cp = any_positive(d, exposed_cp);
     for (int k = 0; k < 5; k++) {
         if (k == 1 && (ep || cp)) {
             sb_add(&p, "'step.dat' using ($5-$13-$14) title 'exposed communication (other)' lc rgb '%s', \\\n     ", colors[k]);
@@ -252,11 +261,7 @@ void plot_comm_gp(FILE *f, const plot_data *d, const plot_options *o)
         "with labels offset 0,1.3 notitle";
     /* Expert and context parallelism's own traffic, parts of the bars above, marked where any
      * strategy has it: the all-to-all and the K/V ring are what EP and CP add. */
-    bool ep = false, cp = false;
-    for (int i = 0; i < d->n; i++) {
-        ep |= d->r[i].applicable && d->r[i].comm.bytes_group[GROUP_EP] > 0;
-        cp |= d->r[i].applicable && d->r[i].comm.bytes_group[GROUP_CP] > 0;
-    }
+    bool ep = any_positive(d, bytes_ep), cp = any_positive(d, bytes_cp);
     sbuf p = {.n = 0};
     sb_add(&p, "%s", plot);
     if (ep)

@@ -111,6 +111,18 @@ static void row(FILE *f, const char *label, const result *r, int n, double (*get
     fputc('\n', f);
 }
 
+/* The same row, printed only when some applicable result has a positive value there: rows
+ * that most configurations lack (framework overhead, EP/CP parts, hybrid savings). */
+static void row_nonzero(FILE *f, const char *label, const result *r, int n, double (*get)(const result *),
+                        const char *fmt, double scale)
+{
+    for (int i = 0; i < n; i++)
+        if (r[i].applicable && get(&r[i]) > 0) {
+            row(f, label, r, n, get, fmt, scale);
+            return;
+        }
+}
+
 #define GETTER(name, expr) static double name(const result *r) { return expr; }
 GETTER(g_compute, r->step.compute)
 GETTER(g_comm, r->step.comm_exposed)
@@ -147,19 +159,12 @@ static void step_table(FILE *f, const scenario *s, const result *r, int n)
     fputc('\n', f);
     row(f, "compute (fwd+bwd+recompute)", r, n, g_compute, "%.3f", 1);
     row(f, "exposed communication", r, n, g_comm, "%.3f", 1);
-    bool any_xep = false, any_xcp = false;
-    for (int i = 0; i < n; i++) {
-        any_xep |= r[i].applicable && r[i].step.exposed_ep > 0;
-        any_xcp |= r[i].applicable && r[i].step.exposed_cp > 0;
-    }
-    if (any_xep) row(f, "  of which EP all-to-all", r, n, g_xep, "%.3f", 1);
-    if (any_xcp) row(f, "  of which CP K/V ring", r, n, g_xcp, "%.3f", 1);
+    row_nonzero(f, "  of which EP all-to-all", r, n, g_xep, "%.3f", 1);
+    row_nonzero(f, "  of which CP K/V ring", r, n, g_xcp, "%.3f", 1);
     row(f, "optimizer step", r, n, g_opt, "%.3f", 1);
     row(f, "pipeline bubble", r, n, g_bubble, "%.3f", 1);
     row(f, "exposed offload (PCIe)", r, n, g_offload, "%.3f", 1);
-    bool any_overhead = false;
-    for (int i = 0; i < n; i++) any_overhead |= r[i].applicable && r[i].step.overhead > 0;
-    if (any_overhead) row(f, "framework overhead (fitted)", r, n, g_overhead, "%.3f", 1);
+    row_nonzero(f, "framework overhead (fitted)", r, n, g_overhead, "%.3f", 1);
     row(f, "= step", r, n, g_total, "%.3f", 1);
     bool any_interval = false;
     for (int i = 0; i < n; i++) any_interval |= r[i].has_interval;
@@ -178,17 +183,10 @@ static void step_table(FILE *f, const scenario *s, const result *r, int n)
     row(f, "network (inter-node)", r, n, g_inter, "%.2f", 1e9);
     row(f, "PCIe (host offload)", r, n, g_host, "%.2f", 1e9);
     row(f, "= total", r, n, g_bytes, "%.2f", 1e9);
-    bool any_ep = false, any_cp = false;
-    for (int i = 0; i < n; i++) {
-        any_ep |= r[i].applicable && r[i].comm.bytes_group[GROUP_EP] > 0;
-        any_cp |= r[i].applicable && r[i].comm.bytes_group[GROUP_CP] > 0;
-    }
-    if (any_ep) row(f, "  of which EP all-to-all", r, n, g_ep, "%.2f", 1e9);
-    if (any_cp) row(f, "  of which CP K/V ring", r, n, g_cp, "%.2f", 1e9);
+    row_nonzero(f, "  of which EP all-to-all", r, n, g_ep, "%.2f", 1e9);
+    row_nonzero(f, "  of which CP K/V ring", r, n, g_cp, "%.2f", 1e9);
     row(f, "ZeRO paper ideal (DP only)", r, n, g_ideal, "%.2f", 1e9);
-    bool any_plain = false;
-    for (int i = 0; i < n; i++) any_plain |= r[i].applicable && r[i].comm.plain_inter_bytes > 0;
-    if (any_plain) row(f, "network without hybrid/ZeRO++", r, n, g_plain, "%.2f", 1e9);
+    row_nonzero(f, "network without hybrid/ZeRO++", r, n, g_plain, "%.2f", 1e9);
     if (s->tokens > 0) {
         char t[32];
         fprintf(f, "\n%-32s", "");

@@ -75,5 +75,9 @@ void coll_layout_whole(size_t bytes, size_t typesize, int nranks, struct coll_la
 void coll_layout_gathered(size_t bytes, size_t typesize, int nranks, struct coll_layout *l);
 void coll_fill_whole(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in);
 void coll_fill_block(const struct coll_vals *v, int rank, const struct coll_layout *l, void *in);
+/* coll_check_gathered: wrong elements of a gathered buffer, whose block q must hold rank q's
+ * input (all-gather on every rank, gather on the root). */
+size_t coll_check_gathered(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
+                           const void *out);
 
 #endif

@@ -4,20 +4,7 @@
 /* busbw = algbw * (n-1)/n: each rank receives the n-1 blocks it lacks. */
 static double factor(int n) { return busbw_factor("all_gather", n); }
 
-/* Layout (coll_layout_gathered): size = total gathered buffer; count =
- * per-rank block (nccl-tests). Rank q's block must hold q's input. */
-static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
-                    const void *out)
-{
-    (void)rank; (void)root;
-    size_t wrong = 0, block = l->send_count;
-    for (int q = 0; q < v->nranks; q++) {
-        const char *p = (const char *)out + (size_t)q * block * coll_vals_typesize(v);
-        wrong += coll_vals_check_input(v, q, p, (size_t)q * block, block);
-    }
-    return wrong;
-}
-
+/* Layout and check: coll_layout_gathered, coll_check_gathered (rank q's block holds q's input). */
 static int run(const struct coll_call *c)
 {
 #ifdef ZB_NCCL
@@ -33,5 +20,5 @@ static int run(const struct coll_call *c)
 
 const struct coll_def coll_allgather = {
     .name = "allgather", .uses_op = 0, .uses_root = 0,
-    .busbw_factor = factor, .layout = coll_layout_gathered, .fill = coll_fill_block, .check = check, .run = run,
+    .busbw_factor = factor, .layout = coll_layout_gathered, .fill = coll_fill_block, .check = coll_check_gathered, .run = run,
 };

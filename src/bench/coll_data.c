@@ -142,3 +142,15 @@ void coll_fill_block(const struct coll_vals *v, int rank, const struct coll_layo
 {
     coll_vals_fill(v, rank, in, (size_t)rank * l->send_count, l->send_count);
 }
+
+size_t coll_check_gathered(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
+                           const void *out)
+{
+    (void)rank; (void)root;
+    size_t wrong = 0, block = l->send_count;
+    for (int q = 0; q < v->nranks; q++) {
+        const char *p = (const char *)out + (size_t)q * block * coll_vals_typesize(v);
+        wrong += coll_vals_check_input(v, q, p, (size_t)q * block, block);
+    }
+    return wrong;
+}

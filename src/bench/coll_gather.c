@@ -12,12 +12,7 @@ static size_t check(const struct coll_vals *v, int rank, const struct coll_layou
                     const void *out)
 {
     if (rank != root) return 0;
-    size_t wrong = 0, block = l->send_count;
-    for (int q = 0; q < v->nranks; q++) {
-        const char *p = (const char *)out + (size_t)q * block * coll_vals_typesize(v);
-        wrong += coll_vals_check_input(v, q, p, (size_t)q * block, block);
-    }
-    return wrong;
+    return coll_check_gathered(v, rank, l, root, out);
 }
 
 static int run(const struct coll_call *c)

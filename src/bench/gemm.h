@@ -34,11 +34,6 @@ static inline GEMM_HD float gemm_value(uint32_t seed, uint64_t idx)
 #define GEMM_SEED_A 0x1234u
 #define GEMM_SEED_B 0xabcdu
 
-/* gemm_shapes: the shapes to run: --shape list if given, else the back
- * end's defaults (copied from defs). Returns the count written to out. */
-int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs,
-                struct gemm_shape *out, int max);
-
 /* Model-shaped GEMMs (gemm --model): the linear layers of one transformer
  * block under Megatron tensor parallelism (QKV and MLP up/gate column-
  * parallel, attention out and MLP down row-parallel, logits split over the
@@ -73,6 +68,14 @@ int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, si
  * heads not divisible by --tp, a dimension above 2^31-1). */
 int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, struct gemm_shape *out,
                       char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len);
+
+/* gemm_shapes: the shapes to run: with --model, gemm_model_shapes' (filling
+ * *d and names); else the --shape list if given, else the back end's
+ * defaults (copied from defs). Returns the count written to out, or -1 with
+ * one line in err (only --model can fail). */
+int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs,
+                struct gemm_model_dims *d, struct gemm_shape *out, char (*names)[GEMM_NAME_LEN], int max,
+                char *err, size_t len);
 
 /* gemm_model_banner: with --model, prints "# model ..." describing the
  * configuration (proc 0's job; prints nothing without --model). */

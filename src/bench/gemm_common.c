@@ -80,8 +80,10 @@ int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, str
 }
 
 int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs,
-                struct gemm_shape *out, int max)
+                struct gemm_model_dims *d, struct gemm_shape *out, char (*names)[GEMM_NAME_LEN], int max,
+                char *err, size_t len)
 {
+    if (o->model) return gemm_model_shapes(o, d, out, names, max, err, len);
     int n = 0;
     if (o->nshapes > 0) {
         for (int i = 0; i < o->nshapes && n < max; i++, n++) {

@@ -259,17 +259,12 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     }
     char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];
     struct gemm_model_dims mdims;
-    int nshapes;
-    if (o->model) {
-        char why[512];
-        nshapes = gemm_model_shapes(o, &mdims, shapes, names, OPTS_MAX_SHAPES, why, sizeof why);
-        if (nshapes < 0) {
-            if (bi->proc == 0) fprintf(stderr, "zerobench: %s\n", why);
-            return 2;
-        }
-    } else {
-        nshapes = gemm_shapes(o, cpu_defaults, (int)(sizeof cpu_defaults / sizeof cpu_defaults[0]),
-                              shapes, OPTS_MAX_SHAPES);
+    char why[512];
+    int nshapes = gemm_shapes(o, cpu_defaults, (int)(sizeof cpu_defaults / sizeof cpu_defaults[0]), &mdims, shapes, names,
+                              OPTS_MAX_SHAPES, why, sizeof why);
+    if (nshapes < 0) {
+        if (bi->proc == 0) fprintf(stderr, "zerobench: %s\n", why);
+        return 2;
     }
     double u = dtype == ZB_DOUBLE ? 0x1p-53 : 0x1p-24;
     size_t ts = dtype_get(dtype)->size;

@@ -248,17 +248,12 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     }
     char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];
     struct gemm_model_dims mdims;
-    int nshapes;
-    if (o->model) {
-        char why[512];
-        nshapes = gemm_model_shapes(o, &mdims, shapes, names, OPTS_MAX_SHAPES, why, sizeof why);
-        if (nshapes < 0) {
-            if (bi->proc == 0) fprintf(stderr, "zerobench-cuda: %s\n", why);
-            return 2;
-        }
-    } else {
-        nshapes = gemm_shapes(o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]),
-                              shapes, OPTS_MAX_SHAPES);
+    char why[512];
+    int nshapes = gemm_shapes(o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]), &mdims, shapes, names,
+                              OPTS_MAX_SHAPES, why, sizeof why);
+    if (nshapes < 0) {
+        if (bi->proc == 0) fprintf(stderr, "zerobench-cuda: %s\n", why);
+        return 2;
     }
     cublasHandle_t hb = NULL;
     struct lt lt = {NULL, NULL};

@@ -119,19 +119,65 @@ int calibrate_check_backend(calibration *c, const harness_file *h, const char *s
                 "links; measure with zerobench-cuda", source);
 }
 
+/* Which peak a GPU GEMM point of this label ("impl type MxNxK") is judged against: 0 for the
+ * 16-bit group, 1 for FP8, -1 to leave it out. A label without a type ("?") is 16-bit, as
+ * zerobench's GEMMs were before they named one. */
+static int gemm_group(const char *label, const hardware *hw, double *peak)
+{
+    const char *ty = strchr(label, ' ');
+    ty = ty ? ty + 1 : "?";
+    size_t n = strcspn(ty, " ");
+    if ((n == 8 && !strncmp(ty, "bfloat16", n)) || (n == 1 && *ty == '?')) {
+        *peak = hw->peak_bf16 > 0 ? hw->peak_bf16 : hw->peak_fp16;
+        return *peak > 0 ? 0 : -1;
+    }
+    if (n == 4 && !strncmp(ty, "half", n)) {
+        *peak = hw->peak_fp16 > 0 ? hw->peak_fp16 : hw->peak_bf16;
+        return *peak > 0 ? 0 : -1;
+    }
+    if (n == 6 && (!strncmp(ty, "f8e4m3", n) || !strncmp(ty, "f8e5m2", n))) {
+        *peak = hw->peak_fp8;
+        return *peak > 0 ? 1 : -1;
+    }
+    return -1;
+}
+
+/* Refit one GEMM group over every point gathered so far, with the quality gates. */
+static int fit_gemm_group(calibration *c, int g, zs_error *err)
+{
+    static const char *what[2] = {"GEMM", "FP8 GEMM"};
+    eff_fit *fit = g ? &c->gemm_fp8 : &c->gemm;
+    int rc;
+    if (c->gemm_n[g] < 3) return ZS_OK;
+    if (fit_efficiency(c->gemm_w[g], c->gemm_f[g], c->gemm_n[g], fit, err)) return err->code;
+    if (fit->r2 < CALIB_MIN_R2 &&
+        (rc = gate(c, err, "%s efficiency fit has R^2 %.2f (at least %.2f expected)", what[g], fit->r2, CALIB_MIN_R2)))
+        return rc;
+    if (fit->emax > 1 &&
+        (rc = gate(c, err, "%s reaches %.2f of the profile's peak: a peak cannot be exceeded "
+                   "(the wrong profile or data type?)", what[g], fit->emax)))
+        return rc;
+    if (g) c->have_gemm_fp8 = true;
+    else c->have_gemm = true;
+    return ZS_OK;
+}
+
 int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu,
                         zs_error *err)
 {
-    double w[256], f[256], bw_sum = 0, bw_sq = 0;
-    int ng = 0, nb = 0;
-    double peak = gpu ? (hw->peak_bf16 > 0 ? hw->peak_bf16 : hw->peak_fp16) : 0;
+    double bw_sum = 0, bw_sq = 0;
+    int nb = 0, added[2] = {0, 0};
     double datasheet = gpu ? hw->hbm_bandwidth : hw->host_memory_bandwidth;
     for (int i = 0; i < n; i++) {
+        double peak = 0;
+        int g;
         if (p[i].wrong > 0) continue;
-        if (strcmp(p[i].bench, "gemm") == 0 && peak > 0 && ng < 256) {
-            w[ng] = p[i].x;
-            f[ng] = p[i].value / peak;
-            ng++;
+        if (strcmp(p[i].bench, "gemm") == 0) {
+            if (gpu && (g = gemm_group(p[i].label, hw, &peak)) >= 0 && c->gemm_n[g] < CALIB_MAX_GEMM) {
+                c->gemm_w[g][c->gemm_n[g]] = p[i].x;
+                c->gemm_f[g][c->gemm_n[g]++] = p[i].value / peak;
+                added[g]++;
+            }
         } else if ((strcmp(p[i].bench, "membw") == 0 || strcmp(p[i].bench, "adam") == 0) && datasheet > 0) {
             double fr = p[i].value / datasheet;
             bw_sum += fr;
@@ -140,17 +186,8 @@ int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardw
         }
     }
     int rc;
-    if (ng >= 3) {
-        if (fit_efficiency(w, f, ng, &c->gemm, err)) return err->code;
-        if (c->gemm.r2 < CALIB_MIN_R2 &&
-            (rc = gate(c, err, "GEMM efficiency fit has R^2 %.2f (at least %.2f expected)", c->gemm.r2, CALIB_MIN_R2)))
-            return rc;
-        if (c->gemm.emax > 1 &&
-            (rc = gate(c, err, "GEMM reaches %.2f of the profile's peak %.3g FLOP/s: a peak cannot be exceeded "
-                       "(the wrong profile or data type?)", c->gemm.emax, peak)))
-            return rc;
-        c->have_gemm = true;
-    }
+    for (int g = 0; g < 2; g++)
+        if (added[g] && (rc = fit_gemm_group(c, g, err))) return rc;
     if (nb > 0) {
         /* The best sustained fraction: the mean of the larger-size points the file holds. */
         double mean = bw_sum / nb, sd = nb > 1 ? sqrt(fmax(0, (bw_sq - nb * mean * mean) / (nb - 1))) : 0;
@@ -220,6 +257,8 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
         lk->bandwidth_stderr = c->bandwidth_stderr[l] * (l == LEVEL_INTRA ? 1 : (double)hw->gpus_per_node / (double)hw->nics_per_node);
     }
     if (c->have_gemm) hw->matmul_half_flops = c->gemm.w_half;
+    /* FP8's best fraction of its peak over the 16-bit one's, as both were measured here. */
+    if (c->have_gemm && c->have_gemm_fp8) hw->fp8_matmul_ratio = fmin(2, c->gemm_fp8.emax / c->gemm.emax);
     if (c->have_hbm) { hw->hbm_fraction = c->hbm_fraction; hw->hbm_fraction_stderr = c->hbm_stderr; }
     if (c->have_host) hw->host_memory_fraction = c->host_fraction;
     if (!c->have_level[0] && !c->have_level[1] && !c->have_gemm && !c->have_hbm && !c->have_host && !c->have_runs &&
@@ -333,6 +372,7 @@ int calibrate_fields(const calibration *c, size_t *off, int max)
         f[n++] = base + offsetof(hw_link, efficiency);
     }
     if (c->have_gemm) f[n++] = offsetof(hardware, matmul_half_flops);
+    if (c->have_gemm && c->have_gemm_fp8) f[n++] = offsetof(hardware, fp8_matmul_ratio);
     if (c->have_hbm) {
         f[n++] = offsetof(hardware, hbm_fraction);
         f[n++] = offsetof(hardware, hbm_fraction_stderr);

@@ -13,6 +13,7 @@
 #include "runs.h"
 
 #define CALIB_MAX_SETS 128
+#define CALIB_MAX_GEMM 256
 
 /* Plausibility gates. A fitted value beyond one of these is refused (ZS_ERR_INPUT, exit 3,
  * naming the input and the value) unless calibration.force is set (--force), in which case it
@@ -73,9 +74,15 @@ typedef struct calibration {
     bool have_level[2];
     double alpha[2], alpha_stderr[2];        /* seconds per step */
     double bandwidth[2], bandwidth_stderr[2];/* achieved bytes/s per GPU */
-    /* GEMM efficiency curve (cuBLAS or CPU GEMM): the size dependence. */
-    bool have_gemm;
-    eff_fit gemm;
+    /* GEMM efficiency curves (cuBLAS or CPU GEMM): the size dependence of the 16-bit GEMMs
+     * (bf16, fp16) that the profile's efficiency describes, and of the FP8 GEMMs, whose best
+     * fraction over the 16-bit one is the profile's fp8_matmul_ratio. Points gather over every
+     * file (one per precision and shape set) and are refitted as each file adds some. */
+    bool have_gemm, have_gemm_fp8;
+    eff_fit gemm, gemm_fp8;
+    int gemm_n[2];                           /* points: [0] 16-bit, [1] fp8 */
+    double gemm_w[2][CALIB_MAX_GEMM];        /* FLOPs per call */
+    double gemm_f[2][CALIB_MAX_GEMM];        /* achieved fraction of that precision's peak */
     /* Streaming bandwidth (copy/triad, Adam) as a fraction of the datasheet figure. */
     bool have_hbm, have_host;
     double hbm_fraction, hbm_stderr, host_fraction, host_stderr;
@@ -106,8 +113,11 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
 int calibrate_check_backend(calibration *c, const harness_file *h, const char *source, zs_error *err);
 
 /* Fit GEMM (flop/s) and streaming points from a zerobench file against hw's peaks. `gpu`
- * says whether the points came from the GPU (HBM) or the host (CPU memory). Fails with
- * ZS_ERR_INPUT on a failed GEMM fit and, unless c->force, a GEMM fit with R^2 below
+ * says whether the points came from the GPU (HBM) or the host (CPU memory). A GPU GEMM point
+ * is judged against the peak of its own type (the label's second word): bfloat16 and half
+ * against the 16-bit peaks, f8e4m3/f8e5m2 against the FP8 peak; tf32 and float points are
+ * left out (no profile efficiency describes them), so gpu-check's mixed files fit cleanly.
+ * Fails with ZS_ERR_INPUT on a failed GEMM fit and, unless c->force, a GEMM fit with R^2 below
  * CALIB_MIN_R2 or above the peak, or streaming above the datasheet bandwidth. */
 int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu,
                         zs_error *err);

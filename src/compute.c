@@ -177,9 +177,13 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
                      double gemm_efficiency)
 {
     double attn_frac = hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
-    /* FP8 runs the GEMMs at the FP8 peak; attention (flash, bf16) stays at the bf16 peak. */
-    double attn_peak = t->precision == PREC_FP8 ? hw->peak_bf16 : peak;
-    double mm_rate = peak * gemm_efficiency, attn_rate = attn_peak * attn_frac;
+    /* FP8 runs the GEMMs at the FP8 peak, but cuBLAS reaches a smaller fraction of it than of
+     * the 16-bit peak (fp8_matmul_ratio, the profile's MAMF ratio); attention (flash, bf16)
+     * stays at the bf16 peak. */
+    bool fp8 = t->precision == PREC_FP8;
+    double attn_peak = fp8 ? hw->peak_bf16 : peak;
+    double fp8_ratio = fp8 && hw->fp8_matmul_ratio > 0 ? hw->fp8_matmul_ratio : 1;
+    double mm_rate = peak * gemm_efficiency * fp8_ratio, attn_rate = attn_peak * attn_frac;
     double mem_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     double mm = f->fwd_mb - f->attn_fwd_mb;
     /* A kernel's fixed cost (launch, ramp, tail) as the model charges a GEMM: W_half at the

@@ -52,6 +52,7 @@ static const hw_field fields[] = {
     D("efficiency", "hbm_fraction_stderr", hbm_fraction_stderr, 0, 1, 0),
     D("efficiency", "host_memory_fraction", host_memory_fraction, 1e-3, 1, 0),
     D("efficiency", "attention_fraction", attention_fraction, 1e-3, 1, UNSET),
+    D("efficiency", "fp8_matmul_ratio", fp8_matmul_ratio, 1e-3, 2, UNSET),
     D("efficiency", "intra_node_fraction", intra.efficiency, 1e-3, 1, 0),
     D("efficiency", "inter_node_fraction", inter.efficiency, 1e-3, 1, 0),
     D("efficiency", "host_link_fraction", host.efficiency, 1e-3, 1, 0),

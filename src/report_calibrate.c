@@ -86,6 +86,15 @@ cJSON *report_calibrate_record(const calibration *c, const char *base, const cha
         num(g, "half_flops_stderr", c->gemm.w_half_stderr, &oom);
         num(g, "r2", c->gemm.r2, &oom);
     }
+    if (c->have_gemm_fp8) {
+        cJSON *g = obj(cal, "gemm_fp8", &oom);
+        num(g, "max_fraction", c->gemm_fp8.emax, &oom);
+        num(g, "max_fraction_stderr", c->gemm_fp8.emax_stderr, &oom);
+        num(g, "half_flops", c->gemm_fp8.w_half, &oom);
+        num(g, "half_flops_stderr", c->gemm_fp8.w_half_stderr, &oom);
+        num(g, "r2", c->gemm_fp8.r2, &oom);
+        if (c->have_gemm) num(g, "fp8_matmul_ratio", c->gemm_fp8.emax / c->gemm.emax, &oom);
+    }
     if (oom) { cJSON_Delete(cal); return NULL; }
     return cal;
 }
@@ -122,6 +131,7 @@ int report_calibrate_json(FILE *f, const calibration *c, const hardware *hw, con
     }
     copy_member(rep, record, "runs", &oom);
     copy_member(rep, record, "gemm", &oom);
+    copy_member(rep, record, "gemm_fp8", &oom);
     copy_member(rep, record, "memory", &oom);
     if (out) str(rep, "profile", out, &oom);
     char *text = oom ? NULL : cJSON_Print(rep);
@@ -158,6 +168,11 @@ void report_calibrate_table(FILE *f, const calibration *c, const hardware *hw, c
     if (c->have_gemm)
         fprintf(f, "GEMM: max %.3f +/- %.3f of peak, half efficiency at %.3g +/- %.2g FLOPs (R^2 %.4f)\n",
                 c->gemm.emax, c->gemm.emax_stderr, c->gemm.w_half, c->gemm.w_half_stderr, c->gemm.r2);
+    if (c->have_gemm_fp8)
+        fprintf(f, "FP8 GEMM: max %.3f +/- %.3f of the FP8 peak, half efficiency at %.3g +/- %.2g FLOPs "
+                "(R^2 %.4f)%s\n", c->gemm_fp8.emax, c->gemm_fp8.emax_stderr, c->gemm_fp8.w_half,
+                c->gemm_fp8.w_half_stderr, c->gemm_fp8.r2,
+                c->have_gemm ? "; fp8_matmul_ratio = FP8 max / 16-bit max" : "");
     if (c->have_hbm) fprintf(f, "HBM streaming: %.3f +/- %.3f of datasheet\n", c->hbm_fraction, c->hbm_stderr);
     if (c->have_host)
         fprintf(f, "host memory streaming: %.3f +/- %.3f of datasheet\n", c->host_fraction, c->host_stderr);

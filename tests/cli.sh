@@ -247,6 +247,30 @@ for gpus, mb, ck in ((8, 1, 'none'), (16, 2, 'selective'), (32, 4, 'full'), (64,
 json.dump(runs, open(f'{t}/memruns.json', 'w'))
 PY
 json_check "abs(d['memory']['allocator_fraction'] - 0.07) < 1e-6 and d['memory']['runs'] == 5" calibrate --hardware a100-80gb --runs $T/memruns.json --format json
+# GPU GEMM files as make gpu-check writes them (bf16, fp8 and tf32 in one calibrate call): each
+# point is judged against its own type's peak and tf32 is left out. Points built on
+# eff(W) = emax W / (W + W_half): 16-bit emax 0.80, W_half 4e9 at the H100's 989.5 TFLOP/s;
+# FP8 emax 0.70, W_half 8e9 at 1979; tf32 at 0.40 of the bf16 peak (would drag the 16-bit fit).
+# The FP8-over-16-bit ratio is then 0.70 / 0.80 = 0.875. (Before, FP8 points were divided by
+# the bf16 peak, reached 1.4 of it, and calibrate refused the whole run.)
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+def doc(ty, peak, emax, wh):
+    rows = []
+    for m in (1024, 2048, 4096, 8192, 16384):
+        w = 2.0 * m ** 3
+        rows.append(dict(impl='cublas', type=ty, m=m, n=m, k=m, flops=w, time_us=w / (peak * emax * w / (w + wh)) * 1e6, check='full', wrong=0))
+    return dict(schema_version=1, tool='zerobench', backend='cuda', benchmark='gemm', date='2026-12-01T00:00:00Z',
+                command='zerobench-cuda gemm', argv=['zerobench-cuda', 'gemm'], system={'host': 'h'},
+                mpi={'processes': 1, 'ranks': 1, 'ranks_per_node': 1, 'processes_per_node': 1, 'nodes': 1},
+                config={'iters': 3, 'warmup_iters': 1}, rows=rows, summary={'wrong_rows': 0, 'ok': True})
+for name, ty, peak, emax, wh in (('bf16', 'bfloat16', 989.5e12, 0.80, 4e9), ('fp8', 'f8e4m3', 1979e12, 0.70, 8e9), ('tf32', 'tf32', 989.5e12, 0.40, 4e9)):
+    json.dump(doc(ty, peak, emax, wh), open(f'{t}/gemm-{name}.json', 'w'))
+PY
+json_check "abs(d['gemm']['max_fraction'] - 0.80) < 1e-3 and abs(d['gemm_fp8']['max_fraction'] - 0.70) < 1e-3 and abs(d['gemm_fp8']['fp8_matmul_ratio'] - 0.875) < 1e-3" \
+    calibrate --hardware h100-80gb --harness $T/gemm-bf16.json --harness $T/gemm-fp8.json --harness $T/gemm-tf32.json -o $T/cal-fp8.json --format json
+python3 -c "import json; e = json.load(open('$T/cal-fp8.json'))['efficiency']; assert abs(e['fp8_matmul_ratio'] - 0.875) < 1e-3 and abs(e['matmul_half_flops'] - 4e9) < 4e7, e" 2>"$err" && ok || bad "calibrated profile's fp8_matmul_ratio: $(tail -1 "$err")"
 rm -rf "$T"
 
 # round trip: estimate's JSON, written as measured runs, validates with zero error
@@ -517,6 +541,31 @@ import json; r = json.load(open('$out'))['results'][0]
 assert abs(r['tflops_per_gpu'] / $9 - 1) < 0.20, r['tflops_per_gpu']" 2>>"$err" || fp8_bad="$fp8_bad $1"
 done
 [ -z "$fp8_bad" ] && ok || bad "FP8 throughput vs NeMo's performance summary:$fp8_bad: $(tail -1 "$err")"
+# FP8-over-BF16 speedup, measured: FP8-LM (Peng et al. 2023, arXiv 2310.18313, table of system
+# performance; the same table is Azure/MS-AMP@9746ea85 docs/assets/gpt-performance.png), Megatron-LM
+# on H100, BF16 vs "FP8 (TE)" (Transformer Engine) at the same TP, PP, DP and micro-batch,
+# sequence 2048: GPT-7B 159.2 -> 224.5 samples/s (1.410x), GPT-13B 79.3 -> 111.7 (1.409x),
+# GPT-175B 22.4 -> 28.7 (1.281x). Sequence parallelism, flash attention and the distributed
+# optimizer, no recomputation, as in their launch scripts (Azure/MS-AMP-Examples@d8360343 gpt3/
+# pretrain_6b7_megatron.sh, pretrain_13b_megatron.sh, which also give GBS 2048 and 1280). No
+# 175B script or GBS is published: GBS 256 is assumed, NVIDIA's GPT-3 175B benchmark batch on
+# 128 GPUs (NVIDIA/NeMo@070a0bb1 performance_summary.md); zerosim's speedup there moves from
+# +4.8% at GBS 64 to +11.6% at GPT-3's own 1536. Held aside (nothing fitted to it): within 10%.
+fp8lm_bad=""
+for row in "tests/data/models/gpt3-6.7b-megatron.json 32 1 1 2 32 1.410" \
+           "tests/data/models/gpt3-13b-megatron.json 32 2 1 2 40 1.409" "gpt3-175b 128 8 4 1 64 1.281"; do
+    set -- $row
+    for p in bf16 fp8; do
+        "$Z" estimate --model "$1" --hardware h100-80gb --precision $p --gpus "$2" --tp "$3" --pp "$4" --seq-len 2048 --micro-batch "$5" --grad-accum "$6" --sequence-parallel --framework megatron --strategy zero1 --format json >"$out.$p" 2>"$err"
+    done
+    python3 -c "
+import json; a, b = (json.load(open('$out.' + p))['results'][0] for p in ('bf16', 'fp8'))
+assert a['fits'] and b['fits']
+x = a['step_time_seconds']['total'] / b['step_time_seconds']['total']
+assert abs(x / $7 - 1) < 0.10, x" 2>>"$err" || fp8lm_bad="$fp8lm_bad $1"
+done
+rm -f "$out.bf16" "$out.fp8"
+[ -z "$fp8lm_bad" ] && ok || bad "FP8-over-BF16 speedup vs FP8-LM:$fp8lm_bad: $(tail -1 "$err")"
 # --- plan (issue 14) ---
 # Configuration flags are fixed during the search, as plan --help says: --micro-batch 4 is kept.
 json_check "d['ranked'] and all(r['micro_batch'] == 4 for r in d['ranked'])" plan $M --max-gpus 16 --micro-batch 4 --format json

@@ -90,6 +90,10 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
         snprintf(why, (size_t)whylen, "hybrid sharding needs a sharded strategy");
         return false;
     }
+    if (t->ep > 1 && s->shards.parameters && !fw->expert_sharded_params) {
+        snprintf(why, (size_t)whylen, "%s does not shard expert-parallel parameters (EP with %s)", fw->label, s->label);
+        return false;
+    }
     if ((t->hpz_group > 0 || t->quant_weights) && !s->shards.parameters) {
         snprintf(why, (size_t)whylen, "ZeRO++ hpZ and qwZ work on ZeRO-3's parameter gathers");
         return false;

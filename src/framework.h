@@ -46,6 +46,8 @@ typedef struct framework {
     bool pipeline_sharded_grads; /* PP together with gradient/parameter sharding */
     bool interleaving;           /* interleaved (virtual) pipeline stages */
     bool context_parallel;       /* ring-attention context parallelism (--cp) */
+    bool expert_sharded_params;  /* expert parallelism with parameter sharding: the experts
+                                    sharded and gathered over the expert-data-parallel group */
     fw_offload_kind offload;
     bool hybrid_shard;           /* shard within a group, replicate across (HSDP, MiCS) */
     bool zeropp;                 /* ZeRO++ hpZ/qwZ/qgZ */

@@ -12,6 +12,8 @@
  * - Offload: ZeRO-Offload (optimizer, CPU) and ZeRO-Infinity (parameters, CPU/NVMe; stage 3).
  * - MiCS (mics_shard_size) shards within a group and replicates across (Zhang et al., VLDB
  *   2022); ZeRO++ hpZ/qwZ/qgZ (Wang et al. 2023, arXiv 2306.10209).
+ * - MoE layers refuse stage 3: "MoE not supported with Stage 3" (microsoft/DeepSpeed@38327e07
+ *   deepspeed/runtime/engine.py, _configure_zero_optimizer), so EP runs with stages 0-2.
  * - Selective recomputation: Megatron-DeepSpeed carries Megatron's attention-core policy.
  * - gemm_efficiency and step_overhead are fitted (below); gather_overhead is 0 until runs
  *   that isolate ZeRO-3's per-fetch cost are in the validation set. */

@@ -13,13 +13,17 @@
  *   _save_list), so Korthikanti's selective figures do not apply.
  * - Context parallelism: torchtitan's ring attention over the CP mesh dimension
  *   (torch.distributed.tensor.experimental.context_parallel), with load-balanced sharding.
+ * - Expert parallelism: torchtitan fully_shards the experts over their own mesh dimension,
+ *   dp_shard x cp x tp / ep ranks with etp 1 (pytorch/torchtitan@0119de15
+ *   torchtitan/distributed/parallel_dims.py, dp_shard_in_ep; fsdp_gradient_divide_factor
+ *   "for FSDP-sharded experts"): zerosim's expert-data-parallel group.
  * - CPUOffloadPolicy offloads parameters, gradients and the optimizer step to the host.
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2", .label = "FSDP2", .prefix = "FSDP2",
     .runs = {"replicate", NULL, "reshard_after_forward=False", "fully_shard"},
     .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
-    .interleaving = true, .context_parallel = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
+    .interleaving = true, .context_parallel = true, .expert_sharded_params = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
     .selective = SELECTIVE_OPS, .buffers = BUFFERS_UNITS, .units_in_flight = 2,
     .overlap_comm = 1,
     /* No FSDP2 run is in the validation sources yet: FSDP's fitted values (the same PyTorch

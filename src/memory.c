@@ -30,13 +30,18 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. Only the
      * trainable parameters (all; LoRA: the adapters) have gradients and optimizer states. */
     double small = shards.parameters ? fmin(in->local_small, p) : 0;
-    mem->parameters = w * ((p - small) / param_div + small);
+    /* Expert parallelism with parameter sharding (torchtitan's FSDP2): the rank's experts
+     * shard over the expert-data-parallel group (over its shard part under hybrid sharding),
+     * the rest over DP. */
+    double experts = shards.parameters ? in->local_expert : 0;
+    double expert_div = memory_expert_shards(in);
+    mem->parameters = w * ((p - small - experts) / param_div + small + experts / expert_div);
     mem->gradients = bt->grad * g / grad_div;
     mem->optimizer_states = opt * g / opt_div;
     if (in->local_expert > 0) {
         /* Expert parallelism: the experts' gradients and optimizer states are sharded over
          * the expert-data-parallel group, not DP (Megatron-Core's distributed optimizer). */
-        double ne = (double)in->edp;
+        double ne = memory_expert_shards(in);
         mem->gradients += bt->grad * in->local_expert / (shards.gradients ? ne : 1);
         mem->optimizer_states += opt * in->local_expert / (shards.optimizer ? ne : 1);
     }
@@ -73,6 +78,13 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     mem->model_states = mem->parameters + mem->gradients + mem->optimizer_states;
     mem->host_per_gpu = host;
     mem->nvme_per_gpu = nvme;
+}
+
+double memory_expert_shards(const sim_input *in)
+{
+    /* Hybrid sharding replicates dp / shard_dp times; the experts' shards shrink with it. */
+    double replicas = (double)in->dp / (double)in->shard_dp;
+    return fmax(1, (double)in->edp / replicas);
 }
 
 /* Append one term when it is not zero. */

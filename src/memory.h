@@ -35,6 +35,11 @@ typedef struct memory {
     bool fits_host;          /* host_per_node <= host RAM (true when the profile gives none) */
 } memory;
 
+/* The ranks one rank's routed experts shard over when parameters are sharded with expert
+ * parallelism: the expert-data-parallel group, divided by the replicas of hybrid sharding;
+ * at least 1. Pure; never fails. */
+double memory_expert_shards(const struct sim_input *in);
+
 /* Model states with `shards` partitioned over the data-parallel degree, offload applied.
  * Writes parameters, gradients, optimizer_states, model_states and the host/NVMe shares. Pure. */
 void memory_states(const struct sim_input *in, shard_set shards, memory *mem);

@@ -144,8 +144,10 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         if ((t->tp * in->dp * t->cp) % t->ep != 0)
             return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
                            (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
-        if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE)
+        if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
             return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
+        if (t->hpz_group > 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
         double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
         double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
                          (double)model_expert_width(m) * moe_blocks;

@@ -3,6 +3,8 @@
 #include <stdbool.h>
 
 #include "framework.h"
+#include "memory.h"
+#include "scenario.h"
 #include "strategy.h"
 
 static void zero3_buffers(const strategy *s, const sim_input *in, memory *mem)
@@ -30,7 +32,8 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     const training *t = in->t;
     const framework *fw = in->fw;
     double m = (double)t->grad_accum;
-    double sharded = in->local_params - in->local_small;
+    /* With expert parallelism the routed experts gather over their own group (below). */
+    double sharded = in->local_params - in->local_small - in->local_expert;
     /* One all-gather per module (DeepSpeed) or per unit (FSDP: a transformer block), the
      * first one's cannot hide; one reduce-scatter per reduce bucket or unit: per-call latency
      * and the framework's per-fetch work matter at scale. */
@@ -50,6 +53,18 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     comm_add(p, (comm_op){COLL_ALL_GATHER, back, params, again * m * modules, true, bwd, 0,
                           t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)",
                           0, 0, fw->gather_overhead, 0});
+    if (in->local_expert > 0 && memory_expert_shards(in) > 1 && !in->m->params_only) {
+        /* Expert parallelism (torchtitan: fully_shard on each MoE block's experts over the
+         * expert-data-parallel mesh): one gather of the block's experts forward and again
+         * backward (and for the recompute), over EDP; their gradients reduce-scatter there
+         * too (comm.c, with the other expert traffic). */
+        double blocks = fmax(1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
+        double unit = w * in->local_expert / blocks;
+        comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, m * blocks, true, fwd, 0,
+                              "expert parameter all-gather (forward, EDP)", 0, 0, fw->gather_overhead, 0});
+        comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, again * m * blocks, true, bwd, 0,
+                              "expert parameter all-gather (backward, EDP)", 0, 0, fw->gather_overhead, 0});
+    }
     double gq = t->quant_grads ? 0.25 : 1;
     double grads = in->bt.grad * in->trainable;
     double bucket = fw->buffers == BUFFERS_UNITS ? in->bt.grad * fmin(sharded / modules + in->local_small, in->trainable)

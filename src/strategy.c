@@ -63,10 +63,6 @@ bool strategy_allows(const strategy *s, const training *t, char *why, int whylen
         snprintf(why, (size_t)whylen, "parameter offload needs ZeRO-3 (DeepSpeed offloads parameters only at stage 3)");
         return false;
     }
-    if (t->ep > 1 && s->shards.parameters) {
-        snprintf(why, (size_t)whylen, "expert parallelism with parameter sharding is not modelled (expert gathers); use ddp, zero1 or zero2");
-        return false;
-    }
     return true;
 }
 

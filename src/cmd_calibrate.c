@@ -25,25 +25,9 @@
 #include "plot.h"
 #include "report_calibrate.h"
 
-enum { C_NCCL = 1, C_HARNESS, C_RUNS, C_HW, C_OUT, C_FORMAT, C_HINT, C_PLOT, C_FILTER, C_FORCE, C_FRAMEWORK };
+enum { C_NCCL = 1, C_HARNESS, C_FRAMEWORK, C_FORMAT }; /* the options take works out */
 
-static const cli_opt opts[] = {
-    {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)", C_NCCL},
-    {"harness", "FILE", "a zerobench -J result file (repeat for more)", C_HARNESS},
-    {"runs", "FILE", "measured training runs (CSV/JSON as 'zerosim validate' reads)", C_RUNS},
-    {"filter", "TEXT", "with --runs: only runs whose name contains TEXT", C_FILTER},
-    {"framework", "F", "with --runs: fit F's GEMM efficiency and per-step overhead on this system instead of the\n"
-     "                              profile's matmul fraction (runs without a framework column ran on F)", C_FRAMEWORK},
-    {"hardware", "NAME|FILE", "the base profile to calibrate (required)", C_HW},
-    {"output", "OUT.json", "write the calibrated profile here (also -o)", C_OUT},
-    {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", C_HINT},
-    {"plot", "DIR", "also draw calibration.png/.svg (measured vs fitted, log-log) in DIR", C_PLOT},
-    {"format", "F", "table|json (default table)", C_FORMAT},
-    {"force", NULL, "keep fitted values that fail a plausibility check (R^2, line rate, latency, back end, hosts)", C_FORCE},
-    {NULL, NULL, NULL, 0},
-};
-
-static void usage(FILE *f)
+static void usage(FILE *f, const cli_opt *opts)
 {
     fprintf(f, "usage: zerosim calibrate --hardware BASE [--nccl-tests LOG...] [--harness FILE...] [--runs FILE]\n"
                "                         [-o OUT.json] [--format table|json] [--force]\n\n"
@@ -125,43 +109,58 @@ static int draw(const char *dir, kept_points *k)
     return 0;
 }
 
+/* Calibrate's take: the repeatable inputs, --framework and --format; no bare arguments. */
+static int take(void *ctx, int id, const char *v, zs_error *err)
+{
+    calib_args *a = ctx;
+    int k;
+    switch (id) {
+    case C_NCCL:
+        if (a->nl == MAX_INPUTS) return zs_fail(err, ZS_ERR_USAGE, "too many input files");
+        a->logs[a->nl++] = v;
+        return ZS_OK;
+    case C_HARNESS:
+        if (a->nh == MAX_INPUTS) return zs_fail(err, ZS_ERR_USAGE, "too many input files");
+        a->harness[a->nh++] = v;
+        return ZS_OK;
+    case C_FRAMEWORK:
+        if (!(a->fw = framework_find(v)))
+            return zs_fail(err, ZS_ERR_USAGE, "--framework: expected one of the frameworks (see 'zerosim estimate --help')");
+        return ZS_OK;
+    case C_FORMAT:
+        /* json, once asked for, stays: a later --format table does not take it back */
+        if ((k = cli_choice("format", v, "table|json", err)) < 0) return err->code;
+        a->json |= k == 1;
+        return ZS_OK;
+    }
+    return zs_fail(err, ZS_ERR_USAGE, "unexpected argument (name inputs with --nccl-tests, --harness or --runs)");
+}
+
 /* Parse the command line into *a. Returns 0, -1 after --help, or an exit status (message
  * printed). */
 static int parse_args(int argc, char **argv, calib_args *a)
 {
-    const char *v;
-    int i = 1, id;
-    zs_error err = {0};
     memset(a, 0, sizeof *a);
     /* -o is the one short option, as in the command line. */
     for (int k = 1; k < argc; k++)
         if (strcmp(argv[k], "-o") == 0) argv[k] = "--output";
-    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
-        if (id == CLI_HELP) { usage(stdout); return -1; }
-        if (id == CLI_ERROR) return cmd_error("calibrate", err.code, err.msg);
-        if (id == CLI_POSITIONAL) return cmd_error("calibrate", ZS_ERR_USAGE, "unexpected argument (name inputs with --nccl-tests, --harness or --runs)");
-        if ((id == C_NCCL && a->nl == MAX_INPUTS) || (id == C_HARNESS && a->nh == MAX_INPUTS))
-            return cmd_error("calibrate", ZS_ERR_USAGE, "too many input files");
-        switch (id) {
-        case C_NCCL: a->logs[a->nl++] = v; break;
-        case C_HARNESS: a->harness[a->nh++] = v; break;
-        case C_RUNS: a->runs_path = v; break;
-        case C_HW: a->hw_arg = v; break;
-        case C_OUT: a->out = v; break;
-        case C_HINT: a->hint = v; break;
-        case C_PLOT: a->plot_dir = v; break;
-        case C_FILTER: a->filter = v; break;
-        case C_FRAMEWORK:
-            if (!(a->fw = framework_find(v)))
-                return cmd_error("calibrate", ZS_ERR_USAGE, "--framework: expected one of the frameworks (see 'zerosim estimate --help')");
-            break;
-        case C_FORCE: a->force = true; break;
-        case C_FORMAT:
-            if (strcmp(v, "json") == 0) a->json = true;
-            else if (strcmp(v, "table") != 0) return cmd_error("calibrate", ZS_ERR_USAGE, "--format: expected table or json");
-            break;
-        }
-    }
+    const cli_opt opts[] = {
+        {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)", .id = C_NCCL},
+        {"harness", "FILE", "a zerobench -J result file (repeat for more)", .id = C_HARNESS},
+        {"runs", "FILE", "measured training runs (CSV/JSON as 'zerosim validate' reads)", .text = &a->runs_path},
+        {"filter", "TEXT", "with --runs: only runs whose name contains TEXT", .text = &a->filter},
+        {"framework", "F", "with --runs: fit F's GEMM efficiency and per-step overhead on this system instead of the\n"
+         "                              profile's matmul fraction (runs without a framework column ran on F)", .id = C_FRAMEWORK},
+        {"hardware", "NAME|FILE", "the base profile to calibrate (required)", .text = &a->hw_arg},
+        {"output", "OUT.json", "write the calibrated profile here (also -o)", .text = &a->out},
+        {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", .text = &a->hint},
+        {"plot", "DIR", "also draw calibration.png/.svg (measured vs fitted, log-log) in DIR", .text = &a->plot_dir},
+        {"format", "F", "table|json (default table)", .id = C_FORMAT},
+        {"force", NULL, "keep fitted values that fail a plausibility check (R^2, line rate, latency, back end, hosts)", .on = &a->force},
+        {NULL},
+    };
+    int rc = cmd_parse(&(cmd_spec){"calibrate", opts, usage, a, .take = take}, argc, argv);
+    if (rc != CMD_GO) return rc == 0 ? -1 : rc;
     if (!a->hw_arg) return cmd_error("calibrate", ZS_ERR_USAGE, "missing --hardware BASE (the profile to calibrate)");
     if (!a->nl && !a->nh && !a->runs_path) return cmd_error("calibrate", ZS_ERR_USAGE, "nothing to fit: give --nccl-tests LOG, --harness FILE or --runs FILE");
     return 0;

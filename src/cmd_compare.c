@@ -12,19 +12,7 @@
 #include "setup.h"
 #include "units.h"
 
-enum { C_MAX_GPUS = 1, C_GB, C_GB_TOKENS, C_NO_OFFLOAD, C_NO_PP, C_NO_TP };
-
-static const cli_opt compare_only[] = {
-    {"max-gpus", "N", "largest cluster for the fewest-GPU and fastest searches (default: max(64, --gpus))", C_MAX_GPUS},
-    {"global-batch", "SEQS", "sequences per step in those searches (default: --micro-batch x --grad-accum x DP)", C_GB},
-    {"global-batch-tokens", "TOKENS", "the same in tokens, e.g. 4M", C_GB_TOKENS},
-    {"no-offload", NULL, "searches leave out CPU/NVMe offload", C_NO_OFFLOAD},
-    {"no-pp", NULL, "searches leave out pipeline parallelism", C_NO_PP},
-    {"no-tp", NULL, "searches leave out tensor parallelism", C_NO_TP},
-    {NULL, NULL, NULL, 0},
-};
-
-static void usage(FILE *f)
+static void usage(FILE *f, const cli_opt *compare_only)
 {
     fprintf(f, "usage: zerosim compare (--model NAME|FILE | --params COUNT) [--hardware H] [--gpus N] [options]\n\n"
                "One column per strategy (and per framework with --framework all): memory per GPU at the\n"
@@ -247,26 +235,17 @@ int cmd_compare(int argc, char **argv)
     sp.max_gpus = 0;
     zs_error err = {0};
     double gb_tokens = 0;
-    int i = 1, id;
-    const char *v;
-    cli_opt opts[96];
-    setup_merge_options(compare_only, false, NULL, opts, 96);
-    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
-        if (id == CLI_HELP) { usage(stdout); return 0; }
-        if (id == CLI_ERROR) return cmd_error("compare", err.code, err.msg);
-        if (id == CLI_POSITIONAL) return cmd_error("compare", ZS_ERR_USAGE, "unexpected argument (see --help)");
-        int rc = ZS_OK;
-        switch (id) {
-        case C_MAX_GPUS: rc = units_parse_int(v, "--max-gpus", 1, 1000000, &sp.max_gpus, &err); break;
-        case C_GB: rc = units_parse_int(v, "--global-batch", 1, 100000000, &sp.global_batch, &err); break;
-        case C_GB_TOKENS: rc = units_parse_count(v, "--global-batch-tokens", &gb_tokens, &err); break;
-        case C_NO_OFFLOAD: sp.allow_offload = false; break;
-        case C_NO_PP: sp.allow_pp = false; break;
-        case C_NO_TP: sp.allow_tp = false; break;
-        default: rc = setup_take(&s, id, v, &err);
-        }
-        if (rc) return cmd_error("compare", err.code, err.msg);
-    }
+    const cli_opt compare_only[] = {
+        {"max-gpus", "N", "largest cluster for the fewest-GPU and fastest searches (default: max(64, --gpus))", .whole = &sp.max_gpus, .min = 1, .max = 1000000},
+        {"global-batch", "SEQS", "sequences per step in those searches (default: --micro-batch x --grad-accum x DP)", .whole = &sp.global_batch, .min = 1, .max = 100000000},
+        {"global-batch-tokens", "TOKENS", "the same in tokens, e.g. 4M", .count = &gb_tokens},
+        {"no-offload", NULL, "searches leave out CPU/NVMe offload", .off = &sp.allow_offload},
+        {"no-pp", NULL, "searches leave out pipeline parallelism", .off = &sp.allow_pp},
+        {"no-tp", NULL, "searches leave out tensor parallelism", .off = &sp.allow_tp},
+        {NULL},
+    };
+    int rc = cmd_parse(&(cmd_spec){"compare", compare_only, usage, &s, .shared = true}, argc, argv);
+    if (rc != CMD_GO) return rc;
     if (setup_finish(&s, &err)) return cmd_error("compare", err.code, err.msg);
     if (sp.max_gpus == 0) sp.max_gpus = s.t.gpus > 64 ? s.t.gpus : 64;
     /* The searches keep the batch the given settings train with, so their rows compare. */

@@ -9,15 +9,7 @@
 #include "sim.h"
 #include "uncertainty.h"
 
-enum { OPT_COMPAT = 1, OPT_DISTOPT };
-
-static const cli_opt estimate_only[] = {
-    {"compat", "TOOL", "deepspeed|megatron: reproduce that tool's own estimate", OPT_COMPAT},
-    {"distributed-optimizer", NULL, "with --compat megatron: use_distributed_optimizer", OPT_DISTOPT},
-    {NULL, NULL, NULL, 0},
-};
-
-static void usage(FILE *f)
+static void usage(FILE *f, const cli_opt *estimate_only)
 {
     fprintf(f, "usage: zerosim estimate (--model NAME|FILE | --params COUNT) [options]\n\n"
                "Memory per GPU, component by component, for DDP and ZeRO stages 1-3, and whether\n"
@@ -38,18 +30,13 @@ int cmd_estimate(int argc, char **argv)
     zs_error err = {0};
     const char *compat = NULL;
     bool distopt = false;
-    int i = 1, id;
-    const char *v;
-    cli_opt opts[96];
-    setup_merge_options(estimate_only, false, NULL, opts, 96);
-    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
-        if (id == CLI_HELP) { usage(stdout); return 0; }
-        if (id == CLI_ERROR) return cmd_error("estimate", err.code, err.msg);
-        if (id == CLI_POSITIONAL) return cmd_error("estimate", ZS_ERR_USAGE, "unexpected argument (see --help)");
-        if (id == OPT_COMPAT) compat = v;
-        else if (id == OPT_DISTOPT) distopt = true;
-        else if (setup_take(&s, id, v, &err)) return cmd_error("estimate", err.code, err.msg);
-    }
+    const cli_opt estimate_only[] = {
+        {"compat", "TOOL", "deepspeed|megatron: reproduce that tool's own estimate", .text = &compat},
+        {"distributed-optimizer", NULL, "with --compat megatron: use_distributed_optimizer", .on = &distopt},
+        {NULL},
+    };
+    int rc = cmd_parse(&(cmd_spec){"estimate", estimate_only, usage, &s, .shared = true}, argc, argv);
+    if (rc != CMD_GO) return rc;
     if (setup_finish(&s, &err)) return cmd_error("estimate", err.code, err.msg);
     if (s.all_frameworks)
         return cmd_error("estimate", ZS_ERR_USAGE, "--framework all: name one framework (plan --framework all ranks across them)");

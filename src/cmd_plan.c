@@ -16,28 +16,7 @@
 #include "uncertainty.h"
 #include "units.h"
 
-enum { P_MAX_GPUS = 1, P_MIN_GPUS, P_GB, P_GB_TOKENS, P_BUDGET, P_DEADLINE, P_RANK, P_TOP,
-       P_NO_OFFLOAD, P_NO_PP, P_NO_TP, P_MAX_MB, P_MAX_MODEL, P_GPUS_LIST };
-
-static const cli_opt plan_only[] = {
-    {"max-gpus", "N", "largest cluster to consider, searched in whole nodes (default 64)", P_MAX_GPUS},
-    {"min-gpus", "N", "smallest GPU count to consider (default 1)", P_MIN_GPUS},
-    {"global-batch", "SEQS", "sequences per optimizer step (default: 4Mi = 4,194,304 tokens, Llama's batch)", P_GB},
-    {"global-batch-tokens", "TOKENS", "the global batch in tokens instead, e.g. 4Mi (2^22) or 4M (4e6); rounded to a feasible batch", P_GB_TOKENS},
-    {"budget", "USD", "keep configurations whose --tokens run costs at most this", P_BUDGET},
-    {"deadline", "HOURS", "keep configurations whose --tokens run finishes in time", P_DEADLINE},
-    {"rank", "BY", "time|cost|throughput (default time; cost = GPU-hours)", P_RANK},
-    {"top", "N", "how many configurations to print (default 10)", P_TOP},
-    {"no-offload", NULL, "do not consider CPU/NVMe offload", P_NO_OFFLOAD},
-    {"no-pp", NULL, "do not consider pipeline parallelism", P_NO_PP},
-    {"no-tp", NULL, "do not consider tensor parallelism", P_NO_TP},
-    {"max-micro-batch", "N", "largest micro-batch to try (default 32)", P_MAX_MB},
-    {"max-model", NULL, "instead: the largest model each strategy can train (depth scaling, or --params)", P_MAX_MODEL},
-    {"gpus-list", "LIST", "GPU counts for --max-model, e.g. 8,64,512 (default: powers of two to --max-gpus)", P_GPUS_LIST},
-    {NULL, NULL, NULL, 0},
-};
-
-static void usage(FILE *f)
+static void usage(FILE *f, const cli_opt *plan_only)
 {
     fprintf(f, "usage: zerosim plan (--model NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
                "Search strategy (DDP, ZeRO-1/2/3), offload, TP, PP (and interleaving), micro-batch,\n"
@@ -246,59 +225,33 @@ int cmd_plan(int argc, char **argv)
     plan_space sp;
     plan_space_init(&sp);
     zs_error err = {0};
-    int top = 10, i = 1, id;
+    int64_t top = 10;
     bool maxmodel = false;
-    const char *list = NULL, *v;
-    double gb_tokens = 0, x;
-    int64_t n;
-    cli_opt opts[96];
-    setup_merge_options(plan_only, false, NULL, opts, 96);
-    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
-        if (id == CLI_HELP) { usage(stdout); return 0; }
-        if (id == CLI_ERROR) return cmd_error("plan", err.code, err.msg);
-        if (id == CLI_POSITIONAL) return cmd_error("plan", ZS_ERR_USAGE, "unexpected argument (see --help)");
-        switch (id) {
-        case P_MAX_GPUS:
-            if (units_parse_int(v, "--max-gpus", 1, 1000000, &sp.max_gpus, &err)) return cmd_error("plan", err.code, err.msg);
-            break;
-        case P_MIN_GPUS:
-            if (units_parse_int(v, "--min-gpus", 1, 1000000, &sp.min_gpus, &err)) return cmd_error("plan", err.code, err.msg);
-            break;
-        case P_GB:
-            if (units_parse_int(v, "--global-batch", 1, 100000000, &sp.global_batch, &err)) return cmd_error("plan", err.code, err.msg);
-            break;
-        case P_GB_TOKENS:
-            if (units_parse_count(v, "--global-batch-tokens", &gb_tokens, &err)) return cmd_error("plan", err.code, err.msg);
-            break;
-        case P_BUDGET:
-            if (units_parse_count(v, "--budget", &sp.budget_dollars, &err)) return cmd_error("plan", err.code, err.msg);
-            break;
-        case P_DEADLINE:
-            if (units_parse_count(v, "--deadline", &x, &err)) return cmd_error("plan", err.code, err.msg);
-            sp.deadline_seconds = x * 3600;
-            break;
-        case P_RANK:
-            if (strcmp(v, "time") == 0) sp.rank = RANK_TIME;
-            else if (strcmp(v, "cost") == 0) sp.rank = RANK_COST;
-            else if (strcmp(v, "throughput") == 0) sp.rank = RANK_THROUGHPUT;
-            else return cmd_error("plan", ZS_ERR_USAGE, "--rank: expected time, cost or throughput");
-            break;
-        case P_TOP:
-            if (units_parse_int(v, "--top", 1, 1000, &n, &err)) return cmd_error("plan", err.code, err.msg);
-            top = (int)n;
-            break;
-        case P_NO_OFFLOAD: sp.allow_offload = false; break;
-        case P_NO_PP: sp.allow_pp = false; break;
-        case P_NO_TP: sp.allow_tp = false; break;
-        case P_MAX_MB:
-            if (units_parse_int(v, "--max-micro-batch", 1, 4096, &sp.max_micro_batch, &err)) return cmd_error("plan", err.code, err.msg);
-            break;
-        case P_MAX_MODEL: maxmodel = true; break;
-        case P_GPUS_LIST: list = v; break;
-        default:
-            if (setup_take(&s, id, v, &err)) return cmd_error("plan", err.code, err.msg);
-        }
-    }
+    const char *list = NULL;
+    double gb_tokens = 0, deadline_hours = 0;
+    int rank = RANK_TIME;
+    const cli_opt plan_only[] = {
+        {"max-gpus", "N", "largest cluster to consider, searched in whole nodes (default 64)", .whole = &sp.max_gpus, .min = 1, .max = 1000000},
+        {"min-gpus", "N", "smallest GPU count to consider (default 1)", .whole = &sp.min_gpus, .min = 1, .max = 1000000},
+        {"global-batch", "SEQS", "sequences per optimizer step (default: 4Mi = 4,194,304 tokens, Llama's batch)", .whole = &sp.global_batch, .min = 1, .max = 100000000},
+        {"global-batch-tokens", "TOKENS", "the global batch in tokens instead, e.g. 4Mi (2^22) or 4M (4e6); rounded to a feasible batch", .count = &gb_tokens},
+        {"budget", "USD", "keep configurations whose --tokens run costs at most this", .count = &sp.budget_dollars},
+        {"deadline", "HOURS", "keep configurations whose --tokens run finishes in time", .count = &deadline_hours},
+        /* in plan_rank's order */
+        {"rank", "BY", "time|cost|throughput (default time; cost = GPU-hours)", .choice = &rank, .choices = "time|cost|throughput"},
+        {"top", "N", "how many configurations to print (default 10)", .whole = &top, .min = 1, .max = 1000},
+        {"no-offload", NULL, "do not consider CPU/NVMe offload", .off = &sp.allow_offload},
+        {"no-pp", NULL, "do not consider pipeline parallelism", .off = &sp.allow_pp},
+        {"no-tp", NULL, "do not consider tensor parallelism", .off = &sp.allow_tp},
+        {"max-micro-batch", "N", "largest micro-batch to try (default 32)", .whole = &sp.max_micro_batch, .min = 1, .max = 4096},
+        {"max-model", NULL, "instead: the largest model each strategy can train (depth scaling, or --params)", .on = &maxmodel},
+        {"gpus-list", "LIST", "GPU counts for --max-model, e.g. 8,64,512 (default: powers of two to --max-gpus)", .text = &list},
+        {NULL},
+    };
+    int rc = cmd_parse(&(cmd_spec){"plan", plan_only, usage, &s, .shared = true}, argc, argv);
+    if (rc != CMD_GO) return rc;
+    sp.deadline_seconds = deadline_hours * 3600;
+    sp.rank = (plan_rank)rank;
     if (setup_finish(&s, &err)) return cmd_error("plan", err.code, err.msg);
     /* Configuration flags are fixed during the search, as --help says. --max-model keeps its
      * own definition (the most memory-saving choices: micro-batch 1, full recompute, any
@@ -342,7 +295,7 @@ int cmd_plan(int argc, char **argv)
 
     plan_result pr;
     bool tty = isatty(2);
-    if (plan_search(&sc, &sp, top, tty ? progress : NULL, NULL, &pr, &err)) return cmd_error("plan", err.code, err.msg);
+    if (plan_search(&sc, &sp, (int)top, tty ? progress : NULL, NULL, &pr, &err)) return cmd_error("plan", err.code, err.msg);
     /* A batch in tokens is approximate: when no configuration divides it (4M = 4e6 tokens at
      * 4096 is 977 sequences, a prime), take the nearest batch that one does, and say so. */
     int64_t asked = sp.global_batch;
@@ -353,7 +306,7 @@ int cmd_plan(int argc, char **argv)
             plan_space try_sp = sp;
             plan_result tr;
             try_sp.global_batch = cand[k];
-            if (plan_search(&sc, &try_sp, top, NULL, NULL, &tr, &err)) { plan_result_free(&pr); return cmd_error("plan", err.code, err.msg); }
+            if (plan_search(&sc, &try_sp, (int)top, NULL, NULL, &tr, &err)) { plan_result_free(&pr); return cmd_error("plan", err.code, err.msg); }
             if (tr.n_top > 0) {
                 plan_result_free(&pr);
                 pr = tr;
@@ -425,7 +378,7 @@ int cmd_plan(int argc, char **argv)
         free(text);
         cJSON_Delete(root);
     }
-    int rc = pr.n_top ? 0 : ZS_ERR_NOFIT;
+    rc = pr.n_top ? 0 : ZS_ERR_NOFIT;
     plan_result_free(&pr);
     return rc;
 }

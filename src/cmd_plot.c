@@ -12,23 +12,10 @@
 #include "setup.h"
 #include "validate.h"
 
-enum { P_OUTPUT = 1, P_RUNS, P_GPUS_LIST, P_FORMAT, P_NO_OFFLOAD, P_NO_PP, P_NO_TP };
-
-static const cli_opt plot_only[] = {
-    {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", P_OUTPUT},
-    {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart", P_RUNS},
-    {"gpus-list", "N,N,..", "GPU counts of memory-vs-gpus and max-model (default 1..node, then whole nodes x2 up to 1024)", P_GPUS_LIST},
-    {"format", "F", "png|svg|both (default both)", P_FORMAT},
-    {"no-offload", NULL, "max-model: do not consider CPU/NVMe offload (as `plan`)", P_NO_OFFLOAD},
-    {"no-pp", NULL, "max-model: do not consider pipeline parallelism", P_NO_PP},
-    {"no-tp", NULL, "max-model: do not consider tensor parallelism", P_NO_TP},
-    {NULL, NULL, NULL, 0},
-};
-
 /* Plot's options, then the shared ones less --format (plot's own) and --explain. */
 static const char *const not_plot[] = {"format", "explain", NULL};
 
-static void usage(FILE *f)
+static void usage(FILE *f, const cli_opt *plot_only)
 {
     fprintf(f, "usage: zerosim plot [CHART ...] (--model NAME|FILE | --params COUNT) [options] [-o DIR]\n"
                "       zerosim plot validate --runs FILE [-o DIR]\n\n"
@@ -69,6 +56,38 @@ static void progress(plot_chart c, int done, int total, void *ctx)
     fflush(stderr);
 }
 
+enum { P_GPUS_LIST = 1, P_FORMAT }; /* plot's options that take works out */
+
+/* What plot's take fills: the charts named, and the request and images its flags shape. */
+typedef struct plot_args {
+    setup *s;
+    plot_options *o;
+    plot_request *q;
+    bool *want, any;        /* want[chart] for each chart named */
+} plot_args;
+
+/* Plot's take: chart names, --gpus-list and --format; the rest goes to setup. */
+static int take(void *ctx, int id, const char *v, zs_error *err)
+{
+    plot_args *a = ctx;
+    int k;
+    switch (id) {
+    case CLI_POSITIONAL:
+        if ((k = plot_chart_parse(v)) < 0)
+            return zs_fail(err, ZS_ERR_USAGE, "unknown chart \"%.120s\" (memory, memory-vs-gpus, step, comm, max-model, validate)", v);
+        a->want[k] = a->any = true;
+        return ZS_OK;
+    case P_GPUS_LIST: return plot_parse_gpus_list(v, a->q, err);
+    case P_FORMAT:
+        /* png|svg|both: each leaves out the other kind */
+        if ((k = cli_choice("format", v, "png|svg|both", err)) < 0) return err->code;
+        if (k == 0) a->o->svg = false;
+        if (k == 1) a->o->png = false;
+        return ZS_OK;
+    }
+    return setup_take(a->s, id, v, err);
+}
+
 int cmd_plot(int argc, char **argv)
 {
     setup s;
@@ -78,44 +97,21 @@ int cmd_plot(int argc, char **argv)
     plot_request q;
     plot_request_init(&q);
     zs_error err = {0};
-    bool want[PLOT_COUNT] = {false}, any = false;
-    int i = 1, id;
-    const char *v;
-    cli_opt opts[96];
-    setup_merge_options(plot_only, true, not_plot, opts, 96);
-    while (i < argc) {
-        if (strcmp(argv[i], "-o") == 0) {
-            if (i + 1 >= argc) return cmd_error("plot", ZS_ERR_USAGE, "-o needs a value (DIR)");
-            o.dir = argv[i + 1];
-            i += 2;
-            continue;
-        }
-        id = cli_next(argc, argv, &i, opts, &v, &err);
-        if (id == CLI_END) break;
-        if (id == CLI_HELP) { usage(stdout); return 0; }
-        if (id == CLI_ERROR) return cmd_error("plot", err.code, err.msg);
-        if (id == CLI_POSITIONAL) {
-            int c = plot_chart_parse(v);
-            if (c < 0) {
-                char msg[300];
-                snprintf(msg, sizeof msg, "unknown chart \"%.120s\" (memory, memory-vs-gpus, step, comm, max-model, validate)", v);
-                return cmd_error("plot", ZS_ERR_USAGE, msg);
-            }
-            want[c] = any = true;
-        } else if (id == P_OUTPUT) o.dir = v;
-        else if (id == P_RUNS) q.runs_path = v;
-        else if (id == P_NO_OFFLOAD) q.no_offload = true;
-        else if (id == P_NO_PP) q.no_pp = true;
-        else if (id == P_NO_TP) q.no_tp = true;
-        else if (id == P_GPUS_LIST) {
-            if (plot_parse_gpus_list(v, &q, &err)) return cmd_error("plot", err.code, err.msg);
-        } else if (id == P_FORMAT) {
-            if (strcmp(v, "png") == 0) o.svg = false;
-            else if (strcmp(v, "svg") == 0) o.png = false;
-            else if (strcmp(v, "both") != 0)
-                return cmd_error("plot", ZS_ERR_USAGE, "--format: expected png, svg or both");
-        } else if (setup_take(&s, id, v, &err)) return cmd_error("plot", err.code, err.msg);
-    }
+    bool want[PLOT_COUNT] = {false};
+    const cli_opt plot_only[] = {
+        {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", .alias = "-o", .text = &o.dir},
+        {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart", .text = &q.runs_path},
+        {"gpus-list", "N,N,..", "GPU counts of memory-vs-gpus and max-model (default 1..node, then whole nodes x2 up to 1024)", .id = P_GPUS_LIST},
+        {"format", "F", "png|svg|both (default both)", .id = P_FORMAT},
+        {"no-offload", NULL, "max-model: do not consider CPU/NVMe offload (as `plan`)", .on = &q.no_offload},
+        {"no-pp", NULL, "max-model: do not consider pipeline parallelism", .on = &q.no_pp},
+        {"no-tp", NULL, "max-model: do not consider tensor parallelism", .on = &q.no_tp},
+        {NULL},
+    };
+    plot_args a = {&s, &o, &q, want, false};
+    int rc = cmd_parse(&(cmd_spec){"plot", plot_only, usage, &a, .take = take, .shared = true, .own_first = true, .drop = not_plot},
+                       argc, argv);
+    if (rc != CMD_GO) return rc;
     if (!*o.dir) return cmd_error("plot", ZS_ERR_USAGE, "-o: empty directory name");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", o.dir);
@@ -123,7 +119,7 @@ int cmd_plot(int argc, char **argv)
     o.dir = dir;
 
     bool have_model = s.model_arg || s.params > 0;
-    if (!any) {
+    if (!a.any) {
         if (!have_model && !q.runs_path)
             return cmd_error("plot", ZS_ERR_USAGE, "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
         for (int c = 0; c < PLOT_COUNT; c++)
@@ -157,7 +153,7 @@ int cmd_plot(int argc, char **argv)
         if (!want[c]) continue;
         /* Compute, then draw: the chart writers only format what this step computed. */
         validate_report val = {0};
-        int rc = plot_data_compute((plot_chart)c, need_setup ? &sc : NULL, &q, d, &val, &err);
+        rc = plot_data_compute((plot_chart)c, need_setup ? &sc : NULL, &q, d, &val, &err);
         if (showing) fputc('\n', stderr);
         showing = false;
         if (!rc) rc = plot_draw((plot_chart)c, d, &o, draw ? gnuplot : NULL, &err);

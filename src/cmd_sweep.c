@@ -25,13 +25,7 @@ static bool sweepable(int id)
 /* Rows a sweep writes unless --max-rows says more: a million rows is ~500 MB of CSV. */
 #define SWEEP_DEFAULT_MAX_ROWS 1000000ULL
 
-enum { S_MAX_ROWS = 1 };
-static const cli_opt sweep_only[] = {
-    {"max-rows", "N", "refuse a grid of more rows than this (default 1e6)", S_MAX_ROWS},
-    {NULL, NULL, NULL, 0},
-};
-
-static void usage(FILE *f)
+static void usage(FILE *f, const cli_opt *sweep_only)
 {
     fprintf(f, "usage: zerosim sweep (--model M | --params P) [--hardware H] [FLAG LIST|RANGE ...] [--format csv|json]\n\n"
                "Evaluate every combination of the listed values and write one row per configuration and\n"
@@ -69,10 +63,53 @@ static bool grid_rows(const dim *dims, int nd, unsigned long long strategies, un
     return total <= limit;
 }
 
-static int fail(dim *dims, int nd, int code, const char *msg)
+static void free_dims(dim *dims, int nd)
 {
     for (int k = 0; k < nd; k++) free(dims[k].vals);
+}
+
+static int fail(dim *dims, int nd, int code, const char *msg)
+{
+    free_dims(dims, nd);
     return cmd_error("sweep", code, msg);
+}
+
+/* What the command line gives beyond setup's flags: the swept flags and the strategy list. */
+typedef struct sweep_args {
+    setup *s;
+    dim dims[MAX_DIMS];
+    int nd;
+    const char *strategy_list;
+} sweep_args;
+
+/* Sweep's take: a list or range of a sweepable flag becomes a dimension (its first value
+ * stands in while the files load); the rest goes to setup. */
+static int take(void *ctx, int id, const char *v, zs_error *err)
+{
+    sweep_args *a = ctx;
+    if (id == OPT_STRATEGY) {
+        if (a->strategy_list) return zs_fail(err, ZS_ERR_USAGE, "--strategy given twice: give one list, e.g. --strategy zero2,zero3");
+        a->strategy_list = v;
+        return ZS_OK;
+    }
+    if (!sweepable(id) || !v) return cmd_take_setup(a->s, id, v, err);
+    const char *flag = "?";
+    for (const cli_opt *o = setup_options; o->name; o++)
+        if (o->id == id) flag = o->name;
+    /* A second --gpus would add a dimension of the same flag: rows twice over, the first
+     * values silently overwritten. One flag, one list. */
+    for (int d = 0; d < a->nd; d++)
+        if (a->dims[d].id == id)
+            return zs_fail(err, ZS_ERR_USAGE, "--%s given twice: give one list or range, e.g. --%s 8,16,32", flag, flag);
+    if (a->nd == MAX_DIMS) return zs_fail(err, ZS_ERR_USAGE, "too many swept flags");
+    dim *d = &a->dims[a->nd];
+    d->id = id;
+    d->flag = flag;
+    d->vals = malloc(sizeof(char[32]) * GRID_MAX_VALUES);
+    if (!d->vals) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    a->nd++;
+    if ((d->n = grid_expand(flag, v, d->vals, GRID_MAX_VALUES, err)) < 0) return err->code;
+    return setup_take(a->s, id, d->vals[0], err);
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -80,55 +117,20 @@ int cmd_sweep(int argc, char **argv)
     setup s;
     setup_init(&s);
     zs_error err = {0};
-    dim dims[MAX_DIMS];
-    int nd = 0, i = 1, id;
-    const char *v;
-    const char *strategy_list = NULL;
+    sweep_args a = {.s = &s};
     int64_t max_rows = (int64_t)SWEEP_DEFAULT_MAX_ROWS;
-    cli_opt opts[96];
-    setup_merge_options(sweep_only, false, NULL, opts, 96);
-    while ((id = cli_next(argc, argv, &i, opts, &v, &err)) != CLI_END) {
-        if (id == CLI_HELP) {
-            usage(stdout);
-            for (int k = 0; k < nd; k++) free(dims[k].vals);
-            return 0;
-        }
-        if (id == CLI_ERROR) return fail(dims, nd, err.code, err.msg);
-        if (id == CLI_POSITIONAL) return fail(dims, nd, ZS_ERR_USAGE, "unexpected argument (see --help)");
-        if (id == S_MAX_ROWS) {
-            if (units_parse_int(v, "--max-rows", 1, INT64_MAX, &max_rows, &err)) return fail(dims, nd, err.code, err.msg);
-            continue;
-        }
-        if (id == OPT_STRATEGY) {
-            if (strategy_list) return fail(dims, nd, ZS_ERR_USAGE, "--strategy given twice: give one list, e.g. --strategy zero2,zero3");
-            strategy_list = v;
-            continue;
-        }
-        if (!sweepable(id) || !v) {
-            if (setup_take(&s, id, v, &err)) return fail(dims, nd, err.code, err.msg);
-            continue;
-        }
-        const char *flag = "?";
-        for (const cli_opt *o = setup_options; o->name; o++)
-            if (o->id == id) flag = o->name;
-        /* A second --gpus would add a dimension of the same flag: rows twice over, the first
-         * values silently overwritten. One flag, one list. */
-        for (int d = 0; d < nd; d++)
-            if (dims[d].id == id) {
-                snprintf(err.msg, sizeof err.msg, "--%s given twice: give one list or range, e.g. --%s 8,16,32", flag, flag);
-                return fail(dims, nd, ZS_ERR_USAGE, err.msg);
-            }
-        if (nd == MAX_DIMS) return fail(dims, nd, ZS_ERR_USAGE, "too many swept flags");
-        dims[nd].id = id;
-        dims[nd].flag = flag;
-        dims[nd].vals = malloc(sizeof(char[32]) * GRID_MAX_VALUES);
-        if (!dims[nd].vals) return fail(dims, nd, ZS_ERR_NOMEM, "out of memory");
-        nd++;
-        dims[nd - 1].n = grid_expand(flag, v, dims[nd - 1].vals, GRID_MAX_VALUES, &err);
-        if (dims[nd - 1].n < 0) return fail(dims, nd, ZS_ERR_USAGE, err.msg);
-        /* the first value stands in while the files load */
-        if (setup_take(&s, id, dims[nd - 1].vals[0], &err)) return fail(dims, nd, err.code, err.msg);
+    const cli_opt sweep_only[] = {
+        {"max-rows", "N", "refuse a grid of more rows than this (default 1e6)", .whole = &max_rows, .min = 1, .max = INT64_MAX},
+        {NULL},
+    };
+    int rc = cmd_parse(&(cmd_spec){"sweep", sweep_only, usage, &a, .take = take, .shared = true}, argc, argv);
+    dim *dims = a.dims;
+    int nd = a.nd;
+    if (rc != CMD_GO) {
+        free_dims(dims, nd);
+        return rc;
     }
+    const char *strategy_list = a.strategy_list;
     s.strategy_arg = strategy_list ? strategy_list : "all";
     if (setup_finish(&s, &err)) return fail(dims, nd, err.code, err.msg);
     /* Check every value parses before writing a row. */
@@ -167,6 +169,6 @@ int cmd_sweep(int argc, char **argv)
         if (d < 0) break;
     }
     if (tty) fprintf(stderr, "\r%40s\r", "");
-    for (int d = 0; d < nd; d++) free(dims[d].vals);
+    free_dims(dims, nd);
     return ferror(stdout) ? ZS_ERR_IO : 0;
 }

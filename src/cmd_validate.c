@@ -15,17 +15,7 @@
 #include "report.h"
 #include "validate.h"
 
-enum { V_FORMAT = 1, V_HARDWARE, V_FILTER, V_FIT };
-
-static const cli_opt validate_opts[] = {
-    {"hardware", "NAME|FILE", "use this profile for every run (e.g. a calibrated one)", V_HARDWARE},
-    {"filter", "TEXT", "only runs whose name contains TEXT", V_FILTER},
-    {"format", "F", "table|json|csv (default table)", V_FORMAT},
-    {"fit", NULL, "per framework: fit its GEMM efficiency on the 1st, 3rd.. of its runs, report the rest", V_FIT},
-    {NULL, NULL, NULL, 0},
-};
-
-static void usage(FILE *f)
+static void usage(FILE *f, const cli_opt *validate_opts)
 {
     fprintf(f, "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] [--format table|json|csv]\n\n"
                "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
@@ -96,45 +86,52 @@ static void progress(int done, int total, void *ctx)
     fprintf(stderr, "\rvalidate: %d/%d", done, total);
 }
 
+/* The runs files named on the command line. */
+typedef struct runs_files {
+    const char *path[16];
+    int n;
+} runs_files;
+
+/* Validate's take: each argument is a runs file. */
+static int take_file(void *ctx, int id, const char *v, zs_error *err)
+{
+    runs_files *f = ctx;
+    (void)id; /* only positional arguments come here: every option is bound */
+    if (f->n == 16) return zs_fail(err, ZS_ERR_USAGE, "at most 16 runs files");
+    f->path[f->n++] = v;
+    return ZS_OK;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     zs_error err = {0};
-    const char *file = NULL, *hw = NULL, *filter = NULL, *v;
-    const char *files[16];
-    int nfiles = 0;
-    out_format fmt = FMT_TABLE;
+    const char *hw = NULL, *filter = NULL;
+    runs_files rf = {{NULL}, 0};
+    int format = FMT_TABLE;
     bool fit = false;
-    int i = 1, id;
-    while ((id = cli_next(argc, argv, &i, validate_opts, &v, &err)) != CLI_END) {
-        if (id == CLI_HELP) { usage(stdout); return 0; }
-        if (id == CLI_ERROR) return cmd_error("validate", err.code, err.msg);
-        if (id == CLI_POSITIONAL) {
-            if (nfiles == 16) return cmd_error("validate", ZS_ERR_USAGE, "at most 16 runs files");
-            files[nfiles++] = v;
-            file = files[0];
-        } else if (id == V_HARDWARE) hw = v;
-        else if (id == V_FILTER) filter = v;
-        else if (id == V_FIT) fit = true;
-        else if (id == V_FORMAT) {
-            if (strcmp(v, "table") == 0) fmt = FMT_TABLE;
-            else if (strcmp(v, "json") == 0) fmt = FMT_JSON;
-            else if (strcmp(v, "csv") == 0) fmt = FMT_CSV;
-            else return cmd_error("validate", ZS_ERR_USAGE, "--format: expected table, json or csv");
-        }
-    }
-    if (!file) return cmd_error("validate", ZS_ERR_USAGE, "missing the runs FILE (see --help)");
+    const cli_opt validate_opts[] = {
+        {"hardware", "NAME|FILE", "use this profile for every run (e.g. a calibrated one)", .text = &hw},
+        {"filter", "TEXT", "only runs whose name contains TEXT", .text = &filter},
+        {"format", "F", "table|json|csv (default table)", .choice = &format, .choices = "table|json|csv"}, /* out_format's order */
+        {"fit", NULL, "per framework: fit its GEMM efficiency on the 1st, 3rd.. of its runs, report the rest", .on = &fit},
+        {NULL},
+    };
+    int rc = cmd_parse(&(cmd_spec){"validate", validate_opts, usage, &rf, .take = take_file}, argc, argv);
+    if (rc != CMD_GO) return rc;
+    if (rf.n == 0) return cmd_error("validate", ZS_ERR_USAGE, "missing the runs FILE (see --help)");
+    out_format fmt = (out_format)format;
     if (fit) {
         /* More files: their runs follow the first file's, in order (one set for --fit). */
         run_record *runs;
         int n;
-        if (validate_load_runs(files, nfiles, &runs, &n, NULL, &err)) return cmd_error("validate", err.code, err.msg);
-        int rc = fit_all(runs, n, hw, fmt);
+        if (validate_load_runs(rf.path, rf.n, &runs, &n, NULL, &err)) return cmd_error("validate", err.code, err.msg);
+        rc = fit_all(runs, n, hw, fmt);
         free(runs);
         return rc;
     }
     validate_report rep;
     bool tty = isatty(2);
-    int rc = validate_files(files, nfiles, hw, filter, tty ? progress : NULL, NULL, &rep, &err);
+    rc = validate_files(rf.path, rf.n, hw, filter, tty ? progress : NULL, NULL, &rep, &err);
     if (tty) fprintf(stderr, "\r%*s\r", 24, "");
     if (rc) return cmd_error("validate", err.code, err.msg);
     const outcome *o = rep.o;

@@ -14,54 +14,54 @@
 #include "units.h"
 
 const cli_opt setup_options[] = {
-    {"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", OPT_MODEL},
-    {"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9", OPT_PARAMS},
-    {"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)", OPT_LARGEST},
-    {"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", OPT_HARDWARE},
-    {"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)", OPT_HBM},
-    {"gpus", "N", "total GPUs (default 1)", OPT_GPUS},
-    {"gpus-per-node", "N", "GPUs per node (default: the profile's)", OPT_GPN},
-    {"strategy", "S", "ddp|zero1|zero2|zero3|all, or a comma list (default all)", OPT_STRATEGY},
-    {"framework", "F", "generic|deepspeed|fsdp|fsdp2|megatron (plan: also all); default generic, deepspeed with --deepspeed", OPT_FRAMEWORK},
-    {"shard-group", "N", "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)", OPT_SHARD_GROUP},
-    {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)", OPT_HPZ},
-    {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers", OPT_QWZ},
-    {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters", OPT_QGZ},
-    {"gemm-efficiency", "X", "override the framework's GEMM efficiency (x the profile's matmul fraction)", OPT_GEMM_EFF},
-    {"precision", "P", "fp32|fp16|bf16|bf16-pure (default bf16 mixed precision)", OPT_PRECISION},
-    {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", OPT_OPTIMIZER},
-    {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", OPT_GRAD_DTYPE},
-    {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)", OPT_MICRO},
-    {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)", OPT_SEQ},
-    {"decoder-seq-len", "N", "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)", OPT_DEC_SEQ},
-    {"grad-accum", "N", "micro-batches per step (default 1)", OPT_ACCUM},
-    {"tp", "N", "tensor-parallel degree (default 1)", OPT_TP},
-    {"pp", "N", "pipeline-parallel degree (default 1)", OPT_PP},
-    {"cp", "N", "context-parallel degree: the sequence split over N ranks, ring attention (default 1)", OPT_CP},
-    {"ep", "N", "expert-parallel degree: routed experts split over N ranks, all-to-all dispatch (default 1)", OPT_EP},
-    {"moe-imbalance", "X", "busiest expert rank's tokens over the mean, >= 1 (default 1: balanced)", OPT_MOE_IMBALANCE},
-    {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)", OPT_VSTAGES},
-    {"checkpointing", "C", "none|selective|full activation recomputation (default none)", OPT_CKPT},
-    {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)", OPT_SP},
-    {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)", OPT_EAGER},
-    {"finetune", "MODE", "full|lora|qlora: train everything, LoRA adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA)", OPT_FINETUNE},
-    {"lora-rank", "R", "LoRA rank r (default 16)", OPT_LORA_RANK},
-    {"lora-targets", "T", "attn|mlp|all: which linear layers get adapters (default all, as QLoRA)", OPT_LORA_TARGETS},
-    {"offload-optimizer", "D", "none|cpu|nvme (ZeRO-Offload)", OPT_OFF_OPT},
-    {"offload-params", "D", "none|cpu|nvme (ZeRO-3 only, ZeRO-Infinity)", OPT_OFF_PARAM},
-    {"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)", OPT_DEEPSPEED},
-    {"reduce-bucket", "ELEMS", "DeepSpeed reduce_bucket_size (default 5e8)", OPT_REDUCE_BUCKET},
-    {"allgather-bucket", "ELEMS", "DeepSpeed allgather_bucket_size (default 5e8)", OPT_AG_BUCKET},
-    {"prefetch-bucket", "ELEMS", "DeepSpeed stage3_prefetch_bucket_size (default 5e7)", OPT_PREFETCH},
-    {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)", OPT_MAX_LIVE},
-    {"persistence-threshold", "ELEMS", "DeepSpeed stage3_param_persistence_threshold (default 1e5)", OPT_PERSIST},
-    {"overlap-comm", "on|off", "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)", OPT_OVERLAP},
-    {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", OPT_BUCKET_VIEW},
-    {"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy", OPT_TOKENS},
-    {"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", OPT_PRICE},
-    {"format", "F", "table|json|csv (default table)", OPT_FORMAT},
-    {"explain", NULL, "print the formulas and byte table used", OPT_EXPLAIN},
-    {NULL, NULL, NULL, 0},
+    {"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
+    {"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9", .id = OPT_PARAMS},
+    {"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)", .id = OPT_LARGEST},
+    {"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE},
+    {"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)", .id = OPT_HBM},
+    {"gpus", "N", "total GPUs (default 1)", .id = OPT_GPUS},
+    {"gpus-per-node", "N", "GPUs per node (default: the profile's)", .id = OPT_GPN},
+    {"strategy", "S", "ddp|zero1|zero2|zero3|all, or a comma list (default all)", .id = OPT_STRATEGY},
+    {"framework", "F", "generic|deepspeed|fsdp|fsdp2|megatron (plan: also all); default generic, deepspeed with --deepspeed", .id = OPT_FRAMEWORK},
+    {"shard-group", "N", "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)", .id = OPT_SHARD_GROUP},
+    {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)", .id = OPT_HPZ},
+    {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers", .id = OPT_QWZ},
+    {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters", .id = OPT_QGZ},
+    {"gemm-efficiency", "X", "override the framework's GEMM efficiency (x the profile's matmul fraction)", .id = OPT_GEMM_EFF},
+    {"precision", "P", "fp32|fp16|bf16|bf16-pure (default bf16 mixed precision)", .id = OPT_PRECISION},
+    {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", .id = OPT_OPTIMIZER},
+    {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", .id = OPT_GRAD_DTYPE},
+    {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)", .id = OPT_MICRO},
+    {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)", .id = OPT_SEQ},
+    {"decoder-seq-len", "N", "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)", .id = OPT_DEC_SEQ},
+    {"grad-accum", "N", "micro-batches per step (default 1)", .id = OPT_ACCUM},
+    {"tp", "N", "tensor-parallel degree (default 1)", .id = OPT_TP},
+    {"pp", "N", "pipeline-parallel degree (default 1)", .id = OPT_PP},
+    {"cp", "N", "context-parallel degree: the sequence split over N ranks, ring attention (default 1)", .id = OPT_CP},
+    {"ep", "N", "expert-parallel degree: routed experts split over N ranks, all-to-all dispatch (default 1)", .id = OPT_EP},
+    {"moe-imbalance", "X", "busiest expert rank's tokens over the mean, >= 1 (default 1: balanced)", .id = OPT_MOE_IMBALANCE},
+    {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)", .id = OPT_VSTAGES},
+    {"checkpointing", "C", "none|selective|full activation recomputation (default none)", .id = OPT_CKPT},
+    {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)", .id = OPT_SP},
+    {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)", .id = OPT_EAGER},
+    {"finetune", "MODE", "full|lora|qlora: train everything, LoRA adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA)", .id = OPT_FINETUNE},
+    {"lora-rank", "R", "LoRA rank r (default 16)", .id = OPT_LORA_RANK},
+    {"lora-targets", "T", "attn|mlp|all: which linear layers get adapters (default all, as QLoRA)", .id = OPT_LORA_TARGETS},
+    {"offload-optimizer", "D", "none|cpu|nvme (ZeRO-Offload)", .id = OPT_OFF_OPT},
+    {"offload-params", "D", "none|cpu|nvme (ZeRO-3 only, ZeRO-Infinity)", .id = OPT_OFF_PARAM},
+    {"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)", .id = OPT_DEEPSPEED},
+    {"reduce-bucket", "ELEMS", "DeepSpeed reduce_bucket_size (default 5e8)", .id = OPT_REDUCE_BUCKET},
+    {"allgather-bucket", "ELEMS", "DeepSpeed allgather_bucket_size (default 5e8)", .id = OPT_AG_BUCKET},
+    {"prefetch-bucket", "ELEMS", "DeepSpeed stage3_prefetch_bucket_size (default 5e7)", .id = OPT_PREFETCH},
+    {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)", .id = OPT_MAX_LIVE},
+    {"persistence-threshold", "ELEMS", "DeepSpeed stage3_param_persistence_threshold (default 1e5)", .id = OPT_PERSIST},
+    {"overlap-comm", "on|off", "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)", .id = OPT_OVERLAP},
+    {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", .id = OPT_BUCKET_VIEW},
+    {"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy", .id = OPT_TOKENS},
+    {"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE},
+    {"format", "F", "table|json|csv (default table)", .id = OPT_FORMAT},
+    {"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN},
+    {NULL},
 };
 
 void setup_init(setup *s)
@@ -150,14 +150,6 @@ static void copy_flag(training *dst, const training *src, int id)
             memcpy((char *)dst + flag_fields[k].offset, (const char *)src + flag_fields[k].offset, flag_fields[k].size);
 }
 
-static int enum_flag(const char *flag, const char *v, int parsed, const char *choices, int *out,
-                     zs_error *err)
-{
-    if (parsed < 0) return zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not one of %s", flag, v, choices);
-    *out = parsed;
-    return ZS_OK;
-}
-
 int setup_apply(training *t, int id, const char *v, zs_error *err)
 {
     int64_t n;
@@ -192,27 +184,27 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
     };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         if (sizes[k].id == id) return units_parse_count(v, sizes[k].flag, sizes[k].dst, err);
+    /* Named values, read by the core's own parsers; the index goes to its field below. */
+    const struct { int id; const char *flag; int (*parse)(const char *); const char *choices; } named[] = {
+        {OPT_PRECISION, "precision", precision_parse, "fp32|fp16|bf16|bf16-pure"},
+        {OPT_OPTIMIZER, "optimizer", optimizer_parse, "adam|adamw|sgd|adafactor|adam8bit"},
+        {OPT_CKPT, "checkpointing", ckpt_parse, "none|selective|full"},
+        {OPT_OFF_OPT, "offload-optimizer", offload_parse, "none|cpu|nvme"},
+        {OPT_OFF_PARAM, "offload-params", offload_parse, "none|cpu|nvme"},
+        {OPT_FINETUNE, "finetune", finetune_parse, "full|lora|qlora"},
+        {OPT_LORA_TARGETS, "lora-targets", finetune_targets_parse, "attn|mlp|all"},
+    };
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        if (named[k].id == id && (e = named[k].parse(v)) < 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not one of %s", named[k].flag, v, named[k].choices);
     switch (id) {
-    case OPT_PRECISION:
-        if (enum_flag("precision", v, precision_parse(v), "fp32|fp16|bf16|bf16-pure", &e, err)) return err->code;
-        t->precision = (precision_kind)e;
-        return ZS_OK;
-    case OPT_OPTIMIZER:
-        if (enum_flag("optimizer", v, optimizer_parse(v), "adam|adamw|sgd|adafactor|adam8bit", &e, err)) return err->code;
-        t->optimizer = (optimizer_kind)e;
-        return ZS_OK;
-    case OPT_CKPT:
-        if (enum_flag("checkpointing", v, ckpt_parse(v), "none|selective|full", &e, err)) return err->code;
-        t->checkpointing = (ckpt_kind)e;
-        return ZS_OK;
-    case OPT_OFF_OPT:
-        if (enum_flag("offload-optimizer", v, offload_parse(v), "none|cpu|nvme", &e, err)) return err->code;
-        t->offload_optimizer = (offload_kind)e;
-        return ZS_OK;
-    case OPT_OFF_PARAM:
-        if (enum_flag("offload-params", v, offload_parse(v), "none|cpu|nvme", &e, err)) return err->code;
-        t->offload_params = (offload_kind)e;
-        return ZS_OK;
+    case OPT_PRECISION: t->precision = (precision_kind)e; return ZS_OK;
+    case OPT_OPTIMIZER: t->optimizer = (optimizer_kind)e; return ZS_OK;
+    case OPT_CKPT: t->checkpointing = (ckpt_kind)e; return ZS_OK;
+    case OPT_OFF_OPT: t->offload_optimizer = (offload_kind)e; return ZS_OK;
+    case OPT_OFF_PARAM: t->offload_params = (offload_kind)e; return ZS_OK;
+    case OPT_FINETUNE: t->finetune = e; return ZS_OK;
+    case OPT_LORA_TARGETS: t->lora_targets = e; return ZS_OK;
     case OPT_GRAD_DTYPE:
         if (strcmp(v, "fp32") == 0) t->grad_bytes = 4;
         else if (strcmp(v, "16-bit") == 0 || strcmp(v, "bf16") == 0 || strcmp(v, "fp16") == 0) t->grad_bytes = 2;
@@ -231,14 +223,6 @@ int setup_apply(training *t, int id, const char *v, zs_error *err)
         if (units_parse_count(v, "--moe-imbalance", &t->moe_imbalance, err)) return err->code;
         if (!(t->moe_imbalance >= 1 && t->moe_imbalance <= 1000))
             return zs_fail(err, ZS_ERR_USAGE, "--moe-imbalance: expected a factor from 1 (balanced) to 1000");
-        return ZS_OK;
-    case OPT_FINETUNE:
-        if (enum_flag("finetune", v, finetune_parse(v), "full|lora|qlora", &e, err)) return err->code;
-        t->finetune = e;
-        return ZS_OK;
-    case OPT_LORA_TARGETS:
-        if (enum_flag("lora-targets", v, finetune_targets_parse(v), "attn|mlp|all", &e, err)) return err->code;
-        t->lora_targets = e;
         return ZS_OK;
     case OPT_GEMM_EFF:
         if (units_parse_count(v, "--gemm-efficiency", &t->gemm_efficiency, err)) return err->code;
@@ -423,6 +407,6 @@ const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const
             if (!dropped) out[n++] = *o;
         }
     }
-    out[n] = (cli_opt){NULL, NULL, NULL, 0};
+    out[n] = (cli_opt){NULL};
     return out;
 }

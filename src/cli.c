@@ -73,8 +73,9 @@ static int option_value(const cli_opt *o, const char *spelled, const char *eq, i
 
 enum { MATCHED = 1 }; /* scan's status for an option found */
 
-/* cli_next's scan: the option matched (NULL for a positional argument or none), *status its
- * outcome (the id is the caller's to read). */
+/* Read argv[*i] (and its value, advancing *i past both). Returns the option it names, *status
+ * MATCHED; or NULL, *status CLI_END, CLI_HELP, CLI_POSITIONAL (*value the argument) or
+ * CLI_ERROR (err set). */
 static const cli_opt *scan(int argc, char **argv, int *i, const cli_opt *opts, const char **value, int *status,
                            zs_error *err)
 {

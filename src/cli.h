@@ -32,9 +32,10 @@ typedef struct cli_opt {
 #define CLI_ERROR -2   /* unknown option, missing value, stray argument: err is set */
 #define CLI_POSITIONAL -3 /* a non-option argument; *value points at it */
 
-/* Read the next option from argv starting at *i (advancing it). Returns the option's id,
- * CLI_END, CLI_HELP, CLI_POSITIONAL, or CLI_ERROR with a ZS_ERR_USAGE message naming the
- * option. The option table ends with an entry whose name is NULL. */
+/* Read the next option from argv starting at *i (advancing it), for a table of ids (a bound
+ * option's is 0: use cli_parse). Returns the option's id, CLI_END, CLI_HELP, CLI_POSITIONAL,
+ * or CLI_ERROR with a ZS_ERR_USAGE message naming the option. The option table ends with an
+ * entry whose name is NULL. */
 int cli_next(int argc, char **argv, int *i, const cli_opt *opts, const char **value,
              zs_error *err);
 

@@ -30,26 +30,35 @@ static const char *fmt_size(double b, char *buf, size_t len)
     return buf;
 }
 
+/* Fails (ZS_ERR_INPUT, "<fit>: point <i+1>: <what> <v> is not positive") unless v is a positive
+ * finite number. */
+static int not_positive(const char *fit, int i, const char *what, double v, zs_error *err)
+{
+    if (isfinite(v) && v > 0) return ZS_OK;
+    return zs_fail(err, ZS_ERR_INPUT, "%s: point %d: %s %g is not positive", fit, i + 1, what, v);
+}
+
 /* Relative-error scale below which no point is called an outlier: timings are never
  * more precise than 0.01%, and noise-free data must not lose points to rounding. */
 #define ROBUST_SCALE_FLOOR 1e-4
 #define BISQUARE_TUNE 4.685
 
-/* Robust pass on the relative-error system X (rows already divided by their scale) and y:
+/* Robust pass on the relative-error system X c = 1 (rows already divided by their scale):
  * a bisquare fit (gsl_multifit_robust) gives the robust coefficients, and keep[i] = 0 for
  * points whose residual from it lies beyond bisquare's rejection point, 4.685 robust
  * standard deviations (1.4826 x MAD of the residuals). GSL's own final weights are not used
  * for this: its scale estimate can stay inflated by the ordinary least-squares start.
- * Returns the number dropped, or -1 on a GSL failure. */
-static int robust_mask(const gsl_matrix *X, const gsl_vector *y, int *keep)
+ * Returns the number dropped, or -1 on a GSL failure or when out of memory. */
+static int robust_mask(const gsl_matrix *X, int *keep)
 {
     size_t n = X->size1, p = X->size2;
     gsl_multifit_robust_workspace *w = gsl_multifit_robust_alloc(gsl_multifit_robust_bisquare, n, p);
-    gsl_vector *c = gsl_vector_alloc(p);
+    gsl_vector *c = gsl_vector_alloc(p), *y = gsl_vector_alloc(n);
     gsl_matrix *cov = gsl_matrix_alloc(p, p);
     double *r = malloc(n * sizeof *r), *work = malloc(n * sizeof *work);
     int dropped = -1;
-    if (w && c && cov && r && work) {
+    if (w && c && y && cov && r && work) {
+        gsl_vector_set_all(y, 1.0);
         int rc = gsl_multifit_robust(X, y, c, cov, w);
         if (rc == GSL_SUCCESS || rc == GSL_EMAXITER) {
             for (size_t i = 0; i < n; i++) {
@@ -66,11 +75,12 @@ static int robust_mask(const gsl_matrix *X, const gsl_vector *y, int *keep)
             }
         }
     }
-    if (w) gsl_multifit_robust_free(w);
-    if (c) gsl_vector_free(c);
-    if (cov) gsl_matrix_free(cov);
+    free(work); /* in the reverse order of allocation */
     free(r);
-    free(work);
+    if (cov) gsl_matrix_free(cov);
+    if (y) gsl_vector_free(y);
+    if (c) gsl_vector_free(c);
+    if (w) gsl_multifit_robust_free(w);
     return dropped;
 }
 
@@ -183,18 +193,15 @@ int fit_alpha_beta(const double *bytes, const double *seconds, int n, double fac
     int rc = ZS_OK;
     if (robust) {
         gsl_matrix *X = gsl_matrix_alloc((size_t)n, 2);
-        gsl_vector *y = gsl_vector_alloc((size_t)n);
         int dropped = -1;
-        if (X && y) {
+        if (X) {
             for (int i = 0; i < n; i++) { /* relative-error form: (1, x)/t . (a, c) = 1 */
                 gsl_matrix_set(X, (size_t)i, 0, 1.0 / seconds[i]);
                 gsl_matrix_set(X, (size_t)i, 1, x[i] / xs / seconds[i]);
-                gsl_vector_set(y, (size_t)i, 1.0);
             }
-            dropped = robust_mask(X, y, keep);
+            dropped = robust_mask(X, keep);
+            gsl_matrix_free(X);
         }
-        if (X) gsl_matrix_free(X);
-        if (y) gsl_vector_free(y);
         if (dropped < 0) {
             rc = zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: the robust (bisquare) pass failed");
         } else {
@@ -276,12 +283,9 @@ int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *o
                        "sizes spanning the knee of the curve", n, n == 1 ? "" : "s");
     double wmin = INFINITY, wmax = 0, ymax = 0;
     for (int i = 0; i < n; i++) {
-        if (!isfinite(work[i]) || work[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: point %d: work %g is not "
-                           "positive", i + 1, work[i]);
-        if (!isfinite(fraction[i]) || fraction[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: point %d: fraction %g is not "
-                           "positive", i + 1, fraction[i]);
+        if (not_positive("efficiency fit", i, "work", work[i], err) ||
+            not_positive("efficiency fit", i, "fraction", fraction[i], err))
+            return err->code;
         if (work[i] < wmin) wmin = work[i];
         if (work[i] > wmax) wmax = work[i];
         if (fraction[i] > ymax) ymax = fraction[i];
@@ -395,14 +399,10 @@ int fit_scale(const double *predicted, const double *measured, int n, int robust
     if (n < need)
         return zs_fail(err, ZS_ERR_INPUT, "scale fit: %d point%s; need at least %d", n,
                        n == 1 ? "" : "s", need);
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(predicted[i]) || predicted[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "scale fit: point %d: predicted %g is not "
-                           "positive", i + 1, predicted[i]);
-        if (!isfinite(measured[i]) || measured[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "scale fit: point %d: measured %g is not "
-                           "positive", i + 1, measured[i]);
-    }
+    for (int i = 0; i < n; i++)
+        if (not_positive("scale fit", i, "predicted", predicted[i], err) ||
+            not_positive("scale fit", i, "measured", measured[i], err))
+            return err->code;
     int *keep = malloc((size_t)n * sizeof *keep);
     if (!keep) return zs_fail(err, ZS_ERR_NOMEM, "scale fit: out of memory");
     for (int i = 0; i < n; i++) keep[i] = 1;
@@ -411,17 +411,12 @@ int fit_scale(const double *predicted, const double *measured, int n, int robust
     /* relative-error form: 1 = k * (predicted / measured) */
     if (robust) {
         gsl_matrix *X = gsl_matrix_alloc((size_t)n, 1);
-        gsl_vector *y = gsl_vector_alloc((size_t)n);
         int dropped = -1;
-        if (X && y) {
-            for (int i = 0; i < n; i++) {
-                gsl_matrix_set(X, (size_t)i, 0, predicted[i] / measured[i]);
-                gsl_vector_set(y, (size_t)i, 1.0);
-            }
-            dropped = robust_mask(X, y, keep);
+        if (X) {
+            for (int i = 0; i < n; i++) gsl_matrix_set(X, (size_t)i, 0, predicted[i] / measured[i]);
+            dropped = robust_mask(X, keep);
+            gsl_matrix_free(X);
         }
-        if (X) gsl_matrix_free(X);
-        if (y) gsl_vector_free(y);
         if (dropped < 0) rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: the robust (bisquare) pass failed");
         else if (n - dropped < 2)
             rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: the robust pass rejected %d of %d "

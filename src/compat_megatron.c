@@ -2,6 +2,7 @@
 #include "compat_megatron.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,25 +30,29 @@ static int64_t ceil_pos(double x)
     return ((double)t < x) ? t + 1 : t;
 }
 
+/* Megatron's command-line defaults (megatron/training/arguments.py); every other field 0. */
+static const megatron_args megatron_defaults = {
+    .num_query_groups = 1,
+    .normalization = MEGATRON_NORM_LAYERNORM,
+    .add_bias_linear = 1,
+    .micro_batch_size = 1,
+    .moe_router_topk = 2,
+    .moe_layer_freq = 1,
+    .kv_lora_rank = 32,
+    .qk_head_dim = 128,
+    .qk_pos_emb_head_dim = 64,
+    .v_head_dim = 128,
+    .tensor_model_parallel_size = 1,
+    .pipeline_model_parallel_size = 1,
+    .expert_model_parallel_size = 1,
+    .world_size = 1,
+    .data_parallel_size = 1,
+    .recompute_granularity = MEGATRON_RECOMPUTE_NONE,
+};
+
 void compat_megatron_args_init(megatron_args *a)
 {
-    memset(a, 0, sizeof *a);
-    a->num_query_groups = 1;
-    a->normalization = MEGATRON_NORM_LAYERNORM;
-    a->add_bias_linear = 1;
-    a->micro_batch_size = 1;
-    a->moe_router_topk = 2;
-    a->moe_layer_freq = 1;
-    a->kv_lora_rank = 32;
-    a->qk_head_dim = 128;
-    a->qk_pos_emb_head_dim = 64;
-    a->v_head_dim = 128;
-    a->tensor_model_parallel_size = 1;
-    a->pipeline_model_parallel_size = 1;
-    a->expert_model_parallel_size = 1;
-    a->world_size = 1;
-    a->data_parallel_size = 1;
-    a->recompute_granularity = MEGATRON_RECOMPUTE_NONE;
+    *a = megatron_defaults;
 }
 
 int64_t compat_megatron_padded_vocab(int64_t vocab, int64_t divisible_by, int64_t tp)
@@ -64,42 +69,56 @@ typedef struct resolved {
     int has_experts;  /* args.num_experts is not None */
 } resolved;
 
+/* A lower bound on an int64_t field: "<name> must be >= <min><note>" when below it. */
+typedef struct bound {
+    const char *name;
+    size_t offset;   /* in megatron_args */
+    int64_t min;
+    const char *note;
+} bound;
+
+#define BOUND(f, min, note) {#f, _Generic(((megatron_args *)0)->f, int64_t: offsetof(megatron_args, f)), min, note}
+/* Checked in this order, before the enums. */
+static const bound bounds[] = {
+    BOUND(num_layers, 1, ""),
+    BOUND(hidden_size, 1, ""),
+    BOUND(num_attention_heads, 1, ""),
+    BOUND(padded_vocab_size, 1, ""),
+    BOUND(seq_length, 1, ""),
+    BOUND(micro_batch_size, 1, ""),
+    BOUND(ffn_hidden_size, 0, " (0 = default)"),
+    BOUND(kv_channels, 0, " (0 = default)"),
+    BOUND(tensor_model_parallel_size, 1, ""),
+    BOUND(pipeline_model_parallel_size, 1, ""),
+    BOUND(virtual_pipeline_model_parallel_size, 0, " (0 = None)"),
+    BOUND(expert_model_parallel_size, 1, ""),
+    BOUND(expert_tensor_parallel_size, 0, " (0 = TP)"),
+    BOUND(world_size, 1, ""),
+    BOUND(data_parallel_size, 1, ""),
+    BOUND(num_microbatches, 0, " (0 = None)"),
+    BOUND(num_experts, 0, " (0 = None)"),
+    BOUND(moe_ffn_hidden_size, 0, ""),
+    BOUND(moe_router_topk, 0, ""),
+    BOUND(moe_shared_expert_intermediate_size, 0, " (0 = None)"),
+    BOUND(moe_latent_size, 0, " (0 = None)"),
+    BOUND(mtp_num_layers, 0, " (0 = None)"),
+};
+#undef BOUND
+
 static int resolve_args(const megatron_args *in, resolved *r, char *err, size_t errlen)
 {
     r->a = *in;
     megatron_args *a = &r->a;
 
-    if (a->num_layers < 1) return fail(err, errlen, "num_layers must be >= 1");
-    if (a->hidden_size < 1) return fail(err, errlen, "hidden_size must be >= 1");
-    if (a->num_attention_heads < 1) return fail(err, errlen, "num_attention_heads must be >= 1");
-    if (a->padded_vocab_size < 1) return fail(err, errlen, "padded_vocab_size must be >= 1");
-    if (a->seq_length < 1) return fail(err, errlen, "seq_length must be >= 1");
-    if (a->micro_batch_size < 1) return fail(err, errlen, "micro_batch_size must be >= 1");
-    if (a->ffn_hidden_size < 0) return fail(err, errlen, "ffn_hidden_size must be >= 0 (0 = default)");
-    if (a->kv_channels < 0) return fail(err, errlen, "kv_channels must be >= 0 (0 = default)");
+    for (size_t k = 0; k < sizeof bounds / sizeof bounds[0]; k++)
+        if (*(const int64_t *)((const char *)a + bounds[k].offset) < bounds[k].min)
+            return fail(err, errlen, "%s must be >= %lld%s", bounds[k].name, (long long)bounds[k].min, bounds[k].note);
     if (a->normalization != MEGATRON_NORM_LAYERNORM && a->normalization != MEGATRON_NORM_RMSNORM)
         return fail(err, errlen, "normalization must be LayerNorm or RMSNorm");
     if (a->recompute_granularity != MEGATRON_RECOMPUTE_NONE &&
         a->recompute_granularity != MEGATRON_RECOMPUTE_SELECTIVE &&
         a->recompute_granularity != MEGATRON_RECOMPUTE_FULL)
         return fail(err, errlen, "recompute_granularity must be none, selective or full");
-    if (a->tensor_model_parallel_size < 1) return fail(err, errlen, "tensor_model_parallel_size must be >= 1");
-    if (a->pipeline_model_parallel_size < 1) return fail(err, errlen, "pipeline_model_parallel_size must be >= 1");
-    if (a->virtual_pipeline_model_parallel_size < 0)
-        return fail(err, errlen, "virtual_pipeline_model_parallel_size must be >= 0 (0 = None)");
-    if (a->expert_model_parallel_size < 1) return fail(err, errlen, "expert_model_parallel_size must be >= 1");
-    if (a->expert_tensor_parallel_size < 0)
-        return fail(err, errlen, "expert_tensor_parallel_size must be >= 0 (0 = TP)");
-    if (a->world_size < 1) return fail(err, errlen, "world_size must be >= 1");
-    if (a->data_parallel_size < 1) return fail(err, errlen, "data_parallel_size must be >= 1");
-    if (a->num_microbatches < 0) return fail(err, errlen, "num_microbatches must be >= 0 (0 = None)");
-    if (a->num_experts < 0) return fail(err, errlen, "num_experts must be >= 0 (0 = None)");
-    if (a->moe_ffn_hidden_size < 0) return fail(err, errlen, "moe_ffn_hidden_size must be >= 0");
-    if (a->moe_router_topk < 0) return fail(err, errlen, "moe_router_topk must be >= 0");
-    if (a->moe_shared_expert_intermediate_size < 0)
-        return fail(err, errlen, "moe_shared_expert_intermediate_size must be >= 0 (0 = None)");
-    if (a->moe_latent_size < 0) return fail(err, errlen, "moe_latent_size must be >= 0 (0 = None)");
-    if (a->mtp_num_layers < 0) return fail(err, errlen, "mtp_num_layers must be >= 0 (0 = None)");
     if (a->group_query_attention && a->num_query_groups < 1)
         return fail(err, errlen, "num_query_groups must be >= 1 with group_query_attention");
 

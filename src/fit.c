@@ -2,6 +2,7 @@
 #include "fit.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,33 @@ typedef struct gsl_guard {
 static gsl_guard guard_on(void) { return (gsl_guard){gsl_set_error_handler_off()}; }
 static void guard_off(gsl_guard g) { gsl_set_error_handler(g.old); }
 
+/* A least-squares system of n points and p coefficients: X c = y, with weights w when
+ * weighted, and the coefficients' covariance. */
+typedef struct lsq {
+    gsl_matrix *X, *cov; /* n x p, p x p */
+    gsl_vector *y, *w, *c; /* n, n (NULL unless weighted), p */
+} lsq;
+
+/* False when out of memory; s is freed by lsq_free either way. */
+static bool lsq_alloc(lsq *s, size_t n, size_t p, bool weighted)
+{
+    s->X = gsl_matrix_alloc(n, p);
+    s->cov = gsl_matrix_alloc(p, p);
+    s->y = gsl_vector_alloc(n);
+    s->w = weighted ? gsl_vector_alloc(n) : NULL;
+    s->c = gsl_vector_alloc(p);
+    return s->X && s->cov && s->y && (s->w || !weighted) && s->c;
+}
+
+static void lsq_free(lsq *s)
+{
+    if (s->X) gsl_matrix_free(s->X);
+    if (s->cov) gsl_matrix_free(s->cov);
+    if (s->y) gsl_vector_free(s->y);
+    if (s->w) gsl_vector_free(s->w);
+    if (s->c) gsl_vector_free(s->c);
+}
+
 /* Human-friendly size for messages ("64 KiB"). */
 static const char *fmt_size(double b, char *buf, size_t len)
 {
@@ -30,32 +58,45 @@ static const char *fmt_size(double b, char *buf, size_t len)
     return buf;
 }
 
+/* Fails (ZS_ERR_INPUT, "<fit>: point <i+1>: <what> <v> is not positive") unless v is a positive
+ * finite number. */
+static int not_positive(const char *fit, int i, const char *what, double v, zs_error *err)
+{
+    if (isfinite(v) && v > 0) return ZS_OK;
+    return zs_fail(err, ZS_ERR_INPUT, "%s: point %d: %s %g is not positive", fit, i + 1, what, v);
+}
+
 /* Relative-error scale below which no point is called an outlier: timings are never
  * more precise than 0.01%, and noise-free data must not lose points to rounding. */
 #define ROBUST_SCALE_FLOOR 1e-4
 #define BISQUARE_TUNE 4.685
 
-/* Robust pass on the relative-error system X (rows already divided by their scale) and y:
+/* Fills row i (p entries) of a relative-error design matrix from the points in ctx. */
+typedef void (*design_row)(const void *ctx, int i, double *row);
+
+/* Robust pass on the relative-error system X c = 1 of n points, p columns, rows from row():
  * a bisquare fit (gsl_multifit_robust) gives the robust coefficients, and keep[i] = 0 for
  * points whose residual from it lies beyond bisquare's rejection point, 4.685 robust
  * standard deviations (1.4826 x MAD of the residuals). GSL's own final weights are not used
  * for this: its scale estimate can stay inflated by the ordinary least-squares start.
- * Returns the number dropped, or -1 on a GSL failure. */
-static int robust_mask(const gsl_matrix *X, const gsl_vector *y, int *keep)
+ * Returns the number dropped, or -1 on a GSL failure or when out of memory. */
+static int robust_mask(int n_points, int p_cols, design_row row, const void *ctx, int *keep)
 {
-    size_t n = X->size1, p = X->size2;
+    size_t n = (size_t)n_points, p = (size_t)p_cols;
     gsl_multifit_robust_workspace *w = gsl_multifit_robust_alloc(gsl_multifit_robust_bisquare, n, p);
-    gsl_vector *c = gsl_vector_alloc(p);
-    gsl_matrix *cov = gsl_matrix_alloc(p, p);
+    lsq s;
+    bool ok = lsq_alloc(&s, n, p, false);
     double *r = malloc(n * sizeof *r), *work = malloc(n * sizeof *work);
     int dropped = -1;
-    if (w && c && cov && r && work) {
-        int rc = gsl_multifit_robust(X, y, c, cov, w);
+    if (w && ok && r && work) {
+        for (int i = 0; i < n_points; i++) row(ctx, i, gsl_matrix_ptr(s.X, (size_t)i, 0));
+        gsl_vector_set_all(s.y, 1.0);
+        int rc = gsl_multifit_robust(s.X, s.y, s.c, s.cov, w);
         if (rc == GSL_SUCCESS || rc == GSL_EMAXITER) {
             for (size_t i = 0; i < n; i++) {
                 double pred = 0;
-                for (size_t j = 0; j < p; j++) pred += gsl_matrix_get(X, i, j) * gsl_vector_get(c, j);
-                r[i] = gsl_vector_get(y, i) - pred;
+                for (size_t j = 0; j < p; j++) pred += gsl_matrix_get(s.X, i, j) * gsl_vector_get(s.c, j);
+                r[i] = gsl_vector_get(s.y, i) - pred;
             }
             double scale = gsl_stats_mad(r, 1, n, work);
             if (!(scale > ROBUST_SCALE_FLOOR)) scale = ROBUST_SCALE_FLOOR;
@@ -67,8 +108,7 @@ static int robust_mask(const gsl_matrix *X, const gsl_vector *y, int *keep)
         }
     }
     if (w) gsl_multifit_robust_free(w);
-    if (c) gsl_vector_free(c);
-    if (cov) gsl_matrix_free(cov);
+    lsq_free(&s);
     free(r);
     free(work);
     return dropped;
@@ -80,26 +120,24 @@ static int ab_wls(const double *x, const double *t, const int *keep, int n, doub
 {
     int m = 0;
     for (int i = 0; i < n; i++) m += keep[i];
-    gsl_matrix *X = gsl_matrix_alloc((size_t)m, 2);
-    gsl_vector *y = gsl_vector_alloc((size_t)m), *w = gsl_vector_alloc((size_t)m);
-    gsl_vector *c = gsl_vector_alloc(2);
-    gsl_matrix *cov = gsl_matrix_alloc(2, 2);
+    lsq s;
+    bool ok = lsq_alloc(&s, (size_t)m, 2, true);
     gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc((size_t)m, 2);
     int rc = ZS_OK;
-    if (!X || !y || !w || !c || !cov || !ws) {
+    if (!ok || !ws) {
         rc = zs_fail(err, ZS_ERR_NOMEM, "alpha-beta fit: out of memory");
         goto done;
     }
     for (int i = 0, k = 0; i < n; i++) {
         if (!keep[i]) continue;
-        gsl_matrix_set(X, (size_t)k, 0, 1.0);
-        gsl_matrix_set(X, (size_t)k, 1, x[i] / xs);
-        gsl_vector_set(y, (size_t)k, t[i]);
-        gsl_vector_set(w, (size_t)k, 1.0 / (t[i] * t[i]));
+        gsl_matrix_set(s.X, (size_t)k, 0, 1.0);
+        gsl_matrix_set(s.X, (size_t)k, 1, x[i] / xs);
+        gsl_vector_set(s.y, (size_t)k, t[i]);
+        gsl_vector_set(s.w, (size_t)k, 1.0 / (t[i] * t[i]));
         k++;
     }
     double chisq;
-    int g = gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws);
+    int g = gsl_multifit_wlinear(s.X, s.w, s.y, s.c, s.cov, &chisq, ws);
     if (g) {
         rc = zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: least squares failed (%s)", gsl_strerror(g));
         goto done;
@@ -108,19 +146,19 @@ static int ab_wls(const double *x, const double *t, const int *keep, int n, doub
     double s2 = m > 2 ? chisq / (m - 2) : 0;
     double sw = 0, swy = 0;
     for (int k = 0; k < m; k++) {
-        sw += gsl_vector_get(w, (size_t)k);
-        swy += gsl_vector_get(w, (size_t)k) * gsl_vector_get(y, (size_t)k);
+        sw += gsl_vector_get(s.w, (size_t)k);
+        swy += gsl_vector_get(s.w, (size_t)k) * gsl_vector_get(s.y, (size_t)k);
     }
     double ybar = swy / sw, tss = 0;
     for (int k = 0; k < m; k++) {
-        double d = gsl_vector_get(y, (size_t)k) - ybar;
-        tss += gsl_vector_get(w, (size_t)k) * d * d;
+        double d = gsl_vector_get(s.y, (size_t)k) - ybar;
+        tss += gsl_vector_get(s.w, (size_t)k) * d * d;
     }
-    o->latency = gsl_vector_get(c, 0);
-    double inv_b = gsl_vector_get(c, 1) / xs;
-    o->cov[0][0] = gsl_matrix_get(cov, 0, 0) * s2;
-    o->cov[0][1] = o->cov[1][0] = gsl_matrix_get(cov, 0, 1) * s2 / xs;
-    o->cov[1][1] = gsl_matrix_get(cov, 1, 1) * s2 / (xs * xs);
+    o->latency = gsl_vector_get(s.c, 0);
+    double inv_b = gsl_vector_get(s.c, 1) / xs;
+    o->cov[0][0] = gsl_matrix_get(s.cov, 0, 0) * s2;
+    o->cov[0][1] = o->cov[1][0] = gsl_matrix_get(s.cov, 0, 1) * s2 / xs;
+    o->cov[1][1] = gsl_matrix_get(s.cov, 1, 1) * s2 / (xs * xs);
     o->latency_stderr = sqrt(o->cov[0][0]);
     o->busbw = inv_b > 0 ? 1.0 / inv_b : 0;
     o->busbw_stderr = inv_b > 0 ? sqrt(o->cov[1][1]) / (inv_b * inv_b) : 0;
@@ -131,13 +169,22 @@ static int ab_wls(const double *x, const double *t, const int *keep, int n, doub
         goto done;
     }
 done:
-    if (X) gsl_matrix_free(X);
-    if (y) gsl_vector_free(y);
-    if (w) gsl_vector_free(w);
-    if (c) gsl_vector_free(c);
-    if (cov) gsl_matrix_free(cov);
+    lsq_free(&s);
     if (ws) gsl_multifit_linear_free(ws);
     return rc;
+}
+
+/* Alpha-beta points: sizes x (scaled, then divided by xs) and times t. */
+typedef struct ab_points {
+    const double *x, *t;
+    double xs;
+} ab_points;
+
+static void ab_row(const void *ctx, int i, double *row)
+{
+    const ab_points *d = ctx; /* relative-error form: (1, x)/t . (a, c) = 1 */
+    row[0] = 1.0 / d->t[i];
+    row[1] = d->x[i] / d->xs / d->t[i];
 }
 
 int fit_alpha_beta(const double *bytes, const double *seconds, int n, double factor, int robust,
@@ -182,19 +229,8 @@ int fit_alpha_beta(const double *bytes, const double *seconds, int n, double fac
     gsl_guard gg = guard_on();
     int rc = ZS_OK;
     if (robust) {
-        gsl_matrix *X = gsl_matrix_alloc((size_t)n, 2);
-        gsl_vector *y = gsl_vector_alloc((size_t)n);
-        int dropped = -1;
-        if (X && y) {
-            for (int i = 0; i < n; i++) { /* relative-error form: (1, x)/t . (a, c) = 1 */
-                gsl_matrix_set(X, (size_t)i, 0, 1.0 / seconds[i]);
-                gsl_matrix_set(X, (size_t)i, 1, x[i] / xs / seconds[i]);
-                gsl_vector_set(y, (size_t)i, 1.0);
-            }
-            dropped = robust_mask(X, y, keep);
-        }
-        if (X) gsl_matrix_free(X);
-        if (y) gsl_vector_free(y);
+        const ab_points pts = {x, seconds, xs};
+        int dropped = robust_mask(n, 2, ab_row, &pts, keep);
         if (dropped < 0) {
             rc = zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: the robust (bisquare) pass failed");
         } else {
@@ -276,12 +312,9 @@ int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *o
                        "sizes spanning the knee of the curve", n, n == 1 ? "" : "s");
     double wmin = INFINITY, wmax = 0, ymax = 0;
     for (int i = 0; i < n; i++) {
-        if (!isfinite(work[i]) || work[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: point %d: work %g is not "
-                           "positive", i + 1, work[i]);
-        if (!isfinite(fraction[i]) || fraction[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: point %d: fraction %g is not "
-                           "positive", i + 1, fraction[i]);
+        if (not_positive("efficiency fit", i, "work", work[i], err) ||
+            not_positive("efficiency fit", i, "fraction", fraction[i], err))
+            return err->code;
         if (work[i] < wmin) wmin = work[i];
         if (work[i] > wmax) wmax = work[i];
         if (fraction[i] > ymax) ymax = fraction[i];
@@ -386,6 +419,17 @@ done:
 
 /* ------------------------------------------------------------------ scale factor */
 
+/* Scale points: the relative-error form 1 = k * (predicted / measured). */
+typedef struct ratio_points {
+    const double *predicted, *measured;
+} ratio_points;
+
+static void ratio_row(const void *ctx, int i, double *row)
+{
+    const ratio_points *d = ctx;
+    row[0] = d->predicted[i] / d->measured[i];
+}
+
 int fit_scale(const double *predicted, const double *measured, int n, int robust, double *k,
               double *k_stderr, zs_error *err)
 {
@@ -395,33 +439,18 @@ int fit_scale(const double *predicted, const double *measured, int n, int robust
     if (n < need)
         return zs_fail(err, ZS_ERR_INPUT, "scale fit: %d point%s; need at least %d", n,
                        n == 1 ? "" : "s", need);
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(predicted[i]) || predicted[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "scale fit: point %d: predicted %g is not "
-                           "positive", i + 1, predicted[i]);
-        if (!isfinite(measured[i]) || measured[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "scale fit: point %d: measured %g is not "
-                           "positive", i + 1, measured[i]);
-    }
+    for (int i = 0; i < n; i++)
+        if (not_positive("scale fit", i, "predicted", predicted[i], err) ||
+            not_positive("scale fit", i, "measured", measured[i], err))
+            return err->code;
     int *keep = malloc((size_t)n * sizeof *keep);
     if (!keep) return zs_fail(err, ZS_ERR_NOMEM, "scale fit: out of memory");
     for (int i = 0; i < n; i++) keep[i] = 1;
     gsl_guard gg = guard_on();
     int rc = ZS_OK;
-    /* relative-error form: 1 = k * (predicted / measured) */
     if (robust) {
-        gsl_matrix *X = gsl_matrix_alloc((size_t)n, 1);
-        gsl_vector *y = gsl_vector_alloc((size_t)n);
-        int dropped = -1;
-        if (X && y) {
-            for (int i = 0; i < n; i++) {
-                gsl_matrix_set(X, (size_t)i, 0, predicted[i] / measured[i]);
-                gsl_vector_set(y, (size_t)i, 1.0);
-            }
-            dropped = robust_mask(X, y, keep);
-        }
-        if (X) gsl_matrix_free(X);
-        if (y) gsl_vector_free(y);
+        const ratio_points pts = {predicted, measured};
+        int dropped = robust_mask(n, 1, ratio_row, &pts, keep);
         if (dropped < 0) rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: the robust (bisquare) pass failed");
         else if (n - dropped < 2)
             rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: the robust pass rejected %d of %d "
@@ -430,32 +459,29 @@ int fit_scale(const double *predicted, const double *measured, int n, int robust
     if (rc == ZS_OK) {
         int m = 0;
         for (int i = 0; i < n; i++) m += keep[i];
-        gsl_matrix *X = gsl_matrix_alloc((size_t)m, 1), *cov = gsl_matrix_alloc(1, 1);
-        gsl_vector *y = gsl_vector_alloc((size_t)m), *c = gsl_vector_alloc(1);
+        lsq s;
+        bool ok = lsq_alloc(&s, (size_t)m, 1, false);
         gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc((size_t)m, 1);
-        if (X && cov && y && c && ws) {
+        if (ok && ws) {
             for (int i = 0, j = 0; i < n; i++) {
                 if (!keep[i]) continue;
-                gsl_matrix_set(X, (size_t)j, 0, predicted[i] / measured[i]);
-                gsl_vector_set(y, (size_t)j, 1.0);
+                gsl_matrix_set(s.X, (size_t)j, 0, predicted[i] / measured[i]);
+                gsl_vector_set(s.y, (size_t)j, 1.0);
                 j++;
             }
             double chisq;
             /* gsl_multifit_linear already scales the covariance by chisq / (m - 1) */
-            int g = gsl_multifit_linear(X, y, c, cov, &chisq, ws);
+            int g = gsl_multifit_linear(s.X, s.y, s.c, s.cov, &chisq, ws);
             if (g) {
                 rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: least squares failed (%s)", gsl_strerror(g));
             } else {
-                *k = gsl_vector_get(c, 0);
-                if (k_stderr) *k_stderr = sqrt(gsl_matrix_get(cov, 0, 0));
+                *k = gsl_vector_get(s.c, 0);
+                if (k_stderr) *k_stderr = sqrt(gsl_matrix_get(s.cov, 0, 0));
             }
         } else {
             rc = zs_fail(err, ZS_ERR_NOMEM, "scale fit: out of memory");
         }
-        if (X) gsl_matrix_free(X);
-        if (cov) gsl_matrix_free(cov);
-        if (y) gsl_vector_free(y);
-        if (c) gsl_vector_free(c);
+        lsq_free(&s);
         if (ws) gsl_multifit_linear_free(ws);
     }
     guard_off(gg);

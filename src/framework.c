@@ -1,8 +1,11 @@
 /* framework.c -- the framework table and the rules the harness applies from a descriptor. */
 #include "framework.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "descriptor.h"
 
 /* One line per framework; a new one is its file and a line here. */
 const framework *const frameworks[] = {&fw_generic, &fw_deepspeed, &fw_fsdp, &fw_fsdp2, &fw_megatron, NULL};
@@ -16,14 +19,15 @@ const framework *framework_find(const char *name)
     return NULL;
 }
 
+static const char *name_of(int i)
+{
+    return frameworks[i] ? frameworks[i]->name : NULL;
+}
+
 const char *framework_names(void)
 {
     static char names[FRAMEWORK_MAX * 16];
-    if (names[0]) return names;
-    size_t n = 0;
-    for (int i = 0; frameworks[i] && n < sizeof names; i++)
-        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? "|" : "", frameworks[i]->name);
-    return names;
+    return names[0] ? names : descriptor_names(name_of, names, sizeof names);
 }
 
 const framework *framework_of(const training *t)
@@ -31,20 +35,32 @@ const framework *framework_of(const training *t)
     return t->framework ? t->framework : &fw_generic;
 }
 
+/* A degree above 1 needs the framework to offer it. */
+typedef struct degree_rule {
+    size_t degree;              /* offset of the int64_t degree in training */
+    size_t offered;             /* offset of the bool in framework that offers it */
+    const char *what, *flag, *alternatives;
+} degree_rule;
+
+#define DEGREE(deg, off) _Generic(((training *)0)->deg, int64_t: offsetof(training, deg)), \
+                         _Generic(((framework *)0)->off, bool: offsetof(framework, off))
+static const degree_rule degrees[] = {
+    {DEGREE(tp, tensor_parallel), "tensor parallelism", "--tp", "; use fsdp2, megatron or deepspeed"},
+    {DEGREE(pp, pipeline_parallel), "pipeline parallelism", "--pp", "; use fsdp2, megatron or deepspeed"},
+    {DEGREE(cp, context_parallel), "context parallelism", "--cp", "; use megatron or fsdp2"},
+    {DEGREE(virtual_stages, interleaving), "interleaved pipeline schedule", "--virtual-stages", ""},
+};
+#undef DEGREE
+
 int framework_check(const framework *fw, const model *m, const training *t, zs_error *err)
 {
-    if (t->tp > 1 && !fw->tensor_parallel)
-        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no tensor parallelism (--tp %lld); use fsdp2, megatron or deepspeed",
-                       fw->name, (long long)t->tp);
-    if (t->pp > 1 && !fw->pipeline_parallel)
-        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no pipeline parallelism (--pp %lld); use fsdp2, megatron or deepspeed",
-                       fw->name, (long long)t->pp);
-    if (t->cp > 1 && !fw->context_parallel)
-        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no context parallelism (--cp %lld); use megatron or fsdp2",
-                       fw->name, (long long)t->cp);
-    if (t->virtual_stages > 1 && !fw->interleaving)
-        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no interleaved pipeline schedule (--virtual-stages %lld)",
-                       fw->name, (long long)t->virtual_stages);
+    for (size_t k = 0; k < sizeof degrees / sizeof degrees[0]; k++) {
+        const degree_rule *d = &degrees[k];
+        int64_t v = *(const int64_t *)((const char *)t + d->degree);
+        if (v > 1 && !*(const bool *)((const char *)fw + d->offered))
+            return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no %s (%s %lld)%s", fw->name, d->what, d->flag,
+                           (long long)v, d->alternatives);
+    }
     if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0)
         return zs_fail(err, ZS_ERR_USAGE,
                        "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "

@@ -42,7 +42,7 @@ static int zb_pass(const cJSON *o, const char *origin, int doc, int row, const c
     memset(pv, 0, sizeof *pv);
     pv->wrong = -1;
     if (!o || cJSON_IsNull(o)) return ZS_OK;
-    double t, a, b, w;
+    double t, a, b;
     if (!nccl_jnum(o, "time_us", &t))
         return hfail(err, origin, doc, "rows[%d].%s.time_us: missing or not a number", row, name);
     if (t <= 0 || t * 1e-6 <= 0) /* a denormal time underflows to 0 s */
@@ -51,11 +51,7 @@ static int zb_pass(const cJSON *o, const char *origin, int doc, int row, const c
         !isfinite(a * 1e9) || !isfinite(b * 1e9))
         return hfail(err, origin, doc, "rows[%d].%s: algbw_gbps/busbw_gbps missing or invalid",
                      row, name);
-    pv->present = 1;
-    pv->time = t * 1e-6;
-    pv->algbw = a * 1e9;
-    pv->busbw = b * 1e9;
-    if (nccl_jnum(o, "wrong", &w) && w >= 0) pv->wrong = tok_clamp_int(w);
+    nccl_json_pass(o, t, a, b, "wrong", pv);
     return ZS_OK;
 }
 
@@ -91,10 +87,7 @@ static int zb_collective(const cJSON *doc, const char *coll, const char *origin,
             coll_samples_free(s);
             return hfail(err, origin, di, "rows[%d].bytes: missing or invalid", i);
         }
-        const char *ty = nccl_jstr(r, "type"), *op = nccl_jstr(r, "op");
-        if (ty) snprintf(c->type, sizeof c->type, "%s", ty);
-        if (op) snprintf(c->redop, sizeof c->redop, "%s", op);
-        if (nccl_jnum(r, "root", &v)) c->root = tok_clamp_int(v);
+        nccl_json_row_labels(r, "op", c);
         pass_vals pv[2];
         int rc = zb_pass(cJSON_GetObjectItemCaseSensitive(r, "out_of_place"), origin, di, i,
                          "out_of_place", &pv[0], err);
@@ -103,12 +96,7 @@ static int zb_collective(const cJSON *doc, const char *coll, const char *origin,
         if (!rc && !pv[0].present && !pv[1].present)
             rc = hfail(err, origin, di, "rows[%d]: neither out_of_place nor in_place", i);
         if (rc) { coll_samples_free(s); return rc; }
-        int use = pv[0].present ? 0 : 1;
-        c->seconds = pv[use].time;
-        c->algbw = pv[use].algbw;
-        c->busbw = pv[use].busbw;
-        c->wrong = pv[use].wrong;
-        c->seconds_ip = pv[1].present ? pv[1].time : 0;
+        nccl_sample_passes(c, &pv[0], &pv[1]);
         i++;
     }
     s->n = n;

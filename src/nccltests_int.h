@@ -58,6 +58,19 @@ bool nccl_jnum(const cJSON *o, const char *key, double *v);
 /* A string member, or NULL (absent or another type). Never fails. */
 const char *nccl_jstr(const cJSON *o, const char *key);
 
+/* A present pass from a JSON pass object o's time (microseconds) and bandwidths (GB/s), its
+ * wrong-element count from o's wrong_key when there. Never fails. */
+void nccl_json_pass(const cJSON *o, double time_us, double algbw_gbps, double busbw_gbps, const char *wrong_key,
+                    pass_vals *pv);
+
+/* A JSON row's "type", reduction (under redop_key) and "root" into s, where present. Never
+ * fails. */
+void nccl_json_row_labels(const cJSON *row, const char *redop_key, coll_sample *s);
+
+/* s's time, bandwidths and wrong count from the out-of-place pass, else the in-place one (at
+ * least one present), and seconds_ip from the in-place pass (0 when absent). Never fails. */
+void nccl_sample_passes(coll_sample *s, const pass_vals *oop, const pass_vals *ip);
+
 /* Parse JSON text; on a syntax error fails (NULL, ZS_ERR_INPUT) naming origin and the line. */
 cJSON *nccl_json_parse(const char *text, const char *origin, zs_error *err);
 

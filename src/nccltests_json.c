@@ -38,6 +38,17 @@ const char *nccl_jstr(const cJSON *o, const char *key)
 
 /* ------------------------------------------------------------------ nccl-tests -J JSON */
 
+void nccl_json_pass(const cJSON *o, double time_us, double algbw_gbps, double busbw_gbps, const char *wrong_key,
+                    pass_vals *pv)
+{
+    double w;
+    pv->present = 1;
+    pv->time = time_us * 1e-6;
+    pv->algbw = algbw_gbps * 1e9;
+    pv->busbw = busbw_gbps * 1e9;
+    if (nccl_jnum(o, wrong_key, &w) && w >= 0) pv->wrong = tok_clamp_int(w);
+}
+
 /* One pass object of an nccl-tests JSON result ({"time", "alg_bw", "bus_bw", "nwrong"}). */
 static int nt_pass(const cJSON *o, const char *origin, int row, const char *name, pass_vals *pv,
                    zs_error *err)
@@ -55,17 +66,32 @@ static int nt_pass(const cJSON *o, const char *origin, int row, const char *name
     if (t <= 0 || t * 1e-6 <= 0) /* a denormal time underflows to 0 s */
         return zs_fail(err, ZS_ERR_INPUT, "%s: results[%d].%s.%s: %g is not positive", origin,
                        row, name, tk, t);
-    double a, b, w;
+    double a, b;
     if (!nccl_jnum(o, "alg_bw", &a) || !nccl_jnum(o, "bus_bw", &b) || a < 0 || b < 0 ||
         !isfinite(a * 1e9) || !isfinite(b * 1e9))
         return zs_fail(err, ZS_ERR_INPUT, "%s: results[%d].%s: alg_bw/bus_bw missing or invalid",
                        origin, row, name);
-    pv->present = 1;
-    pv->time = t * 1e-6;
-    pv->algbw = a * 1e9;
-    pv->busbw = b * 1e9;
-    if (nccl_jnum(o, "nwrong", &w) && w >= 0) pv->wrong = tok_clamp_int(w);
+    nccl_json_pass(o, t, a, b, "nwrong", pv);
     return ZS_OK;
+}
+
+void nccl_json_row_labels(const cJSON *row, const char *redop_key, coll_sample *s)
+{
+    const char *ty = nccl_jstr(row, "type"), *op = nccl_jstr(row, redop_key);
+    double v;
+    if (ty) snprintf(s->type, sizeof s->type, "%s", ty);
+    if (op) snprintf(s->redop, sizeof s->redop, "%s", op);
+    if (nccl_jnum(row, "root", &v)) s->root = tok_clamp_int(v);
+}
+
+void nccl_sample_passes(coll_sample *s, const pass_vals *oop, const pass_vals *ip)
+{
+    const pass_vals *use = oop->present ? oop : ip;
+    s->seconds = use->time;
+    s->algbw = use->algbw;
+    s->busbw = use->busbw;
+    s->wrong = use->wrong;
+    s->seconds_ip = ip->present ? ip->time : 0;
 }
 
 static int parse_nccltests_json(const cJSON *root, const char *origin, const char *hint,
@@ -117,24 +143,16 @@ static int parse_nccltests_json(const cJSON *root, const char *origin, const cha
         if (!nccl_jnum(r, "size", &size) || size < 0)
             return zs_fail(err, ZS_ERR_INPUT, "%s: results[%d].size: missing or invalid", origin, i);
         s->bytes = size;
-        const char *ty = nccl_jstr(r, "type"), *op = nccl_jstr(r, "redop");
-        if (ty) snprintf(s->type, sizeof s->type, "%s", ty);
-        if (op) snprintf(s->redop, sizeof s->redop, "%s", op);
-        if (nccl_jnum(r, "root", &v)) s->root = tok_clamp_int(v);
+        nccl_json_row_labels(r, "redop", s);
         pass_vals pv[2];
         int rc = nt_pass(cJSON_GetObjectItemCaseSensitive(r, "out_of_place"), origin, i,
                          "out_of_place", &pv[0], err);
         if (!rc) rc = nt_pass(cJSON_GetObjectItemCaseSensitive(r, "in_place"), origin, i,
                               "in_place", &pv[1], err);
         if (rc) return rc;
-        int use = pv[0].present ? 0 : 1;
-        if (!pv[use].present)
+        if (!pv[0].present && !pv[1].present)
             return zs_fail(err, ZS_ERR_INPUT, "%s: results[%d]: no time in either pass", origin, i);
-        s->seconds = pv[use].time;
-        s->algbw = pv[use].algbw;
-        s->busbw = pv[use].busbw;
-        s->wrong = pv[use].wrong;
-        s->seconds_ip = pv[1].present ? pv[1].time : 0;
+        nccl_sample_passes(s, &pv[0], &pv[1]);
         i++;
     }
     out->n = n;

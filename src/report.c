@@ -97,31 +97,32 @@ __attribute__((format(printf, 3, 0))) static void cell(char *buf, size_t len, co
     if (strlen(buf) > 10) snprintf(buf, len, "%.4g", v);
 }
 
-/* One row of the time/communication part: a label and a value per applicable result. */
-static void row(FILE *f, const char *label, const result *r, int n, double (*get)(const result *),
-                const char *fmt, double scale)
-{
-    char buf[32];
-    fprintf(f, "  %-30s", label);
-    for (int i = 0; i < n; i++) {
-        if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
-        cell(buf, sizeof buf, fmt, get(&r[i]) / scale);
-        fprintf(f, "%12s", buf);
-    }
-    fputc('\n', f);
-}
+/* The parts of the table after memory; each but the cost under its title over the results'
+ * names, the cost under a line naming the token count and the price. */
+typedef enum { PART_STEP, PART_SENT, PART_COST } table_part;
+static const char *const part_titles[] = {
+    [PART_STEP] = "Step time (seconds)",
+    [PART_SENT] = "Sent per GPU per step (GB=1e9 B)",
+};
 
-/* The same row, printed only when some applicable result has a positive value there: rows
- * that most configurations lack (framework overhead, EP/CP parts, hybrid savings). */
-static void row_nonzero(FILE *f, const char *label, const result *r, int n, double (*get)(const result *),
-                        const char *fmt, double scale)
-{
-    for (int i = 0; i < n; i++)
-        if (r[i].applicable && get(&r[i]) > 0) {
-            row(f, label, r, n, get, fmt, scale);
-            return;
-        }
-}
+/* When a row of those parts is printed. */
+typedef enum {
+    SHOW_ALWAYS,
+    SHOW_POSITIVE, /* when some applicable result has a positive value there: rows most
+                      configurations lack (framework overhead, EP/CP parts, hybrid savings) */
+    SHOW_INTERVAL, /* when some result has an uncertainty interval */
+} row_show;
+
+/* One row of those parts: a label and, per applicable result, the value get(r) / scale in
+ * fmt. */
+typedef struct table_row {
+    table_part part;
+    const char *label;
+    double (*get)(const result *r);
+    const char *fmt;
+    double scale;                    /* divides the value (1e9: bytes to GB) */
+    row_show show;
+} table_row;
 
 #define GETTER(name, expr) static double name(const result *r) { return expr; }
 GETTER(g_compute, r->step.compute)
@@ -152,50 +153,81 @@ GETTER(g_gpuh, r->cost.gpu_hours)
 GETTER(g_dollars, r->cost.dollars)
 GETTER(g_mwh, r->cost.kwh / 1000)
 
-static void step_table(FILE *f, const scenario *s, const result *r, int n)
+/* In order, the rows of each part together. */
+static const table_row time_rows[] = {
+    {PART_STEP, "compute (fwd+bwd+recompute)", g_compute, "%.3f", 1, SHOW_ALWAYS},
+    {PART_STEP, "exposed communication", g_comm, "%.3f", 1, SHOW_ALWAYS},
+    {PART_STEP, "  of which EP all-to-all", g_xep, "%.3f", 1, SHOW_POSITIVE},
+    {PART_STEP, "  of which CP K/V ring", g_xcp, "%.3f", 1, SHOW_POSITIVE},
+    {PART_STEP, "optimizer step", g_opt, "%.3f", 1, SHOW_ALWAYS},
+    {PART_STEP, "pipeline bubble", g_bubble, "%.3f", 1, SHOW_ALWAYS},
+    {PART_STEP, "exposed offload (PCIe)", g_offload, "%.3f", 1, SHOW_ALWAYS},
+    {PART_STEP, "framework overhead (fitted)", g_overhead, "%.3f", 1, SHOW_POSITIVE},
+    {PART_STEP, "= step", g_total, "%.3f", 1, SHOW_ALWAYS},
+    {PART_STEP, "  90% interval: from", g_lo, "%.3f", 1, SHOW_INTERVAL},
+    {PART_STEP, "                to", g_hi, "%.3f", 1, SHOW_INTERVAL},
+    {PART_STEP, "tokens/s (cluster)", g_tps, "%.0f", 1, SHOW_ALWAYS},
+    {PART_STEP, "model TFLOP/s per GPU", g_tflops, "%.1f", 1, SHOW_ALWAYS},
+    {PART_STEP, "MFU %", g_mfu, "%.1f", 1, SHOW_ALWAYS},
+    {PART_STEP, "HFU %", g_hfu, "%.1f", 1, SHOW_ALWAYS},
+    {PART_SENT, "NVLink (intra-node)", g_intra, "%.2f", 1e9, SHOW_ALWAYS},
+    {PART_SENT, "network (inter-node)", g_inter, "%.2f", 1e9, SHOW_ALWAYS},
+    {PART_SENT, "PCIe (host offload)", g_host, "%.2f", 1e9, SHOW_ALWAYS},
+    {PART_SENT, "= total", g_bytes, "%.2f", 1e9, SHOW_ALWAYS},
+    {PART_SENT, "  of which EP all-to-all", g_ep, "%.2f", 1e9, SHOW_POSITIVE},
+    {PART_SENT, "  of which CP K/V ring", g_cp, "%.2f", 1e9, SHOW_POSITIVE},
+    {PART_SENT, "ZeRO paper ideal (DP only)", g_ideal, "%.2f", 1e9, SHOW_ALWAYS},
+    {PART_SENT, "network without hybrid/ZeRO++", g_plain, "%.2f", 1e9, SHOW_POSITIVE},
+    {PART_COST, "days", g_days, "%.1f", 1, SHOW_ALWAYS},
+    {PART_COST, "GPU-hours", g_gpuh, "%.0f", 1, SHOW_ALWAYS},
+    {PART_COST, "dollars", g_dollars, "%.0f", 1, SHOW_ALWAYS},
+    {PART_COST, "GPU energy MWh (at TDP)", g_mwh, "%.1f", 1, SHOW_ALWAYS},
+};
+
+/* A part's title line: the title, then one column per result. */
+static void title_row(FILE *f, const char *title, const result *r, int n)
 {
-    fprintf(f, "\n%-32s", "Step time (seconds)");
+    fprintf(f, "\n%-32s", title);
     for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
     fputc('\n', f);
-    row(f, "compute (fwd+bwd+recompute)", r, n, g_compute, "%.3f", 1);
-    row(f, "exposed communication", r, n, g_comm, "%.3f", 1);
-    row_nonzero(f, "  of which EP all-to-all", r, n, g_xep, "%.3f", 1);
-    row_nonzero(f, "  of which CP K/V ring", r, n, g_xcp, "%.3f", 1);
-    row(f, "optimizer step", r, n, g_opt, "%.3f", 1);
-    row(f, "pipeline bubble", r, n, g_bubble, "%.3f", 1);
-    row(f, "exposed offload (PCIe)", r, n, g_offload, "%.3f", 1);
-    row_nonzero(f, "framework overhead (fitted)", r, n, g_overhead, "%.3f", 1);
-    row(f, "= step", r, n, g_total, "%.3f", 1);
-    bool any_interval = false;
-    for (int i = 0; i < n; i++) any_interval |= r[i].has_interval;
-    if (any_interval) {
-        row(f, "  90% interval: from", r, n, g_lo, "%.3f", 1);
-        row(f, "                to", r, n, g_hi, "%.3f", 1);
+}
+
+static bool row_shown(const table_row *t, const result *r, int n)
+{
+    if (t->show == SHOW_ALWAYS) return true;
+    for (int i = 0; i < n; i++)
+        if (t->show == SHOW_POSITIVE ? r[i].applicable && t->get(&r[i]) > 0 : r[i].has_interval) return true;
+    return false;
+}
+
+static void time_part(FILE *f, table_part part, const result *r, int n)
+{
+    char buf[32];
+    for (size_t k = 0; k < sizeof time_rows / sizeof time_rows[0]; k++) {
+        const table_row *t = &time_rows[k];
+        if (t->part != part || !row_shown(t, r, n)) continue;
+        fprintf(f, "  %-30s", t->label);
+        for (int i = 0; i < n; i++) {
+            if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
+            cell(buf, sizeof buf, t->fmt, t->get(&r[i]) / t->scale);
+            fprintf(f, "%12s", buf);
+        }
+        fputc('\n', f);
     }
-    row(f, "tokens/s (cluster)", r, n, g_tps, "%.0f", 1);
-    row(f, "model TFLOP/s per GPU", r, n, g_tflops, "%.1f", 1);
-    row(f, "MFU %", r, n, g_mfu, "%.1f", 1);
-    row(f, "HFU %", r, n, g_hfu, "%.1f", 1);
-    fprintf(f, "\n%-32s", "Sent per GPU per step (GB=1e9 B)");
-    for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
-    fputc('\n', f);
-    row(f, "NVLink (intra-node)", r, n, g_intra, "%.2f", 1e9);
-    row(f, "network (inter-node)", r, n, g_inter, "%.2f", 1e9);
-    row(f, "PCIe (host offload)", r, n, g_host, "%.2f", 1e9);
-    row(f, "= total", r, n, g_bytes, "%.2f", 1e9);
-    row_nonzero(f, "  of which EP all-to-all", r, n, g_ep, "%.2f", 1e9);
-    row_nonzero(f, "  of which CP K/V ring", r, n, g_cp, "%.2f", 1e9);
-    row(f, "ZeRO paper ideal (DP only)", r, n, g_ideal, "%.2f", 1e9);
-    row_nonzero(f, "network without hybrid/ZeRO++", r, n, g_plain, "%.2f", 1e9);
+}
+
+static void time_table(FILE *f, const scenario *s, const result *r, int n)
+{
+    for (table_part p = PART_STEP; p <= PART_SENT; p++) {
+        title_row(f, part_titles[p], r, n);
+        time_part(f, p, r, n);
+    }
     if (s->tokens > 0) {
         char t[32];
         fprintf(f, "\n%-32s", "");
         fprintf(f, "Training on %s tokens at $%.2f per GPU-hour\n", units_fmt_short(s->tokens, t, sizeof t),
                 s->hw->price_per_gpu_hour);
-        row(f, "days", r, n, g_days, "%.1f", 1);
-        row(f, "GPU-hours", r, n, g_gpuh, "%.0f", 1);
-        row(f, "dollars", r, n, g_dollars, "%.0f", 1);
-        row(f, "GPU energy MWh (at TDP)", r, n, g_mwh, "%.1f", 1);
+        time_part(f, PART_COST, r, n);
     }
 }
 
@@ -203,9 +235,7 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
 {
     char buf[32];
     describe(f, s, o);
-    fprintf(f, "\n%-32s", "Memory per GPU (GiB = 2^30 B)");
-    for (int i = 0; i < n; i++) fprintf(f, "%12s", r[i].strategy->label);
-    fputc('\n', f);
+    title_row(f, "Memory per GPU (GiB = 2^30 B)", r, n);
     for (const mem_field *mf = mem_fields; mf->key; mf++) {
         fprintf(f, "  %-30s", mf->label);
         for (int i = 0; i < n; i++) {
@@ -237,7 +267,7 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
     for (int i = 0; i < n; i++)
         if (!r[i].applicable) fprintf(f, " %s: %s.", r[i].strategy->label, r[i].why);
     fputc('\n', f);
-    step_table(f, s, r, n);
+    time_table(f, s, r, n);
 }
 
 static cJSON *memory_json(const memory *m)
@@ -246,6 +276,49 @@ static cJSON *memory_json(const memory *m)
     for (const mem_field *mf = mem_fields; mf->key; mf++)
         cJSON_AddNumberToObject(o, mf->key, field_of(m, mf));
     return o;
+}
+
+static cJSON *cost_json(const train_cost *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "tokens", c->tokens);
+    cJSON_AddNumberToObject(o, "seconds", c->seconds);
+    cJSON_AddNumberToObject(o, "gpu_hours", c->gpu_hours);
+    cJSON_AddNumberToObject(o, "dollars", c->dollars);
+    cJSON_AddNumberToObject(o, "energy_kwh", c->kwh);
+    return o;
+}
+
+/* r's "step_time_seconds" (with parts, the EP and CP parts of the exposed communication too)
+ * and, when it has one, its "step_time_interval_seconds", added to o. */
+static void step_json(cJSON *o, const result *r, bool parts)
+{
+    cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
+    cJSON_AddNumberToObject(st, "compute", r->step.compute);
+    cJSON_AddNumberToObject(st, "communication_exposed", r->step.comm_exposed);
+    if (parts) {
+        cJSON_AddNumberToObject(st, "communication_exposed_expert_all_to_all", r->step.exposed_ep);
+        cJSON_AddNumberToObject(st, "communication_exposed_context_parallel_kv", r->step.exposed_cp);
+    }
+    cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
+    cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
+    cJSON_AddNumberToObject(st, "offload", r->step.offload);
+    cJSON_AddNumberToObject(st, "framework_overhead", r->step.overhead);
+    cJSON_AddNumberToObject(st, "total", r->step.total);
+    if (r->has_interval) {
+        cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_lo));
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_hi));
+    }
+}
+
+/* The parallel degrees, "tp" to "ep", added to o. */
+static void parallel_json(cJSON *o, const training *t)
+{
+    cJSON_AddNumberToObject(o, "tp", (double)t->tp);
+    cJSON_AddNumberToObject(o, "pp", (double)t->pp);
+    cJSON_AddNumberToObject(o, "cp", (double)t->cp);
+    cJSON_AddNumberToObject(o, "ep", (double)t->ep);
 }
 
 static cJSON *estimate_json(const scenario *s, const report_options *op, const result *r, int n)
@@ -274,10 +347,7 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
     cJSON *tr = cJSON_AddObjectToObject(root, "training");
     cJSON_AddNumberToObject(tr, "gpus", (double)t->gpus);
     cJSON_AddNumberToObject(tr, "gpus_per_node", (double)scenario_node_size(s->hw, t));
-    cJSON_AddNumberToObject(tr, "tp", (double)t->tp);
-    cJSON_AddNumberToObject(tr, "pp", (double)t->pp);
-    cJSON_AddNumberToObject(tr, "cp", (double)t->cp);
-    cJSON_AddNumberToObject(tr, "ep", (double)t->ep);
+    parallel_json(tr, t);
     cJSON_AddNumberToObject(tr, "dp", (double)training_dp(t));
     cJSON_AddNumberToObject(tr, "micro_batch", (double)t->micro_batch);
     cJSON_AddNumberToObject(tr, "seq_len", (double)t->seq_len);
@@ -346,34 +416,13 @@ static cJSON *estimate_json(const scenario *s, const report_options *op, const r
             cJSON_AddNumberToObject(x, "rounds_per_step", op->per_micro ? (double)t->grad_accum : 1);
             cJSON_AddItemToArray(ops, x);
         }
-        cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
-        cJSON_AddNumberToObject(st, "compute", r[i].step.compute);
-        cJSON_AddNumberToObject(st, "communication_exposed", r[i].step.comm_exposed);
-        cJSON_AddNumberToObject(st, "communication_exposed_expert_all_to_all", r[i].step.exposed_ep);
-        cJSON_AddNumberToObject(st, "communication_exposed_context_parallel_kv", r[i].step.exposed_cp);
-        cJSON_AddNumberToObject(st, "optimizer", r[i].step.optimizer);
-        cJSON_AddNumberToObject(st, "bubble", r[i].step.bubble);
-        cJSON_AddNumberToObject(st, "offload", r[i].step.offload);
-        cJSON_AddNumberToObject(st, "framework_overhead", r[i].step.overhead);
-        cJSON_AddNumberToObject(st, "total", r[i].step.total);
-        if (r[i].has_interval) {
-            cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
-            cJSON_AddItemToArray(iv, cJSON_CreateNumber(r[i].step_lo));
-            cJSON_AddItemToArray(iv, cJSON_CreateNumber(r[i].step_hi));
-            cJSON_AddNumberToObject(o, "interval_level", 0.9);
-        }
+        step_json(o, &r[i], true);
+        if (r[i].has_interval) cJSON_AddNumberToObject(o, "interval_level", 0.9);
         cJSON_AddNumberToObject(o, "tokens_per_second", r[i].tokens_per_second);
         cJSON_AddNumberToObject(o, "tflops_per_gpu", r[i].tflops_per_gpu);
         cJSON_AddNumberToObject(o, "mfu", r[i].mfu);
         cJSON_AddNumberToObject(o, "hfu", r[i].hfu);
-        if (s->tokens > 0) {
-            cJSON *co = cJSON_AddObjectToObject(o, "cost");
-            cJSON_AddNumberToObject(co, "tokens", r[i].cost.tokens);
-            cJSON_AddNumberToObject(co, "seconds", r[i].cost.seconds);
-            cJSON_AddNumberToObject(co, "gpu_hours", r[i].cost.gpu_hours);
-            cJSON_AddNumberToObject(co, "dollars", r[i].cost.dollars);
-            cJSON_AddNumberToObject(co, "energy_kwh", r[i].cost.kwh);
-        }
+        if (s->tokens > 0) cJSON_AddItemToObject(o, "cost", cost_json(&r[i].cost));
         cJSON_AddItemToArray(res, o);
     }
     return root;
@@ -532,10 +581,7 @@ cJSON *report_entry_json(const training *t, const result *r)
     cJSON_AddStringToObject(o, "strategy", r->strategy->name);
     cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
     cJSON_AddNumberToObject(o, "gpus", (double)t->gpus);
-    cJSON_AddNumberToObject(o, "tp", (double)t->tp);
-    cJSON_AddNumberToObject(o, "pp", (double)t->pp);
-    cJSON_AddNumberToObject(o, "cp", (double)t->cp);
-    cJSON_AddNumberToObject(o, "ep", (double)t->ep);
+    parallel_json(o, t);
     cJSON_AddNumberToObject(o, "virtual_stages", (double)t->virtual_stages);
     cJSON_AddNumberToObject(o, "dp", (double)training_dp(t));
     cJSON_AddNumberToObject(o, "micro_batch", (double)t->micro_batch);
@@ -544,22 +590,8 @@ cJSON *report_entry_json(const training *t, const result *r)
     cJSON_AddBoolToObject(o, "sequence_parallel", t->sequence_parallel);
     cJSON_AddStringToObject(o, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(o, "offload_params", offload_name(t->offload_params));
-    cJSON *mem = cJSON_AddObjectToObject(o, "memory_bytes");
-    for (const mem_field *mf = mem_fields; mf->key; mf++)
-        cJSON_AddNumberToObject(mem, mf->key, *(const double *)((const char *)&r->mem + mf->offset));
-    cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
-    cJSON_AddNumberToObject(st, "compute", r->step.compute);
-    cJSON_AddNumberToObject(st, "communication_exposed", r->step.comm_exposed);
-    cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
-    cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
-    cJSON_AddNumberToObject(st, "offload", r->step.offload);
-    cJSON_AddNumberToObject(st, "framework_overhead", r->step.overhead);
-    cJSON_AddNumberToObject(st, "total", r->step.total);
-    if (r->has_interval) {
-        cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
-        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_lo));
-        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_hi));
-    }
+    cJSON_AddItemToObject(o, "memory_bytes", memory_json(&r->mem));
+    step_json(o, r, false);
     cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
     cJSON_AddNumberToObject(o, "mfu", r->mfu);
     cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);

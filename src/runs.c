@@ -2,6 +2,7 @@
 #include "runs.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,11 +91,54 @@ static void resolve_near(char *name, size_t len, const char *base)
     if (access(cand, R_OK) == 0 && strlen(cand) < len) memcpy(name, cand, strlen(cand) + 1);
 }
 
-static void get_str(const row *r, const char *key, const char *def, char *out, size_t len)
+/* "true" or "1" (any case): a boolean column that is set. */
+static bool is_true(const char *v)
 {
-    const char *v = row_get(r, key);
-    snprintf(out, len, "%s", v ? v : def);
+    return v && (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0);
 }
+
+/* The text columns, each in the run_record field of its name: the default when absent or
+ * empty. */
+#define TEXT(field, def) {#field, def, offsetof(run_record, field), sizeof ((run_record *)0)->field}
+static const struct {
+    const char *key, *def;
+    size_t offset, len; /* of the field in run_record; its size in bytes */
+} text_columns[] = {
+    TEXT(name, ""),
+    TEXT(model, ""),
+    TEXT(hardware, ""),
+    TEXT(strategy, "ddp"),
+    TEXT(precision, "bf16"),
+    TEXT(checkpointing, "none"),
+    TEXT(source, ""),
+    TEXT(framework, "generic"),
+    TEXT(offload_optimizer, "none"),
+    TEXT(offload_params, "none"),
+    TEXT(grad_dtype, ""),
+    TEXT(excluded, ""),
+};
+#undef TEXT
+
+/* The whole-number columns, each in the int64_t run_record field of its name (another type
+ * does not compile): the default when absent (-1: required) and the range. */
+#define INT(field, def, min, max) {#field, def, min, max, _Generic(((run_record *)0)->field, int64_t: offsetof(run_record, field))}
+static const struct {
+    const char *key;
+    int64_t def, min, max;
+    size_t offset;
+} int_columns[] = {
+    INT(gpus, -1, 1, 10000000),
+    INT(gpus_per_node, 0, 0, 4096),
+    INT(tp, 1, 1, 4096),
+    INT(pp, 1, 1, 4096),
+    INT(virtual_stages, 1, 1, 1024),
+    INT(micro_batch, 1, 1, 1000000),
+    INT(global_batch, -1, 1, 1000000000),
+    INT(seq_len, -1, 1, 100000000),
+    INT(shard_group, 0, 0, 10000000),
+    INT(zero_hpz, 0, 0, 10000000),
+};
+#undef INT
 
 static int from_row(const row *r, const char *path, const char *base, int line, run_record *x, zs_error *err)
 {
@@ -102,47 +146,25 @@ static int from_row(const row *r, const char *path, const char *base, int line, 
     snprintf(where, sizeof where, "%s:%d", path, line);
     memset(x, 0, sizeof *x);
     x->line = line;
-    get_str(r, "name", "", x->name, sizeof x->name);
-    get_str(r, "model", "", x->model, sizeof x->model);
-    get_str(r, "hardware", "", x->hardware, sizeof x->hardware);
-    get_str(r, "strategy", "ddp", x->strategy, sizeof x->strategy);
-    get_str(r, "precision", "bf16", x->precision, sizeof x->precision);
-    get_str(r, "checkpointing", "none", x->checkpointing, sizeof x->checkpointing);
-    get_str(r, "source", "", x->source, sizeof x->source);
-    get_str(r, "framework", "generic", x->framework, sizeof x->framework);
-    get_str(r, "offload_optimizer", "none", x->offload_optimizer, sizeof x->offload_optimizer);
-    get_str(r, "offload_params", "none", x->offload_params, sizeof x->offload_params);
-    get_str(r, "grad_dtype", "", x->grad_dtype, sizeof x->grad_dtype);
-    get_str(r, "excluded", "", x->excluded, sizeof x->excluded);
+    for (size_t k = 0; k < sizeof text_columns / sizeof text_columns[0]; k++) {
+        const char *v = row_get(r, text_columns[k].key);
+        snprintf((char *)x + text_columns[k].offset, text_columns[k].len, "%s", v ? v : text_columns[k].def);
+    }
     x->step_overhead = -1;
-    if (!x->framework[0]) snprintf(x->framework, sizeof x->framework, "generic");
-    if (!x->offload_optimizer[0]) snprintf(x->offload_optimizer, sizeof x->offload_optimizer, "none");
-    if (!x->offload_params[0]) snprintf(x->offload_params, sizeof x->offload_params, "none");
     if (!x->model[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"model\"", where);
     if (!x->hardware[0]) return zs_fail(err, ZS_ERR_INPUT, "%s: missing \"hardware\"", where);
     resolve_near(x->model, sizeof x->model, base);
     resolve_near(x->hardware, sizeof x->hardware, base);
-    if (get_int(r, "gpus", -1, 1, 10000000, &x->gpus, where, err) ||
-        get_int(r, "gpus_per_node", 0, 0, 4096, &x->gpus_per_node, where, err) ||
-        get_int(r, "tp", 1, 1, 4096, &x->tp, where, err) ||
-        get_int(r, "pp", 1, 1, 4096, &x->pp, where, err) ||
-        get_int(r, "virtual_stages", 1, 1, 1024, &x->virtual_stages, where, err) ||
-        get_int(r, "micro_batch", 1, 1, 1000000, &x->micro_batch, where, err) ||
-        get_int(r, "global_batch", -1, 1, 1000000000, &x->global_batch, where, err) ||
-        get_int(r, "seq_len", -1, 1, 100000000, &x->seq_len, where, err))
-        return err->code;
-    if (get_int(r, "shard_group", 0, 0, 10000000, &x->shard_group, where, err) ||
-        get_int(r, "zero_hpz", 0, 0, 10000000, &x->zero_hpz, where, err))
-        return err->code;
-    const char *sp = row_get(r, "sequence_parallel");
-    x->sequence_parallel = sp && (strcasecmp(sp, "true") == 0 || strcmp(sp, "1") == 0);
-    const char *qw = row_get(r, "quantized_weights"), *qg = row_get(r, "quantized_gradients");
-    x->quantized_weights = qw && (strcasecmp(qw, "true") == 0 || strcmp(qw, "1") == 0);
-    x->quantized_gradients = qg && (strcasecmp(qg, "true") == 0 || strcmp(qg, "1") == 0);
-    const char *fa = row_get(r, "flash_attention");
-    x->flash_attention = !fa || !fa[0] || strcasecmp(fa, "true") == 0 || strcmp(fa, "1") == 0;
-    const char *ov = row_get(r, "overlap_comm");
-    x->overlap_comm = !ov || !ov[0] ? -1 : strcasecmp(ov, "true") == 0 || strcmp(ov, "1") == 0;
+    for (size_t k = 0; k < sizeof int_columns / sizeof int_columns[0]; k++)
+        if (get_int(r, int_columns[k].key, int_columns[k].def, int_columns[k].min, int_columns[k].max,
+                    (int64_t *)((char *)x + int_columns[k].offset), where, err))
+            return err->code;
+    x->sequence_parallel = is_true(row_get(r, "sequence_parallel"));
+    x->quantized_weights = is_true(row_get(r, "quantized_weights"));
+    x->quantized_gradients = is_true(row_get(r, "quantized_gradients"));
+    const char *fa = row_get(r, "flash_attention"), *ov = row_get(r, "overlap_comm");
+    x->flash_attention = !fa || is_true(fa); /* absent: runs since FlashAttention */
+    x->overlap_comm = !ov ? -1 : is_true(ov);
     if (get_num(r, "measured_step_seconds", &x->step_seconds, where, err) ||
         get_num(r, "measured_tokens_per_second", &x->tokens_per_second, where, err) ||
         get_num(r, "measured_tflops_per_gpu", &x->tflops_per_gpu, where, err) ||

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "descriptor.h"
 #include "framework.h"
 
 /* One line per strategy; a new one is its file and a line here. */
@@ -35,14 +36,15 @@ int strategy_index(const strategy *s)
     return -1;
 }
 
+static const char *name_of(int i)
+{
+    return strategies[i] ? strategies[i]->name : NULL;
+}
+
 const char *strategy_names(void)
 {
     static char names[STRATEGY_MAX * 16];
-    if (names[0]) return names;
-    size_t n = 0;
-    for (int i = 0; strategies[i] && n < sizeof names; i++)
-        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? "|" : "", strategies[i]->name);
-    return names;
+    return names[0] ? names : descriptor_names(name_of, names, sizeof names);
 }
 
 bool strategy_overlap(const sim_input *in, const strategy *s)

@@ -2,6 +2,7 @@
 #include "validate.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,20 +49,41 @@ int validate_run_hw(const run_record *run, const hardware *hw, outcome *o, zs_er
     return validate_run_loaded(run, &m, &pc, hw, o, err);
 }
 
+/* The run's fields that are training fields as they are: each copied whole. A pair of
+ * fields of different sizes does not compile. */
+#define RUN_FIELD(tf, rf)                                                                        \
+    {offsetof(training, tf), offsetof(run_record, rf),                                           \
+     sizeof(char[sizeof ((training *)0)->tf == sizeof ((run_record *)0)->rf ? sizeof ((training *)0)->tf : -1])}
+static const struct {
+    size_t train, run, size; /* offsets in training and run_record, bytes */
+} run_fields[] = {
+    RUN_FIELD(gpus, gpus),
+    RUN_FIELD(gpus_per_node, gpus_per_node),
+    RUN_FIELD(tp, tp),
+    RUN_FIELD(pp, pp),
+    RUN_FIELD(virtual_stages, virtual_stages),
+    RUN_FIELD(micro_batch, micro_batch),
+    RUN_FIELD(seq_len, seq_len),
+    RUN_FIELD(sequence_parallel, sequence_parallel),
+    RUN_FIELD(shard_group, shard_group),
+    RUN_FIELD(hpz_group, zero_hpz),
+    RUN_FIELD(quant_weights, quantized_weights),
+    RUN_FIELD(quant_grads, quantized_gradients),
+    RUN_FIELD(overlap_comm, overlap_comm),
+    RUN_FIELD(gemm_efficiency, gemm_efficiency),
+    RUN_FIELD(step_overhead, step_overhead),
+    RUN_FIELD(flash_attention, flash_attention),
+};
+#undef RUN_FIELD
+
 int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc, const hardware *hw_in,
                         outcome *o, zs_error *err)
 {
     hardware hw = *hw_in;
     training t;
     training_init(&t);
-    t.gpus = run->gpus;
-    t.gpus_per_node = run->gpus_per_node;
-    t.tp = run->tp;
-    t.pp = run->pp;
-    t.virtual_stages = run->virtual_stages;
-    t.micro_batch = run->micro_batch;
-    t.seq_len = run->seq_len;
-    t.sequence_parallel = run->sequence_parallel;
+    for (size_t k = 0; k < sizeof run_fields / sizeof run_fields[0]; k++)
+        memcpy((char *)&t + run_fields[k].train, (const char *)run + run_fields[k].run, run_fields[k].size);
     int p = precision_parse(run->precision), c = ckpt_parse(run->checkpointing);
     if (p < 0 || c < 0)
         return zs_fail(err, ZS_ERR_INPUT, "line %d: precision \"%s\" or checkpointing \"%s\" not recognised",
@@ -77,14 +99,6 @@ int validate_run_loaded(const run_record *run, const model *m, const param_count
     t.offload_params = (offload_kind)op;
     if (strcmp(run->grad_dtype, "fp32") == 0) t.grad_bytes = 4;
     else if (run->grad_dtype[0]) t.grad_bytes = 2;
-    t.shard_group = run->shard_group;
-    t.hpz_group = run->zero_hpz;
-    t.quant_weights = run->quantized_weights;
-    t.quant_grads = run->quantized_gradients;
-    t.overlap_comm = run->overlap_comm;
-    t.gemm_efficiency = run->gemm_efficiency;
-    t.step_overhead = run->step_overhead;
-    t.flash_attention = run->flash_attention;
     const strategy *s = strategy_find(run->strategy);
     if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);
     if (run->gpus % (run->tp * run->pp) != 0)

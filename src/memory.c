@@ -232,7 +232,7 @@ void memory_activations(const sim_input *in, memory *mem)
 {
     const model *m = in->m;
     const training *t = in->t;
-    mem->activations = mem->logits = 0;
+    mem->activations = mem->logits = mem->cp_kv_buffers = 0;
     if (m->params_only) return;
     double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
     double v = (double)m->vocab_size, e = in->bt.act, tp = (double)t->tp;
@@ -259,11 +259,11 @@ void memory_activations(const sim_input *in, memory *mem)
         last += full - kept;
     }
     if (t->cp > 1) {
-        /* Ring attention's two K/V receive buffers (the block being computed; they do not
-         * shrink with more CP ranks than the local chunk does). */
+        /* Ring attention's two K/V receive buffers, one chunk's K and V each (double
+         * buffering: the next chunk arrives while the one in hand is attended to), for the
+         * block being computed on every stage; they shrink only as the local chunk does. */
         double kvd = (double)(m->num_kv_heads * m->head_dim);
-        first += 2 * 2 * e * s * b * kvd / tp;
-        last += 2 * 2 * e * s * b * kvd / tp;
+        mem->cp_kv_buffers = 2 * 2 * e * s * b * kvd / tp;
     }
     /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
      * (e s b h each); fp32 logits for the loss, split over the vocabulary by TP. */
@@ -289,8 +289,8 @@ void memory_activations(const sim_input *in, memory *mem)
 void memory_finish(const sim_input *in, memory *mem)
 {
     const hardware *hw = in->hw;
-    double allocated = mem->model_states + mem->activations + mem->logits + mem->comm_buffers +
-                       mem->gathered_params;
+    double allocated = mem->model_states + mem->activations + mem->logits + mem->cp_kv_buffers +
+                       mem->comm_buffers + mem->gathered_params;
     mem->cuda_context = hw->cuda_context_bytes;
     mem->allocator = hw->allocator_fraction * allocated;
     mem->total = allocated + mem->cuda_context + mem->allocator;

@@ -23,6 +23,7 @@ typedef struct memory {
     double activations;      /* bytes: saved for backward by the blocks, embedding and head, with
                                 the pipeline's in-flight micro-batches */
     double logits;           /* bytes: fp32 logits for the loss on the last stage */
+    double cp_kv_buffers;    /* bytes: ring attention's K/V receive buffers (context parallel) */
     double comm_buffers;     /* bytes: DDP buckets, DeepSpeed reduce/all-gather buckets */
     double gathered_params;  /* bytes: ZeRO-3 gathered + prefetched + persistent parameters */
     double cuda_context;     /* bytes: CUDA context and library workspaces */

@@ -127,7 +127,7 @@ void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
     sb_add(&p, "plot ");
     int col = 4, part = 0;
     for (const mem_field *mf = mem_fields; mf->key; mf++, col++) {
-        if (is_sum(mf)) continue;
+        if (is_sum(mf) || !mem_field_shown(mf, d->r, d->n)) continue;
         sb_add(&p, "'memory.dat' using ($%d/GiB)%s title '%s' lc rgb '%s', \\\n     ", col, part ? "" : ":xtic(2)",
                mf->label, part_color[part % 10]);
         part++;

@@ -26,9 +26,14 @@ typedef struct mem_field {
     const char *key;
     const char *label;
     size_t offset;
+    bool optional;      /* tables and charts show it only where some strategy has it */
 } mem_field;
 
 extern const mem_field mem_fields[];  /* terminated by a NULL key */
+
+/* Whether a table or chart shows memory row f for these n results: always, unless it is
+ * optional and every applicable result has 0 there. Never fails. */
+bool mem_field_shown(const mem_field *f, const result *r, int n);
 
 /* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the
  * stream fails (a closed pipe is not reported as an error by the caller). */

@@ -419,15 +419,19 @@ expect 2 "" -- compare --model llama-2-7b --gpus 8 --max-gpus abc
 "$Z" compare --model llama-2-7b --gpus 8 --tokens 1e11 >"$out" 2>"$err" && grep -q "Saved against the baseline" "$out" && grep -q "dollars" "$out" && ok || bad "compare table"
 
 # ---- Context parallelism (issue 13) ----
-# CP 2 halves every per-token activation (blocks, embedding, head, logits); what it cannot split
-# is ring attention's two K/V receive buffers of the block in hand: 2 x (K + V) x e x s/cp x b x
-# kv_width / tp. Llama-2-7B: kv_width 4096, e = 2, s = 4096, b = 1, tp = 1.
+# CP 2 halves every per-token activation (blocks, embedding, head, logits); what it adds, as its
+# own row, is ring attention's two K/V receive buffers of the block in hand: 2 x (K + V) x e x
+# s/cp x b x kv_width / tp. Llama-2-7B: kv_width 4096, e = 2, s = 4096, b = 1, tp = 1.
 "$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --strategy zero3 --format json >"$out" 2>"$err"
 "$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 2 --strategy zero3 --format json >"$out.2" 2>>"$err"
 python3 -c "
 import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
 kvbuf = 2 * 2 * 2 * (4096 / 2) * 1 * 4096
-assert abs((a['activations'] + a['logits']) / 2 + kvbuf - (b['activations'] + b['logits'])) < 1, (a, b)" && ok || bad "CP 2 does not halve the activations"
+assert a['context_parallel_kv_buffers'] == 0 and b['context_parallel_kv_buffers'] == kvbuf, (a, b)
+assert abs((a['activations'] + a['logits']) / 2 - (b['activations'] + b['logits'])) < 1, (a, b)" && ok || bad "CP 2 does not halve the activations"
+# The K/V buffer row appears in the table only where CP is on.
+"$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 2 >"$out" 2>"$err"; grep -q "CP K/V receive buffers  *0.06" "$out" && ok || bad "CP K/V row missing: $(grep -i 'K/V' "$out")"
+"$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 >"$out" 2>"$err"; grep -q "K/V receive" "$out" && bad "CP K/V row without CP" || ok
 # The ring passes each rank's K/V chunk cp - 1 times per layer forward, twice the bytes backward
 # (K/V again and their gradients): sizes and counts in closed form, 32 layers, grad-accum 1.
 json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('CP ring')] == [(2*2*(4096/4)*1*4096, 32*3), (2*2*2*(4096/4)*1*4096, 32*3)]" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 4 --strategy zero3 --format json

@@ -47,6 +47,16 @@ static void fits(cJSON *arr, const calibration *c, bool *oom)
     }
 }
 
+/* A GEMM efficiency fit's members (ceiling, half-efficiency size, their errors, R^2) into g. */
+static void gemm_json(cJSON *g, const eff_fit *e, bool *oom)
+{
+    num(g, "max_fraction", e->emax, oom);
+    num(g, "max_fraction_stderr", e->emax_stderr, oom);
+    num(g, "half_flops", e->w_half, oom);
+    num(g, "half_flops_stderr", e->w_half_stderr, oom);
+    num(g, "r2", e->r2, oom);
+}
+
 cJSON *report_calibrate_record(const calibration *c, const char *base, const char *const *inputs,
                                int n, const char *date)
 {
@@ -78,21 +88,10 @@ cJSON *report_calibrate_record(const calibration *c, const char *base, const cha
         num(m, "allocator_fraction", c->allocator_fraction, &oom);
         num(m, "allocator_fraction_stderr", c->allocator_stderr, &oom);
     }
-    if (c->have_gemm) {
-        cJSON *g = obj(cal, "gemm", &oom);
-        num(g, "max_fraction", c->gemm.emax, &oom);
-        num(g, "max_fraction_stderr", c->gemm.emax_stderr, &oom);
-        num(g, "half_flops", c->gemm.w_half, &oom);
-        num(g, "half_flops_stderr", c->gemm.w_half_stderr, &oom);
-        num(g, "r2", c->gemm.r2, &oom);
-    }
+    if (c->have_gemm) gemm_json(obj(cal, "gemm", &oom), &c->gemm, &oom);
     if (c->have_gemm_fp8) {
         cJSON *g = obj(cal, "gemm_fp8", &oom);
-        num(g, "max_fraction", c->gemm_fp8.emax, &oom);
-        num(g, "max_fraction_stderr", c->gemm_fp8.emax_stderr, &oom);
-        num(g, "half_flops", c->gemm_fp8.w_half, &oom);
-        num(g, "half_flops_stderr", c->gemm_fp8.w_half_stderr, &oom);
-        num(g, "r2", c->gemm_fp8.r2, &oom);
+        gemm_json(g, &c->gemm_fp8, &oom);
         if (c->have_gemm) num(g, "fp8_matmul_ratio", c->gemm_fp8.emax / c->gemm.emax, &oom);
     }
     if (oom) { cJSON_Delete(cal); return NULL; }

@@ -132,4 +132,30 @@ void adam_table_header(const struct report *r, const char *ref_desc, const char 
  * with "ref": ref_key. Never fails. */
 void adam_table_row(struct report *r, const struct adam_result *res, const char *ref_key);
 
+struct bench_opts;
+struct be_info;
+
+/* What a back end plugs into adam_sweep. */
+struct adam_backend {
+    const char *ref_desc;    /* what the reference is (the "# reference:" line) */
+    const char *ref_col;     /* reference column name: "triad", "d2d" */
+    const char *ref_key;     /* the rows' JSON "ref": "stream_triad", "d2d_memcpy" */
+    const char *setup_fail;  /* stderr line (proc 0) when a size cannot be set up; NULL when
+                                the back end has already printed why */
+    /* ref: times the reference for params parameters into r->ref_bytes and
+     * r->ref_best (this process's); 0 or -1 */
+    int (*ref)(size_t params, const struct bench_opts *o, struct adam_result *r, void *ctx);
+    /* run: checks one step of variant r->variant (r->wrong, -1 unchecked),
+     * then times o->iters steps into r->avg and r->best; 0 or -1 */
+    int (*run)(const struct bench_opts *o, const struct adam_plan *p, struct adam_result *r, void *ctx);
+    void *ctx;               /* passed to ref and run */
+};
+
+/* adam_sweep: the adam sub-benchmark on any back end: per size (-b..-e
+ * parameters) the plan, the reference and each variant, combined over
+ * processes into the table and JSON. Collective over MPI_COMM_WORLD.
+ * Returns the exit status: 0, 1 when a result was wrong or a size could
+ * not be set up on some process, or report_close's. */
+int adam_sweep(const struct bench_opts *o, const struct be_info *bi, const struct adam_backend *b);
+
 #endif

@@ -235,8 +235,8 @@ void adam_table_row(struct report *r, const struct adam_result *res, const char 
         fmt_num(fr, 7, 100.0 * frac);
         printf("  %12zu  %7d  %7s  %12.0f  %9s  %9s  %8s  %8s  %9s  %7s  ", res->params, res->tensors,
                adam_variant_name(res->variant), bytes, t, tb, g1, g2, g3, fr);
-        if (res->wrong >= 0) printf("%6lld\n", res->wrong);
-        else printf("   N/A\n");
+        report_wrong_cell(res->wrong);
+        printf("\n");
         fflush(stdout);
     }
     struct json *j = &r->j;
@@ -254,7 +254,44 @@ void adam_table_row(struct report *r, const struct adam_result *res, const char 
     json_num(j, "ref_bytes", res->ref_bytes);
     json_num(j, "ref_gbps", ref_gbps);
     json_num(j, "fraction_of_ref", frac);
-    if (res->wrong >= 0) json_int(j, "wrong", res->wrong);
-    else json_null(j, "wrong");
+    report_wrong_json(j, res->wrong);
     json_obj_end(j);
+}
+
+int adam_sweep(const struct bench_opts *o, const struct be_info *bi, const struct adam_backend *b)
+{
+    struct report rep;
+    int vfirst = o->variant < 0 ? 0 : o->variant, vlast = o->variant < 0 ? 1 : o->variant;
+    long long bad = 0;
+    int failed = 0;
+    report_begin(&rep, o, bi);
+    adam_table_header(&rep, b->ref_desc, b->ref_col);
+    for (size_t params = o->min_bytes; params && !failed;) {
+        struct adam_plan plan;
+        struct adam_result res = {0};
+        int ok = adam_plan_make(&plan, params, o->tensors) == 0;
+        ok = ok && b->ref(params, o, &res, b->ctx) == 0;
+        if (!bench_all_ok(ok)) {
+            adam_plan_free(&plan);
+            failed = 1;
+            break;
+        }
+        res.params = params;
+        res.tensors = plan.ntensors;
+        bench_max(&res.ref_best, 1);
+        for (int v = vfirst; v <= vlast && !failed; v++) {
+            res.variant = v;
+            if (!bench_all_ok(b->run(o, &plan, &res, b->ctx) == 0)) {
+                failed = 1;
+                break;
+            }
+            bad += bench_row_total(o, &res.avg, &res.best, &res.wrong);
+            adam_table_row(&rep, &res, b->ref_key);
+        }
+        adam_plan_free(&plan);
+        params = bench_next_size(o, params, o->step_factor);
+    }
+    if (failed && b->setup_fail && rep.is_root)
+        fprintf(stderr, "%s (up to %zu parameters)\n", b->setup_fail, o->max_bytes);
+    return report_close(&rep, "wrong_rows", bad, failed);
 }

@@ -89,9 +89,9 @@ static int dev_make(struct dev_adam *d, const struct adam_state *s, int variant,
 }
 
 /* run_variant: upload, check one step against the host reference, time iters steps. */
-static int run_variant(const struct bench_opts *o, const struct adam_plan *p, struct adam_result *r,
-                       cudaStream_t st)
+static int run_variant(const struct bench_opts *o, const struct adam_plan *p, struct adam_result *r, void *ctx)
 {
+    cudaStream_t st = ((const struct be_cuda_ctx *)ctx)->stream;
     struct adam_state hs, after;
     struct dev_adam d;
     struct adam_hparams hp;
@@ -148,8 +148,9 @@ static int run_variant(const struct bench_opts *o, const struct adam_plan *p, st
 
 /* d2d_ref: best device-to-device cudaMemcpy of half the Adam step's bytes
  * (a copy reads and writes each byte: 2 x size moved). */
-static int d2d_ref(size_t params, const struct bench_opts *o, struct adam_result *r, cudaStream_t st)
+static int d2d_ref(size_t params, const struct bench_opts *o, struct adam_result *r, void *ctx)
 {
+    cudaStream_t st = ((const struct be_cuda_ctx *)ctx)->stream;
     size_t bytes = params * ADAM_BYTES_PER_PARAM / 2;
     void *src = NULL, *dst = NULL;
     cudaEvent_t ev[2] = {NULL, NULL};
@@ -174,60 +175,17 @@ static int d2d_ref(size_t params, const struct bench_opts *o, struct adam_result
     return ok ? 0 : -1;
 }
 
-static double max_over_procs(double x)
-{
-    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return x;
-}
-
 int adam_main(const struct bench_opts *o, const struct be_info *bi)
 {
-    struct report rep;
-    const struct be_cuda_ctx *x = be_comm(0);
-    int vfirst = o->variant < 0 ? 0 : o->variant, vlast = o->variant < 0 ? 1 : o->variant;
-    long long bad = 0;
-    int failed = 0;
+    struct be_cuda_ctx *x = be_comm(0);
+    const struct adam_backend b = {
+        .ref_desc = "device-to-device cudaMemcpy of half the step's bytes (read + write = 2 x size), "
+                    "best of iters, same run; one launch per step (chunked tensor list in device memory), "
+                    "CUDA events; first GPU of each process",
+        .ref_col = "d2d", .ref_key = "d2d_memcpy",
+        .setup_fail = NULL,   /* cuda_ok has printed the failing call */
+        .ref = d2d_ref, .run = run_variant, .ctx = x,
+    };
     cudaSetDevice(x->device);
-    report_begin(&rep, o, bi);
-    adam_table_header(&rep, "device-to-device cudaMemcpy of half the step's bytes (read + write = 2 x size), "
-                      "best of iters, same run; one launch per step (chunked tensor list in device memory), "
-                      "CUDA events; first GPU of each process", "d2d");
-    for (size_t params = o->min_bytes; params && !failed;) {
-        struct adam_plan plan;
-        struct adam_result res = {0};
-        int ok = adam_plan_make(&plan, params, o->tensors) == 0;
-        ok = ok && d2d_ref(params, o, &res, x->stream) == 0;
-        if (!cuda_all_ok(ok)) {
-            adam_plan_free(&plan);
-            failed = 1;
-            break;
-        }
-        res.params = params;
-        res.tensors = plan.ntensors;
-        res.ref_best = max_over_procs(res.ref_best);
-        for (int v = vfirst; v <= vlast && !failed; v++) {
-            res.variant = v;
-            if (!cuda_all_ok(run_variant(o, &plan, &res, x->stream) == 0)) {
-                failed = 1;
-                break;
-            }
-            res.avg = max_over_procs(res.avg);
-            res.best = max_over_procs(res.best);
-            long long wrong = res.wrong;
-            MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-            if (res.wrong >= 0) res.wrong = wrong;
-            if (res.wrong > 0) bad++;
-            adam_table_row(&rep, &res, "d2d_memcpy");
-        }
-        adam_plan_free(&plan);
-        params = bench_next_size(o, params, o->step_factor);
-    }
-    report_rows_end(&rep);
-    report_summary(&rep, "wrong_rows", bad, failed);
-    if (rep.is_root) {
-        printf("# %-20s : %lld %s\n", "Out of bounds values", bad, bad ? "FAILED" : "OK");
-        printf("#\n");
-    }
-    int rc = report_finish(&rep);
-    return (bad || failed) ? 1 : rc;
+    return adam_sweep(o, bi, &b);
 }

@@ -1,13 +1,5 @@
-/* cuda_util.c -- event timing and agreement helpers for the CUDA sub-benchmarks. */
+/* cuda_util.c -- event timing helpers for the CUDA sub-benchmarks. */
 #include "cuda_util.h"
-
-#include <mpi.h>
-
-int cuda_all_ok(int ok)
-{
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return ok;
-}
 
 int cuda_event_times(cudaEvent_t *ev, int n, double *sec, double *total)
 {

@@ -27,9 +27,6 @@ static inline cudaError_t cuda_copy_sync(void *dst, const void *src, size_t byte
     return e != cudaSuccess ? e : cudaStreamSynchronize(st);
 }
 
-/* cuda_all_ok: 1 when ok holds on every process (collective over MPI_COMM_WORLD). */
-int cuda_all_ok(int ok);
-
 /* cuda_event_times: sec[i] = time between events ev[i] and ev[i+1] for
  * i < n; *total = ev[0]..ev[n]. Events must be complete. 0 or -1. */
 int cuda_event_times(cudaEvent_t *ev, int n, double *sec, double *total);

@@ -85,6 +85,29 @@ struct json;
 /* gemm_model_json: a model row's extra keys: name, model, tp, tokens. */
 void gemm_model_json(struct json *j, const struct bench_opts *o, const char *name);
 
+/* One row of the gemm table: a shape's times (max over processes) and check (summed). */
+struct gemm_row {
+    const char *impl;             /* "blocked", "cblas", "cublas", "cublaslt" */
+    const char *type;             /* element type column */
+    const char *precision;        /* written after "type" when set (CUDA); the CPU back end
+                                     writes its "precision" after "wrong" itself */
+    const struct gemm_shape *s;   /* the shape */
+    double avg, best;             /* seconds per call: mean and fastest */
+    const char *mode;             /* check: "full", "sampled" or "none" */
+    long long wrong;              /* wrong elements, -1 unchecked */
+    const char *name;             /* --model GEMM name, NULL without --model */
+};
+
+/* gemm_table_columns: the two column-header lines (with a "gemm" name
+ * column under --model). Prints; the caller is proc 0. */
+void gemm_table_columns(const struct bench_opts *o);
+
+/* gemm_table_row: prints the row when is_root (TFLOP/s with tflops_digits
+ * decimals) and opens its JSON object in the rows array of j with impl,
+ * type, [precision,] m, n, k, flops, times, TFLOP/s, check and wrong; the
+ * caller adds its own keys and closes the object. Never fails. */
+void gemm_table_row(struct json *j, int is_root, const struct gemm_row *row, int tflops_digits);
+
 /* gemm_flops: 2 M N K. */
 double gemm_flops(const struct gemm_shape *s);
 

@@ -5,8 +5,9 @@
 #include <stddef.h>
 
 #include "dtype.h"
-#include "json.h"
 #include "fault.h"
+#include "fmt.h"
+#include "json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -181,4 +182,45 @@ void gemm_model_json(struct json *j, const struct bench_opts *o, const char *nam
     json_str(j, "model", o->model);
     json_int(j, "tp", o->tp);
     json_int(j, "tokens", o->micro_batch * o->seq_len);
+}
+
+void gemm_table_columns(const struct bench_opts *o)
+{
+    printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
+           "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
+    printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",
+           "(us)", "(avg)", "", "");
+}
+
+void gemm_table_row(struct json *j, int is_root, const struct gemm_row *row, int tflops_digits)
+{
+    const struct gemm_shape *s = row->s;
+    double tflops = gemm_flops(s) / row->avg / 1e12;
+    if (is_root) {
+        char t[16], tb[16], tf[16];
+        fmt_num(t, 10, row->avg * 1e6);
+        fmt_num(tb, 10, row->best * 1e6);
+        snprintf(tf, sizeof tf, "%9.*f", tflops_digits, tflops);
+        printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", row->impl, row->type, s->m, s->n, s->k,
+               t, tb, tf, row->mode);
+        if (row->wrong >= 0) printf("%6lld", row->wrong);
+        else printf("   N/A");
+        printf("%s%s\n", row->name ? "  " : "", row->name ? row->name : "");
+        fflush(stdout);
+    }
+    json_obj_begin(j, NULL);
+    json_str(j, "impl", row->impl);
+    json_str(j, "type", row->type);
+    if (row->precision) json_str(j, "precision", row->precision);
+    json_int(j, "m", (long long)s->m);
+    json_int(j, "n", (long long)s->n);
+    json_int(j, "k", (long long)s->k);
+    json_num(j, "flops", gemm_flops(s));
+    json_num(j, "time_us", row->avg * 1e6);
+    json_num(j, "time_min_us", row->best * 1e6);
+    json_num(j, "tflops", tflops);
+    json_num(j, "tflops_best", gemm_flops(s) / row->best / 1e12);
+    json_str(j, "check", row->mode);
+    if (row->wrong >= 0) json_int(j, "wrong", row->wrong);
+    else json_null(j, "wrong");
 }

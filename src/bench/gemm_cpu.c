@@ -281,17 +281,12 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
                "bound gamma_K sum|a||b| + u|ref|\n");
         printf("# TFLOP/s = 2MNK / time / 1e12; times are max over processes\n");
         gemm_model_banner(o, &mdims);
-        printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
-               "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
-        printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",
-               "(us)", "(avg)", "", "");
+        gemm_table_columns(o);
     }
     for (int si = 0; si < nshapes && !failed; si++) {
         const struct gemm_shape *s = &shapes[si];
         void *A = malloc(s->m * s->k * ts), *B = malloc(s->k * s->n * ts), *C = malloc(s->m * s->n * ts);
-        int ok = A && B && C;
-        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (!ok) {
+        if (!bench_all_ok(A && B && C)) {
             free(A); free(B); free(C);
             failed = 1;
             break;
@@ -318,57 +313,19 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
                 sum += dt;
                 if (dt < best) best = dt;
             }
-            double avg = sum / o->iters;
-            int ok_run = rc == 0;
-            MPI_Allreduce(MPI_IN_PLACE, &ok_run, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-            MPI_Allreduce(MPI_IN_PLACE, &avg, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            MPI_Allreduce(MPI_IN_PLACE, &best, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            if (o->check) MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-            if (!ok_run) failed = 1;
-            if (wrong > 0) bad++;
-            double tflops = gemm_flops(s) / avg / 1e12;
-            if (rep.is_root) {
-                char t[16], tb[16], tf[16];
-                fmt_num(t, 10, avg * 1e6);
-                fmt_num(tb, 10, best * 1e6);
-                snprintf(tf, sizeof tf, "%9.4f", tflops);
-                printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", impls[ii].name,
-                       dtype_get(dtype)->name, s->m, s->n, s->k, t, tb, tf, mode);
-                if (wrong >= 0) printf("%6lld", wrong);
-                else printf("   N/A");
-                printf("%s%s\n", o->model ? "  " : "", o->model ? names[si] : "");
-                fflush(stdout);
-            }
-            struct json *j = &rep.j;
-            json_obj_begin(j, NULL);
-            json_str(j, "impl", impls[ii].name);
-            json_str(j, "type", dtype_get(dtype)->name);
-            json_int(j, "m", (long long)s->m);
-            json_int(j, "n", (long long)s->n);
-            json_int(j, "k", (long long)s->k);
-            json_num(j, "flops", gemm_flops(s));
-            json_num(j, "time_us", avg * 1e6);
-            json_num(j, "time_min_us", best * 1e6);
-            json_num(j, "tflops", tflops);
-            json_num(j, "tflops_best", gemm_flops(s) / best / 1e12);
-            json_str(j, "check", mode);
-            if (wrong >= 0) json_int(j, "wrong", wrong);
-            else json_null(j, "wrong");
-            json_str(j, "precision", dtype == ZB_DOUBLE ? "fp64" : "fp32");
-            if (o->model) gemm_model_json(j, o, names[si]);
-            json_obj_end(j);
+            struct gemm_row row = {impls[ii].name, dtype_get(dtype)->name, NULL, s, sum / o->iters, best, mode,
+                                   wrong, o->model ? names[si] : NULL};
+            if (!bench_all_ok(rc == 0)) failed = 1;
+            bad += bench_row_total(o, &row.avg, &row.best, &row.wrong);
+            gemm_table_row(&rep.j, rep.is_root, &row, 4);
+            json_str(&rep.j, "precision", dtype == ZB_DOUBLE ? "fp64" : "fp32");
+            if (o->model) gemm_model_json(&rep.j, o, names[si]);
+            json_obj_end(&rep.j);
         }
         free(A);
         free(B);
         free(C);
     }
-    report_rows_end(&rep);
-    report_summary(&rep, "wrong_rows", bad, failed);
     if (failed && rep.is_root) fprintf(stderr, "zerobench: gemm: out of memory on some rank\n");
-    if (rep.is_root) {
-        printf("# %-20s : %lld %s\n", "Out of bounds values", bad, bad ? "FAILED" : "OK");
-        printf("#\n");
-    }
-    int rc = report_finish(&rep);
-    return (bad || failed) ? 1 : rc;
+    return report_close(&rep, "wrong_rows", bad, failed);
 }

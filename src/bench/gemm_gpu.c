@@ -11,7 +11,6 @@
 #include "bench.h"
 #include "cuda_util.h"
 #include "dtype.h"
-#include "fmt.h"
 #include "gemm.h"
 #include "kernels.h"
 #include "report.h"
@@ -262,7 +261,7 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
              && blas_ok(cublasSetStream(hb, x->stream), "cublasSetStream");
     if (ok && pr->lt_fp8)
         ok = lt_ok(cublasLtCreate(&lt.h), "cublasLtCreate") && cuda_ok(cudaMalloc(&lt.ws, LT_WS), WHO, "cudaMalloc");
-    if (!cuda_all_ok(ok)) {
+    if (!bench_all_ok(ok)) {
         if (hb) cublasDestroy(hb);
         if (lt.h) cublasLtDestroy(lt.h);
         cudaFree(lt.ws);
@@ -285,65 +284,26 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
         printf("# TFLOP/s = 2MNK / time / 1e12 (avg of back-to-back calls, CUDA events); "
                "times are max over processes\n");
         gemm_model_banner(o, &mdims);
-        printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
-               "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
-        printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",
-               "(us)", "(avg)", "", "");
+        gemm_table_columns(o);
     }
     for (int si = 0; si < nshapes && !failed; si++) {
         const struct gemm_shape *s = &shapes[si];
         double avg = 0, best = 0;
         long long wrong = -1;
         const char *mode = "none";
-        if (!cuda_all_ok(one_shape(o, hb, &lt, x->stream, pr, s, &avg, &best, &wrong, &mode) == 0)) {
+        if (!bench_all_ok(one_shape(o, hb, &lt, x->stream, pr, s, &avg, &best, &wrong, &mode) == 0)) {
             failed = 1;
             break;
         }
-        MPI_Allreduce(MPI_IN_PLACE, &avg, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        MPI_Allreduce(MPI_IN_PLACE, &best, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (o->check) MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-        if (wrong > 0) bad++;
-        double tflops = gemm_flops(s) / avg / 1e12;
-        if (rep.is_root) {
-            char t[16], tb[16], tf[16];
-            fmt_num(t, 10, avg * 1e6);
-            fmt_num(tb, 10, best * 1e6);
-            snprintf(tf, sizeof tf, "%9.2f", tflops);
-            printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", pr->lt_fp8 ? "cublaslt" : "cublas",
-                   pr->type, s->m, s->n, s->k, t, tb, tf, mode);
-            if (wrong >= 0) printf("%6lld", wrong);
-            else printf("   N/A");
-            printf("%s%s\n", o->model ? "  " : "", o->model ? names[si] : "");
-            fflush(stdout);
-        }
-        struct json *j = &rep.j;
-        json_obj_begin(j, NULL);
-        json_str(j, "impl", pr->lt_fp8 ? "cublaslt" : "cublas");
-        json_str(j, "type", pr->type);
-        json_str(j, "precision", pr->name);
-        json_int(j, "m", (long long)s->m);
-        json_int(j, "n", (long long)s->n);
-        json_int(j, "k", (long long)s->k);
-        json_num(j, "flops", gemm_flops(s));
-        json_num(j, "time_us", avg * 1e6);
-        json_num(j, "time_min_us", best * 1e6);
-        json_num(j, "tflops", tflops);
-        json_num(j, "tflops_best", gemm_flops(s) / best / 1e12);
-        json_str(j, "check", mode);
-        if (wrong >= 0) json_int(j, "wrong", wrong);
-        else json_null(j, "wrong");
-        if (o->model) gemm_model_json(j, o, names[si]);
-        json_obj_end(j);
+        struct gemm_row row = {pr->lt_fp8 ? "cublaslt" : "cublas", pr->type, pr->name, s, avg, best, mode, wrong,
+                               o->model ? names[si] : NULL};
+        bad += bench_row_total(o, &row.avg, &row.best, &row.wrong);
+        gemm_table_row(&rep.j, rep.is_root, &row, 2);
+        if (o->model) gemm_model_json(&rep.j, o, names[si]);
+        json_obj_end(&rep.j);
     }
     cublasDestroy(hb);
     if (lt.h) cublasLtDestroy(lt.h);
     cudaFree(lt.ws);
-    report_rows_end(&rep);
-    report_summary(&rep, "wrong_rows", bad, failed);
-    if (rep.is_root) {
-        printf("# %-20s : %lld %s\n", "Out of bounds values", bad, bad ? "FAILED" : "OK");
-        printf("#\n");
-    }
-    int rc = report_finish(&rep);
-    return (bad || failed) ? 1 : rc;
+    return report_close(&rep, "wrong_rows", bad, failed);
 }

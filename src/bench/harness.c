@@ -233,8 +233,8 @@ static void print_pass(const struct harness *h, const struct pass *p)
     fmt_num(t, 7, p->time_us);
     fmt_num(a, 6, p->algbw);
     fmt_num(b, 6, p->busbw);
-    if (p->wrong >= 0) printf("  %7s  %6s  %6s  %6lld", t, a, b, p->wrong);
-    else printf("  %7s  %6s  %6s     N/A", t, a, b);
+    printf("  %7s  %6s  %6s  ", t, a, b);
+    report_wrong_cell(p->wrong);
     if (h->o->per_iter) {
         char mn[16], mx[16], p99[16], cv[16];
         fmt_num(mn, 7, p->it.min * 1e6);
@@ -256,8 +256,7 @@ static void json_pass(struct harness *h, const char *key, const struct pass *p)
     json_num(j, "time_us", p->time_us);
     json_num(j, "algbw_gbps", p->algbw);
     json_num(j, "busbw_gbps", p->busbw);
-    if (p->wrong >= 0) json_int(j, "wrong", p->wrong);
-    else json_null(j, "wrong");
+    report_wrong_json(j, p->wrong);
     if (h->o->per_iter) {
         json_num(j, "iter_min_us", p->it.min * 1e6);
         json_num(j, "iter_max_us", p->it.max * 1e6);

@@ -187,12 +187,31 @@ void report_header(const struct report *r)
     printf("# device (rank 0): %s\n", dev);
 }
 
-void report_summary(struct report *r, const char *wrong_key, long long bad, int failed)
+int report_close(struct report *r, const char *wrong_key, long long bad, int failed)
 {
+    report_rows_end(r);
     json_obj_begin(&r->j, "summary");
     json_int(&r->j, wrong_key, bad);
     json_bool(&r->j, "ok", bad == 0 && !failed);
     json_obj_end(&r->j);
+    if (r->is_root) {
+        printf("# %-20s : %lld %s\n", "Out of bounds values", bad, bad ? "FAILED" : "OK");
+        printf("#\n");
+    }
+    int rc = report_finish(r);
+    return (bad || failed) ? 1 : rc;
+}
+
+void report_wrong_cell(long long wrong)
+{
+    if (wrong >= 0) printf("%6lld", wrong);
+    else printf("   N/A");
+}
+
+void report_wrong_json(struct json *j, long long wrong)
+{
+    if (wrong >= 0) json_int(j, "wrong", wrong);
+    else json_null(j, "wrong");
 }
 
 size_t bench_next_size(const struct bench_opts *o, size_t size, size_t factor)
@@ -200,4 +219,29 @@ size_t bench_next_size(const struct bench_opts *o, size_t size, size_t factor)
     size_t next = factor > 1 ? size * factor : size + o->step_bytes;
     if (next <= size || (factor > 1 && next / factor != size) || next > o->max_bytes) return 0;
     return next;
+}
+
+int bench_all_ok(int ok)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return ok;
+}
+
+void bench_max(double *x, int n)
+{
+    MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+}
+
+long long bench_wrong_total(const struct bench_opts *o, long long wrong)
+{
+    if (o->check) MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return wrong;
+}
+
+int bench_row_total(const struct bench_opts *o, double *avg, double *best, long long *wrong)
+{
+    bench_max(avg, 1);
+    bench_max(best, 1);
+    *wrong = bench_wrong_total(o, *wrong);
+    return *wrong > 0;
 }

@@ -43,13 +43,38 @@ void report_rows_end(struct report *r);
  * file cannot be written. Frees the document. */
 int report_finish(struct report *r);
 
-/* report_summary: after report_rows_end, the "summary" object every
- * non-collective benchmark writes: {wrong_key: bad, "ok": bad == 0 && !failed}. */
-void report_summary(struct report *r, const char *wrong_key, long long bad, int failed);
+/* report_close: how every non-collective benchmark ends: closes "rows", adds
+ * the "summary" object {wrong_key: bad, "ok": bad == 0 && !failed}, prints
+ * (proc 0) the "Out of bounds values" verdict and finishes as report_finish.
+ * Returns 1 when bad or failed, else report_finish's status. */
+int report_close(struct report *r, const char *wrong_key, long long bad, int failed);
+
+/* report_wrong_cell: the "#wrong" column of a row (proc 0's job):
+ * "%6lld", or "   N/A" when unchecked (wrong < 0). No newline. */
+void report_wrong_cell(long long wrong);
+
+/* report_wrong_json: the row's "wrong" key: the count, or null when unchecked. */
+void report_wrong_json(struct json *j, long long wrong);
 
 /* bench_next_size: the sweep's next size (-f factor, else +step bytes); 0
  * once past max_bytes or on overflow. */
 size_t bench_next_size(const struct bench_opts *o, size_t size, size_t factor);
+
+/* Agreement over processes (each collective over MPI_COMM_WORLD, so every
+ * process calls it at the same point):
+ * bench_all_ok: 1 when ok holds on every process;
+ * bench_max: x[i] = the largest x[i] over processes for i < n (a row's
+ *   times are the slowest process's);
+ * bench_wrong_total: wrong summed over processes when o->check, else wrong
+ *   as it is (-1, unchecked; then nothing is communicated). */
+int bench_all_ok(int ok);
+void bench_max(double *x, int n);
+long long bench_wrong_total(const struct bench_opts *o, long long wrong);
+
+/* bench_row_total: a row's numbers over processes: *avg and *best the
+ * slowest process's, *wrong summed as bench_wrong_total. Returns 1 when the
+ * row is wrong somewhere (*wrong > 0), else 0. Collective. */
+int bench_row_total(const struct bench_opts *o, double *avg, double *best, long long *wrong);
 
 /* report_header: prints "# zerobench <bench> ..." identity lines (proc 0). */
 void report_header(const struct report *r);

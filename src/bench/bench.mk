@@ -87,7 +87,7 @@ BENCH_NVCCFLAGS = -O3 -std=c++17 $(BENCH_NVCC_GENCODE) -Xcompiler -Wall,-Wextra 
 BENCH_COMMON := main.c opts.c dtype.c fmt.c stats.c json.c report.c be_common.c mpi_dtype.c \
                 coll_data.c harness.c coll_allreduce.c coll_allgather.c coll_reducescatter.c \
                 coll_broadcast.c coll_alltoall.c coll_reduce.c coll_gather.c coll_scatter.c \
-                coll_sendrecv.c adam_common.c gemm_common.c membw_common.c devsel.c
+                coll_sendrecv.c coll_run.c adam_common.c gemm_common.c gemm_table.c membw_common.c devsel.c
 BENCH_CPU_ONLY  := be_mpi.c stream.c adam_cpu.c membw_cpu.c gemm_cpu.c
 BENCH_CUDA_ONLY := be_cuda.c cuda_util.c stream.c adam_gpu.c membw_gpu.c gemm_gpu.c
 BENCH_CU        := kernels.cu
@@ -122,25 +122,24 @@ $(BENCH_BIN): $(BENCH_CPU_OBJS) $(BENCH_CORE_LIB) $(BENCH_LINK_STAMP)
 	$(BENCH_SAY) LINK $@
 	$(BENCH_Q)$(MPICC) $(BENCH_LDFLAGS) -o $@ $(BENCH_CPU_OBJS) $(BENCH_CORE_LIBS) $(BENCH_BLAS_LIBS) -lm
 
+# bench_cc: the recipe of every C object: mpicc with BENCH_CFLAGS and the extra flags $(1).
+define bench_cc
+@mkdir -p $(@D)
+$(BENCH_SAY) CC $<
+$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) $(1) -c -o $@ $<
+endef
+
 $(BENCH_BUILD)/cpu/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.mk
-	@mkdir -p $(@D)
-	$(BENCH_SAY) CC $<
-	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) $(BENCH_BLAS_CFLAGS) -c -o $@ $<
+	$(call bench_cc,$(BENCH_BLAS_CFLAGS))
 
 $(BENCH_SHARED:%.c=$(BENCH_BUILD)/cpu/%.o): $(BENCH_BUILD)/cpu/%.o: src/%.c $(BENCH_DIR)/bench.mk
-	@mkdir -p $(@D)
-	$(BENCH_SAY) CC $<
-	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -c -o $@ $<
+	$(call bench_cc)
 
 $(BENCH_SHARED:%.c=$(BENCH_BUILD)/cuda/%.o): $(BENCH_BUILD)/cuda/%.o: src/%.c $(BENCH_DIR)/bench.mk
-	@mkdir -p $(@D)
-	$(BENCH_SAY) CC $<
-	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -c -o $@ $<
+	$(call bench_cc)
 
 $(BENCH_BUILD)/cpu/gemm_core-zs.o $(BENCH_BUILD)/cuda/gemm_core-zs.o: $(BENCH_DIR)/gemm_core.c $(BENCH_DIR)/bench.mk
-	@mkdir -p $(@D)
-	$(BENCH_SAY) CC $<
-	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -DZB_HAVE_CORE -c -o $@ $<
+	$(call bench_cc,-DZB_HAVE_CORE)
 
 ifeq ($(BENCH_CUDA_OK),yes)
 ifneq ($(SANITIZER),)
@@ -151,9 +150,7 @@ $(BENCH_CUDA_BIN): $(BENCH_CUDA_OBJS) $(BENCH_CORE_LIB) $(BENCH_LINK_STAMP)
 	$(BENCH_Q)$(MPICC) $(BENCH_LDFLAGS) -o $@ $(BENCH_CUDA_OBJS) $(BENCH_CORE_LIBS) $(BENCH_CUDA_LIBS) -lm
 
 $(BENCH_BUILD)/cuda/%.o: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.mk
-	@mkdir -p $(@D)
-	$(BENCH_SAY) CC $<
-	$(BENCH_Q)$(MPICC) $(BENCH_CFLAGS) -DZB_NCCL $(BENCH_CUDA_INC) -c -o $@ $<
+	$(call bench_cc,-DZB_NCCL $(BENCH_CUDA_INC))
 
 $(BENCH_BUILD)/cuda/%.cu.o: $(BENCH_DIR)/%.cu $(BENCH_DIR)/bench.mk
 	@mkdir -p $(@D)
@@ -167,8 +164,8 @@ endif
 
 # Unit tests without MPI (fp8 encodings, GPU selection, fp8 GEMM check): plain cc.
 BENCH_UNIT := $(BENCH_BUILD)/test-units
-BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c devsel.c fmt.c gemm_common.c gemm_core.c json.c) src/atomicfile.c
-$(BENCH_UNIT): $(BENCH_UNIT_SRC) $(addprefix $(BENCH_DIR)/,dtype.h devsel.h fmt.h gemm.h json.h bench.mk)
+BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c devsel.c gemm_common.c gemm_core.c json.c) src/atomicfile.c
+$(BENCH_UNIT): $(BENCH_UNIT_SRC) $(addprefix $(BENCH_DIR)/,dtype.h devsel.h gemm.h json.h bench.mk)
 	@mkdir -p $(@D)
 	$(BENCH_SAY) CC $@
 	$(BENCH_Q)$(CC) -std=c11 -O1 -Wall -Wextra -D_DEFAULT_SOURCE $(BENCH_SAN_CFLAGS) -o $@ \

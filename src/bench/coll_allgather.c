@@ -7,15 +7,7 @@ static double factor(int n) { return busbw_factor("all_gather", n); }
 /* Layout and check: coll_layout_gathered, coll_check_gathered (rank q's block holds q's input). */
 static int run(const struct coll_call *c)
 {
-#ifdef ZB_NCCL
-    const struct be_cuda_ctx *x = c->comm;
-    return (int)ncclAllGather(c->send, c->recv, c->count, nccl_dtype(c->dtype), x->comm, x->stream);
-#else
-    if (c->count > INT_MAX) return MPI_ERR_COUNT;
-    MPI_Datatype t = mpi_dtype(c->dtype);
-    return MPI_Allgather(c->in_place ? MPI_IN_PLACE : c->send, (int)c->count, t,
-                         c->recv, (int)c->count, t, *(MPI_Comm *)c->comm);
-#endif
+    return coll_run_move(c, COLL_CALL(ncclAllGather, MPI_Allgather));
 }
 
 const struct coll_def coll_allgather = {

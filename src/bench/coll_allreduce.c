@@ -13,21 +13,7 @@ static size_t check(const struct coll_vals *v, int rank, const struct coll_layou
 
 static int run(const struct coll_call *c)
 {
-#ifdef ZB_NCCL
-    struct be_cuda_ctx *x = c->comm;
-    ncclRedOp_t op;
-    ncclResult_t r = nccl_op(x, c->dtype, c->op, &op);
-    if (r != ncclSuccess) return (int)r;
-    return (int)ncclAllReduce(c->send, c->recv, c->count, nccl_dtype(c->dtype), op, x->comm, x->stream);
-#else
-    if (c->count > INT_MAX) return MPI_ERR_COUNT;
-    const void *in = mpi_reduce_pre(c->dtype, c->op, c->send, c->count, c->in_place);
-    if (!in) return MPI_ERR_NO_MEM;
-    int rc = MPI_Allreduce(c->in_place ? MPI_IN_PLACE : in, c->recv, (int)c->count,
-                           mpi_dtype(c->dtype), mpi_op(c->dtype, c->op), *(MPI_Comm *)c->comm);
-    if (rc == MPI_SUCCESS) mpi_reduce_post(c->dtype, c->op, c->nranks, c->recv, c->count);
-    return rc;
-#endif
+    return coll_run_reduce(c, c->count, COLL_CALL(ncclAllReduce, MPI_Allreduce));
 }
 
 const struct coll_def coll_allreduce = {

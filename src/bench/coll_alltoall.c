@@ -29,30 +29,7 @@ static size_t check(const struct coll_vals *v, int rank, const struct coll_layou
 
 static int run(const struct coll_call *c)
 {
-#ifdef ZB_NCCL
-    const struct be_cuda_ctx *x = c->comm;
-#if NCCL_VERSION_CODE >= 22800
-    return (int)ncclAlltoAll(c->send, c->recv, c->count, nccl_dtype(c->dtype), x->comm, x->stream);
-#else
-    /* before NCCL 2.28: grouped point-to-point, one block per peer */
-    size_t blk = c->count * c->typesize;
-    ncclResult_t rc = ncclGroupStart();
-    for (int r = 0; r < c->nranks && rc == ncclSuccess; r++) {
-        rc = ncclSend((const char *)c->send + r * blk, c->count, nccl_dtype(c->dtype), r, x->comm,
-                      x->stream);
-        if (rc == ncclSuccess)
-            rc = ncclRecv((char *)c->recv + r * blk, c->count, nccl_dtype(c->dtype), r, x->comm,
-                          x->stream);
-    }
-    ncclResult_t rc2 = ncclGroupEnd();
-    return (int)(rc != ncclSuccess ? rc : rc2);
-#endif
-#else
-    if (c->count > INT_MAX) return MPI_ERR_COUNT;
-    MPI_Datatype t = mpi_dtype(c->dtype);
-    return MPI_Alltoall(c->in_place ? MPI_IN_PLACE : c->send, (int)c->count, t,
-                        c->recv, (int)c->count, t, *(MPI_Comm *)c->comm);
-#endif
+    return coll_run_move(c, COLL_CALL(COLL_SINCE_NCCL_2_28(ncclAlltoAll), MPI_Alltoall));
 }
 
 /* NCCL has no in-place all-to-all: with send == recv a peer's block can
@@ -60,8 +37,6 @@ static int run(const struct coll_call *c)
  * prints the in-place columns as N/A; so do we. MPI_IN_PLACE is standard. */
 const struct coll_def coll_alltoall = {
     .name = "alltoall", .uses_op = 0, .uses_root = 0,
-#ifdef ZB_NCCL
-    .in_place_na = 1,
-#endif
+    .in_place_na = COLL_ON_NCCL,
     .busbw_factor = factor, .layout = layout, .fill = coll_fill_whole, .check = check, .run = run,
 };

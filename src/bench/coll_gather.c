@@ -17,29 +17,7 @@ static size_t check(const struct coll_vals *v, int rank, const struct coll_layou
 
 static int run(const struct coll_call *c)
 {
-#ifdef ZB_NCCL
-    const struct be_cuda_ctx *x = c->comm;
-#if NCCL_VERSION_CODE >= 22800
-    return (int)ncclGather(c->send, c->recv, c->count, nccl_dtype(c->dtype), c->root, x->comm, x->stream);
-#else
-    /* before NCCL 2.28: grouped point-to-point, every rank sends to the root */
-    size_t blk = c->count * c->typesize;
-    ncclResult_t rc = ncclGroupStart();
-    if (c->rank == c->root)
-        for (int r = 0; r < c->nranks && rc == ncclSuccess; r++)
-            rc = ncclRecv((char *)c->recv + r * blk, c->count, nccl_dtype(c->dtype), r, x->comm, x->stream);
-    if (rc == ncclSuccess)
-        rc = ncclSend(c->send, c->count, nccl_dtype(c->dtype), c->root, x->comm, x->stream);
-    ncclResult_t rc2 = ncclGroupEnd();
-    return (int)(rc != ncclSuccess ? rc : rc2);
-#endif
-#else
-    if (c->count > INT_MAX) return MPI_ERR_COUNT;
-    MPI_Datatype t = mpi_dtype(c->dtype);
-    int root_ip = c->in_place && c->rank == c->root;   /* MPI_IN_PLACE is the root's only */
-    return MPI_Gather(root_ip ? MPI_IN_PLACE : c->send, (int)c->count, t, c->recv, (int)c->count, t,
-                      c->root, *(MPI_Comm *)c->comm);
-#endif
+    return coll_run_rooted(c, COLL_CALL(COLL_SINCE_NCCL_2_28(ncclGather), MPI_Gather), 1);
 }
 
 const struct coll_def coll_gather = {

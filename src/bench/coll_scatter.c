@@ -26,30 +26,7 @@ static size_t check(const struct coll_vals *v, int rank, const struct coll_layou
 
 static int run(const struct coll_call *c)
 {
-#ifdef ZB_NCCL
-    const struct be_cuda_ctx *x = c->comm;
-#if NCCL_VERSION_CODE >= 22800
-    return (int)ncclScatter(c->send, c->recv, c->count, nccl_dtype(c->dtype), c->root, x->comm, x->stream);
-#else
-    /* before NCCL 2.28: grouped point-to-point, the root sends block r to rank r */
-    size_t blk = c->count * c->typesize;
-    ncclResult_t rc = ncclGroupStart();
-    if (c->rank == c->root)
-        for (int r = 0; r < c->nranks && rc == ncclSuccess; r++)
-            rc = ncclSend((const char *)c->send + r * blk, c->count, nccl_dtype(c->dtype), r, x->comm,
-                          x->stream);
-    if (rc == ncclSuccess)
-        rc = ncclRecv(c->recv, c->count, nccl_dtype(c->dtype), c->root, x->comm, x->stream);
-    ncclResult_t rc2 = ncclGroupEnd();
-    return (int)(rc != ncclSuccess ? rc : rc2);
-#endif
-#else
-    if (c->count > INT_MAX) return MPI_ERR_COUNT;
-    MPI_Datatype t = mpi_dtype(c->dtype);
-    int root_ip = c->in_place && c->rank == c->root;   /* MPI_IN_PLACE is the root's only */
-    return MPI_Scatter(c->send, (int)c->count, t, root_ip ? MPI_IN_PLACE : c->recv, (int)c->count, t,
-                       c->root, *(MPI_Comm *)c->comm);
-#endif
+    return coll_run_rooted(c, COLL_CALL(COLL_SINCE_NCCL_2_28(ncclScatter), MPI_Scatter), 0);
 }
 
 const struct coll_def coll_scatter = {

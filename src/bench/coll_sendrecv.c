@@ -18,14 +18,7 @@ static int run(const struct coll_call *c)
 {
     int to = (c->rank + 1) % c->nranks, from = (c->rank - 1 + c->nranks) % c->nranks;
 #ifdef ZB_NCCL
-    const struct be_cuda_ctx *x = c->comm;
-    ncclResult_t rc = ncclGroupStart();
-    if (rc == ncclSuccess)
-        rc = ncclSend(c->send, c->count, nccl_dtype(c->dtype), to, x->comm, x->stream);
-    if (rc == ncclSuccess)
-        rc = ncclRecv(c->recv, c->count, nccl_dtype(c->dtype), from, x->comm, x->stream);
-    ncclResult_t rc2 = ncclGroupEnd();
-    return (int)(rc != ncclSuccess ? rc : rc2);
+    return (int)coll_nccl_p2p(c, to, from);
 #else
     if (c->count > INT_MAX) return MPI_ERR_COUNT;
     MPI_Datatype t = mpi_dtype(c->dtype);
@@ -42,8 +35,6 @@ static int run(const struct coll_call *c)
  * the in-place pass is N/A there (MPI_Sendrecv_replace is well defined). */
 const struct coll_def coll_sendrecv = {
     .name = "sendrecv", .uses_op = 0, .uses_root = 0,
-#ifdef ZB_NCCL
-    .in_place_na = 1,
-#endif
+    .in_place_na = COLL_ON_NCCL,
     .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
 };

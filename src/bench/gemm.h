@@ -1,4 +1,4 @@
-/* gemm.h -- GEMM shapes, exact test data and the reference check shared by the back ends. */
+/* gemm.h -- GEMM shapes, exact test data, reference check and table (gemm_table.c) shared by the back ends. */
 #ifndef ZB_GEMM_H
 #define ZB_GEMM_H
 
@@ -69,12 +69,19 @@ int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, si
 int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, struct gemm_shape *out,
                       char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len);
 
-/* gemm_shapes: the shapes to run: with --model, gemm_model_shapes' (filling
- * *d and names); else the --shape list if given, else the back end's
- * defaults (copied from defs). Returns the count written to out, or -1 with
- * one line in err (only --model can fail). */
-int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs,
-                struct gemm_model_dims *d, struct gemm_shape *out, char (*names)[GEMM_NAME_LEN], int max,
+/* The shapes a run multiplies, with their --model names and sizes. */
+struct gemm_list {
+    int n;                                        /* shapes */
+    struct gemm_shape s[OPTS_MAX_SHAPES];         /* the shapes, in order */
+    char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];   /* --model: each shape's GEMM name */
+    struct gemm_model_dims dims;                  /* --model: the sizes they come from */
+};
+
+/* gemm_shapes: the shapes to run into l: with --model, gemm_model_shapes'
+ * (with dims and names); else the --shape list if given, else the back
+ * end's defaults (copied from defs). Returns l->n, or -1 with one line in
+ * err (only --model can fail). */
+int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs, struct gemm_list *l,
                 char *err, size_t len);
 
 /* gemm_model_banner: with --model, prints "# model ..." describing the
@@ -98,9 +105,13 @@ struct gemm_row {
     const char *name;             /* --model GEMM name, NULL without --model */
 };
 
-/* gemm_table_columns: the two column-header lines (with a "gemm" name
- * column under --model). Prints; the caller is proc 0. */
-void gemm_table_columns(const struct bench_opts *o);
+struct report;
+/* gemm_table_header: prints (proc 0) the identity lines, "# gemm: row-major
+ * C = A B, <what>", how results are checked (bound ... + <u_name>|ref|) and
+ * timed (TFLOP/s = 2MNK / time / 1e12<timing>), the --model banner and the
+ * column header (with a "gemm" name column under --model). */
+void gemm_table_header(const struct report *r, const struct gemm_list *gl, const char *what, const char *u_name,
+                       const char *timing);
 
 /* gemm_table_row: prints the row when is_root (TFLOP/s with tflops_digits
  * decimals) and opens its JSON object in the rows array of j with impl,

@@ -6,7 +6,6 @@
 
 #include "dtype.h"
 #include "fault.h"
-#include "fmt.h"
 #include "json.h"
 
 #include <stdio.h>
@@ -80,21 +79,23 @@ int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, str
     return n;
 }
 
-int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs,
-                struct gemm_model_dims *d, struct gemm_shape *out, char (*names)[GEMM_NAME_LEN], int max,
+int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs, struct gemm_list *l,
                 char *err, size_t len)
 {
-    if (o->model) return gemm_model_shapes(o, d, out, names, max, err, len);
+    const int max = OPTS_MAX_SHAPES;
     int n = 0;
-    if (o->nshapes > 0) {
+    if (o->model) {
+        n = gemm_model_shapes(o, &l->dims, l->s, l->names, max, err, len);
+    } else if (o->nshapes > 0) {
         for (int i = 0; i < o->nshapes && n < max; i++, n++) {
-            out[n].m = o->shapes[i][0];
-            out[n].n = o->shapes[i][1];
-            out[n].k = o->shapes[i][2];
+            l->s[n].m = o->shapes[i][0];
+            l->s[n].n = o->shapes[i][1];
+            l->s[n].k = o->shapes[i][2];
         }
     } else {
-        for (int i = 0; i < ndefs && n < max; i++, n++) out[n] = defs[i];
+        for (int i = 0; i < ndefs && n < max; i++, n++) l->s[n] = defs[i];
     }
+    l->n = n;
     return n;
 }
 
@@ -182,45 +183,4 @@ void gemm_model_json(struct json *j, const struct bench_opts *o, const char *nam
     json_str(j, "model", o->model);
     json_int(j, "tp", o->tp);
     json_int(j, "tokens", o->micro_batch * o->seq_len);
-}
-
-void gemm_table_columns(const struct bench_opts *o)
-{
-    printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
-           "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
-    printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",
-           "(us)", "(avg)", "", "");
-}
-
-void gemm_table_row(struct json *j, int is_root, const struct gemm_row *row, int tflops_digits)
-{
-    const struct gemm_shape *s = row->s;
-    double tflops = gemm_flops(s) / row->avg / 1e12;
-    if (is_root) {
-        char t[16], tb[16], tf[16];
-        fmt_num(t, 10, row->avg * 1e6);
-        fmt_num(tb, 10, row->best * 1e6);
-        snprintf(tf, sizeof tf, "%9.*f", tflops_digits, tflops);
-        printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", row->impl, row->type, s->m, s->n, s->k,
-               t, tb, tf, row->mode);
-        if (row->wrong >= 0) printf("%6lld", row->wrong);
-        else printf("   N/A");
-        printf("%s%s\n", row->name ? "  " : "", row->name ? row->name : "");
-        fflush(stdout);
-    }
-    json_obj_begin(j, NULL);
-    json_str(j, "impl", row->impl);
-    json_str(j, "type", row->type);
-    if (row->precision) json_str(j, "precision", row->precision);
-    json_int(j, "m", (long long)s->m);
-    json_int(j, "n", (long long)s->n);
-    json_int(j, "k", (long long)s->k);
-    json_num(j, "flops", gemm_flops(s));
-    json_num(j, "time_us", row->avg * 1e6);
-    json_num(j, "time_min_us", row->best * 1e6);
-    json_num(j, "tflops", tflops);
-    json_num(j, "tflops_best", gemm_flops(s) / row->best / 1e12);
-    json_str(j, "check", row->mode);
-    if (row->wrong >= 0) json_int(j, "wrong", row->wrong);
-    else json_null(j, "wrong");
 }

@@ -232,59 +232,37 @@ static int pick_impls(const char *want, struct gemm_impl *out)
 int gemm_main(const struct bench_opts *o, const struct be_info *bi)
 {
     struct report rep;
-    struct gemm_shape shapes[OPTS_MAX_SHAPES];
     struct gemm_impl impls[2];
     int dtype = o->dtype >= 0 ? o->dtype : ZB_FLOAT;
     if (o->precision) {
-        if (strcmp(o->precision, "fp32") && strcmp(o->precision, "fp64")) {
-            if (bi->proc == 0)
-                fprintf(stderr, "zerobench: gemm: --precision %s needs the CUDA back end; the CPU back end "
-                        "runs fp32 or fp64\n", o->precision);
-            return 2;
-        }
+        if (strcmp(o->precision, "fp32") && strcmp(o->precision, "fp64"))
+            return bench_usage(bi, "zerobench: gemm: --precision %s needs the CUDA back end; the CPU back end "
+                               "runs fp32 or fp64", o->precision);
         dtype = strcmp(o->precision, "fp32") ? ZB_DOUBLE : ZB_FLOAT;
     }
-    if (dtype != ZB_FLOAT && dtype != ZB_DOUBLE) {
-        if (bi->proc == 0)
-            fprintf(stderr, "zerobench: gemm: the CPU back end supports -d float or double, not %s\n",
-                    dtype_get(dtype)->name);
-        return 2;
-    }
+    if (dtype != ZB_FLOAT && dtype != ZB_DOUBLE)
+        return bench_usage(bi, "zerobench: gemm: the CPU back end supports -d float or double, not %s",
+                           dtype_get(dtype)->name);
     int nimpl = pick_impls(o->impl, impls);
-    if (nimpl == 0) {
-        if (bi->proc == 0)
-            fprintf(stderr, "zerobench: gemm: --impl cblas needs a build with cblas "
-                    "(pkg-config openblas or blas)\n");
-        return 2;
-    }
-    char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];
-    struct gemm_model_dims mdims;
+    if (nimpl == 0)
+        return bench_usage(bi, "zerobench: gemm: --impl cblas needs a build with cblas (pkg-config openblas or blas)");
+    struct gemm_list gl;
     char why[512];
-    int nshapes = gemm_shapes(o, cpu_defaults, (int)(sizeof cpu_defaults / sizeof cpu_defaults[0]), &mdims, shapes, names,
-                              OPTS_MAX_SHAPES, why, sizeof why);
-    if (nshapes < 0) {
-        if (bi->proc == 0) fprintf(stderr, "zerobench: %s\n", why);
-        return 2;
-    }
+    if (gemm_shapes(o, cpu_defaults, (int)(sizeof cpu_defaults / sizeof cpu_defaults[0]), &gl, why, sizeof why) < 0)
+        return bench_usage(bi, "zerobench: %s", why);
     double u = dtype == ZB_DOUBLE ? 0x1p-53 : 0x1p-24;
     size_t ts = dtype_get(dtype)->size;
     long long bad = 0;
     int failed = 0;
     report_begin(&rep, o, bi);
-    if (rep.is_root) {
-        report_header(&rep);
-        printf("# gemm: row-major C = A B, %s; blocked: %dx%d micro-kernel, packed panels "
-               "(KC %d, MC %d, NC %d), OpenMP; warmup iters: %d iters: %d validation: %d\n",
-               dtype_get(dtype)->name, MR, dtype == ZB_DOUBLE ? (int)dgemm_blocked_NR : (int)sgemm_blocked_NR,
-               KC, MC, NC, o->warmup, o->iters, o->check);
-        printf("# check: double dot products, every element when MNK <= 2^26 else 256 samples; "
-               "bound gamma_K sum|a||b| + u|ref|\n");
-        printf("# TFLOP/s = 2MNK / time / 1e12; times are max over processes\n");
-        gemm_model_banner(o, &mdims);
-        gemm_table_columns(o);
-    }
-    for (int si = 0; si < nshapes && !failed; si++) {
-        const struct gemm_shape *s = &shapes[si];
+    char what[256];
+    snprintf(what, sizeof what, "%s; blocked: %dx%d micro-kernel, packed panels (KC %d, MC %d, NC %d), OpenMP; "
+             "warmup iters: %d iters: %d validation: %d", dtype_get(dtype)->name, MR,
+             dtype == ZB_DOUBLE ? (int)dgemm_blocked_NR : (int)sgemm_blocked_NR, KC, MC, NC, o->warmup, o->iters,
+             o->check);
+    gemm_table_header(&rep, &gl, what, "u", "");
+    for (int si = 0; si < gl.n && !failed; si++) {
+        const struct gemm_shape *s = &gl.s[si];
         void *A = malloc(s->m * s->k * ts), *B = malloc(s->k * s->n * ts), *C = malloc(s->m * s->n * ts);
         if (!bench_all_ok(A && B && C)) {
             free(A); free(B); free(C);
@@ -314,12 +292,12 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
                 if (dt < best) best = dt;
             }
             struct gemm_row row = {impls[ii].name, dtype_get(dtype)->name, NULL, s, sum / o->iters, best, mode,
-                                   wrong, o->model ? names[si] : NULL};
+                                   wrong, o->model ? gl.names[si] : NULL};
             if (!bench_all_ok(rc == 0)) failed = 1;
             bad += bench_row_total(o, &row.avg, &row.best, &row.wrong);
             gemm_table_row(&rep.j, rep.is_root, &row, 4);
             json_str(&rep.j, "precision", dtype == ZB_DOUBLE ? "fp64" : "fp32");
-            if (o->model) gemm_model_json(&rep.j, o, names[si]);
+            if (o->model) gemm_model_json(&rep.j, o, gl.names[si]);
             json_obj_end(&rep.j);
         }
         free(A);

@@ -215,45 +215,30 @@ static int one_shape(const struct bench_opts *o, cublasHandle_t hb, struct lt *l
 int gemm_main(const struct bench_opts *o, const struct be_info *bi)
 {
     struct report rep;
-    struct gemm_shape shapes[OPTS_MAX_SHAPES];
     const struct be_cuda_ctx *x = be_comm(0);
     /* --precision wins; else -d picks bf16/fp16/fp32 (default bf16) */
     const char *pname = o->precision;
     if (!pname) {
         int dtype = o->dtype >= 0 ? o->dtype : ZB_BF16;
         pname = dtype == ZB_BF16 ? "bf16" : dtype == ZB_HALF ? "fp16" : dtype == ZB_FLOAT ? "fp32" : NULL;
-        if (!pname) {
-            if (bi->proc == 0)
-                fprintf(stderr, "zerobench-cuda: gemm supports -d bfloat16, half or float (or --precision), not %s\n",
-                        dtype_get(dtype)->name);
-            return 2;
-        }
+        if (!pname)
+            return bench_usage(bi, "zerobench-cuda: gemm supports -d bfloat16, half or float (or --precision), not %s",
+                               dtype_get(dtype)->name);
     }
     const struct prec *pr = NULL;
     for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++)
         if (!strcmp(precs[i].name, pname)) pr = &precs[i];
-    if (!pr) {
-        if (bi->proc == 0) fprintf(stderr, "zerobench-cuda: gemm: --precision %s is not a GPU precision\n", pname);
-        return 2;
-    }
+    if (!pr) return bench_usage(bi, "zerobench-cuda: gemm: --precision %s is not a GPU precision", pname);
     int major = 0, minor = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, x->device);
     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, x->device);
-    if (pr->lt_fp8 && major * 10 + minor < 89) {
-        if (bi->proc == 0)
-            fprintf(stderr, "zerobench-cuda: gemm: --precision fp8 needs compute capability 8.9 or newer "
-                    "(device %d is %d.%d)\n", x->device, major, minor);
-        return 2;
-    }
-    char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];
-    struct gemm_model_dims mdims;
+    if (pr->lt_fp8 && major * 10 + minor < 89)
+        return bench_usage(bi, "zerobench-cuda: gemm: --precision fp8 needs compute capability 8.9 or newer "
+                           "(device %d is %d.%d)", x->device, major, minor);
+    struct gemm_list gl;
     char why[512];
-    int nshapes = gemm_shapes(o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]), &mdims, shapes, names,
-                              OPTS_MAX_SHAPES, why, sizeof why);
-    if (nshapes < 0) {
-        if (bi->proc == 0) fprintf(stderr, "zerobench-cuda: %s\n", why);
-        return 2;
-    }
+    if (gemm_shapes(o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]), &gl, why, sizeof why) < 0)
+        return bench_usage(bi, "zerobench-cuda: %s", why);
     cublasHandle_t hb = NULL;
     struct lt lt = {NULL, NULL};
     cudaSetDevice(x->device);
@@ -270,24 +255,17 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     long long bad = 0;
     int failed = 0;
     report_begin(&rep, o, bi);
-    if (rep.is_root) {
-        report_header(&rep);
-        printf("# gemm: row-major C = A B, precision %s: %s in, %s out, %s; warmup iters: %d iters: %d "
-               "validation: %d; first GPU of each process\n", pr->name, dtype_get(pr->in_dtype)->name,
-               dtype_get(pr->out_dtype)->name,
-               pr->lt_fp8 ? "cuBLASLt fp8 (TN), fp32 compute"
-               : pr->ct == CUBLAS_COMPUTE_32F_FAST_TF32 ? "cublasGemmEx, TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)"
-                                                        : "cublasGemmEx, fp32 accumulate (CUBLAS_COMPUTE_32F)",
-               o->warmup, o->iters, o->check);
-        printf("# check: double dot products, every element when MNK <= 2^26 else 256 samples; "
-               "bound gamma_K sum|a||b| + u_out|ref|\n");
-        printf("# TFLOP/s = 2MNK / time / 1e12 (avg of back-to-back calls, CUDA events); "
-               "times are max over processes\n");
-        gemm_model_banner(o, &mdims);
-        gemm_table_columns(o);
-    }
-    for (int si = 0; si < nshapes && !failed; si++) {
-        const struct gemm_shape *s = &shapes[si];
+    char what[384];
+    snprintf(what, sizeof what, "precision %s: %s in, %s out, %s; warmup iters: %d iters: %d "
+             "validation: %d; first GPU of each process", pr->name, dtype_get(pr->in_dtype)->name,
+             dtype_get(pr->out_dtype)->name,
+             pr->lt_fp8 ? "cuBLASLt fp8 (TN), fp32 compute"
+             : pr->ct == CUBLAS_COMPUTE_32F_FAST_TF32 ? "cublasGemmEx, TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)"
+                                                      : "cublasGemmEx, fp32 accumulate (CUBLAS_COMPUTE_32F)",
+             o->warmup, o->iters, o->check);
+    gemm_table_header(&rep, &gl, what, "u_out", " (avg of back-to-back calls, CUDA events)");
+    for (int si = 0; si < gl.n && !failed; si++) {
+        const struct gemm_shape *s = &gl.s[si];
         double avg = 0, best = 0;
         long long wrong = -1;
         const char *mode = "none";
@@ -296,10 +274,10 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
             break;
         }
         struct gemm_row row = {pr->lt_fp8 ? "cublaslt" : "cublas", pr->type, pr->name, s, avg, best, mode, wrong,
-                               o->model ? names[si] : NULL};
+                               o->model ? gl.names[si] : NULL};
         bad += bench_row_total(o, &row.avg, &row.best, &row.wrong);
         gemm_table_row(&rep.j, rep.is_root, &row, 2);
-        if (o->model) gemm_model_json(&rep.j, o, names[si]);
+        if (o->model) gemm_model_json(&rep.j, o, gl.names[si]);
         json_obj_end(&rep.j);
     }
     cublasDestroy(hb);

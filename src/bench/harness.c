@@ -463,12 +463,10 @@ static int select_runs(const struct harness *h, int *types, int *ntypes, int *op
     for (int t = 0; t < ZB_NTYPES; t++) {
         if (o->dtype == OPTS_ALL ? 0 : t != (o->dtype >= 0 ? o->dtype : ZB_FLOAT)) continue;
         if (be_dtype_ok(t, why, sizeof why)) types[(*ntypes)++] = t;
-        else if (o->dtype != OPTS_ALL) {
-            if (h->bi->proc == 0) fprintf(stderr, "zerobench: -d %s: %s\n", dtype_get(t)->name, why);
-            return 2;
-        } else if (h->bi->proc == 0) {
+        else if (o->dtype != OPTS_ALL)
+            return bench_usage(h->bi, "zerobench: -d %s: %s", dtype_get(t)->name, why);
+        else if (h->bi->proc == 0)
             printf("# -d all: skipping %s: %s\n", dtype_get(t)->name, why);
-        }
     }
     if (!h->c->uses_op) {
         ops[(*nops)++] = -1;
@@ -477,12 +475,10 @@ static int select_runs(const struct harness *h, int *types, int *ntypes, int *op
     for (int op = 0; op < ZB_NOPS; op++) {
         if (o->op == OPTS_ALL ? 0 : op != (o->op >= 0 ? o->op : ZB_SUM)) continue;
         if (be_op_ok(op, why, sizeof why)) ops[(*nops)++] = op;
-        else if (o->op != OPTS_ALL) {
-            if (h->bi->proc == 0) fprintf(stderr, "zerobench: -o %s: %s\n", op_name(op), why);
-            return 2;
-        } else if (h->bi->proc == 0) {
+        else if (o->op != OPTS_ALL)
+            return bench_usage(h->bi, "zerobench: -o %s: %s", op_name(op), why);
+        else if (h->bi->proc == 0)
             printf("# -o all: skipping %s: %s\n", op_name(op), why);
-        }
     }
     return 0;
 }
@@ -497,17 +493,10 @@ int harness_main(const struct coll_def *c, const struct bench_opts *o, const str
     h.bi = bi;
     h.root = c->uses_root ? o->root : -1;
     h.rep_seed = 1;
-    if (c->uses_root && o->root >= bi->nranks) {
-        if (bi->proc == 0)
-            fprintf(stderr, "zerobench: root %d out of range (-r must be below %d ranks)\n", o->root,
-                    bi->nranks);
-        return 2;
-    }
-    if (o->graph > 0 && !be_has_graphs()) {
-        if (bi->proc == 0)
-            fprintf(stderr, "zerobench: -G %d needs the CUDA back end (zerobench-cuda)\n", o->graph);
-        return 2;
-    }
+    if (c->uses_root && o->root >= bi->nranks)
+        return bench_usage(bi, "zerobench: root %d out of range (-r must be below %d ranks)", o->root, bi->nranks);
+    if (o->graph > 0 && !be_has_graphs())
+        return bench_usage(bi, "zerobench: -G %d needs the CUDA back end (zerobench-cuda)", o->graph);
     int rc = select_runs(&h, types, &ntypes, ops, &nops);
     if (rc) return rc;
     if (setup(&h, types, ntypes) != 0) {

@@ -33,8 +33,6 @@ static float e5m2_to(uint8_t b) { return fp8_to_float(b, 5); }
 static uint8_t e5m2_from(float f) { return fp8_from_float(f, 5); }
 
 /* One user function per (16- or 8-bit float format, op): inout[i] = in[i] op inout[i]. */
-#define ZB_F16_OP(NAME, TO, FROM, EXPR) ZB_SMALL_OP(NAME, uint16_t, TO, FROM, EXPR)
-#define ZB_F8_OP(NAME, TO, FROM, EXPR) ZB_SMALL_OP(NAME, uint8_t, TO, FROM, EXPR)
 #define ZB_SMALL_OP(NAME, T, TO, FROM, EXPR)                                   \
     static void NAME(void *in, void *inout, int *len, MPI_Datatype *dt)        \
     {                                                                          \
@@ -46,22 +44,16 @@ static uint8_t e5m2_from(float f) { return fp8_from_float(f, 5); }
             b[i] = FROM(EXPR);                                                 \
         }                                                                      \
     }
-ZB_F16_OP(bf16_sum, bf16_to_float, bf16_from_float, x + y)
-ZB_F16_OP(bf16_prod, bf16_to_float, bf16_from_float, x * y)
-ZB_F16_OP(bf16_max, bf16_to_float, bf16_from_float, x > y ? x : y)
-ZB_F16_OP(bf16_min, bf16_to_float, bf16_from_float, x < y ? x : y)
-ZB_F16_OP(half_sum, half_to_float, half_from_float, x + y)
-ZB_F16_OP(half_prod, half_to_float, half_from_float, x * y)
-ZB_F16_OP(half_max, half_to_float, half_from_float, x > y ? x : y)
-ZB_F16_OP(half_min, half_to_float, half_from_float, x < y ? x : y)
-ZB_F8_OP(e4m3_sum, e4m3_to, e4m3_from, x + y)
-ZB_F8_OP(e4m3_prod, e4m3_to, e4m3_from, x * y)
-ZB_F8_OP(e4m3_max, e4m3_to, e4m3_from, x > y ? x : y)
-ZB_F8_OP(e4m3_min, e4m3_to, e4m3_from, x < y ? x : y)
-ZB_F8_OP(e5m2_sum, e5m2_to, e5m2_from, x + y)
-ZB_F8_OP(e5m2_prod, e5m2_to, e5m2_from, x * y)
-ZB_F8_OP(e5m2_max, e5m2_to, e5m2_from, x > y ? x : y)
-ZB_F8_OP(e5m2_min, e5m2_to, e5m2_from, x < y ? x : y)
+/* The four of format F (elements T, converted by TO and FROM): F_sum, F_prod, F_max, F_min. */
+#define ZB_SMALL_OPS(F, T, TO, FROM)                                           \
+    ZB_SMALL_OP(F##_sum, T, TO, FROM, x + y)                                   \
+    ZB_SMALL_OP(F##_prod, T, TO, FROM, x * y)                                  \
+    ZB_SMALL_OP(F##_max, T, TO, FROM, x > y ? x : y)                           \
+    ZB_SMALL_OP(F##_min, T, TO, FROM, x < y ? x : y)
+ZB_SMALL_OPS(half, uint16_t, half_to_float, half_from_float)
+ZB_SMALL_OPS(bf16, uint16_t, bf16_to_float, bf16_from_float)
+ZB_SMALL_OPS(e4m3, uint8_t, e4m3_to, e4m3_from)
+ZB_SMALL_OPS(e5m2, uint8_t, e5m2_to, e5m2_from)
 
 #define NBASIC 4   /* sum, prod, max, min: avg and premulsum reduce with sum */
 #define NSMALL 4   /* half, bf16, e4m3, e5m2 */

@@ -104,6 +104,31 @@ static const struct {
     {'7', offsetof(struct bench_opts, micro_batch)}, {'8', offsetof(struct bench_opts, seq_len)},
 };
 
+/* Long-only flags whose value is one word of a list: an int field gets the
+ * word's value, a string field (values NULL) the word itself. */
+static const struct {
+    char c;                  /* internal letter */
+    const char *words[8];    /* accepted words, NULL-terminated */
+    const int *values;       /* int field: each word's value; NULL: a const char * field */
+    size_t off;              /* offsetof the field in struct bench_opts */
+    const char *expect;      /* the words as the error message lists them */
+} word_flags[] = {
+    {'t', {"nccl", "imb"}, (const int[]){0, 1}, offsetof(struct bench_opts, imb), "nccl or imb"},
+    {'V', {"fp32", "mixed", "all"}, (const int[]){0, 1, -1}, offsetof(struct bench_opts, variant),
+     "fp32, mixed or all"},
+    {'P', {"bf16", "tf32", "fp8", "fp32", "fp64", "fp16"}, NULL, offsetof(struct bench_opts, precision),
+     "bf16, fp16, tf32, fp8, fp32 or fp64"},
+    {'M', {"auto", "blocked", "cblas", "all"}, NULL, offsetof(struct bench_opts, impl), "auto, blocked, cblas or all"},
+};
+
+/* word_index: position of s in the NULL-terminated list words, or -1. */
+static int word_index(const char *s, const char *const *words)
+{
+    for (int w = 0; words[w]; w++)
+        if (!strcmp(s, words[w])) return w;
+    return -1;
+}
+
 /* Flag table: short letter, long name. Every flag takes a value except help. */
 static const struct { char s; const char *l; } flags[] = {
     {'b', "minbytes"}, {'e', "maxbytes"}, {'i', "stepbytes"}, {'f', "stepfactor"},
@@ -119,27 +144,12 @@ static const struct { char s; const char *l; } flags[] = {
 int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct bench_opts *o,
                char *err, size_t errlen)
 {
-    memset(o, 0, sizeof *o);
-    o->argc = argc;
-    o->argv = argv;
-    o->step_bytes = 1u << 20;
-    o->step_factor = 1;
-    o->iters = 20;
-    o->warmup = 1;
-    o->check = 1;
-    o->dtype = -1;
-    o->op = -1;
-    o->average = 1;
-    o->gpus = 1;
-    o->tensors = 64;
-    o->variant = -1;
-    o->impl = "auto";
-    o->agg = 1;
-    o->cycles = 1;
-    o->tp = 1;
-    o->gated = 1;
-    o->micro_batch = 1;
-    o->seq_len = 2048;
+    /* every field not named here is 0 or NULL */
+    *o = (struct bench_opts){
+        .argc = argc, .argv = argv, .step_bytes = 1u << 20, .step_factor = 1, .iters = 20, .warmup = 1,
+        .check = 1, .dtype = -1, .op = -1, .average = 1, .gpus = 1, .tensors = 64, .variant = -1,
+        .impl = "auto", .agg = 1, .cycles = 1, .tp = 1, .gated = 1, .micro_batch = 1, .seq_len = 2048,
+    };
     int have_b = 0, have_e = 0;
 
     for (int i = 1; i < argc; i++)
@@ -211,20 +221,19 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
                 *(long long *)((char *)o + ll_flags[k].off) = (long long)v;
             }
             break;
-        case 't':
-            if (!strcmp(val, "imb")) o->imb = 1;
-            else if (!strcmp(val, "nccl")) o->imb = 0;
-            else return fail(err, errlen, "unknown --timing '%s' (nccl or imb)", val);
+        case 't': case 'V': case 'P': case 'M':
+            for (size_t k = 0; k < sizeof word_flags / sizeof word_flags[0]; k++) {
+                if (word_flags[k].c != c) continue;
+                int w = word_index(val, word_flags[k].words);
+                if (w < 0) return fail(err, errlen, "unknown %s '%s' (%s)", name, val, word_flags[k].expect);
+                char *field = (char *)o + word_flags[k].off;
+                if (word_flags[k].values) *(int *)field = word_flags[k].values[w];
+                else *(const char **)field = val;
+            }
             break;
         case 'L':
             if (!*val) return fail(err, errlen, "--model needs a name");
             o->model = val;
-            break;
-        case 'P':
-            if (strcmp(val, "bf16") && strcmp(val, "tf32") && strcmp(val, "fp8") && strcmp(val, "fp32")
-                && strcmp(val, "fp64") && strcmp(val, "fp16"))
-                return fail(err, errlen, "unknown --precision '%s' (bf16, fp16, tf32, fp8, fp32 or fp64)", val);
-            o->precision = val;
             break;
         case 'd':
             if (!strcmp(val, "all")) { o->dtype = OPTS_ALL; break; }
@@ -241,17 +250,6 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
         case 'J':
             if (!*val) return fail(err, errlen, "-J needs a file name");
             o->json_path = val;
-            break;
-        case 'V':
-            if (!strcmp(val, "fp32")) o->variant = 0;
-            else if (!strcmp(val, "mixed")) o->variant = 1;
-            else if (!strcmp(val, "all")) o->variant = -1;
-            else return fail(err, errlen, "unknown --variant '%s' (fp32, mixed or all)", val);
-            break;
-        case 'M':
-            if (strcmp(val, "auto") && strcmp(val, "blocked") && strcmp(val, "cblas") && strcmp(val, "all"))
-                return fail(err, errlen, "unknown --impl '%s' (auto, blocked, cblas or all)", val);
-            o->impl = val;
             break;
         case 'S':
             if (o->nshapes >= OPTS_MAX_SHAPES)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <mpi.h>
 #include <omp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -244,4 +245,15 @@ int bench_row_total(const struct bench_opts *o, double *avg, double *best, long 
     bench_max(best, 1);
     *wrong = bench_wrong_total(o, *wrong);
     return *wrong > 0;
+}
+
+int bench_usage(const struct be_info *bi, const char *fmt, ...)
+{
+    if (bi->proc != 0) return 2;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
 }

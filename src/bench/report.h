@@ -56,6 +56,14 @@ void report_wrong_cell(long long wrong);
 /* report_wrong_json: the row's "wrong" key: the count, or null when unchecked. */
 void report_wrong_json(struct json *j, long long wrong);
 
+/* bench_usage: a usage error found after MPI_Init: proc 0 prints the
+ * printf-style line fmt (newline added) on stderr; every process gets 2,
+ * the exit status of a usage error. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+int bench_usage(const struct be_info *bi, const char *fmt, ...);
+
 /* bench_next_size: the sweep's next size (-f factor, else +step bytes); 0
  * once past max_bytes or on overflow. */
 size_t bench_next_size(const struct bench_opts *o, size_t size, size_t factor);

@@ -45,37 +45,42 @@ def spread(vals, fmt="%.1f"):
     return (fmt + " [" + fmt + "-" + fmt + "]") % (statistics.median(vals), min(vals), max(vals))
 
 
+def medians(runs, bench, how, header, align, row):
+    """One markdown table of per-row medians over runs (nothing without runs): row(r, col) formats
+    the first run's row r, col being that row in every run."""
+    if not runs:
+        return
+    print("\n%s (%d runs; %s)\n" % (bench, len(runs), how))
+    print(header)
+    print(align)
+    for i, r in enumerate(runs[0]["rows"]):
+        print(row(r, [x["rows"][i] for x in runs]))
+
+
+def wrong(col):
+    return sum(c["wrong"] or 0 for c in col)
+
+
 def points(mdir, prefix):
     runs = load(mdir, prefix, "adam")
-    if runs:
-        print("\nadam (%d runs; GB/s from the best step, median [min-max] over runs)\n" % len(runs))
-        print("| params | variant | Adam GB/s | %s GB/s | fraction | wrong |" % runs[0]["rows"][0]["ref"])
-        print("|---:|---|---:|---:|---:|---:|")
-        for i, r in enumerate(runs[0]["rows"]):
-            col = [x["rows"][i] for x in runs]
-            print("| %d | %s | %s | %s | %s | %d |" % (
+    ref = runs[0]["rows"][0]["ref"] if runs else ""
+    medians(runs, "adam", "GB/s from the best step, median [min-max] over runs",
+            "| params | variant | Adam GB/s | %s GB/s | fraction | wrong |" % ref,
+            "|---:|---|---:|---:|---:|---:|",
+            lambda r, col: "| %d | %s | %s | %s | %s | %d |" % (
                 r["params"], r["variant"], spread([c["gbps_best"] for c in col]),
                 spread([c["ref_gbps"] for c in col]), spread([c["fraction_of_ref"] for c in col], "%.2f"),
-                sum(c["wrong"] or 0 for c in col)))
-    runs = load(mdir, prefix, "membw")
-    if runs:
-        print("\nmembw (%d runs; GB/s from the best of each run's cycles, median [min-max] over runs)\n" % len(runs))
-        print("| kernel | bytes per array | GB/s | wrong |")
-        print("|---|---:|---:|---:|")
-        for i, r in enumerate(runs[0]["rows"]):
-            col = [x["rows"][i] for x in runs]
-            print("| %s | %d | %s | %d |" % (r["kernel"], r["array_bytes"], spread([c["gbps"] for c in col]),
-                                            sum(c["wrong"] or 0 for c in col)))
-    runs = load(mdir, prefix, "gemm")
-    if runs:
-        print("\ngemm (%d runs; GFLOP/s from the mean and the best call, medians [min-max] over runs)\n" % len(runs))
-        print("| impl | type | M x N x K | GFLOP/s (mean) | GFLOP/s (best) | check | wrong |")
-        print("|---|---|---|---:|---:|---|---:|")
-        for i, r in enumerate(runs[0]["rows"]):
-            col = [x["rows"][i] for x in runs]
-            print("| %s | %s | %dx%dx%d | %s | %s | %s | %d |" % (
+                wrong(col)))
+    medians(load(mdir, prefix, "membw"), "membw", "GB/s from the best of each run's cycles, median [min-max] over runs",
+            "| kernel | bytes per array | GB/s | wrong |", "|---|---:|---:|---:|",
+            lambda r, col: "| %s | %d | %s | %d |" % (r["kernel"], r["array_bytes"], spread([c["gbps"] for c in col]),
+                                                      wrong(col)))
+    medians(load(mdir, prefix, "gemm"), "gemm", "GFLOP/s from the mean and the best call, medians [min-max] over runs",
+            "| impl | type | M x N x K | GFLOP/s (mean) | GFLOP/s (best) | check | wrong |",
+            "|---|---|---|---:|---:|---|---:|",
+            lambda r, col: "| %s | %s | %dx%dx%d | %s | %s | %s | %d |" % (
                 r["impl"], r["type"], r["m"], r["n"], r["k"], spread([c["tflops"] * 1e3 for c in col]),
-                spread([c["tflops_best"] * 1e3 for c in col]), r["check"], sum(c["wrong"] or 0 for c in col)))
+                spread([c["tflops_best"] * 1e3 for c in col]), r["check"], wrong(col)))
 
 
 def main(argv):

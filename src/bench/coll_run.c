@@ -31,7 +31,7 @@ int coll_run_rooted(const struct coll_call *c, coll_rooted_fn fn, int to_root)
 
 /* peer r takes part when p is r or COLL_P2P_ALL; its data is block r, or the buffer's start */
 static int takes(int p, int r) { return p == COLL_P2P_ALL || p == r; }
-static size_t at(int p, int r, size_t blk) { return p == COLL_P2P_ALL ? (size_t)r * blk : 0; }
+static size_t block_at(int p, int r, size_t blk) { return p == COLL_P2P_ALL ? (size_t)r * blk : 0; }
 
 ncclResult_t coll_nccl_p2p(const struct coll_call *c, int to, int from)
 {
@@ -41,9 +41,9 @@ ncclResult_t coll_nccl_p2p(const struct coll_call *c, int to, int from)
     ncclResult_t rc = ncclGroupStart();
     for (int r = 0; r < c->nranks && rc == ncclSuccess; r++) {
         if (takes(to, r))
-            rc = ncclSend((const char *)c->send + at(to, r, blk), c->count, t, r, x->comm, x->stream);
+            rc = ncclSend((const char *)c->send + block_at(to, r, blk), c->count, t, r, x->comm, x->stream);
         if (rc == ncclSuccess && takes(from, r))
-            rc = ncclRecv((char *)c->recv + at(from, r, blk), c->count, t, r, x->comm, x->stream);
+            rc = ncclRecv((char *)c->recv + block_at(from, r, blk), c->count, t, r, x->comm, x->stream);
     }
     ncclResult_t rc2 = ncclGroupEnd();
     return rc != ncclSuccess ? rc : rc2;

@@ -518,7 +518,7 @@ expect 2 "--decoder-seq-len" -- estimate --model t5-base --decoder-seq-len 0
 # the with-CP rows (TP, PP, DP, CP as printed; model TFLOP/s per GPU 610 ... 536). The table does
 # not give micro-batch, batch or recomputation: micro-batch 1, 8 micro-batches, sequence
 # parallelism and the distributed optimizer are assumed. Held aside (nothing is fitted to it):
-# every row within 30% (+13% to +27% now; +48% to +94% before H100's attention_fraction was
+# every row within 30% (+15% to +27% now; +48% to +94% before H100's attention_fraction was
 # sourced from the FlashAttention-3 paper).
 cp_bad=""
 for row in "32768 32 2 8 2 610" "65536 64 4 8 2 574" "131072 128 4 8 4 555" "262144 256 4 8 8 549" "524288 512 8 4 16 549" "1048576 1024 8 4 32 536"; do

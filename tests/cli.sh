@@ -534,7 +534,7 @@ done
 # model TFLOP/s per GPU with the printed GPUs, GBS, MBS, sequence, TP, PP, CP and VP (grad-accum
 # = GBS / (MBS x DP)). Recomputation is not printed: none is assumed, and sequence parallelism
 # and the distributed optimizer are. Held aside (nothing fitted to it): every row within 20%
-# (+2% to +16% when this test was written).
+# (+2% to +16% when this test was written; -6% to +8% since fp8_matmul_ratio).
 fp8_bad=""
 for row in "llama-2-7b 8 1 1 1 1 4096 16 776" "llama-2-13b 16 1 4 1 10 4096 32 754" "llama-2-70b 64 4 4 1 20 4096 32 759" \
            "gpt3-175b 128 4 8 1 6 2048 64 782" "llama-3-8b 8 1 1 2 1 8192 32 697" "llama-3-70b 64 4 4 2 5 8192 64 738"; do

@@ -17,6 +17,12 @@
  *   dp_shard x cp x tp / ep ranks with etp 1 (pytorch/torchtitan@0119de15
  *   torchtitan/distributed/parallel_dims.py, dp_shard_in_ep; fsdp_gradient_divide_factor
  *   "for FSDP-sharded experts"): zerosim's expert-data-parallel group.
+ * - The loss: torchtitan's cross_entropy_loss is F.cross_entropy(pred.flatten(0, 1).float(),
+ *   labels) (pytorch/torchtitan torchtitan/components/loss.py) and the trainer deletes the
+ *   bf16 logits before backward ("need to free to before bwd to avoid peaking memory",
+ *   torchtitan/train.py). Backward starts with every activation saved and runs log_softmax's
+ *   backward with its saved fp32 output, the incoming fp32 gradient and the fp32 gradient it
+ *   writes alive at once: 12 bytes per logit (eager; torch.compile may fuse it away).
  * - CPUOffloadPolicy offloads parameters, gradients and the optimizer step to the host.
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
@@ -26,6 +32,7 @@ const framework fw_fsdp2 = {
     .interleaving = true, .context_parallel = true, .expert_sharded_params = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
     .selective = SELECTIVE_OPS, .buffers = BUFFERS_UNITS, .units_in_flight = 2,
     .overlap_comm = 1,
+    .loss_logit_bytes = 12,
     /* No FSDP2 run is in the validation sources yet: FSDP's fitted values (the same PyTorch
      * kernels and NCCL collectives), until `validate --fit` has fsdp2 runs to fit. */
     .gemm_efficiency = 1.040,

@@ -266,12 +266,14 @@ void memory_activations(const sim_input *in, memory *mem)
         mem->cp_kv_buffers = 2 * 2 * e * s * b * kvd / tp;
     }
     /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
-     * (e s b h each); fp32 logits for the loss, split over the vocabulary by TP. */
+     * (e s b h each); the loss's logits (one fp32 copy, or what the framework's loss keeps at
+     * its peak), split over the vocabulary by TP. */
     first += (m->dropout ? s * b * h : 0) / sp * inflight;
     /* An encoder-decoder's head sees the decoder's tokens. */
     double sd = s * in->pc->seq_scale[BLOCK_DENSE];
     double head = 2 * e * sd * b * h / sp;
-    double logits = 4 * sd * b * v / tp;
+    double per_logit = in->fw->loss_logit_bytes > 0 ? in->fw->loss_logit_bytes : 4;
+    double logits = per_logit * sd * b * v / tp;
     /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its
      * backward: one more V-wide tensor per token in the compute dtype. */
     if (m->final_softcap > 0) logits += e * sd * b * v / tp;

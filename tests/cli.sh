@@ -570,9 +570,12 @@ done
 # 175B script or GBS is published: GBS 256 is assumed, NVIDIA's GPT-3 175B benchmark batch on
 # 128 GPUs (NVIDIA/NeMo@070a0bb1 performance_summary.md); zerosim's speedup there moves from
 # +4.8% at GBS 64 to +11.6% at GPT-3's own 1536. Held aside (nothing fitted to it): within 10%.
+# The same table's GPU memory (GB as PyTorch reports it, read as GiB): BF16 69.6, 68.2, 66.1;
+# TE 77.3, 76.4, 69.6; within 15% (-12.5% to +2.6% when written: the 175B FP8 row, PP 4, grows
+# less than the cached FP8 weights and transposes zerosim adds).
 fp8lm_bad=""
-for row in "tests/data/models/gpt3-6.7b-megatron.json 32 1 1 2 32 1.410" \
-           "tests/data/models/gpt3-13b-megatron.json 32 2 1 2 40 1.409" "gpt3-175b 128 8 4 1 64 1.281"; do
+for row in "tests/data/models/gpt3-6.7b-megatron.json 32 1 1 2 32 1.410 69.6 77.3" \
+           "tests/data/models/gpt3-13b-megatron.json 32 2 1 2 40 1.409 68.2 76.4" "gpt3-175b 128 8 4 1 64 1.281 66.1 69.6"; do
     set -- $row
     for p in bf16 fp8; do
         "$Z" estimate --model "$1" --hardware h100-80gb --precision $p --gpus "$2" --tp "$3" --pp "$4" --seq-len 2048 --micro-batch "$5" --grad-accum "$6" --sequence-parallel --framework megatron --strategy zero1 --format json >"$out.$p" 2>"$err"
@@ -581,7 +584,9 @@ for row in "tests/data/models/gpt3-6.7b-megatron.json 32 1 1 2 32 1.410" \
 import json; a, b = (json.load(open('$out.' + p))['results'][0] for p in ('bf16', 'fp8'))
 assert a['fits'] and b['fits']
 x = a['step_time_seconds']['total'] / b['step_time_seconds']['total']
-assert abs(x / $7 - 1) < 0.10, x" 2>>"$err" || fp8lm_bad="$fp8lm_bad $1"
+assert abs(x / $7 - 1) < 0.10, x
+ma, mb = a['memory_bytes']['total'] / 2**30, b['memory_bytes']['total'] / 2**30
+assert abs(ma / $8 - 1) < 0.15 and abs(mb / $9 - 1) < 0.15, (ma, mb)" 2>>"$err" || fp8lm_bad="$fp8lm_bad $1"
 done
 rm -f "$out.bf16" "$out.fp8"
 [ -z "$fp8lm_bad" ] && ok || bad "FP8-over-BF16 speedup vs FP8-LM:$fp8lm_bad: $(tail -1 "$err")"

@@ -564,9 +564,11 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
                 "  hidden only under that layer's attention; gradients reduce over DP x CP.\n", (long long)t->cp);
     if (t->precision == PREC_FP8)
         fprintf(o,
-                "FP8 (Transformer Engine): GEMMs at the FP8 peak (half-efficiency size x peak_fp8/peak_bf16),\n"
+                "FP8 (Transformer Engine): GEMMs at the FP8 peak x fp8_matmul_ratio %.3f (the best FP8 matmul's\n"
+                "  fraction of its peak over the best 16-bit one's; half-efficiency size x peak_fp8/peak_bf16),\n"
                 "  attention at bf16; per linear input 2+1+2 bytes of cast and amax traffic each way; linear inputs\n"
-                "  saved in 1 byte; cached FP8 weights and transposes 2 bytes per linear weight.\n");
+                "  saved in 1 byte; cached FP8 weights and transposes 2 bytes per linear weight.\n",
+                s->hw->fp8_matmul_ratio > 0 ? s->hw->fp8_matmul_ratio : 1.0);
     if (t->finetune != FT_FULL)
         fprintf(o,
                 "Fine-tuning (%s, r = %lld): adapters r (d_in + d_out) per adapted linear are the only trainable\n"

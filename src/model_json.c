@@ -48,6 +48,8 @@ static int fam_cohere(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_qwen_moe(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_deepseek(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_t5(const cJSON *j, const arch *a, model *m, zs_error *err);
+static int fam_olmoe(const cJSON *j, const arch *a, model *m, zs_error *err);
+static int fam_phimoe(const cJSON *j, const arch *a, model *m, zs_error *err);
 
 #define RMS NORM_RMSNORM
 #define LN NORM_LAYERNORM
@@ -95,6 +97,18 @@ static const arch archs[] = {
     {"deepseek_v3", true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, fam_deepseek,
      "{\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"kv_lora_rank\":512,\"q_lora_rank\":1536,"
      "\"first_k_dense_replace\":3,\"moe_layer_freq\":1,\"n_shared_experts\":1,\"n_routed_experts\":256,\"num_experts_per_tok\":8}"},
+    /* Mixtral-shaped MoE families (every MLP top-k of E SwiGLU experts, a bias-free h x E router,
+     * no shared experts). OLMoE: OLMo-2's RMS q/k norms over the whole q and k projections,
+     * experts keyed num_experts. GraniteMoE: Granite's multipliers change no shape; its fused
+     * input_linear (E x 2i x h) and output_linear (E x h x i) hold the same numbers as E gated
+     * MLPs. PhiMoE: LayerNorms with bias, attention_bias and lm_head_bias keys. Defaults: the
+     * OlmoeConfig / GraniteMoeConfig / PhimoeConfig class defaults. */
+    {"olmoe",       true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_FULL, fam_olmoe,
+     "{\"num_local_experts\":64,\"num_experts_per_tok\":8}"},
+    {"granitemoe",  true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, NULL,
+     "{\"num_local_experts\":8,\"num_experts_per_tok\":2}"},
+    {"phimoe",      true,  LN,  true,  POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, fam_phimoe,
+     "{\"num_local_experts\":16,\"num_experts_per_tok\":2}"},
     /* T5Config / MT5Config / UMT5Config defaults (t5-small's shape; dropout_rate 0.1). */
     {"t5",          false, RMS, false, POS_RELATIVE,false, false, false, false, true,  false, false, false, 2, QKNORM_NONE, fam_t5,
      "{\"vocab_size\":32128,\"d_model\":512,\"d_kv\":64,\"d_ff\":2048,\"num_layers\":6,\"num_heads\":8,"
@@ -389,6 +403,23 @@ static int fam_deepseek(const cJSON *j, const arch *a, model *m, zs_error *err)
     m->num_kv_heads = m->num_heads;
     m->head_dim = m->qk_nope_dim + m->qk_rope_dim;
     return ZS_OK;
+}
+
+/* OLMoE: published configs spell the experts' count num_experts; OlmoeConfig's attribute_map
+ * accepts num_local_experts too (read by the common MoE keys, default 64), which this overrides. */
+static int fam_olmoe(const cJSON *j, const arch *a, model *m, zs_error *err)
+{
+    (void)a;
+    return read_int(j, "num_experts", &m->num_experts, err);
+}
+
+/* PhiMoE (PhimoeForCausalLM): nn.Linear(h, V, bias=lm_head_bias); a sliding_window, when set,
+ * applies to every layer as in Mixtral. */
+static int fam_phimoe(const cJSON *j, const arch *a, model *m, zs_error *err)
+{
+    bool have;
+    if (json_get_bool(j, "lm_head_bias", &m->lm_head_bias, &have, err)) return err->code;
+    return fam_sliding(j, a, m, err);
 }
 
 /* T5/MT5/UMT5 (T5ForConditionalGeneration): num_layers encoder blocks and num_decoder_layers

@@ -12,11 +12,11 @@
 /* Load and validate a model file. Recognised model_type values: llama, mistral, mixtral, qwen2,
  * gpt2, gpt_neox, bloom, granite, qwen3, phi3, starcoder2, olmo (HF port and original),
  * olmo2, gemma, gemma2, gemma3_text, gemma3 (its text_config), phi, falcon, cohere, qwen2_moe,
- * qwen3_moe, deepseek_v2, deepseek_v3, t5, mt5, umt5, and "transformer" (our own: gated_mlp,
- * norm_type, norm_bias, position_embedding_type describe the block). Keys a config leaves out
- * take its HF configuration class's defaults. A file without "name" is named after itself
- * (model_name_from_path). Fails with ZS_ERR_INPUT; the message starts with the path and
- * names the field and what was expected. */
+ * qwen3_moe, olmoe, granitemoe, phimoe, deepseek_v2, deepseek_v3, t5, mt5, umt5, and
+ * "transformer" (our own: gated_mlp, norm_type, norm_bias, position_embedding_type describe the
+ * block). Keys a config leaves out take its HF configuration class's defaults. A file without
+ * "name" is named after itself (model_name_from_path). Fails with ZS_ERR_INPUT; the message
+ * starts with the path and names the field and what was expected. */
 int model_load(const char *path, model *m, zs_error *err);
 
 /* The same from a parsed JSON object; `origin` names the input in messages. */

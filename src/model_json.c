@@ -45,6 +45,7 @@ static int fam_phi(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_falcon(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_olmo(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_cohere(const cJSON *j, const arch *a, model *m, zs_error *err);
+static int fam_cohere2(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_qwen_moe(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_deepseek(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_t5(const cJSON *j, const arch *a, model *m, zs_error *err);
@@ -90,6 +91,9 @@ static const arch archs[] = {
     {"RefinedWeb",  false, LN,  true,  POS_ROTARY,  true,  false, false, false, true,  false, false, false, 1, QKNORM_NONE, fam_falcon,
      "{\"new_decoder_architecture\":true}"},
     {"cohere",      true,  LN,  false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  1, QKNORM_NONE, fam_cohere, NULL},
+    /* Cohere2Config defaults: a 4096-token window on three layers of every four. */
+    {"cohere2",     true,  LN,  false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  1, QKNORM_NONE, fam_cohere2,
+     "{\"sliding_window\":4096,\"sliding_window_pattern\":4}"},
     {"qwen2_moe",   true,  RMS, false, POS_ROTARY,  false, true,  false, false, false, false, true,  false, 2, QKNORM_NONE, fam_qwen_moe, NULL},
     {"qwen3_moe",   true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_HEAD, fam_qwen_moe, "{\"head_dim\":128}"},
     {"deepseek_v2", true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, fam_deepseek,
@@ -245,17 +249,25 @@ static int fam_gemma2(const cJSON *j, const arch *a, model *m, zs_error *err)
     return ZS_OK;
 }
 
-/* Gemma-3: five local layers to one global (layer i is global when (i + 1) % pattern == 0). */
-static int fam_gemma3(const cJSON *j, const arch *a, model *m, zs_error *err)
+/* Local layers by sliding_window_pattern (default `pattern`): layer i is global when
+ * (i + 1) % pattern == 0 and slides otherwise, L - floor(L / pattern) of them (HF Gemma3 and
+ * Cohere2 configs); a layer_types list, when given, names each layer instead. */
+static int read_pattern(const cJSON *j, model *m, int64_t pattern, zs_error *err)
 {
-    (void)a;
-    int64_t pattern = 6;
-    if (read_int(j, "sliding_window", &m->sliding_window, err) || read_softcaps(j, m, err)) return err->code;
+    if (read_int(j, "sliding_window", &m->sliding_window, err)) return err->code;
     if (read_int(j, "sliding_window_pattern", &pattern, err)) return err->code;
     int64_t n = count_layer_types(j, "sliding_attention");
     if (n < 0) n = pattern > 0 ? m->num_layers - m->num_layers / pattern : 0;
     m->sliding_layers = m->sliding_window > 0 ? n : 0;
     return ZS_OK;
+}
+
+/* Gemma-3: five local layers to one global. */
+static int fam_gemma3(const cJSON *j, const arch *a, model *m, zs_error *err)
+{
+    (void)a;
+    if (read_softcaps(j, m, err)) return err->code;
+    return read_pattern(j, m, 6, err);
 }
 
 /* Phi-1/1.5/2 (PhiForCausalLM): one input LayerNorm shared by parallel attention and MLP,
@@ -339,6 +351,20 @@ static int fam_cohere(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (json_get_bool(j, "use_qk_norm", &qk, &have, err)) return err->code;
     if (qk) m->qk_norm = QKNORM_FULL;
     return ZS_OK;
+}
+
+/* Cohere2 (Command R7B, Command A; HF modeling_cohere2.py): Command-R's parallel block (one
+ * weight-only LayerNorm, gated MLP, tied head, logit_scale) without q/k norms, GQA, and three
+ * of every four layers sliding over sliding_window keys (Cohere2DecoderLayer.is_sliding:
+ * (i + 1) % sliding_window_pattern != 0; Cohere2Config's BC default pattern 4). Only the
+ * sliding layers rotate q and k (Cohere2Attention); the global ones have no position
+ * embedding, which has no parameters, so pos stays rotary: compute.c's rotary traffic term
+ * (2 e (q + kv) bytes a token) then also counts the global quarter of the layers. */
+static int fam_cohere2(const cJSON *j, const arch *a, model *m, zs_error *err)
+{
+    (void)a;
+    m->parallel_block = true;
+    return read_pattern(j, m, 4, err);
 }
 
 /* Qwen2-MoE / Qwen3-MoE: layer i has experts unless listed in mlp_only_layers, when

@@ -524,6 +524,104 @@ static void sliding_window_activations(void)
     CHECK_NEAR(in.fl.attn_fwd_mb, (21 * 4 * w * q * (1 - w / (2 * s)) + 21 * 4 * s * q * 0.5) * s, 1e-12);
 }
 
+/* Cohere2 (HF modeling_cohere2.py): Cohere's parallel block (one weight-only LayerNorm h,
+ * q/k/v/o, gate/up/down, no biases, no q/k norms), tied head, final weight-only LayerNorm;
+ * layer i slides when (i + 1) % sliding_window_pattern != 0 (Cohere2DecoderLayer.is_sliding),
+ * layer_types naming each layer when given. Counts by hand from those shapes. */
+static void cohere2_layout(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    /* Command R7B: h 4096, 32 heads and 8 KV heads of 128, i 14336, V 256000, 32 layers of
+     * which 24 slide. No exact count of the R7B checkpoint itself was found (its card says
+     * "7 billion"), so it has no row in tests/data/param_counts.tsv; the hand count,
+     * 8,028,033,024, equals the HF Hub safetensors BF16 count of CohereForAI/aya-expanse-8b
+     * (a cohere checkpoint of the same tensor shapes) as a public benchmark's model-size
+     * table quotes it (HfApi.get_safetensors_metadata parameter_count). */
+    test_current = "command-r7b";
+    CHECK(load("command-r7b", &m, &pc) == 0);
+    double h = 4096, kv = 8 * 128, i = 14336;
+    CHECK_EQ_INT(pc.total, 32 * (2 * h * h + 2 * h * kv + 3 * h * i + h) + 256000 * h + h);
+    CHECK_EQ_INT(pc.total, 8028033024.0);
+    CHECK(m.parallel_block && m.block_norms == 1 && m.tied_embeddings && m.norm == NORM_LAYERNORM);
+    CHECK(!m.norm_bias && !m.qkv_bias && !m.mlp_bias && m.qk_norm == QKNORM_NONE && !m.dropout);
+    CHECK(m.num_kv_heads == 8 && m.head_dim == 128 && m.sliding_window == 4096);
+    CHECK_EQ_INT(m.sliding_layers, 24);
+    CHECK_NEAR(model_blocks_local(&m, BLOCK_DENSE), 24, 0);
+    /* Command A: h 12288, 96 heads and 8 KV heads of 128, i 36864, 64 layers, 48 sliding. */
+    test_current = "command-a";
+    CHECK(load("command-a", &m, &pc) == 0);
+    h = 12288;
+    i = 36864;
+    CHECK_EQ_INT(pc.total, 64 * (2 * h * h + 2 * h * kv + 3 * h * i + h) + 256000 * h + h);
+    CHECK_EQ_INT(m.sliding_layers, 48);
+    /* Cohere2Config defaults: window 4096, pattern 4 (10 layers: 3 and 7 global, 8 slide);
+     * layer_types wins over the pattern; a null window makes every layer global, and
+     * pattern 1 too ((i + 1) % 1 is always 0); attention_bias adds q/k/v/o biases. */
+    static const struct { const char *extra; int64_t window, sliding; } v[] = {
+        {"", 4096, 8},
+        {", \"sliding_window\": 512, \"sliding_window_pattern\": 2", 512, 5},
+        {", \"layer_types\": [\"sliding_attention\", \"full_attention\", \"full_attention\"]", 4096, 1},
+        {", \"sliding_window\": null", 0, 0},
+        {", \"sliding_window_pattern\": 1", 4096, 0},
+    };
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"model_type\": \"cohere2\", \"hidden_size\": 64, \"num_hidden_layers\": 10,"
+                 " \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"intermediate_size\": 96,"
+                 " \"vocab_size\": 100%s}", v[k].extra);
+        test_current = text;
+        cJSON *j = cJSON_Parse(text);
+        CHECK(model_from_json(j, "inline", &m, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+        cJSON_Delete(j);
+        CHECK(m.sliding_window == v[k].window && m.sliding_layers == v[k].sliding);
+        CHECK_EQ_INT(pc.total, 10 * (2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 96 + 64) + 100 * 64 + 64);
+    }
+    cJSON *j = cJSON_Parse("{\"model_type\": \"cohere2\", \"hidden_size\": 64, \"num_hidden_layers\": 4,"
+                           " \"num_attention_heads\": 4, \"intermediate_size\": 96, \"vocab_size\": 100,"
+                           " \"attention_bias\": true}");
+    CHECK(model_from_json(j, "inline", &m, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+    cJSON_Delete(j);
+    CHECK_EQ_INT(pc.total, 4 * (4 * 64 * 64 + 4 * 64 + 3 * 64 * 96 + 64) + 100 * 64 + 64);
+}
+
+/* Command R7B at s = 8192 > w = 4096, bf16, b = 1, no dropout: 24 sliding and 8 global
+ * layers of a parallel block. Per layer (Korthikanti Table 2 term by term): the one norm's
+ * input and the projections' shared input (2 e s h), Q, K, V (e s (q + 2 kv)), the o_proj
+ * input (e s q), the SwiGLU's gate, up, act(gate) and product (4 e s i); eager attention
+ * keeps each score's softmax output (e): a s w in a sliding layer, a s^2 in a global one. */
+static void cohere2_sliding_flops(void)
+{
+    model m;
+    param_counts pc;
+    CHECK(load("command-r7b", &m, &pc) == 0);
+    training t;
+    training_init(&t);
+    t.gpus = 1;
+    t.seq_len = 8192;
+    t.flash_attention = false;
+    sim_input in;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    double s = 8192, h = 4096, a = 32, e = 2, q = 4096, kv = 1024, i = 14336, w = 4096;
+    double block = 2 * e * s * h + e * s * (q + 2 * kv) + e * s * q + 4 * e * s * i;
+    double local = block + a * s * w * e, global = block + a * s * s * e;
+    CHECK_NEAR(memory_layer_activations(&in, true), (24 * local + 8 * global) / 32, 1e-12);
+    /* Score FLOPs per token (model convention, QK^T and AV: 2 x keys x q each): w keys in a
+     * sliding layer, s in a global one. Linear FLOPs: 2 x the block's weights (norm aside)
+     * per layer plus the tied V x h head. */
+    CHECK_NEAR(in.fl.attention, 24 * 4 * w * q + 8 * 4 * s * q, 1e-12);
+    CHECK_NEAR(in.fl.matmul, 2 * (32 * (2 * h * q + 2 * h * kv + 3 * h * i) + 256000 * h), 1e-12);
+    /* Flash, causal: a band of w keys over s skips w / 2s of it; a global layer half. */
+    t.flash_attention = true;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    CHECK_NEAR(in.fl.attn_fwd_mb, (24 * 4 * w * q * (1 - w / (2 * s)) + 8 * 4 * s * q * 0.5) * s, 1e-12);
+    /* Within the window (s = 4096 = w) every layer sees all s keys: no saving. */
+    t.seq_len = 4096;
+    CHECK(prepare(&in, &m, &pc, &t) == 0);
+    CHECK_NEAR(in.fl.attention, 32 * 4 * 4096 * q, 1e-12);
+}
+
 /* Encoder-decoder (Flan-T5-XXL: 24 + 24 blocks, 64 heads of 64, d_ff 10240 gated, dropout
  * 0.1): a decoder block keeps a third norm's and cross-attention's inputs and a third dropout
  * mask, cross Q, K, V over the encoder's tokens and its output. Flash, s = 512, b = 1. */
@@ -686,6 +784,8 @@ void suite_model(void)
     RUN_TEST(mla_activations);
     RUN_TEST(moe_family_activations);
     RUN_TEST(sliding_window_activations);
+    RUN_TEST(cohere2_layout);
+    RUN_TEST(cohere2_sliding_flops);
     RUN_TEST(encoder_decoder_activations);
     RUN_TEST(explain_text);
 }

@@ -68,9 +68,13 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     }
     /* FP8: Transformer Engine keeps each linear weight cast to FP8 and its transpose (Hopper's
      * FP8 GEMMs take the transposed operand for dgrad/wgrad) across micro-batches: 2 bytes per
-     * linear weight on the rank, not sharded. */
-    if (t->precision == PREC_FP8 && !in->m->params_only)
-        mem->parameters += 2 * (in->pc->per_layer - in->pc->norm_per_layer) * (double)in->stage_layers / (double)t->tp;
+     * linear weight on the rank, not sharded. With expert parallelism the rank holds E / EP
+     * whole experts, not E / TP (sim.c), and casts only those. */
+    if (t->precision == PREC_FP8 && !in->m->params_only) {
+        double linear = (in->pc->per_layer - in->pc->norm_per_layer) * (double)in->stage_layers / (double)t->tp;
+        linear += in->local_expert - in->local_expert * (double)t->ep / (double)t->tp;
+        mem->parameters += 2 * linear;
+    }
     /* ZeRO++ hpZ keeps a secondary copy of the parameters partitioned over the hpZ group
      * (a node), so backward gathers stay on NVLink (Wang et al. 2023, section 4.2). */
     if (shards.parameters && t->hpz_group > 0 && t->offload_params == OFFLOAD_NONE)
@@ -82,8 +86,9 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
 
 double memory_expert_shards(const sim_input *in)
 {
-    /* Hybrid sharding replicates dp / shard_dp times; the experts' shards shrink with it. */
-    double replicas = (double)in->dp / (double)in->shard_dp;
+    /* Hybrid sharding replicates (DP x CP) / shard_dp times (the shard group is carved from
+     * DP x CP, sim.c); the experts' shards shrink with it. */
+    double replicas = (double)(in->dp * in->t->cp) / (double)in->shard_dp;
     return fmax(1, (double)in->edp / replicas);
 }
 

@@ -223,7 +223,7 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     comm_summarise(in, &r->plan, &r->comm);
     r->comm.ideal_bytes = strategy_ideal_bytes(s, in);
     steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->shard_dp : 1,
-                     s->shards.optimizer ? (double)in->edp : 1, &r->step);
+                     s->shards.optimizer ? memory_expert_shards(in) : 1, &r->step);
 
     double step = r->step.total, gpus = (double)t->gpus;
     /* In double: the int64 product of the largest accepted values overflows. */

@@ -724,6 +724,35 @@ assert g == [(45097156608 / 8 / 32 * 2, 8 * 32), (45097156608 / 8 / 32 * 2, 2 * 
 assert b['step_time_seconds']['communication_exposed'] < a['step_time_seconds']['communication_exposed']" 2>"$err" && ok || bad "EP with ZeRO-3: $(tail -1 "$err")"
 rm -f "$out.2"
 json_check "len(d['ranked']) > 0 and all(r['ep'] == 8 for r in d['ranked'])" plan --model mixtral-8x7b --hardware h100-80gb --max-gpus 64 --ep 8 --top 20 --format json
+# EP with CP: Megatron-Core carves EP from TP x CP x DP, so at TP 1 EP x EDP = DP x CP and the
+# experts still split over every DP x CP rank: ZeRO-3 parameters, gradients and optimizer states
+# with EP equal those without (was: the experts divided by DP x CP once more).
+"$Z" estimate --model qwen3-30b-a3b --hardware h100-80gb --gpus 4 --cp 2 --strategy zero3 --framework fsdp2 --format json >"$out" 2>"$err"
+"$Z" estimate --model qwen3-30b-a3b --hardware h100-80gb --gpus 4 --cp 2 --ep 2 --strategy zero3 --framework fsdp2 --format json >"$out.2" 2>>"$err"
+python3 -c "
+import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
+for k in ('parameters', 'gradients', 'optimizer_states'):
+    assert abs(a[k] / b[k] - 1) < 1e-9, (k, a[k], b[k])" 2>"$err" && ok || bad "EP with CP and ZeRO-3: $(tail -1 "$err")"
+# Hybrid sharding with EP: the optimizer step walks the rank's shard of the states, so its time
+# per optimizer-state byte is the same with EP as without (was: the experts' shard taken over
+# all of EDP instead of its shard part, 4x too small here: EDP 8, 4 replicas).
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --strategy zero3 --framework fsdp2 --format json >"$out" 2>"$err"
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json >"$out.2" 2>>"$err"
+python3 -c "
+import json; a = json.load(open('$out'))['results'][0]; b = json.load(open('$out.2'))['results'][0]
+ra = a['step_time_seconds']['optimizer'] / a['memory_bytes']['optimizer_states']
+rb = b['step_time_seconds']['optimizer'] / b['memory_bytes']['optimizer_states']
+assert abs(ra / rb - 1) < 1e-9, (ra, rb)" 2>"$err" && ok || bad "EP with hybrid sharding, optimizer step: $(tail -1 "$err")"
+# FP8 with EP: Transformer Engine's FP8 weight and transpose (2 bytes per linear weight) exist
+# only for the experts the rank holds. DDP, EP 8 against EP 1: the 16-bit weights lose 7/8 of
+# Mixtral-8x7B's 45,097,156,608 expert parameters (2 bytes each) and their FP8 pair 2 more.
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 8 --strategy ddp --precision fp8 --format json >"$out" 2>"$err"
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 8 --strategy ddp --precision fp8 --ep 8 --format json >"$out.2" 2>>"$err"
+python3 -c "
+import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
+d = a['parameters'] - b['parameters']; x = 4 * 7 / 8 * 45097156608
+assert abs(d - x) < 1, (d, x)" 2>"$err" && ok || bad "FP8 with EP: $(tail -1 "$err")"
+rm -f "$out.2"
 
 # --compat megatron with experts: Mixtral-8x7B, PP 4, EP 8, 64 GPUs, distributed optimizer,
 # 8 micro-batches; NVIDIA/Megatron-LM@d98e8a64 theoretical_memory_usage.py returns

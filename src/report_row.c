@@ -8,17 +8,18 @@
 #include "scenario.h"
 
 /* The numeric tail after the memory columns: key and value. */
-#define TAIL_COUNT 16
+#define TAIL_COUNT 17
 static const char *const tail_keys[TAIL_COUNT] = {
     "step_time_seconds.compute", "step_time_seconds.communication_exposed", "step_time_seconds.optimizer",
-    "step_time_seconds.bubble", "step_time_seconds.offload", "step_time_seconds.total", "tokens_per_second",
+    "step_time_seconds.bubble", "step_time_seconds.offload", "step_time_seconds.framework_overhead",
+    "step_time_seconds.total", "tokens_per_second",
     "tflops_per_gpu", "mfu", "hfu", "communication_bytes_per_gpu.total", "communication_bytes_per_gpu.intra_node",
     "communication_bytes_per_gpu.inter_node", "communication_bytes_per_gpu.host_link",
     "host_memory_bytes.per_node", "cost.dollars"};
 
 void report_row_header(FILE *f)
 {
-    fputs("model,hardware,framework,strategy,gpus,gpus_per_node,tp,pp,virtual_stages,dp,micro_batch,seq_len,"
+    fputs("model,hardware,framework,strategy,gpus,gpus_per_node,tp,pp,cp,ep,virtual_stages,dp,micro_batch,seq_len,"
           "grad_accum,precision,optimizer,checkpointing,sequence_parallel,offload_optimizer,offload_params,"
           "valid,error,fits", f);
     for (const mem_field *mf = mem_fields; mf->key; mf++) fprintf(f, ",memory_bytes.%s", mf->key);
@@ -56,10 +57,10 @@ void report_row_write(FILE *f, const model *m, const hardware *hw, const trainin
     const char *why = error ? error : !r->applicable ? r->why : "";
     const char *names[] = {"model", "hardware", "framework", "strategy"};
     const char *svals[] = {m->name, hw->name, framework_of(t)->name, st->name};
-    const char *inames[] = {"gpus", "gpus_per_node", "tp", "pp", "virtual_stages", "dp", "micro_batch",
-                            "seq_len", "grad_accum"};
+    const char *inames[] = {"gpus", "gpus_per_node", "tp", "pp", "cp", "ep", "virtual_stages", "dp",
+                            "micro_batch", "seq_len", "grad_accum"};
     const long long ivals[] = {(long long)t->gpus, (long long)scenario_gpus_per_node(hw, t), (long long)t->tp,
-                               (long long)t->pp, (long long)t->virtual_stages, (long long)training_dp(t),
+                               (long long)t->pp, (long long)t->cp, (long long)t->ep, (long long)t->virtual_stages, (long long)training_dp(t),
                                (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum};
     const char *enames[] = {"precision", "optimizer", "checkpointing", "sequence_parallel",
                             "offload_optimizer", "offload_params", "valid", "error", "fits"};
@@ -68,7 +69,7 @@ void report_row_write(FILE *f, const model *m, const hardware *hw, const trainin
                            offload_name(t->offload_params), valid ? "true" : "false", why,
                            valid && r->fits ? "true" : "false"};
     const double tail[TAIL_COUNT] = {
-        r->step.compute, r->step.comm_exposed, r->step.optimizer, r->step.bubble, r->step.offload, r->step.total,
+        r->step.compute, r->step.comm_exposed, r->step.optimizer, r->step.bubble, r->step.offload, r->step.overhead, r->step.total,
         r->tokens_per_second, r->tflops_per_gpu, r->mfu, r->hfu, r->comm.bytes_total,
         r->comm.bytes_level[LEVEL_INTRA], r->comm.bytes_level[LEVEL_INTER], r->comm.bytes_level[LEVEL_HOST],
         r->mem.host_per_node, r->cost.dollars};
@@ -79,7 +80,7 @@ void report_row_write(FILE *f, const model *m, const hardware *hw, const trainin
         text(f, svals[k], json);
         sep = ",";
     }
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < 11; k++) {
         if (json) fprintf(f, ",\"%s\":%lld", inames[k], ivals[k]);
         else fprintf(f, ",%lld", ivals[k]);
     }

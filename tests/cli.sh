@@ -623,6 +623,14 @@ expect 0 "" -- estimate $M --gpus 32 --pp 32 --virtual-stages 1
 # estimate's CSV and sweep's CSV have the same columns.
 "$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"; h1=$(head -1 "$out")
 "$Z" sweep $M --gpus 8 >"$out" 2>"$err"; [ "$h1" = "$(head -1 "$out")" ] && ok || bad "estimate and sweep CSV headers differ"
+# A row names every degree it was computed at (CP and EP too), and its step-time parts add up
+# to its total, the framework's per-step overhead (FSDP2's is not zero) included.
+"$Z" sweep --model mixtral-8x7b --hardware h100-80gb --gpus 16 --cp 2 --ep 2 --framework fsdp2 --strategy zero3 --format json >"$out" 2>"$err"
+python3 -c "
+import json; r = json.loads(open('$out').readline())
+assert (r['tp'], r['pp'], r['cp'], r['ep'], r['dp']) == (1, 1, 2, 2, 8), r
+parts = sum(v for k, v in r.items() if k.startswith('step_time_seconds.') and k != 'step_time_seconds.total')
+assert r['step_time_seconds.framework_overhead'] > 0 and abs(parts / r['step_time_seconds.total'] - 1) < 1e-7, (parts, r)" 2>"$err" && ok || bad "sweep row's degrees and step parts: $(tail -1 "$err")"
 # 16 flags x 4096 values = 4096^16 ~ 10^57 rows: refused at once, the count does not overflow.
 expect 2 "more than 1000000 rows" -- sweep $M --gpus 1:4096 --micro-batch 1:4096 --seq-len 1:4096 --grad-accum 1:4096 --tp 1:4096 --pp 1:4096
 expect 2 "more than 100 rows" -- sweep $M --gpus 1:200 --strategy zero3 --max-rows 100

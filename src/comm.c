@@ -78,8 +78,20 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
         double g = in->bt.grad * in->local_expert;
         overlap_kind ov = strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE;
-        if (in->edp <= 1) {
+        int64_t shard = in->groups[GROUP_EDP].n, replicas = in->groups[GROUP_EDP_REPLICA].n;
+        if (shard <= 1 && replicas <= 1) {
             /* one expert-data-parallel rank: nothing to reduce */
+        } else if (s->shards.optimizer && replicas > 1) {
+            /* Hybrid sharding: reduce-scatter inside the shard group, the shard all-reduced
+             * across the replicas (as the dense gradients, below). */
+            if (shard > 1)
+                comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
+                                      "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
+            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP_REPLICA, g / (double)shard, every ? mb : 1, every, ov, 0,
+                                  "expert gradient all-reduce across replicas (EDP)", 0, 0, 0, 0});
+            if (!s->shards.parameters && shard > 1)
+                comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
+                                      "expert parameter all-gather (EDP)", 0, 0, 0, 0});
         } else if (s->shards.optimizer) {
             comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
                                   "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});

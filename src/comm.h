@@ -9,9 +9,12 @@ struct strategy;
 
 /* Rank groups a collective runs on. GROUP_SHARD is the data-parallel ranks that shard the
  * states (all of DP unless hybrid sharding), GROUP_REPLICA the shard groups' replicas across
- * it, GROUP_HPZ ZeRO++'s secondary parameter partition. */
+ * it, GROUP_HPZ ZeRO++'s secondary parameter partition. GROUP_EDP is the expert-data-parallel
+ * ranks that shard the experts' states (its shard part under hybrid sharding), GROUP_EDP_REPLICA
+ * their replicas. */
 typedef enum {
-    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_CP, GROUP_EP, GROUP_EDP, GROUP_COUNT
+    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_CP, GROUP_EP, GROUP_EDP,
+    GROUP_EDP_REPLICA, GROUP_COUNT
 } group_kind;
 
 /* Which compute a collective can hide under: none, a micro-batch's forward or backward, or

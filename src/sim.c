@@ -61,6 +61,14 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
      * are the same positions in the other groups. ZeRO++ hpZ keeps a secondary partition over
      * hpz_group consecutive ranks (a node in the paper). */
     int64_t dp_local = in->groups[GROUP_DP].n_local;
+    /* Shard groups tile DP x CP: FSDP2's HSDP mesh is replicate x shard, DeepSpeed asserts the
+     * world size divisible by mics_shard_size and by zero_hpz_partition_size. */
+    if (t->shard_group > 0 && t->shard_group < dpc && dpc % t->shard_group != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--shard-group %lld does not divide DP x CP = %lld", (long long)t->shard_group,
+                       (long long)dpc);
+    if (t->hpz_group > 0 && t->hpz_group < dpc && dpc % t->hpz_group != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--zero-hpz %lld does not divide DP x CP = %lld", (long long)t->hpz_group,
+                       (long long)dpc);
     in->shard_dp = t->shard_group > 0 && t->shard_group < dpc ? t->shard_group : dpc;
     int64_t replicas = dpc / in->shard_dp;
     in->groups[GROUP_SHARD] = (coll_group){in->shard_dp, in->shard_dp < dp_local ? in->shard_dp : dp_local};
@@ -75,7 +83,13 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     int64_t ep_local = t->ep < gpn ? t->ep : gpn;
     in->groups[GROUP_EP] = (coll_group){t->ep, ep_local};
     int64_t edp_per = gpn / t->ep > 1 ? gpn / t->ep : 1;
-    in->groups[GROUP_EDP] = (coll_group){in->edp, in->edp < edp_per ? in->edp : edp_per};
+    int64_t edp_local = in->edp < edp_per ? in->edp : edp_per;
+    /* Hybrid sharding: the experts shard over EDP / replicas ranks inside a shard group and
+     * replicate across the shard groups (torchtitan's HSDP mesh for the experts), as the dense
+     * states do over GROUP_SHARD and GROUP_REPLICA. */
+    int64_t edp_shard = in->edp / replicas > 1 ? in->edp / replicas : 1;
+    in->groups[GROUP_EDP] = (coll_group){edp_shard, edp_shard < edp_local ? edp_shard : edp_local};
+    in->groups[GROUP_EDP_REPLICA] = (coll_group){in->edp / edp_shard, edp_local / edp_shard > 1 ? edp_local / edp_shard : 1};
     coll_links(hw, gpn, in->links);
     /* Parameters offloaded to NVMe come up at the drives' share; the optimizer states' own
      * NVMe traffic is timed with the CPU step (steptime_nvme_step). */
@@ -144,6 +158,12 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         if ((t->tp * in->dp * t->cp) % t->ep != 0)
             return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
                            (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
+        /* torchtitan carves EP from dp_shard x cp (x tp), never from the replicas
+         * (pytorch/torchtitan@0119de15 torchtitan/distributed/parallel_dims.py). */
+        if (in->shard_dp < in->dp * t->cp && (t->tp * in->shard_dp) % t->ep != 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x --shard-group = %lld (hybrid sharding carves "
+                           "EP from a shard group, not across its replicas)",
+                           (long long)t->ep, (long long)(t->tp * in->shard_dp));
         if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
             return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
         if (t->hpz_group > 0)

@@ -351,6 +351,11 @@ rm -f "$out.2"
 for flags in "--framework fsdp --shard-group 8" "--framework deepspeed --shard-group 8" "--framework deepspeed --zero-hpz 8 --zero-quantized-weights --zero-quantized-gradients"; do
     json_check "all(r['communication_bytes_per_gpu']['inter_node'] < r['communication_bytes_per_gpu']['inter_node_without_hybrid'] for r in d['results'])" estimate --model llama-2-13b --gpus 64 --strategy zero3 --grad-accum 4 $flags --format json
 done
+# Shard groups tile the data-parallel ranks (FSDP2's HSDP mesh is replicate x shard; DeepSpeed
+# asserts the world size divisible by mics_shard_size and zero_hpz_partition_size): 16 does not
+# divide 24 (was: states divided by 16 with no replica traffic).
+expect 2 "--shard-group 16 does not divide DP x CP = 24" -- estimate --model llama-2-7b --hardware h100-80gb --gpus 24 --shard-group 16 --strategy zero3
+expect 2 "--zero-hpz 16 does not divide DP x CP = 24" -- estimate --model llama-2-7b --hardware h100-80gb --gpus 24 --zero-hpz 16 --strategy zero3 --framework deepspeed
 # ZeRO++'s paper reduces ZeRO-3's cross-node volume from 3M to 0.75M per step (Wang et al. 2023,
 # section 4): qwZ halves the forward gather, hpZ keeps the backward gather in the node, qgZ
 # quarters the gradients. Without recomputation the ratio is exactly 4 here.
@@ -751,6 +756,13 @@ import json; a = json.load(open('$out'))['results'][0]; b = json.load(open('$out
 ra = a['step_time_seconds']['optimizer'] / a['memory_bytes']['optimizer_states']
 rb = b['step_time_seconds']['optimizer'] / b['memory_bytes']['optimizer_states']
 assert abs(ra / rb - 1) < 1e-9, (ra, rb)" 2>"$err" && ok || bad "EP with hybrid sharding, optimizer step: $(tail -1 "$err")"
+# Hybrid sharding with EP (torchtitan's HSDP mesh for the experts): on 32 GPUs with shard groups
+# of 8 and EP 4, EDP = 32 / 4 = 8 spans 4 replicas, so the experts shard over 2 ranks inside a
+# shard group; their gradients reduce-scatter there and the half left on each rank, 2 bytes x
+# 45,097,156,608 / 4 / 2, is all-reduced across the replicas. EP must come from inside a shard
+# group (torchtitan's parallel_dims borrows it from dp_shard x cp), so shard groups of 2 refuse EP 4.
+json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('expert gradient all-reduce across replicas')] == [(2 * 45097156608 / 4 / 2, 1)]" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json
+expect 2 "--ep 4 does not divide TP x --shard-group = 2" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 2 --ep 4 --strategy zero3 --framework fsdp2
 # FP8 with EP: Transformer Engine's FP8 weight and transpose (2 bytes per linear weight) exist
 # only for the experts the rank holds. DDP, EP 8 against EP 1: the 16-bit weights lose 7/8 of
 # Mixtral-8x7B's 45,097,156,608 expert parameters (2 bytes each) and their FP8 pair 2 more.

@@ -294,6 +294,8 @@ int setup_finish(setup *s, zs_error *err)
         return zs_fail(err, ZS_ERR_USAGE, "give --model or --params, not both");
     if (!s->model_arg && s->params <= 0)
         return zs_fail(err, ZS_ERR_USAGE, "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')");
+    if (s->largest_layer > 0 && s->model_arg)
+        return zs_fail(err, ZS_ERR_USAGE, "--largest-layer-params goes with --params (a --model's layers come from its shapes)");
     if (s->largest_layer > 0 && s->params > 0 && s->largest_layer > s->params)
         return zs_fail(err, ZS_ERR_USAGE, "--largest-layer-params %g exceeds --params %g", s->largest_layer, s->params);
 

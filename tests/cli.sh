@@ -354,6 +354,8 @@ done
 # Shard groups tile the data-parallel ranks (FSDP2's HSDP mesh is replicate x shard; DeepSpeed
 # asserts the world size divisible by mics_shard_size and zero_hpz_partition_size): 16 does not
 # divide 24 (was: states divided by 16 with no replica traffic).
+# A flag that would change nothing is refused, not ignored: --model's layers come from its shapes.
+expect 2 "--largest-layer-params goes with --params" -- estimate --model llama-2-7b --gpus 8 --strategy zero3 --largest-layer-params 1e10
 expect 2 "--shard-group 16 does not divide DP x CP = 24" -- estimate --model llama-2-7b --hardware h100-80gb --gpus 24 --shard-group 16 --strategy zero3
 expect 2 "--zero-hpz 16 does not divide DP x CP = 24" -- estimate --model llama-2-7b --hardware h100-80gb --gpus 24 --zero-hpz 16 --strategy zero3 --framework deepspeed
 # ZeRO++'s paper reduces ZeRO-3's cross-node volume from 3M to 0.75M per step (Wang et al. 2023,

@@ -84,6 +84,13 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     mem->nvme_per_gpu = nvme;
 }
 
+double memory_expert_unit(const sim_input *in)
+{
+    if (in->local_expert <= 0 || in->m->params_only) return 0;
+    return in->local_expert /
+           fmax(1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
+}
+
 double memory_expert_shards(const sim_input *in)
 {
     /* Hybrid sharding replicates (DP x CP) / shard_dp times (the shard group is carved from
@@ -323,6 +330,10 @@ void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
         /* FSDP: a unit is a transformer block; units_in_flight are unsharded at once, and a
          * unit's full gradients exist until their reduce-scatter. */
         double unit = in->m->params_only ? in->local_largest : fmin(in->pc->per_layer / (double)in->t->tp, in->local_params);
+        /* Expert parallelism: a block's unit holds the rank's E / EP experts, not E / TP
+         * (per_layer counts every expert of the block). */
+        double eu = memory_expert_unit(in);
+        if (eu > 0) unit = fmin(unit - eu * (double)in->t->ep / (double)in->t->tp + eu, in->local_params);
         mem->gathered_params = s->shards.parameters ? in->bt.param * unit * fw->units_in_flight : 0;
         mem->comm_buffers = s->shards.gradients ? in->bt.grad * unit : 0;
         break;

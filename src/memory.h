@@ -41,6 +41,10 @@ typedef struct memory {
  * at least 1. Pure; never fails. */
 double memory_expert_shards(const struct sim_input *in);
 
+/* Parameters of one MoE block's experts on this rank (E / EP of them), 0 without expert
+ * parallelism. Never fails. */
+double memory_expert_unit(const struct sim_input *in);
+
 /* Model states with `shards` partitioned over the data-parallel degree, offload applied.
  * Writes parameters, gradients, optimizer_states, model_states and the host/NVMe shares. Pure. */
 void memory_states(const struct sim_input *in, shard_set shards, memory *mem);

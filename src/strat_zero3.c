@@ -18,6 +18,9 @@ static void zero3_buffers(const strategy *s, const sim_input *in, memory *mem)
      * plus what the prefetcher has fetched ahead, capped by stage3_max_live_parameters. */
     double live = fmin(t->max_live_params, in->local_largest + t->prefetch_bucket);
     live = fmin(fmax(live, in->local_largest), in->local_params);
+    /* Expert parallelism: a MoE block's experts are gathered whole over EDP (zero3_comm),
+     * beside the dense working set. */
+    if (memory_expert_shards(in) > 1) live += memory_expert_unit(in);
     mem->gathered_params = in->bt.param * live;
 }
 
@@ -59,7 +62,7 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
          * backward (and for the recompute), over EDP; their gradients reduce-scatter there
          * too (comm.c, with the other expert traffic). */
         double blocks = fmax(1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
-        double unit = w * in->local_expert / blocks;
+        double unit = w * memory_expert_unit(in);
         comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, m * blocks, true, fwd, 0,
                               "expert parameter all-gather (forward, EDP)", 0, 0, fw->gather_overhead, 0});
         comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, again * m * blocks, true, bwd, 0,

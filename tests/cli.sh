@@ -765,6 +765,13 @@ assert abs(ra / rb - 1) < 1e-9, (ra, rb)" 2>"$err" && ok || bad "EP with hybrid 
 # group (torchtitan's parallel_dims borrows it from dp_shard x cp), so shard groups of 2 refuse EP 4.
 json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('expert gradient all-reduce across replicas')] == [(2 * 45097156608 / 4 / 2, 1)]" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json
 expect 2 "--ep 4 does not divide TP x --shard-group = 2" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 2 --ep 4 --strategy zero3 --framework fsdp2
+# EP's gathered working set. FSDP2 unshards a block's unit, two in flight: with EP 8 a Mixtral
+# block holds its attention (2 x 4096 x 4096 + 2 x 4096 x 1024), router (4096 x 8) and norms
+# (2 x 4096), 41,984,000 parameters, plus 8 / 8 of its experts, 3 x 4096 x 14336 = 176,160,768
+# (was: all 8 experts). Where ZeRO-3 gathers a MoE block's experts whole, what it gathers must fit
+# in the gathered-parameter row: at least the largest all-gather.
+json_check "d['results'][0]['memory_bytes']['zero3_gathered_parameters'] == 2 * 2 * (41984000 + 176160768)" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --ep 8 --strategy zero3 --framework fsdp2 --format json
+json_check "(lambda r: r['memory_bytes']['zero3_gathered_parameters'] >= max(c['size_bytes'] for c in r['collectives'] if c['collective'] == 'all_gather'))(d['results'][0])" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --ep 4 --strategy zero3 --format json
 # FP8 with EP: Transformer Engine's FP8 weight and transpose (2 bytes per linear weight) exist
 # only for the experts the rank holds. DDP, EP 8 against EP 1: the 16-bit weights lose 7/8 of
 # Mixtral-8x7B's 45,097,156,608 expert parameters (2 bytes each) and their FP8 pair 2 more.

@@ -70,6 +70,10 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
         return zs_fail(err, ZS_ERR_USAGE,
                        "--framework %s: the interleaved schedule needs micro-batches (--grad-accum %lld) "
                        "divisible by --pp %lld", fw->name, (long long)t->grad_accum, (long long)t->pp);
+    if (fw->ep_tp_needs_sp && t->ep > 1 && t->tp > 1 && !t->sequence_parallel)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: --ep %lld with --tp %lld needs --sequence-parallel "
+                       "(Megatron-Core refuses expert and tensor parallelism without it)",
+                       fw->name, (long long)t->ep, (long long)t->tp);
     if (t->checkpointing == CKPT_SELECTIVE && fw->selective == SELECTIVE_NONE)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no selective recomputation (use --checkpointing full or none)",
                        fw->name);

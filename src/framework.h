@@ -53,6 +53,7 @@ typedef struct framework {
     bool zeropp;                 /* ZeRO++ hpZ/qwZ/qgZ */
     bool exact_layer_split;      /* layers must divide evenly into pp x virtual stages */
     bool interleave_divisible;   /* interleaving needs micro-batches a multiple of pp */
+    bool ep_tp_needs_sp;         /* expert with tensor parallelism needs sequence parallelism */
     selective_kind selective;
     buffers_kind buffers;
     int units_in_flight;         /* BUFFERS_UNITS: units gathered at once (current + prefetch) */

@@ -15,6 +15,9 @@
  * - arguments.py: num_layers must be divisible by the pipeline size and, with interleaving,
  *   the layers per stage by the virtual size; megatron/core/pipeline_parallel/schedules.py:
  *   the interleaved schedule needs the number of micro-batches divisible by the pipeline size.
+ * - Expert with tensor parallelism needs sequence parallelism: ModelParallelConfig raises
+ *   "When using expert parallelism and tensor parallelism, sequence parallelism must be used"
+ *   (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).
  * - Selective recomputation recomputes the attention core (Korthikanti et al. 2022).
  * - Context parallelism (--context-parallel-size) splits the sequence over CP ranks with
  *   load-balanced causal chunks and exchanges K/V in a ring, overlapped with attention
@@ -25,7 +28,7 @@ const framework fw_megatron = {
     .runs = {"DDP", "distributed optimizer", NULL, NULL},
     .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
     .interleaving = true, .context_parallel = true, .offload = FW_OFFLOAD_NONE, .hybrid_shard = false, .zeropp = false,
-    .exact_layer_split = true, .interleave_divisible = true,
+    .exact_layer_split = true, .interleave_divisible = true, .ep_tp_needs_sp = true,
     .selective = SELECTIVE_ATTENTION, .buffers = BUFFERS_VIEWS,
     .fp32_grads = true, .overlap_comm = 1, .overlap_param_gather = true,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv

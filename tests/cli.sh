@@ -772,6 +772,10 @@ expect 2 "--ep 4 does not divide TP x --shard-group = 2" -- estimate --model mix
 # in the gathered-parameter row: at least the largest all-gather.
 json_check "d['results'][0]['memory_bytes']['zero3_gathered_parameters'] == 2 * 2 * (41984000 + 176160768)" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --ep 8 --strategy zero3 --framework fsdp2 --format json
 json_check "(lambda r: r['memory_bytes']['zero3_gathered_parameters'] >= max(c['size_bytes'] for c in r['collectives'] if c['collective'] == 'all_gather'))(d['results'][0])" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --ep 4 --strategy zero3 --format json
+# Megatron-Core raises "When using expert parallelism and tensor parallelism, sequence
+# parallelism must be used" (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).
+expect 2 "--ep 2 with --tp 2 needs --sequence-parallel" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --framework megatron --strategy zero1
+json_check "d['training']['tp'] == 2 and d['training']['ep'] == 2" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --sequence-parallel --framework megatron --strategy zero1 --format json
 # FP8 with EP: Transformer Engine's FP8 weight and transpose (2 bytes per linear weight) exist
 # only for the experts the rank holds. DDP, EP 8 against EP 1: the 16-bit weights lose 7/8 of
 # Mixtral-8x7B's 45,097,156,608 expert parameters (2 bytes each) and their FP8 pair 2 more.

@@ -60,8 +60,9 @@ void report_row_write(FILE *f, const model *m, const hardware *hw, const trainin
     const char *inames[] = {"gpus", "gpus_per_node", "tp", "pp", "cp", "ep", "virtual_stages", "dp",
                             "micro_batch", "seq_len", "grad_accum"};
     const long long ivals[] = {(long long)t->gpus, (long long)scenario_gpus_per_node(hw, t), (long long)t->tp,
-                               (long long)t->pp, (long long)t->cp, (long long)t->ep, (long long)t->virtual_stages, (long long)training_dp(t),
-                               (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum};
+                               (long long)t->pp, (long long)t->cp, (long long)t->ep, (long long)t->virtual_stages,
+                               (long long)training_dp(t), (long long)t->micro_batch, (long long)t->seq_len,
+                               (long long)t->grad_accum};
     const char *enames[] = {"precision", "optimizer", "checkpointing", "sequence_parallel",
                             "offload_optimizer", "offload_params", "valid", "error", "fits"};
     const char *evals[] = {precision_name(t->precision), optimizer_name(t->optimizer), ckpt_name(t->checkpointing),
@@ -69,7 +70,8 @@ void report_row_write(FILE *f, const model *m, const hardware *hw, const trainin
                            offload_name(t->offload_params), valid ? "true" : "false", why,
                            valid && r->fits ? "true" : "false"};
     const double tail[TAIL_COUNT] = {
-        r->step.compute, r->step.comm_exposed, r->step.optimizer, r->step.bubble, r->step.offload, r->step.overhead, r->step.total,
+        r->step.compute, r->step.comm_exposed, r->step.optimizer, r->step.bubble, r->step.offload, r->step.overhead,
+        r->step.total,
         r->tokens_per_second, r->tflops_per_gpu, r->mfu, r->hfu, r->comm.bytes_total,
         r->comm.bytes_level[LEVEL_INTRA], r->comm.bytes_level[LEVEL_INTER], r->comm.bytes_level[LEVEL_HOST],
         r->mem.host_per_node, r->cost.dollars};

@@ -14,7 +14,7 @@ CC       ?= cc
 PKGS     := libcjson gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-# Link-time optimisation inlines across the flat src/ files (the evaluation path crosses sim,
+# Link-time optimisation inlines across the src/ files (the evaluation path crosses sim,
 # memory, comm, collective and steptime): about +20% evaluations/s in make bench. Fat objects
 # keep plain machine code beside the IR, so the static library links without -flto too.
 OPT      ?= -O2 -flto=auto -ffat-lto-objects
@@ -35,9 +35,12 @@ else
 Q := @
 endif
 
+# src/ is grouped by layer, each folder including only the ones before it (tests/arch.sh):
+# core (the pure model), io (files), analysis (searches and fits over the core), report, cmd.
+LAYERS   := core io analysis report cmd
 # Library: everything but main.c and the command files, so tests link it without a main.
-LIB_SRC  := $(filter-out src/main.c src/cmd_%.c,$(wildcard src/*.c))
-CMD_SRC  := src/main.c $(wildcard src/cmd_*.c)
+LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
+CMD_SRC  := src/cmd/main.c $(wildcard src/cmd/cmd_*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)

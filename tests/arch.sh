@@ -27,17 +27,17 @@ includes() {
     echo "$seen"
 }
 
-core="model.h hardware.h training.h units.h compute.h memory.h comm.h collective.h scenario.h result.h strategy.h framework.h steptime.h sim.h plan.h zero_common.h"
+core=$(cd src && ls core/*.h)
 for h in $core; do
     inc=$(includes "$h")
     bad_inc=""
-    for x in cli.h setup.h dsconfig.h report.h plot.h "<cjson>" "<gsl>"; do
+    for x in cmd/cli.h cmd/setup.h io/dsconfig.h report/report.h report/plot.h "<cjson>" "<gsl>"; do
         case " $inc " in *" $x "*) bad_inc="$bad_inc $x" ;; esac
     done
     [ -z "$bad_inc" ] && ok || bad "core header $h includes$bad_inc"
 done
 # No cycles: a header never reaches itself.
-for f in src/*.h; do
+for f in src/*/*.h; do
     h=${f#src/}
     direct=$(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
     cyc=""
@@ -47,10 +47,10 @@ for f in src/*.h; do
     [ -z "$cyc" ] && ok || bad "$h is included back by$cyc"
 done
 # Only strategy and framework definitions know stage numbers.
-hits=$(grep -ln "zero_stage" src/*.c src/*.h 2>/dev/null | grep -v -e '^src/strat_' -e '^src/fw_' -e '^src/strategy\.' -e '^src/framework\.' || true)
+hits=$(grep -ln "zero_stage" src/*/*.c src/*/*.h 2>/dev/null | grep -v -e '^src/core/strat_' -e '^src/core/fw_' -e '^src/core/strategy\.' -e '^src/core/framework\.' || true)
 [ -z "$hits" ] && ok || bad "zero_stage outside strategy/framework files: $hits"
 # No source file in src/ longer than 800 lines.
-long=$(wc -l src/*.c src/*.h | awk '$2 != "total" && $1 > 800 {print $2 " (" $1 ")"}')
+long=$(wc -l src/*/*.c src/*/*.h | awk '$2 != "total" && $1 > 800 {print $2 " (" $1 ")"}')
 [ -z "$long" ] && ok || bad "files over 800 lines: $long"
 
 echo "$pass passed, $fail failed"

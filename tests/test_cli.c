@@ -1,5 +1,5 @@
 /* test_cli.c -- cli_parse: options bound to variables, ids and arguments to take, --help, errors. */
-#include "cli.h"
+#include "cmd/cli.h"
 #include "test.h"
 
 /* What take saw: the ids and arguments, in order. */

@@ -1,9 +1,9 @@
 /* test_comm.c -- collective closed forms, per-strategy volumes, FLOP counts, overlap limits. */
-#include "collective.h"
-#include "sim.h"
-#include "strategy.h"
+#include "core/collective.h"
+#include "core/sim.h"
+#include "core/strategy.h"
 #include "test.h"
-#include "uncertainty.h"
+#include "analysis/uncertainty.h"
 
 /* Thakur, Rabenseifner & Gropp 2005 closed forms at small n. */
 static void closed_forms(void)

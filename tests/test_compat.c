@@ -1,8 +1,8 @@
 /* test_compat.c -- checks the DeepSpeed and Megatron-LM compatibility modes against output those tools printed. */
 #include <stdio.h>
 
-#include "compat_deepspeed.h"
-#include "compat_megatron.h"
+#include "core/compat_deepspeed.h"
+#include "core/compat_megatron.h"
 #include "test.h"
 
 /*

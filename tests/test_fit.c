@@ -3,12 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "busbw.h"
-#include "fit.h"
-#include "harness.h"
-#include "nccltests.h"
+#include "core/busbw.h"
+#include "analysis/fit.h"
+#include "io/harness.h"
+#include "io/nccltests.h"
 #include "test.h"
-#include "units.h"
+#include "core/units.h"
 
 #define NCCL_DIR "tests/data/nccl/"
 #define HARN_DIR "tests/data/harness/"

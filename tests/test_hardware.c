@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "hardware_json.h"
-#include "jsonutil.h"
+#include "io/catalog.h"
+#include "io/hardware_json.h"
+#include "io/jsonutil.h"
 #include "test.h"
 
 static void catalog_profiles(void)

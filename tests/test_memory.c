@@ -1,8 +1,8 @@
 /* test_memory.c -- the memory model against the ZeRO paper's Table 1 and Korthikanti's Table 2. */
 #include <stdlib.h>
 
-#include "sim.h"
-#include "strategy.h"
+#include "core/sim.h"
+#include "core/strategy.h"
 #include "test.h"
 
 /* A V100-like system; memory tests read only hbm_bytes, the rest keeps the step model finite. */

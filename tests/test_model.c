@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "memory.h"
-#include "model_explain.h"
-#include "model_json.h"
-#include "sim.h"
+#include "io/catalog.h"
+#include "core/memory.h"
+#include "report/model_explain.h"
+#include "io/model_json.h"
+#include "core/sim.h"
 #include "test.h"
 
 static int load(const char *name, model *m, param_counts *pc)

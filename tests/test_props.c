@@ -1,6 +1,6 @@
 /* test_props.c -- invariants over hundreds of random valid configurations (seeded). */
-#include "sim.h"
-#include "strategy.h"
+#include "core/sim.h"
+#include "core/strategy.h"
 #include "test.h"
 
 /* xorshift64*: a fixed seed makes every run check the same cases. */

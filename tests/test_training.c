@@ -3,12 +3,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dsconfig.h"
-#include "jsonutil.h"
-#include "model_json.h"
-#include "setup.h"
+#include "io/dsconfig.h"
+#include "io/jsonutil.h"
+#include "io/model_json.h"
+#include "cmd/setup.h"
 #include "test.h"
-#include "training.h"
+#include "core/training.h"
 
 static void byte_tables(void)
 {

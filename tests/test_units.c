@@ -1,6 +1,6 @@
 /* test_units.c -- number, size and integer parsing; formatting. */
 #include "test.h"
-#include "units.h"
+#include "core/units.h"
 
 static void parse_counts(void)
 {

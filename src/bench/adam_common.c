@@ -9,7 +9,7 @@
 #include "f16.h"
 #include "fault.h"
 #include "fmt.h"
-#include "report.h"
+#include "zb_report.h"
 
 void adam_hparams_default(struct adam_hparams *h)
 {

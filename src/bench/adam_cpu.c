@@ -7,7 +7,7 @@
 #include "adam.h"
 #include "bench.h"
 #include "f16.h"
-#include "report.h"
+#include "zb_report.h"
 #include "stream.h"
 #include "timer.h"
 

@@ -10,7 +10,7 @@
 #include "bench.h"
 #include "cuda_util.h"
 #include "kernels.h"
-#include "report.h"
+#include "zb_report.h"
 
 #define WHO "adam"
 

@@ -37,7 +37,7 @@ BENCH_SAN_LDFLAGS := $(if $(SANITIZER),-fsanitize=$(SANITIZER))
 # Flags: the includer's CFLAGS first, ours after (so -O3 and -std=c11 win).
 # -ffp-contract=fast lets FMA through (ISO C mode turns it off);
 # -fno-math-errno lets sqrtf vectorise.
-BENCH_CFLAGS = $(CFLAGS) -std=c11 $(BENCH_OPT) $(BENCH_ARCH) -Wall -Wextra -fopenmp \
+BENCH_CFLAGS = $(CFLAGS) -std=c11 $(BENCH_OPT) $(BENCH_ARCH) -Wall -Wextra -fopenmp -Isrc \
                -fno-math-errno -ffp-contract=fast -D_DEFAULT_SOURCE -MMD -MP $(BENCH_SAN_CFLAGS)
 BENCH_LDFLAGS = $(LDFLAGS) -fopenmp $(BENCH_SAN_LDFLAGS)
 
@@ -84,16 +84,16 @@ BENCH_NVCCFLAGS = -O3 -std=c++17 $(BENCH_NVCC_GENCODE) -Xcompiler -Wall,-Wextra 
 
 # Sources: common files are built once per back end (coll_*.c call MPI or
 # NCCL depending on ZB_NCCL).
-BENCH_COMMON := main.c opts.c dtype.c fmt.c stats.c json.c report.c be_common.c mpi_dtype.c \
-                coll_data.c harness.c coll_allreduce.c coll_allgather.c coll_reducescatter.c \
-                coll_broadcast.c coll_alltoall.c coll_reduce.c coll_gather.c coll_scatter.c \
+BENCH_COMMON := zb_main.c opts.c dtype.c fmt.c stats.c json.c zb_report.c be_common.c mpi_dtype.c \
+                coll_data.c zb_harness.c zb_coll_allreduce.c zb_coll_allgather.c zb_coll_reducescatter.c \
+                zb_coll_broadcast.c zb_coll_alltoall.c coll_reduce.c coll_gather.c coll_scatter.c \
                 coll_sendrecv.c coll_run.c adam_common.c gemm_common.c gemm_table.c membw_common.c devsel.c
 BENCH_CPU_ONLY  := be_mpi.c stream.c adam_cpu.c membw_cpu.c gemm_cpu.c
 BENCH_CUDA_ONLY := be_cuda.c cuda_util.c stream.c adam_gpu.c membw_gpu.c gemm_gpu.c
 BENCH_CU        := kernels.cu
 
 # From src/, shared with zerosim: the atomic file writer behind -J.
-BENCH_SHARED    := atomicfile.c
+BENCH_SHARED    := io/atomicfile.c
 BENCH_CPU_OBJS  := $(patsubst %.c,$(BENCH_BUILD)/cpu/%.o,$(BENCH_COMMON) $(BENCH_CPU_ONLY) $(BENCH_SHARED)) \
                    $(BENCH_BUILD)/cpu/$(BENCH_CORE_O)
 BENCH_CUDA_OBJS := $(patsubst %.c,$(BENCH_BUILD)/cuda/%.o,$(BENCH_COMMON) $(BENCH_CUDA_ONLY) $(BENCH_SHARED)) \
@@ -164,7 +164,7 @@ endif
 
 # Unit tests without MPI (fp8 encodings, GPU selection, fp8 GEMM check): plain cc.
 BENCH_UNIT := $(BENCH_BUILD)/test-units
-BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c devsel.c gemm_common.c gemm_core.c json.c) src/atomicfile.c
+BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c devsel.c gemm_common.c gemm_core.c json.c) src/io/atomicfile.c
 $(BENCH_UNIT): $(BENCH_UNIT_SRC) $(addprefix $(BENCH_DIR)/,dtype.h devsel.h gemm.h json.h bench.mk)
 	@mkdir -p $(@D)
 	$(BENCH_SAY) CC $@

@@ -1,4 +1,4 @@
-/* coll.h -- the table a collective plugs into the common harness (harness.c). */
+/* coll.h -- the table a collective plugs into the common harness (zb_harness.c). */
 #ifndef ZB_COLL_H
 #define ZB_COLL_H
 

@@ -3,7 +3,7 @@
 #ifndef ZB_COLL_RUN_H
 #define ZB_COLL_RUN_H
 
-#include "../busbw.h"
+#include "../core/busbw.h"
 #include "coll.h"
 
 #ifdef ZB_NCCL

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #ifdef ZB_HAVE_CORE
-#include "../catalog.h"
-#include "../model_json.h"
+#include "../io/catalog.h"
+#include "../io/model_json.h"
 
 int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, size_t len)
 {

@@ -9,7 +9,7 @@
 #include "dtype.h"
 #include "fmt.h"
 #include "gemm.h"
-#include "report.h"
+#include "zb_report.h"
 #include "timer.h"
 
 #ifdef ZB_HAVE_CBLAS

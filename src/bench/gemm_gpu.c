@@ -13,7 +13,7 @@
 #include "dtype.h"
 #include "gemm.h"
 #include "kernels.h"
-#include "report.h"
+#include "zb_report.h"
 
 #define WHO "gemm"
 

@@ -5,7 +5,7 @@
 
 #include "fmt.h"
 #include "json.h"
-#include "report.h"
+#include "zb_report.h"
 
 void gemm_table_header(const struct report *r, const struct gemm_list *gl, const char *what, const char *u_name,
                        const char *timing)

@@ -1,7 +1,7 @@
 /* json.c -- minimal JSON writer (escaping, comma placement) and atomic file output. */
 #include "json.h"
 
-#include "../atomicfile.h"
+#include "../io/atomicfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -139,7 +139,7 @@ void json_null(struct json *j, const char *key)
 int json_write_atomic(const struct json *j, const char *path)
 {
     if (j->err || j->depth != 0 || !j->buf) { errno = EINVAL; return -1; }
-    atomicfile a; /* src/atomicfile.c: mkstemp beside path, devices and FIFOs written in place */
+    atomicfile a; /* src/io/atomicfile.c: mkstemp beside path, devices and FIFOs written in place */
     if (atomicfile_open(&a, path) != 0) return -1;
     if (fwrite(j->buf, 1, j->len, a.f) != j->len || fputc('\n', a.f) == EOF) {
         int saved = errno;

@@ -37,7 +37,7 @@ void json_int(struct json *j, const char *key, long long val);
 void json_bool(struct json *j, const char *key, int val);
 void json_null(struct json *j, const char *key);
 
-/* json_write_atomic: writes the document plus a newline through src/atomicfile.c
+/* json_write_atomic: writes the document plus a newline through src/io/atomicfile.c
  * (a mkstemp file beside path, fsynced and renamed over it; a device or FIFO is
  * written directly). Returns 0, or -1 (errno set; the
  * temporary file is removed) when the writer had an error, the document is

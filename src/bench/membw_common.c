@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "fmt.h"
-#include "report.h"
+#include "zb_report.h"
 
 void membw_times_init(struct membw_times *t)
 {

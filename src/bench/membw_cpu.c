@@ -4,7 +4,7 @@
 
 #include "bench.h"
 #include "membw.h"
-#include "report.h"
+#include "zb_report.h"
 #include "stream.h"
 #include "timer.h"
 

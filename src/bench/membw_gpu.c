@@ -9,7 +9,7 @@
 #include "cuda_util.h"
 #include "kernels.h"
 #include "membw.h"
-#include "report.h"
+#include "zb_report.h"
 #include "stream.h"
 
 #define WHO "membw"

@@ -361,7 +361,7 @@ if [ $cuda_built = 1 ]; then
 fi
 
 
-# --- -J through src/atomicfile.c (issue 14): a FIFO stays a FIFO, a read-only file is refused
+# --- -J through src/io/atomicfile.c (issue 14): a FIFO stays a FIFO, a read-only file is refused
 mkfifo "$TMP/j.fifo"
 cat "$TMP/j.fifo" >"$TMP/j.out" &
 reader=$!

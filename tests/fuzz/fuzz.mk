@@ -26,7 +26,8 @@ FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O1 -g -MMD -MP
 FUZZ_LDLIBS  := $(shell pkg-config --libs libcjson gsl 2>/dev/null) -lm
 FUZZ_Q       := $(if $(filter 1,$(V)),,@)
 
-FUZZ_LIB_SRC := $(filter-out src/main.c src/cmd_%.c,$(wildcard src/*.c)) tests/fuzz/fuzz_common.c
+FUZZ_LIB_SRC := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))) \
+                tests/fuzz/fuzz_common.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_TGT_OBJ := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)

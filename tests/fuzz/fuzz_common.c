@@ -7,10 +7,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "error.h"
-#include "hardware_json.h"
-#include "model_json.h"
-#include "sim.h"
+#include "core/error.h"
+#include "io/hardware_json.h"
+#include "io/model_json.h"
+#include "core/sim.h"
 
 char *fuzz_text(const uint8_t *data, size_t size)
 {

@@ -5,10 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hardware.h"
-#include "model.h"
-#include "strategy.h"
-#include "training.h"
+#include "core/hardware.h"
+#include "core/model.h"
+#include "core/strategy.h"
+#include "core/training.h"
 
 /* A violated invariant is a crash libFuzzer records, whatever the build's NDEBUG. */
 #define FUZZ_CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)

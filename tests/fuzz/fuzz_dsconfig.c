@@ -4,7 +4,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "dsconfig.h"
+#include "io/dsconfig.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

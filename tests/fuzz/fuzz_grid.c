@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "grid.h"
-#include "units.h"
+#include "cmd/grid.h"
+#include "core/units.h"
 
 static void expand(const char *text, char (*out)[32], int max)
 {

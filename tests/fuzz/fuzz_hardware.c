@@ -5,7 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "fuzz_common.h"
-#include "hardware_json.h"
+#include "io/hardware_json.h"
 
 /* The reference model on the parsed hardware: plain, model-parallel, offloaded. */
 static void simulate(const hardware *hw)

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "busbw.h"
-#include "harness.h"
+#include "core/busbw.h"
+#include "io/harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -5,7 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "fuzz_common.h"
-#include "model_json.h"
+#include "io/model_json.h"
 
 /* A few shapes of run, so tensor and pipeline parallelism and offload see the parsed model. */
 static void simulate(const model *m, const param_counts *pc)

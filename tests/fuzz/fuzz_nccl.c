@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "busbw.h"
-#include "nccltests.h"
+#include "core/busbw.h"
+#include "io/nccltests.h"
 
 /* Canonical, squashed, binary-path and unknown spellings; the input's length picks one, so
  * every input is read once without a hint and once with one (deterministically). */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "runs.h"
+#include "io/runs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "units.h"
+#include "core/units.h"
 
 /* Each parse that succeeds must give a value its printers can show. */
 static void show(double v)

@@ -4,11 +4,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "compare.h"
-#include "plan.h"
-#include "setup.h"
-#include "sim.h"
-#include "strategy.h"
+#include "analysis/compare.h"
+#include "analysis/plan.h"
+#include "cmd/setup.h"
+#include "core/sim.h"
+#include "core/strategy.h"
 
 static double now(void)
 {

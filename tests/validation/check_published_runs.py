@@ -15,7 +15,7 @@ def bad(msg):
     global errs; errs += 1; print("ERROR", msg)
 with open(path, newline="") as f:
     rdr = csv.reader(f)
-    hdr = next(rdr)  # the base columns, then optional ones (src/runs.h)
+    hdr = next(rdr)  # the base columns, then optional ones (src/io/runs.h)
     OPTIONAL = {"framework", "offload_optimizer", "offload_params", "grad_dtype", "shard_group", "zero_hpz",
                 "quantized_weights", "quantized_gradients", "overlap_comm", "flash_attention", "excluded"}
     if hdr[:len(HEADER)] != HEADER or not set(hdr[len(HEADER):]) <= OPTIONAL: bad("header mismatch")

@@ -1,0 +1,116 @@
+/* compare.c -- one strategy decision: the same core as estimate and plan, no second search. */
+#include "analysis/compare.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/sim.h"
+
+static bool fits_with(const scenario *sc, const training *t, const strategy *s, int64_t mb)
+{
+    training x = *t;
+    x.micro_batch = mb;
+    sim_input in;
+    zs_error ignore;
+    result r;
+    if (sim_prepare(&in, sc->m, sc->pc, sc->hw, &x, &ignore)) return false;
+    return sim_run_memory(&in, s, &r);
+}
+
+int64_t compare_max_micro_batch(const scenario *sc, const training *t, const strategy *s)
+{
+    if (!fits_with(sc, t, s, 1)) return 0;
+    int64_t lo = 1, hi = 2;
+    while (hi <= (1 << 20) && fits_with(sc, t, s, hi)) { lo = hi; hi *= 2; }
+    if (hi > (1 << 20)) return lo;
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (fits_with(sc, t, s, mid)) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+static double diff(bool ok, double base, double mine)
+{
+    return ok ? base - mine : NAN;
+}
+
+int compare_run(const scenario *sc, const plan_space *sp, const framework *const *frameworks,
+                compare_row *rows, int max, int *n, zs_error *err)
+{
+    *n = 0;
+    const framework *own[2] = {framework_of(sc->t), NULL};
+    const framework *const *fws = frameworks && frameworks[0] ? frameworks : own;
+    for (int f = 0; fws[f]; f++) {
+        training t = *sc->t;
+        t.framework = fws[f];
+        scenario one = *sc;
+        one.t = &t;
+        sim_input in;
+        zs_error prep = {0};
+        bool prepared = sim_prepare(&in, sc->m, sc->pc, sc->hw, &t, &prep) == ZS_OK;
+        /* A framework that cannot run the given layout at all still has a fewest-GPU and a
+         * fastest answer elsewhere in the space; with one framework, say why instead. */
+        if (!prepared && !frameworks) return zs_fail(err, prep.code, "%s", prep.msg);
+        plan_space fsp = *sp;
+        fsp.frameworks[0] = fws[f];
+        fsp.frameworks[1] = NULL;
+        plan_result pr;
+        if (plan_search(&one, &fsp, 1, NULL, NULL, &pr, err)) return err->code;
+        int first = *n;
+        for (int si = 0; sc->chosen[si] && *n < max; si++) {
+            const strategy *s = sc->chosen[si];
+            int k = strategy_index(s);
+            if (k < 0 || !fws[f]->runs[k]) continue;
+            compare_row *row = &rows[(*n)++];
+            memset(row, 0, sizeof *row);
+            row->s = s;
+            row->fw = fws[f];
+            if (prepared) {
+                sim_run(&in, s, sc->tokens, &row->given);
+                row->max_micro_batch = compare_max_micro_batch(&one, &t, s);
+                training full = t;
+                full.checkpointing = CKPT_FULL;
+                row->max_micro_batch_recompute = compare_max_micro_batch(&one, &full, s);
+                if (row->max_micro_batch > 0) {
+                    row->at_max_t = t;
+                    row->at_max_t.micro_batch = row->max_micro_batch;
+                    sim_input mi;
+                    zs_error ignore;
+                    if (sim_prepare(&mi, sc->m, sc->pc, sc->hw, &row->at_max_t, &ignore) == ZS_OK)
+                        sim_run(&mi, s, sc->tokens, &row->at_max);
+                }
+            } else {
+                row->given.strategy = s;
+                row->given.framework = fws[f];
+                size_t l = strlen(prep.msg);
+                if (l >= sizeof row->given.why) l = sizeof row->given.why - 1;
+                memcpy(row->given.why, prep.msg, l);
+                row->given.why[l] = '\0';
+            }
+            row->min_gpus = pr.min_gpus[k];
+            if (row->min_gpus) row->min_entry = pr.min_entry[k];
+            row->has_best = pr.has_best[k];
+            if (row->has_best) row->best = pr.best_per_strategy[k];
+        }
+        plan_result_free(&pr);
+        /* Baseline within the framework: DDP when it fits somewhere, else the weakest strategy
+         * (fewest shards, table order) that does. */
+        const compare_row *base = NULL;
+        for (int i = first; i < *n && !base; i++)
+            if (rows[i].min_gpus > 0) base = &rows[i];
+        for (int i = first; i < *n; i++) {
+            compare_row *r = &rows[i];
+            r->baseline = base;
+            bool b = base != NULL;
+            r->saved_gpus = diff(b && r->min_gpus > 0, b ? (double)base->min_gpus : 0, (double)r->min_gpus);
+            r->saved_memory_bytes = diff(b && base->given.applicable && r->given.applicable,
+                                         b ? base->given.mem.total : 0, r->given.mem.total);
+            r->saved_step_seconds = diff(b && base->has_best && r->has_best, b ? base->best.r.step.total : 0,
+                                         r->best.r.step.total);
+            r->saved_dollars = diff(b && base->has_best && r->has_best && sc->tokens > 0,
+                                    b ? base->best.r.cost.dollars : 0, r->best.r.cost.dollars);
+        }
+    }
+    return ZS_OK;
+}

@@ -1,0 +1,136 @@
+/* fwfit.c -- fit a framework's kernel efficiency on a declared half of measured runs. */
+#include "analysis/fwfit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/validate.h"
+
+/* The framework's time-like runs, copied so a trial efficiency can be set on them. */
+typedef struct fit_set {
+    run_record *run;
+    bool *train;
+    int n;
+    const char *hw;          /* profile name or path for every run, or NULL */
+    const hardware *profile; /* a profile in memory for every run, or NULL */
+} fit_set;
+
+/* Mean squared log error and mean |error| over the train or held-out half at efficiency k
+ * (k = 0: the framework's own). */
+static int score(const fit_set *fs, double k, double o, bool train, double *msle, double *mape, double *worst,
+                 zs_error *err)
+{
+    double sq = 0, ab = 0, w = 0;
+    int m = 0;
+    for (int i = 0; i < fs->n; i++) {
+        if (fs->train[i] != train) continue;
+        fs->run[i].gemm_efficiency = k;
+        fs->run[i].step_overhead = o;
+        outcome o;
+        if (fs->profile ? validate_run_hw(&fs->run[i], fs->profile, &o, err) : validate_run(&fs->run[i], fs->hw, &o, err))
+            return err->code;
+        double l = log1p(o.error);
+        sq += l * l;
+        ab += fabs(o.error);
+        w = fmax(w, fabs(o.error));
+        m++;
+    }
+    *msle = m ? sq / m : 0;
+    if (mape) *mape = m ? ab / m : 0;
+    if (worst) *worst = w;
+    return ZS_OK;
+}
+
+static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override, const hardware *profile,
+               bool split, fwfit_result *out, zs_error *err);
+
+int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const char *hw_override,
+                     fwfit_result *out, zs_error *err)
+{
+    return fit(runs, n, fw, hw_override, NULL, true, out, err);
+}
+
+int fwfit_all(const run_record *runs, int n, const framework *fw, const hardware *hw, fwfit_result *out,
+              zs_error *err)
+{
+    return fit(runs, n, fw, NULL, hw, false, out, err);
+}
+
+static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override, const hardware *profile,
+               bool split, fwfit_result *out, zs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->fw = fw;
+    out->builtin = fw->gemm_efficiency;
+    fit_set fs = {calloc((size_t)(n > 0 ? n : 1), sizeof *fs.run), calloc((size_t)(n > 0 ? n : 1), sizeof *fs.train), 0, hw_override, profile};
+    if (!fs.run || !fs.train) {
+        free(fs.run);
+        free(fs.train);
+        return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        const run_record *r = &runs[i];
+        bool timed = runs_measured_step(r) > 0 || r->mfu > 0 || r->hfu > 0;
+        if (strcmp(r->framework, fw->name) != 0 || !timed || r->excluded[0]) continue;
+        fs.run[fs.n] = *r;
+        fs.train[fs.n] = !split || fs.n % 2 == 0;
+        fs.n++;
+    }
+    out->n_train = split ? (fs.n + 1) / 2 : fs.n;
+    out->n_held = split ? fs.n / 2 : 0;
+    int rc = ZS_OK;
+    if (fs.n < 2) {
+        rc = zs_fail(err, ZS_ERR_INPUT, "framework %s: %d time-like runs, the fit needs 2 or more", fw->name, fs.n);
+        goto done;
+    }
+    double msle;
+    out->builtin_overhead = fw->step_overhead;
+    if ((rc = score(&fs, 0, -1, true, &msle, &out->mape_train_builtin, NULL, err)) ||
+        (rc = score(&fs, 0, -1, false, &msle, &out->mape_held_builtin, &out->worst_held_builtin, err)))
+        goto done;
+    /* Coordinate descent: golden-section on the efficiency, then on the overhead. */
+    double k = fw->gemm_efficiency, o = fw->step_overhead;
+    double prev_k = -1, prev_o = -1;
+    for (int round = 0; round < 30 && (fabs(k - prev_k) > 1e-5 || fabs(o - prev_o) > 1e-5); round++) {
+        prev_k = k;
+        prev_o = o;
+        for (int which = 0; which < 2; which++) {
+            const double g = (sqrt(5.0) - 1) / 2;
+            double a = which ? 0 : 0.2, b = which ? 5.0 : 2.0;
+            double c = b - g * (b - a), d = a + g * (b - a), fc, fd;
+            if ((rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err)) ||
+                (rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err)))
+                goto done;
+            for (int it = 0; it < 40 && b - a > 1e-4; it++) {
+                if (fc < fd) { b = d; d = c; fd = fc; c = b - g * (b - a); rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err); }
+                else { a = c; c = d; fc = fd; d = a + g * (b - a); rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err); }
+                if (rc) goto done;
+            }
+            if (which) o = (a + b) / 2; else k = (a + b) / 2;
+        }
+    }
+    double f0, fp, fm;
+    if ((rc = score(&fs, k, o, true, &f0, &out->mape_train, NULL, err)) ||
+        (rc = score(&fs, k, o, false, &msle, &out->mape_held, NULL, err)))
+        goto done;
+    out->efficiency = k;
+    out->overhead = o;
+    /* Least squares on m residuals: var(x) = s^2 / (J'J), with J'J = m f'' / 2 and
+     * s^2 = m f / (m - 1) for the mean squared residual f (each parameter alone). */
+    double m = (double)out->n_train;
+    double hk = 0.01 * k, ho = fmax(0.01 * o, 1e-3);
+    if ((rc = score(&fs, k + hk, o, true, &fp, NULL, NULL, err)) || (rc = score(&fs, k - hk, o, true, &fm, NULL, NULL, err)))
+        goto done;
+    double curv = (fp - 2 * f0 + fm) / (hk * hk);
+    out->stderr_eff = curv > 0 && m > 1 ? sqrt((m * f0 / (m - 1)) / (m * curv / 2)) : 0;
+    if ((rc = score(&fs, k, o + ho, true, &fp, NULL, NULL, err)) ||
+        (rc = score(&fs, k, o - ho > 0 ? o - ho : 0, true, &fm, NULL, NULL, err)))
+        goto done;
+    curv = o - ho > 0 ? (fp - 2 * f0 + fm) / (ho * ho) : 0;
+    out->stderr_overhead = curv > 0 && m > 1 ? sqrt((m * f0 / (m - 1)) / (m * curv / 2)) : 0;
+done:
+    free(fs.run);
+    free(fs.train);
+    return rc;
+}

@@ -1,0 +1,291 @@
+/* validate.c -- measured runs: rebuild each configuration, predict, compare. */
+#include "analysis/validate.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/catalog.h"
+#include "core/framework.h"
+#include "io/hardware_json.h"
+#include "io/model_json.h"
+#include "core/strategy.h"
+#include "analysis/uncertainty.h"
+
+/* Load a model by catalog name or path, counted at the default persistence threshold (the
+ * runs files have no such column). */
+static int load_model(const char *name, model *m, param_counts *pc, zs_error *err)
+{
+    char path[4096];
+    training t;
+    training_init(&t);
+    if (catalog_resolve("models", name, path, sizeof path, err) || model_load(path, m, err) ||
+        model_count(m, t.persistence_threshold, pc, err))
+        return err->code;
+    return ZS_OK;
+}
+
+static int load_hardware(const char *name, hardware *hw, zs_error *err)
+{
+    char path[4096];
+    if (catalog_resolve("hardware", name, path, sizeof path, err) || hardware_load(path, hw, err)) return err->code;
+    return ZS_OK;
+}
+
+int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err)
+{
+    hardware hw;
+    if (load_hardware(hw_override ? hw_override : run->hardware, &hw, err)) return err->code;
+    return validate_run_hw(run, &hw, o, err);
+}
+
+int validate_run_hw(const run_record *run, const hardware *hw, outcome *o, zs_error *err)
+{
+    model m;
+    param_counts pc;
+    if (load_model(run->model, &m, &pc, err)) return err->code;
+    return validate_run_loaded(run, &m, &pc, hw, o, err);
+}
+
+/* The run's fields that are training fields as they are: each copied whole. A pair of
+ * fields of different sizes does not compile. */
+#define RUN_FIELD(tf, rf)                                                                        \
+    {offsetof(training, tf), offsetof(run_record, rf),                                           \
+     sizeof(char[sizeof ((training *)0)->tf == sizeof ((run_record *)0)->rf ? sizeof ((training *)0)->tf : -1])}
+static const struct {
+    size_t train, run, size; /* offsets in training and run_record, bytes */
+} run_fields[] = {
+    RUN_FIELD(gpus, gpus),
+    RUN_FIELD(gpus_per_node, gpus_per_node),
+    RUN_FIELD(tp, tp),
+    RUN_FIELD(pp, pp),
+    RUN_FIELD(virtual_stages, virtual_stages),
+    RUN_FIELD(micro_batch, micro_batch),
+    RUN_FIELD(seq_len, seq_len),
+    RUN_FIELD(sequence_parallel, sequence_parallel),
+    RUN_FIELD(shard_group, shard_group),
+    RUN_FIELD(hpz_group, zero_hpz),
+    RUN_FIELD(quant_weights, quantized_weights),
+    RUN_FIELD(quant_grads, quantized_gradients),
+    RUN_FIELD(overlap_comm, overlap_comm),
+    RUN_FIELD(gemm_efficiency, gemm_efficiency),
+    RUN_FIELD(step_overhead, step_overhead),
+    RUN_FIELD(flash_attention, flash_attention),
+};
+#undef RUN_FIELD
+
+int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc, const hardware *hw_in,
+                        outcome *o, zs_error *err)
+{
+    hardware hw = *hw_in;
+    training t;
+    training_init(&t);
+    for (size_t k = 0; k < sizeof run_fields / sizeof run_fields[0]; k++)
+        memcpy((char *)&t + run_fields[k].train, (const char *)run + run_fields[k].run, run_fields[k].size);
+    int p = precision_parse(run->precision), c = ckpt_parse(run->checkpointing);
+    if (p < 0 || c < 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: precision \"%s\" or checkpointing \"%s\" not recognised",
+                       run->line, run->precision, run->checkpointing);
+    t.precision = (precision_kind)p;
+    t.checkpointing = (ckpt_kind)c;
+    t.framework = framework_find(run->framework);
+    int oo = offload_parse(run->offload_optimizer), op = offload_parse(run->offload_params);
+    if (!t.framework || oo < 0 || op < 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: framework \"%s\" (%s) or offload \"%s\"/\"%s\" (none|cpu|nvme) not recognised",
+                       run->line, run->framework, framework_names(), run->offload_optimizer, run->offload_params);
+    t.offload_optimizer = (offload_kind)oo;
+    t.offload_params = (offload_kind)op;
+    if (strcmp(run->grad_dtype, "fp32") == 0) t.grad_bytes = 4;
+    else if (run->grad_dtype[0]) t.grad_bytes = 2;
+    const strategy *s = strategy_find(run->strategy);
+    if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);
+    if (run->gpus % (run->tp * run->pp) != 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp", run->line, (long long)run->gpus);
+    int64_t dp = run->gpus / (run->tp * run->pp);
+    if (run->global_batch % (dp * run->micro_batch) != 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: global_batch %lld is not a multiple of micro_batch x DP (%lld x %lld)",
+                       run->line, (long long)run->global_batch, (long long)run->micro_batch, (long long)dp);
+    t.grad_accum = run->global_batch / (dp * run->micro_batch);
+    sim_input in;
+    if (sim_prepare(&in, m, pc, &hw, &t, err)) {
+        char tmp[sizeof err->msg];
+        snprintf(tmp, sizeof tmp, "line %d", run->line);
+        zs_error_prefix(err, tmp);
+        return err->code;
+    }
+    memset(o, 0, sizeof *o);
+    o->run = run;
+    sim_run(&in, s, 0, &o->r);
+    if (uncertainty_available(&hw))
+        o->r.has_interval = uncertainty_interval(&in, s, 0.9, &o->r.step_lo, &o->r.step_hi);
+    double step = runs_measured_step(run);
+    if (step > 0) {
+        o->metric = "step_seconds";
+        o->measured = step;
+        o->predicted = o->r.step.total;
+    } else if (run->mfu > 0 || run->hfu > 0) {
+        /* Throughput-only rows: compare time per step implied by MFU (or HFU). */
+        o->metric = run->mfu > 0 ? "mfu" : "hfu";
+        o->measured = run->mfu > 0 ? run->mfu : run->hfu;
+        o->predicted = run->mfu > 0 ? o->r.mfu : o->r.hfu;
+    } else {
+        /* Memory-only rows: the peak the GPU reported against the modelled total. */
+        o->metric = "peak_memory_bytes";
+        o->measured = run->peak_memory_bytes;
+        o->predicted = o->r.mem.total;
+    }
+    /* Error as predicted / measured - 1 in time or bytes: MFU is inverse to time. */
+    o->error = strcmp(o->metric, "mfu") == 0 || strcmp(o->metric, "hfu") == 0 ? o->measured / o->predicted - 1
+                                                                            : o->predicted / o->measured - 1;
+    return ZS_OK;
+}
+
+/* ---- models and profiles loaded once each ---------------------------------------------- */
+
+struct validate_model {
+    char name[sizeof ((run_record *)0)->model]; /* run_record.model it was loaded for */
+    model m;
+    param_counts pc;
+};
+
+int validate_run_cached(const run_record *run, const hardware *hw, validate_models *vm, outcome *o, zs_error *err)
+{
+    struct validate_model *x = NULL;
+    for (int i = 0; i < vm->n && !x; i++)
+        if (strcmp(vm->v[i].name, run->model) == 0) x = &vm->v[i];
+    if (!x) {
+        if (vm->n == vm->cap) {
+            int cap = vm->cap ? 2 * vm->cap : 8;
+            struct validate_model *g = realloc(vm->v, (size_t)cap * sizeof *g);
+            if (!g) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+            vm->v = g;
+            vm->cap = cap;
+        }
+        x = &vm->v[vm->n];
+        snprintf(x->name, sizeof x->name, "%s", run->model);
+        if (load_model(run->model, &x->m, &x->pc, err)) return err->code;
+        vm->n++;
+    }
+    return validate_run_loaded(run, &x->m, &x->pc, hw, o, err);
+}
+
+void validate_models_free(validate_models *vm)
+{
+    free(vm->v);
+    memset(vm, 0, sizeof *vm);
+}
+
+typedef struct loaded_hw {
+    const char *name;         /* run_record.hardware or the override */
+    hardware hw;
+} loaded_hw;
+
+/* The profile named `name`, loading it into cache[*n] the first time. NULL on error. */
+static const hardware *hw_for(const char *name, loaded_hw *cache, int *n, zs_error *err)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(cache[i].name, name) == 0) return &cache[i].hw;
+    loaded_hw *x = &cache[*n];
+    x->name = name;
+    if (load_hardware(name, &x->hw, err)) return NULL;
+    (*n)++;
+    return &x->hw;
+}
+
+void validate_report_free(validate_report *rep)
+{
+    free(rep->runs);
+    free(rep->o);
+    memset(rep, 0, sizeof *rep);
+    rep->worst = -1;
+}
+
+int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
+                       zs_error *err)
+{
+    run_record *all = NULL;
+    int total = 0, *ends = calloc((size_t)(n_paths > 0 ? n_paths : 1), sizeof *ends);
+    if (!ends) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    for (int f = 0; f < n_paths; f++) {
+        run_record *more;
+        int m;
+        if (runs_load(paths[f], &more, &m, err)) {
+            free(all);
+            free(ends);
+            return err->code;
+        }
+        run_record *grown = realloc(all, (size_t)(total + m) * sizeof *grown);
+        if (!grown) {
+            free(all);
+            free(more);
+            free(ends);
+            return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", paths[f]);
+        }
+        memcpy(grown + total, more, (size_t)m * sizeof *grown);
+        free(more);
+        all = grown;
+        total += m;
+        ends[f] = total;
+    }
+    *runs = all;
+    *n = total;
+    if (file_end) *file_end = ends;
+    else free(ends);
+    return ZS_OK;
+}
+
+int validate_file(const char *path, const char *hw_override, const char *filter, validate_progress cb,
+                  void *ctx, validate_report *rep, zs_error *err)
+{
+    return validate_files(&path, 1, hw_override, filter, cb, ctx, rep, err);
+}
+
+int validate_files(const char *const *paths, int n_paths, const char *hw_override, const char *filter,
+                   validate_progress cb, void *ctx, validate_report *rep, zs_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->worst = -1;
+    int *ends = NULL;
+    if (validate_load_runs(paths, n_paths, &rep->runs, &rep->n_runs, &ends, err)) return err->code;
+    int n = rep->n_runs, file = 0;
+    rep->o = calloc((size_t)(n > 0 ? n : 1), sizeof *rep->o);
+    validate_models models = {0};
+    loaded_hw *hws = calloc((size_t)(n > 0 ? n : 1), sizeof *hws);
+    int nh = 0, rc = ZS_OK;
+    if (!rep->o || !hws) {
+        rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", paths[0]);
+        goto out;
+    }
+    for (int j = 0; j < n; j++) {
+        const run_record *run = &rep->runs[j];
+        while (j >= ends[file]) file++;
+        if (filter && !strstr(run->name, filter)) continue;
+        const hardware *hw = hw_for(hw_override ? hw_override : run->hardware, hws, &nh, err);
+        if (!hw || validate_run_cached(run, hw, &models, &rep->o[rep->n], err)) {
+            zs_error_prefix(err, paths[file]);
+            rc = err->code;
+            goto out;
+        }
+        rep->n++;
+        if (cb) cb(j + 1, n, ctx);
+    }
+    if (rep->n == 0) {
+        rc = zs_fail(err, ZS_ERR_USAGE, "--filter \"%.100s\": no run name in %s%s contains it (%d run%s)", filter, paths[0],
+                     n_paths > 1 ? " and the other files" : "", n, n == 1 ? "" : "s");
+        goto out;
+    }
+    double sum = 0;
+    for (int j = 0; j < rep->n; j++) {
+        sum += fabs(rep->o[j].error);
+        if (rep->worst < 0 || fabs(rep->o[j].error) > fabs(rep->o[rep->worst].error)) rep->worst = j;
+    }
+    rep->mape = sum / rep->n;
+out:
+    validate_models_free(&models);
+    free(hws);
+    free(ends);
+    if (rc) validate_report_free(rep);
+    return rc;
+}

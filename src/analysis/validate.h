@@ -1,0 +1,84 @@
+/* validate.h -- predicting measured runs and comparing with what was measured. */
+#ifndef ZS_VALIDATE_H
+#define ZS_VALIDATE_H
+
+#include "core/error.h"
+#include "core/hardware.h"
+#include "core/model.h"
+#include "io/runs.h"
+#include "core/sim.h"
+
+typedef struct outcome {
+    const run_record *run;
+    double measured, predicted; /* in the metric's unit */
+    double error;               /* predicted step time / measured - 1 */
+    const char *metric;         /* "step_seconds", or "mfu"/"hfu" for throughput-only rows */
+    result r;                   /* the full prediction */
+} outcome;
+
+/* Every run of one file, predicted: what `validate` prints and `plot validate` draws. */
+typedef struct validate_report {
+    run_record *runs;           /* all runs of the file, file order (heap) */
+    int n_runs;
+    outcome *o;                 /* the runs the filter kept, file order (heap); o[i].run points into runs */
+    int n;
+    double mape;                /* mean |error| over o (a fraction) */
+    int worst;                  /* index in o of the largest |error|; -1 when n = 0 */
+} validate_report;
+
+/* Called after each predicted run: done of total runs in the file. */
+typedef void (*validate_progress)(int done, int total, void *ctx);
+
+/* Load the runs file at path and predict every run whose name contains filter (NULL: all),
+ * with the hardware profile hw_override (NULL: each run's own). Each model and hardware file is
+ * loaded once per call, however many runs name it. cb may be NULL. Fails with ZS_ERR_INPUT
+ * (a message starting with path: a bad file or row, an unknown model or profile, a
+ * configuration the simulator rejects), ZS_ERR_USAGE when the filter keeps no run, or
+ * ZS_ERR_NOMEM; *rep is then empty (nothing to free). */
+int validate_file(const char *path, const char *hw_override, const char *filter, validate_progress cb,
+                  void *ctx, validate_report *rep, zs_error *err);
+
+/* validate_file over several files (n_paths >= 1): their runs in order, as one report; a
+ * message names the file of the run it is about. Fails like validate_file. */
+int validate_files(const char *const *paths, int n_paths, const char *hw_override, const char *filter,
+                   validate_progress cb, void *ctx, validate_report *rep, zs_error *err);
+
+/* Load the runs of n_paths files, in order, as one heap array (caller frees). When file_end is
+ * not NULL it gets a heap array (caller frees): file_end[f] = index after file f's last run.
+ * Fails like runs_load, or with ZS_ERR_NOMEM. */
+int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
+                       zs_error *err);
+
+/* Free what validate_file allocated; leaves *rep empty. Never fails. */
+void validate_report_free(validate_report *rep);
+
+/* Predict one run with its model and hardware already in memory (pc: model_count of m at
+ * the default persistence threshold) and compare. Fails with ZS_ERR_INPUT naming the line:
+ * a strategy or precision not recognised, a batch that does not divide, a configuration the
+ * simulator rejects. */
+int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc, const hardware *hw,
+                        outcome *o, zs_error *err);
+
+/* Models loaded once for many predictions (the runs of a file, a calibration's iterations):
+ * zero-initialise, pass to validate_run_cached, free with validate_models_free. */
+typedef struct validate_models {
+    struct validate_model *v; /* heap: one per distinct run_record.model */
+    int n, cap;
+} validate_models;
+
+/* validate_run_loaded with the run's model from vm, loaded into it the first time a run names
+ * it. Fails like validate_run_hw, and with ZS_ERR_NOMEM. */
+int validate_run_cached(const run_record *run, const hardware *hw, validate_models *vm, outcome *o, zs_error *err);
+
+/* Free what vm holds; leaves it empty and reusable. Never fails. */
+void validate_models_free(validate_models *vm);
+
+/* Predict one run, loading its model and its hardware (or hw_override) from their files.
+ * Fails like validate_run_loaded, and with ZS_ERR_INPUT for an unknown model or profile. */
+int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err);
+
+/* The same with a hardware profile already in memory (a calibration candidate); loads the
+ * model file on each call: a loop over many runs should use validate_run_cached. */
+int validate_run_hw(const run_record *run, const hardware *hw, outcome *o, zs_error *err);
+
+#endif

@@ -1,0 +1,23 @@
+/* cmd_args.c -- every command's argument loop: options into their variables, --help, errors. */
+#include "cmd/commands.h"
+#include "cmd/setup.h"
+
+int cmd_take_setup(void *ctx, int id, const char *value, zs_error *err)
+{
+    if (id == CLI_POSITIONAL) return zs_fail(err, ZS_ERR_USAGE, "unexpected argument (see --help)");
+    return setup_take(ctx, id, value, err);
+}
+
+int cmd_parse(const cmd_spec *spec, int argc, char **argv)
+{
+    cli_opt merged[128];
+    const cli_opt *opts = spec->own;
+    if (spec->shared) opts = setup_merge_options(spec->own, spec->own_first, spec->drop, merged, 128);
+    zs_error err = {0};
+    int rc = cli_parse(argc, argv, opts, spec->take ? spec->take : cmd_take_setup, spec->ctx, &err);
+    if (rc == CLI_HELP) {
+        spec->usage(stdout, spec->own);
+        return 0;
+    }
+    return rc ? cmd_error(spec->name, err.code, err.msg) : CMD_GO;
+}

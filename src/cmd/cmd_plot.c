@@ -1,0 +1,174 @@
+/* cmd_plot.c -- `zerosim plot`: charts of memory, step time, communication, scaling and validation. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "report/plot.h"
+#include "report/plot_data.h"
+#include "io/runs.h"
+#include "cmd/setup.h"
+#include "analysis/validate.h"
+
+/* Plot's options, then the shared ones less --format (plot's own) and --explain. */
+static const char *const not_plot[] = {"format", "explain", NULL};
+
+static void usage(FILE *f, const cli_opt *plot_only)
+{
+    fprintf(f, "usage: zerosim plot [CHART ...] (--model NAME|FILE | --params COUNT) [options] [-o DIR]\n"
+               "       zerosim plot validate --runs FILE [-o DIR]\n\n"
+               "Draw charts with gnuplot as PNG and SVG, with the data (.dat) and the gnuplot script (.gp)\n"
+               "beside them (redraw by hand: cd DIR && gnuplot memory.gp). Without gnuplot (on PATH, or\n"
+               "$GNUPLOT) only the .dat and .gp files are written. Charts (default: all the flags allow):\n"
+               "  memory          memory per GPU by component, one stacked bar per strategy, HBM line\n"
+               "  memory-vs-gpus  memory per GPU vs number of GPUs, with the non-sharded floor\n"
+               "  step            step time breakdown per strategy\n"
+               "  comm            bytes sent per GPU per step by link level, with the ZeRO paper's ideal\n"
+               "  max-model       largest trainable model vs number of GPUs per strategy\n"
+               "  validate        predicted vs measured step time of --runs FILE (only with --runs)\n"
+               "  compare         the strategy decision: memory with the HBM line, largest micro-batch,\n"
+               "                  fewest GPUs, cost of --tokens (as `zerosim compare`)\n"
+               "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
+               "Options:\n");
+    cli_print_options(f, plot_only);
+    cli_opt shared[96];
+    cli_print_options(f, setup_merge_options(NULL, false, not_plot, shared, 96));
+    fprintf(f, "\nExamples:\n"
+               "  zerosim plot --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full\n"
+               "  zerosim plot memory step --model llama-3-8b --gpus 8 -o /tmp/charts --format png\n"
+               "  zerosim plot validate --runs tests/validation/published_runs.csv\n");
+}
+
+
+/* Progress of slow charts on a terminal: "zerosim plot: max-model 12/40"; ctx is a bool
+ * that says a progress line is showing. */
+static void progress(plot_chart c, int done, int total, void *ctx)
+{
+    bool *showing = ctx;
+    fprintf(stderr, "\rzerosim plot: %s %d/%d ", plot_chart_name(c), done, total);
+    *showing = true;
+    if (done >= total) {
+        fprintf(stderr, "\r%*s\r", 48, "");
+        *showing = false;
+    }
+    fflush(stderr);
+}
+
+enum { P_GPUS_LIST = 1, P_FORMAT }; /* plot's options that take works out */
+
+/* What plot's take fills: the charts named, and the request and images its flags shape. */
+typedef struct plot_args {
+    setup *s;
+    plot_options *o;
+    plot_request *q;
+    bool *want, any;        /* want[chart] for each chart named */
+} plot_args;
+
+/* Plot's take: chart names, --gpus-list and --format; the rest goes to setup. */
+static int take(void *ctx, int id, const char *v, zs_error *err)
+{
+    plot_args *a = ctx;
+    int k;
+    switch (id) {
+    case CLI_POSITIONAL:
+        if ((k = plot_chart_parse(v)) < 0)
+            return zs_fail(err, ZS_ERR_USAGE, "unknown chart \"%.120s\" (memory, memory-vs-gpus, step, comm, max-model, validate)", v);
+        a->want[k] = a->any = true;
+        return ZS_OK;
+    case P_GPUS_LIST: return plot_parse_gpus_list(v, a->q, err);
+    case P_FORMAT:
+        /* png|svg|both: each leaves out the other kind */
+        if ((k = cli_choice("format", v, "png|svg|both", err)) < 0) return err->code;
+        if (k == 0) a->o->svg = false;
+        if (k == 1) a->o->png = false;
+        return ZS_OK;
+    }
+    return setup_take(a->s, id, v, err);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    setup s;
+    setup_init(&s);
+    plot_options o;
+    plot_options_init(&o, "plots");
+    plot_request q;
+    plot_request_init(&q);
+    zs_error err = {0};
+    bool want[PLOT_COUNT] = {false};
+    const cli_opt plot_only[] = {
+        {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", .alias = "-o", .text = &o.dir},
+        {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart", .text = &q.runs_path},
+        {"gpus-list", "N,N,..", "GPU counts of memory-vs-gpus and max-model (default 1..node, then whole nodes x2 up to 1024)", .id = P_GPUS_LIST},
+        {"format", "F", "png|svg|both (default both)", .id = P_FORMAT},
+        {"no-offload", NULL, "max-model: do not consider CPU/NVMe offload (as `plan`)", .on = &q.no_offload},
+        {"no-pp", NULL, "max-model: do not consider pipeline parallelism", .on = &q.no_pp},
+        {"no-tp", NULL, "max-model: do not consider tensor parallelism", .on = &q.no_tp},
+        {NULL},
+    };
+    plot_args a = {&s, &o, &q, want, false};
+    int rc = cmd_parse(&(cmd_spec){"plot", plot_only, usage, &a, .take = take, .shared = true, .own_first = true, .drop = not_plot},
+                       argc, argv);
+    if (rc != CMD_GO) return rc;
+    if (!*o.dir) return cmd_error("plot", ZS_ERR_USAGE, "-o: empty directory name");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", o.dir);
+    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--) dir[n - 1] = '\0';
+    o.dir = dir;
+
+    bool have_model = s.model_arg || s.params > 0;
+    if (!a.any) {
+        if (!have_model && !q.runs_path)
+            return cmd_error("plot", ZS_ERR_USAGE, "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
+        for (int c = 0; c < PLOT_COUNT; c++)
+            want[c] = c == PLOT_VALIDATE ? q.runs_path != NULL : c == PLOT_CALIBRATION ? false : have_model;
+    }
+    if (want[PLOT_VALIDATE] && !q.runs_path)
+        return cmd_error("plot", ZS_ERR_USAGE, "validate: needs --runs FILE");
+    if (q.runs_path) {
+        /* Check the runs file before drawing anything else. */
+        run_record *runs;
+        int n;
+        if (runs_load(q.runs_path, &runs, &n, &err)) return cmd_error("plot", err.code, err.msg);
+        free(runs);
+    }
+    bool need_setup = false;
+    for (int c = 0; c < PLOT_COUNT; c++) need_setup |= want[c] && c != PLOT_VALIDATE;
+    if (need_setup && setup_finish(&s, &err)) return cmd_error("plot", err.code, err.msg);
+    scenario sc = setup_scenario(&s);
+    if (plot_dir_prepare(o.dir, &err)) return cmd_error("plot", err.code, err.msg);
+    bool showing = false;
+    if (isatty(2)) {
+        q.progress = progress;
+        q.progress_ctx = &showing;
+    }
+
+    char gnuplot[4096];
+    bool draw = plot_find_gnuplot(gnuplot, sizeof gnuplot);
+    plot_data *d = malloc(sizeof *d);
+    if (!d) return cmd_error("plot", ZS_ERR_NOMEM, "out of memory");
+    for (int c = 0; c < PLOT_COUNT; c++) {
+        if (!want[c]) continue;
+        /* Compute, then draw: the chart writers only format what this step computed. */
+        validate_report val = {0};
+        rc = plot_data_compute((plot_chart)c, need_setup ? &sc : NULL, &q, d, &val, &err);
+        if (showing) fputc('\n', stderr);
+        showing = false;
+        if (!rc) rc = plot_draw((plot_chart)c, d, &o, draw ? gnuplot : NULL, &err);
+        validate_report_free(&val);
+        if (rc) {
+            free(d);
+            return cmd_error("plot", err.code, err.msg);
+        }
+        if (!draw) continue;
+        const char *name = plot_chart_name((plot_chart)c);
+        if (o.png) printf("%s/%s.png%s", o.dir, name, o.svg ? " " : "\n");
+        if (o.svg) printf("%s/%s.svg\n", o.dir, name);
+    }
+    free(d);
+    if (!draw) fprintf(stderr, "zerosim plot: gnuplot not found; wrote .dat and .gp files to %s\n", o.dir);
+    if (fflush(stdout) != 0 || ferror(stdout)) return cmd_error("plot", ZS_ERR_IO, "cannot write output");
+    return 0;
+}

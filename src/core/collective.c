@@ -1,0 +1,69 @@
+/* collective.c -- the common collective harness: links, level choice, ring helpers. */
+#include "core/collective.h"
+
+#include <math.h>
+#include <string.h>
+
+const coll_ops *const coll_table[COLL_COUNT] = {
+    [COLL_ALL_REDUCE] = &coll_allreduce, [COLL_REDUCE_SCATTER] = &coll_reducescatter,
+    [COLL_ALL_GATHER] = &coll_allgather, [COLL_BROADCAST] = &coll_broadcast,
+    [COLL_ALL_TO_ALL] = &coll_alltoall,  [COLL_P2P] = &coll_p2p,
+};
+
+void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_COUNT])
+{
+    double g = gpus_per_node > 0 ? (double)gpus_per_node : 1;
+    out[LEVEL_INTRA] = (coll_link){hw->intra.latency, hw->intra.bandwidth * hw->intra.efficiency};
+    /* Rail-optimised nodes give each GPU its share of the node's NICs. */
+    double nic = (double)hw->nics_per_node * hw->inter.bandwidth / g;
+    out[LEVEL_INTER] = (coll_link){hw->inter.latency, nic * hw->inter.efficiency};
+    out[LEVEL_HOST] = (coll_link){hw->host.latency, hw->host.bandwidth * hw->host.efficiency};
+}
+
+double coll_ring_time(double steps, double bytes, coll_link l)
+{
+    return steps * l.alpha + bytes / l.bandwidth;
+}
+
+double coll_half_ring_factor(int64_t n) { return (double)(n - 1) / (double)n; }
+
+double coll_half_ring_time(double s, int64_t n, coll_link l)
+{
+    return coll_ring_time((double)(n - 1), coll_half_ring_factor(n) * s, l);
+}
+
+double coll_half_ring_bytes(double s, int64_t n) { return coll_half_ring_factor(n) * s; }
+
+void coll_half_ring_hier(double s, coll_group g, coll_link intra, coll_link inter, coll_cost *out)
+{
+    double gl = (double)g.n_local, k = (double)(g.n / g.n_local);
+    double net = (k - 1) / k * s / gl, nv = (gl - 1) / gl * s;
+    out->seconds = coll_ring_time(k - 1, net, inter) + coll_ring_time(gl - 1, nv, intra);
+    out->bytes[LEVEL_INTER] = net;
+    out->bytes[LEVEL_INTRA] = nv;
+}
+
+double coll_log2ceil(int64_t n)
+{
+    /* Integer ceil(log2 n): the bits of n - 1 (exact where log2 of a double may round). */
+    return n > 1 ? (double)(64 - __builtin_clzll((unsigned long long)(n - 1))) : 0;
+}
+
+void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT],
+                  coll_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g.n <= 1 || size <= 0) return;
+    const coll_ops *op = coll_table[k];
+    int64_t local = g.n_local < 1 ? 1 : g.n_local > g.n ? g.n : g.n_local;
+    if (local == g.n) {
+        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
+        out->bytes[LEVEL_INTRA] = op->flat_bytes(size, g.n);
+    } else if (local == 1) {
+        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTER]);
+        out->bytes[LEVEL_INTER] = op->flat_bytes(size, g.n);
+    } else {
+        g.n_local = local;
+        op->hier(size, g, links[LEVEL_INTRA], links[LEVEL_INTER], out);
+    }
+}

@@ -1,0 +1,61 @@
+/* compute.h -- FLOPs of a training step and how fast one GPU runs them. */
+#ifndef ZS_COMPUTE_H
+#define ZS_COMPUTE_H
+
+#include <stdbool.h>
+
+#include "core/hardware.h"
+#include "core/model.h"
+#include "core/training.h"
+
+/* FLOPs per token of one forward pass, whole model (before model parallelism). */
+typedef struct flops {
+    double matmul;      /* 2 x active linear parameters (blocks + LM head) */
+    double attention;   /* 4 s q per layer: QK^T and attention x V, full (non-causal) */
+    double model_step;  /* per GPU per step: 3 x forward over its tokens, the MFU numerator
+                           (PaLM appendix B: 6N + 12 L H Q T per token) */
+    double hw_step;     /* per GPU per step: model_step plus recomputed FLOPs, counted the same
+                           way (the HFU numerator) */
+    double fwd_mb;      /* per GPU per micro-batch: forward, executed */
+    double bwd_mb;      /* backward, executed (2 x forward) */
+    double recompute_mb;/* recomputed forward (full) or attention scores (selective) */
+    double attn_fwd_mb; /* of fwd_mb: attention-score FLOPs, executed */
+    double mem_fwd_mb;  /* bytes of memory-bound traffic (norms, residuals, activation functions,
+                           rotary, dropout, loss) per GPU per micro-batch, forward */
+    double attn_mem_fwd_mb; /* of mem_fwd_mb: the s^2 score traffic of eager attention */
+    double frozen_fwd_mb; /* of fwd_mb: matmul FLOPs of frozen weights (LoRA/QLoRA), whose
+                             weight-gradient GEMM backward skips */
+    double fp8_kernels_mb; /* FP8 cast kernels per GPU per micro-batch, forward (backward
+                              launches as many): each pays a GEMM's fixed cost */
+} flops;
+
+/* Seconds of one micro-batch on one GPU. */
+typedef struct mb_time {
+    double fwd;         /* forward */
+    double bwd;         /* backward + recompute */
+    double attn;        /* of fwd: the attention scores (backward spends twice this) */
+} mb_time;
+
+/* FLOPs for a model and training (counts from model_count). For a --params model the count
+ * stands in for the linear parameters (6 P per token). Pure. */
+void compute_flops(const model *m, const param_counts *pc, const training *t, flops *out);
+
+/* Dense peak FLOP/s for the training's precision (bf16, fp16, fp32). 0 when the GPU has no
+ * such unit (e.g. bf16 on V100). */
+double compute_peak(const hardware *hw, const training *t);
+
+/* Forward and backward(+recompute) seconds of one micro-batch: GEMMs at peak x
+ * compute_efficiency, attention scores at peak x attention_fraction, memory-bound traffic at
+ * the achieved HBM rate; backward is twice forward (two GEMMs per forward GEMM). Pure. */
+mb_time compute_time(const hardware *hw, const training *t, const flops *f, double peak,
+                     double gemm_efficiency);
+
+/* Achieved fraction of peak for a GEMM of `gemm_flops`:
+ * matmul_max_fraction x W / (W + matmul_half_flops). Pure. */
+double compute_efficiency(const hardware *hw, double gemm_flops);
+
+/* FLOPs of the representative GEMM of one micro-batch on one GPU: the MLP up-projection,
+ * 2 (b s) h (i / t). Infinity for a --params model (no shape: efficiency at its maximum). */
+double compute_gemm_flops(const model *m, const training *t);
+
+#endif

@@ -1,0 +1,130 @@
+/* framework.c -- the framework table and the rules the harness applies from a descriptor. */
+#include "core/framework.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/descriptor.h"
+
+/* One line per framework; a new one is its file and a line here. */
+const framework *const frameworks[] = {&fw_generic, &fw_deepspeed, &fw_fsdp, &fw_fsdp2, &fw_megatron, NULL};
+
+_Static_assert(sizeof frameworks / sizeof frameworks[0] <= FRAMEWORK_MAX + 1, "raise FRAMEWORK_MAX");
+
+const framework *framework_find(const char *name)
+{
+    for (int i = 0; frameworks[i]; i++)
+        if (strcmp(frameworks[i]->name, name) == 0) return frameworks[i];
+    return NULL;
+}
+
+static const char *name_of(int i)
+{
+    return frameworks[i] ? frameworks[i]->name : NULL;
+}
+
+const char *framework_names(void)
+{
+    static char names[FRAMEWORK_MAX * 16];
+    return names[0] ? names : descriptor_names(name_of, names, sizeof names);
+}
+
+const framework *framework_of(const training *t)
+{
+    return t->framework ? t->framework : &fw_generic;
+}
+
+/* A degree above 1 needs the framework to offer it. */
+typedef struct degree_rule {
+    size_t degree;              /* offset of the int64_t degree in training */
+    size_t offered;             /* offset of the bool in framework that offers it */
+    const char *what, *flag, *alternatives;
+} degree_rule;
+
+#define DEGREE(deg, off) _Generic(((training *)0)->deg, int64_t: offsetof(training, deg)), \
+                         _Generic(((framework *)0)->off, bool: offsetof(framework, off))
+static const degree_rule degrees[] = {
+    {DEGREE(tp, tensor_parallel), "tensor parallelism", "--tp", "; use fsdp2, megatron or deepspeed"},
+    {DEGREE(pp, pipeline_parallel), "pipeline parallelism", "--pp", "; use fsdp2, megatron or deepspeed"},
+    {DEGREE(cp, context_parallel), "context parallelism", "--cp", "; use megatron or fsdp2"},
+    {DEGREE(virtual_stages, interleaving), "interleaved pipeline schedule", "--virtual-stages", ""},
+};
+#undef DEGREE
+
+int framework_check(const framework *fw, const model *m, const training *t, zs_error *err)
+{
+    for (size_t k = 0; k < sizeof degrees / sizeof degrees[0]; k++) {
+        const degree_rule *d = &degrees[k];
+        int64_t v = *(const int64_t *)((const char *)t + d->degree);
+        if (v > 1 && !*(const bool *)((const char *)fw + d->offered))
+            return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no %s (%s %lld)%s", fw->name, d->what, d->flag,
+                           (long long)v, d->alternatives);
+    }
+    if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+                       "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "
+                       "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages)",
+                       fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
+    if (fw->interleave_divisible && t->virtual_stages > 1 && t->grad_accum % t->pp != 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+                       "--framework %s: the interleaved schedule needs micro-batches (--grad-accum %lld) "
+                       "divisible by --pp %lld", fw->name, (long long)t->grad_accum, (long long)t->pp);
+    if (fw->ep_tp_needs_sp && t->ep > 1 && t->tp > 1 && !t->sequence_parallel)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: --ep %lld with --tp %lld needs --sequence-parallel "
+                       "(Megatron-Core refuses expert and tensor parallelism without it)",
+                       fw->name, (long long)t->ep, (long long)t->tp);
+    if (t->checkpointing == CKPT_SELECTIVE && fw->selective == SELECTIVE_NONE)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no selective recomputation (use --checkpointing full or none)",
+                       fw->name);
+    if (t->shard_group > 0 && !fw->hybrid_shard)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no hybrid sharding (--shard-group)", fw->name);
+    if ((t->hpz_group > 0 || t->quant_weights || t->quant_grads) && !fw->zeropp)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: ZeRO++ (hpZ, qwZ, qgZ) is DeepSpeed's", fw->name);
+    return ZS_OK;
+}
+
+bool framework_allows(const framework *fw, const strategy *s, const training *t, char *why, int whylen)
+{
+    int i = strategy_index(s);
+    if (i < 0 || !fw->runs[i]) {
+        snprintf(why, (size_t)whylen, "%s does not run %s", fw->label, s->label);
+        return false;
+    }
+    bool sharded = s->shards.gradients || s->shards.parameters;
+    if (t->pp > 1 && sharded && !fw->pipeline_sharded_grads) {
+        snprintf(why, (size_t)whylen, "%s's pipeline engine accepts ZeRO stage 0 or 1 only", fw->label);
+        return false;
+    }
+    bool opt = t->offload_optimizer != OFFLOAD_NONE, par = t->offload_params != OFFLOAD_NONE;
+    if ((opt || par) && fw->offload == FW_OFFLOAD_NONE) {
+        snprintf(why, (size_t)whylen, "%s has no offload", fw->label);
+        return false;
+    }
+    if ((opt || par) && fw->offload == FW_OFFLOAD_TOGETHER &&
+        (t->offload_optimizer != OFFLOAD_CPU || t->offload_params != OFFLOAD_CPU || !s->shards.parameters)) {
+        snprintf(why, (size_t)whylen, "%s offloads parameters and optimizer together, to CPU, when fully sharded", fw->label);
+        return false;
+    }
+    if ((t->shard_group > 0 || t->hpz_group > 0) && !sharded && !s->shards.optimizer) {
+        snprintf(why, (size_t)whylen, "hybrid sharding needs a sharded strategy");
+        return false;
+    }
+    if (t->ep > 1 && s->shards.parameters && !fw->expert_sharded_params) {
+        snprintf(why, (size_t)whylen, "%s does not shard expert-parallel parameters (EP with %s)", fw->label, s->label);
+        return false;
+    }
+    if ((t->hpz_group > 0 || t->quant_weights) && !s->shards.parameters) {
+        snprintf(why, (size_t)whylen, "ZeRO++ hpZ and qwZ work on ZeRO-3's parameter gathers");
+        return false;
+    }
+    return true;
+}
+
+const char *framework_strategy_label(const framework *fw, const strategy *s, char *buf, int len)
+{
+    int i = strategy_index(s);
+    if (i < 0 || !fw->runs[i]) snprintf(buf, (size_t)len, "%s", s->label);
+    else snprintf(buf, (size_t)len, "%s%s%s", fw->prefix, fw->prefix[0] ? " " : "", fw->runs[i]);
+    return buf;
+}

@@ -1,0 +1,102 @@
+/* framework.h -- the descriptor each training framework (DeepSpeed, FSDP, Megatron-LM) plugs in. */
+#ifndef ZS_FRAMEWORK_H
+#define ZS_FRAMEWORK_H
+
+#include <stdbool.h>
+
+#include "core/model.h"
+#include "core/strategy.h"
+#include "core/training.h"
+
+/* What "selective" activation recomputation means in a framework. */
+typedef enum {
+    SELECTIVE_ATTENTION, /* Megatron-LM: recompute the attention core (Korthikanti et al. 2022) */
+    SELECTIVE_OPS,       /* torchtitan op-level SAC: keep matmul outputs, recompute the rest */
+    SELECTIVE_NONE,      /* only whole-block checkpointing */
+} selective_kind;
+
+/* Which offloads a framework offers. */
+typedef enum {
+    FW_OFFLOAD_ANY,       /* optimizer and (where the strategy allows) parameters, CPU or NVMe */
+    FW_OFFLOAD_TOGETHER,  /* parameters, gradients and optimizer together, to host memory only
+                             (FSDP CPUOffload / CPUOffloadPolicy: the optimizer steps on CPU) */
+    FW_OFFLOAD_NONE,
+} fw_offload_kind;
+
+/* Which buffers a framework keeps beyond the model states. */
+typedef enum {
+    BUFFERS_STRATEGY,    /* the strategy's own (DeepSpeed buckets, DDP bucket copy) */
+    BUFFERS_VIEWS,       /* buckets are views of one contiguous gradient buffer (Megatron) */
+    BUFFERS_UNITS,       /* FSDP: unsharded units in flight; one unit's gradients to reduce */
+} buffers_kind;
+
+/* A framework declares what it runs and how; the harness (sim.c, memory.c, comm.c, plan.c)
+ * reads these fields and never asks which framework it has. A new framework is one file
+ * with one of these and one line in the table in framework.c. Every number carries its
+ * source beside it in the framework's file. */
+typedef struct framework {
+    const char *name;            /* "deepspeed", ...: flags, JSON and CSV */
+    const char *label;           /* "DeepSpeed": tables and messages */
+    const char *prefix;          /* before a strategy's name in labels ("FSDP"); "" for none */
+    /* The framework's name for each strategy it runs, by strategy_index; NULL = it cannot
+     * ("FULL_SHARD", "distributed optimizer"). */
+    const char *runs[STRATEGY_MAX];
+    bool tensor_parallel;        /* composes with TP */
+    bool pipeline_parallel;      /* composes with PP */
+    bool pipeline_sharded_grads; /* PP together with gradient/parameter sharding */
+    bool interleaving;           /* interleaved (virtual) pipeline stages */
+    bool context_parallel;       /* ring-attention context parallelism (--cp) */
+    bool expert_sharded_params;  /* expert parallelism with parameter sharding: the experts
+                                    sharded and gathered over the expert-data-parallel group */
+    fw_offload_kind offload;
+    bool hybrid_shard;           /* shard within a group, replicate across (HSDP, MiCS) */
+    bool zeropp;                 /* ZeRO++ hpZ/qwZ/qgZ */
+    bool exact_layer_split;      /* layers must divide evenly into pp x virtual stages */
+    bool interleave_divisible;   /* interleaving needs micro-batches a multiple of pp */
+    bool ep_tp_needs_sp;         /* expert with tensor parallelism needs sequence parallelism */
+    selective_kind selective;
+    buffers_kind buffers;
+    int units_in_flight;         /* BUFFERS_UNITS: units gathered at once (current + prefetch) */
+    bool fp32_grads;             /* 16-bit training accumulates and reduces gradients in fp32 */
+    int overlap_comm;            /* -1: the strategy's (DeepSpeed) default; else 0/1 */
+    bool overlap_param_gather;   /* the after-step parameter all-gather hides under the next
+                                    forward (Megatron distributed optimizer) */
+    double tp_overlap;           /* fraction of TP collectives hidden under GEMMs (0..1) */
+    double gather_overhead;      /* seconds of host work per parameter-gather call */
+    double step_overhead;        /* seconds of host work per optimizer step that no GPU work
+                                    hides (engine bookkeeping, launches, gradient clipping) */
+    double loss_logit_bytes;     /* bytes per logit live at the loss's peak, with every
+                                    activation still saved (0: 4, one fp32 copy) */
+    double gemm_efficiency;      /* achieved GEMM rate relative to the hardware profile's
+                                    matmul_max_fraction (1 = the profile's as fitted) */
+} framework;
+
+extern const framework fw_generic, fw_deepspeed, fw_fsdp, fw_fsdp2, fw_megatron;
+
+/* All frameworks, generic first; NULL-terminated, at most FRAMEWORK_MAX. */
+#define FRAMEWORK_MAX 8
+extern const framework *const frameworks[];
+
+/* Look a framework up by name; NULL when unknown. */
+const framework *framework_find(const char *name);
+
+/* "generic|deepspeed|...": names for usage messages. Never fails. */
+const char *framework_names(void);
+
+/* The framework of a training (generic when none was set). Never fails. */
+const framework *framework_of(const training *t);
+
+/* Whether fw runs training t of model m at all, whatever the strategy: TP/PP composition,
+ * layer split, interleaving, recomputation, hybrid and ZeRO++ settings. Fails with
+ * ZS_ERR_USAGE naming the framework's rule. */
+int framework_check(const framework *fw, const model *m, const training *t, zs_error *err);
+
+/* Whether fw runs strategy s with training t; writes the rule when not. Never fails
+ * otherwise. */
+bool framework_allows(const framework *fw, const strategy *s, const training *t, char *why, int whylen);
+
+/* The label of s under fw ("FSDP FULL_SHARD"; s's own label under generic). Writes into buf
+ * and returns it. Never fails. */
+const char *framework_strategy_label(const framework *fw, const strategy *s, char *buf, int len);
+
+#endif

@@ -1,0 +1,40 @@
+/* fw_fsdp2.c -- PyTorch FSDP2 (fully_shard, per-parameter DTensor sharding) as torchtitan runs it. */
+#include "core/framework.h"
+
+/* Sources (PyTorch 2.6 torch.distributed.fsdp.fully_shard docs; torchtitan, Liang et al.
+ * 2024, arXiv 2410.06511):
+ * - fully_shard shards parameters, gradients and optimizer states per parameter (ZeRO-3);
+ *   reshard_after_forward=False keeps parameters unsharded through backward (ZeRO-2);
+ *   replicate() is DDP; a 2-D device mesh gives HSDP (--shard-group).
+ * - torchtitan composes FSDP2 with tensor, pipeline (1F1B, interleaved) and context
+ *   parallelism; one unit per transformer block, prefetching one unit ahead.
+ * - Selective activation checkpointing in torchtitan is op-level: matmul and attention
+ *   outputs are saved, the rest is recomputed (torchtitan/models/llama/parallelize_llama.py,
+ *   _save_list), so Korthikanti's selective figures do not apply.
+ * - Context parallelism: torchtitan's ring attention over the CP mesh dimension
+ *   (torch.distributed.tensor.experimental.context_parallel), with load-balanced sharding.
+ * - Expert parallelism: torchtitan fully_shards the experts over their own mesh dimension,
+ *   dp_shard x cp x tp / ep ranks with etp 1 (pytorch/torchtitan@0119de15
+ *   torchtitan/distributed/parallel_dims.py, dp_shard_in_ep; fsdp_gradient_divide_factor
+ *   "for FSDP-sharded experts"): zerosim's expert-data-parallel group.
+ * - The loss: torchtitan's cross_entropy_loss is F.cross_entropy(pred.flatten(0, 1).float(),
+ *   labels) (pytorch/torchtitan torchtitan/components/loss.py) and the trainer deletes the
+ *   bf16 logits before backward ("need to free to before bwd to avoid peaking memory",
+ *   torchtitan/train.py). Backward starts with every activation saved and runs log_softmax's
+ *   backward with its saved fp32 output, the incoming fp32 gradient and the fp32 gradient it
+ *   writes alive at once: 12 bytes per logit (eager; torch.compile may fuse it away).
+ * - CPUOffloadPolicy offloads parameters, gradients and the optimizer step to the host.
+ * - gemm_efficiency is fitted on the declared training half of the published runs. */
+const framework fw_fsdp2 = {
+    .name = "fsdp2", .label = "FSDP2", .prefix = "FSDP2",
+    .runs = {"replicate", NULL, "reshard_after_forward=False", "fully_shard"},
+    .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
+    .interleaving = true, .context_parallel = true, .expert_sharded_params = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
+    .selective = SELECTIVE_OPS, .buffers = BUFFERS_UNITS, .units_in_flight = 2,
+    .overlap_comm = 1,
+    .loss_logit_bytes = 12,
+    /* No FSDP2 run is in the validation sources yet: FSDP's fitted values (the same PyTorch
+     * kernels and NCCL collectives), until `validate --fit` has fsdp2 runs to fit. */
+    .gemm_efficiency = 1.040,
+    .step_overhead = 0.174,
+};

@@ -1,0 +1,342 @@
+/* memory.c -- the memory formulas every strategy shares: states, activations, overhead. */
+#include "core/memory.h"
+
+#include <math.h>
+
+#include "core/finetune.h"
+#include "core/framework.h"
+#include "core/scenario.h"
+#include "core/strategy.h"
+
+/* DeepSpeed's pinned swap buffers for NVMe offload (deepspeed/runtime/swap_tensor/
+ * aio_config and zero offload config): buffer_count 4 (optimizer) / 5 (params) of
+ * buffer_size 1e8 elements. Held in host RAM per GPU. */
+#define NVME_OPT_BUFFERS (4 * 1e8)
+#define NVME_PARAM_BUFFERS (5 * 1e8)
+
+void memory_states(const sim_input *in, shard_set shards, memory *mem)
+{
+    /* Hybrid sharding divides the states over the shard group, not all of DP. */
+    double n = (double)in->shard_dp;
+    double opt_div = shards.optimizer ? n : 1, grad_div = shards.gradients ? n : 1;
+    double param_div = shards.parameters ? n : 1;
+    const training *t = in->t;
+    const byte_table *bt = &in->bt;
+    double p = in->local_params, g = in->trainable;
+    double opt = bt->master + bt->moments;
+    /* Bytes per stored parameter on average (16-bit; QLoRA mixes NF4 and 16-bit). */
+    double w = t->finetune != FT_FULL && p > 0 ? in->param_bytes / p : bt->param;
+
+    /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. Only the
+     * trainable parameters (all; LoRA: the adapters) have gradients and optimizer states. */
+    double small = shards.parameters ? fmin(in->local_small, p) : 0;
+    /* Expert parallelism with parameter sharding (torchtitan's FSDP2): the rank's experts
+     * shard over the expert-data-parallel group (over its shard part under hybrid sharding),
+     * the rest over DP. */
+    double experts = shards.parameters ? in->local_expert : 0;
+    double expert_div = memory_expert_shards(in);
+    mem->parameters = w * ((p - small - experts) / param_div + small + experts / expert_div);
+    mem->gradients = bt->grad * g / grad_div;
+    mem->optimizer_states = opt * g / opt_div;
+    if (in->local_expert > 0) {
+        /* Expert parallelism: the experts' gradients and optimizer states are sharded over
+         * the expert-data-parallel group, not DP (Megatron-Core's distributed optimizer). */
+        double ne = memory_expert_shards(in);
+        mem->gradients += bt->grad * in->local_expert / (shards.gradients ? ne : 1);
+        mem->optimizer_states += opt * in->local_expert / (shards.optimizer ? ne : 1);
+    }
+
+    double host = 0, nvme = 0;
+    if (t->offload_optimizer != OFFLOAD_NONE) {
+        /* ZeRO-Offload (arXiv 2101.06840 section 4): fp32 master, moments and an fp32 copy of
+         * the gradient partition live with the CPU Adam; the GPU keeps 16-bit parameters and
+         * only the buckets for gradients on their way down. Without gradient sharding (stage
+         * 1) the unpartitioned 16-bit gradients stay on the GPU. */
+        double states = (opt + 4) * g / opt_div;
+        mem->optimizer_states = 0;
+        if (shards.gradients) mem->gradients = 0;
+        if (t->offload_optimizer == OFFLOAD_NVME) { nvme += states; host += NVME_OPT_BUFFERS * 4; }
+        else host += states;
+    }
+    if (t->offload_params != OFFLOAD_NONE) {
+        /* ZeRO-Infinity (arXiv 2104.07857): the 16-bit parameter partition leaves the GPU;
+         * persistent small tensors stay. */
+        double part = w * (p - small) / param_div;
+        mem->parameters -= part;
+        if (t->offload_params == OFFLOAD_NVME) { nvme += part; host += NVME_PARAM_BUFFERS * bt->param; }
+        else host += part;
+    }
+    /* FP8: Transformer Engine keeps each linear weight cast to FP8 and its transpose (Hopper's
+     * FP8 GEMMs take the transposed operand for dgrad/wgrad) across micro-batches: 2 bytes per
+     * linear weight on the rank, not sharded. With expert parallelism the rank holds E / EP
+     * whole experts, not E / TP (sim.c), and casts only those. */
+    if (t->precision == PREC_FP8 && !in->m->params_only) {
+        double linear = (in->pc->per_layer - in->pc->norm_per_layer) * (double)in->stage_layers / (double)t->tp;
+        linear += in->local_expert - in->local_expert * (double)t->ep / (double)t->tp;
+        mem->parameters += 2 * linear;
+    }
+    /* ZeRO++ hpZ keeps a secondary copy of the parameters partitioned over the hpZ group
+     * (a node), so backward gathers stay on NVLink (Wang et al. 2023, section 4.2). */
+    if (shards.parameters && t->hpz_group > 0 && t->offload_params == OFFLOAD_NONE)
+        mem->parameters += w * (p - small) / (double)in->groups[GROUP_HPZ].n;
+    mem->model_states = mem->parameters + mem->gradients + mem->optimizer_states;
+    mem->host_per_gpu = host;
+    mem->nvme_per_gpu = nvme;
+}
+
+double memory_expert_unit(const sim_input *in)
+{
+    if (in->local_expert <= 0 || in->m->params_only) return 0;
+    return in->local_expert /
+           fmax(1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
+}
+
+double memory_expert_shards(const sim_input *in)
+{
+    /* Hybrid sharding replicates (DP x CP) / shard_dp times (the shard group is carved from
+     * DP x CP, sim.c); the experts' shards shrink with it. */
+    double replicas = (double)(in->dp * in->t->cp) / (double)in->shard_dp;
+    return fmax(1, (double)in->edp / replicas);
+}
+
+/* Append one term when it is not zero. */
+static void term(act_term *out, int *n, const char *what, double bytes)
+{
+    if (bytes != 0 && *n < ACT_TERMS_MAX) out[(*n)++] = (act_term){what, bytes};
+}
+
+int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_attention_matrix,
+                       act_term *out)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    int n = 0;
+    double scale = in->pc->seq_scale[kind];
+    /* Context parallelism: each rank keeps the activations of its s / cp tokens. */
+    double s = (double)t->seq_len * scale / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double a = (double)m->num_heads, e = in->bt.act;
+    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
+    double drop = m->dropout ? 1 : 0;  /* dropout masks are 1 byte per element */
+    /* FP8 (Transformer Engine): each linear saves its FP8-cast input for the weight gradient,
+     * 1 byte instead of e (the QKV and first MLP inputs come from TE's fused LayerNormLinear). */
+    double e8 = t->precision == PREC_FP8 ? 1 : e;
+    bool cross = m->encoder_layers > 0 && kind == BLOCK_DENSE;
+    double s_enc = (double)t->seq_len / (double)t->cp;
+    /* Keys a query sees: all s (or the encoder's), a sliding window's w, causal or not. */
+    double ctx = local ? fmin(s, (double)m->sliding_window) : s;
+
+    /* Korthikanti et al. Table 2 derivation, term by term (with e = 2, q = kv = h, i = 4h and
+     * dropout it is exactly s b h (34 + 5 a s / h)). Replicated across TP ranks unless
+     * sequence parallel: the inputs of the norms and of the projections they feed (pre-norm:
+     * norm1, QKV, norm2, MLP = 4 e s b h; a parallel block's one norm feeds both = 2; Gemma's
+     * post-norms add 2; a decoder's cross-attention adds its norm and Q input), and the
+     * dropout masks after attention and MLP (and cross-attention). */
+    double norms = m->parallel_block ? 1 : 2, projections = norms;
+    if (m->block_norms == 4) norms += 2;
+    if (cross) norms += 1, projections += 1;
+    term(out, &n, "norm, projection inputs: s b h (e N + e8 P) / sp; N = P = 2 (parallel 1), post-norms N+2, cross +1", s * b * h * (e * norms + e8 * projections) / sp);
+    term(out, &n, "dropout masks: 2 s b h / sp (3 with cross-attention), 1 byte each", s * b * h * drop * (cross ? 3 : 2) / sp);
+    if (m->kv_lora_rank > 0) {
+        /* Multi-head Latent Attention (DeepSeek-V2 section 2.1): the q latent enters its norm
+         * and q_b; the kv latent enters its norm and kv_b, with the one rotary key (shared by
+         * all heads); both down-projections are replicated across TP ranks. Per head: Q and
+         * K of nope + rope, V of v_head_dim, and the attention output (o_proj input). */
+        double qr = (double)m->q_lora_rank, kvr = (double)m->kv_lora_rank;
+        double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), vh = (double)m->v_head_dim;
+        term(out, &n, "MLA q latent, q_a_norm and q_b inputs: (e + e8) s b q_lora / sp", (e + e8) * s * b * qr / sp);
+        term(out, &n, "MLA kv latent and rotary key: s b ((e + e8) kv_lora + e rope) / sp", s * b * ((e + e8) * kvr + e * (double)m->qk_rope_dim) / sp);
+        term(out, &n, "MLA per-head Q, K (nope + rope) and V: e s b a (2 (nope + rope) + v) / t", e * s * b * a * (2 * qk + vh) / tp);
+        term(out, &n, "attention output (o_proj input): e8 s b a v / t", e8 * s * b * a * vh / tp);
+    } else {
+        /* Q, K, V (GQA shrinks K and V) and the output projection's input. */
+        term(out, &n, "Q, K, V: e s b (q + 2 kv) / t", e * s * b * (q + 2 * kv) / tp);
+        term(out, &n, "attention output (o_proj input): e8 s b q / t", e8 * s * b * q / tp);
+    }
+    /* q/k norms (Qwen3, OLMo-2, Gemma-3) keep their inputs: the projections' outputs. */
+    if (m->qk_norm != QKNORM_NONE) term(out, &n, "q/k norm inputs: e s b (q + kv) / t", e * s * b * (q + kv) / tp);
+    /* Eager attention stores softmax output (e), dropout mask (1) and dropout output (e) per
+     * score: 5 a s^2 b with dropout; Gemma-2's tanh soft-cap keeps its input (e) too. A local
+     * layer keeps the band of w keys per query. Flash attention stores only the log-sum-exp
+     * (fp32). */
+    double per_score = (drop ? 1 + 2 * e : e) + (m->attn_softcap > 0 ? e : 0);
+    if (!t->flash_attention && keep_attention_matrix)
+        term(out, &n, local ? "attention scores, sliding window: a s w b (softmax e, dropout 1 + e, soft-cap e) / t" : "attention scores: a s^2 b (softmax e, dropout 1 + e, soft-cap e) / t", a * s * ctx * b * per_score / tp);
+    if (t->flash_attention) term(out, &n, "flash attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
+    if (cross) {
+        /* Cross-attention: Q from the decoder, K and V over the encoder's s_enc tokens. */
+        term(out, &n, "cross-attention Q, K, V: e b (s q + 2 s_enc kv) / t", e * b * (s * q + 2 * s_enc * kv) / tp);
+        term(out, &n, "cross-attention output: e8 s b q / t", e8 * s * b * q / tp);
+        if (!t->flash_attention && keep_attention_matrix)
+            term(out, &n, "cross-attention scores: a s s_enc b (e, dropout 1 + e) / t", a * s * s_enc * b * per_score / tp);
+        if (t->flash_attention) term(out, &n, "cross-attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
+    }
+    /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
+     * and their product (4 x e s b i), the last being the down projection's input (e8). */
+    double per_width = (m->gated_mlp ? 3 : 1) * e + e8;
+    if (kind != BLOCK_MOE) {
+        term(out, &n, "MLP: s b i (3 e + e8 gated | e + e8 plain) / t", per_width * s * b * (double)m->intermediate_size / tp);
+        return n;
+    }
+    /* MoE: the router's fp32 probabilities over E experts; each token's hidden state copied
+     * to its k experts (dispatch), padded to capacity_factor x k slots per token when the
+     * capacity is fixed (Switch Transformer section 2.2: capacity = cf x tokens x k / E);
+     * the experts' MLP terms for those slots; shared experts for every token. */
+    double k = (double)m->experts_per_token;
+    double slots = m->capacity_factor > 0 ? m->capacity_factor * k : k;
+    term(out, &n, "router probabilities: 4 s b E / sp (fp32)", 4 * s * b * (double)m->num_experts / sp);
+    term(out, &n, "dispatched token copies: k' e8 s b h / sp (k' = k, or cf x k with a capacity)", slots * e8 * s * b * h / sp);
+    term(out, &n, "routed experts' MLP: k' s b i_expert (3 e + e8 | e + e8) / t", slots * per_width * s * b * (double)model_expert_width(m) / tp);
+    term(out, &n, "shared experts' MLP: s b i_shared (3 e + e8 | e + e8) / t", per_width * s * b * (double)m->shared_intermediate_size / tp);
+    return n;
+}
+
+/* Sum of one block's terms. */
+static double block_activations(const sim_input *in, int kind, bool local, bool keep)
+{
+    act_term terms[ACT_TERMS_MAX];
+    int n = memory_block_terms(in, kind, local, keep, terms);
+    double sum = 0;
+    for (int j = 0; j < n; j++) sum += terms[j].bytes;
+    return sum;
+}
+
+double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
+{
+    const model *m = in->m;
+    /* A uniform model is one kind of block: return it exactly, not a mean of L equal terms
+     * (and without the loop: this is on plan's evaluation path). */
+    const param_counts *pc = in->pc;
+    if (m->encoder_layers <= 0 && m->num_experts <= 0 && (m->sliding_window <= 0 || m->sliding_layers <= 0))
+        return block_activations(in, BLOCK_DENSE, false, keep_attention_matrix);
+    double total = 0, L = (double)m->num_layers;
+    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+        double blocks = pc->nblocks[kind];
+        if (blocks <= 0) continue;
+        double local = pc->nlocal[kind];
+        if (blocks - local > 0)
+            total += (blocks - local) * block_activations(in, kind, false, keep_attention_matrix);
+        if (local > 0) total += local * block_activations(in, kind, true, keep_attention_matrix);
+    }
+    return total / L;
+}
+
+/* torchtitan's op-level selective checkpointing (torchtitan parallelize_llama.py, _save_list:
+ * aten.mm, scaled-dot-product attention and reduce_scatter outputs are saved, "except every
+ * second mm"; everything else is recomputed from the block's input). Of a block's matmul
+ * outputs in order (q, k, v, out; gate, up, down or fc1, fc2) the 1st, 3rd, .. are kept:
+ * q, v, gate (or fc1) and down; plus the attention output and its log-sum-exp, and the
+ * block input the recomputation starts from. */
+static double memory_layer_ops_sac(const sim_input *in)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double a = (double)m->num_heads, i = (double)m->intermediate_size, e = in->bt.act;
+    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
+    double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
+    double mm = q + kv + k * i + (m->gated_mlp ? h : 0);
+    return e * s * b * h / sp + (e * s * b * (mm + q) + 4 * a * s * b) / tp;
+}
+
+void memory_activations(const sim_input *in, memory *mem)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    mem->activations = mem->logits = mem->cp_kv_buffers = 0;
+    if (m->params_only) return;
+    double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double v = (double)m->vocab_size, e = in->bt.act, tp = (double)t->tp;
+    double sp = t->sequence_parallel ? tp : 1, p = (double)t->pp;
+    double layers = (double)in->stage_layers;
+
+    /* What one block keeps per micro-batch: everything, everything but the attention matrix
+     * (selective recompute), or just its input (full recompute, Korthikanti section 5). */
+    double full = memory_layer_activations(in, true), kept;
+    switch (t->checkpointing) {
+    case CKPT_SELECTIVE: kept = in->fw->selective == SELECTIVE_OPS ? memory_layer_ops_sac(in) : memory_layer_activations(in, false); break;
+    case CKPT_FULL: kept = e * s * b * h / sp; break;
+    default: kept = full; break;
+    }
+    /* 1F1B: the first stage holds min(p, m) micro-batches in flight; interleaving with v
+     * chunks multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). */
+    double inflight = fmin(p, (double)t->grad_accum);
+    if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
+    double first = kept * layers * inflight;
+    double last = kept * layers; /* the last stage holds one micro-batch */
+    if (t->checkpointing == CKPT_FULL) {
+        /* The block being recomputed holds its full activations for a moment. */
+        first += full - kept;
+        last += full - kept;
+    }
+    if (t->cp > 1) {
+        /* Ring attention's two K/V receive buffers, one chunk's K and V each (double
+         * buffering: the next chunk arrives while the one in hand is attended to), for the
+         * block being computed on every stage; they shrink only as the local chunk does. */
+        double kvd = (double)(m->num_kv_heads * m->head_dim);
+        mem->cp_kv_buffers = 2 * 2 * e * s * b * kvd / tp;
+    }
+    /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
+     * (e s b h each); the loss's logits (one fp32 copy, or what the framework's loss keeps at
+     * its peak), split over the vocabulary by TP. */
+    first += (m->dropout ? s * b * h : 0) / sp * inflight;
+    /* An encoder-decoder's head sees the decoder's tokens. */
+    double sd = s * in->pc->seq_scale[BLOCK_DENSE];
+    double head = 2 * e * sd * b * h / sp;
+    double per_logit = in->fw->loss_logit_bytes > 0 ? in->fw->loss_logit_bytes : 4;
+    double logits = per_logit * sd * b * v / tp;
+    /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its
+     * backward: one more V-wide tensor per token in the compute dtype. */
+    if (m->final_softcap > 0) logits += e * sd * b * v / tp;
+    if (p == 1) {
+        mem->activations = first + head;
+        mem->logits = logits;
+    } else if (first >= last + head + logits) {
+        mem->activations = first;
+    } else {
+        mem->activations = last + head;
+        mem->logits = logits;
+    }
+}
+
+void memory_finish(const sim_input *in, memory *mem)
+{
+    const hardware *hw = in->hw;
+    double allocated = mem->model_states + mem->activations + mem->logits + mem->cp_kv_buffers +
+                       mem->comm_buffers + mem->gathered_params;
+    mem->cuda_context = hw->cuda_context_bytes;
+    mem->allocator = hw->allocator_fraction * allocated;
+    mem->total = allocated + mem->cuda_context + mem->allocator;
+    mem->host_per_node = mem->host_per_gpu * (double)in->gpus_per_node;
+    mem->fits_gpu = mem->total <= hw->hbm_bytes;
+    /* Host RAM and, for ZeRO-Infinity, the node's NVMe must hold their shares too. */
+    mem->fits_host = (hw->host_memory_bytes <= 0 || mem->host_per_node <= hw->host_memory_bytes) &&
+                     (hw->nvme_bytes <= 0 || mem->nvme_per_gpu * (double)in->gpus_per_node <= hw->nvme_bytes);
+}
+
+void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
+{
+    const framework *fw = in->fw;
+    switch (fw->buffers) {
+    case BUFFERS_STRATEGY:
+        s->buffers(s, in, mem);
+        break;
+    case BUFFERS_VIEWS:
+        /* Buckets are views of the contiguous gradient buffer counted in the states. */
+        mem->comm_buffers = mem->gathered_params = 0;
+        break;
+    case BUFFERS_UNITS: {
+        /* FSDP: a unit is a transformer block; units_in_flight are unsharded at once, and a
+         * unit's full gradients exist until their reduce-scatter. */
+        double unit = in->m->params_only ? in->local_largest : fmin(in->pc->per_layer / (double)in->t->tp, in->local_params);
+        /* Expert parallelism: a block's unit holds the rank's E / EP experts, not E / TP
+         * (per_layer counts every expert of the block). */
+        double eu = memory_expert_unit(in);
+        if (eu > 0) unit = fmin(unit - eu * (double)in->t->ep / (double)in->t->tp + eu, in->local_params);
+        mem->gathered_params = s->shards.parameters ? in->bt.param * unit * fw->units_in_flight : 0;
+        mem->comm_buffers = s->shards.gradients ? in->bt.grad * unit : 0;
+        break;
+    }
+    }
+}

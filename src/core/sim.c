@@ -1,0 +1,282 @@
+/* sim.c -- the common harness: derive once, then let each strategy fill its parts. */
+#include "core/sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/finetune.h"
+#include "core/framework.h"
+#include "core/steptime.h"
+#include "core/strategy.h"
+
+int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+                const training *t, zs_error *err)
+{
+    if (training_validate(t, err)) return err->code;
+    memset(in, 0, sizeof *in);
+    in->m = m;
+    in->pc = pc;
+    in->hw = hw;
+    in->t = t;
+    in->fw = framework_of(t);
+    /* The framework's efficiency and per-step overhead: the flag's, else the values calibrated
+     * on this hardware, else the framework's shipped ones. */
+    const hw_framework_fit *fit = hardware_framework_fit(hw, in->fw->name);
+    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency : fit ? fit->gemm_efficiency : in->fw->gemm_efficiency;
+    in->step_overhead = t->step_overhead >= 0 ? t->step_overhead : fit ? fit->step_overhead : in->fw->step_overhead;
+    if (framework_check(in->fw, m, t, err)) return err->code;
+    in->bt = training_bytes(t);
+    /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
+     * 4-byte gradients unless --grad-dtype says otherwise. */
+    if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = 4;
+    in->dp = training_dp(t);
+    in->gpus_per_node = scenario_gpus_per_node(hw, t);
+    in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
+
+    double tp = (double)t->tp, pp = (double)t->pp;
+    in->peak = compute_peak(hw, t);
+    if (in->peak <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--precision %s: %s has no %s peak in its profile (try --precision fp16)",
+                       precision_name(t->precision), hw->name, precision_name(t->precision));
+    if (t->cp > 1 && !t->flash_attention)
+        return zs_fail(err, ZS_ERR_USAGE, "--cp %lld needs flash attention (ring attention exchanges K/V blocks of a fused "
+                       "kernel; Megatron-Core and torchtitan run context parallelism only with it)", (long long)t->cp);
+    if (t->offload_optimizer != OFFLOAD_NONE && hw->host_memory_bandwidth <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer: %s gives no node.host_memory_bandwidth_bytes_per_second", hw->name);
+    /* Megatron's rank order (tp innermost, then dp, then pp): a group's stride decides how
+     * many of its ranks share a node. */
+    int64_t gpn = in->gpus_per_node, dp = in->dp;
+    /* Context parallelism sits between TP and DP (Megatron-Core's tp-cp-dp-pp order); the
+     * CP ranks hold the same weights, so gradients reduce (and ZeRO shards) over DP x CP. */
+    in->groups[GROUP_TP] = (coll_group){t->tp, t->tp < gpn ? t->tp : gpn};
+    int64_t per = gpn / t->tp > 1 ? gpn / t->tp : 1;
+    in->groups[GROUP_CP] = (coll_group){t->cp, t->cp < per ? t->cp : per};
+    int64_t dpc = dp * t->cp;
+    in->groups[GROUP_DP] = (coll_group){dpc, dpc < per ? dpc : per};
+    per = gpn / (t->tp * dpc) > 1 ? gpn / (t->tp * dpc) : 1;
+    in->groups[GROUP_PP] = (coll_group){t->pp, t->pp < per ? t->pp : per};
+    in->groups[GROUP_HOST] = (coll_group){1, 1};
+    /* Hybrid sharding (HSDP, MiCS): consecutive DP ranks form a shard group; its replicas
+     * are the same positions in the other groups. ZeRO++ hpZ keeps a secondary partition over
+     * hpz_group consecutive ranks (a node in the paper). */
+    int64_t dp_local = in->groups[GROUP_DP].n_local;
+    /* Shard groups tile DP x CP: FSDP2's HSDP mesh is replicate x shard, DeepSpeed asserts the
+     * world size divisible by mics_shard_size and by zero_hpz_partition_size. */
+    if (t->shard_group > 0 && t->shard_group < dpc && dpc % t->shard_group != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--shard-group %lld does not divide DP x CP = %lld", (long long)t->shard_group,
+                       (long long)dpc);
+    if (t->hpz_group > 0 && t->hpz_group < dpc && dpc % t->hpz_group != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--zero-hpz %lld does not divide DP x CP = %lld", (long long)t->hpz_group,
+                       (long long)dpc);
+    in->shard_dp = t->shard_group > 0 && t->shard_group < dpc ? t->shard_group : dpc;
+    int64_t replicas = dpc / in->shard_dp;
+    in->groups[GROUP_SHARD] = (coll_group){in->shard_dp, in->shard_dp < dp_local ? in->shard_dp : dp_local};
+    in->groups[GROUP_REPLICA] = (coll_group){replicas, dp_local / in->shard_dp > 1 ? dp_local / in->shard_dp : 1};
+    int64_t hpz = t->hpz_group > 0 && t->hpz_group < dpc ? t->hpz_group : dpc;
+    in->groups[GROUP_HPZ] = (coll_group){hpz, hpz < dp_local ? hpz : dp_local};
+    /* Expert parallelism (Megatron-Core): the EP group is carved from TP x CP x DP ranks, so it
+     * sits right after TP in the rank order; the expert-data-parallel group (EDP = TP x CP x DP
+     * / EP) reduces the experts' gradients. */
+    int64_t tcd = t->tp * dpc;
+    in->edp = t->ep > 1 ? tcd / t->ep : dpc;
+    int64_t ep_local = t->ep < gpn ? t->ep : gpn;
+    in->groups[GROUP_EP] = (coll_group){t->ep, ep_local};
+    int64_t edp_per = gpn / t->ep > 1 ? gpn / t->ep : 1;
+    int64_t edp_local = in->edp < edp_per ? in->edp : edp_per;
+    /* Hybrid sharding: the experts shard over EDP / replicas ranks inside a shard group and
+     * replicate across the shard groups (torchtitan's HSDP mesh for the experts), as the dense
+     * states do over GROUP_SHARD and GROUP_REPLICA. */
+    int64_t edp_shard = in->edp / replicas > 1 ? in->edp / replicas : 1;
+    in->groups[GROUP_EDP] = (coll_group){edp_shard, edp_shard < edp_local ? edp_shard : edp_local};
+    in->groups[GROUP_EDP_REPLICA] = (coll_group){in->edp / edp_shard, edp_local / edp_shard > 1 ? edp_local / edp_shard : 1};
+    coll_links(hw, gpn, in->links);
+    /* Parameters offloaded to NVMe come up at the drives' share; the optimizer states' own
+     * NVMe traffic is timed with the CPU step (steptime_nvme_step). */
+    double nvme_share = hw->nvme_bandwidth / (double)gpn;
+    if ((t->offload_optimizer == OFFLOAD_NVME || t->offload_params == OFFLOAD_NVME) && nvme_share <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer/--offload-params nvme: %s gives no node.nvme_bandwidth_bytes_per_second", hw->name);
+    if (t->offload_params == OFFLOAD_NVME)
+        in->links[LEVEL_HOST].bandwidth = fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
+    in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
+    in->host_rate = hw->host_memory_bandwidth * hw->host_memory_fraction / (double)gpn;
+    if (m->params_only) {
+        if (t->finetune != FT_FULL)
+            return zs_fail(err, ZS_ERR_USAGE, "--finetune %s needs --model (adapters follow the layer shapes)",
+                           finetune_name((finetune_kind)t->finetune));
+        in->stage_layers = 0;
+        in->local_params = pc->total / (tp * pp);
+        in->local_largest = pc->largest_module / tp;
+        in->local_small = 0;
+        in->trainable = in->local_params;
+        in->param_bytes = in->bt.param * in->local_params;
+        compute_flops(m, pc, t, &in->fl);
+        in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * fw_eff;
+        in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
+        return ZS_OK;
+    }
+    if (t->pp > m->num_layers)
+        return zs_fail(err, ZS_ERR_USAGE, "--pp %lld: more pipeline stages than the model's %lld layers",
+                       (long long)t->pp, (long long)m->num_layers);
+    if (m->num_heads % t->tp != 0 || (m->num_kv_heads % t->tp != 0 && t->tp % m->num_kv_heads != 0))
+        return zs_fail(err, ZS_ERR_USAGE, "--tp %lld does not divide the model's %lld attention heads (%lld key/value heads)",
+                       (long long)t->tp, (long long)m->num_heads, (long long)m->num_kv_heads);
+    if (t->offload_params != OFFLOAD_NONE && t->offload_optimizer == OFFLOAD_NONE)
+        return zs_fail(err, ZS_ERR_USAGE, "--offload-params needs --offload-optimizer too (DeepSpeed offloads parameters only with the optimizer)");
+    in->stage_layers = (m->num_layers + t->pp - 1) / t->pp;
+    double layers = (double)in->stage_layers;
+    if (t->pp == 1) {
+        in->local_params = pc->total;
+    } else {
+        /* First stage: embedding + its blocks; last: blocks + final norm + head (a tied
+         * head is a second copy of the embedding there, as Megatron keeps it). */
+        double head = m->tied_embeddings ? pc->embedding : pc->lm_head;
+        double first = pc->per_layer * layers + pc->embedding;
+        double last = pc->per_layer * layers + pc->final_norm + head;
+        in->local_params = fmax(first, last);
+    }
+    in->local_params /= tp;
+    in->local_largest = pc->largest_module / tp;
+    if (t->persistence_threshold > 0 && pc->small_tensor_threshold == t->persistence_threshold) {
+        in->local_small = pc->layer_small_params * layers + pc->global_small_params;
+    } else if (t->persistence_threshold > 0) {
+        /* Recount small tensors against the run's threshold. */
+        param_counts small;
+        zs_error ignore;
+        if (model_count(m, t->persistence_threshold, &small, &ignore) == ZS_OK)
+            in->local_small = small.layer_small_params * layers + small.global_small_params;
+    }
+    /* Expert parallelism: the routed experts of this stage's MoE blocks leave TP's split for
+     * EP's (each EP rank holds E / EP whole experts). */
+    in->local_expert = 0;
+    if (t->ep > 1) {
+        if (m->num_experts <= 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld: %s has no routed experts", (long long)t->ep, m->name);
+        if (m->num_experts % t->ep != 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide the model's %lld experts",
+                           (long long)t->ep, (long long)m->num_experts);
+        if ((t->tp * in->dp * t->cp) % t->ep != 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
+                           (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
+        /* torchtitan carves EP from dp_shard x cp (x tp), never from the replicas
+         * (pytorch/torchtitan@0119de15 torchtitan/distributed/parallel_dims.py). */
+        if (in->shard_dp < in->dp * t->cp && (t->tp * in->shard_dp) % t->ep != 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x --shard-group = %lld (hybrid sharding carves "
+                           "EP from a shard group, not across its replicas)",
+                           (long long)t->ep, (long long)(t->tp * in->shard_dp));
+        if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
+        if (t->hpz_group > 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
+        double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
+        double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
+                         (double)model_expert_width(m) * moe_blocks;
+        in->local_expert = experts / (double)t->ep;
+        in->local_params += in->local_expert - experts / tp;
+    }
+    /* Fine-tuning: the adapters are the rank's trainable parameters (split by TP like the
+     * linears they adapt); QLoRA stores the frozen block linears in NF4, the rest (embedding,
+     * norms, head) in 16 bits (bitsandbytes leaves lm_head unquantized). */
+    in->trainable = in->local_params - in->local_expert;
+    in->param_bytes = in->bt.param * in->local_params;
+    if (t->finetune != FT_FULL) {
+        double adapters = finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * layers / tp;
+        double linear = t->finetune == FT_QLORA ? (pc->per_layer - pc->norm_per_layer) * layers / tp : 0;
+        in->param_bytes = in->bt.param * (in->local_params - linear) + finetune_nf4_bytes() * linear +
+                          in->bt.param * adapters;
+        in->local_params += adapters;
+        in->trainable = adapters;
+    }
+    compute_flops(m, pc, t, &in->fl);
+    /* A GEMM's fixed cost (launch, prologue, tail wave) is time, so its half-efficiency size in
+     * FLOPs grows with the peak: at the FP8 peak a GEMM of W FLOPs runs as one of
+     * W x peak_bf16 / peak_fp8 does at bf16. */
+    double w = compute_gemm_flops(m, t);
+    if (t->precision == PREC_FP8 && hw->peak_bf16 > 0) w *= hw->peak_bf16 / in->peak;
+    in->gemm_efficiency = compute_efficiency(hw, w) * fw_eff;
+    in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
+    return ZS_OK;
+}
+
+int64_t scenario_node_size(const hardware *hw, const training *t)
+{
+    return t->gpus_per_node > 0 ? t->gpus_per_node : hw->gpus_per_node;
+}
+
+int64_t scenario_gpus_per_node(const hardware *hw, const training *t)
+{
+    int64_t n = scenario_node_size(hw, t);
+    return n > t->gpus ? t->gpus : n;
+}
+
+bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
+{
+    r->strategy = s;
+    r->why[0] = '\0';
+    memset(&r->mem, 0, sizeof r->mem);
+    r->framework = in->fw;
+    r->applicable = strategy_allows(s, in->t, r->why, sizeof r->why) &&
+                    framework_allows(in->fw, s, in->t, r->why, sizeof r->why);
+    r->fits = false;
+    if (!r->applicable) {
+        r->plan.n = 0;
+        memset(&r->comm, 0, sizeof r->comm);
+        memset(&r->step, 0, sizeof r->step);
+        memset(&r->cost, 0, sizeof r->cost);
+        r->tokens_per_second = r->tflops_per_gpu = r->mfu = r->hfu = 0;
+        return false;
+    }
+    memory_states(in, s->shards, &r->mem);
+    memory_buffers(in, s, &r->mem);
+    memory_activations(in, &r->mem);
+    memory_finish(in, &r->mem);
+    r->fits = r->mem.fits_gpu && r->mem.fits_host;
+    return r->fits;
+}
+
+void sim_run_time(const sim_input *in, const strategy *s, double tokens, result *r)
+{
+    const training *t = in->t;
+    r->plan.n = 0;
+    s->comm(s, in, &r->plan);
+    comm_add_common(in, s, &r->plan);
+    comm_summarise(in, &r->plan, &r->comm);
+    r->comm.ideal_bytes = strategy_ideal_bytes(s, in);
+    steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->shard_dp : 1,
+                     s->shards.optimizer ? memory_expert_shards(in) : 1, &r->step);
+
+    double step = r->step.total, gpus = (double)t->gpus;
+    /* In double: the int64 product of the largest accepted values overflows. */
+    double tokens_step = (double)in->dp * (double)t->micro_batch * (double)t->seq_len * (double)t->grad_accum;
+    r->tokens_per_second = tokens_step / step;
+    r->tflops_per_gpu = in->fl.model_step / step / 1e12;
+    r->mfu = in->fl.model_step / step / in->peak;
+    r->hfu = in->fl.hw_step / step / in->peak;
+    memset(&r->cost, 0, sizeof r->cost);
+    r->has_interval = false;
+    r->step_lo = r->step_hi = step;
+    if (tokens > 0) {
+        train_cost *c = &r->cost;
+        c->tokens = tokens;
+        c->seconds = tokens / r->tokens_per_second;
+        c->gpu_hours = c->seconds / 3600 * gpus;
+        c->dollars = c->gpu_hours * in->hw->price_per_gpu_hour;
+        c->kwh = c->gpu_hours * in->hw->tdp_watts / 1000;
+    }
+}
+
+void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
+{
+    /* Every field is written by the two halves; no memset of the whole (1.5 kB) result. */
+    sim_run_memory(in, s, r);
+    if (r->applicable) sim_run_time(in, s, tokens, r);
+}
+
+int sim_run_scenario(const scenario *sc, result *r, int *n, zs_error *err)
+{
+    sim_input in;
+    *n = 0;
+    if (sim_prepare(&in, sc->m, sc->pc, sc->hw, sc->t, err)) return err->code;
+    for (int k = 0; sc->chosen[k] && k < STRATEGY_MAX; k++) sim_run(&in, sc->chosen[k], sc->tokens, &r[(*n)++]);
+    return ZS_OK;
+}

@@ -1,0 +1,36 @@
+/* sim.h -- one evaluation: model x hardware x training x strategy -> memory, time and cost. */
+#ifndef ZS_SIM_H
+#define ZS_SIM_H
+
+#include <stdbool.h>
+
+#include "core/error.h"
+#include "core/result.h"
+#include "core/scenario.h"
+
+struct strategy;
+
+/* Derive the shared quantities. Fails (ZS_ERR_USAGE/ZS_ERR_INPUT) when the training does not
+ * validate or does not suit the model (e.g. more pipeline stages than layers, tensor
+ * parallelism that does not divide the heads). */
+int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+                const training *t, zs_error *err);
+
+/* Memory only (the cheap half of sim_run, for searches that prune on fit). Returns r->fits;
+ * r->applicable false when the strategy cannot run the configuration. */
+bool sim_run_memory(const sim_input *in, const struct strategy *s, result *r);
+
+/* The rest of sim_run on a result sim_run_memory filled: communication, step time,
+ * throughput and cost. */
+void sim_run_time(const sim_input *in, const struct strategy *s, double tokens, result *r);
+
+/* Evaluate one strategy: memory, communication, step time, throughput; and the cost of
+ * `tokens` tokens when tokens > 0. Pure and allocation-free; never fails (an unsuitable
+ * combination comes back with applicable = false and a reason). */
+void sim_run(const sim_input *in, const struct strategy *s, double tokens, result *r);
+
+/* Prepare sc and evaluate each of its chosen strategies into r (room for STRATEGY_MAX).
+ * Writes the number evaluated to *n. Fails like sim_prepare. */
+int sim_run_scenario(const scenario *sc, result *r, int *n, zs_error *err);
+
+#endif

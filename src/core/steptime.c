@@ -1,0 +1,97 @@
+/* steptime.c -- overlap model: buckets hide under backward, prefetch under forward. */
+#include "core/steptime.h"
+
+#include <math.h>
+
+#include "core/framework.h"
+#include <string.h>
+
+double steptime_optimizer_bytes(const byte_table *bt)
+{
+    double weights = bt->master > 0 ? 2 * bt->master + bt->param : 2 * bt->param;
+    return bt->grad + weights + 2 * bt->moments;
+}
+
+double steptime_nvme_step(const sim_input *in, double shard, double cpu, double *io)
+{
+    const training *t = in->t;
+    if (io) *io = 0;
+    if (t->offload_optimizer != OFFLOAD_NVME || in->hw->nvme_bandwidth <= 0) return cpu;
+    /* ZeRO-Infinity (Rajbhandari et al. 2021, arXiv 2104.07857, sections 5-6; DeepSpeed's
+     * OptimizerSwapper): CPU Adam steps one sub-group at a time; before it, the sub-group's
+     * fp32 master, moments and fp32 gradient are read from NVMe, after it master and moments
+     * are written back. The node's drives serve all its GPUs. */
+    double states = in->bt.master + in->bt.moments;
+    double bw = in->hw->nvme_bandwidth / (double)in->gpus_per_node;
+    double rd = (states + 4) * shard / bw, wr = states * shard / bw;
+    if (io) *io = rd + wr;
+    /* k sub-groups; pipelined I/O of one sub-group overlaps the step of its neighbour, so
+     * all but one sub-group's share runs as max(cpu, io), the first read / last write and
+     * one step do not: ov/k + cpu/k + (k-1)/k max(cpu, ov). Unpipelined I/O adds in full. */
+    double k = fmax(1, ceil(shard / t->sub_group_size));
+    double ov = (t->nvme_pipeline_read ? rd : 0) + (t->nvme_pipeline_write ? wr : 0);
+    double serial = rd + wr - ov;
+    return ov / k + cpu / k + (k - 1) / k * fmax(cpu, ov) + serial;
+}
+
+/* Exposed time of collectives that overlap a window of compute per micro-batch: what does
+ * not fit under each micro-batch's window, plus the tail bucket of the last one. Ops that run
+ * once (not per micro-batch) all fall in the last micro-batch. */
+static double exposed(double per_mb, double last_only, double window, double m, double tail)
+{
+    if (per_mb + last_only <= 0) return 0;
+    return (m - 1) * fmax(0, per_mb - window) + fmax(0, per_mb + last_only - window) + tail;
+}
+
+void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div, double expert_div,
+                      step_time *st)
+{
+    const training *t = in->t;
+    memset(st, 0, sizeof *st);
+    double m = (double)t->grad_accum;
+    double fwd = in->mb.fwd, bwd = in->mb.bwd;
+    st->compute = m * (fwd + bwd);
+    /* 1F1B bubble: (p - 1) micro-batch slots of forward + backward; interleaving with v
+     * chunks divides it by v (Narayanan et al. 2021, section 2.2). */
+    if (t->pp > 1) st->bubble = (double)(t->pp - 1) / (double)t->virtual_stages * (fwd + bwd);
+
+    /* Per overlap window: per-micro-batch time, once-per-step time, tail. Offload traffic is
+     * kept apart so the report can show it. */
+    double per[2][OVERLAP_COUNT] = {{0}}, once[2][OVERLAP_COUNT] = {{0}}, tail[2][OVERLAP_COUNT] = {{0}};
+    for (int i = 0; i < plan->n; i++) {
+        const comm_op *op = &plan->op[i];
+        int host = op->group == GROUP_HOST;
+        double secs = op->seconds * op->calls * (1 - op->hidden);
+        if (op->overlap == OVERLAP_NONE) {
+            per[host][OVERLAP_NONE] += secs;
+            if (op->group == GROUP_EP) st->exposed_ep += secs;
+            continue;
+        }
+        if (op->per_micro) per[host][op->overlap] += secs / m;
+        else once[host][op->overlap] += secs;
+        tail[host][op->overlap] = fmax(tail[host][op->overlap], op->tail_seconds);
+    }
+    for (int h = 0; h < 2; h++) {
+        /* Ring attention hides only under the attention it feeds (backward: 2x); only CP's
+         * K/V ring uses these windows. */
+        double ring = exposed(per[h][OVERLAP_ATTN_FWD], once[h][OVERLAP_ATTN_FWD], in->mb.attn, m, 0) +
+                      exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], 2 * in->mb.attn, m, 0);
+        double e = per[h][OVERLAP_NONE] +
+                   exposed(per[h][OVERLAP_FORWARD], once[h][OVERLAP_FORWARD], fwd, m, tail[h][OVERLAP_FORWARD]) +
+                   exposed(per[h][OVERLAP_BACKWARD], once[h][OVERLAP_BACKWARD], bwd, m, tail[h][OVERLAP_BACKWARD]) +
+                   ring;
+        if (h) st->offload = e;
+        else {
+            st->comm_exposed = e;
+            st->exposed_cp = ring;
+        }
+    }
+
+    /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
+    double shard = in->trainable / opt_div + in->local_expert / expert_div;
+    double bytes = shard * steptime_optimizer_bytes(&in->bt);
+    if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
+    else st->optimizer = bytes / in->hbm_rate;
+    st->overhead = in->step_overhead;
+    st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload + st->overhead;
+}

@@ -1,0 +1,27 @@
+/* steptime.h -- a step's time from its compute, its collectives and what overlaps what. */
+#ifndef ZS_STEPTIME_H
+#define ZS_STEPTIME_H
+
+#include "core/result.h"
+#include "core/scenario.h"
+
+/* Time of one step for a plan (after comm_summarise filled each op's seconds): compute of all micro-batches, the pipeline bubble, the part of
+ * each collective not hidden under the compute it overlaps (plus its last bucket), the
+ * optimizer step on GPU or host over local_params / opt_div parameters, and exposed PCIe
+ * traffic. Pure. */
+void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div, double expert_div,
+                      step_time *out);
+
+/* Seconds one rank's CPU optimizer step takes with its states on NVMe (ZeRO-Infinity), given
+ * the step's CPU time `cpu` over `shard` local parameters: reads and writes at the node's NVMe
+ * bandwidth shared by its GPUs, overlapped with the CPU step as DeepSpeed's pipeline_read /
+ * pipeline_write do. *io gets the NVMe seconds alone (may be NULL). Pure; 0 I/O when the
+ * optimizer is not on NVMe. */
+double steptime_nvme_step(const sim_input *in, double shard, double cpu, double *io);
+
+/* Bytes an Adam step moves per parameter, fused, for the byte table: read the gradient, the
+ * master (or working) copy and both moments, write them back and the 16-bit copy. 28 for
+ * mixed precision with 16-bit gradients and for fp32. */
+double steptime_optimizer_bytes(const byte_table *bt);
+
+#endif

@@ -1,0 +1,102 @@
+/* training.h -- how a model is trained: parallelism, batch, precision, optimizer, offload, buckets. */
+#ifndef ZS_TRAINING_H
+#define ZS_TRAINING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+/* PREC_FP8: Transformer Engine-style FP8 GEMMs with bf16 everything else (fp32 master). */
+typedef enum { PREC_FP32, PREC_FP16, PREC_BF16, PREC_BF16_PURE, PREC_FP8 } precision_kind;
+typedef enum { OPT_ADAM, OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR, OPT_ADAM8BIT } optimizer_kind;
+typedef enum { CKPT_NONE, CKPT_SELECTIVE, CKPT_FULL } ckpt_kind;
+typedef enum { OFFLOAD_NONE, OFFLOAD_CPU, OFFLOAD_NVME } offload_kind;
+
+struct framework;
+
+typedef struct training {
+    const struct framework *framework; /* what runs it (framework.h); NULL = generic */
+    int64_t gpus;               /* total GPUs */
+    int64_t gpus_per_node;      /* 0: take the hardware profile's */
+    int64_t tp;                 /* tensor-parallel degree t */
+    int64_t pp;                 /* pipeline-parallel degree p */
+    int64_t cp;                 /* context-parallel degree: the sequence split over cp ranks */
+    int64_t ep;                 /* expert-parallel degree: routed experts split over ep ranks */
+    double moe_imbalance;       /* busiest expert rank's tokens / the mean (>= 1; 1 = balanced) */
+    int64_t virtual_stages;     /* interleaved model chunks per pipeline stage; 1 = plain 1F1B */
+    int64_t micro_batch;        /* b, sequences per GPU per micro-batch */
+    int64_t seq_len;            /* s, tokens per sequence */
+    int64_t grad_accum;         /* m, micro-batches per step per data-parallel rank */
+    precision_kind precision;
+    optimizer_kind optimizer;
+    int grad_bytes;             /* bytes per gradient element; 0 = the precision's default */
+    ckpt_kind checkpointing;
+    bool sequence_parallel;     /* Megatron sequence parallelism (needs tp > 1 to matter) */
+    bool flash_attention;       /* no s^2 attention matrix stored (default true) */
+    offload_kind offload_optimizer;
+    offload_kind offload_params;/* ZeRO-3 only */
+    bool nvme_pipeline_read;    /* DeepSpeed offload_optimizer.pipeline_read: overlap the next
+                                   sub-group's NVMe read with the CPU step (default false) */
+    bool nvme_pipeline_write;   /* offload_optimizer.pipeline_write: overlap the previous
+                                   sub-group's NVMe write with the CPU step (default false) */
+    double sub_group_size;      /* elements; DeepSpeed zero_optimization.sub_group_size, the
+                                   unit the optimizer steps (and swaps) at a time */
+    double reduce_bucket;       /* elements; DeepSpeed reduce_bucket_size */
+    double allgather_bucket;    /* elements; DeepSpeed allgather_bucket_size */
+    double prefetch_bucket;     /* elements; DeepSpeed stage3_prefetch_bucket_size */
+    double max_live_params;     /* elements; DeepSpeed stage3_max_live_parameters */
+    double persistence_threshold; /* elements; DeepSpeed stage3_param_persistence_threshold */
+    int overlap_comm;           /* -1: DeepSpeed's default for the stage, else 0/1 */
+    double ddp_bucket_bytes;    /* PyTorch DDP bucket_cap_mb, in bytes */
+    bool ddp_bucket_view;       /* PyTorch DDP gradient_as_bucket_view */
+    int64_t shard_group;        /* ranks that shard the states (HSDP, MiCS mics_shard_size);
+                                   0 = the whole data-parallel group */
+    int64_t hpz_group;          /* ZeRO++ hpZ secondary parameter partition (ranks); 0 = off */
+    bool quant_weights;         /* ZeRO++ qwZ: parameter all-gathers in int8 */
+    bool quant_grads;           /* ZeRO++ qgZ: gradient reduce-scatters in int4 */
+    int finetune;               /* finetune_kind (finetune.h): full, lora, qlora */
+    int64_t lora_rank;          /* LoRA r (default 16) */
+    int lora_targets;           /* LORA_ATTN | LORA_MLP (default all linear layers) */
+    double step_overhead;       /* the framework's per-step overhead overridden (seconds; < 0 =
+                                   the framework's) */
+    double gemm_efficiency;     /* the framework's GEMM efficiency overridden (--gemm-efficiency,
+                                   calibration); 0 = the framework's */
+} training;
+
+/* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
+typedef struct byte_table {
+    double param;      /* bytes of the working (compute) copy */
+    double grad;       /* bytes of a gradient element */
+    double master;     /* bytes of the fp32 master copy (mixed precision only) */
+    double moments;    /* bytes of optimizer moments (Adam: m and v) */
+    double act;        /* bytes of one activation element */
+    const char *what;  /* one-line description for --explain */
+} byte_table;
+
+/* Defaults: 1 GPU, no model parallelism, micro-batch 1, seq 2048, bf16 mixed precision Adam,
+ * no checkpointing, flash attention, DeepSpeed's and PyTorch's bucket defaults. Never fails. */
+void training_init(training *t);
+
+/* Data-parallel degree gpus / (tp * pp). */
+int64_t training_dp(const training *t);
+
+/* Check ranges and divisibility (tp * pp divides gpus; offload_params needs nothing else
+ * here). Fails with ZS_ERR_USAGE naming the flag and what was expected. */
+int training_validate(const training *t, zs_error *err);
+
+/* The byte table for a precision, optimizer and gradient width. Never fails. */
+byte_table training_bytes(const training *t);
+
+/* Names <-> enums for flags and JSON ("bf16-pure", "adamw", "selective", "nvme"...).
+ * *_parse return -1 for an unknown name. */
+const char *precision_name(precision_kind p);
+const char *optimizer_name(optimizer_kind o);
+const char *ckpt_name(ckpt_kind c);
+const char *offload_name(offload_kind o);
+int precision_parse(const char *s);
+int optimizer_parse(const char *s);
+int ckpt_parse(const char *s);
+int offload_parse(const char *s);
+
+#endif

@@ -1,0 +1,56 @@
+/* report.h -- writing estimate results as a terminal table, JSON or CSV. */
+#ifndef ZS_REPORT_H
+#define ZS_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/result.h"
+#include "core/scenario.h"
+
+typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
+
+/* How to write a report, beyond what the scenario says. */
+typedef struct report_options {
+    out_format format;
+    bool explain;              /* print the formulas first (--explain) */
+    const char *ds_path;       /* the ds_config read, or NULL */
+    const char *ds_defaulted;  /* its keys that took DeepSpeed's defaults ("" when none) */
+    const char *ds_notes;      /* defaulted, "auto"-filled and ignored keys, for the table */
+    const char *ds_ignored;    /* keys read but not modelled ("" when none), for JSON */
+    const char *ds_filled;     /* "auto" keys filled as the HF Trainer does ("" when none) */
+} report_options;
+
+/* The memory components in output order: JSON/CSV key, table label, offset into memory. */
+typedef struct mem_field {
+    const char *key;
+    const char *label;
+    size_t offset;
+    bool optional;      /* tables and charts show it only where some strategy has it */
+} mem_field;
+
+extern const mem_field mem_fields[];  /* terminated by a NULL key */
+
+/* Whether a table or chart shows memory row f for these n results: always, unless it is
+ * optional and every applicable result has 0 there. Never fails. */
+bool mem_field_shown(const mem_field *f, const result *r, int n);
+
+/* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the
+ * stream fails (a closed pipe is not reported as an error by the caller). */
+int report_estimate(FILE *f, const scenario *sc, const report_options *o, const result *r, int n);
+
+struct cJSON;
+
+/* A configuration and its result as plan and compare write them (stable keys: strategy,
+ * framework, gpus, tp, pp, ..., memory_bytes, step_time_seconds, cost_dollars). Returns NULL
+ * when out of memory. */
+struct cJSON *report_entry_json(const training *t, const result *r);
+
+/* The offload column of plan and compare tables: "none", "opt cpu", "opt+param nvme". */
+const char *report_offload_name(const training *t);
+
+/* Print the formulas and byte table actually used (--explain): to f for a table, to stderr
+ * for JSON/CSV so the data stays parseable. Never fails. */
+void report_explain(FILE *f, const scenario *sc, const report_options *o);
+
+#endif

@@ -12,7 +12,8 @@
 #include "report/plot_stage.h"
 
 /* The chart table, in drawing order: one line a chart, X(NAME) for the plot_chart_NAME its
- * file defines (name, needs, data, compute and writers: plot_chart.h). */
+ * file defines (name, needs, data, compute and writers: plot_chart.h). A new chart is its
+ * file and its line here. */
 #define CHARTS(X)     \
     X(memory)         \
     X(memory_vs_gpus) \
@@ -21,7 +22,8 @@
     X(max_model)      \
     X(validate)       \
     X(calibration)    \
-    X(compare)
+    X(compare)        \
+    /* end of the table */
 
 #define DECLARE(n) extern const plot_chart_def plot_chart_##n;
 CHARTS(DECLARE)

@@ -7,10 +7,8 @@
 
 #include "cmd/commands.h"
 #include "report/plot.h"
-#include "report/plot_data.h"
 #include "io/runs.h"
 #include "cmd/setup.h"
-#include "analysis/validate.h"
 
 /* Plot's options, then the shared ones less --format (plot's own) and --explain. */
 static const char *const not_plot[] = {"format", "explain", NULL};
@@ -42,18 +40,30 @@ static void usage(FILE *f, const cli_opt *plot_only)
 }
 
 
-/* Progress of slow charts on a terminal: "zerosim plot: max-model 12/40"; ctx is a bool
- * that says a progress line is showing. */
-static void progress(plot_chart c, int done, int total, void *ctx)
+/* The chart being drawn, and whether its progress line is showing. */
+typedef struct progress_line {
+    const char *chart;
+    bool showing;
+} progress_line;
+
+/* Progress of slow charts on a terminal: "zerosim plot: max-model 12/40". */
+static void progress(int done, int total, void *ctx)
 {
-    bool *showing = ctx;
-    fprintf(stderr, "\rzerosim plot: %s %d/%d ", plot_chart_name(c), done, total);
-    *showing = true;
+    progress_line *p = ctx;
+    fprintf(stderr, "\rzerosim plot: %s %d/%d ", p->chart, done, total);
+    p->showing = true;
     if (done >= total) {
         fprintf(stderr, "\r%*s\r", 48, "");
-        *showing = false;
+        p->showing = false;
     }
     fflush(stderr);
+}
+
+/* Whether `zerosim plot` has what a chart needs: fits it never has. */
+static bool needs_met(unsigned needs, bool have_model, bool have_runs)
+{
+    return !(needs & PLOT_NEEDS_FITS) && (have_model || !(needs & PLOT_NEEDS_SCENARIO)) &&
+           (have_runs || !(needs & PLOT_NEEDS_RUNS));
 }
 
 enum { P_GPUS_LIST = 1, P_FORMAT }; /* plot's options that take works out */
@@ -97,7 +107,7 @@ int cmd_plot(int argc, char **argv)
     plot_request q;
     plot_request_init(&q);
     zs_error err = {0};
-    bool want[PLOT_COUNT] = {false};
+    bool want[PLOT_MAX_CHARTS] = {false};
     const cli_opt plot_only[] = {
         {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", .alias = "-o", .text = &o.dir},
         {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart", .text = &q.runs_path},
@@ -118,15 +128,19 @@ int cmd_plot(int argc, char **argv)
     for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--) dir[n - 1] = '\0';
     o.dir = dir;
 
+    int nc = plot_chart_count();
     bool have_model = s.model_arg || s.params > 0;
     if (!a.any) {
         if (!have_model && !q.runs_path)
             return cmd_error("plot", ZS_ERR_USAGE, "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
-        for (int c = 0; c < PLOT_COUNT; c++)
-            want[c] = c == PLOT_VALIDATE ? q.runs_path != NULL : c == PLOT_CALIBRATION ? false : have_model;
+        for (int c = 0; c < nc; c++)
+            want[c] = needs_met(plot_chart_needs(c), have_model, q.runs_path != NULL);
     }
-    if (want[PLOT_VALIDATE] && !q.runs_path)
-        return cmd_error("plot", ZS_ERR_USAGE, "validate: needs --runs FILE");
+    for (int c = 0; c < nc; c++)
+        if (want[c] && (plot_chart_needs(c) & PLOT_NEEDS_RUNS) && !q.runs_path) {
+            zs_fail(&err, ZS_ERR_USAGE, "%s: needs --runs FILE", plot_chart_name(c));
+            return cmd_error("plot", err.code, err.msg);
+        }
     if (q.runs_path) {
         /* Check the runs file before drawing anything else. */
         run_record *runs;
@@ -134,40 +148,32 @@ int cmd_plot(int argc, char **argv)
         if (runs_load(q.runs_path, &runs, &n, &err)) return cmd_error("plot", err.code, err.msg);
         free(runs);
     }
+    /* The model's flags are read for every chart but those drawn from the runs file alone. */
     bool need_setup = false;
-    for (int c = 0; c < PLOT_COUNT; c++) need_setup |= want[c] && c != PLOT_VALIDATE;
+    for (int c = 0; c < nc; c++) need_setup |= want[c] && !(plot_chart_needs(c) & PLOT_NEEDS_RUNS);
     if (need_setup && setup_finish(&s, &err)) return cmd_error("plot", err.code, err.msg);
     scenario sc = setup_scenario(&s);
     if (plot_dir_prepare(o.dir, &err)) return cmd_error("plot", err.code, err.msg);
-    bool showing = false;
+    progress_line line = {NULL, false};
     if (isatty(2)) {
         q.progress = progress;
-        q.progress_ctx = &showing;
+        q.progress_ctx = &line;
     }
 
     char gnuplot[4096];
     bool draw = plot_find_gnuplot(gnuplot, sizeof gnuplot);
-    plot_data *d = malloc(sizeof *d);
-    if (!d) return cmd_error("plot", ZS_ERR_NOMEM, "out of memory");
-    for (int c = 0; c < PLOT_COUNT; c++) {
+    for (int c = 0; c < nc; c++) {
         if (!want[c]) continue;
-        /* Compute, then draw: the chart writers only format what this step computed. */
-        validate_report val = {0};
-        rc = plot_data_compute((plot_chart)c, need_setup ? &sc : NULL, &q, d, &val, &err);
-        if (showing) fputc('\n', stderr);
-        showing = false;
-        if (!rc) rc = plot_draw((plot_chart)c, d, &o, draw ? gnuplot : NULL, &err);
-        validate_report_free(&val);
-        if (rc) {
-            free(d);
-            return cmd_error("plot", err.code, err.msg);
-        }
+        const char *name = plot_chart_name(c);
+        line.chart = name;
+        rc = plot_chart_draw(c, need_setup ? &sc : NULL, &q, &o, draw ? gnuplot : NULL, &err);
+        if (line.showing) fputc('\n', stderr);
+        line.showing = false;
+        if (rc) return cmd_error("plot", err.code, err.msg);
         if (!draw) continue;
-        const char *name = plot_chart_name((plot_chart)c);
         if (o.png) printf("%s/%s.png%s", o.dir, name, o.svg ? " " : "\n");
         if (o.svg) printf("%s/%s.svg\n", o.dir, name);
     }
-    free(d);
     if (!draw) fprintf(stderr, "zerosim plot: gnuplot not found; wrote .dat and .gp files to %s\n", o.dir);
     if (fflush(stdout) != 0 || ferror(stdout)) return cmd_error("plot", ZS_ERR_IO, "cannot write output");
     return 0;

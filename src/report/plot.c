@@ -1,4 +1,4 @@
-/* plot.c -- the chart table (name, data writer, gnuplot script) and drawing one chart from computed data. */
+/* plot.c -- the chart table, and drawing a chart: needs checked, data computed, files written. */
 #include "report/plot.h"
 
 #include <errno.h>
@@ -8,70 +8,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/plot_gp.h"
+#include "report/plot_chart.h"
 #include "report/plot_stage.h"
-#include "analysis/validate.h"
 
-/* What a chart needs before anything is written: ZS_OK or an error. */
-typedef int (*chart_check)(const plot_data *d, zs_error *err);
+/* The chart table, in drawing order: one line a chart, X(NAME) for the plot_chart_NAME its
+ * file defines (name, needs, data, compute and writers: plot_chart.h). A new chart is its
+ * file and its line here. */
+#define CHARTS(X)     \
+    X(memory)         \
+    X(memory_vs_gpus) \
+    X(step)           \
+    X(comm)           \
+    X(max_model)      \
+    X(validate)       \
+    X(calibration)    \
+    X(compare)        \
+    /* end of the table */
 
-typedef struct chart_def {
-    const char *name;         /* command-line name and file stem */
-    chart_check check;        /* NULL: nothing beyond a scenario */
-    bool needs_scenario;      /* titles describe d->s */
-    void (*dat)(FILE *f, const plot_data *d);
-    void (*gp)(FILE *f, const plot_data *d, const plot_options *o);
-} chart_def;
+#define DECLARE(n) extern const plot_chart_def plot_chart_##n;
+CHARTS(DECLARE)
+#define ROW(n) &plot_chart_##n,
+static const plot_chart_def *const charts[] = {CHARTS(ROW)};
+#define N_CHARTS (int)(sizeof charts / sizeof charts[0])
+_Static_assert(sizeof charts / sizeof charts[0] <= PLOT_MAX_CHARTS, "PLOT_MAX_CHARTS is too small");
 
-static int check_bars(const plot_data *d, zs_error *err)
+int plot_chart_count(void)
 {
-    return d->n > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "no strategy to draw");
+    return N_CHARTS;
 }
 
-static int check_sweep(const plot_data *d, zs_error *err)
+const char *plot_chart_name(int c)
 {
-    return d->n_gpus > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "no GPU count to draw");
-}
-
-static int check_validate(const plot_data *d, zs_error *err)
-{
-    if (!d->val || !d->runs_path) return zs_fail(err, ZS_ERR_USAGE, "validate: needs --runs FILE");
-    if (!plot_validate_has_points(d))
-        return zs_fail(err, ZS_ERR_INPUT, "%s: no run with a measured step time or MFU to plot", d->runs_path);
-    return ZS_OK;
-}
-
-static int check_calibration(const plot_data *d, zs_error *err)
-{
-    return d->n_sets > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "calibration chart: no collective fits to draw");
-}
-
-static int check_compare(const plot_data *d, zs_error *err)
-{
-    return d->n_cmp > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "compare: no strategy to draw");
-}
-
-static const chart_def charts[PLOT_COUNT] = {
-    [PLOT_COMPARE] = {"compare", check_compare, true, plot_compare_dat, plot_compare_gp},
-    [PLOT_MEMORY] = {"memory", check_bars, true, plot_memory_dat, plot_memory_gp},
-    [PLOT_MEMORY_VS_GPUS] = {"memory-vs-gpus", check_sweep, true, plot_memory_sweep_dat, plot_memory_sweep_gp},
-    [PLOT_STEP] = {"step", check_bars, true, plot_step_dat, plot_step_gp},
-    [PLOT_COMM] = {"comm", check_bars, true, plot_comm_dat, plot_comm_gp},
-    [PLOT_MAX_MODEL] = {"max-model", check_sweep, true, plot_max_model_dat, plot_max_model_gp},
-    [PLOT_VALIDATE] = {"validate", check_validate, false, plot_validate_dat, plot_validate_gp},
-    [PLOT_CALIBRATION] = {"calibration", check_calibration, false, plot_calibration_dat, plot_calibration_gp},
-};
-
-const char *plot_chart_name(plot_chart c)
-{
-    return (unsigned)c < PLOT_COUNT ? charts[c].name : "?";
+    return c >= 0 && c < N_CHARTS ? charts[c]->name : "?";
 }
 
 int plot_chart_parse(const char *name)
 {
-    for (int i = 0; i < PLOT_COUNT; i++)
-        if (strcmp(name, charts[i].name) == 0) return i;
+    for (int i = 0; i < N_CHARTS; i++)
+        if (strcmp(name, charts[i]->name) == 0) return i;
     return -1;
+}
+
+unsigned plot_chart_needs(int c)
+{
+    return c >= 0 && c < N_CHARTS ? charts[c]->needs : 0;
 }
 
 void plot_options_init(plot_options *o, const char *dir)
@@ -109,39 +89,55 @@ int plot_dir_prepare(const char *dir, zs_error *err)
 }
 
 /* Write one of the chart's files with its writer. */
-static int stage_write(const plot_stage *st, const char *ext, const chart_def *cd, const plot_data *d,
+static int stage_write(const plot_stage *st, const char *ext, const plot_chart_def *cd, const void *data,
                        const plot_options *o, zs_error *err)
 {
     FILE *f = plot_stage_file(st, ext, err);
     if (!f) return err->code;
-    if (strcmp(ext, "dat") == 0) cd->dat(f, d);
-    else cd->gp(f, d, o);
+    if (strcmp(ext, "dat") == 0) cd->dat(f, data);
+    else cd->gp(f, data, o);
     return plot_stage_file_close(st, f, ext, err);
 }
 
-int plot_draw(plot_chart c, const plot_data *d, const plot_options *o, const char *gnuplot, zs_error *err)
+/* The chart's files from its computed data, all or none. */
+static int write_chart(const plot_chart_def *cd, const void *data, const plot_options *o, const char *gnuplot,
+                       zs_error *err)
 {
-    if ((unsigned)c >= PLOT_COUNT) return zs_fail(err, ZS_ERR_USAGE, "unknown chart %d", (int)c);
-    const chart_def *cd = &charts[c];
-    if (cd->needs_scenario && !d->s) return zs_fail(err, ZS_ERR_USAGE, "%s: needs a model (--model or --params)", cd->name);
-    if (cd->check && cd->check(d, err)) return err->code;
     plot_stage st;
     if (plot_stage_open(&st, o->dir, cd->name, err)) return err->code;
-    int rc = stage_write(&st, "dat", cd, d, o, err);
-    if (!rc) rc = stage_write(&st, "gp", cd, d, o, err);
+    int rc = stage_write(&st, "dat", cd, data, o, err);
+    if (!rc) rc = stage_write(&st, "gp", cd, data, o, err);
     if (!rc && gnuplot) rc = plot_stage_render(&st, gnuplot, o, err);
     if (!rc) rc = plot_stage_commit(&st, o, gnuplot != NULL, err);
     plot_stage_close(&st);
     return rc;
 }
 
-int plot_calibration(const plot_options *o, const plot_fit_set *sets, int n, const char *gnuplot, zs_error *err)
+/* ZS_OK when s and q hold what the chart needs, else the error that says what is missing. */
+static int check_needs(const plot_chart_def *cd, const scenario *s, const plot_request *q, zs_error *err)
 {
-    plot_data *d = calloc(1, sizeof *d);
-    if (!d) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
-    d->sets = sets;
-    d->n_sets = n;
-    int rc = plot_draw(PLOT_CALIBRATION, d, o, gnuplot, err);
-    free(d);
+    if ((cd->needs & PLOT_NEEDS_FITS) && !q->sets)
+        return zs_fail(err, ZS_ERR_USAGE, "%s: this chart comes from 'zerosim calibrate --plot DIR'",
+                       cd->name);
+    if ((cd->needs & PLOT_NEEDS_RUNS) && !q->runs_path)
+        return zs_fail(err, ZS_ERR_USAGE, "%s: needs --runs FILE", cd->name);
+    if ((cd->needs & PLOT_NEEDS_SCENARIO) && !s)
+        return zs_fail(err, ZS_ERR_USAGE, "%s: needs a model (--model or --params)", cd->name);
+    return ZS_OK;
+}
+
+int plot_chart_draw(int c, const scenario *s, const plot_request *q, const plot_options *o,
+                    const char *gnuplot, zs_error *err)
+{
+    if (c < 0 || c >= N_CHARTS) return zs_fail(err, ZS_ERR_USAGE, "unknown chart %d", c);
+    const plot_chart_def *cd = charts[c];
+    if (check_needs(cd, s, q, err)) return err->code;
+    /* Compute, then write: the writers only format what this step computed. */
+    void *data = calloc(1, cd->size);
+    if (!data) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    int rc = cd->compute(cd->needs & PLOT_NEEDS_SCENARIO ? s : NULL, q, data, err);
+    if (!rc) rc = write_chart(cd, data, o, gnuplot, err);
+    if (cd->release) cd->release(data);
+    free(data);
     return rc;
 }

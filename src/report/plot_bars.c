@@ -2,8 +2,27 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/sim.h"
+#include "report/plot_chart.h"
 #include "report/plot_gp.h"
 #include "report/report.h"
+
+/* The bar charts' data: each of s's chosen strategies at s's own configuration. */
+typedef struct bars_data {
+    const scenario *s;
+    result r[STRATEGY_MAX];
+    int n;
+} bars_data;
+
+/* sim_run_scenario: every chosen strategy at the given configuration. */
+static int bars_compute(const scenario *s, const plot_request *q, void *data, zs_error *err)
+{
+    bars_data *d = data;
+    (void)q;
+    d->s = s;
+    if (sim_run_scenario(s, d->r, &d->n, err)) return err->code;
+    return d->n > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "no strategy to draw");
+}
 
 /* Colours of the stacked memory parts (Tableau 10, in its order). */
 static const char *const part_color[10] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
@@ -29,10 +48,12 @@ static void bar_row_head(FILE *f, const result *r, bool mark_fit)
 
 /* A bar chart's data file: head, the column description, then one row per strategy (the row
  * head, then what cols writes, ending the line). */
-static void bar_dat(FILE *f, const plot_data *d, const char *name, const char *what, const char *columns,
+static void bar_dat(FILE *f, const bars_data *d, const char *name, const char *what, const char *columns,
                     bool mark_fit, void (*cols)(FILE *f, const result *r))
 {
-    dat_head(f, name, what, d, DESC_RUN);
+    char desc[512];
+    describe(d->s, DESC_RUN, desc, sizeof desc);
+    dat_head(f, name, what, d->s, desc);
     fputs(columns, f);
     for (int i = 0; i < d->n; i++) {
         bar_row_head(f, &d->r[i], mark_fit);
@@ -57,12 +78,12 @@ static void bar_xrange(FILE *f, int n)
 
 /* A bar chart's script up to the plot command: head, title, styles, axes up to ytop (in the
  * chart's unit). */
-static void bar_chart(FILE *f, const plot_data *d, const char *name, const char *what, const char *title,
+static void bar_chart(FILE *f, const bars_data *d, const char *name, const char *what, const char *title,
                       const char *ylabel, int maxcols, double ytop)
 {
     gp_head(f, name, what);
     char desc[512];
-    describe(d, DESC_RUN, desc, sizeof desc);
+    describe(d->s, DESC_RUN, desc, sizeof desc);
     gp_title(f, title, desc);
     bar_style(f, ylabel, maxcols);
     bar_xrange(f, d->n);
@@ -81,9 +102,12 @@ static bool is_sum(const mem_field *mf)
     return strcmp(mf->key, "model_states") == 0 || strcmp(mf->key, "total") == 0;
 }
 
-void plot_memory_dat(FILE *f, const plot_data *d)
+static void memory_dat(FILE *f, const void *data)
 {
-    dat_head(f, "memory", "memory per GPU by component, one row per strategy", d, DESC_RUN);
+    const bars_data *d = data;
+    char desc[512];
+    describe(d->s, DESC_RUN, desc, sizeof desc);
+    dat_head(f, "memory", "memory per GPU by component, one row per strategy", d->s, desc);
     fputs("# unit: bytes (the chart divides by 1 GiB = 2^30 bytes); the same numbers as\n"
           "# `zerosim estimate --format json` results[].memory_bytes for the same flags.\n"
           "# applicable = 0: the strategy cannot run this configuration (all parts 0).\n"
@@ -99,8 +123,9 @@ void plot_memory_dat(FILE *f, const plot_data *d)
     }
 }
 
-void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
+static void memory_gp(FILE *f, const void *data, const plot_options *o)
 {
+    const bars_data *d = data;
     int n = d->n, total_col = 3;
     for (const mem_field *mf = mem_fields; mf->key && strcmp(mf->key, "total") != 0; mf++) total_col++;
     total_col++;
@@ -113,7 +138,7 @@ void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
     if (clipped) ymax = 2.5 * hbm;
     gp_head(f, "memory", "memory per GPU by component, one stacked bar per strategy");
     char desc[512];
-    describe(d, DESC_RUN, desc, sizeof desc);
+    describe(d->s, DESC_RUN, desc, sizeof desc);
     fprintf(f, "hbm = %.17g    # bytes: the GPU's memory\nymax = %.17g   # bytes: top of the y axis%s\n",
             hbm, ymax, clipped ? " (taller bars are clipped; their totals are labelled)" : "");
     fputs("# Changing ymax? Keep only the label clauses that have bars to label: gnuplot 5.4 crashes\n"
@@ -151,7 +176,7 @@ void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o)
 
 /* Whether any applicable strategy has a positive value: the EP and CP parts are drawn only
  * where some configuration has them. */
-static bool any_positive(const plot_data *d, double (*get)(const result *))
+static bool any_positive(const bars_data *d, double (*get)(const result *))
 {
     for (int i = 0; i < d->n; i++)
         if (d->r[i].applicable && get(&d->r[i]) > 0) return true;
@@ -173,9 +198,9 @@ static void step_cols(FILE *f, const result *r)
             t->exposed_ep, t->exposed_cp);
 }
 
-void plot_step_dat(FILE *f, const plot_data *d)
+static void step_dat(FILE *f, const void *data)
 {
-    bar_dat(f, d, "step", "step time breakdown per strategy",
+    bar_dat(f, data, "step", "step time breakdown per strategy",
             "# unit: seconds per step (tokens_per_second: whole cluster; mfu: fraction); as\n"
             "# `zerosim estimate --format json` reports them for the same flags.\n"
             "# fits = 0: GPU or host memory does not hold it; the times are what it would take if it did.\n"
@@ -185,8 +210,9 @@ void plot_step_dat(FILE *f, const plot_data *d)
             true, step_cols);
 }
 
-void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o)
+static void step_gp(FILE *f, const void *data, const plot_options *o)
 {
+    const bars_data *d = data;
     double top = 0;
     for (int i = 0; i < d->n; i++) top = fmax(top, d->r[i].step.total);
     bar_chart(f, d, "step", "step time breakdown, one stacked bar per strategy", "Step time breakdown",
@@ -231,9 +257,9 @@ static void comm_cols(FILE *f, const result *r)
             c->bytes_group[GROUP_CP]);
 }
 
-void plot_comm_dat(FILE *f, const plot_data *d)
+static void comm_dat(FILE *f, const void *data)
 {
-    bar_dat(f, d, "comm", "bytes each GPU sends per step, by link level, per strategy",
+    bar_dat(f, data, "comm", "bytes each GPU sends per step, by link level, per strategy",
             "# unit: bytes (the chart divides by 1 GB = 1e9 bytes); the same numbers as\n"
             "# `zerosim estimate --format json` results[].communication_bytes_per_gpu.\n"
             "# intra_node = NVLink/NVSwitch, inter_node = network, host_link = PCIe (offload);\n"
@@ -244,8 +270,9 @@ void plot_comm_dat(FILE *f, const plot_data *d)
             false, comm_cols);
 }
 
-void plot_comm_gp(FILE *f, const plot_data *d, const plot_options *o)
+static void comm_gp(FILE *f, const void *data, const plot_options *o)
 {
+    const bars_data *d = data;
     double top = 0;
     for (int i = 0; i < d->n; i++) top = fmax(top, fmax(d->r[i].comm.bytes_total, d->r[i].comm.ideal_bytes));
     bar_chart(f, d, "comm", "bytes sent per GPU per step by link level, one stacked bar per strategy",
@@ -273,3 +300,18 @@ void plot_comm_gp(FILE *f, const plot_data *d, const plot_options *o)
     sb_add(&p, "\n");
     gp_output(f, o, p.s);
 }
+
+const plot_chart_def plot_chart_memory = {
+    .name = "memory", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
+    .compute = bars_compute, .dat = memory_dat, .gp = memory_gp,
+};
+
+const plot_chart_def plot_chart_step = {
+    .name = "step", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
+    .compute = bars_compute, .dat = step_dat, .gp = step_gp,
+};
+
+const plot_chart_def plot_chart_comm = {
+    .name = "comm", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
+    .compute = bars_compute, .dat = comm_dat, .gp = comm_gp,
+};

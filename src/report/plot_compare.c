@@ -4,12 +4,41 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "report/plot_gp.h"
+#include "analysis/plan.h"
 #include "core/units.h"
+#include "report/plot_chart.h"
+#include "report/plot_gp.h"
 
-void plot_compare_dat(FILE *f, const plot_data *d)
+/* One row per strategy (and framework), as `zerosim compare` computes them. */
+typedef struct compare_data {
+    const scenario *s;
+    compare_row cmp[COMPARE_MAX_ROWS];
+    int n_cmp;
+} compare_data;
+
+/* As `zerosim compare` with its defaults: searches up to max(64, GPUs) with the batch the
+ * given settings train. */
+static int compare_compute(const scenario *s, const plot_request *q, void *data, zs_error *err)
 {
-    dat_head(f, "compare", "the strategy decision: one row per strategy, as `zerosim compare` gives it", d, DESC_RUN);
+    compare_data *d = data;
+    (void)q;
+    d->s = s;
+    plan_space sp;
+    plan_space_init(&sp);
+    sp.max_gpus = s->t->gpus > 64 ? s->t->gpus : 64;
+    sp.global_batch = s->t->micro_batch * s->t->grad_accum * training_dp(s->t);
+    sp.tokens = s->tokens;
+    if (compare_run(s, &sp, NULL, d->cmp, COMPARE_MAX_ROWS, &d->n_cmp, err)) return err->code;
+    return d->n_cmp > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "compare: no strategy to draw");
+}
+
+static void compare_dat(FILE *f, const void *data)
+{
+    const compare_data *d = data;
+    char desc[512];
+    describe(d->s, DESC_RUN, desc, sizeof desc);
+    dat_head(f, "compare", "the strategy decision: one row per strategy, as `zerosim compare` gives it", d->s,
+             desc);
     fputs("# units: bytes, sequences, GPUs, seconds, dollars; NaN where the strategy has no value\n"
           "# (does not fit, nothing within the search, no --tokens). Same numbers as\n"
           "# `zerosim compare --format json` for the same flags.\n"
@@ -29,8 +58,9 @@ void plot_compare_dat(FILE *f, const plot_data *d)
     }
 }
 
-void plot_compare_gp(FILE *f, const plot_data *d, const plot_options *o)
+static void compare_gp(FILE *f, const void *data, const plot_options *o)
 {
+    const compare_data *d = data;
     bool cost = d->n_cmp > 0 && d->s->tokens > 0;
     double hbm = d->s->hw->hbm_bytes, top = hbm;
     for (int i = 0; i < d->n_cmp; i++)
@@ -39,7 +69,7 @@ void plot_compare_gp(FILE *f, const plot_data *d, const plot_options *o)
     double ymax = fmin(top, 4 * hbm) * 1.15;
     gp_head(f, "compare", "the strategy decision in four panels");
     char desc[512];
-    describe(d, DESC_RUN, desc, sizeof desc);
+    describe(d->s, DESC_RUN, desc, sizeof desc);
     fprintf(f, "hbm = %.17g    # bytes: the GPU's memory\nymax = %.17g   # bytes: top of the memory panel\n", hbm, ymax);
     fputs("set style data histograms\nset style fill solid 0.85 border -1\nset boxwidth 0.7\n"
           "set xtics rotate by -20 scale 0 font ',9'\nset key off\nset grid ytics lc rgb '#dddddd'\n", f);
@@ -75,3 +105,8 @@ void plot_compare_gp(FILE *f, const plot_data *d, const plot_options *o)
     if (o->png) gp_output(f, &png, p.s);
     if (o->svg) gp_output(f, &svg, p.s);
 }
+
+const plot_chart_def plot_chart_compare = {
+    .name = "compare", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(compare_data),
+    .compute = compare_compute, .dat = compare_dat, .gp = compare_gp,
+};

@@ -25,46 +25,31 @@ void dat_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* "TP/PP/offload" split into what the max-model search allowed and what it did not. */
-static void searched(const plot_data *d, char *yes, char *no, size_t len)
+int describe_head(const scenario *s, desc_kind k, char *buf, size_t len)
 {
-    const char *names[3] = {"TP", "PP", "offload"};
-    bool on[3] = {d->searched_tp, d->searched_pp, d->searched_offload};
-    yes[0] = no[0] = '\0';
-    for (int i = 0; i < 3; i++) {
-        char *out = on[i] ? yes : no;
-        size_t l = strlen(out);
-        snprintf(out + l, len - l, "%s%s", l ? "/" : "", names[i]);
-    }
-}
-
-void describe(const plot_data *d, desc_kind k, char *buf, size_t len)
-{
-    const scenario *s = d->s;
     const training *t = s->t;
-    char hbm[32], gpus[80] = "", mp[64] = "", off[96] = "";
+    char hbm[32], gpus[80] = "";
     units_fmt_bytes(s->hw->hbm_bytes, hbm, sizeof hbm);
     if (k == DESC_RUN) {
         int64_t gpn = scenario_gpus_per_node(s->hw, t);
         snprintf(gpus, sizeof gpus, ", %lld GPUs = %lld node(s) x %lld", (long long)t->gpus,
                  (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
     }
+    const char *bare = s->m->params_only ? "bare parameter count (model states + overhead, no activations); " : "";
+    return snprintf(buf, len, "%s on %s (%s HBM)%s\n%s", s->m->name, s->hw->name, hbm, gpus, bare);
+}
+
+void describe(const scenario *s, desc_kind k, char *buf, size_t len)
+{
+    const training *t = s->t;
+    char mp[64] = "", off[96] = "";
     if (t->tp > 1 || t->pp > 1) snprintf(mp, sizeof mp, "TP %lld, PP %lld, ", (long long)t->tp, (long long)t->pp);
     if (t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
         snprintf(off, sizeof off, ", offload optimizer %s, params %s", offload_name(t->offload_optimizer),
                  offload_name(t->offload_params));
-    int n = snprintf(buf, len, "%s on %s (%s HBM)%s\n%s", s->m->name, s->hw->name, hbm, gpus,
-                     s->m->params_only ? "bare parameter count (model states + overhead, no activations); " : "");
+    int n = describe_head(s, k, buf, len);
     if (n < 0 || (size_t)n >= len) return;
-    if (k == DESC_MAX_MODEL) {
-        char yes[64], no[64], shape[96] = "";
-        searched(d, yes, no, sizeof yes);
-        if (!s->m->params_only)
-            snprintf(shape, sizeof shape, ", seq %lld, micro-batch 1, full recompute", (long long)t->seq_len);
-        snprintf(buf + n, len - (size_t)n, "%s%s %s%s; searched: %s%s%s", s->m->params_only ? "" : "depth scaled; ",
-                 precision_name(t->precision), optimizer_name(t->optimizer), shape, yes[0] ? yes : "nothing",
-                 no[0] ? "; not searched: " : "", no);
-    } else if (s->m->params_only) {
+    if (s->m->params_only) {
         snprintf(buf + n, len - (size_t)n, "%s%s %s%s", mp, precision_name(t->precision),
                  optimizer_name(t->optimizer), off);
     } else {
@@ -135,17 +120,17 @@ void gp_output(FILE *f, const plot_options *o, const char *plot)
     }
 }
 
-void dat_head(FILE *f, const char *name, const char *what, const plot_data *d, desc_kind k)
+void dat_head(FILE *f, const char *name, const char *what, const scenario *s, const char *desc)
 {
     fprintf(f, "# %s.dat -- %s\n", name, what);
-    if (d->s) {
+    if (s) {
         char buf[512];
-        describe(d, k, buf, sizeof buf);
+        snprintf(buf, sizeof buf, "%s", desc);
         char *rest = strchr(buf, '\n');
         if (rest) *rest++ = '\0';
         fprintf(f, "# configuration: %s\n", buf);
         if (rest && *rest) fprintf(f, "#                %s\n", rest);
-        fprintf(f, "# hbm_bytes %.17g\n", d->s->hw->hbm_bytes);
+        fprintf(f, "# hbm_bytes %.17g\n", s->hw->hbm_bytes);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/strategy.h"
 #include "report/plot.h"
 
 /* A gnuplot string expression: single-quoted, a newline joined in as "\n". */
@@ -14,11 +15,16 @@ void gp_str(FILE *f, const char *s);
 /* A data-file string: double-quoted, with quotes and newlines replaced. */
 void dat_str(FILE *f, const char *s);
 
-typedef enum { DESC_RUN, DESC_SWEEP, DESC_MAX_MODEL } desc_kind;
+typedef enum { DESC_RUN, DESC_SWEEP } desc_kind;
 
-/* Two lines describing d's configuration for titles (model, hardware, training); DESC_RUN
- * adds the GPUs of the single run, DESC_MAX_MODEL what the planner searched. */
-void describe(const plot_data *d, desc_kind k, char *buf, size_t len);
+/* The first of the description's lines (model, hardware, HBM and, for DESC_RUN, the GPUs of
+ * the single run), its newline, and for a bare parameter count what that counts: what a
+ * chart's own second line follows. Returns what snprintf returns (len or more: truncated). */
+int describe_head(const scenario *s, desc_kind k, char *buf, size_t len);
+
+/* Two lines describing s's configuration for titles (model, hardware, training); DESC_RUN
+ * adds the GPUs of the single run. */
+void describe(const scenario *s, desc_kind k, char *buf, size_t len);
 
 /* The title: what the chart shows, then the detail below it (wrapped); ends the line. */
 void gp_title(FILE *f, const char *what, const char *detail);
@@ -29,8 +35,9 @@ void gp_head(FILE *f, const char *name, const char *what);
 /* Terminal selection and the plot command for each format o asks for. */
 void gp_output(FILE *f, const plot_options *o, const char *plot);
 
-/* A data file's head: what it holds and, with a scenario, the configuration and HBM. */
-void dat_head(FILE *f, const char *name, const char *what, const plot_data *d, desc_kind k);
+/* A data file's head: what it holds and, with a scenario, its description desc (as describe
+ * writes it) and HBM. */
+void dat_head(FILE *f, const char *name, const char *what, const scenario *s, const char *desc);
 
 /* A fixed-size string builder for plot commands; truncates silently (they are far shorter). */
 typedef struct sbuf {
@@ -45,26 +52,5 @@ extern const char *const plot_strat_color[STRATEGY_MAX];
 
 /* Position of st in strategies[] (0 when it is not there). */
 int plot_strat_index(const strategy *st);
-
-/* Chart writers: the data file and the gnuplot script of one chart (plot_bars.c, plot_lines.c).
- * They only format d; write errors show in ferror(f). */
-void plot_memory_dat(FILE *f, const plot_data *d);
-void plot_memory_gp(FILE *f, const plot_data *d, const plot_options *o);
-void plot_step_dat(FILE *f, const plot_data *d);
-void plot_step_gp(FILE *f, const plot_data *d, const plot_options *o);
-void plot_comm_dat(FILE *f, const plot_data *d);
-void plot_comm_gp(FILE *f, const plot_data *d, const plot_options *o);
-void plot_memory_sweep_dat(FILE *f, const plot_data *d);
-void plot_memory_sweep_gp(FILE *f, const plot_data *d, const plot_options *o);
-void plot_max_model_dat(FILE *f, const plot_data *d);
-void plot_max_model_gp(FILE *f, const plot_data *d, const plot_options *o);
-/* Whether some run of d->val has a step time to draw. */
-bool plot_validate_has_points(const plot_data *d);
-void plot_validate_dat(FILE *f, const plot_data *d);
-void plot_validate_gp(FILE *f, const plot_data *d, const plot_options *o);
-void plot_calibration_dat(FILE *f, const plot_data *d);
-void plot_compare_dat(FILE *f, const plot_data *d);
-void plot_compare_gp(FILE *f, const plot_data *d, const plot_options *o);
-void plot_calibration_gp(FILE *f, const plot_data *d, const plot_options *o);
 
 #endif

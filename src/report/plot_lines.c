@@ -1,28 +1,41 @@
-/* plot_lines.c -- the charts over GPU counts or runs: memory-vs-gpus, max-model, validate, calibration. */
+/* plot_lines.c -- the charts over GPU counts: memory-vs-gpus and max-model (the largest trainable model). */
 #include <math.h>
 #include <string.h>
 
-#include "report/plot_gp.h"
+#include "analysis/plan.h"
+#include "core/sim.h"
 #include "core/units.h"
-#include "analysis/validate.h"
+#include "report/plot_chart.h"
+#include "report/plot_gp.h"
 
-/* Number of chosen strategies: the columns of the sweep charts. */
-static int n_chosen(const scenario *s)
-{
-    int n = 0;
-    while (s->chosen[n]) n++;
-    return n;
-}
+/* memory-vs-gpus: one row per GPU count, one column per chosen strategy. */
+typedef struct sweep_data {
+    const scenario *s;
+    int64_t gpus[PLOT_MAX_GPU_COUNTS];
+    int n_gpus;
+    double mem_total[PLOT_MAX_GPU_COUNTS][STRATEGY_MAX]; /* bytes; NaN: not applicable or rejected */
+    double mem_floor[PLOT_MAX_GPU_COUNTS];     /* bytes: the smallest non-sharded part; NaN: none */
+} sweep_data;
+
+/* max-model: one row per GPU count, one column per chosen strategy. */
+typedef struct max_model_data {
+    const scenario *s;
+    int64_t gpus[PLOT_MAX_GPU_COUNTS];
+    int n_gpus;
+    double max_params[PLOT_MAX_GPU_COUNTS][STRATEGY_MAX]; /* parameters; 0: not even the smallest fits */
+    int64_t max_layers[PLOT_MAX_GPU_COUNTS][STRATEGY_MAX];
+    bool searched_offload, searched_tp, searched_pp; /* what the search allowed */
+} max_model_data;
 
 /* The log-log axes of a sweep over GPU counts, y from lo to hi. */
-static void sweep_axes(FILE *f, const plot_data *d, const char *ylabel, double lo, double hi)
+static void sweep_axes(FILE *f, const int64_t *gpus, int n_gpus, const char *ylabel, double lo, double hi)
 {
     fprintf(f, "set xlabel 'GPUs (log scale)'\nset ylabel '%s'\n"
                "set logscale x 2\nset logscale y 10\nset format y '%%g'\n"
                "set xrange [%g:%g]\nset yrange [%.6g:%.6g]\n"
                "set grid xtics ytics mytics lc rgb '#d0d0d0', lc rgb '#ececec'\n"
                "set key outside right top vertical Left reverse samplen 3\n",
-            ylabel, (double)d->gpus[0] / 1.3, (double)d->gpus[d->n_gpus - 1] * 1.3, lo, hi);
+            ylabel, (double)gpus[0] / 1.3, (double)gpus[n_gpus - 1] * 1.3, lo, hi);
 }
 
 /* One strategy's line of a sweep chart; the first line drawn carries the x tics. */
@@ -35,10 +48,54 @@ static void sweep_line(sbuf *p, const char *file, const char *ycol, bool ticks, 
 
 /* ---- memory vs GPUs ------------------------------------------------------------------------ */
 
-void plot_memory_sweep_dat(FILE *f, const plot_data *d)
+/* Memory per GPU of each chosen strategy at each GPU count, and the part sharding never
+ * removes (activations, logits, buffers, gathered parameters, CUDA context). */
+static int sweep_compute(const scenario *s, const plot_request *q, void *data, zs_error *err)
 {
-    int ns = n_chosen(d->s);
-    dat_head(f, "memory-vs-gpus", "memory per GPU (total) against the number of GPUs, one column per strategy", d, DESC_SWEEP);
+    sweep_data *d = data;
+    d->s = s;
+    if (plot_gpu_counts(s, q, d->gpus, PLOT_MAX_GPU_COUNTS, &d->n_gpus, err)) return err->code;
+    int ns = plot_n_chosen(s), good = 0;
+    zs_error first = {0};
+    for (int i = 0; i < d->n_gpus; i++) {
+        training t = *s->t;
+        t.gpus = d->gpus[i];
+        sim_input in;
+        zs_error e = {0};
+        d->mem_floor[i] = NAN;
+        for (int k = 0; k < ns; k++) d->mem_total[i][k] = NAN;
+        if (sim_prepare(&in, s->m, s->pc, s->hw, &t, &e)) {
+            if (!first.code) first = e;
+            continue;
+        }
+        for (int k = 0; k < ns; k++) {
+            result r;
+            sim_run(&in, s->chosen[k], 0, &r);
+            if (!r.applicable) continue;
+            const memory *m = &r.mem;
+            double fl = m->activations + m->logits + m->comm_buffers + m->gathered_params + m->cuda_context;
+            d->mem_total[i][k] = m->total;
+            d->mem_floor[i] = isnan(d->mem_floor[i]) ? fl : fmin(d->mem_floor[i], fl);
+            good++;
+        }
+    }
+    if (good) return ZS_OK;
+    if (first.code) {
+        *err = first;
+        return err->code;
+    }
+    return zs_fail(err, ZS_ERR_USAGE, "memory-vs-gpus: no strategy applies at any GPU count");
+}
+
+
+static void sweep_dat(FILE *f, const void *data)
+{
+    const sweep_data *d = data;
+    int ns = plot_n_chosen(d->s);
+    char desc[512];
+    describe(d->s, DESC_SWEEP, desc, sizeof desc);
+    dat_head(f, "memory-vs-gpus", "memory per GPU (total) against the number of GPUs, one column per strategy",
+             d->s, desc);
     fputs("# unit: bytes (the chart divides by 1 GiB = 2^30 bytes); ? = not applicable or rejected.\n"
           "# non_sharded_floor: activations + logits + communication buffers + ZeRO-3 gathered\n"
           "# parameters + CUDA context, the smallest over the strategies: what sharding never removes.\n"
@@ -56,10 +113,11 @@ void plot_memory_sweep_dat(FILE *f, const plot_data *d)
     }
 }
 
-void plot_memory_sweep_gp(FILE *f, const plot_data *d, const plot_options *o)
+static void sweep_gp(FILE *f, const void *data, const plot_options *o)
 {
+    const sweep_data *d = data;
     const scenario *s = d->s;
-    int ns = n_chosen(s);
+    int ns = plot_n_chosen(s);
     bool seen[STRATEGY_MAX] = {false};
     double lo = s->hw->hbm_bytes, hi = s->hw->hbm_bytes;
     for (int i = 0; i < d->n_gpus; i++) {
@@ -73,9 +131,10 @@ void plot_memory_sweep_gp(FILE *f, const plot_data *d, const plot_options *o)
     }
     gp_head(f, "memory-vs-gpus", "memory per GPU against the number of GPUs, one line per strategy");
     char desc[512];
-    describe(d, DESC_SWEEP, desc, sizeof desc);
+    describe(s, DESC_SWEEP, desc, sizeof desc);
     gp_title(f, "Memory per GPU vs number of GPUs", desc);
-    sweep_axes(f, d, "memory per GPU (GiB = 2^30 bytes, log scale)", lo / GiB / 1.5, hi / GiB * 1.5);
+    sweep_axes(f, d->gpus, d->n_gpus, "memory per GPU (GiB = 2^30 bytes, log scale)", lo / GiB / 1.5,
+               hi / GiB * 1.5);
     sbuf p = {.n = 0};
     sb_add(&p, "plot ");
     bool ticks = false;
@@ -100,11 +159,72 @@ static const char *yes_no(bool b)
     return b ? "searched" : "not searched";
 }
 
-void plot_max_model_dat(FILE *f, const plot_data *d)
+/* plan_max_model for each chosen strategy at each GPU count. */
+static int max_model_compute(const scenario *s, const plot_request *q, void *data, zs_error *err)
+{
+    max_model_data *d = data;
+    d->s = s;
+    if (plot_gpu_counts(s, q, d->gpus, PLOT_MAX_GPU_COUNTS, &d->n_gpus, err)) return err->code;
+    int ns = plot_n_chosen(s), done = 0;
+    d->searched_offload = !q->no_offload;
+    d->searched_tp = !q->no_tp;
+    d->searched_pp = !q->no_pp;
+    for (int i = 0; i < d->n_gpus; i++) {
+        plan_space sp;
+        plan_space_init(&sp);
+        sp.max_gpus = d->gpus[i];
+        sp.allow_offload = d->searched_offload;
+        sp.allow_tp = d->searched_tp;
+        sp.allow_pp = d->searched_pp;
+        for (int k = 0; k < ns; k++) {
+            if (plan_max_model(s, &sp, s->chosen[k], d->gpus[i], &d->max_params[i][k], &d->max_layers[i][k], err)) {
+                zs_error_prefix(err, "max-model");
+                return err->code;
+            }
+            if (q->progress) q->progress(++done, d->n_gpus * ns, q->progress_ctx);
+        }
+    }
+    return ZS_OK;
+}
+
+/* "TP/PP/offload" split into what the search allowed and what it did not. */
+static void searched(const max_model_data *d, char *yes, char *no, size_t len)
+{
+    const char *names[3] = {"TP", "PP", "offload"};
+    bool on[3] = {d->searched_tp, d->searched_pp, d->searched_offload};
+    yes[0] = no[0] = '\0';
+    for (int i = 0; i < 3; i++) {
+        char *out = on[i] ? yes : no;
+        size_t l = strlen(out);
+        snprintf(out + l, len - l, "%s%s", l ? "/" : "", names[i]);
+    }
+}
+
+/* Two lines for titles: the configuration's first, then how the model was scaled and what the
+ * search allowed. */
+static void describe_max_model(const max_model_data *d, char *buf, size_t len)
 {
     const scenario *s = d->s;
-    int ns = n_chosen(s);
-    dat_head(f, "max-model", "largest trainable model against the number of GPUs, per strategy", d, DESC_MAX_MODEL);
+    const training *t = s->t;
+    int n = describe_head(s, DESC_SWEEP, buf, len);
+    if (n < 0 || (size_t)n >= len) return;
+    char yes[64], no[64], shape[96] = "";
+    searched(d, yes, no, sizeof yes);
+    if (!s->m->params_only)
+        snprintf(shape, sizeof shape, ", seq %lld, micro-batch 1, full recompute", (long long)t->seq_len);
+    snprintf(buf + n, len - (size_t)n, "%s%s %s%s; searched: %s%s%s", s->m->params_only ? "" : "depth scaled; ",
+             precision_name(t->precision), optimizer_name(t->optimizer), shape, yes[0] ? yes : "nothing",
+             no[0] ? "; not searched: " : "", no);
+}
+
+static void max_model_dat(FILE *f, const void *data)
+{
+    const max_model_data *d = data;
+    const scenario *s = d->s;
+    int ns = plot_n_chosen(s);
+    char desc[512];
+    describe_max_model(d, desc, sizeof desc);
+    dat_head(f, "max-model", "largest trainable model against the number of GPUs, per strategy", s, desc);
     fprintf(f, "# plan_max_model per strategy and GPU count (as `zerosim plan --max-model` with the same\n"
                "# flags): %s; offload %s, tensor parallelism %s, pipeline parallelism %s.\n"
                "# unit: parameters (the chart divides by 1e9); ? = even the smallest model does not fit.\n"
@@ -123,10 +243,11 @@ void plot_max_model_dat(FILE *f, const plot_data *d)
     }
 }
 
-void plot_max_model_gp(FILE *f, const plot_data *d, const plot_options *o)
+static void max_model_gp(FILE *f, const void *data, const plot_options *o)
 {
+    const max_model_data *d = data;
     const scenario *s = d->s;
-    int ns = n_chosen(s);
+    int ns = plot_n_chosen(s);
     double lo = INFINITY, hi = 0;
     for (int i = 0; i < d->n_gpus; i++)
         for (int k = 0; k < ns; k++)
@@ -136,10 +257,11 @@ void plot_max_model_gp(FILE *f, const plot_data *d, const plot_options *o)
             }
     gp_head(f, "max-model", "largest trainable model against the number of GPUs, one line per strategy");
     char desc[512];
-    describe(d, DESC_MAX_MODEL, desc, sizeof desc);
+    describe_max_model(d, desc, sizeof desc);
     if (!(hi > 0)) lo = hi = 1e9;
     gp_title(f, "Largest trainable model vs number of GPUs", desc);
-    sweep_axes(f, d, "largest model (billions of parameters, log scale)", lo / 1e9 / 2, hi / 1e9 * 2);
+    sweep_axes(f, d->gpus, d->n_gpus, "largest model (billions of parameters, log scale)", lo / 1e9 / 2,
+               hi / 1e9 * 2);
     sbuf p = {.n = 0};
     sb_add(&p, "plot ");
     int drawn = 0;
@@ -158,129 +280,12 @@ void plot_max_model_gp(FILE *f, const plot_data *d, const plot_options *o)
     gp_output(f, o, p.s);
 }
 
-/* ---- validation ---------------------------------------------------------------------------- */
+const plot_chart_def plot_chart_memory_vs_gpus = {
+    .name = "memory-vs-gpus", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(sweep_data),
+    .compute = sweep_compute, .dat = sweep_dat, .gp = sweep_gp,
+};
 
-/* The measured and predicted step time of a run, in seconds; false when it has none to plot
- * (for rows with only an MFU/HFU, the step time that MFU implies: predicted / (1 + error)). */
-static bool val_point(const outcome *o, double *meas, double *pred)
-{
-    bool step = strcmp(o->metric, "step_seconds") == 0;
-    *pred = o->r.step.total;
-    *meas = step ? o->measured : *pred / (1 + o->error);
-    return *meas > 0 && *pred > 0 && isfinite(*meas);
-}
-
-bool plot_validate_has_points(const plot_data *d)
-{
-    double m, p;
-    for (int j = 0; j < d->val->n; j++)
-        if (val_point(&d->val->o[j], &m, &p)) return true;
-    return false;
-}
-
-void plot_validate_dat(FILE *f, const plot_data *d)
-{
-    const validate_report *v = d->val;
-    fprintf(f, "# validate.dat -- predicted against measured step time of the runs in %s\n", d->runs_path);
-    fputs("# unit: seconds per step. measured: measured_step_seconds, else global_batch x seq_len /\n"
-          "# measured_tokens_per_second; for rows with only an MFU/HFU, the step time that MFU implies\n"
-          "# (predicted / (1 + error)). error = predicted / measured - 1, as `zerosim validate` prints.\n"
-          "# Rows grouped by strategy (ddp, zero1, zero2, zero3); the chart picks them by column 2.\n"
-          "# columns: name strategy gpus measured_step_seconds predicted_step_seconds error metric\n", f);
-    for (int k = 0; strategies[k]; k++) {
-        for (int j = 0; j < v->n; j++) {
-            const outcome *o = &v->o[j];
-            double meas, pred;
-            if (o->r.strategy != strategies[k] || !val_point(o, &meas, &pred)) continue;
-            dat_str(f, o->run->name);
-            fprintf(f, " %s %lld %.17g %.17g %.17g %s\n", strategies[k]->name, (long long)o->run->gpus, meas, pred,
-                    o->error, o->metric);
-        }
-    }
-}
-
-void plot_validate_gp(FILE *f, const plot_data *d, const plot_options *o)
-{
-    const validate_report *v = d->val;
-    double lo = INFINITY, hi = 0;
-    int count[STRATEGY_MAX] = {0}, total = 0;
-    for (int j = 0; j < v->n; j++) {
-        double meas, pred;
-        if (!val_point(&v->o[j], &meas, &pred)) continue;
-        lo = fmin(lo, fmin(meas, pred));
-        hi = fmax(hi, fmax(meas, pred));
-        count[plot_strat_index(v->o[j].r.strategy)]++;
-        total++;
-    }
-    gp_head(f, "validate", "predicted against measured step time, one point style per strategy");
-    lo /= 1.5;
-    hi *= 1.5;
-    const char *base = strrchr(d->runs_path, '/');
-    char t[512];
-    snprintf(t, sizeof t, "%d runs from %s: mean absolute error %.1f%%", total, base ? base + 1 : d->runs_path,
-             100 * v->mape);
-    gp_title(f, "Predicted vs measured step time", t);
-    fprintf(f, "set xlabel 'measured step time (seconds, log scale)'\n"
-               "set ylabel 'predicted step time (seconds, log scale)'\n"
-               "set logscale xy 10\nset format x '%%g'\nset format y '%%g'\n"
-               "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\nset size ratio -1\n"
-               "set grid xtics ytics mxtics mytics lc rgb '#d0d0d0', lc rgb '#ececec'\n"
-               "set key inside left top vertical Left reverse box opaque samplen 2\nset samples 400\n"
-               "set style fill transparent solid 0.18 noborder\n",
-            lo, hi, lo, hi);
-    static const int pts[STRATEGY_MAX] = {7, 5, 9, 11, 13, 6, 8, 10};
-    sbuf p = {.n = 0};
-    sb_add(&p, "plot [%.6g:%.6g] '+' using 1:(0.8*$1):(1.2*$1) with filledcurves lc rgb '#888888' title '+/-20%% band', \\\n"
-               "     x with lines lw 1.5 lc rgb '#333333' title 'y = x'", lo, hi);
-    for (int k = 0; strategies[k]; k++)
-        if (count[k])
-            sb_add(&p, ", \\\n     'validate.dat' using 4:(strcol(2) eq '%s' ? $5 : NaN) with points pt %d ps 1.4 "
-                       "lc rgb '%s' title '%s (%d run%s)'",
-                   strategies[k]->name, pts[k], plot_strat_color[k], strategies[k]->label, count[k],
-                   count[k] == 1 ? "" : "s");
-    sb_add(&p, "\n");
-    gp_output(f, o, p.s);
-}
-
-/* ---- calibration --------------------------------------------------------------------------- */
-
-void plot_calibration_dat(FILE *f, const plot_data *d)
-{
-    fprintf(f, "# calibration.dat -- measured collective times and their alpha-beta fits (zerosim calibrate)\n"
-               "# one block per collective set (gnuplot index i); fitted = latency + bytes * factor / busbw\n"
-               "# columns: bytes measured_seconds fitted_seconds relative_residual\n");
-    for (int k = 0; k < d->n_sets; k++) {
-        const plot_fit_set *p = &d->sets[k];
-        fprintf(f, "%s# set %d: ", k ? "\n\n" : "", k);
-        dat_str(f, p->label);
-        fprintf(f, " latency_seconds=%.9g busbw_bytes_per_second=%.9g factor=%.9g\n", p->latency, p->busbw, p->factor);
-        for (int i = 0; i < p->n; i++) {
-            double fit = p->latency + p->bytes[i] * p->factor / p->busbw;
-            fprintf(f, "%.17g %.17g %.17g %.6g\n", p->bytes[i], p->seconds[i], fit, p->seconds[i] / fit - 1);
-        }
-    }
-}
-
-void plot_calibration_gp(FILE *f, const plot_data *d, const plot_options *o)
-{
-    gp_head(f, "calibration", "measured collective times against their alpha-beta fits");
-    gp_title(f, "Collective time: measured (points) and fitted (lines)", "t = latency + size x busbw factor / bus bandwidth");
-    fputs("set logscale xy\nset xlabel 'message size (bytes, log scale)'\n"
-          "set ylabel 'time per collective (seconds, log scale)'\n"
-          "set key outside right top vertical Left reverse box samplen 2\n" /* beside the plot: it hides no point */
-          "set format x '%.0e'\nset format y '%.0e'\n", f);
-    sbuf b = {{0}, 0};
-    sb_add(&b, "plot ");
-    for (int k = 0; k < d->n_sets; k++) {
-        const char *c = plot_strat_color[k % 4];
-        const char *label = d->sets[k].label;
-        sb_add(&b, "%s'calibration.dat' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title ", k ? ", \\\n     " : "", k, c);
-        char t[128];
-        snprintf(t, sizeof t, "%s (measured)", label);
-        for (char *q = t; *q; q++)
-            if (*q == '\'') *q = ' ';
-        sb_add(&b, "'%s', \\\n     'calibration.dat' index %d using 1:3 with lines lw 2 lc rgb '%s' title '%s fit'", t, k, c, label);
-    }
-    sb_add(&b, "\n");
-    gp_output(f, o, b.s);
-}
+const plot_chart_def plot_chart_max_model = {
+    .name = "max-model", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(max_model_data),
+    .compute = max_model_compute, .dat = max_model_dat, .gp = max_model_gp,
+};

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/units.h"
+#include "report/report_json.h"
 
 /* "TP2 PP4x2 cpu": a configuration in one short cell. */
 static const char *layout(const training *t, char *buf, size_t len)
@@ -148,7 +149,7 @@ static cJSON *to_json(const compare_row *r, int n)
         cJSON_AddBoolToObject(o, "fits", x->given.fits);
         cJSON *mem = cJSON_AddObjectToObject(o, "memory_bytes");
         for (const mem_field *mf = mem_fields; mf->key; mf++)
-            cJSON_AddNumberToObject(mem, mf->key, x->given.applicable ? *(const double *)((const char *)&x->given.mem + mf->offset) : 0);
+            cJSON_AddNumberToObject(mem, mf->key, x->given.applicable ? mem_field_value(&x->given.mem, mf) : 0);
         cJSON_AddNumberToObject(o, "max_micro_batch", (double)x->max_micro_batch);
         cJSON_AddNumberToObject(o, "max_micro_batch_with_recompute", (double)x->max_micro_batch_recompute);
         if (x->max_micro_batch > 0) cJSON_AddItemToObject(o, "at_max_micro_batch", report_entry_json(&x->at_max_t, &x->at_max));

@@ -8,6 +8,7 @@
 
 #include "core/framework.h"
 #include "core/units.h"
+#include "report/report_json.h"
 
 static void print_entry(FILE *f, int rank, const plan_entry *e, bool tokens, bool fw)
 {

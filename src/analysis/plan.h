@@ -154,7 +154,7 @@ typedef struct plan_model_grid {
 /* plan_max_model_capped for each of the n (<= PLAN_GRID_MAX) GPU counts gpus and every
  * strategy, into *g; cb (may be NULL) is called before each cell with its number from 1 and
  * the cell count. Fails like plan_max_model at the first cell that fails. */
-int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t *gpus, int n, plan_progress cb,
-                        void *ctx, plan_model_grid *g, zs_error *err);
+int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t *gpus, int n,
+                        plan_progress cb, void *ctx, plan_model_grid *g, zs_error *err);
 
 #endif

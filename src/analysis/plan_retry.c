@@ -61,7 +61,8 @@ void plan_what_would_fit(const scenario *sc, const plan_space *sp, plan_hint *ou
             t.allow_offload = true;
         }
         int64_t lo = pass == 0 ? sp->max_gpus + 1 : sp->min_gpus;
-        for (int64_t hi = pass == 0 ? sp->max_gpus * 2 : sp->max_gpus; hi <= 4096 || hi == sp->max_gpus; hi *= 2) {
+        int64_t first = pass == 0 ? sp->max_gpus * 2 : sp->max_gpus;
+        for (int64_t hi = first; hi <= 4096 || hi == sp->max_gpus; hi *= 2) {
             t.min_gpus = lo;
             t.max_gpus = hi;
             plan_result r;
@@ -80,8 +81,8 @@ void plan_what_would_fit(const scenario *sc, const plan_space *sp, plan_hint *ou
     out->kind = PLAN_HINT_NONE;
 }
 
-int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t *gpus, int n, plan_progress cb,
-                        void *ctx, plan_model_grid *g, zs_error *err)
+int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t *gpus, int n,
+                        plan_progress cb, void *ctx, plan_model_grid *g, zs_error *err)
 {
     int ns = 0;
     while (strategies[ns]) ns++;
@@ -93,7 +94,8 @@ int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t 
         for (int i = 0; i < ns; i++) {
             if (cb) cb((uint64_t)(k * ns + i + 1), total, ctx);
             int64_t layers;
-            if (plan_max_model_capped(sc, sp, strategies[i], gpus[k], &g->params[k][i], &layers, &g->capped[k][i], err))
+            if (plan_max_model_capped(sc, sp, strategies[i], gpus[k], &g->params[k][i], &layers,
+                                      &g->capped[k][i], err))
                 return err->code;
         }
     }

@@ -128,9 +128,11 @@ static int search_and_report(const setup *s, const scenario *sc, plan_space *sp,
         return cmd_error("plan", err.code, err.msg);
     for (int k = 0; k < pr.n_top; k++) add_interval(sc, &pr.top[k]);
     for (int k = 0; strategies[k]; k++) if (pr.has_best[k]) add_interval(sc, &pr.best_per_strategy[k]);
+    /* What would fit, for the table only: it searches on, up to 4096 GPUs. */
     plan_hint hint;
-    if (s->format == FMT_TABLE && pr.n_top == 0) plan_what_would_fit(sc, sp, &hint);
-    plan_report rep = {sc, sp, &pr, asked, sp->frameworks[0] != NULL, &hint};
+    bool hinted = s->format == FMT_TABLE && pr.n_top == 0;
+    if (hinted) plan_what_would_fit(sc, sp, &hint);
+    plan_report rep = {sc, sp, &pr, asked, sp->frameworks[0] != NULL, hinted ? &hint : NULL};
     report_plan(stdout, s->format, &rep);
     int rc = pr.n_top ? 0 : ZS_ERR_NOFIT;
     plan_result_free(&pr);

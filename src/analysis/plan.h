@@ -111,4 +111,50 @@ void plan_suggest(const scenario *sc, char *buf, size_t len);
 #define PLAN_MAX_LAYERS 100000
 #define PLAN_MAX_PARAMS 1e16
 
+/* plan_retry.c: what plan does around one search. */
+
+/* plan_search, and when round_batch is set, nothing fits and sp has no budget or deadline: the
+ * batches near sp->global_batch with ever more factors of two (rounded to a multiple of 2, 4,
+ * 8, ..., nearest first) are searched in turn and the first with a feasible configuration is
+ * kept, its batch written to sp->global_batch (a batch given in tokens is approximate: 4M
+ * tokens at 4096 is 977 sequences, a prime). The retries report no progress. Fails like
+ * plan_search; *out is then empty (nothing to free). */
+int plan_search_rounded(const scenario *sc, plan_space *sp, int top_n, bool round_batch, plan_progress cb,
+                        void *ctx, plan_result *out, zs_error *err);
+
+/* What plan_what_would_fit found. */
+typedef enum {
+    PLAN_HINT_BUDGET,     /* a budget or deadline is set: drop it to see what fits at all */
+    PLAN_HINT_MORE_GPUS,  /* entry fits with more GPUs (--max-gpus entry.t.gpus) */
+    PLAN_HINT_OFFLOAD,    /* entry fits with offload (without --no-offload) */
+    PLAN_HINT_NONE,       /* nothing up to 4096 GPUs, with offload either */
+} plan_hint_kind;
+
+typedef struct plan_hint {
+    plan_hint_kind kind;
+    plan_entry entry;     /* the first configuration that fits (MORE_GPUS, OFFLOAD) */
+} plan_hint;
+
+/* When a search of sp found nothing: search on, in doubling GPU ranges up to 4096 (only the
+ * counts not yet searched), then with offload if it was off, and say what fits first. Never
+ * fails (a failed search counts as nothing found). */
+void plan_what_would_fit(const scenario *sc, const plan_space *sp, plan_hint *out);
+
+#define PLAN_GRID_MAX 64
+
+/* The largest trainable model per GPU count and strategy (plan --max-model). */
+typedef struct plan_model_grid {
+    int n;                                      /* GPU counts */
+    int n_strategies;                           /* strategies[] in order */
+    int64_t gpus[PLAN_GRID_MAX];
+    double params[PLAN_GRID_MAX][STRATEGY_MAX]; /* parameters; 0 when nothing fits */
+    bool capped[PLAN_GRID_MAX][STRATEGY_MAX];   /* the search limit itself fit: "at least" */
+} plan_model_grid;
+
+/* plan_max_model_capped for each of the n (<= PLAN_GRID_MAX) GPU counts gpus and every
+ * strategy, into *g; cb (may be NULL) is called before each cell with its number from 1 and
+ * the cell count. Fails like plan_max_model at the first cell that fails. */
+int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t *gpus, int n,
+                        plan_progress cb, void *ctx, plan_model_grid *g, zs_error *err);
+
 #endif

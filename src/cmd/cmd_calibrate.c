@@ -194,10 +194,7 @@ static int fit_framework(const framework *fw, run_record *runs, int nr, hardware
     *f = (hw_framework_fit){{0}, fr.efficiency, fr.stderr_eff, fr.overhead, fr.stderr_overhead, fr.n_train};
     snprintf(f->name, sizeof f->name, "%s", fw->name);
     c->have_framework = true;
-    fprintf(stdout, "framework %s on %s: gemm_efficiency %.3f +/- %.3f, step_overhead %.3f +/- %.3f s from %d runs; "
-                    "MAPE %.1f%% with the shipped values, %.1f%% fitted\n",
-            fw->name, hw->name, fr.efficiency, fr.stderr_eff, fr.overhead, fr.stderr_overhead, fr.n_train,
-            100 * fr.mape_train_builtin, 100 * fr.mape_train);
+    report_calibrate_framework(stdout, &fr, hw);
     return ZS_OK;
 }
 
@@ -284,13 +281,8 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
         if (!fws && !(fws = cJSON_AddObjectToObject(*prof, "frameworks"))) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
         for (int i = 0; i < hw->n_fw_fits && !rc; i++) {
             const hw_framework_fit *f = &hw->fw_fits[i];
-            cJSON *o = cJSON_CreateObject();
-            if (!o || !cJSON_AddNumberToObject(o, "gemm_efficiency", f->gemm_efficiency) ||
-                !cJSON_AddNumberToObject(o, "gemm_efficiency_stderr", f->gemm_stderr) ||
-                !cJSON_AddNumberToObject(o, "step_overhead_seconds", f->step_overhead) ||
-                !cJSON_AddNumberToObject(o, "step_overhead_stderr", f->overhead_stderr) ||
-                !cJSON_AddNumberToObject(o, "runs", f->runs)) {
-                cJSON_Delete(o);
+            cJSON *o = report_calibrate_fw_fit(f);
+            if (!o) {
                 rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
                 break;
             }

@@ -1,79 +1,37 @@
 /* cmd_compat.c -- `zerosim estimate --compat deepspeed|megatron`: reproduce those tools' estimates. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include <cjson/cJSON.h>
 
 #include "cmd/commands.h"
 #include "core/compat_deepspeed.h"
 #include "core/compat_megatron.h"
+#include "report/report_compat.h"
 #include "cmd/setup.h"
-#include "core/units.h"
 
-static const char *dev(int on) { return on ? "cpu" : "none"; }
-
-/* DeepSpeed's *_all_cold tables for the chosen stages (2 and/or 3). */
+/* DeepSpeed's *_all_cold tables for the chosen stages (2 and/or 3), all computed before any
+ * is printed. */
 static int deepspeed(const setup *s)
 {
     const training *t = &s->t;
-    int gpn = (int)scenario_gpus_per_node(&s->hw, t);
-    int nodes = (int)((t->gpus + gpn - 1) / gpn);
+    compat_ds_report r = {0};
+    int gpn = r.gpus_per_node = (int)scenario_gpus_per_node(&s->hw, t);
+    int nodes = r.nodes = (int)((t->gpus + gpn - 1) / gpn);
     /* DeepSpeed's estimators cover its stage 2 (gradients sharded, parameters whole) and
      * stage 3 (parameters sharded too). */
-    bool want2 = false, want3 = false;
     for (int k = 0; s->chosen[k]; k++) {
-        want2 |= s->chosen[k]->shards.gradients && !s->chosen[k]->shards.parameters;
-        want3 |= s->chosen[k]->shards.parameters;
+        r.want[0] |= s->chosen[k]->shards.gradients && !s->chosen[k]->shards.parameters;
+        r.want[1] |= s->chosen[k]->shards.parameters;
     }
-    if (!want2 && !want3)
+    if (!r.want[0] && !r.want[1])
         return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: --strategy must include zero2 or zero3");
-    double largest = s->pc.largest_module;
-    if (want3 && largest <= 0)
+    r.params = s->pc.total;
+    r.largest = s->pc.largest_module;
+    if (r.want[1] && r.largest <= 0)
         return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed with zero3 needs --largest-layer-params (or a --model)");
-    ds_row rows[8];
-    cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "rows");
-    for (int stage = 2; stage <= 3; stage++) {
-        if ((stage == 2 && !want2) || (stage == 3 && !want3)) continue;
-        int n = stage == 2 ? compat_deepspeed_zero2(s->pc.total, gpn, nodes, 1.5, rows, 8)
-                           : compat_deepspeed_zero3(s->pc.total, largest, gpn, nodes, 1.5, rows, 8);
-        if (n < 0) { cJSON_Delete(root); return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: arguments out of range"); }
-        if (s->format == FMT_TABLE) {
-            printf("Estimated memory needed for params, optim states and gradients for a:\n"
-                   "HW: Setup with %d node%s, %d GPU%s per node.\n", nodes, nodes == 1 ? "" : "s",
-                   gpn, gpn == 1 ? "" : "s");
-            if (stage == 2) printf("SW: Model with %dM total params.\n", (int)(s->pc.total / 1e6));
-            else printf("SW: Model with %dM total params, %dM largest layer params.\n",
-                        (int)(s->pc.total / 1e6), (int)(largest / 1e6));
-            printf("  per CPU  |  per GPU |   Options\n");
-        }
-        for (int i = 0; i < n; i++) {
-            if (s->format == FMT_TABLE) {
-                printf(" %7.2fGB | %6.2fGB | ", rows[i].per_cpu_bytes / GiB, rows[i].per_gpu_bytes / GiB);
-                if (stage == 3) printf("offload_param=%-4s, offload_optimizer=%-4s, zero_init=%d\n",
-                                       dev(rows[i].offload_param), dev(rows[i].offload_optimizer), rows[i].zero_init);
-                else printf("offload_optimizer=%-4s\n", dev(rows[i].offload_optimizer));
-            }
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "strategy", stage == 2 ? "zero2" : "zero3");
-            cJSON_AddStringToObject(o, "offload_param", dev(rows[i].offload_param));
-            cJSON_AddStringToObject(o, "offload_optimizer", dev(rows[i].offload_optimizer));
-            if (stage == 3) cJSON_AddBoolToObject(o, "zero_init", rows[i].zero_init);
-            cJSON_AddNumberToObject(o, "per_gpu_bytes", rows[i].per_gpu_bytes);
-            cJSON_AddNumberToObject(o, "per_cpu_bytes", rows[i].per_cpu_bytes);
-            cJSON_AddItemToArray(arr, o);
-        }
-        if (s->format == FMT_TABLE) printf("\n");
-    }
-    if (s->format == FMT_TABLE) {
-        printf("(DeepSpeed prints GiB = 2^30 bytes and labels them \"GB\". Model states only: no activations,\n"
-               " buckets, CUDA context or fragmentation; 'zerosim estimate' without --compat adds them.)\n");
-    } else {
-        char *text = cJSON_Print(root);
-        if (text) puts(text);
-        free(text);
-    }
-    cJSON_Delete(root);
+    if (r.want[0]) r.n[0] = compat_deepspeed_zero2(r.params, gpn, nodes, 1.5, r.rows[0], COMPAT_DS_MAX_ROWS);
+    if (r.want[1]) r.n[1] = compat_deepspeed_zero3(r.params, r.largest, gpn, nodes, 1.5, r.rows[1], COMPAT_DS_MAX_ROWS);
+    if (r.n[0] < 0 || r.n[1] < 0) return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: arguments out of range");
+    report_compat_deepspeed(stdout, s->format, &r);
     return 0;
 }
 
@@ -140,29 +98,7 @@ static int megatron(const setup *s, bool distopt)
     char err[256];
     if (compat_megatron_memory(&a, &r, err, sizeof err))
         return cmd_error("estimate", ZS_ERR_USAGE, err);
-    if (s->format == FMT_TABLE) {
-        printf("Number of parameters in transformer block in billions: %6.2f\n", r.num_parameters_in_transformer_block / 1e9);
-        printf("Number of parameters in embedding layers in billions: %.2f\n", r.num_parameters_in_embedding_layers / 1e9);
-        printf("Total number of parameters in billions: %.2f\n", r.num_total_parameters / 1e9);
-        printf("Number of parameters in most loaded shard in billions: %.4f\n", r.num_parameters_on_most_loaded_shard / 1e9);
-        printf("Theoretical memory footprints: weight and optimizer=%.2f MB, activation=%.2f MB, total=%.2f MB\n",
-               r.weight_and_optimizer_mb, r.activation_mb, r.total_mb);
-        printf("(Megatron's MB are MiB = 2^20 bytes; padded vocabulary %lld. Megatron's formula omits\n"
-               " buffers, the CUDA context and fragmentation: 'zerosim estimate' without --compat adds them.)\n",
-               (long long)a.padded_vocab_size);
-        return 0;
-    }
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "weight_and_optimizer_bytes", r.weight_and_optimizer_bytes);
-    cJSON_AddNumberToObject(o, "activation_bytes", r.activation_bytes);
-    cJSON_AddNumberToObject(o, "total_bytes", r.total_bytes);
-    cJSON_AddNumberToObject(o, "parameters_on_most_loaded_shard", r.num_parameters_on_most_loaded_shard);
-    cJSON_AddNumberToObject(o, "total_parameters", r.num_total_parameters);
-    cJSON_AddNumberToObject(o, "padded_vocab_size", (double)a.padded_vocab_size);
-    char *text = cJSON_Print(o);
-    if (text) puts(text);
-    free(text);
-    cJSON_Delete(o);
+    report_compat_megatron(stdout, s->format, &r, a.padded_vocab_size);
     return 0;
 }
 

@@ -50,10 +50,10 @@ typedef struct dim {
 
 /* Grid size in overflow-safe arithmetic: rows = product of the value counts x strategies,
  * stopping as soon as it passes limit. Returns false when it does (*rows is then > limit). */
-static bool grid_rows(const dim *dims, int nd, unsigned long long strategies, unsigned long long limit,
+static bool grid_rows(const dim *dims, int nd, unsigned long long n_strategies, unsigned long long limit,
                       unsigned long long *rows)
 {
-    unsigned long long total = strategies;
+    unsigned long long total = n_strategies;
     for (int d = 0; d < nd; d++) {
         unsigned long long n = (unsigned long long)dims[d].n;
         if (n && total > limit / n) { *rows = limit + 1; return false; }

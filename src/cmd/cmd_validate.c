@@ -1,18 +1,15 @@
 /* cmd_validate.c -- `zerosim validate FILE`: predicted vs measured step time of real runs. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "cmd/commands.h"
-#include "report/csvout.h"
 #include "analysis/fwfit.h"
 #include "io/runs.h"
 #include "cmd/cli.h"
 #include "report/report.h"
+#include "report/report_validate.h"
 #include "analysis/validate.h"
 
 static void usage(FILE *f, const cli_opt *validate_opts)
@@ -26,56 +23,24 @@ static void usage(FILE *f, const cli_opt *validate_opts)
 }
 
 /* `validate --fit`: each framework with runs in the file, its shipped efficiency against the
- * one its training half gives, and both judged on its held-out half. */
+ * one its training half gives, and both judged on its held-out half; every fit is made before
+ * anything is printed. */
 static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt)
 {
-    cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "frameworks");
-    cJSON_AddNumberToObject(root, "schema_version", 1);
-    if (fmt == FMT_TABLE)
-        printf("%-10s %5s %5s %13s %17s %17s %10s %10s %10s %10s %10s\n", "framework", "train", "held", "shipped eff/s",
-               "fitted eff (+/-)", "fitted s (+/-)", "train", "held-out", "train fit", "held fit", "held worst");
-    for (int f = 0; frameworks[f]; f++) {
-        fwfit_result fr;
+    fwfit_result fits[FRAMEWORK_MAX];
+    int nf = 0;
+    for (int f = 0; frameworks[f] && nf < FRAMEWORK_MAX; f++) {
         zs_error err = {0};
         bool any = false;
         for (int j = 0; j < n; j++) any |= strcmp(runs[j].framework, frameworks[f]->name) == 0;
         if (!any) continue;
-        if (fwfit_efficiency(runs, n, frameworks[f], hw, &fr, &err)) {
-            if (err.code != ZS_ERR_INPUT) { cJSON_Delete(root); return cmd_error("validate", err.code, err.msg); }
+        if (fwfit_efficiency(runs, n, frameworks[f], hw, &fits[nf], &err)) {
+            if (err.code != ZS_ERR_INPUT) return cmd_error("validate", err.code, err.msg);
             continue; /* too few runs of this framework to split */
         }
-        if (fmt == FMT_TABLE)
-            printf("%-10s %5d %5d %6.3f/%-6.3f %8.3f +/- %-5.3f %8.3f +/- %-5.3f %9.1f%% %9.1f%% %9.1f%% %9.1f%% %9.1f%%\n",
-                   fr.fw->name, fr.n_train, fr.n_held, fr.builtin, fr.builtin_overhead, fr.efficiency, fr.stderr_eff,
-                   fr.overhead, fr.stderr_overhead, 100 * fr.mape_train_builtin, 100 * fr.mape_held_builtin,
-                   100 * fr.mape_train, 100 * fr.mape_held, 100 * fr.worst_held_builtin);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "framework", fr.fw->name);
-        cJSON_AddNumberToObject(o, "train_runs", fr.n_train);
-        cJSON_AddNumberToObject(o, "held_out_runs", fr.n_held);
-        cJSON_AddNumberToObject(o, "shipped_gemm_efficiency", fr.builtin);
-        cJSON_AddNumberToObject(o, "fitted_gemm_efficiency", fr.efficiency);
-        cJSON_AddNumberToObject(o, "fitted_stderr", fr.stderr_eff);
-        cJSON_AddNumberToObject(o, "shipped_step_overhead_seconds", fr.builtin_overhead);
-        cJSON_AddNumberToObject(o, "fitted_step_overhead_seconds", fr.overhead);
-        cJSON_AddNumberToObject(o, "fitted_step_overhead_stderr", fr.stderr_overhead);
-        cJSON_AddNumberToObject(o, "mape_train_shipped", fr.mape_train_builtin);
-        cJSON_AddNumberToObject(o, "mape_held_out_shipped", fr.mape_held_builtin);
-        cJSON_AddNumberToObject(o, "mape_train_fitted", fr.mape_train);
-        cJSON_AddNumberToObject(o, "mape_held_out_fitted", fr.mape_held);
-        cJSON_AddNumberToObject(o, "worst_held_out_shipped", fr.worst_held_builtin);
-        cJSON_AddItemToArray(arr, o);
+        nf++;
     }
-    if (fmt != FMT_TABLE) {
-        char *text = cJSON_Print(root);
-        if (text) puts(text);
-        free(text);
-    } else {
-        printf("\nshipped = the framework's gemm_efficiency and step_overhead (seconds) in src/fw_*.c; fitted on\n"
-               "the train half (1st, 3rd, .. time-like run of the framework in file order), judged on the\n"
-               "held-out half (2nd, 4th, ..); columns train/held-out: MAPE with the shipped values.\n");
-    }
-    cJSON_Delete(root);
+    report_validate_fits(stdout, fmt, fits, nf);
     return ferror(stdout) ? ZS_ERR_IO : 0;
 }
 
@@ -134,77 +99,7 @@ int cmd_validate(int argc, char **argv)
     rc = validate_files(rf.path, rf.n, hw, filter, tty ? progress : NULL, NULL, &rep, &err);
     if (tty) fprintf(stderr, "\r%*s\r", 24, "");
     if (rc) return cmd_error("validate", err.code, err.msg);
-    const outcome *o = rep.o;
-    int k = rep.n, worst = rep.worst;
-    double mape = rep.mape;
-    if (fmt == FMT_JSON) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "schema_version", 1);
-        cJSON *arr = cJSON_AddArrayToObject(root, "runs");
-        for (int j = 0; j < k; j++) {
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "name", o[j].run->name);
-            cJSON_AddStringToObject(x, "metric", o[j].metric);
-            cJSON_AddNumberToObject(x, "measured", o[j].measured);
-            cJSON_AddNumberToObject(x, "predicted", o[j].predicted);
-            cJSON_AddNumberToObject(x, "predicted_step_seconds", o[j].r.step.total);
-            cJSON_AddNumberToObject(x, "predicted_mfu", o[j].r.mfu);
-            if (o[j].r.has_interval) {
-                cJSON *iv = cJSON_AddArrayToObject(x, "step_time_interval_seconds");
-                cJSON_AddItemToArray(iv, cJSON_CreateNumber(o[j].r.step_lo));
-                cJSON_AddItemToArray(iv, cJSON_CreateNumber(o[j].r.step_hi));
-            }
-            cJSON_AddNumberToObject(x, "error", o[j].error);
-            cJSON_AddBoolToObject(x, "fits", o[j].r.fits);
-            cJSON_AddStringToObject(x, "source", o[j].run->source);
-            cJSON_AddStringToObject(x, "framework", o[j].run->framework);
-            if (o[j].run->excluded[0]) cJSON_AddStringToObject(x, "excluded", o[j].run->excluded);
-            cJSON_AddItemToArray(arr, x);
-        }
-        cJSON_AddNumberToObject(root, "count", k);
-        cJSON_AddNumberToObject(root, "mape", mape);
-        if (worst >= 0) {
-            cJSON *w = cJSON_AddObjectToObject(root, "worst");
-            cJSON_AddStringToObject(w, "name", o[worst].run->name);
-            cJSON_AddNumberToObject(w, "error", o[worst].error);
-        }
-        char *text = cJSON_Print(root);
-        if (text) puts(text);
-        free(text);
-        cJSON_Delete(root);
-    } else if (fmt == FMT_CSV) {
-        printf("name,metric,measured,predicted,error,predicted_step_seconds,predicted_mfu\n");
-        for (int j = 0; j < k; j++) {
-            csvout_field(stdout, o[j].run->name);
-            putchar(',');
-            csvout_field(stdout, o[j].metric);
-            printf(",%.6g,%.6g,%.4f,%.6g,%.4f\n", o[j].measured, o[j].predicted, o[j].error, o[j].r.step.total,
-                   o[j].r.mfu);
-        }
-    } else {
-        printf("%-44s %6s %-6s %10s %10s %8s %6s\n", "run", "GPUs", "strat", "measured", "predicted", "error", "MFU");
-        for (int j = 0; j < k; j++) {
-            bool step = strcmp(o[j].metric, "step_seconds") == 0, mem = strcmp(o[j].metric, "peak_memory_bytes") == 0;
-            char meas[32], pred[32];
-            if (step) {
-                snprintf(meas, sizeof meas, "%.2f s", o[j].measured);
-                snprintf(pred, sizeof pred, "%.2f s", o[j].predicted);
-            } else if (mem) {
-                snprintf(meas, sizeof meas, "%.1f GiB", o[j].measured / 1073741824.0);
-                snprintf(pred, sizeof pred, "%.1f GiB", o[j].predicted / 1073741824.0);
-            } else {
-                snprintf(meas, sizeof meas, "%.1f%%", 100 * o[j].measured);
-                snprintf(pred, sizeof pred, "%.1f%%", 100 * o[j].predicted);
-            }
-            printf("%-44.44s %6lld %-6s %10s %10s %+7.1f%% %5.1f%%%s%s\n", o[j].run->name, (long long)o[j].run->gpus,
-                   o[j].run->strategy, meas, pred, 100 * o[j].error, 100 * o[j].r.mfu, o[j].r.fits ? "" : "  (does not fit)",
-                   o[j].run->excluded[0] ? "  (excluded from fits)" : "");
-        }
-        printf("\n%d runs: mean absolute error %.1f%%", k, 100 * mape);
-        if (worst >= 0) printf(", worst %+.1f%% (%s)", 100 * o[worst].error, o[worst].run->name);
-        printf("\nerror = predicted step time / measured - 1 (MFU-only rows: measured MFU / predicted - 1;\n"
-               "peak-memory rows: predicted total per GPU / measured - 1)\n");
-    }
+    report_validate(stdout, fmt, &rep);
     validate_report_free(&rep);
     return 0;
 }

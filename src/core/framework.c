@@ -128,3 +128,12 @@ const char *framework_strategy_label(const framework *fw, const strategy *s, cha
     else snprintf(buf, (size_t)len, "%s%s%s", fw->prefix, fw->prefix[0] ? " " : "", fw->runs[i]);
     return buf;
 }
+
+int frameworks_real(const framework **out)
+{
+    int n = 0;
+    for (int k = 0; frameworks[k] && n < FRAMEWORK_MAX; k++)
+        if (frameworks[k] != &fw_generic) out[n++] = frameworks[k];
+    out[n] = NULL;
+    return n;
+}

@@ -99,4 +99,9 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
  * and returns it. Never fails. */
 const char *framework_strategy_label(const framework *fw, const strategy *s, char *buf, int len);
 
+/* The real frameworks: every one in frameworks[] but the abstract generic one, in that
+ * order. Writes them to out (room for FRAMEWORK_MAX + 1) followed by NULL and returns how
+ * many. Never fails. */
+int frameworks_real(const framework **out);
+
 #endif

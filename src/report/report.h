@@ -31,6 +31,9 @@ typedef struct mem_field {
 
 extern const mem_field mem_fields[];  /* terminated by a NULL key */
 
+/* The value of memory component f in m, in bytes. Never fails. */
+double mem_field_value(const memory *m, const mem_field *f);
+
 /* Whether a table or chart shows memory row f for these n results: always, unless it is
  * optional and every applicable result has 0 there. Never fails. */
 bool mem_field_shown(const mem_field *f, const result *r, int n);
@@ -38,13 +41,6 @@ bool mem_field_shown(const mem_field *f, const result *r, int n);
 /* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the
  * stream fails (a closed pipe is not reported as an error by the caller). */
 int report_estimate(FILE *f, const scenario *sc, const report_options *o, const result *r, int n);
-
-struct cJSON;
-
-/* A configuration and its result as plan and compare write them (stable keys: strategy,
- * framework, gpus, tp, pp, ..., memory_bytes, step_time_seconds, cost_dollars). Returns NULL
- * when out of memory. */
-struct cJSON *report_entry_json(const training *t, const result *r);
 
 /* The offload column of plan and compare tables: "none", "opt cpu", "opt+param nvme". */
 const char *report_offload_name(const training *t);

@@ -184,3 +184,25 @@ void report_calibrate_table(FILE *f, const calibration *c, const hardware *hw, c
                 hw->cuda_context_bytes / 1073741824.0);
     if (out) fprintf(f, "\nwrote %s\n", out);
 }
+
+void report_calibrate_framework(FILE *f, const fwfit_result *fr, const hardware *hw)
+{
+    fprintf(f, "framework %s on %s: gemm_efficiency %.3f +/- %.3f, step_overhead %.3f +/- %.3f s from %d runs; "
+               "MAPE %.1f%% with the shipped values, %.1f%% fitted\n",
+            fr->fw->name, hw->name, fr->efficiency, fr->stderr_eff, fr->overhead, fr->stderr_overhead, fr->n_train,
+            100 * fr->mape_train_builtin, 100 * fr->mape_train);
+}
+
+cJSON *report_calibrate_fw_fit(const hw_framework_fit *fit)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddNumberToObject(o, "gemm_efficiency", fit->gemm_efficiency) ||
+        !cJSON_AddNumberToObject(o, "gemm_efficiency_stderr", fit->gemm_stderr) ||
+        !cJSON_AddNumberToObject(o, "step_overhead_seconds", fit->step_overhead) ||
+        !cJSON_AddNumberToObject(o, "step_overhead_stderr", fit->overhead_stderr) ||
+        !cJSON_AddNumberToObject(o, "runs", fit->runs)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}

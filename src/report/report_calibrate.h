@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "analysis/calibrate.h"
+#include "analysis/fwfit.h"
 #include "core/hardware.h"
 
 /* The profile's "calibration" object: date (ISO 8601 UTC), base, method, inputs (n paths),
@@ -26,5 +27,14 @@ int report_calibrate_json(FILE *f, const calibration *c, const hardware *hw, con
  * memory, and "wrote OUT" when out is not NULL. Never fails (write errors show on f). */
 void report_calibrate_table(FILE *f, const calibration *c, const hardware *hw, const char *base,
                             const char *out);
+
+/* The line `calibrate --runs --framework F` prints for F's fit on hw: the fitted GEMM
+ * efficiency and step overhead with their standard errors, the run count, and the MAPE with
+ * the shipped and the fitted values. Never fails (write errors show on f). */
+void report_calibrate_framework(FILE *f, const fwfit_result *fr, const hardware *hw);
+
+/* One framework fit as the profile's "frameworks" object stores it: gemm_efficiency and its
+ * stderr, step_overhead_seconds and its stderr, runs. Returns NULL when out of memory. */
+cJSON *report_calibrate_fw_fit(const hw_framework_fit *fit);
 
 #endif

@@ -1,0 +1,227 @@
+/* report_json.c -- the JSON documents: estimate's, and the entries plan and compare write. */
+#include "report/report_json.h"
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/finetune.h"
+#include "core/framework.h"
+#include "core/strategy.h"
+
+static cJSON *memory_json(const memory *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (const mem_field *mf = mem_fields; mf->key; mf++)
+        cJSON_AddNumberToObject(o, mf->key, mem_field_value(m, mf));
+    return o;
+}
+
+static cJSON *cost_json(const train_cost *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "tokens", c->tokens);
+    cJSON_AddNumberToObject(o, "seconds", c->seconds);
+    cJSON_AddNumberToObject(o, "gpu_hours", c->gpu_hours);
+    cJSON_AddNumberToObject(o, "dollars", c->dollars);
+    cJSON_AddNumberToObject(o, "energy_kwh", c->kwh);
+    return o;
+}
+
+/* r's "step_time_seconds" (with parts, the EP and CP parts of the exposed communication too)
+ * and, when it has one, its "step_time_interval_seconds", added to o. */
+static void step_json(cJSON *o, const result *r, bool parts)
+{
+    cJSON *st = cJSON_AddObjectToObject(o, "step_time_seconds");
+    cJSON_AddNumberToObject(st, "compute", r->step.compute);
+    cJSON_AddNumberToObject(st, "communication_exposed", r->step.comm_exposed);
+    if (parts) {
+        cJSON_AddNumberToObject(st, "communication_exposed_expert_all_to_all", r->step.exposed_ep);
+        cJSON_AddNumberToObject(st, "communication_exposed_context_parallel_kv", r->step.exposed_cp);
+    }
+    cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
+    cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
+    cJSON_AddNumberToObject(st, "offload", r->step.offload);
+    cJSON_AddNumberToObject(st, "framework_overhead", r->step.overhead);
+    cJSON_AddNumberToObject(st, "total", r->step.total);
+    if (r->has_interval) {
+        cJSON *iv = cJSON_AddArrayToObject(o, "step_time_interval_seconds");
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_lo));
+        cJSON_AddItemToArray(iv, cJSON_CreateNumber(r->step_hi));
+    }
+}
+
+/* The parallel degrees, "tp" to "ep", added to o. */
+static void parallel_json(cJSON *o, const training *t)
+{
+    cJSON_AddNumberToObject(o, "tp", (double)t->tp);
+    cJSON_AddNumberToObject(o, "pp", (double)t->pp);
+    cJSON_AddNumberToObject(o, "cp", (double)t->cp);
+    cJSON_AddNumberToObject(o, "ep", (double)t->ep);
+}
+
+/* The "model" object: name, type and the parameter counts (per layer ones for a real model). */
+static void model_json(cJSON *root, const scenario *s)
+{
+    cJSON *m = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(m, "name", s->m->name);
+    cJSON_AddStringToObject(m, "model_type", s->m->model_type);
+    cJSON_AddNumberToObject(m, "parameters", s->pc->total);
+    cJSON_AddNumberToObject(m, "active_parameters", s->pc->active);
+    cJSON_AddNumberToObject(m, "largest_layer_parameters", s->pc->largest_module);
+    if (!s->m->params_only) {
+        cJSON_AddNumberToObject(m, "parameters_per_layer", s->pc->per_layer);
+        cJSON_AddNumberToObject(m, "embedding_parameters", s->pc->embedding);
+        cJSON_AddNumberToObject(m, "layers", (double)s->m->num_layers);
+        cJSON_AddNumberToObject(m, "hidden_size", (double)s->m->hidden_size);
+    }
+    cJSON_AddStringToObject(m, "source", s->m->source);
+}
+
+static void hardware_json(cJSON *root, const scenario *s)
+{
+    cJSON *h = cJSON_AddObjectToObject(root, "hardware");
+    cJSON_AddStringToObject(h, "name", s->hw->name);
+    cJSON_AddStringToObject(h, "gpu", s->hw->gpu_model);
+    cJSON_AddNumberToObject(h, "hbm_bytes", s->hw->hbm_bytes);
+    cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw->host_memory_bytes);
+}
+
+/* The "training" object: the layout, precision and options, and the ds_config's notes. */
+static void training_json(cJSON *root, const scenario *s, const report_options *op)
+{
+    const training *t = s->t;
+    cJSON *tr = cJSON_AddObjectToObject(root, "training");
+    cJSON_AddNumberToObject(tr, "gpus", (double)t->gpus);
+    cJSON_AddNumberToObject(tr, "gpus_per_node", (double)scenario_node_size(s->hw, t));
+    parallel_json(tr, t);
+    cJSON_AddNumberToObject(tr, "dp", (double)training_dp(t));
+    cJSON_AddNumberToObject(tr, "micro_batch", (double)t->micro_batch);
+    cJSON_AddNumberToObject(tr, "seq_len", (double)t->seq_len);
+    cJSON_AddNumberToObject(tr, "grad_accum", (double)t->grad_accum);
+    cJSON_AddStringToObject(tr, "precision", precision_name(t->precision));
+    cJSON_AddStringToObject(tr, "optimizer", optimizer_name(t->optimizer));
+    cJSON_AddStringToObject(tr, "checkpointing", ckpt_name(t->checkpointing));
+    cJSON_AddBoolToObject(tr, "sequence_parallel", t->sequence_parallel);
+    cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
+    cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
+    cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
+    cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);
+    cJSON_AddStringToObject(tr, "finetune", finetune_name((finetune_kind)t->finetune));
+    if (t->finetune != FT_FULL) cJSON_AddNumberToObject(tr, "lora_rank", (double)t->lora_rank);
+    double adapters = finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
+    cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);
+    cJSON_AddNumberToObject(tr, "shard_group", (double)t->shard_group);
+    if (op->ds_path) {
+        cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
+        cJSON_AddStringToObject(tr, "deepspeed_auto_filled", op->ds_filled ? op->ds_filled : "");
+        cJSON_AddStringToObject(tr, "deepspeed_ignored", op->ds_ignored ? op->ds_ignored : "");
+    }
+}
+
+/* The communication per GPU of r: by level, by collective, against the ZeRO paper, and each
+ * collective of its plan (rounds per step from t). */
+static void comm_json(cJSON *o, const result *r, const training *t)
+{
+    cJSON *c = cJSON_AddObjectToObject(o, "communication_bytes_per_gpu");
+    cJSON_AddNumberToObject(c, "total", r->comm.bytes_total);
+    cJSON_AddNumberToObject(c, "intra_node", r->comm.bytes_level[LEVEL_INTRA]);
+    cJSON_AddNumberToObject(c, "inter_node", r->comm.bytes_level[LEVEL_INTER]);
+    cJSON_AddNumberToObject(c, "host_link", r->comm.bytes_level[LEVEL_HOST]);
+    for (int k = 0; k < COLL_COUNT; k++)
+        cJSON_AddNumberToObject(c, coll_table[k]->name, r->comm.bytes_kind[k]);
+    cJSON_AddNumberToObject(c, "ideal_zero_paper", r->comm.ideal_bytes);
+    cJSON_AddNumberToObject(c, "expert_all_to_all", r->comm.bytes_group[GROUP_EP]);
+    cJSON_AddNumberToObject(c, "context_parallel_kv", r->comm.bytes_group[GROUP_CP]);
+    if (r->comm.plain_inter_bytes > 0)
+        cJSON_AddNumberToObject(c, "inter_node_without_hybrid", r->comm.plain_inter_bytes);
+    cJSON *ops = cJSON_AddArrayToObject(o, "collectives");
+    for (int k = 0; k < r->plan.n; k++) {
+        const comm_op *op = &r->plan.op[k];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "what", op->what);
+        cJSON_AddStringToObject(x, "collective", coll_table[op->kind]->name);
+        cJSON_AddNumberToObject(x, "size_bytes", op->size);
+        cJSON_AddNumberToObject(x, "calls_per_step", op->calls);
+        /* How many times per step the whole set runs: each micro-batch or once. */
+        cJSON_AddNumberToObject(x, "rounds_per_step", op->per_micro ? (double)t->grad_accum : 1);
+        cJSON_AddItemToArray(ops, x);
+    }
+}
+
+/* One entry of "results": a strategy's result, or why it does not apply. */
+static cJSON *result_json(const scenario *s, const result *r)
+{
+    const training *t = s->t;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "strategy", r->strategy->name);
+    cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
+    char lab[96];
+    cJSON_AddStringToObject(o, "label", framework_strategy_label(framework_of(t), r->strategy, lab, sizeof lab));
+    cJSON_AddBoolToObject(o, "applicable", r->applicable);
+    if (!r->applicable) {
+        cJSON_AddStringToObject(o, "reason", r->why);
+        cJSON_AddBoolToObject(o, "fits", false);
+        return o;
+    }
+    cJSON_AddItemToObject(o, "memory_bytes", memory_json(&r->mem));
+    cJSON *hm = cJSON_AddObjectToObject(o, "host_memory_bytes");
+    cJSON_AddNumberToObject(hm, "per_gpu", r->mem.host_per_gpu);
+    cJSON_AddNumberToObject(hm, "per_node", r->mem.host_per_node);
+    cJSON_AddNumberToObject(o, "nvme_bytes_per_gpu", r->mem.nvme_per_gpu);
+    cJSON_AddBoolToObject(o, "fits_gpu", r->mem.fits_gpu);
+    cJSON_AddBoolToObject(o, "fits_host", r->mem.fits_host);
+    cJSON_AddBoolToObject(o, "fits", r->fits);
+    comm_json(o, r, t);
+    step_json(o, r, true);
+    if (r->has_interval) cJSON_AddNumberToObject(o, "interval_level", 0.9);
+    cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
+    cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
+    cJSON_AddNumberToObject(o, "mfu", r->mfu);
+    cJSON_AddNumberToObject(o, "hfu", r->hfu);
+    if (s->tokens > 0) cJSON_AddItemToObject(o, "cost", cost_json(&r->cost));
+    return o;
+}
+
+cJSON *report_estimate_json(const scenario *s, const report_options *op, const result *r, int n)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "schema_version", 1);
+    model_json(root, s);
+    hardware_json(root, s);
+    training_json(root, s, op);
+    cJSON *res = cJSON_AddArrayToObject(root, "results");
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(res, result_json(s, &r[i]));
+    return root;
+}
+
+cJSON *report_entry_json(const training *t, const result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "strategy", r->strategy->name);
+    cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
+    cJSON_AddNumberToObject(o, "gpus", (double)t->gpus);
+    parallel_json(o, t);
+    cJSON_AddNumberToObject(o, "virtual_stages", (double)t->virtual_stages);
+    cJSON_AddNumberToObject(o, "dp", (double)training_dp(t));
+    cJSON_AddNumberToObject(o, "micro_batch", (double)t->micro_batch);
+    cJSON_AddNumberToObject(o, "grad_accum", (double)t->grad_accum);
+    cJSON_AddStringToObject(o, "checkpointing", ckpt_name(t->checkpointing));
+    cJSON_AddBoolToObject(o, "sequence_parallel", t->sequence_parallel);
+    cJSON_AddStringToObject(o, "offload_optimizer", offload_name(t->offload_optimizer));
+    cJSON_AddStringToObject(o, "offload_params", offload_name(t->offload_params));
+    cJSON_AddItemToObject(o, "memory_bytes", memory_json(&r->mem));
+    step_json(o, r, false);
+    cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
+    cJSON_AddNumberToObject(o, "mfu", r->mfu);
+    cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);
+    if (r->cost.tokens > 0) {
+        cJSON_AddNumberToObject(o, "time_to_train_seconds", r->cost.seconds);
+        cJSON_AddNumberToObject(o, "gpu_hours", r->cost.gpu_hours);
+        cJSON_AddNumberToObject(o, "cost_dollars", r->cost.dollars);
+    } else {
+        cJSON_AddNullToObject(o, "cost_dollars");
+    }
+    return o;
+}
+

@@ -1,0 +1,22 @@
+/* report_json.h -- the JSON documents: estimate's, and the entries plan and compare write. */
+#ifndef ZS_REPORT_JSON_H
+#define ZS_REPORT_JSON_H
+
+#include "core/result.h"
+#include "core/scenario.h"
+#include "core/training.h"
+#include "report/report.h"
+
+struct cJSON;
+
+/* Estimate's document for results r[0..n) of scenario s: schema_version, model, hardware,
+ * training (with op's ds_config notes) and one object per strategy under "results" (stable
+ * keys). Returns NULL when out of memory. */
+struct cJSON *report_estimate_json(const scenario *s, const report_options *op, const result *r, int n);
+
+/* A configuration and its result as plan and compare write them (stable keys: strategy,
+ * framework, gpus, tp, pp, ..., memory_bytes, step_time_seconds, cost_dollars). Returns NULL
+ * when out of memory. */
+struct cJSON *report_entry_json(const training *t, const result *r);
+
+#endif

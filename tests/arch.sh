@@ -43,6 +43,7 @@ EXEMPT=""
 FAMILIES="
 core/collective core/coll_*
 core/strategy core/strat_* core/zero_common core/comm
+report/plot report/plot_*
 cmd/main cmd/cmd_*
 "
 

@@ -7,6 +7,7 @@
 
 #include "core/result.h"
 #include "core/scenario.h"
+#include "report/mem_fields.h"
 
 typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
 
@@ -20,23 +21,6 @@ typedef struct report_options {
     const char *ds_ignored;    /* keys read but not modelled ("" when none), for JSON */
     const char *ds_filled;     /* "auto" keys filled as the HF Trainer does ("" when none) */
 } report_options;
-
-/* The memory components in output order: JSON/CSV key, table label, offset into memory. */
-typedef struct mem_field {
-    const char *key;
-    const char *label;
-    size_t offset;
-    bool optional;      /* tables and charts show it only where some strategy has it */
-} mem_field;
-
-extern const mem_field mem_fields[];  /* terminated by a NULL key */
-
-/* The value of memory component f in m, in bytes. Never fails. */
-double mem_field_value(const memory *m, const mem_field *f);
-
-/* Whether a table or chart shows memory row f for these n results: always, unless it is
- * optional and every applicable result has 0 there. Never fails. */
-bool mem_field_shown(const mem_field *f, const result *r, int n);
 
 /* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the
  * stream fails (a closed pipe is not reported as an error by the caller). */

@@ -15,7 +15,8 @@
 #include "core/units.h"
 
 /* The output formats, in out_format's order. */
-static const flag_choice format_choices[] = {{"table", FMT_TABLE}, {"json", FMT_JSON}, {"csv", FMT_CSV}, {NULL, 0}};
+static const flag_choice format_choices[] = {
+    {"table", FMT_TABLE}, {"json", FMT_JSON}, {"csv", FMT_CSV}, {NULL, 0}};
 
 static const char *format_names(void)
 {
@@ -32,25 +33,33 @@ typedef struct own_opt {
 } own_opt;
 
 static const own_opt own_opts[] = {
-    {{"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL}, OPT_GPUS, NULL},
-    {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9", .id = OPT_PARAMS},
+    {{"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
      OPT_GPUS, NULL},
+    {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9",
+     .id = OPT_PARAMS}, OPT_GPUS, NULL},
     {{"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)",
-      .id = OPT_LARGEST}, OPT_GPUS, NULL},
-    {{"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE}, OPT_GPUS, NULL},
-    {{"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)", .id = OPT_HBM},
+     .id = OPT_LARGEST}, OPT_GPUS, NULL},
+    {{"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE},
      OPT_GPUS, NULL},
-    {{"strategy", "S", "|all, or a comma list (default all)", .id = OPT_STRATEGY}, OPT_SHARD_GROUP, strategy_names},
-    {{"framework", "F", " (plan: also all); default generic, deepspeed with --deepspeed", .id = OPT_FRAMEWORK},
-     OPT_SHARD_GROUP, framework_names},
-    {{"decoder-seq-len", "N", "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
-      .id = OPT_DEC_SEQ}, OPT_ACCUM, NULL},
-    {{"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)", .id = OPT_DEEPSPEED},
-     OPT_REDUCE_BUCKET, NULL},
-    {{"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy", .id = OPT_TOKENS}, 0, NULL},
-    {{"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE}, 0, NULL},
-    {{"format", "F", " (default table)", .id = OPT_FORMAT}, 0, format_names},
-    {{"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN}, 0, NULL},
+    {{"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)",
+     .id = OPT_HBM}, OPT_GPUS, NULL},
+    {{"strategy", "S", "|all, or a comma list (default all)", .id = OPT_STRATEGY},
+     OPT_SHARD_GROUP, strategy_names},
+    {{"framework", "F", " (plan: also all); default generic, deepspeed with --deepspeed",
+     .id = OPT_FRAMEWORK}, OPT_SHARD_GROUP, framework_names},
+    {{"decoder-seq-len", "N",
+      "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
+     .id = OPT_DEC_SEQ}, OPT_ACCUM, NULL},
+    {{"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)",
+     .id = OPT_DEEPSPEED}, OPT_REDUCE_BUCKET, NULL},
+    {{"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy",
+     .id = OPT_TOKENS}, 0, NULL},
+    {{"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE},
+     0, NULL},
+    {{"format", "F", " (default table)", .id = OPT_FORMAT},
+     0, format_names},
+    {{"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN},
+     0, NULL},
 };
 
 #define N_OWN (sizeof own_opts / sizeof own_opts[0])

@@ -165,7 +165,7 @@ static void flag_tables(void)
         opts++;
         for (const cli_opt *p = o + 1; p->name; p++) CHECK(strcmp(o->name, p->name) != 0);
     }
-    for (int id = 1; id < TRAINING_FLAG_END; id++) {
+    for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++) {
         const flag_desc *d = training_flag(id);
         CHECK(d != NULL);
         if (!d) continue;
@@ -243,13 +243,13 @@ static void descriptor_lists(void)
     /* sweep's list: the rows marked sweepable, each once */
     char sw[1024];
     setup_sweepable(sw, sizeof sw, 11, 90);
-    for (int id = 1; id < TRAINING_FLAG_END; id++) {
+    for (int k = 0; k < TRAINING_FLAG_COUNT; k++) {
         char word[64];
-        snprintf(word, sizeof word, "--%s", training_flags[id].name);
+        snprintf(word, sizeof word, "--%s", training_flags[k].name);
         size_t n = strlen(word);
         bool in = false;
         for (const char *q = sw; (q = strstr(q, word)); q += n) in |= q[n] == '\0' || q[n] == ' ' || q[n] == '\n';
-        CHECK(in == training_flags[id].sweep);
+        CHECK(in == training_flags[k].sweep);
     }
     for (const char *line = sw; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
         CHECK(strcspn(line, "\n") + (line == sw ? 11 : 0) <= 90);

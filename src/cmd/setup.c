@@ -63,8 +63,9 @@ static const own_opt own_opts[] = {
 };
 
 #define N_OWN (sizeof own_opts / sizeof own_opts[0])
-#define N_SHARED (N_OWN + TRAINING_FLAG_END)
-_Static_assert(TRAINING_FLAG_END <= 64, "setup.given has a bit per training flag");
+#define N_SHARED (N_OWN + TRAINING_FLAG_COUNT)
+_Static_assert(TRAINING_FLAG_COUNT <= 64, "setup.given has a bit per training flag");
+_Static_assert((int)TRAINING_FLAG_END <= (int)OPT_MODEL, "training flag ids run into setup's");
 
 /* Room for one option's help with its names, and a choice flag's generated metavariable. */
 static char helps[N_SHARED][320], metavars[N_SHARED][160];
@@ -81,7 +82,7 @@ static void add_own(cli_opt *table, size_t n, size_t k)
 /* Append training flag id to the table at n: its row as an option with an id. */
 static void add_flag(cli_opt *table, size_t n, int id)
 {
-    const flag_desc *d = &training_flags[id];
+    const flag_desc *d = training_flag(id);
     table[n] = (cli_opt){d->name, d->arg, d->help, .id = id};
     if (d->kind != FLAG_CHOICE) return;
     char names[160];
@@ -101,7 +102,7 @@ const cli_opt *setup_options_table(void)
     static cli_opt table[N_SHARED + 1];
     if (table[0].name) return table;
     size_t n = 0;
-    for (int id = 1; id <= TRAINING_FLAG_END; id++) {
+    for (int id = TRAINING_FLAG_FIRST; id <= TRAINING_FLAG_END; id++) {
         for (size_t k = 0; k < N_OWN; k++)
             if (own_opts[k].before == (id < TRAINING_FLAG_END ? id : 0)) add_own(table, n++, k);
         if (id < TRAINING_FLAG_END && training_flag(id)) add_flag(table, n++, id);
@@ -114,7 +115,7 @@ const char *setup_sweepable(char *buf, size_t len, int col, int width)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (int id = 1; id < TRAINING_FLAG_END && n < len; id++) {
+    for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END && n < len; id++) {
         const flag_desc *d = training_flag(id);
         if (!d || !d->sweep) continue;
         int w = (int)strlen(d->name) + 2;
@@ -179,7 +180,7 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     default:
         /* Parsed now, typed, so a bad value fails before any file is read. */
         if (setup_apply(&s->flag_t, id, v, err)) return err->code;
-        s->given |= 1ull << id;
+        s->given |= 1ull << (id - TRAINING_FLAG_FIRST);
         return ZS_OK;
     }
 }
@@ -226,7 +227,7 @@ static int choose_strategies(setup *s, zs_error *err)
 
 bool setup_flag_given(const setup *s, int id)
 {
-    return training_flag(id) && (s->given >> id & 1);
+    return training_flag(id) && (s->given >> (id - TRAINING_FLAG_FIRST) & 1);
 }
 
 /* Append one "; "-separated note to the ds_config line of the report. */
@@ -289,7 +290,7 @@ int setup_finish(setup *s, zs_error *err)
     else if (s->ds_arg) s->t.framework = &fw_deepspeed;
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
     if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0) s->t.precision = PREC_FP16;
-    for (int id = 1; id < TRAINING_FLAG_END; id++)
+    for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++)
         if (setup_flag_given(s, id)) training_flag_copy(&s->t, &s->flag_t, training_flag(id));
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
     if (s->ds.train_batch_size > 0) {

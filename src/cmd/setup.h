@@ -42,7 +42,7 @@ typedef struct setup {
     bool searches_gpus;             /* plan: --gpus is searched, so train_batch_size is not
                                        checked against the flag's DP */
     char ds_notes[2048];            /* what the ds_config report line says beyond the path */
-    uint64_t given;                 /* bit id: training flag id (training.h) was given */
+    uint64_t given;                 /* bit id - TRAINING_FLAG_FIRST: training flag id was given */
 } setup;
 
 /* Ids of the shared options that are no training flag (the training flags' are training.h's

@@ -82,81 +82,82 @@ static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false
 #define CHOICE(f, table) .kind = FLAG_CHOICE, FIELD(f), .choices = table
 #define SWITCH(f, k) .kind = k, FIELD(f)
 /* Buckets split traffic into calls: at least one element each, or the call count explodes. */
-const flag_desc training_flags[TRAINING_FLAG_END] = {
-    [OPT_GPUS] = {"gpus", "N", "total GPUs (default 1)",
+#define ROW(id) [(id) - TRAINING_FLAG_FIRST]
+const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
+    ROW(OPT_GPUS) = {"gpus", "N", "total GPUs (default 1)",
         WHOLE(gpus, 1, 10000000), .sweep = true},
-    [OPT_GPN] = {"gpus-per-node", "N", "GPUs per node (default: the profile's)",
+    ROW(OPT_GPN) = {"gpus-per-node", "N", "GPUs per node (default: the profile's)",
         WHOLE(gpus_per_node, 1, 4096), .zero_unset = true, .sweep = true},
-    [OPT_SHARD_GROUP] = {"shard-group", "N",
+    ROW(OPT_SHARD_GROUP) = {"shard-group", "N",
         "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)",
         WHOLE(shard_group, 1, 10000000), .zero_unset = true},
-    [OPT_HPZ] = {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)",
+    ROW(OPT_HPZ) = {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)",
         WHOLE(hpz_group, 1, 10000000), .zero_unset = true},
-    [OPT_QWZ] = {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers",
+    ROW(OPT_QWZ) = {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers",
         SWITCH(quant_weights, FLAG_ON)},
-    [OPT_QGZ] = {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters",
+    ROW(OPT_QGZ) = {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters",
         SWITCH(quant_grads, FLAG_ON)},
-    [OPT_GEMM_EFF] = {"gemm-efficiency", "X",
+    ROW(OPT_GEMM_EFF) = {"gemm-efficiency", "X",
         "override the framework's GEMM efficiency (x the profile's matmul fraction)",
         FACTOR(gemm_efficiency, 0, 2), .min_open = true, .expect = "a factor in (0, 2], e.g. 0.9"},
-    [OPT_PRECISION] = {"precision", "P", " (default bf16 mixed precision)",
+    ROW(OPT_PRECISION) = {"precision", "P", " (default bf16 mixed precision)",
         CHOICE(precision, precision_choices), .names_first = true, .sweep = true},
-    [OPT_OPTIMIZER] = {"optimizer", "O", " (default adamw)",
+    ROW(OPT_OPTIMIZER) = {"optimizer", "O", " (default adamw)",
         CHOICE(optimizer, optimizer_choices), .names_first = true, .sweep = true},
-    [OPT_GRAD_DTYPE] = {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)",
+    ROW(OPT_GRAD_DTYPE) = {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)",
         CHOICE(grad_bytes, grad_choices), .sweep = true},
-    [OPT_MICRO] = {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)",
+    ROW(OPT_MICRO) = {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)",
         WHOLE(micro_batch, 1, 1000000), .sweep = true},
-    [OPT_SEQ] = {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)",
+    ROW(OPT_SEQ) = {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)",
         WHOLE(seq_len, 1, 100000000), .sweep = true},
-    [OPT_ACCUM] = {"grad-accum", "N", "micro-batches per step (default 1)",
+    ROW(OPT_ACCUM) = {"grad-accum", "N", "micro-batches per step (default 1)",
         WHOLE(grad_accum, 1, 1000000), .sweep = true},
-    [OPT_TP] = {"tp", "N", "tensor-parallel degree (default 1)",
+    ROW(OPT_TP) = {"tp", "N", "tensor-parallel degree (default 1)",
         WHOLE(tp, 1, 4096), .sweep = true},
-    [OPT_PP] = {"pp", "N", "pipeline-parallel degree (default 1)",
+    ROW(OPT_PP) = {"pp", "N", "pipeline-parallel degree (default 1)",
         WHOLE(pp, 1, 4096), .sweep = true},
-    [OPT_CP] = {"cp", "N",
+    ROW(OPT_CP) = {"cp", "N",
         "context-parallel degree: the sequence split over N ranks, ring attention (default 1)",
         WHOLE(cp, 1, 4096)},
-    [OPT_EP] = {"ep", "N",
+    ROW(OPT_EP) = {"ep", "N",
         "expert-parallel degree: routed experts split over N ranks, all-to-all dispatch (default 1)",
         WHOLE(ep, 1, 65536)},
-    [OPT_MOE_IMBALANCE] = {"moe-imbalance", "X",
+    ROW(OPT_MOE_IMBALANCE) = {"moe-imbalance", "X",
         "busiest expert rank's tokens over the mean, >= 1 (default 1: balanced)",
         FACTOR(moe_imbalance, 1, 1000), .expect = "a factor from 1 (balanced) to 1000"},
-    [OPT_VSTAGES] = {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)",
+    ROW(OPT_VSTAGES) = {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)",
         WHOLE(virtual_stages, 1, 1024), .sweep = true},
-    [OPT_CKPT] = {"checkpointing", "C", " activation recomputation (default none)",
+    ROW(OPT_CKPT) = {"checkpointing", "C", " activation recomputation (default none)",
         CHOICE(checkpointing, ckpt_choices), .names_first = true, .sweep = true},
-    [OPT_SP] = {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)",
+    ROW(OPT_SP) = {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)",
         SWITCH(sequence_parallel, FLAG_ON)},
-    [OPT_EAGER] = {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)",
+    ROW(OPT_EAGER) = {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)",
         SWITCH(flash_attention, FLAG_OFF)},
-    [OPT_FINETUNE] = {"finetune", "MODE",
+    ROW(OPT_FINETUNE) = {"finetune", "MODE",
         ": train everything, LoRA adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA)",
         CHOICE(finetune, finetune_choices), .names_first = true},
-    [OPT_LORA_RANK] = {"lora-rank", "R", "LoRA rank r (default 16)",
+    ROW(OPT_LORA_RANK) = {"lora-rank", "R", "LoRA rank r (default 16)",
         WHOLE(lora_rank, 1, 65536)},
-    [OPT_LORA_TARGETS] = {"lora-targets", "T", ": which linear layers get adapters (default all, as QLoRA)",
+    ROW(OPT_LORA_TARGETS) = {"lora-targets", "T", ": which linear layers get adapters (default all, as QLoRA)",
         CHOICE(lora_targets, target_choices), .names_first = true},
-    [OPT_OFF_OPT] = {"offload-optimizer", "D", " (ZeRO-Offload)",
+    ROW(OPT_OFF_OPT) = {"offload-optimizer", "D", " (ZeRO-Offload)",
         CHOICE(offload_optimizer, offload_choices), .names_first = true, .sweep = true},
-    [OPT_OFF_PARAM] = {"offload-params", "D", " (ZeRO-3 only, ZeRO-Infinity)",
+    ROW(OPT_OFF_PARAM) = {"offload-params", "D", " (ZeRO-3 only, ZeRO-Infinity)",
         CHOICE(offload_params, offload_choices), .names_first = true, .sweep = true},
-    [OPT_REDUCE_BUCKET] = {"reduce-bucket", "ELEMS", "DeepSpeed reduce_bucket_size (default 5e8)",
+    ROW(OPT_REDUCE_BUCKET) = {"reduce-bucket", "ELEMS", "DeepSpeed reduce_bucket_size (default 5e8)",
         ELEMS(reduce_bucket, 1), .sweep = true},
-    [OPT_AG_BUCKET] = {"allgather-bucket", "ELEMS", "DeepSpeed allgather_bucket_size (default 5e8)",
+    ROW(OPT_AG_BUCKET) = {"allgather-bucket", "ELEMS", "DeepSpeed allgather_bucket_size (default 5e8)",
         ELEMS(allgather_bucket, 1), .sweep = true},
-    [OPT_PREFETCH] = {"prefetch-bucket", "ELEMS", "DeepSpeed stage3_prefetch_bucket_size (default 5e7)",
+    ROW(OPT_PREFETCH) = {"prefetch-bucket", "ELEMS", "DeepSpeed stage3_prefetch_bucket_size (default 5e7)",
         ELEMS(prefetch_bucket, 0), .sweep = true},
-    [OPT_MAX_LIVE] = {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)",
+    ROW(OPT_MAX_LIVE) = {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)",
         ELEMS(max_live_params, 0), .sweep = true},
-    [OPT_PERSIST] = {"persistence-threshold", "ELEMS",
+    ROW(OPT_PERSIST) = {"persistence-threshold", "ELEMS",
         "DeepSpeed stage3_param_persistence_threshold (default 1e5)",
         ELEMS(persistence_threshold, 0), .sweep = true},
-    [OPT_OVERLAP] = {"overlap-comm", NULL, "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)",
+    ROW(OPT_OVERLAP) = {"overlap-comm", NULL, "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)",
         CHOICE(overlap_comm, on_off), .listed = 2, .sweep = true},
-    [OPT_BUCKET_VIEW] = {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)",
+    ROW(OPT_BUCKET_VIEW) = {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)",
         SWITCH(ddp_bucket_view, FLAG_ON)},
 };
 
@@ -167,13 +168,16 @@ static const flag_desc unflagged[] = {
 };
 #undef WHOLE
 #undef ELEMS
+#undef ROW
 #undef FACTOR
 #undef CHOICE
 #undef SWITCH
 
 const flag_desc *training_flag(int id)
 {
-    return id > 0 && id < TRAINING_FLAG_END && training_flags[id].name ? &training_flags[id] : NULL;
+    if (id < TRAINING_FLAG_FIRST || id >= TRAINING_FLAG_END) return NULL;
+    const flag_desc *d = &training_flags[id - TRAINING_FLAG_FIRST];
+    return d->name ? d : NULL;
 }
 
 const char *flag_choice_names(const flag_choice *choices, int listed, char *buf, size_t len)
@@ -259,8 +263,8 @@ static bool in_range(const training *t, const flag_desc *d, const char *prefix, 
 
 int training_validate(const training *t, zs_error *err)
 {
-    for (int id = 1; id < TRAINING_FLAG_END; id++)
-        if (!in_range(t, &training_flags[id], "--", err)) return err->code;
+    for (int k = 0; k < TRAINING_FLAG_COUNT; k++)
+        if (!in_range(t, &training_flags[k], "--", err)) return err->code;
     if (t->gpus % (t->tp * t->pp * t->cp) != 0)
         return t->cp > 1 ? zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld x --cp %lld",
                                    (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)t->cp)

@@ -127,10 +127,10 @@ typedef struct flag_desc {
     bool sweep;                  /* `zerosim sweep` takes lists and ranges of it */
 } flag_desc;
 
-/* The training flags' ids, in --help order. The command line's shared options (setup.h) add
- * theirs from 1000 on. */
+/* The training flags' ids, in --help order: from 500, clear of the commands' own option ids
+ * (small numbers) and of setup's (from 1000). */
 typedef enum {
-    OPT_GPUS = 1, OPT_GPN, OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ, OPT_GEMM_EFF, OPT_PRECISION,
+    OPT_GPUS = 500, OPT_GPN, OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ, OPT_GEMM_EFF, OPT_PRECISION,
     OPT_OPTIMIZER, OPT_GRAD_DTYPE, OPT_MICRO, OPT_SEQ, OPT_ACCUM, OPT_TP, OPT_PP, OPT_CP, OPT_EP,
     OPT_MOE_IMBALANCE, OPT_VSTAGES, OPT_CKPT, OPT_SP, OPT_EAGER, OPT_FINETUNE, OPT_LORA_RANK,
     OPT_LORA_TARGETS, OPT_OFF_OPT, OPT_OFF_PARAM, OPT_REDUCE_BUCKET, OPT_AG_BUCKET, OPT_PREFETCH,
@@ -138,8 +138,11 @@ typedef enum {
     TRAINING_FLAG_END             /* one past the last id */
 } training_flag_id;
 
-/* The rows, by id (row 0 is empty): one per training flag. */
-extern const flag_desc training_flags[TRAINING_FLAG_END];
+#define TRAINING_FLAG_FIRST OPT_GPUS
+#define TRAINING_FLAG_COUNT (TRAINING_FLAG_END - TRAINING_FLAG_FIRST)
+
+/* The rows, one per training flag: flag id's is training_flags[id - TRAINING_FLAG_FIRST]. */
+extern const flag_desc training_flags[TRAINING_FLAG_COUNT];
 
 /* The row of flag id; NULL when id is no training flag. Never fails. */
 const flag_desc *training_flag(int id);

@@ -79,7 +79,7 @@ static int batch_keys(const cJSON *root, training *t, ds_config *ds, zs_error *e
 {
     bool have;
     int64_t v;
-    const flag_desc *micro = &training_flags[OPT_MICRO], *accum = &training_flags[OPT_ACCUM];
+    const flag_desc *micro = training_flag(OPT_MICRO), *accum = training_flag(OPT_ACCUM);
     if (json_get_int(root, "train_micro_batch_size_per_gpu", (int64_t)micro->min, (int64_t)micro->max, &v, &have, err))
         return err->code;
     if (have) { t->micro_batch = v; ds->micro_batch_set = true; }

@@ -1,5 +1,11 @@
-/* test_cli.c -- cli_parse: options bound to variables, ids and arguments to take, --help, errors. */
+/* test_cli.c -- cli_parse: options bound to variables, ids and arguments to take, --help, errors;
+ * the shared flags' help and messages against the tables they come from. */
+#include <cjson/cJSON.h>
+
 #include "cmd/cli.h"
+#include "cmd/setup.h"
+#include "core/framework.h"
+#include "io/dsconfig.h"
 #include "test.h"
 
 /* What take saw: the ids and arguments, in order. */
@@ -124,9 +130,136 @@ static void choices(void)
     CHECK_STREQ(e.msg, "--format: expected png, svg or both");
 }
 
+
+/* The shared option named name; NULL when there is none. */
+static const cli_opt *shared(const char *name)
+{
+    for (const cli_opt *o = setup_options; o->name; o++)
+        if (strcmp(o->name, name) == 0) return o;
+    return NULL;
+}
+
+/* Whether every name of a "|"-list is a word of text (between | , : space, quote, brackets or
+ * the ends). */
+static bool lists_all(const char *text, const char *list)
+{
+    const char *edge = "|, \"():";
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, "|");
+        bool found = false;
+        for (const char *q = text; (q = strstr(q, "")) && *q && !found; q++)
+            found = strncmp(q, p, len) == 0 && (q == text || strchr(edge, q[-1])) &&
+                    (q[len] == '\0' || strchr(edge, q[len]));
+        if (!found) return false;
+        p += len + (p[len] == '|');
+    }
+    return true;
+}
+
+/* Each training flag once in the shared table, with its choice names first in its help and in
+ * its error message: a list typed into either would drift from the table and fail here. */
+static void flag_tables(void)
+{
+    int rows = 0, opts = 0;
+    for (const cli_opt *o = setup_options; o->name; o++) {
+        opts++;
+        for (const cli_opt *p = o + 1; p->name; p++) CHECK(strcmp(o->name, p->name) != 0);
+    }
+    for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++) {
+        const flag_desc *d = training_flag(id);
+        CHECK(d != NULL);
+        if (!d) continue;
+        rows++;
+        const cli_opt *o = shared(d->name);
+        CHECK(o && o->id == id);
+        if (!o || d->kind != FLAG_CHOICE) continue;
+        char names[256], msg[320];
+        flag_choice_names(d->choices, d->listed, names, sizeof names);
+        if (d->names_first) CHECK(strncmp(o->help, names, strlen(names)) == 0);
+        if (!d->arg) CHECK_STREQ(o->arg, names);
+        training t;
+        training_init(&t);
+        zs_error e = {0};
+        CHECK_EQ_INT(setup_apply(&t, id, "zz", &e), ZS_ERR_USAGE);
+        snprintf(msg, sizeof msg, "--%s: \"zz\" is not one of %s", d->name, names);
+        CHECK_STREQ(e.msg, msg);
+        /* every name is accepted, and the listed ones are shown */
+        for (int k = 0; d->choices[k].name; k++) {
+            bool listed = d->listed == 0 || k < d->listed;
+            CHECK_EQ_INT(setup_apply(&t, id, d->choices[k].name, &e), ZS_OK);
+            if (listed) CHECK(lists_all(msg, d->choices[k].name));
+            if (listed && d->names_first) CHECK(lists_all(o->help, d->choices[k].name));
+        }
+    }
+    CHECK_EQ_INT(opts, rows + 13);                          /* and setup's own thirteen */
+    /* the bug this table fixed: fp8 was left out of --precision's message */
+    training t;
+    training_init(&t);
+    zs_error e = {0};
+    CHECK_EQ_INT(setup_apply(&t, OPT_PRECISION, "fp9", &e), ZS_ERR_USAGE);
+    CHECK_STREQ(e.msg, "--precision: \"fp9\" is not one of fp32|fp16|bf16|bf16-pure|fp8");
+    /* one range for a flag and for the check of a finished configuration */
+    CHECK_EQ_INT(setup_apply(&t, OPT_GPN, "0", &e), ZS_ERR_USAGE);
+    CHECK_EQ_INT(training_validate(&t, &e), ZS_OK);        /* 0: the profile's */
+    t.gpus_per_node = 5000;
+    CHECK_EQ_INT(training_validate(&t, &e), ZS_ERR_USAGE);
+    CHECK_STREQ(e.msg, "--gpus-per-node: 5000 is out of range (expected 1 to 4096)");
+}
+
+/* The strategy, framework and format lists in help and messages are the descriptor tables'. */
+static void descriptor_lists(void)
+{
+    const cli_opt *st = shared("strategy"), *fw = shared("framework"), *fmt = shared("format");
+    CHECK(st && fw && fmt);
+    if (!st || !fw || !fmt) return;
+    for (int i = 0; strategies[i]; i++) CHECK(lists_all(st->help, strategies[i]->name));
+    for (int i = 0; frameworks[i]; i++) CHECK(lists_all(fw->help, frameworks[i]->name));
+    CHECK(strncmp(st->help, strategy_names(), strlen(strategy_names())) == 0);
+    CHECK(strncmp(fw->help, framework_names(), strlen(framework_names())) == 0);
+    for (int i = 0; strategies[i]; i++) CHECK(strategies[strategy_index(strategies[i])] == strategies[i]);
+    setup s;
+    setup_init(&s);
+    zs_error e = {0};
+    CHECK_EQ_INT(setup_take(&s, OPT_FORMAT, "xml", &e), ZS_ERR_USAGE);
+    CHECK(strstr(e.msg, "table|json|csv") && strncmp(fmt->help, "table|json|csv", 14) == 0);
+    CHECK_EQ_INT(setup_take(&s, OPT_FRAMEWORK, "jax", &e), ZS_ERR_USAGE);
+    CHECK(lists_all(e.msg, framework_names()));
+    /* "use ...": exactly the frameworks but generic that offer the degree */
+    training t;
+    training_init(&t);
+    t.gpus = t.tp = 2;
+    model m = {.params_only = true};
+    CHECK_EQ_INT(framework_check(framework_find("fsdp"), &m, &t, &e), ZS_ERR_USAGE);
+    const char *use = strstr(e.msg, "; use ");
+    CHECK(use != NULL);
+    for (int i = 0; use && frameworks[i]; i++)
+        CHECK(lists_all(use, frameworks[i]->name) == (frameworks[i] != &fw_generic && frameworks[i]->tensor_parallel));
+    /* a ds_config's offload device, with the offload names */
+    cJSON *root = cJSON_Parse("{\"zero_optimization\": {\"offload_param\": {\"device\": \"gpu\"}}}");
+    ds_config ds;
+    CHECK_EQ_INT(dsconfig_from_json(root, "c.json", &t, &ds, &e), ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "is not one of none|cpu|nvme") != NULL);
+    cJSON_Delete(root);
+    /* sweep's list: the rows marked sweepable, each once */
+    char sw[1024];
+    setup_sweepable(sw, sizeof sw, 11, 90);
+    for (int k = 0; k < TRAINING_FLAG_COUNT; k++) {
+        char word[64];
+        snprintf(word, sizeof word, "--%s", training_flags[k].name);
+        size_t n = strlen(word);
+        bool in = false;
+        for (const char *q = sw; (q = strstr(q, word)); q += n) in |= q[n] == '\0' || q[n] == ' ' || q[n] == '\n';
+        CHECK(in == training_flags[k].sweep);
+    }
+    for (const char *line = sw; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        CHECK(strcspn(line, "\n") + (line == sw ? 11 : 0) <= 90);
+}
+
 void suite_cli(void)
 {
     RUN_TEST(bindings);
     RUN_TEST(take_and_help);
     RUN_TEST(choices);
+    RUN_TEST(flag_tables);
+    RUN_TEST(descriptor_lists);
 }

@@ -15,11 +15,11 @@
 
 #define MAX_DIMS 16
 
-/* Flags that take lists and ranges: every training flag, plus --strategy. */
+/* Flags that take lists and ranges: those their rows mark (training.c), plus --strategy. */
 static bool sweepable(int id)
 {
-    return (id >= OPT_GPUS && id <= OPT_PERSIST && id != OPT_SP && id != OPT_EAGER && id != OPT_DEEPSPEED) ||
-           id == OPT_OVERLAP;
+    const flag_desc *d = training_flag(id);
+    return d && d->sweep;
 }
 
 /* Rows a sweep writes unless --max-rows says more: a million rows is ~500 MB of CSV. */
@@ -27,15 +27,14 @@ static bool sweepable(int id)
 
 static void usage(FILE *f, const cli_opt *sweep_only)
 {
+    char sweepable_names[1024];
     fprintf(f, "usage: zerosim sweep (--model M | --params P) [--hardware H] [FLAG LIST|RANGE ...] [--format csv|json]\n\n"
                "Evaluate every combination of the listed values and write one row per configuration and\n"
                "strategy (CSV, or JSON lines with --format json), columns named like estimate's JSON keys.\n"
                "Rows that do not fit, or whose combination is invalid, stay in the output, marked.\n\n"
                "Values: a list 1,2,4; a range a:b (step 1), a:b:+STEP, a:b:xFACTOR (e.g. --gpus 8:4096:x2).\n"
-               "Sweepable: --gpus --gpus-per-node --micro-batch --seq-len --grad-accum --tp --pp\n"
-               "--virtual-stages --precision --optimizer --grad-dtype --checkpointing --offload-optimizer\n"
-               "--offload-params --reduce-bucket --allgather-bucket --prefetch-bucket --max-live-params\n"
-               "--persistence-threshold --overlap-comm, and --strategy (a list, or all).\n\nOptions:\n");
+               "Sweepable: %s, and --strategy (a list, or all).\n\nOptions:\n",
+            setup_sweepable(sweepable_names, sizeof sweepable_names, 11, 90));
     cli_print_options(f, sweep_only);
     cli_print_options(f, setup_options);
     fprintf(f, "\nExample:\n  zerosim sweep --model llama-2-13b --gpus 8:512:x2 --strategy all --micro-batch 1,2,4 > grid.csv\n");

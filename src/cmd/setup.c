@@ -2,6 +2,7 @@
 #include "cmd/setup.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,56 +14,118 @@
 #include "io/model_json.h"
 #include "core/units.h"
 
-const cli_opt setup_options[] = {
-    {"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
-    {"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9", .id = OPT_PARAMS},
-    {"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)", .id = OPT_LARGEST},
-    {"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE},
-    {"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)", .id = OPT_HBM},
-    {"gpus", "N", "total GPUs (default 1)", .id = OPT_GPUS},
-    {"gpus-per-node", "N", "GPUs per node (default: the profile's)", .id = OPT_GPN},
-    {"strategy", "S", "ddp|zero1|zero2|zero3|all, or a comma list (default all)", .id = OPT_STRATEGY},
-    {"framework", "F", "generic|deepspeed|fsdp|fsdp2|megatron (plan: also all); default generic, deepspeed with --deepspeed", .id = OPT_FRAMEWORK},
-    {"shard-group", "N", "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)", .id = OPT_SHARD_GROUP},
-    {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)", .id = OPT_HPZ},
-    {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers", .id = OPT_QWZ},
-    {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters", .id = OPT_QGZ},
-    {"gemm-efficiency", "X", "override the framework's GEMM efficiency (x the profile's matmul fraction)", .id = OPT_GEMM_EFF},
-    {"precision", "P", "fp32|fp16|bf16|bf16-pure|fp8 (default bf16 mixed precision)", .id = OPT_PRECISION},
-    {"optimizer", "O", "adam|adamw|sgd|adafactor|adam8bit (default adamw)", .id = OPT_OPTIMIZER},
-    {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", .id = OPT_GRAD_DTYPE},
-    {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)", .id = OPT_MICRO},
-    {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)", .id = OPT_SEQ},
-    {"decoder-seq-len", "N", "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)", .id = OPT_DEC_SEQ},
-    {"grad-accum", "N", "micro-batches per step (default 1)", .id = OPT_ACCUM},
-    {"tp", "N", "tensor-parallel degree (default 1)", .id = OPT_TP},
-    {"pp", "N", "pipeline-parallel degree (default 1)", .id = OPT_PP},
-    {"cp", "N", "context-parallel degree: the sequence split over N ranks, ring attention (default 1)", .id = OPT_CP},
-    {"ep", "N", "expert-parallel degree: routed experts split over N ranks, all-to-all dispatch (default 1)", .id = OPT_EP},
-    {"moe-imbalance", "X", "busiest expert rank's tokens over the mean, >= 1 (default 1: balanced)", .id = OPT_MOE_IMBALANCE},
-    {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)", .id = OPT_VSTAGES},
-    {"checkpointing", "C", "none|selective|full activation recomputation (default none)", .id = OPT_CKPT},
-    {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)", .id = OPT_SP},
-    {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)", .id = OPT_EAGER},
-    {"finetune", "MODE", "full|lora|qlora: train everything, LoRA adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA)", .id = OPT_FINETUNE},
-    {"lora-rank", "R", "LoRA rank r (default 16)", .id = OPT_LORA_RANK},
-    {"lora-targets", "T", "attn|mlp|all: which linear layers get adapters (default all, as QLoRA)", .id = OPT_LORA_TARGETS},
-    {"offload-optimizer", "D", "none|cpu|nvme (ZeRO-Offload)", .id = OPT_OFF_OPT},
-    {"offload-params", "D", "none|cpu|nvme (ZeRO-3 only, ZeRO-Infinity)", .id = OPT_OFF_PARAM},
-    {"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)", .id = OPT_DEEPSPEED},
-    {"reduce-bucket", "ELEMS", "DeepSpeed reduce_bucket_size (default 5e8)", .id = OPT_REDUCE_BUCKET},
-    {"allgather-bucket", "ELEMS", "DeepSpeed allgather_bucket_size (default 5e8)", .id = OPT_AG_BUCKET},
-    {"prefetch-bucket", "ELEMS", "DeepSpeed stage3_prefetch_bucket_size (default 5e7)", .id = OPT_PREFETCH},
-    {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)", .id = OPT_MAX_LIVE},
-    {"persistence-threshold", "ELEMS", "DeepSpeed stage3_param_persistence_threshold (default 1e5)", .id = OPT_PERSIST},
-    {"overlap-comm", "on|off", "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)", .id = OPT_OVERLAP},
-    {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", .id = OPT_BUCKET_VIEW},
-    {"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy", .id = OPT_TOKENS},
-    {"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE},
-    {"format", "F", "table|json|csv (default table)", .id = OPT_FORMAT},
-    {"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN},
-    {NULL},
+/* The output formats, in out_format's order. */
+static const flag_choice format_choices[] = {
+    {"table", FMT_TABLE}, {"json", FMT_JSON}, {"csv", FMT_CSV}, {NULL, 0}};
+
+static const char *format_names(void)
+{
+    static char names[64];
+    return flag_choice_names(format_choices, 0, names, sizeof names);
+}
+
+/* A shared option that is no training flag (setup_take reads it), listed in --help before the
+ * training flag `before` (0: after them all); names, when set, begin its help. */
+typedef struct own_opt {
+    cli_opt opt;
+    int before;
+    const char *(*names)(void);
+} own_opt;
+
+static const own_opt own_opts[] = {
+    {{"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
+     OPT_GPUS, NULL},
+    {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9",
+     .id = OPT_PARAMS}, OPT_GPUS, NULL},
+    {{"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)",
+     .id = OPT_LARGEST}, OPT_GPUS, NULL},
+    {{"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE},
+     OPT_GPUS, NULL},
+    {{"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)",
+     .id = OPT_HBM}, OPT_GPUS, NULL},
+    {{"strategy", "S", "|all, or a comma list (default all)", .id = OPT_STRATEGY},
+     OPT_SHARD_GROUP, strategy_names},
+    {{"framework", "F", " (plan: also all); default generic, deepspeed with --deepspeed",
+     .id = OPT_FRAMEWORK}, OPT_SHARD_GROUP, framework_names},
+    {{"decoder-seq-len", "N",
+      "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
+     .id = OPT_DEC_SEQ}, OPT_ACCUM, NULL},
+    {{"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)",
+     .id = OPT_DEEPSPEED}, OPT_REDUCE_BUCKET, NULL},
+    {{"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy",
+     .id = OPT_TOKENS}, 0, NULL},
+    {{"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE},
+     0, NULL},
+    {{"format", "F", " (default table)", .id = OPT_FORMAT},
+     0, format_names},
+    {{"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN},
+     0, NULL},
 };
+
+#define N_OWN (sizeof own_opts / sizeof own_opts[0])
+#define N_SHARED (N_OWN + TRAINING_FLAG_COUNT)
+_Static_assert(TRAINING_FLAG_COUNT <= 64, "setup.given has a bit per training flag");
+_Static_assert((int)TRAINING_FLAG_END <= (int)OPT_MODEL, "training flag ids run into setup's");
+
+/* Room for one option's help with its names, and a choice flag's generated metavariable. */
+static char helps[N_SHARED][320], metavars[N_SHARED][160];
+
+/* Append own option k to the table at n (names before its help). */
+static void add_own(cli_opt *table, size_t n, size_t k)
+{
+    table[n] = own_opts[k].opt;
+    if (!own_opts[k].names) return;
+    snprintf(helps[n], sizeof helps[n], "%s%s", own_opts[k].names(), own_opts[k].opt.help);
+    table[n].help = helps[n];
+}
+
+/* Append training flag id to the table at n: its row as an option with an id. */
+static void add_flag(cli_opt *table, size_t n, int id)
+{
+    const flag_desc *d = training_flag(id);
+    table[n] = (cli_opt){d->name, d->arg, d->help, .id = id};
+    if (d->kind != FLAG_CHOICE) return;
+    char names[160];
+    flag_choice_names(d->choices, d->listed, names, sizeof names);
+    if (!d->arg) {
+        snprintf(metavars[n], sizeof metavars[n], "%s", names);
+        table[n].arg = metavars[n];
+    }
+    if (d->names_first) {
+        snprintf(helps[n], sizeof helps[n], "%s%s", names, d->help);
+        table[n].help = helps[n];
+    }
+}
+
+const cli_opt *setup_options_table(void)
+{
+    static cli_opt table[N_SHARED + 1];
+    if (table[0].name) return table;
+    size_t n = 0;
+    for (int id = TRAINING_FLAG_FIRST; id <= TRAINING_FLAG_END; id++) {
+        for (size_t k = 0; k < N_OWN; k++)
+            if (own_opts[k].before == (id < TRAINING_FLAG_END ? id : 0)) add_own(table, n++, k);
+        if (id < TRAINING_FLAG_END && training_flag(id)) add_flag(table, n++, id);
+    }
+    table[n] = (cli_opt){NULL};
+    return table;
+}
+
+const char *setup_sweepable(char *buf, size_t len, int col, int width)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END && n < len; id++) {
+        const flag_desc *d = training_flag(id);
+        if (!d || !d->sweep) continue;
+        int w = (int)strlen(d->name) + 2;
+        bool wrap = n > 0 && col + 1 + w > width;
+        const char *sep = n == 0 ? "" : wrap ? "\n" : " ";
+        col = wrap ? w : col + (n > 0) + w;
+        n += (size_t)snprintf(buf + n, len - n, "%s--%s", sep, d->name);
+    }
+    return buf;
+}
 
 void setup_init(setup *s)
 {
@@ -107,131 +170,26 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
         if (units_parse_bytes(v, "--hbm", &s->hbm_override, err)) return err->code;
         if (s->hbm_override < 1) return zs_fail(err, ZS_ERR_USAGE, "--hbm: expected a positive size such as 80GiB");
         return ZS_OK;
-    case OPT_FORMAT:
-        if (strcmp(v, "table") == 0) s->format = FMT_TABLE;
-        else if (strcmp(v, "json") == 0) s->format = FMT_JSON;
-        else if (strcmp(v, "csv") == 0) s->format = FMT_CSV;
-        else return zs_fail(err, ZS_ERR_USAGE, "--format: \"%s\" is not one of table|json|csv", v);
-        return ZS_OK;
+    case OPT_FORMAT: {
+        char names[64];
+        for (const flag_choice *c = format_choices; c->name; c++)
+            if (strcmp(v, c->name) == 0) { s->format = (out_format)c->value; return ZS_OK; }
+        return zs_fail(err, ZS_ERR_USAGE, "--format: \"%s\" is not one of %s", v,
+                       flag_choice_names(format_choices, 0, names, sizeof names));
+    }
     default:
-        if (s->n_flags >= (int)(sizeof s->flags / sizeof s->flags[0]))
-            return zs_fail(err, ZS_ERR_USAGE, "too many options");
         /* Parsed now, typed, so a bad value fails before any file is read. */
         if (setup_apply(&s->flag_t, id, v, err)) return err->code;
-        s->flags[s->n_flags++] = id;
+        s->given |= 1ull << (id - TRAINING_FLAG_FIRST);
         return ZS_OK;
     }
-}
-
-/* Which training field each flag sets: finish() copies exactly these from flag_t. */
-#define FIELD(id, member) {id, offsetof(training, member), sizeof ((training *)0)->member}
-static const struct { int id; size_t offset, size; } flag_fields[] = {
-    FIELD(OPT_GPUS, gpus), FIELD(OPT_GPN, gpus_per_node), FIELD(OPT_MICRO, micro_batch),
-    FIELD(OPT_SEQ, seq_len), FIELD(OPT_ACCUM, grad_accum), FIELD(OPT_TP, tp), FIELD(OPT_PP, pp),
-    FIELD(OPT_VSTAGES, virtual_stages), FIELD(OPT_PRECISION, precision),
-    FIELD(OPT_OPTIMIZER, optimizer), FIELD(OPT_GRAD_DTYPE, grad_bytes),
-    FIELD(OPT_CKPT, checkpointing), FIELD(OPT_SP, sequence_parallel),
-    FIELD(OPT_EAGER, flash_attention), FIELD(OPT_OFF_OPT, offload_optimizer),
-    FIELD(OPT_OFF_PARAM, offload_params), FIELD(OPT_REDUCE_BUCKET, reduce_bucket),
-    FIELD(OPT_AG_BUCKET, allgather_bucket), FIELD(OPT_PREFETCH, prefetch_bucket),
-    FIELD(OPT_MAX_LIVE, max_live_params), FIELD(OPT_PERSIST, persistence_threshold),
-    FIELD(OPT_OVERLAP, overlap_comm), FIELD(OPT_BUCKET_VIEW, ddp_bucket_view),
-    FIELD(OPT_SHARD_GROUP, shard_group), FIELD(OPT_HPZ, hpz_group), FIELD(OPT_QWZ, quant_weights),
-    FIELD(OPT_QGZ, quant_grads), FIELD(OPT_GEMM_EFF, gemm_efficiency),
-    FIELD(OPT_CP, cp), FIELD(OPT_EP, ep), FIELD(OPT_MOE_IMBALANCE, moe_imbalance), FIELD(OPT_FINETUNE, finetune), FIELD(OPT_LORA_RANK, lora_rank),
-    FIELD(OPT_LORA_TARGETS, lora_targets),
-};
-#undef FIELD
-
-static void copy_flag(training *dst, const training *src, int id)
-{
-    for (size_t k = 0; k < sizeof flag_fields / sizeof flag_fields[0]; k++)
-        if (flag_fields[k].id == id)
-            memcpy((char *)dst + flag_fields[k].offset, (const char *)src + flag_fields[k].offset, flag_fields[k].size);
 }
 
 int setup_apply(training *t, int id, const char *v, zs_error *err)
 {
-    int64_t n;
-    int e = 0;
-    const struct { int id; const char *flag; int64_t *dst; int64_t min, max; } ints[] = {
-        {OPT_GPUS, "--gpus", &t->gpus, 1, 10000000},
-        {OPT_GPN, "--gpus-per-node", &t->gpus_per_node, 1, 4096},
-        {OPT_MICRO, "--micro-batch", &t->micro_batch, 1, 1000000},
-        {OPT_SEQ, "--seq-len", &t->seq_len, 1, 100000000},
-        {OPT_ACCUM, "--grad-accum", &t->grad_accum, 1, 1000000},
-        {OPT_TP, "--tp", &t->tp, 1, 4096},
-        {OPT_PP, "--pp", &t->pp, 1, 4096},
-        {OPT_CP, "--cp", &t->cp, 1, 4096},
-        {OPT_EP, "--ep", &t->ep, 1, 65536},
-        {OPT_LORA_RANK, "--lora-rank", &t->lora_rank, 1, 65536},
-        {OPT_VSTAGES, "--virtual-stages", &t->virtual_stages, 1, 1024},
-        {OPT_SHARD_GROUP, "--shard-group", &t->shard_group, 1, 10000000},
-        {OPT_HPZ, "--zero-hpz", &t->hpz_group, 1, 10000000},
-    };
-    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
-        if (ints[k].id != id) continue;
-        if (units_parse_int(v, ints[k].flag, ints[k].min, ints[k].max, &n, err)) return err->code;
-        *ints[k].dst = n;
-        return ZS_OK;
-    }
-    const struct { int id; const char *flag; double *dst; } sizes[] = {
-        {OPT_REDUCE_BUCKET, "--reduce-bucket", &t->reduce_bucket},
-        {OPT_AG_BUCKET, "--allgather-bucket", &t->allgather_bucket},
-        {OPT_PREFETCH, "--prefetch-bucket", &t->prefetch_bucket},
-        {OPT_MAX_LIVE, "--max-live-params", &t->max_live_params},
-        {OPT_PERSIST, "--persistence-threshold", &t->persistence_threshold},
-    };
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        if (sizes[k].id == id) return units_parse_count(v, sizes[k].flag, sizes[k].dst, err);
-    /* Named values, read by the core's own parsers; the index goes to its field below. */
-    const struct { int id; const char *flag; int (*parse)(const char *); const char *choices; } named[] = {
-        {OPT_PRECISION, "precision", precision_parse, "fp32|fp16|bf16|bf16-pure"},
-        {OPT_OPTIMIZER, "optimizer", optimizer_parse, "adam|adamw|sgd|adafactor|adam8bit"},
-        {OPT_CKPT, "checkpointing", ckpt_parse, "none|selective|full"},
-        {OPT_OFF_OPT, "offload-optimizer", offload_parse, "none|cpu|nvme"},
-        {OPT_OFF_PARAM, "offload-params", offload_parse, "none|cpu|nvme"},
-        {OPT_FINETUNE, "finetune", finetune_parse, "full|lora|qlora"},
-        {OPT_LORA_TARGETS, "lora-targets", finetune_targets_parse, "attn|mlp|all"},
-    };
-    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
-        if (named[k].id == id && (e = named[k].parse(v)) < 0)
-            return zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not one of %s", named[k].flag, v, named[k].choices);
-    switch (id) {
-    case OPT_PRECISION: t->precision = (precision_kind)e; return ZS_OK;
-    case OPT_OPTIMIZER: t->optimizer = (optimizer_kind)e; return ZS_OK;
-    case OPT_CKPT: t->checkpointing = (ckpt_kind)e; return ZS_OK;
-    case OPT_OFF_OPT: t->offload_optimizer = (offload_kind)e; return ZS_OK;
-    case OPT_OFF_PARAM: t->offload_params = (offload_kind)e; return ZS_OK;
-    case OPT_FINETUNE: t->finetune = e; return ZS_OK;
-    case OPT_LORA_TARGETS: t->lora_targets = e; return ZS_OK;
-    case OPT_GRAD_DTYPE:
-        if (strcmp(v, "fp32") == 0) t->grad_bytes = 4;
-        else if (strcmp(v, "16-bit") == 0 || strcmp(v, "bf16") == 0 || strcmp(v, "fp16") == 0) t->grad_bytes = 2;
-        else return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: \"%s\" is not one of 16-bit|bf16|fp16|fp32", v);
-        return ZS_OK;
-    case OPT_OVERLAP:
-        if (strcmp(v, "on") == 0 || strcmp(v, "true") == 0) t->overlap_comm = 1;
-        else if (strcmp(v, "off") == 0 || strcmp(v, "false") == 0) t->overlap_comm = 0;
-        else return zs_fail(err, ZS_ERR_USAGE, "--overlap-comm: \"%s\" is not one of on|off", v);
-        return ZS_OK;
-    case OPT_SP: t->sequence_parallel = true; return ZS_OK;
-    case OPT_EAGER: t->flash_attention = false; return ZS_OK;
-    case OPT_BUCKET_VIEW: t->ddp_bucket_view = true; return ZS_OK;
-    case OPT_QWZ: t->quant_weights = true; return ZS_OK;
-    case OPT_MOE_IMBALANCE:
-        if (units_parse_count(v, "--moe-imbalance", &t->moe_imbalance, err)) return err->code;
-        if (!(t->moe_imbalance >= 1 && t->moe_imbalance <= 1000))
-            return zs_fail(err, ZS_ERR_USAGE, "--moe-imbalance: expected a factor from 1 (balanced) to 1000");
-        return ZS_OK;
-    case OPT_GEMM_EFF:
-        if (units_parse_count(v, "--gemm-efficiency", &t->gemm_efficiency, err)) return err->code;
-        if (!(t->gemm_efficiency > 0 && t->gemm_efficiency <= 2))
-            return zs_fail(err, ZS_ERR_USAGE, "--gemm-efficiency: expected a factor in (0, 2], e.g. 0.9");
-        return ZS_OK;
-    case OPT_QGZ: t->quant_grads = true; return ZS_OK;
-    }
-    return zs_fail(err, ZS_ERR_USAGE, "internal: unhandled option %d", id);
+    const flag_desc *d = training_flag(id);
+    if (!d) return zs_fail(err, ZS_ERR_USAGE, "internal: unhandled option %d", id);
+    return training_flag_set(t, d, v, err);
 }
 
 static int choose_strategies(setup *s, zs_error *err)
@@ -269,9 +227,7 @@ static int choose_strategies(setup *s, zs_error *err)
 
 bool setup_flag_given(const setup *s, int id)
 {
-    for (int k = 0; k < s->n_flags; k++)
-        if (s->flags[k] == id) return true;
-    return false;
+    return training_flag(id) && (s->given >> (id - TRAINING_FLAG_FIRST) & 1);
 }
 
 /* Append one "; "-separated note to the ds_config line of the report. */
@@ -334,7 +290,8 @@ int setup_finish(setup *s, zs_error *err)
     else if (s->ds_arg) s->t.framework = &fw_deepspeed;
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
     if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0) s->t.precision = PREC_FP16;
-    for (int k = 0; k < s->n_flags; k++) copy_flag(&s->t, &s->flag_t, s->flags[k]);
+    for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++)
+        if (setup_flag_given(s, id)) training_flag_copy(&s->t, &s->flag_t, training_flag(id));
     /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
     if (s->ds.train_batch_size > 0) {
         int64_t dp = training_dp(&s->t);

@@ -3,6 +3,8 @@
 #define ZS_SETUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "cmd/cli.h"
 #include "io/dsconfig.h"
@@ -40,22 +42,25 @@ typedef struct setup {
     bool searches_gpus;             /* plan: --gpus is searched, so train_batch_size is not
                                        checked against the flag's DP */
     char ds_notes[2048];            /* what the ds_config report line says beyond the path */
-    int n_flags;
-    int flags[64];                  /* OPT_* ids given, in order */
+    uint64_t given;                 /* bit id - TRAINING_FLAG_FIRST: training flag id was given */
 } setup;
 
-/* Option ids shared by the commands that take a model and a configuration. */
+/* Ids of the shared options that are no training flag (the training flags' are training.h's
+ * OPT_GPUS ...). */
 enum {
-    OPT_MODEL = 1000, OPT_PARAMS, OPT_LARGEST, OPT_HARDWARE, OPT_GPUS, OPT_GPN, OPT_STRATEGY,
-    OPT_PRECISION, OPT_OPTIMIZER, OPT_GRAD_DTYPE, OPT_MICRO, OPT_SEQ, OPT_ACCUM, OPT_TP, OPT_PP,
-    OPT_VSTAGES, OPT_CKPT, OPT_SP, OPT_EAGER, OPT_OFF_OPT, OPT_OFF_PARAM, OPT_DEEPSPEED,
-    OPT_REDUCE_BUCKET, OPT_AG_BUCKET, OPT_PREFETCH, OPT_MAX_LIVE, OPT_PERSIST, OPT_OVERLAP,
-    OPT_BUCKET_VIEW, OPT_FORMAT, OPT_EXPLAIN, OPT_HBM, OPT_TOKENS, OPT_PRICE, OPT_FRAMEWORK,
-    OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ, OPT_GEMM_EFF, OPT_CP, OPT_EP, OPT_MOE_IMBALANCE, OPT_FINETUNE, OPT_LORA_RANK, OPT_LORA_TARGETS, OPT_DEC_SEQ,
+    OPT_MODEL = 1000, OPT_PARAMS, OPT_LARGEST, OPT_HARDWARE, OPT_HBM, OPT_STRATEGY, OPT_FRAMEWORK,
+    OPT_DEC_SEQ, OPT_DEEPSPEED, OPT_TOKENS, OPT_PRICE, OPT_FORMAT, OPT_EXPLAIN,
 };
 
-/* The shared options table (ends with a NULL name). */
-extern const cli_opt setup_options[];
+/* The shared options table (ends with a NULL name), built once from training_flags[] and
+ * setup's own rows, choice lists in the help generated from their tables. */
+const cli_opt *setup_options_table(void);
+#define setup_options (setup_options_table())
+
+/* "--gpus --gpus-per-node ...": the flags sweep takes lists and ranges of, wrapped into lines
+ * of at most width columns, the first starting at column `col`. Writes into buf (len bytes)
+ * and returns it. Never fails: a list too long is cut. */
+const char *setup_sweepable(char *buf, size_t len, int col, int width);
 
 /* Start from the defaults (model none, hardware a100-80gb, strategy all, format table). */
 void setup_init(setup *s);
@@ -64,8 +69,8 @@ void setup_init(setup *s);
  * value. */
 int setup_take(setup *s, int id, const char *value, zs_error *err);
 
-/* Apply one training flag (an OPT_* id other than model, hardware, files and output) to t.
- * Fails with ZS_ERR_USAGE naming the flag. */
+/* Apply one training flag (a training.h OPT_* id) to t. Fails with ZS_ERR_USAGE naming the
+ * flag, the value and what was expected. */
 int setup_apply(training *t, int id, const char *value, zs_error *err);
 
 /* Whether the shared option `id` (an OPT_* training flag) was given. Never fails. */

@@ -7,8 +7,20 @@
 
 #include "core/descriptor.h"
 
-/* One line per framework; a new one is its file and a line here. */
-const framework *const frameworks[] = {&fw_generic, &fw_deepspeed, &fw_fsdp, &fw_fsdp2, &fw_megatron, NULL};
+/* One line per framework, generic first; a new one is its file and a line here. */
+#define FRAMEWORKS(X) \
+    X(fw_generic)     \
+    X(fw_deepspeed)   \
+    X(fw_fsdp)        \
+    X(fw_fsdp2)       \
+    X(fw_megatron)
+
+#define FW_DECLARE(fw) extern const framework fw;
+#define FW_ENTRY(fw) &fw,
+FRAMEWORKS(FW_DECLARE)
+const framework *const frameworks[] = {FRAMEWORKS(FW_ENTRY) NULL};
+#undef FW_DECLARE
+#undef FW_ENTRY
 
 _Static_assert(sizeof frameworks / sizeof frameworks[0] <= FRAMEWORK_MAX + 1, "raise FRAMEWORK_MAX");
 
@@ -39,27 +51,50 @@ const framework *framework_of(const training *t)
 typedef struct degree_rule {
     size_t degree;              /* offset of the int64_t degree in training */
     size_t offered;             /* offset of the bool in framework that offers it */
-    const char *what, *flag, *alternatives;
+    const char *what, *flag;
 } degree_rule;
 
 #define DEGREE(deg, off) _Generic(((training *)0)->deg, int64_t: offsetof(training, deg)), \
                          _Generic(((framework *)0)->off, bool: offsetof(framework, off))
 static const degree_rule degrees[] = {
-    {DEGREE(tp, tensor_parallel), "tensor parallelism", "--tp", "; use fsdp2, megatron or deepspeed"},
-    {DEGREE(pp, pipeline_parallel), "pipeline parallelism", "--pp", "; use fsdp2, megatron or deepspeed"},
-    {DEGREE(cp, context_parallel), "context parallelism", "--cp", "; use megatron or fsdp2"},
-    {DEGREE(virtual_stages, interleaving), "interleaved pipeline schedule", "--virtual-stages", ""},
+    {DEGREE(tp, tensor_parallel), "tensor parallelism", "--tp"},
+    {DEGREE(pp, pipeline_parallel), "pipeline parallelism", "--pp"},
+    {DEGREE(cp, context_parallel), "context parallelism", "--cp"},
+    {DEGREE(virtual_stages, interleaving), "interleaved pipeline schedule", "--virtual-stages"},
 };
 #undef DEGREE
+
+static bool offers(const framework *fw, const degree_rule *d)
+{
+    return *(const bool *)((const char *)fw + d->offered);
+}
+
+/* "; use deepspeed, fsdp2 or megatron": the frameworks but generic that offer d, in table
+ * order; "" when none does. Writes into buf and returns it. */
+static const char *alternatives(const degree_rule *d, char *buf, size_t len)
+{
+    int n = 0, k = 0;
+    for (int i = 0; frameworks[i]; i++) n += frameworks[i] != &fw_generic && offers(frameworks[i], d);
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; frameworks[i] && o < len; i++) {
+        if (frameworks[i] == &fw_generic || !offers(frameworks[i], d)) continue;
+        const char *sep = k == 0 ? "; use " : k == n - 1 ? " or " : ", ";
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", sep, frameworks[i]->name);
+        k++;
+    }
+    return buf;
+}
 
 int framework_check(const framework *fw, const model *m, const training *t, zs_error *err)
 {
     for (size_t k = 0; k < sizeof degrees / sizeof degrees[0]; k++) {
         const degree_rule *d = &degrees[k];
         int64_t v = *(const int64_t *)((const char *)t + d->degree);
-        if (v > 1 && !*(const bool *)((const char *)fw + d->offered))
+        char alt[FRAMEWORK_MAX * 24];
+        if (v > 1 && !offers(fw, d))
             return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no %s (%s %lld)%s", fw->name, d->what, d->flag,
-                           (long long)v, d->alternatives);
+                           (long long)v, alternatives(d, alt, sizeof alt));
     }
     if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0)
         return zs_fail(err, ZS_ERR_USAGE,

@@ -32,14 +32,14 @@ typedef enum {
 
 /* A framework declares what it runs and how; the harness (sim.c, memory.c, comm.c, plan.c)
  * reads these fields and never asks which framework it has. A new framework is one file
- * with one of these and one line in the table in framework.c. Every number carries its
+ * with one of these and one line in FRAMEWORKS in framework.c. Every number carries its
  * source beside it in the framework's file. */
 typedef struct framework {
     const char *name;            /* "deepspeed", ...: flags, JSON and CSV */
     const char *label;           /* "DeepSpeed": tables and messages */
     const char *prefix;          /* before a strategy's name in labels ("FSDP"); "" for none */
-    /* The framework's name for each strategy it runs, by strategy_index; NULL = it cannot
-     * ("FULL_SHARD", "distributed optimizer"). */
+    /* The framework's name for each strategy it runs, keyed by strategy id
+     * ({[STRAT_ZERO3] = "FULL_SHARD"}); NULL = it cannot. */
     const char *runs[STRATEGY_MAX];
     bool tensor_parallel;        /* composes with TP */
     bool pipeline_parallel;      /* composes with PP */
@@ -71,7 +71,8 @@ typedef struct framework {
                                     matmul_max_fraction (1 = the profile's as fitted) */
 } framework;
 
-extern const framework fw_generic, fw_deepspeed, fw_fsdp, fw_fsdp2, fw_megatron;
+/* The two the commands name: the default, and the one a ds_config implies. */
+extern const framework fw_generic, fw_deepspeed;
 
 /* All frameworks, generic first; NULL-terminated, at most FRAMEWORK_MAX. */
 #define FRAMEWORK_MAX 8

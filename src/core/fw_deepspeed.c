@@ -19,7 +19,8 @@
  *   that isolate ZeRO-3's per-fetch cost are in the validation set. */
 const framework fw_deepspeed = {
     .name = "deepspeed", .label = "DeepSpeed", .prefix = "DeepSpeed",
-    .runs = {"stage 0", "ZeRO-1", "ZeRO-2", "ZeRO-3"},
+    .runs = {[STRAT_DDP] = "stage 0", [STRAT_ZERO1] = "ZeRO-1",
+             [STRAT_ZERO2] = "ZeRO-2", [STRAT_ZERO3] = "ZeRO-3"},
     .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = false,
     .interleaving = false, .offload = FW_OFFLOAD_ANY, .hybrid_shard = true, .zeropp = true,
     .selective = SELECTIVE_ATTENTION, .buffers = BUFFERS_STRATEGY,

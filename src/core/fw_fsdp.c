@@ -17,7 +17,7 @@
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp = {
     .name = "fsdp", .label = "FSDP", .prefix = "FSDP",
-    .runs = {"NO_SHARD", NULL, "SHARD_GRAD_OP", "FULL_SHARD"},
+    .runs = {[STRAT_DDP] = "NO_SHARD", [STRAT_ZERO2] = "SHARD_GRAD_OP", [STRAT_ZERO3] = "FULL_SHARD"},
     .tensor_parallel = false, .pipeline_parallel = false, .pipeline_sharded_grads = false,
     .interleaving = false, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
     .selective = SELECTIVE_NONE, .buffers = BUFFERS_UNITS, .units_in_flight = 2,

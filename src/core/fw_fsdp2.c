@@ -27,7 +27,8 @@
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2", .label = "FSDP2", .prefix = "FSDP2",
-    .runs = {"replicate", NULL, "reshard_after_forward=False", "fully_shard"},
+    .runs = {[STRAT_DDP] = "replicate", [STRAT_ZERO2] = "reshard_after_forward=False",
+             [STRAT_ZERO3] = "fully_shard"},
     .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
     .interleaving = true, .context_parallel = true, .expert_sharded_params = true, .offload = FW_OFFLOAD_TOGETHER, .hybrid_shard = true, .zeropp = false,
     .selective = SELECTIVE_OPS, .buffers = BUFFERS_UNITS, .units_in_flight = 2,

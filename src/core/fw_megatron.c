@@ -25,7 +25,7 @@
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_megatron = {
     .name = "megatron", .label = "Megatron-LM", .prefix = "Megatron",
-    .runs = {"DDP", "distributed optimizer", NULL, NULL},
+    .runs = {[STRAT_DDP] = "DDP", [STRAT_ZERO1] = "distributed optimizer"},
     .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
     .interleaving = true, .context_parallel = true, .offload = FW_OFFLOAD_NONE, .hybrid_shard = false, .zeropp = false,
     .exact_layer_split = true, .interleave_divisible = true, .ep_tp_needs_sp = true,

@@ -25,7 +25,7 @@ static void ddp_comm(const strategy *s, const sim_input *in, comm_plan *p)
 }
 
 const strategy strat_ddp = {
-    .name = "ddp", .label = "DDP",
+    .id = STRAT_DDP, .name = "ddp", .label = "DDP",
     .grad_reduce = REDUCE_PER_STEP,
     .buffers = ddp_buffers, .comm = ddp_comm,
 };

@@ -80,7 +80,7 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
 /* DeepSpeed turns overlap_comm on by default for stage 3 (deepspeed/runtime/zero/config.py);
  * offload_param exists only at stage 3 (ZeRO-Infinity, arXiv 2104.07857). */
 const strategy strat_zero3 = {
-    .name = "zero3", .label = "ZeRO-3",
+    .id = STRAT_ZERO3, .name = "zero3", .label = "ZeRO-3",
     .shards = {.optimizer = true, .gradients = true, .parameters = true},
     .grad_reduce = REDUCE_PER_MICRO_BATCH,
     .offload_optimizer = true, .offload_params = true,

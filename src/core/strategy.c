@@ -7,10 +7,13 @@
 #include "core/descriptor.h"
 #include "core/framework.h"
 
-/* One line per strategy; a new one is its file and a line here. */
-const strategy *const strategies[] = {&strat_ddp, &strat_zero1, &strat_zero2, &strat_zero3, NULL};
+/* One line per strategy; a new one is its file, its id in strategy.h and a line here. */
+const strategy *const strategies[STRAT_COUNT + 1] = {
+    [STRAT_DDP] = &strat_ddp, [STRAT_ZERO1] = &strat_zero1, [STRAT_ZERO2] = &strat_zero2,
+    [STRAT_ZERO3] = &strat_zero3, [STRAT_COUNT] = NULL,
+};
 
-_Static_assert(sizeof strategies / sizeof strategies[0] <= STRATEGY_MAX + 1, "raise STRATEGY_MAX");
+_Static_assert(STRAT_COUNT <= STRATEGY_MAX, "raise STRATEGY_MAX");
 
 const strategy *strategy_find(const char *name)
 {
@@ -31,9 +34,7 @@ const strategy *strategy_find_shards(shard_set sh)
 
 int strategy_index(const strategy *s)
 {
-    for (int i = 0; strategies[i]; i++)
-        if (strategies[i] == s) return i;
-    return -1;
+    return s && s->id < STRAT_COUNT && strategies[s->id] == s ? (int)s->id : -1;
 }
 
 static const char *name_of(int i)

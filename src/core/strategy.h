@@ -14,10 +14,15 @@ typedef enum {
     REDUCE_PER_MICRO_BATCH, /* every micro-batch, as backward produces them (ZeRO-2/3) */
 } reduce_schedule;
 
+/* Each strategy's id: its position in strategies[] and the key of per-strategy tables
+ * (a framework's runs), so a new strategy shifts no other's entries. */
+typedef enum { STRAT_DDP, STRAT_ZERO1, STRAT_ZERO2, STRAT_ZERO3, STRAT_COUNT } strategy_id;
+
 /* A strategy declares what it is; the harness (sim.c, memory.c, comm.c, plan.c) reads these
  * fields and never asks which strategy it has. A new strategy is one file with one of these
  * and one line in the table in strategy.c. */
 typedef struct strategy {
+    strategy_id id;            /* its row in strategies[] */
     const char *name;          /* "ddp", "zero1", ...: flags, JSON and CSV */
     const char *label;         /* "DDP", "ZeRO-1", ...: tables and charts */
     shard_set shards;          /* model states partitioned over the data-parallel group */
@@ -38,7 +43,7 @@ typedef struct strategy {
 
 extern const strategy strat_ddp, strat_zero1, strat_zero2, strat_zero3;
 
-/* All strategies, weakest sharding first; NULL-terminated, at most STRATEGY_MAX. */
+/* All strategies by id, weakest sharding first; NULL-terminated, at most STRATEGY_MAX. */
 extern const strategy *const strategies[];
 
 /* Look a strategy up by name; NULL when unknown. */
@@ -47,7 +52,7 @@ const strategy *strategy_find(const char *name);
 /* The strategy that shards exactly `shards`; NULL when none does. */
 const strategy *strategy_find_shards(shard_set shards);
 
-/* Position of s in strategies[] (0 .. STRATEGY_MAX-1); -1 when it is not there. */
+/* Position of s in strategies[] (its id, 0 .. STRATEGY_MAX-1); -1 when it is not there. */
 int strategy_index(const strategy *s);
 
 /* "ddp|zero1|zero2|zero3": the names for usage messages. Never fails. */

@@ -2,7 +2,11 @@
 #include "core/training.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "core/finetune.h"
+#include "core/units.h"
 
 void training_init(training *t)
 {
@@ -45,42 +49,222 @@ int64_t training_dp(const training *t)
     return mp > 0 ? t->gpus / mp : 0;
 }
 
-/* The ranges, once: X(field, flag, min, max). The tables below name the field in a message;
- * the expansion in training_validate checks them inline (plan validates every configuration it
- * tries, so the common case must not loop over tables). */
-#define INT_RANGES(X)                                                                          \
-    X(gpus, "--gpus", 1, 10000000) X(gpus_per_node, "--gpus-per-node", 0, 4096)               \
-    X(tp, "--tp", 1, 4096) X(pp, "--pp", 1, 4096) X(cp, "--cp", 1, 4096) X(ep, "--ep", 1, 65536) \
-    X(virtual_stages, "--virtual-stages", 1, 1024) X(micro_batch, "--micro-batch", 1, 1000000) \
-    X(seq_len, "--seq-len", 1, 100000000) X(grad_accum, "--grad-accum", 1, 1000000)
-/* Buckets split traffic into calls: at least one element each, or the call count explodes. */
-#define BUCKET_RANGES(X)                                                                       \
-    X(reduce_bucket, "--reduce-bucket", 1) X(allgather_bucket, "--allgather-bucket", 1)       \
-    X(prefetch_bucket, "--prefetch-bucket", 0) X(max_live_params, "--max-live-params", 0)     \
-    X(persistence_threshold, "--persistence-threshold", 0) X(ddp_bucket_bytes, "DDP bucket_cap", 1) \
-    X(sub_group_size, "sub_group_size", 1)
+/* Elements a bucket or threshold may hold; ELEMS_MAX_TEXT is how messages write it. */
+#define ELEMS_MAX 1e15
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define ELEMS_MAX_TEXT STR(ELEMS_MAX)
 
-#define INT_ROW(f, flag, lo, hi) {flag, offsetof(training, f), lo, hi},
-#define BUCKET_ROW(f, flag, lo) {flag, offsetof(training, f), lo},
-static const struct { const char *flag; size_t off; int64_t min, max; } int_ranges[] = {INT_RANGES(INT_ROW)};
-static const struct { const char *flag; size_t off; double min; } bucket_ranges[] = {BUCKET_RANGES(BUCKET_ROW)};
+const flag_choice precision_choices[] = {
+    {"fp32", PREC_FP32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16}, {"bf16-pure", PREC_BF16_PURE},
+    {"fp8", PREC_FP8}, {NULL, 0}};
+const flag_choice optimizer_choices[] = {
+    {"adam", OPT_ADAM}, {"adamw", OPT_ADAMW}, {"sgd", OPT_SGD}, {"adafactor", OPT_ADAFACTOR},
+    {"adam8bit", OPT_ADAM8BIT}, {NULL, 0}};
+const flag_choice ckpt_choices[] = {
+    {"none", CKPT_NONE}, {"selective", CKPT_SELECTIVE}, {"full", CKPT_FULL}, {NULL, 0}};
+const flag_choice offload_choices[] = {
+    {"none", OFFLOAD_NONE}, {"cpu", OFFLOAD_CPU}, {"nvme", OFFLOAD_NVME}, {NULL, 0}};
+/* finetune.h's kinds and LoRA targets (finetune.c names them for output). */
+static const flag_choice finetune_choices[] = {
+    {"full", FT_FULL}, {"lora", FT_LORA}, {"qlora", FT_QLORA}, {NULL, 0}};
+static const flag_choice target_choices[] = {
+    {"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {NULL, 0}};
+/* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
+static const flag_choice grad_choices[] = {
+    {"16-bit", 2}, {"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
+static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
+
+#define FIELD(f) .offset = offsetof(training, f), .size = sizeof ((training *)0)->f
+#define WHOLE(f, lo, hi) .kind = FLAG_WHOLE, FIELD(f), .min = lo, .max = hi
+#define ELEMS(f, lo) .kind = FLAG_ELEMS, FIELD(f), .min = lo, .max = ELEMS_MAX
+#define FACTOR(f, lo, hi) .kind = FLAG_FACTOR, FIELD(f), .min = lo, .max = hi
+#define CHOICE(f, table) .kind = FLAG_CHOICE, FIELD(f), .choices = table
+#define SWITCH(f, k) .kind = k, FIELD(f)
+/* Buckets split traffic into calls: at least one element each, or the call count explodes. */
+#define ROW(id) [(id) - TRAINING_FLAG_FIRST]
+const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
+    ROW(OPT_GPUS) = {"gpus", "N", "total GPUs (default 1)",
+        WHOLE(gpus, 1, 10000000), .sweep = true},
+    ROW(OPT_GPN) = {"gpus-per-node", "N", "GPUs per node (default: the profile's)",
+        WHOLE(gpus_per_node, 1, 4096), .zero_unset = true, .sweep = true},
+    ROW(OPT_SHARD_GROUP) = {"shard-group", "N",
+        "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)",
+        WHOLE(shard_group, 1, 10000000), .zero_unset = true},
+    ROW(OPT_HPZ) = {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)",
+        WHOLE(hpz_group, 1, 10000000), .zero_unset = true},
+    ROW(OPT_QWZ) = {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers",
+        SWITCH(quant_weights, FLAG_ON)},
+    ROW(OPT_QGZ) = {"zero-quantized-gradients", NULL, "ZeRO++ qgZ: int4 gradient reduce-scatters",
+        SWITCH(quant_grads, FLAG_ON)},
+    ROW(OPT_GEMM_EFF) = {"gemm-efficiency", "X",
+        "override the framework's GEMM efficiency (x the profile's matmul fraction)",
+        FACTOR(gemm_efficiency, 0, 2), .min_open = true, .expect = "a factor in (0, 2], e.g. 0.9"},
+    ROW(OPT_PRECISION) = {"precision", "P", " (default bf16 mixed precision)",
+        CHOICE(precision, precision_choices), .names_first = true, .sweep = true},
+    ROW(OPT_OPTIMIZER) = {"optimizer", "O", " (default adamw)",
+        CHOICE(optimizer, optimizer_choices), .names_first = true, .sweep = true},
+    ROW(OPT_GRAD_DTYPE) = {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)",
+        CHOICE(grad_bytes, grad_choices), .sweep = true},
+    ROW(OPT_MICRO) = {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)",
+        WHOLE(micro_batch, 1, 1000000), .sweep = true},
+    ROW(OPT_SEQ) = {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)",
+        WHOLE(seq_len, 1, 100000000), .sweep = true},
+    ROW(OPT_ACCUM) = {"grad-accum", "N", "micro-batches per step (default 1)",
+        WHOLE(grad_accum, 1, 1000000), .sweep = true},
+    ROW(OPT_TP) = {"tp", "N", "tensor-parallel degree (default 1)",
+        WHOLE(tp, 1, 4096), .sweep = true},
+    ROW(OPT_PP) = {"pp", "N", "pipeline-parallel degree (default 1)",
+        WHOLE(pp, 1, 4096), .sweep = true},
+    ROW(OPT_CP) = {"cp", "N",
+        "context-parallel degree: the sequence split over N ranks, ring attention (default 1)",
+        WHOLE(cp, 1, 4096)},
+    ROW(OPT_EP) = {"ep", "N",
+        "expert-parallel degree: routed experts split over N ranks, all-to-all dispatch (default 1)",
+        WHOLE(ep, 1, 65536)},
+    ROW(OPT_MOE_IMBALANCE) = {"moe-imbalance", "X",
+        "busiest expert rank's tokens over the mean, >= 1 (default 1: balanced)",
+        FACTOR(moe_imbalance, 1, 1000), .expect = "a factor from 1 (balanced) to 1000"},
+    ROW(OPT_VSTAGES) = {"virtual-stages", "N", "interleaved pipeline chunks per stage (default 1)",
+        WHOLE(virtual_stages, 1, 1024), .sweep = true},
+    ROW(OPT_CKPT) = {"checkpointing", "C", " activation recomputation (default none)",
+        CHOICE(checkpointing, ckpt_choices), .names_first = true, .sweep = true},
+    ROW(OPT_SP) = {"sequence-parallel", NULL, "Megatron sequence parallelism (with --tp)",
+        SWITCH(sequence_parallel, FLAG_ON)},
+    ROW(OPT_EAGER) = {"eager-attention", NULL, "store the s^2 attention matrix (default: flash attention)",
+        SWITCH(flash_attention, FLAG_OFF)},
+    ROW(OPT_FINETUNE) = {"finetune", "MODE",
+        ": train everything, LoRA adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA)",
+        CHOICE(finetune, finetune_choices), .names_first = true},
+    ROW(OPT_LORA_RANK) = {"lora-rank", "R", "LoRA rank r (default 16)",
+        WHOLE(lora_rank, 1, 65536)},
+    ROW(OPT_LORA_TARGETS) = {"lora-targets", "T", ": which linear layers get adapters (default all, as QLoRA)",
+        CHOICE(lora_targets, target_choices), .names_first = true},
+    ROW(OPT_OFF_OPT) = {"offload-optimizer", "D", " (ZeRO-Offload)",
+        CHOICE(offload_optimizer, offload_choices), .names_first = true, .sweep = true},
+    ROW(OPT_OFF_PARAM) = {"offload-params", "D", " (ZeRO-3 only, ZeRO-Infinity)",
+        CHOICE(offload_params, offload_choices), .names_first = true, .sweep = true},
+    ROW(OPT_REDUCE_BUCKET) = {"reduce-bucket", "ELEMS", "DeepSpeed reduce_bucket_size (default 5e8)",
+        ELEMS(reduce_bucket, 1), .sweep = true},
+    ROW(OPT_AG_BUCKET) = {"allgather-bucket", "ELEMS", "DeepSpeed allgather_bucket_size (default 5e8)",
+        ELEMS(allgather_bucket, 1), .sweep = true},
+    ROW(OPT_PREFETCH) = {"prefetch-bucket", "ELEMS", "DeepSpeed stage3_prefetch_bucket_size (default 5e7)",
+        ELEMS(prefetch_bucket, 0), .sweep = true},
+    ROW(OPT_MAX_LIVE) = {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)",
+        ELEMS(max_live_params, 0), .sweep = true},
+    ROW(OPT_PERSIST) = {"persistence-threshold", "ELEMS",
+        "DeepSpeed stage3_param_persistence_threshold (default 1e5)",
+        ELEMS(persistence_threshold, 0), .sweep = true},
+    ROW(OPT_OVERLAP) = {"overlap-comm", NULL, "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)",
+        CHOICE(overlap_comm, on_off), .listed = 2, .sweep = true},
+    ROW(OPT_BUCKET_VIEW) = {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)",
+        SWITCH(ddp_bucket_view, FLAG_ON)},
+};
+
+/* Fields no flag sets that training_validate checks too (ds_config and PyTorch defaults). */
+static const flag_desc unflagged[] = {
+    {"DDP bucket_cap", NULL, NULL, ELEMS(ddp_bucket_bytes, 1)},
+    {"sub_group_size", NULL, NULL, ELEMS(sub_group_size, 1)},
+};
+#undef WHOLE
+#undef ELEMS
+#undef ROW
+#undef FACTOR
+#undef CHOICE
+#undef SWITCH
+
+const flag_desc *training_flag(int id)
+{
+    if (id < TRAINING_FLAG_FIRST || id >= TRAINING_FLAG_END) return NULL;
+    const flag_desc *d = &training_flags[id - TRAINING_FLAG_FIRST];
+    return d->name ? d : NULL;
+}
+
+const char *flag_choice_names(const flag_choice *choices, int listed, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; choices[i].name && (listed == 0 || i < listed) && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", choices[i].name);
+    return buf;
+}
+
+static int set_choice(training *t, const flag_desc *d, const char *v, zs_error *err)
+{
+    for (const flag_choice *c = d->choices; c->name; c++)
+        if (strcmp(c->name, v) == 0) {
+            if (d->size != sizeof(int))
+                return zs_fail(err, ZS_ERR_USAGE, "internal: --%s is no int field", d->name);
+            memcpy((char *)t + d->offset, &c->value, sizeof(int));
+            return ZS_OK;
+        }
+    char names[160];
+    return zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not one of %s", d->name, v,
+                   flag_choice_names(d->choices, d->listed, names, sizeof names));
+}
+
+int training_flag_set(training *t, const flag_desc *d, const char *v, zs_error *err)
+{
+    char flag[64];
+    snprintf(flag, sizeof flag, "--%s", d->name);
+    char *field = (char *)t + d->offset;
+    double x;
+    int64_t n;
+    bool on = d->kind == FLAG_ON;
+    switch (d->kind) {
+    case FLAG_WHOLE:
+        if (units_parse_int(v, flag, (int64_t)d->min, (int64_t)d->max, &n, err)) return err->code;
+        memcpy(field, &n, sizeof n);
+        return ZS_OK;
+    case FLAG_ELEMS:
+        if (units_parse_count(v, flag, &x, err)) return err->code;
+        memcpy(field, &x, sizeof x);
+        return ZS_OK;
+    case FLAG_FACTOR:
+        if (units_parse_count(v, flag, &x, err)) return err->code;
+        if (!((d->min_open ? x > d->min : x >= d->min) && x <= d->max))
+            return zs_fail(err, ZS_ERR_USAGE, "%s: expected %s", flag, d->expect);
+        memcpy(field, &x, sizeof x);
+        return ZS_OK;
+    case FLAG_CHOICE: return set_choice(t, d, v, err);
+    case FLAG_ON:
+    case FLAG_OFF: memcpy(field, &on, sizeof on); return ZS_OK;
+    }
+    return zs_fail(err, ZS_ERR_USAGE, "internal: %s has no kind", flag);
+}
+
+void training_flag_copy(training *dst, const training *src, const flag_desc *d)
+{
+    memcpy((char *)dst + d->offset, (const char *)src + d->offset, d->size);
+}
+
+/* A range check of one field; writes the message when it fails. */
+static bool in_range(const training *t, const flag_desc *d, const char *prefix, zs_error *err)
+{
+    const char *field = (const char *)t + d->offset;
+    if (d->kind == FLAG_WHOLE) {
+        int64_t v;
+        memcpy(&v, field, sizeof v);
+        if ((v >= (int64_t)d->min && v <= (int64_t)d->max) || (v == 0 && d->zero_unset)) return true;
+        zs_fail(err, ZS_ERR_USAGE, "%s%s: %lld is out of range (expected %lld to %lld)", prefix, d->name,
+                (long long)v, (long long)d->min, (long long)d->max);
+        return false;
+    }
+    if (d->kind == FLAG_ELEMS) {
+        double v;
+        memcpy(&v, field, sizeof v);
+        if (v >= d->min && v <= d->max) return true;
+        zs_fail(err, ZS_ERR_USAGE, "%s%s: %g is out of range (expected %g to " ELEMS_MAX_TEXT " elements)",
+                prefix, d->name, v, d->min);
+        return false;
+    }
+    return true;
+}
 
 int training_validate(const training *t, zs_error *err)
 {
-#define INT_OK(f, flag, lo, hi) &&t->f >= (lo) && t->f <= (hi)
-#define BUCKET_OK(f, flag, lo) &&t->f >= (lo) && t->f <= 1e15
-    if (1 INT_RANGES(INT_OK) BUCKET_RANGES(BUCKET_OK) && (t->grad_bytes == 0 || t->grad_bytes == 2 || t->grad_bytes == 4) &&
-        t->gpus % (t->tp * t->pp * t->cp) == 0 && (t->cp == 1 || t->seq_len % t->cp == 0))
-        return ZS_OK;
-#undef INT_OK
-#undef BUCKET_OK
-    const char *base = (const char *)t;
-    for (size_t i = 0; i < sizeof int_ranges / sizeof int_ranges[0]; i++) {
-        int64_t v = *(const int64_t *)(base + int_ranges[i].off);
-        if (v < int_ranges[i].min || v > int_ranges[i].max)
-            return zs_fail(err, ZS_ERR_USAGE, "%s: %lld is out of range (expected %lld to %lld)", int_ranges[i].flag,
-                           (long long)v, (long long)int_ranges[i].min, (long long)int_ranges[i].max);
-    }
+    for (int k = 0; k < TRAINING_FLAG_COUNT; k++)
+        if (!in_range(t, &training_flags[k], "--", err)) return err->code;
     if (t->gpus % (t->tp * t->pp * t->cp) != 0)
         return t->cp > 1 ? zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld x --cp %lld",
                                    (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)t->cp)
@@ -91,12 +275,8 @@ int training_validate(const training *t, zs_error *err)
                        (long long)t->seq_len, (long long)t->cp);
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
-    for (size_t i = 0; i < sizeof bucket_ranges / sizeof bucket_ranges[0]; i++) {
-        double v = *(const double *)(base + bucket_ranges[i].off);
-        if (!(v >= bucket_ranges[i].min && v <= 1e15))
-            return zs_fail(err, ZS_ERR_USAGE, "%s: %g is out of range (expected %g to 1e15 elements)",
-                           bucket_ranges[i].flag, v, bucket_ranges[i].min);
-    }
+    for (size_t i = 0; i < sizeof unflagged / sizeof unflagged[0]; i++)
+        if (!in_range(t, &unflagged[i], "", err)) return err->code;
     return ZS_OK;
 }
 
@@ -137,23 +317,19 @@ byte_table training_bytes(const training *t)
     return bt;
 }
 
-static const char *const precision_names[] = {"fp32", "fp16", "bf16", "bf16-pure", "fp8", NULL};
-static const char *const optimizer_names[] = {"adam", "adamw", "sgd", "adafactor", "adam8bit", NULL};
-static const char *const ckpt_names[] = {"none", "selective", "full", NULL};
-static const char *const offload_names[] = {"none", "cpu", "nvme", NULL};
-
-static int lookup(const char *const *names, const char *s)
+static int lookup(const flag_choice *c, const char *s)
 {
-    for (int i = 0; s && names[i]; i++)
-        if (strcmp(names[i], s) == 0) return i;
+    for (int i = 0; s && c[i].name; i++)
+        if (strcmp(c[i].name, s) == 0) return c[i].value;
     return -1;
 }
 
-const char *precision_name(precision_kind p) { return precision_names[p]; }
-const char *optimizer_name(optimizer_kind o) { return optimizer_names[o]; }
-const char *ckpt_name(ckpt_kind c) { return ckpt_names[c]; }
-const char *offload_name(offload_kind o) { return offload_names[o]; }
-int precision_parse(const char *s) { return lookup(precision_names, s); }
-int optimizer_parse(const char *s) { return lookup(optimizer_names, s); }
-int ckpt_parse(const char *s) { return lookup(ckpt_names, s); }
-int offload_parse(const char *s) { return lookup(offload_names, s); }
+/* The tables are in enum order, so a value is its row. */
+const char *precision_name(precision_kind p) { return precision_choices[p].name; }
+const char *optimizer_name(optimizer_kind o) { return optimizer_choices[o].name; }
+const char *ckpt_name(ckpt_kind c) { return ckpt_choices[c].name; }
+const char *offload_name(offload_kind o) { return offload_choices[o].name; }
+int precision_parse(const char *s) { return lookup(precision_choices, s); }
+int optimizer_parse(const char *s) { return lookup(optimizer_choices, s); }
+int ckpt_parse(const char *s) { return lookup(ckpt_choices, s); }
+int offload_parse(const char *s) { return lookup(offload_choices, s); }

@@ -3,6 +3,7 @@
 #define ZS_TRAINING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -87,6 +88,75 @@ int training_validate(const training *t, zs_error *err);
 
 /* The byte table for a precision, optimizer and gradient width. Never fails. */
 byte_table training_bytes(const training *t);
+
+/* One named value of a flag: "fp8" is PREC_FP8. */
+typedef struct flag_choice {
+    const char *name;
+    int value;
+} flag_choice;
+
+/* The named values of precision, optimizer, checkpointing and offload, in enum order; each
+ * ends with a NULL name. */
+extern const flag_choice precision_choices[], optimizer_choices[], ckpt_choices[], offload_choices[];
+
+/* How a training flag's value is read and checked. */
+typedef enum {
+    FLAG_WHOLE,   /* a whole number (units_parse_int) in [min, max], int64_t; also validated */
+    FLAG_ELEMS,   /* a count of elements (units_parse_count), double; [min, max] validated */
+    FLAG_FACTOR,  /* a count, double, in [min, max] (min excluded if min_open) when read */
+    FLAG_CHOICE,  /* one of choices, its value stored as an int */
+    FLAG_ON,      /* a switch: the bool becomes true */
+    FLAG_OFF,     /* a switch: the bool becomes false */
+} flag_kind;
+
+/* One training flag: everything its parsing, help, checks and the ds_config merge read. */
+typedef struct flag_desc {
+    const char *name;            /* "micro-batch" for --micro-batch; NULL for no flag */
+    const char *arg;             /* metavariable ("N"), NULL for a switch */
+    const char *help;            /* --help line; a FLAG_CHOICE's follows its generated names */
+    flag_kind kind;
+    size_t offset, size;         /* the training field it sets (offsetof, sizeof) */
+    double min, max;             /* FLAG_WHOLE, FLAG_ELEMS, FLAG_FACTOR: accepted values */
+    bool min_open;               /* FLAG_FACTOR: min itself is refused */
+    bool zero_unset;             /* FLAG_WHOLE: 0 is the field's "not set" default, valid */
+    const char *expect;          /* FLAG_FACTOR: what its message says is expected */
+    const flag_choice *choices;  /* FLAG_CHOICE: NULL-name terminated */
+    int listed;                  /* FLAG_CHOICE: names help and messages show (the first);
+                                    0 = all, the rest are accepted aliases */
+    bool names_first;            /* FLAG_CHOICE: help begins with the names */
+    bool sweep;                  /* `zerosim sweep` takes lists and ranges of it */
+} flag_desc;
+
+/* The training flags' ids, in --help order: from 500, clear of the commands' own option ids
+ * (small numbers) and of setup's (from 1000). */
+typedef enum {
+    OPT_GPUS = 500, OPT_GPN, OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ, OPT_GEMM_EFF, OPT_PRECISION,
+    OPT_OPTIMIZER, OPT_GRAD_DTYPE, OPT_MICRO, OPT_SEQ, OPT_ACCUM, OPT_TP, OPT_PP, OPT_CP, OPT_EP,
+    OPT_MOE_IMBALANCE, OPT_VSTAGES, OPT_CKPT, OPT_SP, OPT_EAGER, OPT_FINETUNE, OPT_LORA_RANK,
+    OPT_LORA_TARGETS, OPT_OFF_OPT, OPT_OFF_PARAM, OPT_REDUCE_BUCKET, OPT_AG_BUCKET, OPT_PREFETCH,
+    OPT_MAX_LIVE, OPT_PERSIST, OPT_OVERLAP, OPT_BUCKET_VIEW,
+    TRAINING_FLAG_END             /* one past the last id */
+} training_flag_id;
+
+#define TRAINING_FLAG_FIRST OPT_GPUS
+#define TRAINING_FLAG_COUNT (TRAINING_FLAG_END - TRAINING_FLAG_FIRST)
+
+/* The rows, one per training flag: flag id's is training_flags[id - TRAINING_FLAG_FIRST]. */
+extern const flag_desc training_flags[TRAINING_FLAG_COUNT];
+
+/* The row of flag id; NULL when id is no training flag. Never fails. */
+const flag_desc *training_flag(int id);
+
+/* Set flag d on t from its text v. Fails with ZS_ERR_USAGE naming the flag, the value and
+ * what was expected. */
+int training_flag_set(training *t, const flag_desc *d, const char *v, zs_error *err);
+
+/* Copy flag d's field from src to dst (a flag given wins over a ds_config). Never fails. */
+void training_flag_copy(training *dst, const training *src, const flag_desc *d);
+
+/* "a|b|c": the first `listed` names of choices (0: all) into buf (len bytes, cut short when
+ * full). Returns buf. Never fails. */
+const char *flag_choice_names(const flag_choice *choices, int listed, char *buf, size_t len);
 
 /* Names <-> enums for flags and JSON ("bf16-pure", "adamw", "selective", "nvme"...).
  * *_parse return -1 for an unknown name. */

@@ -56,8 +56,10 @@ static int offload(const cJSON *zero, const char *key, offload_kind *out, ds_con
     if (json_get_string(o, "device", dev, sizeof dev, &have, err)) return err->code;
     if (!have || strcmp(dev, "auto") == 0) { note_default(ds, key); return ZS_OK; }
     int v = offload_parse(dev);
+    char names[64];
     if (v < 0)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization.%s.device\": \"%s\" is not one of none|cpu|nvme", key, dev);
+        return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization.%s.device\": \"%s\" is not one of %s", key, dev,
+                       flag_choice_names(offload_choices, 0, names, sizeof names));
     *out = (offload_kind)v;
     return ZS_OK;
 }
@@ -72,27 +74,32 @@ static int legacy_offload(const cJSON *zero, const char *key, offload_kind *out,
     return ZS_OK;
 }
 
-static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *err)
+/* The batch keys: micro-batch and accumulation within their flags' ranges, the global batch. */
+static int batch_keys(const cJSON *root, training *t, ds_config *ds, zs_error *err)
 {
-    memset(ds, 0, sizeof *ds);
-    ds->stage = -1;
     bool have;
     int64_t v;
-    if (json_get_int(root, "train_micro_batch_size_per_gpu", 1, 1000000, &v, &have, err)) return err->code;
+    const flag_desc *micro = training_flag(OPT_MICRO), *accum = training_flag(OPT_ACCUM);
+    if (json_get_int(root, "train_micro_batch_size_per_gpu", (int64_t)micro->min, (int64_t)micro->max, &v, &have, err))
+        return err->code;
     if (have) { t->micro_batch = v; ds->micro_batch_set = true; }
     else note_default(ds, "train_micro_batch_size_per_gpu");
-    if (json_get_int(root, "gradient_accumulation_steps", 1, 1000000, &v, &have, err)) return err->code;
+    if (json_get_int(root, "gradient_accumulation_steps", (int64_t)accum->min, (int64_t)accum->max, &v, &have, err))
+        return err->code;
     if (have) { t->grad_accum = v; ds->grad_accum_set = true; }
     else note_default(ds, "gradient_accumulation_steps");
-    if (json_get_int(root, "train_batch_size", 1, 1000000000, &ds->train_batch_size, &have, err)) return err->code;
+    return json_get_int(root, "train_batch_size", 1, 1000000000, &ds->train_batch_size, &have, err);
+}
 
-    /* bf16 wins over fp16 when both say enabled, as DeepSpeed refuses both; neither: fp32. */
-    /* "bfloat16" is DeepSpeed's older name for the bf16 section (BFLOAT16_OLD in
-     * deepspeed/runtime/constants.py); it still enables bf16. */
+/* bf16 wins over fp16 when both say enabled, as DeepSpeed refuses both; neither: fp32.
+ * "bfloat16" is DeepSpeed's older name for the bf16 section (BFLOAT16_OLD in
+ * deepspeed/runtime/constants.py); it still enables bf16. */
+static int precision_keys(const cJSON *root, training *t, ds_config *ds, zs_error *err)
+{
     static const struct { const char *key; precision_kind p; } precs[] = {
         {"bf16", PREC_BF16}, {"bfloat16", PREC_BF16}, {"fp16", PREC_FP16}};
     static const char *const prec_known[] = {"enabled", NULL};
-    bool any = false;
+    bool any = false, have;
     for (size_t i = 0; i < 3; i++) {
         char prefix[16];
         snprintf(prefix, sizeof prefix, "%s.", precs[i].key);
@@ -111,16 +118,13 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     if (!any && !cJSON_GetObjectItemCaseSensitive(root, "bf16") && !cJSON_GetObjectItemCaseSensitive(root, "bfloat16") &&
         !cJSON_GetObjectItemCaseSensitive(root, "fp16"))
         t->precision = PREC_FP32;
-    static const char *const top_known[] = {"train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
-        "train_batch_size", "bf16", "bfloat16", "fp16", "zero_optimization", NULL};
-    list_ignored(ds, root, "", top_known);
+    return ZS_OK;
+}
 
-    const cJSON *zero = cJSON_GetObjectItemCaseSensitive(root, "zero_optimization");
-    if (!zero || cJSON_IsNull(zero)) { note_default(ds, "zero_optimization"); return ZS_OK; }
-    if (!cJSON_IsObject(zero))
-        return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization\": expected an object");
-    if (json_get_int(zero, "stage", 0, 3, &v, &have, err)) { zs_error_prefix(err, "zero_optimization"); return err->code; }
-    if (have) ds->stage = (int)v; else note_default(ds, "zero_optimization.stage");
+/* zero_optimization's offload sections, the legacy booleans and NVMe pipelining. */
+static int zero_offload(const cJSON *zero, training *t, ds_config *ds, zs_error *err)
+{
+    bool have;
     if (offload(zero, "offload_optimizer", &t->offload_optimizer, ds, err)) return err->code;
     if (offload(zero, "offload_param", &t->offload_params, ds, err)) return err->code;
     if (legacy_offload(zero, "cpu_offload", &t->offload_optimizer, err) ||
@@ -139,6 +143,13 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     static const char *const param_known[] = {"device", NULL};
     list_ignored(ds, oo, "zero_optimization.offload_optimizer.", off_known);
     list_ignored(ds, cJSON_GetObjectItemCaseSensitive(zero, "offload_param"), "zero_optimization.offload_param.", param_known);
+    return ZS_OK;
+}
+
+/* Bucket sizes, overlap_comm, ZeRO++ and MiCS. */
+static int zero_numbers(const cJSON *zero, training *t, ds_config *ds, zs_error *err)
+{
+    bool have;
     /* An all-gather bucket holds at least one element: the step is split into size / bucket
      * collectives, so a smaller one made the call count (and the step) infinite. DeepSpeed
      * accepts reduce_bucket_size 0: every gradient is then reduced on its own (the bucket
@@ -153,15 +164,12 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         if (nums[i].hf >= 0 && is_auto(zero, nums[i].key)) { ds->hf_auto[nums[i].hf] = true; continue; }
-        if (json_get_number(zero, nums[i].key, nums[i].min, 1e15, nums[i].dst, &have, err)) {
-            zs_error_prefix(err, "zero_optimization");
-            return err->code;
-        }
+        if (json_get_number(zero, nums[i].key, nums[i].min, 1e15, nums[i].dst, &have, err)) return err->code;
         if (!have) note_default(ds, nums[i].key);
     }
     if (t->reduce_bucket == 0) ds->reduce_bucket_zero = true;
     bool ov = false;
-    if (json_get_bool(zero, "overlap_comm", &ov, &have, err)) { zs_error_prefix(err, "zero_optimization"); return err->code; }
+    if (json_get_bool(zero, "overlap_comm", &ov, &have, err)) return err->code;
     if (have) t->overlap_comm = ov;
     else note_default(ds, "overlap_comm");
     /* ZeRO++ (DeepSpeed ZeRO++ tutorial: zero_hpz_partition_size, zero_quantized_weights,
@@ -170,19 +178,36 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     int64_t hpz = 0, mics = 0;
     if (json_get_int(zero, "zero_hpz_partition_size", 1, 10000000, &hpz, &have, err) ||
         json_get_bool(zero, "zero_quantized_weights", &t->quant_weights, &have, err) ||
-        json_get_bool(zero, "zero_quantized_gradients", &t->quant_grads, &have, err)) {
-        zs_error_prefix(err, "zero_optimization");
+        json_get_bool(zero, "zero_quantized_gradients", &t->quant_grads, &have, err))
         return err->code;
-    }
     if (hpz > 1) t->hpz_group = hpz;
     const cJSON *mj = cJSON_GetObjectItemCaseSensitive(zero, "mics_shard_size");
     if (!(cJSON_IsNumber(mj) && mj->valuedouble == -1)) {
-        if (json_get_int(zero, "mics_shard_size", 1, 10000000, &mics, &have, err)) {
-            zs_error_prefix(err, "zero_optimization");
-            return err->code;
-        }
+        if (json_get_int(zero, "mics_shard_size", 1, 10000000, &mics, &have, err)) return err->code;
         if (have) t->shard_group = mics;
     }
+    return ZS_OK;
+}
+
+static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    ds->stage = -1;
+    bool have;
+    int64_t v;
+    if (batch_keys(root, t, ds, err) || precision_keys(root, t, ds, err)) return err->code;
+    static const char *const top_known[] = {"train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
+        "train_batch_size", "bf16", "bfloat16", "fp16", "zero_optimization", NULL};
+    list_ignored(ds, root, "", top_known);
+
+    const cJSON *zero = cJSON_GetObjectItemCaseSensitive(root, "zero_optimization");
+    if (!zero || cJSON_IsNull(zero)) { note_default(ds, "zero_optimization"); return ZS_OK; }
+    if (!cJSON_IsObject(zero))
+        return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization\": expected an object");
+    if (json_get_int(zero, "stage", 0, 3, &v, &have, err)) { zs_error_prefix(err, "zero_optimization"); return err->code; }
+    if (have) ds->stage = (int)v; else note_default(ds, "zero_optimization.stage");
+    if (zero_offload(zero, t, ds, err)) return err->code;
+    if (zero_numbers(zero, t, ds, err)) { zs_error_prefix(err, "zero_optimization"); return err->code; }
     static const char *const zero_known[] = {"stage", "offload_optimizer", "offload_param", "cpu_offload",
         "cpu_offload_params", "reduce_bucket_size", "allgather_bucket_size", "stage3_prefetch_bucket_size",
         "stage3_max_live_parameters", "stage3_param_persistence_threshold", "sub_group_size", "overlap_comm",

@@ -104,10 +104,15 @@ test: deps
 test-unit: $(UNIT)
 	$(UNIT)
 
+# The command-line scripts run side by side, each into its own log under $(BUILD)/cli, printed
+# whole when all are done (slowest first: they bound the wall time).
+CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/cli/calibrate.sh \
+             tests/cli/estimate_published.sh tests/cli/estimate_parallel.sh tests/cli/estimate.sh \
+             tests/cli/validate.sh tests/cli/output.sh tests/cli/sweep.sh tests/cli/usage.sh tests/test_plot.sh
+
 test-cli: $(ZEROSIM)
 	sh tests/arch.sh
-	ZEROSIM=./$(ZEROSIM) sh tests/cli.sh
-	ZEROSIM=./$(ZEROSIM) sh tests/test_plot.sh
+	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
 
 # The sanitized pass: unit suites, CLI and plot scripts, the zerobench harness test, and the
 # replay of every fuzz regression input.

@@ -41,7 +41,7 @@ LAYERS   := core io analysis report cmd
 # Library: everything but main.c and the command files, so tests link it without a main.
 LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := src/cmd/main.c $(wildcard src/cmd/cmd_*.c)
-TEST_SRC := $(wildcard tests/test_*.c)
+TEST_SRC := $(wildcard tests/test_*.c) tests/fixture_hw.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)

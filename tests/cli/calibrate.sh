@@ -34,7 +34,7 @@ PY
 "$Z" calibrate --hardware $T/uncal.json --runs $T/train.csv -o $T/a100-cal.json >/dev/null 2>"$err"
 "$Z" validate $T/hold.csv --hardware $T/uncal.json --format json >$T/before.json 2>>"$err"
 "$Z" validate $T/hold.csv --hardware $T/a100-cal.json --format json >$T/after.json 2>>"$err"
-python3 -c "import json; b=json.load(open('$T/before.json'))['mape']; a=json.load(open('$T/after.json'))['mape']; assert a < b, (a, b)" 2>>"$err" && ok || bad "calibrated profile does not beat the uncalibrated one on held-out runs: $(cat "$err")"
+py_check "calibrated profile does not beat the uncalibrated one on held-out runs: $(cat "$err")" "import json; b=json.load(open('$(snap "$T/before.json")'))['mape']; a=json.load(open('$(snap "$T/after.json")'))['mape']; assert a < b, (a, b)" || bad "calibrated profile does not beat the uncalibrated one on held-out runs: $(cat "$err")"
 # memory overhead: runs whose peak is the model's allocations x 1.07 + the CUDA context give
 # back an allocator fraction of 0.07
 python3 - "$T" "$Z" <<'PY'
@@ -74,7 +74,7 @@ for name, ty, peak, emax, wh in (('bf16', 'bfloat16', 989.5e12, 0.80, 4e9), ('fp
 PY
 json_check "abs(d['gemm']['max_fraction'] - 0.80) < 1e-3 and abs(d['gemm_fp8']['max_fraction'] - 0.70) < 1e-3 and abs(d['gemm_fp8']['fp8_matmul_ratio'] - 0.875) < 1e-3" \
     calibrate --hardware h100-80gb --harness $T/gemm-bf16.json --harness $T/gemm-fp8.json --harness $T/gemm-tf32.json -o $T/cal-fp8.json --format json
-python3 -c "import json; e = json.load(open('$T/cal-fp8.json'))['efficiency']; assert abs(e['fp8_matmul_ratio'] - 0.875) < 1e-3 and abs(e['matmul_half_flops'] - 4e9) < 4e7, e" 2>"$err" && ok || bad "calibrated profile's fp8_matmul_ratio: $(tail -1 "$err")"
+py_check "calibrated profile's fp8_matmul_ratio" "import json; e = json.load(open('$(snap "$T/cal-fp8.json")'))['efficiency']; assert abs(e['fp8_matmul_ratio'] - 0.875) < 1e-3 and abs(e['matmul_half_flops'] - 4e9) < 4e7, e" || bad "calibrated profile's fp8_matmul_ratio"
 rm -rf "$T"
 
 # calibrate gates (issue 14): an implausible fit is refused with its reason (exit 3) unless
@@ -82,30 +82,29 @@ rm -rf "$T"
 # columns rewritten: scattered (no latency + size / bandwidth law), or shifted by a constant.
 T=$(mktemp -d)
 N=tests/data/nccl
-mklog() { # SRC DST MODE: scatter | offset=MICROSECONDS | onehost
+mklog() { # SRC DST MODE [SRC DST MODE ...]; MODE: scatter | offset=MICROSECONDS | onehost
     python3 - "$@" <<'PY'
 import sys
-src, dst, mode = sys.argv[1:4]
 f = [4.0, 0.3, 2.5, 0.5, 6.0, 0.2, 1.0, 3.0]
-out, i = [], 0
-for line in open(src):
-    t = line.split()
-    if mode == 'onehost':
-        line = line.replace('node-b', 'node-a')
-    elif len(t) == 13 and t[0].isdigit():
-        for k in (5, 9):
-            v = float(t[k])
-            t[k] = '%.2f' % (v * f[i % len(f)] if mode == 'scatter' else v + float(mode.split('=')[1]))
-        i += 1
-        line = '  '.join(t) + '\n'
-    out.append(line)
-open(dst, 'w').write(''.join(out))
+for j in range(1, len(sys.argv), 3):
+    src, dst, mode = sys.argv[j:j + 3]
+    out, i = [], 0
+    for line in open(src):
+        t = line.split()
+        if mode == 'onehost':
+            line = line.replace('node-b', 'node-a')
+        elif len(t) == 13 and t[0].isdigit():
+            for k in (5, 9):
+                v = float(t[k])
+                t[k] = '%.2f' % (v * f[i % len(f)] if mode == 'scatter' else v + float(mode.split('=')[1]))
+            i += 1
+            line = '  '.join(t) + '\n'
+        out.append(line)
+    open(dst, 'w').write(''.join(out))
 PY
 }
-mklog $N/all_reduce_2.19_h100x8.log $T/scatter.log scatter
-mklog $N/all_reduce_2.19_h100x8.log $T/slow.log offset=20000
-mklog $N/all_reduce_2.19_h100x8.log $T/glacial.log offset=20000000
-mklog $N/all_gather_tagged_info_h100x16.log $T/onehost.log onehost
+mklog $N/all_reduce_2.19_h100x8.log $T/scatter.log scatter $N/all_reduce_2.19_h100x8.log $T/slow.log offset=20000 \
+      $N/all_reduce_2.19_h100x8.log $T/glacial.log offset=20000000 $N/all_gather_tagged_info_h100x16.log $T/onehost.log onehost
 expect 3 "R^2 0\.[0-8]" -- calibrate --hardware h100-80gb --nccl-tests $T/scatter.log
 expect 3 "latency per step" -- calibrate --hardware h100-80gb --nccl-tests $T/slow.log
 # 360 GB/s of H100 NVLink bus bandwidth cannot be an A100's 300 GB/s NVLink
@@ -117,7 +116,7 @@ expect 3 "at least 0.05 expected" -- calibrate --hardware h100-80gb --nccl-tests
 # the Rank lines name two hosts: inter-node, although the profile has 16 GPUs per node
 json_check "[c['level'] for c in d['collectives']] == ['inter_node']" calibrate --hardware v100-32gb --nccl-tests $N/all_reduce_2021_12col_v100x16.log --format json
 # --force keeps the value (clamped to the line rate), says so on stderr, and the profile loads
-"$Z" calibrate --hardware a100-80gb --nccl-tests $N/all_reduce_2.19_h100x8.log --force -o $T/forced.json >/dev/null 2>"$err" && grep -q "warning: .*kept: --force" "$err" && python3 -c "import json; assert json.load(open('$T/forced.json'))['efficiency']['intra_node_fraction'] == 1" && ok || bad "calibrate --force: $(cat "$err")"
+"$Z" calibrate --hardware a100-80gb --nccl-tests $N/all_reduce_2.19_h100x8.log --force -o $T/forced.json >/dev/null 2>"$err" && grep -q "warning: .*kept: --force" "$err" && py_check "calibrate --force: $(cat "$err")" "import json; assert json.load(open('$(snap "$T/forced.json")'))['efficiency']['intra_node_fraction'] == 1" || bad "calibrate --force: $(cat "$err")"
 # a value the loader would reject is refused even with --force: 20 s of latency per step
 expect 3 "latency_seconds" -- calibrate --hardware h100-80gb --nccl-tests $T/glacial.log --force -o $T/glacial.json
 [ ! -e $T/glacial.json ] && ok || bad "calibrate wrote a profile its loader rejects"

@@ -60,10 +60,10 @@ json_check "[c['rounds_per_step'] for c in d['results'][0]['collectives'] if c['
 json_check "[c['rounds_per_step'] for c in d['results'][0]['collectives'] if c['what'] == 'gradient reduce-scatter'] == [1]" estimate --model llama-2-13b --gpus 16 --grad-accum 8 --framework megatron --strategy zero1 --format json
 "$Z" estimate --model llama-2-13b --gpus 16 --grad-accum 8 --framework deepspeed --strategy zero2 --format json >"$out" 2>"$err"
 "$Z" estimate --model llama-2-13b --gpus 16 --grad-accum 8 --framework megatron --strategy zero1 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out')); b = json.load(open('$out.2'))
+py_check "deepspeed zero2 vs megatron distributed optimizer step times do not differ" "
+import json; a = json.load(open('$(snap "$out")')); b = json.load(open('$(snap "$out.2")'))
 ta = a['results'][0]['step_time_seconds']['total']; tb = b['results'][0]['step_time_seconds']['total']
-assert abs(ta - tb) / tb > 0.01, (ta, tb)" && ok || bad "deepspeed zero2 vs megatron distributed optimizer step times do not differ"
+assert abs(ta - tb) / tb > 0.01, (ta, tb)" || bad "deepspeed zero2 vs megatron distributed optimizer step times do not differ"
 rm -f "$out.2"
 # Hybrid sharding and ZeRO++ send less over the network than plain ZeRO-3 (HSDP/MiCS: the
 # gradient shard all-reduced across replicas; ZeRO++: int8 forward gathers, backward gathers

@@ -9,11 +9,11 @@
 # s/cp x b x kv_width / tp. Llama-2-7B: kv_width 4096, e = 2, s = 4096, b = 1, tp = 1.
 "$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --strategy zero3 --format json >"$out" 2>"$err"
 "$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 2 --strategy zero3 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
+py_check "CP 2 does not halve the activations" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
 kvbuf = 2 * 2 * 2 * (4096 / 2) * 1 * 4096
 assert a['context_parallel_kv_buffers'] == 0 and b['context_parallel_kv_buffers'] == kvbuf, (a, b)
-assert abs((a['activations'] + a['logits']) / 2 - (b['activations'] + b['logits'])) < 1, (a, b)" && ok || bad "CP 2 does not halve the activations"
+assert abs((a['activations'] + a['logits']) / 2 - (b['activations'] + b['logits'])) < 1, (a, b)" || bad "CP 2 does not halve the activations"
 # The K/V buffer row appears in the table only where CP is on.
 "$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 2 >"$out" 2>"$err"; grep -q "CP K/V receive buffers  *0.06" "$out" && ok || bad "CP K/V row missing: $(grep -i 'K/V' "$out")"
 "$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 >"$out" 2>"$err"; grep -q "K/V receive" "$out" && bad "CP K/V row without CP" || ok
@@ -49,27 +49,28 @@ expect 2 "no fp8 peak" -- estimate --model llama-2-7b --gpus 8 --precision fp8
 # saves its input in 1 byte instead of 2.
 "$Z" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 4096 --format json >"$out" 2>"$err"
 "$Z" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 4096 --precision fp8 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out'))['results'][0]; b = json.load(open('$out.2'))['results'][0]
+py_check "fp8 memory or compute" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]; b = json.load(open('$(snap "$out.2")'))['results'][0]
 linear = 32 * (202383360 - 8192)   # Llama-2-7B block parameters less its two RMSNorm weights
 assert abs(b['memory_bytes']['parameters'] - a['memory_bytes']['parameters'] - 2 * linear) < 1
 h, i, s = 4096, 11008, 4096        # per layer: 2 h + h + i elements per token drop from 2 bytes to 1
 assert abs((a['memory_bytes']['activations'] - b['memory_bytes']['activations']) - 32 * s * (3 * h + i)) < 1
-assert b['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" && ok || bad "fp8 memory or compute"
+assert b['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" || bad "fp8 memory or compute"
 rm -f "$out.2"
 # Small models: FP8's cast kernels (one fused cast-transpose per linear forward and backward,
 # Transformer Engine linear.py) cost more than FP8 saves on GPT-2's 768-wide GEMMs at one
 # 1024-token sequence, so FP8 must not be shown faster there; GPT-2 XL (1600 wide) gains.
-fp8_small() { # MODEL -> prints bf16 and fp8 compute seconds
+# fp8_small MODEL OP MESSAGE: the fp8 compute seconds OP the bf16 ones, checked in finish.
+fp8_small() {
     for p in bf16 fp8; do
-        "$Z" estimate --model "$1" --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 1024 --precision $p --format json 2>>"$err" |
-            python3 -c "import json, sys; print(json.load(sys.stdin)['results'][0]['step_time_seconds']['compute'])"
-    done | tr '\n' ' '
+        "$Z" estimate --model "$1" --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 1024 --precision $p --format json >"$out.$p" 2>>"$err"
+    done
+    py_check "$3" "import json
+a, b = (json.load(open(f))['results'][0]['step_time_seconds']['compute'] for f in ('$(snap "$out.bf16")', '$(snap "$out.fp8")'))
+assert b $2 a, ('bf16', a, 'fp8', b)" || bad "$3"
 }
-set -- $(fp8_small gpt2)
-python3 -c "assert $2 >= $1, ($1, $2)" 2>/dev/null && ok || bad "fp8 shown faster than bf16 for gpt2 at micro-batch 1: $1 vs $2 s"
-set -- $(fp8_small gpt2-xl)
-python3 -c "assert $2 < $1, ($1, $2)" 2>/dev/null && ok || bad "fp8 not faster for gpt2-xl: $1 vs $2 s"
+fp8_small gpt2 '>=' "fp8 shown faster than bf16 for gpt2 at micro-batch 1"
+fp8_small gpt2-xl '<' "fp8 not faster for gpt2-xl"
 # CP's own traffic in the comm report: ring attention passes each layer's K and V chunk
 # (2 x 4096 local tokens x 4096 KV width x 2 bytes) cp-1 times forward and twice that backward:
 # 3 x 32 layers x 67,108,864 B for Llama-2-7B at 8192 tokens, CP 2; no expert traffic.
@@ -90,11 +91,11 @@ json_check "(lambda s: 0 < s['communication_exposed_context_parallel_kv'] <= s['
 "$Z" estimate --model t5-base --seq-len 512 --strategy ddp --format json >"$out" 2>"$err"
 "$Z" estimate --model t5-base --seq-len 512 --decoder-seq-len 512 --strategy ddp --format json >"$out.2" 2>>"$err"
 "$Z" estimate --model t5-base --seq-len 512 --decoder-seq-len 114 --strategy ddp --format json >"$out.3" 2>>"$err"
-python3 -c "
-import json; a, b, c = (json.load(open(f))['results'][0] for f in ('$out', '$out.2', '$out.3'))
+py_check "--decoder-seq-len" "
+import json; a, b, c = (json.load(open(f))['results'][0] for f in ('$(snap "$out")', '$(snap "$out.2")', '$(snap "$out.3")'))
 assert a['memory_bytes'] == b['memory_bytes'] and a['step_time_seconds'] == b['step_time_seconds']
 assert c['memory_bytes']['activations'] < a['memory_bytes']['activations']
-assert c['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" && ok || bad "--decoder-seq-len"
+assert c['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" || bad "--decoder-seq-len"
 rm -f "$out.2" "$out.3"
 expect 2 "not an encoder-decoder" -- estimate --model llama-2-7b --decoder-seq-len 128
 expect 2 "--decoder-seq-len" -- estimate --model t5-base --decoder-seq-len 0
@@ -105,11 +106,11 @@ expect 2 "--decoder-seq-len" -- estimate --model t5-base --decoder-seq-len 0
 # parameters, gradients and optimizer states each shrink by 7/8 of the experts' bytes.
 "$Z" estimate --model mixtral-8x7b --gpus 8 --strategy ddp --format json >"$out" 2>"$err"
 "$Z" estimate --model mixtral-8x7b --gpus 8 --strategy ddp --ep 8 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
+py_check "EP does not divide the experts by EP" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
 x = 45097156608 * 7 / 8
 assert abs(a['parameters'] - b['parameters'] - 2 * x) < 1 and abs(a['gradients'] - b['gradients'] - 2 * x) < 1
-assert abs(a['optimizer_states'] - b['optimizer_states'] - 12 * x) < 1" && ok || bad "EP does not divide the experts by EP"
+assert abs(a['optimizer_states'] - b['optimizer_states'] - 12 * x) < 1" || bad "EP does not divide the experts by EP"
 rm -f "$out.2"
 # The all-to-all per MoE block: tokens x top-k x hidden x 2 bytes, dispatch and combine, forward
 # and backward: Mixtral, seq 2048, micro-batch 1, k = 2: 2048 x 2 x 4096 x 2 bytes, 32 x 4 calls.
@@ -126,13 +127,13 @@ expect 2 "has no routed experts" -- estimate --model llama-2-7b --gpus 8 --ep 2
 expect 2 "DeepSpeed does not shard expert-parallel parameters" -- estimate --model mixtral-8x7b --gpus 16 --ep 8 --strategy zero3 --framework deepspeed
 "$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --strategy zero3 --seq-len 4096 --grad-accum 8 --checkpointing full --format json >"$out" 2>"$err"
 "$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --strategy zero3 --seq-len 4096 --grad-accum 8 --checkpointing full --ep 8 --framework fsdp2 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out'))['results'][0]; b = json.load(open('$out.2'))['results'][0]
+py_check "EP with ZeRO-3" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]; b = json.load(open('$(snap "$out.2")'))['results'][0]
 for k in ('parameters', 'gradients', 'optimizer_states'):
     assert abs(a['memory_bytes'][k] / b['memory_bytes'][k] - 1) < 1e-9, k
 g = [(c['size_bytes'], c['calls_per_step']) for c in b['collectives'] if c['what'].startswith('expert parameter all-gather')]
 assert g == [(45097156608 / 8 / 32 * 2, 8 * 32), (45097156608 / 8 / 32 * 2, 2 * 8 * 32)], g
-assert b['step_time_seconds']['communication_exposed'] < a['step_time_seconds']['communication_exposed']" 2>"$err" && ok || bad "EP with ZeRO-3: $(tail -1 "$err")"
+assert b['step_time_seconds']['communication_exposed'] < a['step_time_seconds']['communication_exposed']" || bad "EP with ZeRO-3"
 rm -f "$out.2"
 json_check "len(d['ranked']) > 0 and all(r['ep'] == 8 for r in d['ranked'])" plan --model mixtral-8x7b --hardware h100-80gb --max-gpus 64 --ep 8 --top 20 --format json
 # EP with CP: Megatron-Core carves EP from TP x CP x DP, so at TP 1 EP x EDP = DP x CP and the
@@ -140,20 +141,20 @@ json_check "len(d['ranked']) > 0 and all(r['ep'] == 8 for r in d['ranked'])" pla
 # with EP equal those without (was: the experts divided by DP x CP once more).
 "$Z" estimate --model qwen3-30b-a3b --hardware h100-80gb --gpus 4 --cp 2 --strategy zero3 --framework fsdp2 --format json >"$out" 2>"$err"
 "$Z" estimate --model qwen3-30b-a3b --hardware h100-80gb --gpus 4 --cp 2 --ep 2 --strategy zero3 --framework fsdp2 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
+py_check "EP with CP and ZeRO-3" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
 for k in ('parameters', 'gradients', 'optimizer_states'):
-    assert abs(a[k] / b[k] - 1) < 1e-9, (k, a[k], b[k])" 2>"$err" && ok || bad "EP with CP and ZeRO-3: $(tail -1 "$err")"
+    assert abs(a[k] / b[k] - 1) < 1e-9, (k, a[k], b[k])" || bad "EP with CP and ZeRO-3"
 # Hybrid sharding with EP: the optimizer step walks the rank's shard of the states, so its time
 # per optimizer-state byte is the same with EP as without (was: the experts' shard taken over
 # all of EDP instead of its shard part, 4x too small here: EDP 8, 4 replicas).
 "$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --strategy zero3 --framework fsdp2 --format json >"$out" 2>"$err"
 "$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out'))['results'][0]; b = json.load(open('$out.2'))['results'][0]
+py_check "EP with hybrid sharding, optimizer step" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]; b = json.load(open('$(snap "$out.2")'))['results'][0]
 ra = a['step_time_seconds']['optimizer'] / a['memory_bytes']['optimizer_states']
 rb = b['step_time_seconds']['optimizer'] / b['memory_bytes']['optimizer_states']
-assert abs(ra / rb - 1) < 1e-9, (ra, rb)" 2>"$err" && ok || bad "EP with hybrid sharding, optimizer step: $(tail -1 "$err")"
+assert abs(ra / rb - 1) < 1e-9, (ra, rb)" || bad "EP with hybrid sharding, optimizer step"
 # Hybrid sharding with EP (torchtitan's HSDP mesh for the experts): on 32 GPUs with shard groups
 # of 8 and EP 4, EDP = 32 / 4 = 8 spans 4 replicas, so the experts shard over 2 ranks inside a
 # shard group; their gradients reduce-scatter there and the half left on each rank, 2 bytes x
@@ -177,10 +178,10 @@ json_check "d['training']['tp'] == 2 and d['training']['ep'] == 2" estimate --mo
 # Mixtral-8x7B's 45,097,156,608 expert parameters (2 bytes each) and their FP8 pair 2 more.
 "$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 8 --strategy ddp --precision fp8 --format json >"$out" 2>"$err"
 "$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 8 --strategy ddp --precision fp8 --ep 8 --format json >"$out.2" 2>>"$err"
-python3 -c "
-import json; a = json.load(open('$out'))['results'][0]['memory_bytes']; b = json.load(open('$out.2'))['results'][0]['memory_bytes']
+py_check "FP8 with EP" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
 d = a['parameters'] - b['parameters']; x = 4 * 7 / 8 * 45097156608
-assert abs(d - x) < 1, (d, x)" 2>"$err" && ok || bad "FP8 with EP: $(tail -1 "$err")"
+assert abs(d - x) < 1, (d, x)" || bad "FP8 with EP"
 rm -f "$out.2"
 
 # --compat megatron with experts: Mixtral-8x7B, PP 4, EP 8, 64 GPUs, distributed optimizer,

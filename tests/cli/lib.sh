@@ -1,15 +1,16 @@
 #!/bin/sh
 # lib.sh -- what every command-line test script shares: the binary, the pass/fail counters,
-# expect (exit status and stderr), and a batched JSON checker. Sourced; the script ends with
-# `finish`, which evaluates the queued JSON checks in one python3 run and prints
-# "N passed, N failed".
+# expect (exit status and stderr), and batched python checks. Sourced; the script ends with
+# `finish`, which evaluates every queued check in one python3 run and prints
+# "N passed, N failed". (A python3 start costs more than most zerosim runs: one per check was
+# most of this suite's time.)
 Z=${ZEROSIM:-./zerosim}
 pass=0
 fail=0
 W=$(mktemp -d)
 out=$W/out
 err=$W/err
-mkdir "$W/q"
+mkdir "$W/q" "$W/p" "$W/s"
 trap 'rm -rf "$W"' EXIT
 
 D=tests/data/bad
@@ -34,8 +35,7 @@ expect() {
 
 # json_check EXPR ARGS...: run zerosim ARGS now and keep its stdout, stderr and command line;
 # finish parses that stdout as JSON, checks every number is finite, and evaluates the python
-# expression EXPR with the document as d. (One python3 for all checks: starting one per
-# check was most of this suite's time.)
+# expression EXPR with the document as d.
 jn=0
 json_check() {
     jn=$((jn + 1))
@@ -43,6 +43,21 @@ json_check() {
     shift
     printf 'zerosim %s' "$*" >"$W/q/$jn.cmd"
     "$Z" "$@" >"$W/q/$jn.out" 2>"$W/q/$jn.err"
+}
+
+# py_check MESSAGE CODE: queue python CODE for finish, which runs it (as a script's top level)
+# and counts a check passed unless it raises; MESSAGE and the exception name a failure. CODE
+# reads files through snap, as they are now: "json.load(open('$(snap "$out")'))".
+pn=0
+py_check() {
+    pn=$((pn + 1))
+    printf '%s' "$1" >"$W/p/$pn.msg"
+    printf '%s' "$2" >"$W/p/$pn.py"
+}
+
+# snap FILE: print the name of a copy of FILE that stays as it is until finish.
+snap() {
+    snap_f=$(mktemp "$W/s/XXXXXX") && cp "$1" "$snap_f" && echo "$snap_f"
 }
 
 # tally FILE: add the "PASSED FAILED" pair a batched python3 run wrote on FILE's last line;
@@ -56,31 +71,39 @@ tally() {
 }
 
 finish() {
-    if [ "$jn" -gt 0 ]; then
-        python3 - "$W/q" "$jn" >"$W/json.tally" <<'PY'
+    if [ $((jn + pn)) -gt 0 ]; then
+        python3 - "$W" "$jn" "$pn" >"$W/batch.tally" <<'PY'
 import json, math, sys
-q, n = sys.argv[1], int(sys.argv[2])
+w, nj, np_ = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 def finite(x):
     if isinstance(x, dict): return all(finite(v) for v in x.values())
     if isinstance(x, list): return all(finite(v) for v in x)
     if isinstance(x, float): return math.isfinite(x)
     return True
+def read(path): return open(path).read()
 passed = 0
-for i in range(1, n + 1):
-    expr = open(f'{q}/{i}.expr').read()
+for i in range(1, nj + 1):
+    q = f'{w}/q/{i}'
+    expr = read(q + '.expr')
     try:
-        d = json.load(open(f'{q}/{i}.out'))
+        d = json.load(open(q + '.out'))
         assert finite(d), 'non-finite number'
         # d a global, as at a script's top level: generator expressions in EXPR see it
         assert eval(expr, {'d': d, 'math': math}), 'expression false'
         passed += 1
     except Exception as e:
-        why = open(f'{q}/{i}.err').read() + '%s: %s' % (type(e).__name__, e)
-        print("FAIL: %s -> JSON check '%s' failed: %s" % (open(f'{q}/{i}.cmd').read(), expr, why[-300:]),
-              file=sys.stderr)
-print(passed, n - passed)
+        why = read(q + '.err') + '%s: %s' % (type(e).__name__, e)
+        print("FAIL: %s -> JSON check '%s' failed: %s" % (read(q + '.cmd'), expr, why[-300:]), file=sys.stderr)
+for i in range(1, np_ + 1):
+    p = f'{w}/p/{i}'
+    try:
+        exec(compile(read(p + '.py'), p + '.py', 'exec'), {'__name__': '__check__'})
+        passed += 1
+    except Exception as e:
+        print('FAIL: %s: %s: %s' % (read(p + '.msg'), type(e).__name__, str(e)[-300:]), file=sys.stderr)
+print(passed, nj + np_ - passed)
 PY
-        tally "$W/json.tally" "$jn"
+        tally "$W/batch.tally" $((jn + pn))
     fi
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]

@@ -6,7 +6,7 @@
 # sweep: one row per grid point and strategy; infeasible and invalid rows stay, marked
 "$Z" sweep $M --gpus 8:64:x2 --micro-batch 1,2,4 --strategy all >"$out" 2>"$err"; [ "$(wc -l <"$out")" -eq $((1 + 4 * 3 * 4)) ] && ok || bad "sweep row count: $(wc -l <"$out")"
 "$Z" sweep $M --gpus 8,12 --tp 8 --strategy zero3 >"$out" 2>"$err"; grep -q 'false,--gpus 12 is not a multiple' "$out" && ok || bad "sweep invalid row not marked"
-"$Z" sweep --params 1e12 --gpus 8 --strategy ddp --format json >"$out" 2>"$err"; python3 -c "import json,sys; r=[json.loads(l) for l in open('$out')]; assert len(r)==1 and r[0]['fits'] is False" && ok || bad "sweep json lines"
+"$Z" sweep --params 1e12 --gpus 8 --strategy ddp --format json >"$out" 2>"$err"; py_check "sweep json lines" "import json,sys; r=[json.loads(l) for l in open('$(snap "$out")')]; assert len(r)==1 and r[0]['fits'] is False" || bad "sweep json lines"
 expect 2 "--gpus" -- sweep $M --gpus 64:8:x2
 expect 2 "--gpus" -- sweep $M --gpus 1:8:x1
 expect 2 "--micro-batch: empty item" -- sweep $M --micro-batch 1,,2
@@ -19,11 +19,11 @@ expect 2 "--precision" -- sweep $M --precision bf16,fp12
 # A row names every degree it was computed at (CP and EP too), and its step-time parts add up
 # to its total, the framework's per-step overhead (FSDP2's is not zero) included.
 "$Z" sweep --model mixtral-8x7b --hardware h100-80gb --gpus 16 --cp 2 --ep 2 --framework fsdp2 --strategy zero3 --format json >"$out" 2>"$err"
-python3 -c "
-import json; r = json.loads(open('$out').readline())
+py_check "sweep row's degrees and step parts" "
+import json; r = json.loads(open('$(snap "$out")').readline())
 assert (r['tp'], r['pp'], r['cp'], r['ep'], r['dp']) == (1, 1, 2, 2, 8), r
 parts = sum(v for k, v in r.items() if k.startswith('step_time_seconds.') and k != 'step_time_seconds.total')
-assert r['step_time_seconds.framework_overhead'] > 0 and abs(parts / r['step_time_seconds.total'] - 1) < 1e-7, (parts, r)" 2>"$err" && ok || bad "sweep row's degrees and step parts: $(tail -1 "$err")"
+assert r['step_time_seconds.framework_overhead'] > 0 and abs(parts / r['step_time_seconds.total'] - 1) < 1e-7, (parts, r)" || bad "sweep row's degrees and step parts"
 # 16 flags x 4096 values = 4096^16 ~ 10^57 rows: refused at once, the count does not overflow.
 expect 2 "more than 1000000 rows" -- sweep $M --gpus 1:4096 --micro-batch 1:4096 --seq-len 1:4096 --grad-accum 1:4096 --tp 1:4096 --pp 1:4096
 expect 2 "more than 100 rows" -- sweep $M --gpus 1:200 --strategy zero3 --max-rows 100
@@ -35,7 +35,7 @@ expect 2 "--strategy given twice" -- sweep $M --strategy zero2 --strategy zero3
 T=$(mktemp -d)
 sed 's/"name": *"[^"]*"/"name": "llama, 7b"/' models/llama-2-7b.json >"$T/m.json"
 "$Z" sweep --model "$T/m.json" --gpus 8 --strategy zero3 >"$out" 2>"$err"
-python3 -c "import csv; r=list(csv.DictReader(open('$out'))); assert len(r)==1 and r[0]['model']=='llama, 7b' and r[0]['strategy']=='zero3'" && ok || bad "csv quoting: $(head -2 "$out")"
+py_check "csv quoting: $(head -2 "$out")" "import csv; r=list(csv.DictReader(open('$(snap "$out")'))); assert len(r)==1 and r[0]['model']=='llama, 7b' and r[0]['strategy']=='zero3'" || bad "csv quoting: $(head -2 "$out")"
 rm -rf "$T"
 
 finish

@@ -58,7 +58,7 @@ R=$(pwd)/tests/validation/published_runs.csv
 ZA=$Z; case $ZA in /*) ;; *) ZA=$(pwd)/$ZA ;; esac
 ZD=${ZEROSIM_DATA:-$(pwd)}
 (cd "$V" && ZEROSIM_DATA=$ZD "$ZA" validate "$R" --format json) >"$out" 2>"$err"
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['count'] >= 60" "$out" 2>/dev/null && ok || bad "validate published_runs.csv from another directory: $(head -c 300 "$err")"
+py_check "validate published_runs.csv from another directory: $(head -c 300 "$err")" "import json,sys; d=json.load(open('$(snap "$out")')); assert d['count'] >= 60" || bad "validate published_runs.csv from another directory: $(head -c 300 "$err")"
 # A model path relative to the runs file is found next to it.
 mkdir -p "$V/sub/m" && cp models/llama-2-7b.json "$V/sub/m/my.json"
 printf '%s\nrel,m/my.json,a100-80gb,8,zero2,8,2048,1.0,,x\n' "$HDR" >"$V/sub/rel.csv"
@@ -67,11 +67,11 @@ printf '%s\nrel,m/my.json,a100-80gb,8,zero2,8,2048,1.0,,x\n' "$HDR" >"$V/sub/rel
 # newline, CRLF line ends, and blank lines that still count in line numbers.
 printf '\357\273\277%s\r\nbom-first,%s,1.0,,"two\r\nlines"\r\n\r\nsecond,%s,1.0,,x\r\n' "$HDR" "$ROW" "$ROW" >"$V/rfc.csv"
 "$Z" validate "$V/rfc.csv" --format csv >"$out" 2>"$err"
-python3 -c "
+py_check "BOM / multi-line field / CRLF: $(head -c 300 "$err")" "
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+rows = list(csv.DictReader(open('$(snap "$out")', newline='')))
 assert [r['name'] for r in rows] == ['bom-first', 'second'], rows
-" "$out" 2>>"$err" && ok || bad "BOM / multi-line field / CRLF: $(head -c 300 "$err")"
+" || bad "BOM / multi-line field / CRLF: $(head -c 300 "$err")"
 printf '%s\n\n\n"a\nb",%s,1.0,,x\nbad,%s,abc,,x\n' "$HDR" "$ROW" "$ROW" >"$V/lines.csv"
 expect 3 'lines.csv:6: column "measured_step_seconds"' -- validate "$V/lines.csv"
 # A JSON run with more than 64 keys: every key is read, wherever it stands.
@@ -93,12 +93,12 @@ json.dump([dict(base, name=n) for n in ['say "hi"', 'a,b', 'line\nbreak', ' padd
           open(sys.argv[1], "w"))
 PY
 "$Z" validate "$V/names.json" --format csv >"$out" 2>"$err"
-python3 -c "
+py_check "validate --format csv quoting: $(head -c 400 "$out") $(head -c 300 "$err")" "
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+rows = list(csv.DictReader(open('$(snap "$out")', newline='')))
 assert [r['name'] for r in rows] == ['say \"hi\"', 'a,b', 'line\nbreak', ' padded '], rows
 assert all(float(r['measured']) == 1.0 for r in rows), rows
-" "$out" 2>>"$err" && ok || bad "validate --format csv quoting: $(head -c 400 "$out") $(head -c 300 "$err")"
+" || bad "validate --format csv quoting: $(head -c 400 "$out") $(head -c 300 "$err")"
 # With several runs files, an error names the file the bad run is in (here the second).
 printf '%s\nbad-model,no-such-model,a100-80gb,8,zero2,8,2048,1.0,,x\n' "$HDR" >"$V/second.csv"
 expect 3 'second.csv: unknown model "no-such-model"' -- validate "$V/ok.csv" "$V/second.csv"

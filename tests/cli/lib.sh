@@ -60,7 +60,7 @@ snap() {
     snap_f=$(mktemp "$W/s/XXXXXX") && cp "$1" "$snap_f" && echo "$snap_f"
 }
 
-# tally FILE: add the "PASSED FAILED" pair a batched python3 run wrote on FILE's last line;
+# tally FILE COUNT: add the "PASSED FAILED" pair a batched python3 run wrote on FILE's last line;
 # no such line (python3 missing, a crash) fails every check of the batch, COUNT of them.
 tally() {
     set -- "$1" "$2" "$(tail -n 1 "$1" 2>/dev/null)"

@@ -41,7 +41,7 @@ LAYERS   := core io analysis report cmd
 # Library: everything but main.c and the command files, so tests link it without a main.
 LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := src/cmd/main.c $(wildcard src/cmd/cmd_*.c)
-TEST_SRC := $(wildcard tests/test_*.c)
+TEST_SRC := $(wildcard tests/test_*.c) tests/fixture_hw.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -104,10 +104,15 @@ test: deps
 test-unit: $(UNIT)
 	$(UNIT)
 
+# The command-line scripts run side by side, each into its own log under $(BUILD)/cli, printed
+# whole when all are done (slowest first: they bound the wall time).
+CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/cli/calibrate.sh \
+             tests/cli/estimate_published.sh tests/cli/estimate_parallel.sh tests/cli/estimate.sh \
+             tests/cli/validate.sh tests/cli/output.sh tests/cli/sweep.sh tests/cli/usage.sh tests/test_plot.sh
+
 test-cli: $(ZEROSIM)
 	sh tests/arch.sh
-	ZEROSIM=./$(ZEROSIM) sh tests/cli.sh
-	ZEROSIM=./$(ZEROSIM) sh tests/test_plot.sh
+	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
 
 # The sanitized pass: unit suites, CLI and plot scripts, the zerobench harness test, and the
 # replay of every fuzz regression input.

@@ -2,6 +2,7 @@
 #include "core/collective.h"
 #include "core/sim.h"
 #include "core/strategy.h"
+#include "fixture_hw.h"
 #include "test.h"
 #include "analysis/uncertainty.h"
 
@@ -48,22 +49,7 @@ static void hierarchical(void)
     CHECK_EQ_INT(c.seconds, 0);
 }
 
-static hardware node_hw(void)
-{
-    hardware hw = {0};
-    snprintf(hw.name, sizeof hw.name, "test");
-    hw.hbm_bytes = 80e9;
-    hw.gpus_per_node = 8;
-    hw.peak_bf16 = hw.peak_fp16 = hw.peak_fp32 = 312e12;
-    hw.hbm_bandwidth = 2e12;
-    hw.intra = (hw_link){"nvlink", 300e9, 3e-6, 1, 0, 0};
-    hw.inter = (hw_link){"ib", 25e9, 14e-6, 1, 0, 0};
-    hw.host = (hw_link){"pcie", 32e9, 0, 1, 0, 0};
-    hw.nics_per_node = 8;
-    hw.host_memory_bandwidth = 400e9;
-    hw.matmul_max_fraction = hw.hbm_fraction = hw.host_memory_fraction = 1;
-    return hw;
-}
+static hardware node_hw(void) { return fixture_hw(FIXTURE_A100_NODE); }
 
 /* ZeRO paper section 7: per GPU, DDP and ZeRO-1/2 move 2P elements, ZeRO-3 3P, each times
  * (n-1)/n, at gradient accumulation 1. 16-bit elements: 2 bytes. */

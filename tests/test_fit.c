@@ -107,134 +107,71 @@ static void test_collective_names(void)
 
 /* ------------------------------------------------------------------ nccl-tests text logs */
 
-/* Current (2022+) 13-column table; model alpha 14 us, busbw 360 GB/s. */
-static void test_parse_current(void)
+/* Per-log checks beyond the table's columns (the parse succeeded). */
+static void current_rows(const coll_samples *s)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "all_reduce_2.19_h100x8.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_STREQ(s.collective, "all_reduce");
-    CHECK_EQ_INT(s.n, 31);
-    CHECK_EQ_INT(s.ranks, 8);
-    CHECK_EQ_INT(s.ranks_inferred, 0);
-    CHECK_EQ_INT(s.hosts, 1); /* every "#  Rank" line says "on dgx-h100-01" */
-    CHECK_EQ_INT(s.iters, 20);
-    CHECK_EQ_INT(s.oob, 0);
-    CHECK_NEAR(s.avg_busbw, 139.918e9, 1e-9);
-    CHECK_EQ_INT(s.truncated_line, 0);
-    CHECK_NEAR(s.v[0].bytes, 8, 0);
-    CHECK_NEAR(s.v[0].seconds, 13.89e-6, 1e-12);
-    CHECK_NEAR(s.v[0].seconds_ip, 13.91e-6, 1e-12);
-    CHECK_EQ_INT(s.v[0].line, 18);
-    CHECK_EQ_INT(s.v[0].wrong, 0);
-    CHECK_EQ_INT(s.v[0].root, -1);
-    CHECK_EQ_INT(s.v[0].ranks, 8);
-    CHECK_STREQ(s.v[0].type, "float");
-    CHECK_STREQ(s.v[0].redop, "sum");
-    CHECK_STREQ(s.v[0].collective, "all_reduce");
-    const coll_sample *last = &s.v[30];
+    CHECK_EQ_INT(s->ranks_inferred, 0);
+    CHECK_EQ_INT(s->hosts, 1); /* every "#  Rank" line says "on dgx-h100-01" */
+    CHECK_EQ_INT(s->oob, 0);
+    CHECK_NEAR(s->avg_busbw, 139.918e9, 1e-9);
+    CHECK_EQ_INT(s->truncated_line, 0);
+    CHECK_NEAR(s->v[0].bytes, 8, 0);
+    CHECK_NEAR(s->v[0].seconds_ip, 13.91e-6, 1e-12);
+    CHECK_EQ_INT(s->v[0].line, 18);
+    CHECK_EQ_INT(s->v[0].wrong, 0);
+    CHECK_EQ_INT(s->v[0].root, -1);
+    CHECK_EQ_INT(s->v[0].ranks, 8);
+    CHECK_STREQ(s->v[0].type, "float");
+    CHECK_STREQ(s->v[0].redop, "sum");
+    CHECK_STREQ(s->v[0].collective, "all_reduce");
+    const coll_sample *last = &s->v[30];
     CHECK_NEAR(last->bytes, 8589934592.0, 0);
     CHECK_NEAR(last->seconds, 41494.5e-6, 1e-12);
     CHECK_NEAR(last->algbw, 207.01e9, 1e-12);
     CHECK_NEAR(last->busbw, 362.27e9, 1e-12);
     CHECK_NEAR(last->seconds_ip, 42390.7e-6, 1e-12);
-    check_busbw_factor(&s, 2.0 * 7 / 8);
-    check_log_fit(&s, 14e-6, 360e9);
-    coll_samples_free(&s);
-    CHECK(s.v == NULL && s.n == 0);
 }
 
-/* Pre-2022 12-column table ("error" = max deviation), old "#   Rank" lines, command echo. */
-static void test_parse_12col(void)
+static void col12_rows(const coll_samples *s)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "all_reduce_2021_12col_v100x16.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_STREQ(s.collective, "all_reduce"); /* from "./build/all_reduce_perf" */
-    CHECK_EQ_INT(s.n, 25);
-    CHECK_EQ_INT(s.ranks, 16);
-    CHECK_EQ_INT(s.iters, 20);
-    CHECK_EQ_INT(s.oob, 1);
-    CHECK_NEAR(s.v[0].seconds, 29.77e-6, 1e-12);
-    CHECK_STREQ(s.v[0].redop, "sum");
-    CHECK_EQ_INT(s.v[0].root, -1);
+    CHECK_EQ_INT(s->oob, 1);
+    CHECK_STREQ(s->v[0].redop, "sum");
+    CHECK_EQ_INT(s->v[0].root, -1);
     /* 5e-07 and 1e-06 are within float's 1e-5 x (16 - 1): fine; 2e-03 is not */
-    const coll_sample *ok = row_of(&s, 1 << 20), *bad = row_of(&s, 4 << 20);
+    const coll_sample *ok = row_of(s, 1 << 20), *bad = row_of(s, 4 << 20);
     CHECK(ok && bad);
     if (ok && bad) {
         CHECK_EQ_INT(ok->wrong, 0);
         CHECK_EQ_INT(bad->wrong, 1);
     }
     int wrong = 0;
-    for (int i = 0; i < s.n; i++) wrong += s.v[i].wrong;
+    for (int i = 0; i < s->n; i++) wrong += s->v[i].wrong;
     CHECK_EQ_INT(wrong, 1);
-    check_busbw_factor(&s, 2.0 * 15 / 16);
-    check_log_fit(&s, 30e-6, 11.5e9);
-    coll_samples_free(&s);
 }
 
-/* 2017-2019 table: "bytes N type op ... res", times in ms, header lines without '#'. */
-static void test_parse_2018_ms(void)
+static void ms2018_rows(const coll_samples *s)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "all_reduce_2018_ms_titanx2.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_STREQ(s.collective, "all_reduce");
-    CHECK_EQ_INT(s.n, 24);
-    CHECK_EQ_INT(s.ranks, 2);
-    CHECK_EQ_INT(s.iters, 20);
-    CHECK_EQ_INT(s.oob, 0);
-    CHECK_NEAR(s.v[0].seconds, 0.009e-3, 1e-12);
-    const coll_sample *big = row_of(&s, 64 << 20);
+    CHECK_EQ_INT(s->oob, 0);
+    const coll_sample *big = row_of(s, 64 << 20);
     CHECK(big != NULL);
     if (big) {
         CHECK(big->seconds > 5e-3 && big->seconds < 8e-3); /* ~6.7 ms at 10 GB/s */
         CHECK_NEAR(big->algbw, 67108864.0 / big->seconds, 0.01);
     }
-    check_busbw_factor(&s, 1.0);
-    coll_samples_free(&s);
 }
 
-/* mpirun --tag-output, NCCL INFO/WARN interleaved, lines of rank 8 and 3 dropped. */
-static void test_parse_tagged(void)
+static void tagged_rows(const coll_samples *s)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "all_gather_tagged_info_h100x16.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_STREQ(s.collective, "all_gather");
-    CHECK_EQ_INT(s.n, 11);
-    CHECK_EQ_INT(s.ranks, 16);
-    CHECK_EQ_INT(s.hosts, 2); /* ranks 0-7 "on node-a", 8-15 "on node-b" */
-    CHECK_EQ_INT(s.iters, 50);
-    CHECK(row_of(&s, 99999) == NULL);
-    CHECK_NEAR(s.v[0].bytes, 1024, 0);
-    CHECK_NEAR(s.v[0].seconds, 39.72e-6, 1e-12);
-    CHECK_STREQ(s.v[0].redop, "none");
-    for (int i = 1; i < s.n; i++) CHECK(s.v[i].bytes == 4 * s.v[i - 1].bytes);
-    check_busbw_factor(&s, 15.0 / 16);
-    check_log_fit(&s, 40e-6, 45e9);
-    coll_samples_free(&s);
+    CHECK_EQ_INT(s->hosts, 2); /* ranks 0-7 "on node-a", 8-15 "on node-b" */
+    CHECK(row_of(s, 99999) == NULL);
+    CHECK_NEAR(s->v[0].bytes, 1024, 0);
+    CHECK_STREQ(s->v[0].redop, "none");
+    for (int i = 1; i < s->n; i++) CHECK(s->v[i].bytes == 4 * s->v[i - 1].bytes);
 }
 
-/* Rows split by NCCL tuning lines, "[0] " prefixes glued mid-line. */
-static void test_parse_split_rows(void)
+static void split_rows(const coll_samples *s)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "all_reduce_split_rows_h100x16.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_EQ_INT(s.n, 11);
-    CHECK_EQ_INT(s.ranks, 16);
-    const coll_sample *r = row_of(&s, 4096);
+    const coll_sample *r = row_of(s, 4096);
     CHECK(r != NULL);
     if (r) {
         CHECK_NEAR(r->seconds, 21.78e-6, 1e-12);
@@ -242,68 +179,85 @@ static void test_parse_split_rows(void)
         CHECK_NEAR(r->busbw, 0.35e9, 1e-12);
         CHECK_EQ_INT(r->line, 28);
     }
-    CHECK(row_of(&s, 16 << 20) != NULL);
-    check_busbw_factor(&s, 2.0 * 15 / 16);
-    check_log_fit(&s, 22e-6, 90e9);
-    coll_samples_free(&s);
+    CHECK(row_of(s, 16 << 20) != NULL);
 }
 
-/* -S 1 timestamps, -c 0 (#wrong N/A), send/recv on two ranks. */
-static void test_parse_timestamps_na(void)
+static void timestamps_na_rows(const coll_samples *s)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "send_recv_timestamps_nocheck_a100x2.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_STREQ(s.collective, "send_recv");
-    CHECK_EQ_INT(s.n, 10);
-    CHECK_EQ_INT(s.ranks, 2);
-    CHECK_EQ_INT(s.iters, 50);
     int na = 0;
-    for (int i = 0; i < s.n; i++) na += s.v[i].wrong == -1;
-    CHECK_EQ_INT(na, s.n);
-    CHECK_NEAR(s.v[0].seconds, 7.94e-6, 1e-12);
-    check_busbw_factor(&s, 1.0);
-    check_log_fit(&s, 8e-6, 24e9);
-    coll_samples_free(&s);
+    for (int i = 0; i < s->n; i++) na += s->v[i].wrong == -1;
+    CHECK_EQ_INT(na, s->n);
 }
 
-/* -I 1: per-iteration columns after each pass must not be mistaken for the next pass. */
-static void test_parse_per_iter(void)
+static void per_iter_rows(const coll_samples *s)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "all_to_all_per_iter_h200x8.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_STREQ(s.collective, "all_to_all");
-    CHECK_EQ_INT(s.n, 7);
-    CHECK_EQ_INT(s.iters, 100);
-    CHECK_EQ_INT(s.ranks, 8);
-    CHECK_NEAR(s.v[0].seconds, 24.83e-6, 1e-12);
-    CHECK_NEAR(s.v[0].seconds_ip, 25.03e-6, 1e-12);
-    CHECK_EQ_INT(s.v[0].wrong, 0);
-    check_busbw_factor(&s, 7.0 / 8);
-    check_log_fit(&s, 25e-6, 300e9);
-    coll_samples_free(&s);
+    CHECK_NEAR(s->v[0].seconds_ip, 25.03e-6, 1e-12);
+    CHECK_EQ_INT(s->v[0].wrong, 0);
 }
 
-/* CRLF line endings; collective from a command echo. */
-static void test_parse_crlf(void)
+static void crlf_rows(const coll_samples *s) { CHECK_NEAR(s->v[0].bytes, 1048576, 0); }
+
+/* The nccl-tests logs of tests/data/nccl/ (README.md there says how each was made): what the
+ * parse must find, and the alpha-beta model the times were generated from. */
+static const struct log_case {
+    const char *file;
+    const char *collective; /* NULL: not checked */
+    int n, ranks;
+    int iters;              /* -1: not checked */
+    double first_seconds;   /* seconds of the first row; 0: not checked */
+    double busbw_factor;    /* busbw / algbw of every precise row */
+    double alpha, busbw;    /* the model: seconds, bytes/s; busbw 0: no fit */
+    void (*more)(const coll_samples *s);
+} log_cases[] = {
+    /* Current (2022+) 13-column table; model alpha 14 us, busbw 360 GB/s. */
+    {"all_reduce_2.19_h100x8.log", "all_reduce", 31, 8, 20, 13.89e-6, 2.0 * 7 / 8, 14e-6, 360e9,
+     current_rows},
+    /* Pre-2022 12-column table ("error" = max deviation), old "#   Rank" lines, command echo;
+     * the collective from "./build/all_reduce_perf". */
+    {"all_reduce_2021_12col_v100x16.log", "all_reduce", 25, 16, 20, 29.77e-6, 2.0 * 15 / 16, 30e-6, 11.5e9,
+     col12_rows},
+    /* 2017-2019 table: "bytes N type op ... res", times in ms, header lines without '#'. */
+    {"all_reduce_2018_ms_titanx2.log", "all_reduce", 24, 2, 20, 0.009e-3, 1.0, 0, 0, ms2018_rows},
+    /* mpirun --tag-output, NCCL INFO/WARN interleaved, lines of rank 8 and 3 dropped. */
+    {"all_gather_tagged_info_h100x16.log", "all_gather", 11, 16, 50, 39.72e-6, 15.0 / 16, 40e-6, 45e9,
+     tagged_rows},
+    /* Rows split by NCCL tuning lines, "[0] " prefixes glued mid-line. */
+    {"all_reduce_split_rows_h100x16.log", NULL, 11, 16, -1, 0, 2.0 * 15 / 16, 22e-6, 90e9, split_rows},
+    /* -S 1 timestamps, -c 0 (#wrong N/A), send/recv on two ranks. */
+    {"send_recv_timestamps_nocheck_a100x2.log", "send_recv", 10, 2, 50, 7.94e-6, 1.0, 8e-6, 24e9,
+     timestamps_na_rows},
+    /* -I 1: per-iteration columns after each pass must not be mistaken for the next pass. */
+    {"all_to_all_per_iter_h200x8.log", "all_to_all", 7, 8, 100, 24.83e-6, 7.0 / 8, 25e-6, 300e9,
+     per_iter_rows},
+    /* CRLF line endings; collective from a command echo. */
+    {"reduce_scatter_crlf_a6000x4.log", "reduce_scatter", 11, 4, -1, 0, 3.0 / 4, 30e-6, 18e9, crlf_rows},
+};
+
+/* Every log of the table: parsed, checked column by column, fitted, freed. Failures name the
+ * log (as the running test). */
+static void test_parse_logs(void)
 {
-    coll_samples s;
-    zs_error e = {0};
-    int rc = nccltests_parse(NCCL_DIR "reduce_scatter_crlf_a6000x4.log", NULL, &s, &e);
-    CHECK_EQ_INT(rc, ZS_OK);
-    if (rc) { fprintf(stderr, "  %s\n", e.msg); return; }
-    CHECK_STREQ(s.collective, "reduce_scatter");
-    CHECK_EQ_INT(s.n, 11);
-    CHECK_EQ_INT(s.ranks, 4);
-    CHECK_NEAR(s.v[0].bytes, 1048576, 0);
-    check_busbw_factor(&s, 3.0 / 4);
-    check_log_fit(&s, 30e-6, 18e9);
-    coll_samples_free(&s);
+    char path[256];
+    for (size_t k = 0; k < sizeof log_cases / sizeof log_cases[0]; k++) {
+        const struct log_case *c = &log_cases[k];
+        test_current = c->file;
+        snprintf(path, sizeof path, NCCL_DIR "%s", c->file);
+        coll_samples s;
+        zs_error e = {0};
+        int rc = nccltests_parse(path, NULL, &s, &e);
+        CHECK_EQ_INT(rc, ZS_OK);
+        if (rc) { fprintf(stderr, "  %s\n", e.msg); continue; }
+        if (c->collective) CHECK_STREQ(s.collective, c->collective);
+        CHECK_EQ_INT(s.n, c->n);
+        CHECK_EQ_INT(s.ranks, c->ranks);
+        if (c->iters >= 0) CHECK_EQ_INT(s.iters, c->iters);
+        if (c->first_seconds > 0) CHECK_NEAR(s.v[0].seconds, c->first_seconds, 1e-12);
+        c->more(&s);
+        check_busbw_factor(&s, c->busbw_factor);
+        if (c->busbw > 0) check_log_fit(&s, c->alpha, c->busbw);
+        coll_samples_free(&s);
+        CHECK(s.v == NULL && s.n == 0);
+    }
 }
 
 /* No header at all: the layout is guessed and the collective must be given. */
@@ -882,14 +836,7 @@ static void test_fit_scale(void)
 void suite_fit(void)
 {
     RUN_TEST(test_collective_names);
-    RUN_TEST(test_parse_current);
-    RUN_TEST(test_parse_12col);
-    RUN_TEST(test_parse_2018_ms);
-    RUN_TEST(test_parse_tagged);
-    RUN_TEST(test_parse_split_rows);
-    RUN_TEST(test_parse_timestamps_na);
-    RUN_TEST(test_parse_per_iter);
-    RUN_TEST(test_parse_crlf);
+    RUN_TEST(test_parse_logs);
     RUN_TEST(test_parse_rows_only);
     RUN_TEST(test_parse_truncated_last);
     RUN_TEST(test_parse_nccltests_json);

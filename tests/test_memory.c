@@ -3,24 +3,11 @@
 
 #include "core/sim.h"
 #include "core/strategy.h"
+#include "fixture_hw.h"
 #include "test.h"
 
 /* A V100-like system; memory tests read only hbm_bytes, the rest keeps the step model finite. */
-static hardware test_hw(void)
-{
-    hardware hw = {0};
-    hw.hbm_bytes = 32e9;
-    hw.gpus_per_node = 16;
-    hw.peak_bf16 = hw.peak_fp16 = hw.peak_fp32 = 125e12;
-    hw.hbm_bandwidth = 900e9;
-    hw.intra = (hw_link){"nvswitch", 150e9, 3e-6, 1, 0, 0};
-    hw.inter = (hw_link){"ib", 12.5e9, 14e-6, 1, 0, 0};
-    hw.host = (hw_link){"pcie", 16e9, 0, 1, 0, 0};
-    hw.nics_per_node = 8;
-    hw.host_memory_bandwidth = 200e9;
-    hw.matmul_max_fraction = hw.hbm_fraction = hw.host_memory_fraction = 1;
-    return hw;
-}
+static hardware test_hw(void) { return fixture_hw(FIXTURE_V100_NODE); }
 
 /* Model states in GB (1e9 bytes) from the ZeRO paper (Rajbhandari et al., SC20, arXiv
  * 1910.02054), Table 1: mixed-precision Adam, K = 12, for DP degree N. The paper rounds

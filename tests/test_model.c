@@ -8,6 +8,7 @@
 #include "report/model_explain.h"
 #include "io/model_json.h"
 #include "core/sim.h"
+#include "fixture_hw.h"
 #include "test.h"
 
 static int load(const char *name, model *m, param_counts *pc)
@@ -400,17 +401,7 @@ static void defaults_and_names(void)
 static int prepare(sim_input *in, const model *m, const param_counts *pc, training *t)
 {
     static hardware hw;
-    memset(&hw, 0, sizeof hw);
-    hw.hbm_bytes = 80e9;
-    hw.gpus_per_node = 8;
-    hw.peak_bf16 = hw.peak_fp16 = hw.peak_fp32 = 1e15;
-    hw.hbm_bandwidth = 3e12;
-    hw.intra = (hw_link){"nvlink", 450e9, 3e-6, 1, 0, 0};
-    hw.inter = (hw_link){"ib", 50e9, 10e-6, 1, 0, 0};
-    hw.host = (hw_link){"pcie", 50e9, 0, 1, 0, 0};
-    hw.nics_per_node = 8;
-    hw.host_memory_bandwidth = 200e9;
-    hw.matmul_max_fraction = hw.hbm_fraction = hw.host_memory_fraction = 1;
+    hw = fixture_hw(FIXTURE_H100_NODE);
     zs_error e = {0};
     int rc = sim_prepare(in, m, pc, &hw, t, &e);
     if (rc) fprintf(stderr, "  sim_prepare: %s\n", e.msg);

@@ -1,0 +1,61 @@
+#!/bin/sh
+# catalog.sh -- every catalog model through estimate, plan and sweep (one python3 for all).
+# Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+# every catalog model, each family of issue 12 among them, runs through estimate, plan and
+# sweep: exit 0 (fits) or 1 (nothing fits, with a hint on stderr), finite numbers throughout.
+"$Z" list models >"$out" 2>"$err" && grep -q "deepseek_v3" "$out" && grep -q "umt5" "$out" && ok || bad "zerosim list models: families"
+F=$W/fam
+mkdir "$F"
+i=0
+for name in $("$Z" list models 2>/dev/null | awk 'NR > 1 { print $1 }'); do
+    "$Z" estimate --model "$name" --hardware h100-80gb --gpus 64 --seq-len 4096 --format json >"$F/e" 2>"$err"
+    e=$?
+    # nothing fits (1) may say on stderr what would; anything else on stderr is a failure
+    [ -s "$err" ] && [ $e -ne 1 ] && e=9
+    "$Z" plan --model "$name" --hardware h100-80gb --max-gpus 64 --top 2 --format json >"$F/p" 2>"$err"
+    p=$?
+    [ -s "$err" ] && p=9
+    "$Z" sweep --model "$name" --hardware h100-80gb --gpus 8,64 --strategy zero1,zero3 --checkpointing none,full >"$F/s" 2>"$err"
+    s=$?
+    [ -s "$err" ] && s=9
+    if [ $e -le 1 ] && [ $p -le 1 ] && [ $s -le 1 ]; then
+        # the outputs are checked below, all models in one python3
+        i=$((i + 1))
+        mv "$F/e" "$F/$i.e"; mv "$F/p" "$F/$i.p"; mv "$F/s" "$F/$i.s"; echo "$name $e $p $s" >"$F/$i.name"
+    else
+        bad "$name through estimate ($e), plan ($p), sweep ($s): $(tail -c 300 "$err")"
+    fi
+done
+if [ "$i" -gt 0 ]; then
+    python3 - "$F" "$i" >"$F/tally" <<'PY'
+import csv, json, math, sys
+f, n = sys.argv[1], int(sys.argv[2])
+def finite(x):
+    if isinstance(x, dict): return all(finite(v) for v in x.values())
+    if isinstance(x, list): return all(finite(v) for v in x)
+    if isinstance(x, float): return math.isfinite(x)
+    return True
+passed = 0
+for i in range(1, n + 1):
+    try:
+        d, [plan] = json.load(open(f'{f}/{i}.e')), [json.load(open(f'{f}/{i}.p'))]
+        assert finite(d) and finite(plan) and d['model']['parameters'] > 0
+        rows = list(csv.DictReader(open(f'{f}/{i}.s')))
+        assert len(rows) == 8, len(rows)
+        for r in rows:
+            for k, v in r.items():
+                if k.startswith(('memory_bytes', 'step_time')) and r['valid'] == 'true':
+                    assert math.isfinite(float(v)) and float(v) >= 0, (k, v)
+        passed += 1
+    except Exception as e:
+        name, es, ps, ss = open(f'{f}/{i}.name').read().split()
+        print('FAIL: %s through estimate (%s), plan (%s), sweep (%s): %s: %s'
+              % (name, es, ps, ss, type(e).__name__, str(e)[-300:]), file=sys.stderr)
+print(passed, n - passed)
+PY
+    tally "$F/tally" "$i"
+fi
+
+finish

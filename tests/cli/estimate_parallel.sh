@@ -1,0 +1,193 @@
+#!/bin/sh
+# estimate_parallel.sh -- estimate: context and expert parallelism, LoRA, FP8, encoder-decoder, --compat.
+# Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+# ---- Context parallelism (issue 13) ----
+# CP 2 halves every per-token activation (blocks, embedding, head, logits); what it adds, as its
+# own row, is ring attention's two K/V receive buffers of the block in hand: 2 x (K + V) x e x
+# s/cp x b x kv_width / tp. Llama-2-7B: kv_width 4096, e = 2, s = 4096, b = 1, tp = 1.
+"$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --strategy zero3 --format json >"$out" 2>"$err"
+"$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 2 --strategy zero3 --format json >"$out.2" 2>>"$err"
+py_check "CP 2 does not halve the activations" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
+kvbuf = 2 * 2 * 2 * (4096 / 2) * 1 * 4096
+assert a['context_parallel_kv_buffers'] == 0 and b['context_parallel_kv_buffers'] == kvbuf, (a, b)
+assert abs((a['activations'] + a['logits']) / 2 - (b['activations'] + b['logits'])) < 1, (a, b)" || bad "CP 2 does not halve the activations"
+# The K/V buffer row appears in the table only where CP is on.
+"$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 2 >"$out" 2>"$err"; grep -q "CP K/V receive buffers  *0.06" "$out" && ok || bad "CP K/V row missing: $(grep -i 'K/V' "$out")"
+"$Z" estimate --model llama-2-7b --gpus 8 --seq-len 4096 >"$out" 2>"$err"; grep -q "K/V receive" "$out" && bad "CP K/V row without CP" || ok
+# The ring passes each rank's K/V chunk cp - 1 times per layer forward, twice the bytes backward
+# (K/V again and their gradients): sizes and counts in closed form, 32 layers, grad-accum 1.
+json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('CP ring')] == [(2*2*(4096/4)*1*4096, 32*3), (2*2*2*(4096/4)*1*4096, 32*3)]" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --cp 4 --strategy zero3 --format json
+# CP composes with TP, PP, DP and ZeRO; frameworks without it, and eager attention, refuse it.
+json_check "d['results'][0]['applicable'] and d['training']['dp'] == 2" estimate --model llama-2-13b --hardware h100-80gb --gpus 32 --tp 2 --pp 2 --cp 4 --seq-len 32768 --strategy zero1 --framework megatron --format json
+expect 2 "no context parallelism" -- estimate --model llama-2-7b --gpus 8 --cp 2 --framework deepspeed
+expect 2 "needs flash attention" -- estimate --model llama-2-7b --gpus 8 --cp 2 --eager-attention
+expect 2 "not a multiple of --cp" -- estimate --model llama-2-7b --gpus 8 --cp 2 --seq-len 4095
+rm -f "$out.2"
+
+# ---- LoRA and QLoRA (issue 13) ----
+# PEFT's print_trainable_parameters for Llama-2-7B with r = 16 on q,k,v,o,gate,up,down prints
+# "trainable params: 39,976,960 || all params: 6,778,392,576".
+json_check "d['training']['trainable_parameters'] == 39976960 and d['model']['parameters'] + 39976960 == 6778392576" estimate --model llama-2-7b --finetune lora --lora-rank 16 --format json
+# QLoRA (Dettmers et al. 2023, abstract): 65B fine-tuning needs ">780GB of GPU memory" in 16-bit
+# and "<48GB" with QLoRA, which "finetune[s] a 65B parameter model on a single 48GB GPU".
+json_check "d['results'][0]['fits'] and d['results'][0]['memory_bytes']['total'] < 48e9" estimate --model tests/data/models/llama-65b.json --gpus 1 --hbm 48GB --finetune qlora --checkpointing full --seq-len 512 --strategy ddp --format json
+json_check "d['results'][0]['memory_bytes']['model_states'] > 780e9" estimate --model tests/data/models/llama-65b.json --gpus 1 --checkpointing full --seq-len 512 --strategy ddp --format json
+json_check "not d['results'][0]['fits']" estimate --model tests/data/models/llama-65b.json --gpus 1 --hbm 48GB --finetune lora --checkpointing full --seq-len 512 --strategy ddp --format json
+# LoRA reduces only the adapters' gradient traffic: DDP all-reduces the 40M adapter gradients.
+json_check "[c['size_bytes'] * c['calls_per_step'] for c in d['results'][0]['collectives'] if c['what'] == 'gradient all-reduce'] == [2 * 39976960]" estimate --model llama-2-7b --gpus 8 --finetune lora --strategy ddp --format json
+expect 2 "--finetune" -- estimate --model llama-2-7b --finetune dora
+expect 2 "needs --model" -- estimate --params 7e9 --finetune lora
+
+# ---- FP8 (issue 13) ----
+# A100 has no FP8 tensor cores (A100 datasheet): refused, naming the profile.
+expect 2 "no fp8 peak" -- estimate --model llama-2-7b --gpus 8 --precision fp8
+# FP8 keeps bf16 parameters, gradients and an fp32 master (Transformer Engine), so model states
+# grow by the cached FP8 weight and its transpose (2 bytes per linear weight), and each linear
+# saves its input in 1 byte instead of 2.
+"$Z" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 4096 --format json >"$out" 2>"$err"
+"$Z" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 4096 --precision fp8 --format json >"$out.2" 2>>"$err"
+py_check "fp8 memory or compute" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]; b = json.load(open('$(snap "$out.2")'))['results'][0]
+linear = 32 * (202383360 - 8192)   # Llama-2-7B block parameters less its two RMSNorm weights
+assert abs(b['memory_bytes']['parameters'] - a['memory_bytes']['parameters'] - 2 * linear) < 1
+h, i, s = 4096, 11008, 4096        # per layer: 2 h + h + i elements per token drop from 2 bytes to 1
+assert abs((a['memory_bytes']['activations'] - b['memory_bytes']['activations']) - 32 * s * (3 * h + i)) < 1
+assert b['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" || bad "fp8 memory or compute"
+rm -f "$out.2"
+# Small models: FP8's cast kernels (one fused cast-transpose per linear forward and backward,
+# Transformer Engine linear.py) cost more than FP8 saves on GPT-2's 768-wide GEMMs at one
+# 1024-token sequence, so FP8 must not be shown faster there; GPT-2 XL (1600 wide) gains.
+# fp8_small MODEL OP MESSAGE: the fp8 compute seconds OP the bf16 ones, checked in finish.
+fp8_small() {
+    for p in bf16 fp8; do
+        "$Z" estimate --model "$1" --hardware h100-80gb --gpus 8 --strategy ddp --seq-len 1024 --precision $p --format json >"$out.$p" 2>>"$err"
+    done
+    py_check "$3" "import json
+a, b = (json.load(open(f))['results'][0]['step_time_seconds']['compute'] for f in ('$(snap "$out.bf16")', '$(snap "$out.fp8")'))
+assert b $2 a, ('bf16', a, 'fp8', b)" || bad "$3"
+}
+fp8_small gpt2 '>=' "fp8 shown faster than bf16 for gpt2 at micro-batch 1"
+fp8_small gpt2-xl '<' "fp8 not faster for gpt2-xl"
+# CP's own traffic in the comm report: ring attention passes each layer's K and V chunk
+# (2 x 4096 local tokens x 4096 KV width x 2 bytes) cp-1 times forward and twice that backward:
+# 3 x 32 layers x 67,108,864 B for Llama-2-7B at 8192 tokens, CP 2; no expert traffic.
+json_check "d['results'][0]['communication_bytes_per_gpu']['context_parallel_kv'] == 3 * 32 * 2 * 4096 * 4096 * 2 and d['results'][0]['communication_bytes_per_gpu']['expert_all_to_all'] == 0" estimate --model llama-2-7b --hardware h100-80gb --gpus 8 --seq-len 8192 --cp 2 --strategy ddp --format json
+# ... and in the table, and the comm chart marks both where present.
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --seq-len 4096 --strategy zero1 --ep 8 --cp 2 >"$out" 2>"$err"
+grep -q "of which EP all-to-all" "$out" && grep -q "of which CP K/V ring" "$out" && ok || bad "EP/CP rows missing from the estimate table"
+# Exposed EP and CP time are parts of the exposed communication: the all-to-all is never hidden;
+# the K/V ring hides only under its layer's attention, so 16k tokens over CP 16 across nodes
+# cannot hide it, and a model without experts has no EP part.
+json_check "(lambda s: 0 < s['communication_exposed_expert_all_to_all'] <= s['communication_exposed'] and s['communication_exposed_context_parallel_kv'] == 0)(d['results'][0]['step_time_seconds'])" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --seq-len 4096 --checkpointing full --strategy zero1 --ep 8 --format json
+json_check "(lambda s: 0 < s['communication_exposed_context_parallel_kv'] <= s['communication_exposed'] and s['communication_exposed_expert_all_to_all'] == 0)(d['results'][0]['step_time_seconds'])" estimate --model llama-2-7b --gpus 64 --seq-len 16384 --cp 16 --strategy zero1 --format json
+"$Z" estimate --model llama-2-7b --gpus 64 --seq-len 16384 --cp 16 --strategy zero1 >"$out" 2>"$err"
+[ "$(grep -c "of which CP K/V ring" "$out")" = 2 ] && ! grep -q "of which EP" "$out" && ok || bad "exposed CP row missing from the step table"
+# Encoder-decoder sequence lengths: T5 pre-training fed 512 input tokens and 114 target tokens
+# (Raffel et al. 2020, section 3.1.4). --decoder-seq-len equal to --seq-len is the 1:1 default;
+# a shorter decoder lowers activations and compute; decoder-only models refuse the flag.
+"$Z" estimate --model t5-base --seq-len 512 --strategy ddp --format json >"$out" 2>"$err"
+"$Z" estimate --model t5-base --seq-len 512 --decoder-seq-len 512 --strategy ddp --format json >"$out.2" 2>>"$err"
+"$Z" estimate --model t5-base --seq-len 512 --decoder-seq-len 114 --strategy ddp --format json >"$out.3" 2>>"$err"
+py_check "--decoder-seq-len" "
+import json; a, b, c = (json.load(open(f))['results'][0] for f in ('$(snap "$out")', '$(snap "$out.2")', '$(snap "$out.3")'))
+assert a['memory_bytes'] == b['memory_bytes'] and a['step_time_seconds'] == b['step_time_seconds']
+assert c['memory_bytes']['activations'] < a['memory_bytes']['activations']
+assert c['step_time_seconds']['compute'] < a['step_time_seconds']['compute']" || bad "--decoder-seq-len"
+rm -f "$out.2" "$out.3"
+expect 2 "not an encoder-decoder" -- estimate --model llama-2-7b --decoder-seq-len 128
+expect 2 "--decoder-seq-len" -- estimate --model t5-base --decoder-seq-len 0
+
+# ---- Expert parallelism (issue 13) ----
+# Where nothing else shards them (DDP), EP 8 divides Mixtral-8x7B's routed experts (32 blocks x
+# 8 experts x 3 x 4096 x 14336 = 45,097,156,608 parameters, from its published config) by 8:
+# parameters, gradients and optimizer states each shrink by 7/8 of the experts' bytes.
+"$Z" estimate --model mixtral-8x7b --gpus 8 --strategy ddp --format json >"$out" 2>"$err"
+"$Z" estimate --model mixtral-8x7b --gpus 8 --strategy ddp --ep 8 --format json >"$out.2" 2>>"$err"
+py_check "EP does not divide the experts by EP" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
+x = 45097156608 * 7 / 8
+assert abs(a['parameters'] - b['parameters'] - 2 * x) < 1 and abs(a['gradients'] - b['gradients'] - 2 * x) < 1
+assert abs(a['optimizer_states'] - b['optimizer_states'] - 12 * x) < 1" || bad "EP does not divide the experts by EP"
+rm -f "$out.2"
+# The all-to-all per MoE block: tokens x top-k x hidden x 2 bytes, dispatch and combine, forward
+# and backward: Mixtral, seq 2048, micro-batch 1, k = 2: 2048 x 2 x 4096 x 2 bytes, 32 x 4 calls.
+json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('EP all-to-all')] == [(2048*2*4096*2, 32*4)]" estimate --model mixtral-8x7b --gpus 16 --strategy zero1 --ep 8 --format json
+expect 2 "does not divide the model's 8 experts" -- estimate --model mixtral-8x7b --gpus 16 --ep 16
+expect 2 "has no routed experts" -- estimate --model llama-2-7b --gpus 8 --ep 2
+# EP with ZeRO-3: DeepSpeed refuses MoE at stage 3 ("MoE not supported with Stage 3",
+# microsoft/DeepSpeed@38327e07 deepspeed/runtime/engine.py); FSDP2 (torchtitan) shards the
+# experts over their expert-data-parallel mesh. Memory: at TP 1 every expert byte is still
+# split over all 64 ranks (EP 8 x EDP 8 = DP 64), so parameters, gradients and optimizer states
+# equal ZeRO-3's without EP; the traffic changes: each MoE block's experts gather over EDP,
+# E / EP / 32 blocks x 2 bytes = 45,097,156,608 / 8 / 32 x 2 per call, once per micro-batch
+# forward and twice backward with full recompute (8 micro-batches x 32 blocks).
+expect 2 "DeepSpeed does not shard expert-parallel parameters" -- estimate --model mixtral-8x7b --gpus 16 --ep 8 --strategy zero3 --framework deepspeed
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --strategy zero3 --seq-len 4096 --grad-accum 8 --checkpointing full --format json >"$out" 2>"$err"
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --strategy zero3 --seq-len 4096 --grad-accum 8 --checkpointing full --ep 8 --framework fsdp2 --format json >"$out.2" 2>>"$err"
+py_check "EP with ZeRO-3" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]; b = json.load(open('$(snap "$out.2")'))['results'][0]
+for k in ('parameters', 'gradients', 'optimizer_states'):
+    assert abs(a['memory_bytes'][k] / b['memory_bytes'][k] - 1) < 1e-9, k
+g = [(c['size_bytes'], c['calls_per_step']) for c in b['collectives'] if c['what'].startswith('expert parameter all-gather')]
+assert g == [(45097156608 / 8 / 32 * 2, 8 * 32), (45097156608 / 8 / 32 * 2, 2 * 8 * 32)], g
+assert b['step_time_seconds']['communication_exposed'] < a['step_time_seconds']['communication_exposed']" || bad "EP with ZeRO-3"
+rm -f "$out.2"
+json_check "len(d['ranked']) > 0 and all(r['ep'] == 8 for r in d['ranked'])" plan --model mixtral-8x7b --hardware h100-80gb --max-gpus 64 --ep 8 --top 20 --format json
+# EP with CP: Megatron-Core carves EP from TP x CP x DP, so at TP 1 EP x EDP = DP x CP and the
+# experts still split over every DP x CP rank: ZeRO-3 parameters, gradients and optimizer states
+# with EP equal those without (was: the experts divided by DP x CP once more).
+"$Z" estimate --model qwen3-30b-a3b --hardware h100-80gb --gpus 4 --cp 2 --strategy zero3 --framework fsdp2 --format json >"$out" 2>"$err"
+"$Z" estimate --model qwen3-30b-a3b --hardware h100-80gb --gpus 4 --cp 2 --ep 2 --strategy zero3 --framework fsdp2 --format json >"$out.2" 2>>"$err"
+py_check "EP with CP and ZeRO-3" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
+for k in ('parameters', 'gradients', 'optimizer_states'):
+    assert abs(a[k] / b[k] - 1) < 1e-9, (k, a[k], b[k])" || bad "EP with CP and ZeRO-3"
+# Hybrid sharding with EP: the optimizer step walks the rank's shard of the states, so its time
+# per optimizer-state byte is the same with EP as without (was: the experts' shard taken over
+# all of EDP instead of its shard part, 4x too small here: EDP 8, 4 replicas).
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --strategy zero3 --framework fsdp2 --format json >"$out" 2>"$err"
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json >"$out.2" 2>>"$err"
+py_check "EP with hybrid sharding, optimizer step" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]; b = json.load(open('$(snap "$out.2")'))['results'][0]
+ra = a['step_time_seconds']['optimizer'] / a['memory_bytes']['optimizer_states']
+rb = b['step_time_seconds']['optimizer'] / b['memory_bytes']['optimizer_states']
+assert abs(ra / rb - 1) < 1e-9, (ra, rb)" || bad "EP with hybrid sharding, optimizer step"
+# Hybrid sharding with EP (torchtitan's HSDP mesh for the experts): on 32 GPUs with shard groups
+# of 8 and EP 4, EDP = 32 / 4 = 8 spans 4 replicas, so the experts shard over 2 ranks inside a
+# shard group; their gradients reduce-scatter there and the half left on each rank, 2 bytes x
+# 45,097,156,608 / 4 / 2, is all-reduced across the replicas. EP must come from inside a shard
+# group (torchtitan's parallel_dims borrows it from dp_shard x cp), so shard groups of 2 refuse EP 4.
+json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('expert gradient all-reduce across replicas')] == [(2 * 45097156608 / 4 / 2, 1)]" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json
+expect 2 "--ep 4 does not divide TP x --shard-group = 2" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 2 --ep 4 --strategy zero3 --framework fsdp2
+# EP's gathered working set. FSDP2 unshards a block's unit, two in flight: with EP 8 a Mixtral
+# block holds its attention (2 x 4096 x 4096 + 2 x 4096 x 1024), router (4096 x 8) and norms
+# (2 x 4096), 41,984,000 parameters, plus 8 / 8 of its experts, 3 x 4096 x 14336 = 176,160,768
+# (was: all 8 experts). Where ZeRO-3 gathers a MoE block's experts whole, what it gathers must fit
+# in the gathered-parameter row: at least the largest all-gather.
+json_check "d['results'][0]['memory_bytes']['zero3_gathered_parameters'] == 2 * 2 * (41984000 + 176160768)" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --ep 8 --strategy zero3 --framework fsdp2 --format json
+json_check "(lambda r: r['memory_bytes']['zero3_gathered_parameters'] >= max(c['size_bytes'] for c in r['collectives'] if c['collective'] == 'all_gather'))(d['results'][0])" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 64 --ep 4 --strategy zero3 --format json
+# Megatron-Core raises "When using expert parallelism and tensor parallelism, sequence
+# parallelism must be used" (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).
+expect 2 "--ep 2 with --tp 2 needs --sequence-parallel" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --framework megatron --strategy zero1
+json_check "d['training']['tp'] == 2 and d['training']['ep'] == 2" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --sequence-parallel --framework megatron --strategy zero1 --format json
+# FP8 with EP: Transformer Engine's FP8 weight and transpose (2 bytes per linear weight) exist
+# only for the experts the rank holds. DDP, EP 8 against EP 1: the 16-bit weights lose 7/8 of
+# Mixtral-8x7B's 45,097,156,608 expert parameters (2 bytes each) and their FP8 pair 2 more.
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 8 --strategy ddp --precision fp8 --format json >"$out" 2>"$err"
+"$Z" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 8 --strategy ddp --precision fp8 --ep 8 --format json >"$out.2" 2>>"$err"
+py_check "FP8 with EP" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['memory_bytes']; b = json.load(open('$(snap "$out.2")'))['results'][0]['memory_bytes']
+d = a['parameters'] - b['parameters']; x = 4 * 7 / 8 * 45097156608
+assert abs(d - x) < 1, (d, x)" || bad "FP8 with EP"
+rm -f "$out.2"
+
+# --compat megatron with experts: Mixtral-8x7B, PP 4, EP 8, 64 GPUs, distributed optimizer,
+# 8 micro-batches; NVIDIA/Megatron-LM@d98e8a64 theoretical_memory_usage.py returns
+# 20063312640.0 and 19236893491.2 bytes (tests/test_compat.c), printed as MiB:
+"$Z" estimate --model mixtral-8x7b --compat megatron --gpus 64 --pp 4 --ep 8 --seq-len 4096 --distributed-optimizer --grad-accum 8 >"$out" 2>"$err"
+grep -q "weight and optimizer=19133.87 MB, activation=18345.73 MB" "$out" && ok || bad "--compat megatron with EP: $(tail -3 "$out")"
+
+finish

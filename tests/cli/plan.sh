@@ -1,0 +1,79 @@
+#!/bin/sh
+# plan.sh -- plan: brute force through estimate, fixed flags, --rank, --max-model, fits-from lines.
+# Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+# plan: the top configuration, re-run through estimate, is feasible and has the same step time;
+# no other configuration that estimate can build beats it (brute force over a small space)
+"$Z" plan --model llama-2-7b --max-gpus 16 --global-batch 64 --format json >"$out" 2>"$err"
+if python3 - "$out" "$Z" <<'PY'
+import json, subprocess, sys, itertools
+plan = json.load(open(sys.argv[1])); Z = sys.argv[2]
+top = plan['ranked'][0]
+def est(strategy, gpus, tp, pp, v, mb, ga, ck, oo, op, sp):
+    a = [Z, 'estimate', '--model', 'llama-2-7b', '--gpus', str(gpus), '--tp', str(tp), '--pp', str(pp),
+         '--virtual-stages', str(v), '--micro-batch', str(mb), '--grad-accum', str(ga), '--checkpointing', ck,
+         '--offload-optimizer', oo, '--offload-params', op, '--strategy', strategy, '--format', 'json']
+    if sp: a.append('--sequence-parallel')
+    r = subprocess.run(a, capture_output=True, text=True)
+    if r.returncode not in (0, 1): return None
+    return json.loads(r.stdout)['results'][0]
+r = est(top['strategy'], top['gpus'], top['tp'], top['pp'], top['virtual_stages'], top['micro_batch'], top['grad_accum'],
+        top['checkpointing'], top['offload_optimizer'], top['offload_params'], top['sequence_parallel'])
+assert r and r['fits'], 'top plan does not fit through estimate'
+assert abs(r['step_time_seconds']['total'] - top['step_time_seconds']['total']) < 1e-9 * r['step_time_seconds']['total']
+best = None
+for gpus in (8, 16):
+    for s in ('ddp', 'zero1', 'zero2', 'zero3'):
+        for mb in (1, 2, 4, 8):
+            if 64 % (mb * gpus): continue
+            for ck in ('none', 'selective', 'full'):
+                x = est(s, gpus, 1, 1, 1, mb, 64 // (mb * gpus), ck, 'none', 'none', False)
+                if x and x['fits'] and (best is None or x['step_time_seconds']['total'] < best): best = x['step_time_seconds']['total']
+assert top['step_time_seconds']['total'] <= best * (1 + 1e-12), (top['step_time_seconds']['total'], best)
+# min_gpus: fits there, and nothing fits with one GPU count fewer
+m = plan['min_gpus']['ddp']
+assert m is not None
+p2 = json.loads(subprocess.run([Z, 'plan', '--model', 'llama-2-7b', '--max-gpus', str(m - 1), '--global-batch', '64', '--strategy', 'ddp', '--format', 'json'], capture_output=True, text=True).stdout) if m > 1 else None
+assert p2 is None or p2['min_gpus']['ddp'] is None or p2['min_gpus']['ddp'] >= m
+PY
+then ok; else bad "plan vs brute force through estimate"; fi
+json_check "d['min_gpus']['zero3'] is not None and all(set(['strategy','gpus','tp','pp','micro_batch','grad_accum','checkpointing','offload_optimizer','offload_params','memory_bytes','step_time_seconds','tokens_per_second','cost_dollars']) <= set(r) for r in d['ranked'])" plan --model llama-2-7b --max-gpus 16 --format json
+expect 1 "" -- plan --model llama-3.1-405b --max-gpus 1 --no-offload
+expect 2 "--budget and --deadline need --tokens" -- plan --model llama-2-7b --budget 100
+expect 2 "--rank" -- plan --model llama-2-7b --rank fastest
+json_check "d['max_model'][0]['zero3'] > d['max_model'][0]['ddp'] > 0" plan --max-model --params 1e9 --gpus-list 64 --no-offload --format json
+
+# plan --framework all names each row's framework and never mixes in the abstract one.
+json_check "set(r['framework'] for r in d['ranked']) <= {'deepspeed','fsdp','fsdp2','megatron'} and len(d['ranked']) == 20" plan --model llama-2-7b --max-gpus 16 --top 20 --framework all --format json
+
+# --- plan (issue 14) ---
+# Configuration flags are fixed during the search, as plan --help says: --micro-batch 4 is kept.
+json_check "d['ranked'] and all(r['micro_batch'] == 4 for r in d['ranked'])" plan $M --max-gpus 16 --micro-batch 4 --format json
+json_check "d['ranked'] and all(r['tp'] == 2 and r['gpus'] >= 2 for r in d['ranked'])" plan $M --max-gpus 16 --tp 2 --format json
+# GPU counts past 4,096 nodes are searched (a fixed array once stopped at 32,744 GPUs).
+json_check "d['ranked'][0]['gpus'] == 65536" plan $M --min-gpus 32768 --max-gpus 65536 --global-batch 65536 --micro-batch 1 --no-tp --no-pp --no-offload --checkpointing full --strategy zero3 --top 1 --format json
+# --rank cost: configurations within 1% of the cheapest are a tie, won by the fastest step
+# (once 4 GPUs for 627 days beat 64 GPUs for 39 days by 0.002%).
+json_check "all(r['step_time_seconds']['total'] >= d['ranked'][0]['step_time_seconds']['total'] for r in d['ranked'] if r['gpu_hours'] <= d['ranked'][0]['gpu_hours'] * 1.005)" plan $M --rank cost --tokens 1e12 --max-gpus 64 --top 10 --format json
+# --no-pp --no-tp --no-offload in --max-model: DDP keeps 16 bytes per parameter on every GPU
+# (ZeRO paper, arXiv 1910.02054, section 3.1), so it cannot pass 80 GiB / 16 B = 5.37e9;
+# with pipeline parallelism allowed it can.
+json_check "0 < d['max_model'][0]['ddp'] < 80 * 2**30 / 16" plan $M --max-model --no-pp --no-tp --no-offload --gpus-list 8 --format json
+json_check "d['max_model'][0]['ddp'] > 80 * 2**30 / 16" plan $M --max-model --no-tp --no-offload --gpus-list 8 --format json
+# A small model deepened on many GPUs stays within the 100,000-layer bound: a whole table, exit 0.
+"$Z" plan --max-model --model gpt2 --gpus-list 8,100000 >"$out" 2>"$err" && [ "$(grep -c '^ *[0-9]' "$out")" -eq 2 ] && ok || bad "max-model gpt2: $(cat "$err")"
+# In --params mode the 1e16 search cap is a lower bound, not a result.
+json_check "d['max_model'][0]['at_least'] == ['zero3']" plan --max-model --params 1e9 --gpus-list 10000000 --format json
+"$Z" plan --max-model --params 1e9 --gpus-list 10000000 >"$out" 2>"$err"; grep -q ">= 1e+16" "$out" && ok || bad "max-model cap: $(cat "$out")"
+# "fits from N GPUs" names the configuration: llama-2-7b under DDP needs 16 B x 6.74e9 = 108 GB
+# (> 80 GiB), so the fewest is 2 GPUs split by TP or PP.
+"$Z" plan $M --max-gpus 16 >"$out" 2>"$err"; grep -q "DDP    fits from 2 GPUs: TP [12], PP [12], micro-batch" "$out" && ok || bad "fits from: $(grep 'fits from' "$out")"
+
+# --pp and --virtual-stages against the layer count: llama-2-7b has 32 layers (HF config.json
+# num_hidden_layers), so 32 x 1024 chunks (once a 0.4 ms bubble) and 64 stages are refused.
+expect 2 "--virtual-stages 1024" -- estimate $M --gpus 32 --pp 32 --virtual-stages 1024
+expect 2 "32 layers" -- estimate $M --gpus 64 --pp 64
+expect 0 "" -- estimate $M --gpus 32 --pp 32 --virtual-stages 1
+
+finish

@@ -93,14 +93,20 @@ int validate_run_loaded(const run_record *run, const model *m, const param_count
     t.framework = framework_find(run->framework);
     int oo = offload_parse(run->offload_optimizer), op = offload_parse(run->offload_params);
     if (!t.framework || oo < 0 || op < 0)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: framework \"%s\" (%s) or offload \"%s\"/\"%s\" (none|cpu|nvme) not recognised",
-                       run->line, run->framework, framework_names(), run->offload_optimizer, run->offload_params);
+    {
+        char names[64];
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: framework \"%s\" (%s) or offload \"%s\"/\"%s\" (%s) not recognised",
+                       run->line, run->framework, framework_names(), run->offload_optimizer, run->offload_params,
+                       flag_choice_names(offload_choices, 0, names, sizeof names));
+    }
     t.offload_optimizer = (offload_kind)oo;
     t.offload_params = (offload_kind)op;
     if (strcmp(run->grad_dtype, "fp32") == 0) t.grad_bytes = 4;
     else if (run->grad_dtype[0]) t.grad_bytes = 2;
     const strategy *s = strategy_find(run->strategy);
-    if (!s) return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of ddp|zero1|zero2|zero3", run->line, run->strategy);
+    if (!s)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of %s", run->line, run->strategy,
+                       strategy_names());
     if (run->gpus % (run->tp * run->pp) != 0)
         return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp", run->line, (long long)run->gpus);
     int64_t dp = run->gpus / (run->tp * run->pp);

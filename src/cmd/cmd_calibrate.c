@@ -26,11 +26,13 @@
 #include "report/report_calibrate.h"
 
 enum { C_NCCL = 1, C_HARNESS, C_FRAMEWORK, C_FORMAT }; /* the options take works out */
+/* --format's names: the index is 1 for JSON. */
+#define CALIBRATE_FORMATS "table|json"
 
 static void usage(FILE *f, const cli_opt *opts)
 {
     fprintf(f, "usage: zerosim calibrate --hardware BASE [--nccl-tests LOG...] [--harness FILE...] [--runs FILE]\n"
-               "                         [-o OUT.json] [--format table|json] [--force]\n\n"
+               "                         [-o OUT.json] [--format " CALIBRATE_FORMATS "] [--force]\n\n"
                "Fit latency and bandwidth per collective (weighted least squares, GSL; robust to outliers),\n"
                "combine them per link level, fit GEMM and streaming efficiencies from zerobench, and the\n"
                "end-to-end matmul efficiency from measured runs; write BASE with the fitted values and their\n"
@@ -129,7 +131,7 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
         return ZS_OK;
     case C_FORMAT:
         /* json, once asked for, stays: a later --format table does not take it back */
-        if ((k = cli_choice("format", v, "table|json", err)) < 0) return err->code;
+        if ((k = cli_choice("format", v, CALIBRATE_FORMATS, err)) < 0) return err->code;
         a->json |= k == 1;
         return ZS_OK;
     }
@@ -155,7 +157,7 @@ static int parse_args(int argc, char **argv, calib_args *a)
         {"output", "OUT.json", "write the calibrated profile here (also -o)", .text = &a->out},
         {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", .text = &a->hint},
         {"plot", "DIR", "also draw calibration.png/.svg (measured vs fitted, log-log) in DIR", .text = &a->plot_dir},
-        {"format", "F", "table|json (default table)", .id = C_FORMAT},
+        {"format", "F", CALIBRATE_FORMATS " (default table)", .id = C_FORMAT},
         {"force", NULL, "keep fitted values that fail a plausibility check (R^2, line rate, latency, back end, hosts)", .on = &a->force},
         {NULL},
     };

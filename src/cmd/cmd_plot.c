@@ -12,6 +12,8 @@
 
 /* Plot's options, then the shared ones less --format (plot's own) and --explain. */
 static const char *const not_plot[] = {"format", "explain", NULL};
+/* Plot's own --format names, in the order cmd_plot reads the index. */
+#define PLOT_FORMATS "png|svg|both"
 
 static void usage(FILE *f, const cli_opt *plot_only)
 {
@@ -19,16 +21,10 @@ static void usage(FILE *f, const cli_opt *plot_only)
                "       zerosim plot validate --runs FILE [-o DIR]\n\n"
                "Draw charts with gnuplot as PNG and SVG, with the data (.dat) and the gnuplot script (.gp)\n"
                "beside them (redraw by hand: cd DIR && gnuplot memory.gp). Without gnuplot (on PATH, or\n"
-               "$GNUPLOT) only the .dat and .gp files are written. Charts (default: all the flags allow):\n"
-               "  memory          memory per GPU by component, one stacked bar per strategy, HBM line\n"
-               "  memory-vs-gpus  memory per GPU vs number of GPUs, with the non-sharded floor\n"
-               "  step            step time breakdown per strategy\n"
-               "  comm            bytes sent per GPU per step by link level, with the ZeRO paper's ideal\n"
-               "  max-model       largest trainable model vs number of GPUs per strategy\n"
-               "  validate        predicted vs measured step time of --runs FILE (only with --runs)\n"
-               "  compare         the strategy decision: memory with the HBM line, largest micro-batch,\n"
-               "                  fewest GPUs, cost of --tokens (as `zerosim compare`)\n"
-               "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
+               "$GNUPLOT) only the .dat and .gp files are written. Charts (default: all the flags allow):\n");
+    for (int c = 0; c < plot_chart_count(); c++)
+        if (plot_chart_help(c)) fprintf(f, "  %-15s %s\n", plot_chart_name(c), plot_chart_help(c));
+    fprintf(f, "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
                "Options:\n");
     cli_print_options(f, plot_only);
     cli_opt shared[96];
@@ -83,14 +79,19 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
     int k;
     switch (id) {
     case CLI_POSITIONAL:
-        if ((k = plot_chart_parse(v)) < 0)
-            return zs_fail(err, ZS_ERR_USAGE, "unknown chart \"%.120s\" (memory, memory-vs-gpus, step, comm, max-model, validate)", v);
+        if ((k = plot_chart_parse(v)) < 0 || !plot_chart_help(k)) {
+            char names[160] = "";
+            for (int c = 0, at = 0; c < plot_chart_count() && at < (int)sizeof names; c++)
+                if (plot_chart_help(c))
+                    at += snprintf(names + at, sizeof names - (size_t)at, "%s%s", at ? ", " : "", plot_chart_name(c));
+            return zs_fail(err, ZS_ERR_USAGE, "unknown chart \"%.120s\" (%s)", v, names);
+        }
         a->want[k] = a->any = true;
         return ZS_OK;
     case P_GPUS_LIST: return plot_parse_gpus_list(v, a->q, err);
     case P_FORMAT:
         /* png|svg|both: each leaves out the other kind */
-        if ((k = cli_choice("format", v, "png|svg|both", err)) < 0) return err->code;
+        if ((k = cli_choice("format", v, PLOT_FORMATS, err)) < 0) return err->code;
         if (k == 0) a->o->svg = false;
         if (k == 1) a->o->png = false;
         return ZS_OK;
@@ -112,7 +113,7 @@ int cmd_plot(int argc, char **argv)
         {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", .alias = "-o", .text = &o.dir},
         {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart", .text = &q.runs_path},
         {"gpus-list", "N,N,..", "GPU counts of memory-vs-gpus and max-model (default 1..node, then whole nodes x2 up to 1024)", .id = P_GPUS_LIST},
-        {"format", "F", "png|svg|both (default both)", .id = P_FORMAT},
+        {"format", "F", PLOT_FORMATS " (default both)", .id = P_FORMAT},
         {"no-offload", NULL, "max-model: do not consider CPU/NVMe offload (as `plan`)", .on = &q.no_offload},
         {"no-pp", NULL, "max-model: do not consider pipeline parallelism", .on = &q.no_pp},
         {"no-tp", NULL, "max-model: do not consider tensor parallelism", .on = &q.no_tp},

@@ -12,9 +12,12 @@
 #include "report/report_validate.h"
 #include "analysis/validate.h"
 
+/* --format's names, in out_format's order (the index is the format). */
+#define VALIDATE_FORMATS "table|json|csv"
+
 static void usage(FILE *f, const cli_opt *validate_opts)
 {
-    fprintf(f, "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] [--format table|json|csv]\n\n"
+    fprintf(f, "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] [--format " VALIDATE_FORMATS "]\n\n"
                "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
                "compare with what was measured: step time when known, else MFU. Prints each error,\n"
                "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n");
@@ -77,7 +80,7 @@ int cmd_validate(int argc, char **argv)
     const cli_opt validate_opts[] = {
         {"hardware", "NAME|FILE", "use this profile for every run (e.g. a calibrated one)", .text = &hw},
         {"filter", "TEXT", "only runs whose name contains TEXT", .text = &filter},
-        {"format", "F", "table|json|csv (default table)", .choice = &format, .choices = "table|json|csv"}, /* out_format's order */
+        {"format", "F", VALIDATE_FORMATS " (default table)", .choice = &format, .choices = VALIDATE_FORMATS}, /* out_format's order */
         {"fit", NULL, "per framework: fit its GEMM efficiency on the 1st, 3rd.. of its runs, report the rest", .on = &fit},
         {NULL},
     };

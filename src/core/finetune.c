@@ -1,6 +1,8 @@
 /* finetune.c -- adapter counts and QLoRA's storage width. */
 #include "core/finetune.h"
 
+#include "core/training.h"
+
 #include <string.h>
 
 double finetune_adapters_per_layer(const model *m, int64_t rank, int targets)
@@ -22,24 +24,8 @@ double finetune_nf4_bytes(void)
     return (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
 }
 
-static const char *const kinds[] = {"full", "lora", "qlora"};
-
 const char *finetune_name(finetune_kind k)
 {
-    return (unsigned)k < 3 ? kinds[k] : "?";
-}
-
-int finetune_parse(const char *s)
-{
-    for (int i = 0; i < 3; i++)
-        if (strcmp(s, kinds[i]) == 0) return i;
-    return -1;
-}
-
-int finetune_targets_parse(const char *s)
-{
-    if (strcmp(s, "attn") == 0) return LORA_ATTN;
-    if (strcmp(s, "mlp") == 0) return LORA_MLP;
-    if (strcmp(s, "all") == 0) return LORA_ALL;
-    return -1;
+    /* The names are the --finetune flag's (training.c's choice table, in enum order). */
+    return (unsigned)k <= FT_QLORA ? finetune_choices[k].name : "?";
 }

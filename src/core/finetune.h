@@ -21,10 +21,8 @@ double finetune_adapters_per_layer(const model *m, int64_t rank, int targets);
  * bits per parameter" of quantization constants). Never fails. */
 double finetune_nf4_bytes(void);
 
-/* Names <-> enums: "full", "lora", "qlora"; targets "attn", "mlp", "all". *_parse return -1
- * for an unknown name. */
+/* The name of kind k as --finetune spells it ("full", "lora", "qlora"; training.c's
+ * finetune_choices parse them); "?" for no kind. Never fails. */
 const char *finetune_name(finetune_kind k);
-int finetune_parse(const char *s);
-int finetune_targets_parse(const char *s);
 
 #endif

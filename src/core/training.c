@@ -65,10 +65,10 @@ const flag_choice ckpt_choices[] = {
     {"none", CKPT_NONE}, {"selective", CKPT_SELECTIVE}, {"full", CKPT_FULL}, {NULL, 0}};
 const flag_choice offload_choices[] = {
     {"none", OFFLOAD_NONE}, {"cpu", OFFLOAD_CPU}, {"nvme", OFFLOAD_NVME}, {NULL, 0}};
-/* finetune.h's kinds and LoRA targets (finetune.c names them for output). */
-static const flag_choice finetune_choices[] = {
+/* finetune.h's kinds and LoRA targets (finetune_name reads the kinds for output). */
+const flag_choice finetune_choices[] = {
     {"full", FT_FULL}, {"lora", FT_LORA}, {"qlora", FT_QLORA}, {NULL, 0}};
-static const flag_choice target_choices[] = {
+const flag_choice target_choices[] = {
     {"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
 static const flag_choice grad_choices[] = {

@@ -98,6 +98,8 @@ typedef struct flag_choice {
 /* The named values of precision, optimizer, checkpointing and offload, in enum order; each
  * ends with a NULL name. */
 extern const flag_choice precision_choices[], optimizer_choices[], ckpt_choices[], offload_choices[];
+/* Fine-tuning kinds (finetune_kind) and LoRA targets (LORA_*), in the same form. */
+extern const flag_choice finetune_choices[], target_choices[];
 
 /* How a training flag's value is read and checked. */
 typedef enum {

@@ -49,6 +49,11 @@ int plot_chart_parse(const char *name)
     return -1;
 }
 
+const char *plot_chart_help(int c)
+{
+    return c >= 0 && c < N_CHARTS ? charts[c]->help : NULL;
+}
+
 unsigned plot_chart_needs(int c)
 {
     return c >= 0 && c < N_CHARTS ? charts[c]->needs : 0;

@@ -55,6 +55,10 @@ int plot_chart_count(void);
 /* Chart c's name as the command line spells it ("memory-vs-gpus"); "?" for no chart. Never fails. */
 const char *plot_chart_name(int c);
 
+/* Chart c's --help description, or NULL for a chart `zerosim plot` does not draw (calibration,
+ * drawn by `zerosim calibrate --plot`) and for no chart. Never fails. */
+const char *plot_chart_help(int c);
+
 /* The chart called `name`, or -1 when there is none. */
 int plot_chart_parse(const char *name);
 

@@ -302,16 +302,19 @@ static void comm_gp(FILE *f, const void *data, const plot_options *o)
 }
 
 const plot_chart_def plot_chart_memory = {
-    .name = "memory", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
+    .name = "memory",
+    .help = "memory per GPU by component, one stacked bar per strategy, HBM line", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
     .compute = bars_compute, .dat = memory_dat, .gp = memory_gp,
 };
 
 const plot_chart_def plot_chart_step = {
-    .name = "step", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
+    .name = "step",
+    .help = "step time breakdown per strategy", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
     .compute = bars_compute, .dat = step_dat, .gp = step_gp,
 };
 
 const plot_chart_def plot_chart_comm = {
-    .name = "comm", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
+    .name = "comm",
+    .help = "bytes sent per GPU per step by link level, with the ZeRO paper's ideal", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(bars_data),
     .compute = bars_compute, .dat = comm_dat, .gp = comm_gp,
 };

@@ -107,6 +107,8 @@ static void compare_gp(FILE *f, const void *data, const plot_options *o)
 }
 
 const plot_chart_def plot_chart_compare = {
-    .name = "compare", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(compare_data),
+    .name = "compare",
+    .help = "the strategy decision: memory with the HBM line, largest micro-batch,\n"
+             "                  fewest GPUs, cost of --tokens (as `zerosim compare`)", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(compare_data),
     .compute = compare_compute, .dat = compare_dat, .gp = compare_gp,
 };

@@ -281,11 +281,13 @@ static void max_model_gp(FILE *f, const void *data, const plot_options *o)
 }
 
 const plot_chart_def plot_chart_memory_vs_gpus = {
-    .name = "memory-vs-gpus", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(sweep_data),
+    .name = "memory-vs-gpus",
+    .help = "memory per GPU vs number of GPUs, with the non-sharded floor", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(sweep_data),
     .compute = sweep_compute, .dat = sweep_dat, .gp = sweep_gp,
 };
 
 const plot_chart_def plot_chart_max_model = {
-    .name = "max-model", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(max_model_data),
+    .name = "max-model",
+    .help = "largest trainable model vs number of GPUs per strategy", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(max_model_data),
     .compute = max_model_compute, .dat = max_model_dat, .gp = max_model_gp,
 };

@@ -116,6 +116,7 @@ static void validate_gp(FILE *f, const void *data, const plot_options *o)
 }
 
 const plot_chart_def plot_chart_validate = {
-    .name = "validate", .needs = PLOT_NEEDS_RUNS, .size = sizeof(validate_data),
+    .name = "validate",
+    .help = "predicted vs measured step time of --runs FILE (only with --runs)", .needs = PLOT_NEEDS_RUNS, .size = sizeof(validate_data),
     .compute = validate_compute, .dat = validate_dat, .gp = validate_gp, .release = validate_release,
 };

@@ -18,7 +18,8 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # memory, comm, collective and steptime): about +20% evaluations/s in make bench. Fat objects
 # keep plain machine code beside the IR, so the static library links without -flto too.
 OPT      ?= -O2 -flto=auto -ffat-lto-objects
-CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra $(OPT) -g -MMD -MP -Isrc $(PKG_CFLAGS)
+WARN     := -Wall -Wextra -Wshadow -Wcast-qual -Wconversion -Wmissing-prototypes
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -g -MMD -MP -Isrc $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm -pthread
 LDFLAGS  += $(filter -O% -flto%,$(OPT))
 BUILD    ?= build

@@ -39,4 +39,19 @@ void test_report(int ok, const char *file, int line, const char *fmt, ...)
                 "%s = \"%s\", want \"%s\"", #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
 } while (0)
 
+/* A test's argument list (string literals) as the char ** that cli_next and cli_parse take
+ * (they never write through it); the union avoids casting const away. */
+static inline char **test_argv(const char *const *args)
+{
+    union { const char *const *in; char **out; } u = {args};
+    return u.out;
+}
+
+/* Each tests/test_*.c exports one suite; list it here (test_main.c runs them in this order). */
+#define SUITES(X) \
+    X(units) X(model) X(hardware) X(training) X(memory) X(compat) X(comm) X(fit) X(props) X(cli)
+
+#define DECLARE_SUITE(s) void suite_##s(void);
+SUITES(DECLARE_SUITE)
+
 #endif

@@ -56,7 +56,7 @@ static int run(state *st, seen *sn, const char *const *args, zs_error *e)
     int argc = 0;
     while (args[argc]) argc++;
     *e = (zs_error){0};
-    return cli_parse(argc, (char **)args, opts, take, sn, e);
+    return cli_parse(argc, test_argv(args), opts, take, sn, e);
 }
 
 /* GNU getopt_long's conventions (glibc manual, "Getopt Long Options"): --name value and

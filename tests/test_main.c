@@ -19,12 +19,6 @@ void test_report(int ok, const char *file, int line, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Each tests/test_*.c exports one suite; list it here. */
-#define SUITES(X) \
-    X(units) X(model) X(hardware) X(training) X(memory) X(compat) X(comm) X(fit) X(props) X(cli)
-
-#define DECLARE(s) void suite_##s(void);
-SUITES(DECLARE)
 
 int main(int argc, char **argv)
 {

@@ -210,14 +210,14 @@ static void family_shapes(void)
      * 3880099328 with 262144 embedding rows, plus 64 x 2560. */
     test_current = "gemma-3-4b text_config defaults";
     {
-        cJSON *j = cJSON_Parse("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560,"
+        cJSON *tj = cJSON_Parse("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560,"
                                " \"intermediate_size\": 10240, \"model_type\": \"gemma3_text\","
                                " \"num_hidden_layers\": 34, \"sliding_window\": 1024}}");
-        zs_error e = {0};
-        CHECK(model_from_json(j, "inline", &m, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+        zs_error te = {0};
+        CHECK(model_from_json(tj, "inline", &m, &te) == 0 && model_count(&m, 0, &pc, &te) == 0);
         CHECK_EQ_INT(pc.total, 3880099328.0 + 64.0 * 2560);
         CHECK(m.num_heads == 8 && m.num_kv_heads == 4 && m.head_dim == 256 && m.sliding_layers == 34 - 34 / 6);
-        cJSON_Delete(j);
+        cJSON_Delete(tj);
     }
     /* Gemma-2: four norms a block, every other layer local; soft-caps 50 and 30. */
     CHECK(load("gemma-2-9b", &m, &pc) == 0);

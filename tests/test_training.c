@@ -95,7 +95,7 @@ static int setup_run(setup *s, const char *const *args, zs_error *e)
     while (args[argc]) argc++;
     int i = 0, id;
     const char *v;
-    while ((id = cli_next(argc, (char **)args, &i, setup_options, &v, e)) > 0)
+    while ((id = cli_next(argc, test_argv(args), &i, setup_options, &v, e)) > 0)
         if (setup_take(s, id, v, e)) return e->code;
     if (id == CLI_ERROR) return e->code;
     return setup_finish(s, e);

@@ -35,12 +35,12 @@ static double diff(bool ok, double base, double mine)
     return ok ? base - mine : NAN;
 }
 
-int compare_run(const scenario *sc, const plan_space *sp, const framework *const *frameworks,
+int compare_run(const scenario *sc, const plan_space *sp, const framework *const *given,
                 compare_row *rows, int max, int *n, zs_error *err)
 {
     *n = 0;
     const framework *own[2] = {framework_of(sc->t), NULL};
-    const framework *const *fws = frameworks && frameworks[0] ? frameworks : own;
+    const framework *const *fws = given && given[0] ? given : own;
     for (int f = 0; fws[f]; f++) {
         training t = *sc->t;
         t.framework = fws[f];
@@ -51,7 +51,7 @@ int compare_run(const scenario *sc, const plan_space *sp, const framework *const
         bool prepared = sim_prepare(&in, sc->m, sc->pc, sc->hw, &t, &prep) == ZS_OK;
         /* A framework that cannot run the given layout at all still has a fewest-GPU and a
          * fastest answer elsewhere in the space; with one framework, say why instead. */
-        if (!prepared && !frameworks) return zs_fail(err, prep.code, "%s", prep.msg);
+        if (!prepared && !given) return zs_fail(err, prep.code, "%s", prep.msg);
         plan_space fsp = *sp;
         fsp.frameworks[0] = fws[f];
         fsp.frameworks[1] = NULL;

@@ -313,7 +313,9 @@ int plot_stage_render(const plot_stage *st, const char *gnuplot, const plot_opti
     stage_path(st, "log", log, sizeof log);
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) return zs_fail(err, ZS_ERR_IO, "%s: cannot write: %s", log, strerror(errno));
-    char *argv[] = {(char *)gnuplot, "-e", vars, script, NULL};
+    /* execvp takes char *const argv[]; the union hands it the name without casting const away. */
+    union { const char *in; char *out; } prog = {gnuplot};
+    char *argv[] = {prog.out, "-e", vars, script, NULL};
     pid_t child = spawn(st, gnuplot, argv, fd);
     int e = errno;
     close(fd);

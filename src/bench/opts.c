@@ -11,7 +11,9 @@
 
 #include "dtype.h"
 
-int opts_parse_size(const char *s, size_t *out)
+/* opts_parse_size: parses "N", "NK", "NM", "NG" (1K = 1024) into *out.
+ * Returns 0, or -1 for an empty, signed, malformed or overflowing value. */
+static int opts_parse_size(const char *s, size_t *out)
 {
     if (!s || *s < '0' || *s > '9') return -1;
     unsigned long long v = 0;

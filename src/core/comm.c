@@ -160,7 +160,8 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     comm_offload(in, s, p);
 }
 
-void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
+/* Cost of one op (per call) on its group's levels. */
+static void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
 {
     if (op->group == GROUP_HOST) {
         memset(c, 0, sizeof *c);

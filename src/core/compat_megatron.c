@@ -241,7 +241,8 @@ static void layer_terms_of(const resolved *r, layer_terms *lt)
     const int64_t norm_size = a->normalization == MEGATRON_NORM_RMSNORM ? 1 : 2;
     lt->embedding_size = h * a->padded_vocab_size;
     lt->final_layernorm = norm_size * h;
-    lt->embedding_layers = a->untie_embeddings_and_output_weights ? 2 * lt->embedding_size : lt->embedding_size;
+    lt->embedding_layers = a->untie_embeddings_and_output_weights ? 2 * lt->embedding_size
+                                                                   : lt->embedding_size;
 
     lt->attention = self_attention_params(a, norm_size);
     lt->dense_mlp = (double)(2 * h * a->ffn_hidden_size) * gated;
@@ -271,7 +272,8 @@ static void parameter_totals(const layer_terms *lt, megatron_memory *m)
                          + layer_moe * (double)lt->num_moe_layers + (double)lt->final_layernorm;
     const double block_active = layer_dense * (double)lt->num_dense_layers
                                 + layer_moe_active * (double)lt->num_moe_layers + (double)lt->final_layernorm;
-    const double mtp_block = layer_dense * (double)lt->mtp_dense_layers + layer_moe * (double)lt->mtp_moe_layers;
+    const double mtp_block = layer_dense * (double)lt->mtp_dense_layers
+                             + layer_moe * (double)lt->mtp_moe_layers;
 
     m->num_parameters_in_transformer_block = block;
     m->num_active_parameters_in_transformer_block = block_active;

@@ -96,7 +96,8 @@ static double flops_per_token(const model *m, const param_counts *pc, const trai
  * loss reads and writes fp32 logits about four times (upcast, softmax, gradient): 16 V
  * bytes per token, split by TP over the vocabulary. Eager attention writes and re-reads
  * the a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
-static void flops_memory(const model *m, const param_counts *pc, const training *t, double tokens_mb, flops *f)
+static void flops_memory(const model *m, const param_counts *pc, const training *t, double tokens_mb,
+                         flops *f)
 {
     f->mem_fwd_mb = f->attn_mem_fwd_mb = f->fp8_kernels_mb = 0;
     if (m->params_only) return;
@@ -239,7 +240,9 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
     double rec = 0;
     switch (recompute_of(t)) {
     case RECOMPUTE_FULL: rec = f->fwd_mb > 0 ? tm.fwd * f->recompute_mb / f->fwd_mb : 0; break;
-    case RECOMPUTE_OPS: rec = f->recompute_mb / mm_rate + (f->mem_fwd_mb - f->attn_mem_fwd_mb) / mem_rate; break;
+    case RECOMPUTE_OPS:
+        rec = f->recompute_mb / mm_rate + (f->mem_fwd_mb - f->attn_mem_fwd_mb) / mem_rate;
+        break;
     case RECOMPUTE_ATTENTION: rec = f->attn_fwd_mb / attn_rate + f->attn_mem_fwd_mb / mem_rate; break;
     default: break;
     }

@@ -17,11 +17,11 @@
 
 /* ------------------------------------------------------------------ run checks */
 
-const char *nccl_binary_collective(const char *tok, size_t len)
+const char *nccl_binary_collective(const char *name, size_t len)
 {
     char buf[256];
     if (len == 0 || len >= sizeof buf) return NULL;
-    memcpy(buf, tok, len);
+    memcpy(buf, name, len);
     buf[len] = '\0';
     const char *base = strrchr(buf, '/');
     base = base ? base + 1 : buf;

@@ -82,7 +82,7 @@ void nccl_set_coll(run_meta *m, const char *canon, int line, int strong);
 
 /* The collective an nccl-tests binary name stands for ("./build/all_reduce_perf_mpi", len
  * characters), or NULL when it is not such a name. Never fails. */
-const char *nccl_binary_collective(const char *tok, size_t len);
+const char *nccl_binary_collective(const char *name, size_t len);
 
 /* Bad input at a line of the log (0: the log as a whole): fails with ZS_ERR_INPUT, the message
  * naming m->origin and the line; returns that code. */

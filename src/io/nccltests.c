@@ -483,7 +483,7 @@ static int process_line(parser *p, char *s, int line)
     int rank;
     const char *c = tok_strip_prefixes(s, &rank);
     if (rank > 0) return ZS_OK; /* nccl-tests prints its table from rank 0 only */
-    char *f = (char *)c;
+    char *f = s + (c - s); /* c points into s */
     tok_cut_nccl_debug(f);
     while (tok_is_space(*f)) f++;
     if (!*f) return ZS_OK;

@@ -303,28 +303,33 @@ static int eff_df(const gsl_vector *p, void *vd, gsl_matrix *J)
     return GSL_SUCCESS;
 }
 
-int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *out,
-                   zs_error *err)
+/* The points' checks (at least 3, positive, not all the same work) and their range (*wmin,
+ * *wmax and *ymax start at INFINITY, 0 and 0). */
+static int eff_check(const double *work, const double *fraction, int n, double *wmin, double *wmax,
+                     double *ymax, zs_error *err)
 {
-    memset(out, 0, sizeof *out);
     if (n < 3)
         return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: %d point%s; need at least 3 work "
                        "sizes spanning the knee of the curve", n, n == 1 ? "" : "s");
-    double wmin = INFINITY, wmax = 0, ymax = 0;
     for (int i = 0; i < n; i++) {
         if (not_positive("efficiency fit", i, "work", work[i], err) ||
             not_positive("efficiency fit", i, "fraction", fraction[i], err))
             return err->code;
-        if (work[i] < wmin) wmin = work[i];
-        if (work[i] > wmax) wmax = work[i];
-        if (fraction[i] > ymax) ymax = fraction[i];
+        if (work[i] < *wmin) *wmin = work[i];
+        if (work[i] > *wmax) *wmax = work[i];
+        if (fraction[i] > *ymax) *ymax = fraction[i];
     }
-    if (wmin == wmax)
+    if (*wmin == *wmax)
         return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: all %d points have the same work "
-                       "(%g); sweep the problem size", n, wmin);
-    double scale = sqrt(wmin * wmax);
-    double *u = malloc((size_t)n * sizeof *u);
-    if (!u) return zs_fail(err, ZS_ERR_NOMEM, "efficiency fit: out of memory");
+                       "(%g); sweep the problem size", n, *wmin);
+    return ZS_OK;
+}
+
+/* u[i] = work[i] / scale, and the starting (emax, h) from 1/eff = 1/emax + (h/emax) (1/u),
+ * an ordinary line fit (else 1.2 ymax and 1). */
+static void eff_start(const double *work, const double *fraction, int n, double scale, double ymax,
+                      double *u, double *e0, double *h0)
+{
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < n; i++) {
         u[i] = work[i] / scale;
@@ -334,15 +339,65 @@ int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *o
         sxx += a * a;
         sxy += a * b;
     }
-    /* start: 1/eff = 1/emax + (h/emax) (1/u), an ordinary line fit */
     double den = n * sxx - sx * sx;
     double slope = den != 0 ? (n * sxy - sx * sy) / den : 0;
     double icpt = (sy - slope * sx) / n;
-    double e0 = ymax * 1.2, h0 = 1;
+    *e0 = ymax * 1.2;
+    *h0 = 1;
     if (icpt > 0 && slope > 0) {
-        e0 = 1 / icpt;
-        h0 = slope * e0;
+        *e0 = 1 / icpt;
+        *h0 = slope * *e0;
     }
+}
+
+/* The converged fit into *out: emax, w_half (times scale), their standard errors and r2.
+ * Fails when the covariance fails or the curve does not level off below 10 wmax. */
+static int eff_result(gsl_multifit_nlinear_workspace *w, const gsl_vector *wts, gsl_matrix *cov,
+                      const double *fraction, int n, double scale, double wmax, eff_fit *out, zs_error *err)
+{
+    const gsl_vector *p = gsl_multifit_nlinear_position(w);
+    const gsl_vector *f = gsl_multifit_nlinear_residual(w); /* weighted residuals */
+    double chisq = 0, sw = 0, swy = 0, tss = 0;
+    for (int i = 0; i < n; i++) {
+        double wi = gsl_vector_get(wts, (size_t)i);
+        chisq += gsl_vector_get(f, (size_t)i) * gsl_vector_get(f, (size_t)i);
+        sw += wi;
+        swy += wi * fraction[i];
+    }
+    for (int i = 0; i < n; i++) {
+        double d = fraction[i] - swy / sw;
+        tss += gsl_vector_get(wts, (size_t)i) * d * d;
+    }
+    int g = gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, cov);
+    if (g) return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: covariance failed (%s)", gsl_strerror(g));
+    double s2 = n > 2 ? chisq / (n - 2) : 0;
+    out->emax = exp(gsl_vector_get(p, 0));
+    out->w_half = exp(gsl_vector_get(p, 1)) * scale;
+    /* delta method: se(x) = x se(ln x) */
+    out->emax_stderr = out->emax * sqrt(gsl_matrix_get(cov, 0, 0) * s2);
+    out->w_half_stderr = out->w_half * sqrt(gsl_matrix_get(cov, 1, 1) * s2);
+    out->r2 = tss > 0 ? 1 - chisq / tss : 1;
+    out->n = n;
+    if (!isfinite(out->emax) || !isfinite(out->w_half) || !isfinite(out->emax_stderr) ||
+        !isfinite(out->w_half_stderr) || out->w_half > 10 * wmax ||
+        out->emax_stderr >= out->emax)
+        return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: the points do not level off (fitted "
+                       "w_half %.3g beyond the largest work %.3g, emax %.3g +- %.2g); add larger "
+                       "work sizes", out->w_half, wmax, out->emax, out->emax_stderr);
+    return ZS_OK;
+}
+
+int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *out,
+                   zs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double wmin = INFINITY, wmax = 0, ymax = 0;
+    if (eff_check(work, fraction, n, &wmin, &wmax, &ymax, err)) return err->code;
+    double scale = sqrt(wmin * wmax);
+    double *u = malloc((size_t)n * sizeof *u);
+    if (!u) return zs_fail(err, ZS_ERR_NOMEM, "efficiency fit: out of memory");
+    double e0, h0;
+    eff_start(work, fraction, n, scale, ymax, u, &e0, &h0);
     eff_data d = {u, fraction, (size_t)n};
     gsl_multifit_nlinear_fdf fdf;
     memset(&fdf, 0, sizeof fdf);
@@ -374,38 +429,7 @@ int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *o
                      "not follow emax * W / (W + w_half)", gsl_strerror(g));
         goto done;
     }
-    const gsl_vector *p = gsl_multifit_nlinear_position(w);
-    const gsl_vector *f = gsl_multifit_nlinear_residual(w); /* weighted residuals */
-    double chisq = 0, sw = 0, swy = 0, tss = 0;
-    for (int i = 0; i < n; i++) {
-        double wi = gsl_vector_get(wts, (size_t)i);
-        chisq += gsl_vector_get(f, (size_t)i) * gsl_vector_get(f, (size_t)i);
-        sw += wi;
-        swy += wi * fraction[i];
-    }
-    for (int i = 0; i < n; i++) {
-        double d = fraction[i] - swy / sw;
-        tss += gsl_vector_get(wts, (size_t)i) * d * d;
-    }
-    g = gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, cov);
-    if (g) {
-        rc = zs_fail(err, ZS_ERR_INPUT, "efficiency fit: covariance failed (%s)", gsl_strerror(g));
-        goto done;
-    }
-    double s2 = n > 2 ? chisq / (n - 2) : 0;
-    out->emax = exp(gsl_vector_get(p, 0));
-    out->w_half = exp(gsl_vector_get(p, 1)) * scale;
-    /* delta method: se(x) = x se(ln x) */
-    out->emax_stderr = out->emax * sqrt(gsl_matrix_get(cov, 0, 0) * s2);
-    out->w_half_stderr = out->w_half * sqrt(gsl_matrix_get(cov, 1, 1) * s2);
-    out->r2 = tss > 0 ? 1 - chisq / tss : 1;
-    out->n = n;
-    if (!isfinite(out->emax) || !isfinite(out->w_half) || !isfinite(out->emax_stderr) ||
-        !isfinite(out->w_half_stderr) || out->w_half > 10 * wmax ||
-        out->emax_stderr >= out->emax)
-        rc = zs_fail(err, ZS_ERR_INPUT, "efficiency fit: the points do not level off (fitted "
-                     "w_half %.3g beyond the largest work %.3g, emax %.3g +- %.2g); add larger "
-                     "work sizes", out->w_half, wmax, out->emax, out->emax_stderr);
+    rc = eff_result(w, wts, cov, fraction, n, scale, wmax, out, err);
 done:
     if (w) gsl_multifit_nlinear_free(w);
     if (p0) gsl_vector_free(p0);

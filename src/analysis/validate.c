@@ -41,14 +41,6 @@ int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_
     return validate_run_hw(run, &hw, o, err);
 }
 
-int validate_run_hw(const run_record *run, const hardware *hw, outcome *o, zs_error *err)
-{
-    model m;
-    param_counts pc;
-    if (load_model(run->model, &m, &pc, err)) return err->code;
-    return validate_run_loaded(run, &m, &pc, hw, o, err);
-}
-
 /* The run's fields that are training fields as they are: each copied whole. A pair of
  * fields of different sizes does not compile. */
 #define RUN_FIELD(tf, rf)                                                                        \
@@ -76,8 +68,12 @@ static const struct {
 };
 #undef RUN_FIELD
 
-int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc, const hardware *hw_in,
-                        outcome *o, zs_error *err)
+/* Predict one run with its model and hardware already in memory (pc: model_count of m at
+ * the default persistence threshold) and compare. Fails with ZS_ERR_INPUT naming the line:
+ * a strategy or precision not recognised, a batch that does not divide, a configuration the
+ * simulator rejects. */
+static int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc,
+                               const hardware *hw_in, outcome *o, zs_error *err)
 {
     hardware hw = *hw_in;
     training t;
@@ -148,7 +144,22 @@ int validate_run_loaded(const run_record *run, const model *m, const param_count
     return ZS_OK;
 }
 
+int validate_run_hw(const run_record *run, const hardware *hw, outcome *o, zs_error *err)
+{
+    model m;
+    param_counts pc;
+    if (load_model(run->model, &m, &pc, err)) return err->code;
+    return validate_run_loaded(run, &m, &pc, hw, o, err);
+}
+
 /* ---- models and profiles loaded once each ---------------------------------------------- */
+
+/* Models loaded once for many predictions (the runs of a file, a calibration's iterations):
+ * zero-initialise, pass to validate_run_cached, free with validate_models_free. */
+typedef struct validate_models {
+    struct validate_model *v; /* heap: one per distinct run_record.model */
+    int n, cap;
+} validate_models;
 
 struct validate_model {
     char name[sizeof ((run_record *)0)->model]; /* run_record.model it was loaded for */
@@ -156,7 +167,10 @@ struct validate_model {
     param_counts pc;
 };
 
-int validate_run_cached(const run_record *run, const hardware *hw, validate_models *vm, outcome *o, zs_error *err)
+/* validate_run_loaded with the run's model from vm, loaded into it the first time a run names
+ * it. Fails like validate_run_hw, and with ZS_ERR_NOMEM. */
+static int validate_run_cached(const run_record *run, const hardware *hw, validate_models *vm, outcome *o,
+                               zs_error *err)
 {
     struct validate_model *x = NULL;
     for (int i = 0; i < vm->n && !x; i++)
@@ -177,7 +191,8 @@ int validate_run_cached(const run_record *run, const hardware *hw, validate_mode
     return validate_run_loaded(run, &x->m, &x->pc, hw, o, err);
 }
 
-void validate_models_free(validate_models *vm)
+/* Free what vm holds; leaves it empty and reusable. Never fails. */
+static void validate_models_free(validate_models *vm)
 {
     free(vm->v);
     memset(vm, 0, sizeof *vm);

@@ -52,27 +52,6 @@ int validate_load_runs(const char *const *paths, int n_paths, run_record **runs,
 /* Free what validate_file allocated; leaves *rep empty. Never fails. */
 void validate_report_free(validate_report *rep);
 
-/* Predict one run with its model and hardware already in memory (pc: model_count of m at
- * the default persistence threshold) and compare. Fails with ZS_ERR_INPUT naming the line:
- * a strategy or precision not recognised, a batch that does not divide, a configuration the
- * simulator rejects. */
-int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc, const hardware *hw,
-                        outcome *o, zs_error *err);
-
-/* Models loaded once for many predictions (the runs of a file, a calibration's iterations):
- * zero-initialise, pass to validate_run_cached, free with validate_models_free. */
-typedef struct validate_models {
-    struct validate_model *v; /* heap: one per distinct run_record.model */
-    int n, cap;
-} validate_models;
-
-/* validate_run_loaded with the run's model from vm, loaded into it the first time a run names
- * it. Fails like validate_run_hw, and with ZS_ERR_NOMEM. */
-int validate_run_cached(const run_record *run, const hardware *hw, validate_models *vm, outcome *o, zs_error *err);
-
-/* Free what vm holds; leaves it empty and reusable. Never fails. */
-void validate_models_free(validate_models *vm);
-
 /* Predict one run, loading its model and its hardware (or hw_override) from their files.
  * Fails like validate_run_loaded, and with ZS_ERR_INPUT for an unknown model or profile. */
 int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_error *err);

@@ -168,7 +168,7 @@ BENCH_UNIT_SRC := tests/bench/test_units.c $(addprefix $(BENCH_DIR)/,dtype.c dev
 $(BENCH_UNIT): $(BENCH_UNIT_SRC) $(addprefix $(BENCH_DIR)/,dtype.h devsel.h gemm.h json.h bench.mk)
 	@mkdir -p $(@D)
 	$(BENCH_SAY) CC $@
-	$(BENCH_Q)$(CC) -std=c11 -O1 -Wall -Wextra -D_DEFAULT_SOURCE $(BENCH_SAN_CFLAGS) -o $@ \
+	$(BENCH_Q)$(CC) -std=c11 -O1 -Wall -Wextra -D_DEFAULT_SOURCE -Isrc $(BENCH_SAN_CFLAGS) -o $@ \
 	    $(BENCH_UNIT_SRC) $(BENCH_SAN_LDFLAGS) -lm
 
 # The test script builds nothing itself when ZEROBENCH_NO_BUILD=1; without

@@ -42,7 +42,8 @@ void coll_vals_init(struct coll_vals *v, int dtype, int op, int nranks, uint32_t
 
 size_t coll_vals_typesize(const struct coll_vals *v) { return dtype_get(v->dtype)->size; }
 
-double coll_vals_input(const struct coll_vals *v, int rank, size_t idx)
+/* coll_vals_input: the value rank contributes at global element idx. */
+static double coll_vals_input(const struct coll_vals *v, int rank, size_t idx)
 {
     if (v->op == ZB_PROD)
         return ((idx + (size_t)rank + v->rep) % v->period == 0) ? 2.0 : 1.0;
@@ -51,7 +52,8 @@ double coll_vals_input(const struct coll_vals *v, int rank, size_t idx)
     return (double)(1u + (uint32_t)(h % v->modulus));
 }
 
-double coll_vals_reduced(const struct coll_vals *v, size_t idx)
+/* coll_vals_reduced: op applied over ranks 0..nranks-1 of input(r, idx). */
+static double coll_vals_reduced(const struct coll_vals *v, size_t idx)
 {
     double acc = coll_vals_input(v, 0, idx);
     for (int r = 1; r < v->nranks; r++) {
@@ -72,7 +74,8 @@ double coll_vals_reduced(const struct coll_vals *v, size_t idx)
     return acc;
 }
 
-void coll_vals_fill(const struct coll_vals *v, int rank, void *buf, size_t idx0, size_t n)
+/* coll_vals_fill: buf[j] = input(rank, idx0 + j) for j < n, stored as dtype. */
+static void coll_vals_fill(const struct coll_vals *v, int rank, void *buf, size_t idx0, size_t n)
 {
     for (size_t j = 0; j < n; j++)
         dtype_store(v->dtype, buf, j, coll_vals_input(v, rank, idx0 + j));

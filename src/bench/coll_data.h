@@ -25,15 +25,6 @@ void coll_vals_init(struct coll_vals *v, int dtype, int op, int nranks, uint32_t
 /* coll_vals_typesize: bytes per element of v->dtype. */
 size_t coll_vals_typesize(const struct coll_vals *v);
 
-/* coll_vals_input: the value rank contributes at global element idx. */
-double coll_vals_input(const struct coll_vals *v, int rank, size_t idx);
-
-/* coll_vals_reduced: op applied over ranks 0..nranks-1 of input(r, idx). */
-double coll_vals_reduced(const struct coll_vals *v, size_t idx);
-
-/* coll_vals_fill: buf[j] = input(rank, idx0 + j) for j < n, stored as dtype. */
-void coll_vals_fill(const struct coll_vals *v, int rank, void *buf, size_t idx0, size_t n);
-
 /* coll_vals_check_input: number of j < n with buf[j] != input(rank, idx0 + j). */
 size_t coll_vals_check_input(const struct coll_vals *v, int rank, const void *buf,
                              size_t idx0, size_t n);

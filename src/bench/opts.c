@@ -11,7 +11,9 @@
 
 #include "dtype.h"
 
-int opts_parse_size(const char *s, size_t *out)
+/* opts_parse_size: parses "N", "NK", "NM", "NG" (1K = 1024) into *out.
+ * Returns 0, or -1 for an empty, signed, malformed or overflowing value. */
+static int opts_parse_size(const char *s, size_t *out)
 {
     if (!s || *s < '0' || *s > '9') return -1;
     unsigned long long v = 0;
@@ -141,6 +143,128 @@ static const struct { char s; const char *l; } flags[] = {
     {'8', "seq-len"}, {'p', "tp"}, {'q', "gated"}, {'P', "precision"},
 };
 
+enum { OPT_NAME = 48 }; /* room for a flag's name as typed */
+
+/* One flag at argv[*i]: its letter into *c, its value (after '=', glued to a short flag, or
+ * the next argument, which *i then steps over) into *val, the flag as typed into name. */
+static int opt_flag(int argc, char **argv, int *i, char *c, const char **val, char name[OPT_NAME], char *err,
+                    size_t errlen)
+{
+    const char *a = argv[*i];
+    *c = 0;
+    *val = NULL;
+    snprintf(name, OPT_NAME, "%s", a); /* the flag as typed, without "=value" */
+    if (a[0] == '-' && a[1] == '-') {
+        const char *eq = strchr(a + 2, '=');
+        size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        if (n + 2 < OPT_NAME) name[n + 2] = '\0';
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            if (strlen(flags[k].l) == n && !strncmp(flags[k].l, a + 2, n)) *c = flags[k].s;
+        if (!*c) return fail(err, errlen, "unknown option '%s' (try --help)", a);
+        if (eq) *val = eq + 1;
+    } else if (a[0] == '-' && a[1] && strchr("beifnwcdorIagJzGmNC", a[1])) {
+        *c = a[1];
+        name[2] = '\0';
+        if (a[2]) *val = a + 2;
+    } else {
+        return fail(err, errlen, "unknown option '%s' (try --help)", a);
+    }
+    if (!*val) {
+        if (*i + 1 >= argc) return fail(err, errlen, "option '%s' needs a value", name);
+        *val = argv[++*i];
+    }
+    return 0;
+}
+
+/* A value of a table flag (int_flags, ll_flags, word_flags) into its field. */
+static int opt_table_value(struct bench_opts *o, char c, const char *val, const char *name, char *err,
+                           size_t errlen)
+{
+    if (c == 'q') o->gated_set = 1;
+    for (size_t k = 0; k < sizeof int_flags / sizeof int_flags[0]; k++) {
+        if (int_flags[k].c != c) continue;
+        int *field = (int *)((char *)o + int_flags[k].off);
+        if (parse_int(val, int_flags[k].lo, int_flags[k].hi, field))
+            return fail(err, errlen, "invalid value '%s' for %s (%s)", val, name, int_flags[k].range);
+    }
+    for (size_t k = 0; k < sizeof ll_flags / sizeof ll_flags[0]; k++) {
+        if (ll_flags[k].c != c) continue;
+        size_t v;
+        if (opts_parse_size(val, &v) != 0 || v == 0 || v > (size_t)1 << 40)
+            return fail(err, errlen, "invalid value '%s' for %s (a positive integer)", val, name);
+        *(long long *)((char *)o + ll_flags[k].off) = (long long)v;
+    }
+    for (size_t k = 0; k < sizeof word_flags / sizeof word_flags[0]; k++) {
+        if (word_flags[k].c != c) continue;
+        int w = word_index(val, word_flags[k].words);
+        if (w < 0) return fail(err, errlen, "unknown %s '%s' (%s)", name, val, word_flags[k].expect);
+        char *field = (char *)o + word_flags[k].off;
+        if (word_flags[k].values) *(int *)field = word_flags[k].values[w];
+        else *(const char **)field = val;
+    }
+    return 0;
+}
+
+/* One flag's value into *o (flag letter c, typed as name; a: the argument it came from);
+ * *have_b / *have_e note -b / -e. */
+static int opt_value(struct bench_opts *o, char c, const char *val, const char *name, const char *a,
+                     int *have_b, int *have_e, char *err, size_t errlen)
+{
+    size_t sz;
+    switch (c) {
+    case 'b': case 'e': case 'i':
+        if (opts_parse_size(val, &sz) != 0)
+            return fail(err, errlen,
+                        "invalid size '%s' for -%c (expected N, NK, NM or NG; 1K = 1024)", val, c);
+        if (sz == 0) return fail(err, errlen, "-%c must be greater than 0", c);
+        if (c == 'b') { o->min_bytes = sz; *have_b = 1; }
+        else if (c == 'e') { o->max_bytes = sz; *have_e = 1; }
+        else o->step_bytes = sz;
+        return 0;
+    case 'f': {
+        int f;
+        if (parse_int(val, 1, 1 << 20, &f))
+            return fail(err, errlen, "invalid step factor '%s' for -f (integer >= 1)", val);
+        o->step_factor = (size_t)f;
+        return 0;
+    }
+    case 'n': case 'w': case 'c': case 'I': case 'a': case 'g': case 'r': case 'T':
+    case 'z': case 'G': case 'm': case 'N': case 'C': case 'p': case 'q':
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+    case 't': case 'V': case 'P': case 'M':
+        return opt_table_value(o, c, val, name, err, errlen);
+    case 'L':
+        if (!*val) return fail(err, errlen, "--model needs a name");
+        o->model = val;
+        return 0;
+    case 'd':
+        if (!strcmp(val, "all")) { o->dtype = OPTS_ALL; return 0; }
+        o->dtype = dtype_parse(val);
+        if (o->dtype < 0)
+            return fail(err, errlen, "unknown datatype '%s' for -d (one of %s)", val, dtype_names());
+        return 0;
+    case 'o':
+        if (!strcmp(val, "all")) { o->op = OPTS_ALL; return 0; }
+        o->op = op_parse(val);
+        if (o->op < 0)
+            return fail(err, errlen, "unknown op '%s' for -o (one of sum,prod,min,max,avg,premulsum,all)", val);
+        return 0;
+    case 'J':
+        if (!*val) return fail(err, errlen, "-J needs a file name");
+        o->json_path = val;
+        return 0;
+    case 'S':
+        if (o->nshapes >= OPTS_MAX_SHAPES)
+            return fail(err, errlen, "too many --shape (at most %d)", OPTS_MAX_SHAPES);
+        if (parse_shape(val, o->shapes[o->nshapes]))
+            return fail(err, errlen, "invalid --shape '%s' (expected MxNxK, e.g. 4096x4096x4096)", val);
+        o->nshapes++;
+        return 0;
+    default:
+        return fail(err, errlen, "unknown option '%s' (try --help)", a);
+    }
+}
+
 int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct bench_opts *o,
                char *err, size_t errlen)
 {
@@ -161,106 +285,11 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
                     argv[1]);
 
     for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        char c = 0, name[48];   /* name: the flag as typed, without "=value" */
-        snprintf(name, sizeof name, "%s", a);
-        if (a[0] == '-' && a[1] == '-') {
-            const char *eq = strchr(a + 2, '=');
-            size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            if (n + 2 < sizeof name) name[n + 2] = '\0';
-            for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
-                if (strlen(flags[k].l) == n && !strncmp(flags[k].l, a + 2, n)) c = flags[k].s;
-            if (!c) return fail(err, errlen, "unknown option '%s' (try --help)", a);
-            if (eq) val = eq + 1;
-        } else if (a[0] == '-' && a[1] && strchr("beifnwcdorIagJzGmNC", a[1])) {
-            c = a[1];
-            name[2] = '\0';
-            if (a[2]) val = a + 2;
-        } else {
-            return fail(err, errlen, "unknown option '%s' (try --help)", a);
-        }
-        if (!val) {
-            if (i + 1 >= argc) return fail(err, errlen, "option '%s' needs a value", name);
-            val = argv[++i];
-        }
-        size_t sz;
-        switch (c) {
-        case 'b': case 'e': case 'i':
-            if (opts_parse_size(val, &sz) != 0)
-                return fail(err, errlen,
-                            "invalid size '%s' for -%c (expected N, NK, NM or NG; 1K = 1024)", val, c);
-            if (sz == 0) return fail(err, errlen, "-%c must be greater than 0", c);
-            if (c == 'b') { o->min_bytes = sz; have_b = 1; }
-            else if (c == 'e') { o->max_bytes = sz; have_e = 1; }
-            else o->step_bytes = sz;
-            break;
-        case 'f': {
-            int f;
-            if (parse_int(val, 1, 1 << 20, &f))
-                return fail(err, errlen, "invalid step factor '%s' for -f (integer >= 1)", val);
-            o->step_factor = (size_t)f;
-            break;
-        }
-        case 'n': case 'w': case 'c': case 'I': case 'a': case 'g': case 'r': case 'T':
-        case 'z': case 'G': case 'm': case 'N': case 'C': case 'p': case 'q':
-            if (c == 'q') o->gated_set = 1;
-            for (size_t k = 0; k < sizeof int_flags / sizeof int_flags[0]; k++) {
-                if (int_flags[k].c != c) continue;
-                int *field = (int *)((char *)o + int_flags[k].off);
-                if (parse_int(val, int_flags[k].lo, int_flags[k].hi, field))
-                    return fail(err, errlen, "invalid value '%s' for %s (%s)", val, name,
-                                int_flags[k].range);
-            }
-            break;
-        case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
-            for (size_t k = 0; k < sizeof ll_flags / sizeof ll_flags[0]; k++) {
-                if (ll_flags[k].c != c) continue;
-                size_t v;
-                if (opts_parse_size(val, &v) != 0 || v == 0 || v > (size_t)1 << 40)
-                    return fail(err, errlen, "invalid value '%s' for %s (a positive integer)", val, name);
-                *(long long *)((char *)o + ll_flags[k].off) = (long long)v;
-            }
-            break;
-        case 't': case 'V': case 'P': case 'M':
-            for (size_t k = 0; k < sizeof word_flags / sizeof word_flags[0]; k++) {
-                if (word_flags[k].c != c) continue;
-                int w = word_index(val, word_flags[k].words);
-                if (w < 0) return fail(err, errlen, "unknown %s '%s' (%s)", name, val, word_flags[k].expect);
-                char *field = (char *)o + word_flags[k].off;
-                if (word_flags[k].values) *(int *)field = word_flags[k].values[w];
-                else *(const char **)field = val;
-            }
-            break;
-        case 'L':
-            if (!*val) return fail(err, errlen, "--model needs a name");
-            o->model = val;
-            break;
-        case 'd':
-            if (!strcmp(val, "all")) { o->dtype = OPTS_ALL; break; }
-            o->dtype = dtype_parse(val);
-            if (o->dtype < 0)
-                return fail(err, errlen, "unknown datatype '%s' for -d (one of %s)", val, dtype_names());
-            break;
-        case 'o':
-            if (!strcmp(val, "all")) { o->op = OPTS_ALL; break; }
-            o->op = op_parse(val);
-            if (o->op < 0)
-                return fail(err, errlen, "unknown op '%s' for -o (one of sum,prod,min,max,avg,premulsum,all)", val);
-            break;
-        case 'J':
-            if (!*val) return fail(err, errlen, "-J needs a file name");
-            o->json_path = val;
-            break;
-        case 'S':
-            if (o->nshapes >= OPTS_MAX_SHAPES)
-                return fail(err, errlen, "too many --shape (at most %d)", OPTS_MAX_SHAPES);
-            if (parse_shape(val, o->shapes[o->nshapes]))
-                return fail(err, errlen, "invalid --shape '%s' (expected MxNxK, e.g. 4096x4096x4096)", val);
-            o->nshapes++;
-            break;
-        default:
-            return fail(err, errlen, "unknown option '%s' (try --help)", a);
-        }
+        const char *a = argv[i], *val;
+        char c, name[OPT_NAME];
+        int rc = opt_flag(argc, argv, &i, &c, &val, name, err, errlen);
+        if (!rc) rc = opt_value(o, c, val, name, a, &have_b, &have_e, err, errlen);
+        if (rc) return rc;
     }
     if (!have_b) o->min_bytes = (have_e && o->max_bytes < def_min) ? o->max_bytes : def_min;
     if (!have_e) o->max_bytes = have_b ? o->min_bytes : def_max;

@@ -53,10 +53,6 @@ struct bench_opts {
     char **argv;              /* original argv, for metadata */
 };
 
-/* opts_parse_size: parses "N", "NK", "NM", "NG" (1K = 1024) into *out.
- * Returns 0, or -1 for an empty, signed, malformed or overflowing value. */
-int opts_parse_size(const char *s, size_t *out);
-
 /* opts_parse: fills o from argv (argv[1] is the sub-benchmark name);
  * def_min/def_max are the sub-benchmark's -b/-e defaults.
  * Returns 0 on success, 1 when --help/-h was given, 2 on a bad flag with

@@ -67,7 +67,9 @@ static void meta_collect(struct run_meta *m)
     }
 }
 
-void report_command(const struct bench_opts *o, char *buf, size_t len)
+/* report_command: argv joined by spaces with argv[0] reduced to its
+ * basename, in buf (truncated to len). */
+static void report_command(const struct bench_opts *o, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';

@@ -87,8 +87,4 @@ int bench_row_total(const struct bench_opts *o, double *avg, double *best, long 
 /* report_header: prints "# zerobench <bench> ..." identity lines (proc 0). */
 void report_header(const struct report *r);
 
-/* report_command: argv joined by spaces with argv[0] reduced to its
- * basename, in buf (truncated to len). */
-void report_command(const struct bench_opts *o, char *buf, size_t len);
-
 #endif

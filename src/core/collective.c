@@ -25,7 +25,8 @@ double coll_ring_time(double steps, double bytes, coll_link l)
     return steps * l.alpha + bytes / l.bandwidth;
 }
 
-double coll_half_ring_factor(int64_t n) { return (double)(n - 1) / (double)n; }
+/* The half ring's share of the buffer each rank sends: (n-1)/n. */
+static double coll_half_ring_factor(int64_t n) { return (double)(n - 1) / (double)n; }
 
 double coll_half_ring_time(double s, int64_t n, coll_link l)
 {

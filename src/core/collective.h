@@ -66,7 +66,6 @@ void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[
 /* The "half ring" that reduce-scatter and all-gather share (Thakur et al. 2005): factor
  * (n-1)/n, n-1 steps, and the two-level schedule NVLink (g-1)/g of the buffer, network
  * (k-1)/k of the 1/g slice each rank owns. */
-double coll_half_ring_factor(int64_t n);
 double coll_half_ring_time(double size, int64_t n, coll_link l);
 double coll_half_ring_bytes(double size, int64_t n);
 void coll_half_ring_hier(double size, coll_group g, coll_link intra, coll_link inter, coll_cost *out);

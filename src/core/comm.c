@@ -13,105 +13,109 @@ void comm_add(comm_plan *p, comm_op op)
     if (p->n < COMM_MAX_OPS && op.calls > 0 && op.size > 0) p->op[p->n++] = op;
 }
 
-void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
+/* Megatron-LM (Shoeybi et al. 2019, section 3): two all-reduces of the s b h activations per
+ * block in forward and two in backward; a full recompute repeats the forward pair. Sequence
+ * parallelism turns each into a reduce-scatter plus an all-gather of the same volume
+ * (Korthikanti et al. 2022, section 4.2.2). */
+static void comm_tp(const sim_input *in, comm_plan *p)
 {
     const training *t = in->t;
     const model *m = in->m;
     double mb = (double)t->grad_accum, layers = (double)in->stage_layers;
-    if (!m->params_only && t->tp > 1) {
-        /* Megatron-LM (Shoeybi et al. 2019, section 3): two all-reduces of the s b h
-         * activations per block in forward and two in backward; a full recompute repeats the
-         * forward pair. Sequence parallelism turns each into a reduce-scatter plus an
-         * all-gather of the same volume (Korthikanti et al. 2022, section 4.2.2). */
-        double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size);
-        /* Per block: 2 forward + 2 backward normally; a parallel block (Falcon, Phi,
-         * Cohere) 1 + 1; cross-attention one more each way (model_tp_allreduces). */
-        double ar = model_tp_allreduces(m);
-        double calls = layers * mb * (2 * ar + (t->checkpointing == CKPT_FULL ? ar : 0));
-        /* A framework with TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE
-         * userbuffers) hides a fraction of it under the GEMMs it splits. */
-        double hid = in->fw->tp_overlap;
-        if (t->sequence_parallel) {
-            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)", 0, 0, 0, hid});
-            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)", 0, 0, 0, hid});
-        } else {
-            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)", 0, 0, 0, hid});
-        }
+    double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size);
+    /* Per block: 2 forward + 2 backward normally; a parallel block (Falcon, Phi,
+     * Cohere) 1 + 1; cross-attention one more each way (model_tp_allreduces). */
+    double ar = model_tp_allreduces(m);
+    double calls = layers * mb * (2 * ar + (t->checkpointing == CKPT_FULL ? ar : 0));
+    /* A framework with TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE
+     * userbuffers) hides a fraction of it under the GEMMs it splits. */
+    double hid = in->fw->tp_overlap;
+    if (t->sequence_parallel) {
+        comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)", 0, 0, 0, hid});
+        comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)", 0, 0, 0, hid});
+    } else {
+        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)", 0, 0, 0, hid});
     }
-    if (!m->params_only && t->pp > 1) {
-        /* One activation tensor forward and one gradient backward per micro-batch per stage
-         * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */
-        double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size) / (double)t->tp;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0, 0, 0});
-    }
-    if (!m->params_only && t->cp > 1) {
-        /* Ring attention (Liu et al. 2023; Megatron-Core and torchtitan context parallelism):
-         * each layer passes its K and V chunk (s/cp tokens, kv width, split by TP) to the next
-         * CP rank cp - 1 times in forward, overlapped with the attention of the chunk in hand;
-         * backward passes K and V again and returns their gradients: twice the bytes. A full
-         * recompute repeats the forward ring. */
-        double cp = (double)t->cp, kvd = (double)(m->num_kv_heads * m->head_dim);
-        double chunk = 2 * in->bt.act * (double)t->seq_len / cp * (double)t->micro_batch * kvd / (double)t->tp;
-        double fwd = layers * (cp - 1) * mb * (t->checkpointing == CKPT_FULL ? 2 : 1);
-        comm_add(p, (comm_op){COLL_P2P, GROUP_CP, chunk, fwd, true, OVERLAP_ATTN_FWD, 0, "CP ring K/V exchange (forward)", 0, 0, 0, 0});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_CP, 2 * chunk, layers * (cp - 1) * mb, true, OVERLAP_ATTN_BWD, 0,
-                              "CP ring K/V and gradients (backward)", 0, 0, 0, 0});
-    }
-    if (!m->params_only && t->ep > 1) {
-        /* Expert parallelism (Megatron-Core's all-to-all token dispatcher; Lepikhin et al.
-         * 2020): per MoE block, each rank sends its tokens' hidden states to the k experts'
-         * ranks (dispatch) and receives the results (combine), forward and again backward, a
-         * full recompute repeating the forward pair. Buffer per rank: tokens x k' x h x e,
-         * k' = k (dropless) or capacity_factor x k, times the load imbalance (the busiest rank
-         * sets the pace). Tokens are the rank's s/cp of the micro-batch, / TP with sequence
-         * parallelism. */
-        double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
-        double k = (double)m->experts_per_token * (m->capacity_factor > 0 ? m->capacity_factor : 1);
-        double tokens = (double)t->seq_len / (double)t->cp * (double)t->micro_batch / (t->sequence_parallel ? (double)t->tp : 1);
-        double buf = tokens * k * (double)m->hidden_size * in->bt.act * t->moe_imbalance;
-        double calls = moe_blocks * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
-        comm_add(p, (comm_op){COLL_ALL_TO_ALL, GROUP_EP, buf, calls, true, OVERLAP_NONE, 0,
-                              "EP all-to-all (dispatch + combine)", 0, 0, 0, 0});
-        /* The experts' gradients reduce over the expert-data-parallel group, as the strategy
-         * reduces the dense ones over DP: reduce-scatter + gather of the updated experts when
-         * it shards the optimizer, all-reduce otherwise. */
-        bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
-        double g = in->bt.grad * in->local_expert;
-        overlap_kind ov = strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE;
-        int64_t shard = in->groups[GROUP_EDP].n, replicas = in->groups[GROUP_EDP_REPLICA].n;
-        if (shard <= 1 && replicas <= 1) {
-            /* one expert-data-parallel rank: nothing to reduce */
-        } else if (s->shards.optimizer && replicas > 1) {
-            /* Hybrid sharding: reduce-scatter inside the shard group, the shard all-reduced
-             * across the replicas (as the dense gradients, below). */
-            if (shard > 1)
-                comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
-                                      "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
-            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP_REPLICA, g / (double)shard, every ? mb : 1, every, ov, 0,
-                                  "expert gradient all-reduce across replicas (EDP)", 0, 0, 0, 0});
-            if (!s->shards.parameters && shard > 1)
-                comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
-                                      "expert parameter all-gather (EDP)", 0, 0, 0, 0});
-        } else if (s->shards.optimizer) {
+}
+
+/* Ring attention (Liu et al. 2023; Megatron-Core and torchtitan context parallelism): each
+ * layer passes its K and V chunk (s/cp tokens, kv width, split by TP) to the next CP rank
+ * cp - 1 times in forward, overlapped with the attention of the chunk in hand; backward
+ * passes K and V again and returns their gradients: twice the bytes. A full recompute
+ * repeats the forward ring. */
+static void comm_cp(const sim_input *in, comm_plan *p)
+{
+    const training *t = in->t;
+    const model *m = in->m;
+    double mb = (double)t->grad_accum, layers = (double)in->stage_layers;
+    double cp = (double)t->cp, kvd = (double)(m->num_kv_heads * m->head_dim);
+    double chunk = 2 * in->bt.act * (double)t->seq_len / cp * (double)t->micro_batch * kvd / (double)t->tp;
+    double fwd = layers * (cp - 1) * mb * (t->checkpointing == CKPT_FULL ? 2 : 1);
+    comm_add(p, (comm_op){COLL_P2P, GROUP_CP, chunk, fwd, true, OVERLAP_ATTN_FWD, 0, "CP ring K/V exchange (forward)", 0, 0, 0, 0});
+    comm_add(p, (comm_op){COLL_P2P, GROUP_CP, 2 * chunk, layers * (cp - 1) * mb, true, OVERLAP_ATTN_BWD, 0,
+                          "CP ring K/V and gradients (backward)", 0, 0, 0, 0});
+}
+
+/* The experts' gradients reduce over the expert-data-parallel group, as the strategy
+ * reduces the dense ones over DP: reduce-scatter + gather of the updated experts when
+ * it shards the optimizer, all-reduce otherwise. */
+static void comm_expert_grads(const sim_input *in, const strategy *s, comm_plan *p)
+{
+    double mb = (double)in->t->grad_accum;
+    bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
+    double g = in->bt.grad * in->local_expert;
+    overlap_kind ov = strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE;
+    int64_t shard = in->groups[GROUP_EDP].n, replicas = in->groups[GROUP_EDP_REPLICA].n;
+    if (shard <= 1 && replicas <= 1) {
+        /* one expert-data-parallel rank: nothing to reduce */
+    } else if (s->shards.optimizer && replicas > 1) {
+        /* Hybrid sharding: reduce-scatter inside the shard group, the shard all-reduced
+         * across the replicas (as the dense gradients, below). */
+        if (shard > 1)
             comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
                                   "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
-            if (!s->shards.parameters) /* sharded parameters gather on use (the strategy's) */
-                comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
-                                      "expert parameter all-gather (EDP)", 0, 0, 0, 0});
-        } else {
-            comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP, g, 1, false, ov, 0, "expert gradient all-reduce (EDP)", 0, 0, 0, 0});
-        }
+        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP_REPLICA, g / (double)shard, every ? mb : 1, every, ov, 0,
+                              "expert gradient all-reduce across replicas (EDP)", 0, 0, 0, 0});
+        if (!s->shards.parameters && shard > 1)
+            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
+                                  "expert parameter all-gather (EDP)", 0, 0, 0, 0});
+    } else if (s->shards.optimizer) {
+        comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
+                              "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
+        if (!s->shards.parameters) /* sharded parameters gather on use (the strategy's) */
+            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
+                                  "expert parameter all-gather (EDP)", 0, 0, 0, 0});
+    } else {
+        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP, g, 1, false, ov, 0, "expert gradient all-reduce (EDP)", 0, 0, 0, 0});
     }
-    if (in->groups[GROUP_REPLICA].n > 1 && (s->shards.optimizer || s->shards.gradients || s->shards.parameters)) {
-        /* Hybrid sharding (HSDP, MiCS): each shard group reduces its gradients inside, then
-         * the shards are all-reduced across the replicas: 2 (R-1)/R of grads / S per rank
-         * over the network instead of the whole gradient (Zhang et al. 2022, section 3.2). */
-        bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
-        double shard = in->bt.grad * in->trainable / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
-        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_REPLICA, shard, every ? mb : 1, every,
-                              strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, 0,
-                              "gradient all-reduce across replicas", 0, 0, 0, 0});
-    }
+}
+
+/* Expert parallelism (Megatron-Core's all-to-all token dispatcher; Lepikhin et al. 2020): per
+ * MoE block, each rank sends its tokens' hidden states to the k experts' ranks (dispatch) and
+ * receives the results (combine), forward and again backward, a full recompute repeating the
+ * forward pair. Buffer per rank: tokens x k' x h x e, k' = k (dropless) or capacity_factor x
+ * k, times the load imbalance (the busiest rank sets the pace). Tokens are the rank's s/cp of
+ * the micro-batch, / TP with sequence parallelism. */
+static void comm_ep(const sim_input *in, const strategy *s, comm_plan *p)
+{
+    const training *t = in->t;
+    const model *m = in->m;
+    double mb = (double)t->grad_accum, layers = (double)in->stage_layers;
+    double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
+    double k = (double)m->experts_per_token * (m->capacity_factor > 0 ? m->capacity_factor : 1);
+    double tokens = (double)t->seq_len / (double)t->cp * (double)t->micro_batch / (t->sequence_parallel ? (double)t->tp : 1);
+    double buf = tokens * k * (double)m->hidden_size * in->bt.act * t->moe_imbalance;
+    double calls = moe_blocks * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
+    comm_add(p, (comm_op){COLL_ALL_TO_ALL, GROUP_EP, buf, calls, true, OVERLAP_NONE, 0,
+                          "EP all-to-all (dispatch + combine)", 0, 0, 0, 0});
+    comm_expert_grads(in, s, p);
+}
+
+/* Offload traffic over PCIe: the optimizer's (ZeRO-Offload) and the parameters' (ZeRO-Infinity). */
+static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
+{
+    const training *t = in->t;
+    double mb = (double)t->grad_accum;
     double part = in->trainable / (double)in->shard_dp;
     double stored = in->param_bytes / (double)in->shard_dp; /* the partition as stored */
     if (t->offload_optimizer != OFFLOAD_NONE && s->offload_optimizer) {
@@ -129,7 +133,35 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     }
 }
 
-void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
+void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
+{
+    const training *t = in->t;
+    const model *m = in->m;
+    double mb = (double)t->grad_accum;
+    if (!m->params_only && t->tp > 1) comm_tp(in, p);
+    if (!m->params_only && t->pp > 1) {
+        /* One activation tensor forward and one gradient backward per micro-batch per stage
+         * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */
+        double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size) / (double)t->tp;
+        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0, 0, 0});
+    }
+    if (!m->params_only && t->cp > 1) comm_cp(in, p);
+    if (!m->params_only && t->ep > 1) comm_ep(in, s, p);
+    if (in->groups[GROUP_REPLICA].n > 1 && (s->shards.optimizer || s->shards.gradients || s->shards.parameters)) {
+        /* Hybrid sharding (HSDP, MiCS): each shard group reduces its gradients inside, then
+         * the shards are all-reduced across the replicas: 2 (R-1)/R of grads / S per rank
+         * over the network instead of the whole gradient (Zhang et al. 2022, section 3.2). */
+        bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
+        double shard = in->bt.grad * in->trainable / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
+        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_REPLICA, shard, every ? mb : 1, every,
+                              strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, 0,
+                              "gradient all-reduce across replicas", 0, 0, 0, 0});
+    }
+    comm_offload(in, s, p);
+}
+
+/* Cost of one op (per call) on its group's levels. */
+static void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
 {
     if (op->group == GROUP_HOST) {
         memset(c, 0, sizeof *c);

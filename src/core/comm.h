@@ -63,9 +63,6 @@ void comm_add(comm_plan *p, comm_op op);
  * offload traffic over PCIe as strategy s shards and reduces. */
 void comm_add_common(const struct sim_input *in, const struct strategy *s, comm_plan *p);
 
-/* Cost of one op (per call) on its group's levels. */
-void comm_op_cost(const struct sim_input *in, const comm_op *op, coll_cost *c);
-
 /* Sum a plan into bytes and wire seconds, and note each op's time per call in the plan. */
 void comm_summarise(const struct sim_input *in, comm_plan *p, comm_summary *s);
 

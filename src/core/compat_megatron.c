@@ -181,17 +181,44 @@ static double bytes_per_parameter(int distributed, int64_t dp)
     return !distributed ? 18.0 : 6.0 + (12.0 / (double)dp);
 }
 
-/* compute_weight_and_optimizer_memory, plus the counts its verbose mode prints. */
-static int weight_and_optimizer(const resolved *r, megatron_memory *m, char *err, size_t errlen)
+/* Parameters of one layer's parts and how many layers of each kind, as
+ * compute_weight_and_optimizer_memory names them. */
+typedef struct layer_terms {
+    int64_t num_dense_layers, num_moe_layers;   /* layers of the main block */
+    int64_t mtp_dense_layers, mtp_moe_layers;   /* multi-token-prediction layers */
+    int64_t embedding_size, final_layernorm, embedding_layers; /* parameters */
+    double attention, dense_mlp, shared_expert; /* parameters per layer */
+    double routed_expert, active_routed_expert, latent_projection;
+    double layernorm, router, shared_gate;
+} layer_terms;
+
+/* Self-attention parameters of one layer: MLA's LoRA projections, else Q, K, V and output. */
+static double self_attention_params(const megatron_args *a, int64_t norm_size)
 {
-    const megatron_args *a = &r->a;
     const int64_t h = a->hidden_size;
     const int64_t heads = a->num_attention_heads;
-
+    if (a->multi_latent_attention) {
+        int64_t q_term;
+        if (a->q_lora_rank == 0)
+            q_term = h * heads * (a->qk_head_dim + a->qk_pos_emb_head_dim);
+        else /* q LoRA + rope + q norm */
+            q_term = a->q_lora_rank * (h + heads * (a->qk_head_dim + a->qk_pos_emb_head_dim) + norm_size);
+        return (double)(q_term
+            + a->kv_lora_rank * (h + heads * (a->qk_head_dim + a->v_head_dim) + norm_size) /* kv LoRA + norm */
+            + h * a->qk_pos_emb_head_dim                                                   /* rope key */
+            + (heads * a->v_head_dim) * h);                                                /* output proj */
+    }
     /* Attention projection size. */
     const int64_t query_projection_size = a->kv_channels * heads;
     const double query_ratio = (double)query_projection_size / (double)h;
     const int64_t num_query_groups = a->group_query_attention ? a->num_query_groups : heads;
+    return (double)(2 * h * h) * ((1.0 + ((double)num_query_groups / (double)heads)) * query_ratio);
+}
+
+static void layer_terms_of(const resolved *r, layer_terms *lt)
+{
+    const megatron_args *a = &r->a;
+    const int64_t h = a->hidden_size;
     const int64_t num_experts = r->has_experts ? a->num_experts : 1;
     const double gated = a->swiglu ? 1.5 : 1.0; /* 3/2 for SwiGLU, int 1 otherwise */
     const int64_t shared_ffn = a->moe_shared_expert_intermediate_size;
@@ -200,71 +227,74 @@ static int weight_and_optimizer(const resolved *r, megatron_memory *m, char *err
     int64_t num_moe_layers = 0;
     for (int64_t i = 0; i < a->num_layers; i++)
         num_moe_layers += is_moe_layer(r, i);
-    const int64_t num_dense_layers = a->num_layers - num_moe_layers;
+    lt->num_moe_layers = num_moe_layers;
+    lt->num_dense_layers = a->num_layers - num_moe_layers;
     const int64_t moe_ffn = r->has_experts ? a->moe_ffn_hidden_size : 0;
-    int64_t mtp_moe_layers = 0, mtp_dense_layers = 0;
+    lt->mtp_moe_layers = lt->mtp_dense_layers = 0;
     if (a->mtp_num_layers > 0) {
         const int64_t last_is_moe = is_moe_layer(r, a->num_layers - 1);
-        mtp_moe_layers = last_is_moe * a->mtp_num_layers;
-        mtp_dense_layers = (1 - last_is_moe) * a->mtp_num_layers;
+        lt->mtp_moe_layers = last_is_moe * a->mtp_num_layers;
+        lt->mtp_dense_layers = (1 - last_is_moe) * a->mtp_num_layers;
     }
 
     /* RMSNorm has no bias; LayerNorm has. */
     const int64_t norm_size = a->normalization == MEGATRON_NORM_RMSNORM ? 1 : 2;
+    lt->embedding_size = h * a->padded_vocab_size;
+    lt->final_layernorm = norm_size * h;
+    lt->embedding_layers = a->untie_embeddings_and_output_weights ? 2 * lt->embedding_size
+                                                                   : lt->embedding_size;
 
-    double self_attn_term;
-    if (a->multi_latent_attention) {
-        int64_t q_term;
-        if (a->q_lora_rank == 0)
-            q_term = h * heads * (a->qk_head_dim + a->qk_pos_emb_head_dim);
-        else /* q LoRA + rope + q norm */
-            q_term = a->q_lora_rank * (h + heads * (a->qk_head_dim + a->qk_pos_emb_head_dim) + norm_size);
-        self_attn_term = (double)(q_term
-            + a->kv_lora_rank * (h + heads * (a->qk_head_dim + a->v_head_dim) + norm_size) /* kv LoRA + norm */
-            + h * a->qk_pos_emb_head_dim                                                   /* rope key */
-            + (heads * a->v_head_dim) * h);                                                /* output proj */
-    } else {
-        self_attn_term = (double)(2 * h * h)
-            * ((1.0 + ((double)num_query_groups / (double)heads)) * query_ratio);
-    }
-
-    const int64_t embedding_size = h * a->padded_vocab_size;
-    const int64_t final_layernorm = norm_size * h;
-    const int64_t embedding_layers = a->untie_embeddings_and_output_weights ? 2 * embedding_size
-                                                                            : embedding_size;
-
-    const double attention = self_attn_term;
-    const double dense_mlp = (double)(2 * h * a->ffn_hidden_size) * gated;
-    const double shared_expert = (double)(2 * h * shared_ffn) * gated;
+    lt->attention = self_attention_params(a, norm_size);
+    lt->dense_mlp = (double)(2 * h * a->ffn_hidden_size) * gated;
+    lt->shared_expert = (double)(2 * h * shared_ffn) * gated;
     /* Latent MoE: routed experts work in moe_latent_size channels. */
     const int64_t routed_h = a->moe_latent_size > 0 ? a->moe_latent_size : h;
-    const double routed_expert = (double)(2 * routed_h * moe_ffn * num_experts) * gated;
-    const double active_routed_expert =
+    lt->routed_expert = (double)(2 * routed_h * moe_ffn * num_experts) * gated;
+    lt->active_routed_expert =
         r->has_experts ? (double)(2 * routed_h * moe_ffn * a->moe_router_topk) * gated : 0.0;
-    const double latent_projection =
+    lt->latent_projection =
         (r->has_experts && a->moe_latent_size > 0) ? (double)(2 * h * a->moe_latent_size) : 0.0;
-    const double layernorm = (double)(2 * h * norm_size);
-    const double router =
+    lt->layernorm = (double)(2 * h * norm_size);
+    lt->router =
         r->has_experts ? (double)((h * num_experts) + (a->add_bias_linear ? num_experts : 0)) : 0.0;
-    const double shared_gate = (shared_ffn > 0 && a->moe_shared_expert_gate) ? (double)h : 0.0;
+    lt->shared_gate = (shared_ffn > 0 && a->moe_shared_expert_gate) ? (double)h : 0.0;
+}
 
-    const double layer_dense = attention + dense_mlp + layernorm;
-    const double layer_moe = attention + shared_expert + routed_expert + latent_projection
-                             + layernorm + router + shared_gate;
-    const double layer_moe_active = attention + shared_expert + active_routed_expert
-                                    + latent_projection + layernorm + router + shared_gate;
-    const double block = layer_dense * (double)num_dense_layers
-                         + layer_moe * (double)num_moe_layers + (double)final_layernorm;
-    const double block_active = layer_dense * (double)num_dense_layers
-                                + layer_moe_active * (double)num_moe_layers + (double)final_layernorm;
-    const double mtp_block = layer_dense * (double)mtp_dense_layers + layer_moe * (double)mtp_moe_layers;
+/* The model's parameter totals (block, active, MTP, embedding) into m. */
+static void parameter_totals(const layer_terms *lt, megatron_memory *m)
+{
+    const double layer_dense = lt->attention + lt->dense_mlp + lt->layernorm;
+    const double layer_moe = lt->attention + lt->shared_expert + lt->routed_expert + lt->latent_projection
+                             + lt->layernorm + lt->router + lt->shared_gate;
+    const double layer_moe_active = lt->attention + lt->shared_expert + lt->active_routed_expert
+                                    + lt->latent_projection + lt->layernorm + lt->router + lt->shared_gate;
+    const double block = layer_dense * (double)lt->num_dense_layers
+                         + layer_moe * (double)lt->num_moe_layers + (double)lt->final_layernorm;
+    const double block_active = layer_dense * (double)lt->num_dense_layers
+                                + layer_moe_active * (double)lt->num_moe_layers + (double)lt->final_layernorm;
+    const double mtp_block = layer_dense * (double)lt->mtp_dense_layers
+                             + layer_moe * (double)lt->mtp_moe_layers;
 
     m->num_parameters_in_transformer_block = block;
     m->num_active_parameters_in_transformer_block = block_active;
     m->num_parameters_in_mtp_block = mtp_block;
-    m->num_parameters_in_embedding_layers = (double)embedding_layers;
-    m->num_total_parameters = block + mtp_block + (double)embedding_layers;
-    m->num_active_parameters = block_active + mtp_block + (double)embedding_layers;
+    m->num_parameters_in_embedding_layers = (double)lt->embedding_layers;
+    m->num_total_parameters = block + mtp_block + (double)lt->embedding_layers;
+    m->num_active_parameters = block_active + mtp_block + (double)lt->embedding_layers;
+}
+
+/* compute_weight_and_optimizer_memory, plus the counts its verbose mode prints. */
+static int weight_and_optimizer(const resolved *r, megatron_memory *m, char *err, size_t errlen)
+{
+    const megatron_args *a = &r->a;
+    layer_terms lt;
+    layer_terms_of(r, &lt);
+    parameter_totals(&lt, m);
+    const double attention = lt.attention, dense_mlp = lt.dense_mlp, shared_expert = lt.shared_expert;
+    const double layernorm = lt.layernorm;
+    const double num_dense_layers = (double)lt.num_dense_layers, num_moe_layers = (double)lt.num_moe_layers;
+    const double mtp_dense_layers = (double)lt.mtp_dense_layers, mtp_moe_layers = (double)lt.mtp_moe_layers;
+    const int64_t embedding_size = lt.embedding_size;
 
     const int64_t tp = a->tensor_model_parallel_size;
     const int64_t pp = a->pipeline_model_parallel_size;
@@ -273,16 +303,16 @@ static int weight_and_optimizer(const resolved *r, megatron_memory *m, char *err
     const int64_t expert_dp = a->world_size / (etp * ep * pp);
 
     /* Parameters by how a rank holds them: TP-sharded, replicated, or EP/ETP-sharded. */
-    const double tp_block = (attention + dense_mlp) * (double)num_dense_layers
-                            + (attention + shared_expert) * (double)num_moe_layers;
-    const double moe_replicated = layernorm + latent_projection + router + shared_gate;
-    const double repl_block = layernorm * (double)num_dense_layers
-                              + moe_replicated * (double)num_moe_layers + (double)final_layernorm;
-    const double expert_block = routed_expert * (double)num_moe_layers;
-    const double tp_mtp = (attention + dense_mlp) * (double)mtp_dense_layers
-                          + (attention + shared_expert) * (double)mtp_moe_layers;
-    const double repl_mtp = layernorm * (double)mtp_dense_layers + moe_replicated * (double)mtp_moe_layers;
-    const double expert_mtp = routed_expert * (double)mtp_moe_layers;
+    const double tp_block = (attention + dense_mlp) * num_dense_layers
+                            + (attention + shared_expert) * num_moe_layers;
+    const double moe_replicated = layernorm + lt.latent_projection + lt.router + lt.shared_gate;
+    const double repl_block = layernorm * num_dense_layers
+                              + moe_replicated * num_moe_layers + (double)lt.final_layernorm;
+    const double expert_block = lt.routed_expert * num_moe_layers;
+    const double tp_mtp = (attention + dense_mlp) * mtp_dense_layers
+                          + (attention + shared_expert) * mtp_moe_layers;
+    const double repl_mtp = layernorm * mtp_dense_layers + moe_replicated * mtp_moe_layers;
+    const double expert_mtp = lt.routed_expert * mtp_moe_layers;
 
     /* Most loaded shard: 1/PP of the block, the MTP block and the embedding. */
     double tp_on_shard = ((tp_block / (double)pp) + tp_mtp + (double)embedding_size) / (double)tp;

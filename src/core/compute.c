@@ -36,35 +36,154 @@ static void block_attention(const model *m, const training *t, block_kind kind, 
     *exec_flops = ef * scale;
 }
 
+/* What activation checkpointing reruns in backward: the one statement of the rule, which the
+ * FLOP counts (recompute_mb, hw_step) and the times (compute_time) follow. */
+typedef enum recompute_kind {
+    RECOMPUTE_NONE,      /* nothing is rerun */
+    RECOMPUTE_FULL,      /* every block's forward, not the LM head (Narayanan et al. 2021, eq. 3:
+                            96 B s l h^2 (1 + s/6h + V/16lh)) */
+    RECOMPUTE_OPS,       /* op-level selective (torchtitan): every other matmul's output is kept,
+                            so half the blocks' matmul FLOPs and every memory-bound op again,
+                            no attention */
+    RECOMPUTE_ATTENTION, /* selective (Megatron, Korthikanti et al. 2022): the attention scores
+                            and their memory traffic */
+} recompute_kind;
+
+static recompute_kind recompute_of(const training *t)
+{
+    if (t->checkpointing == CKPT_FULL) return RECOMPUTE_FULL;
+    if (t->checkpointing != CKPT_SELECTIVE) return RECOMPUTE_NONE;
+    return framework_of(t)->selective == SELECTIVE_OPS ? RECOMPUTE_OPS : RECOMPUTE_ATTENTION;
+}
+
+/* f->matmul and f->attention per token (model convention) and, returned, the attention
+ * FLOPs per token as executed. */
+static double flops_per_token(const model *m, const param_counts *pc, const training *t, flops *f)
+{
+    if (m->params_only) {
+        f->matmul = 2 * pc->active;
+        f->attention = 0;
+        return 0;
+    }
+    /* Linear layers a token passes through: block parameters minus norms (biases are
+     * counted; they are 1e-4 of the total), plus the LM head's V x h, tied or not. Per
+     * kind of block (dense, MoE with top-k and shared experts, encoder), and an
+     * encoder-decoder's decoder blocks and head once per decoder token. */
+    double lin = 0, attn_exec = 0, L = (double)m->num_layers;
+    f->attention = 0;
+    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+        double n = pc->nblocks[kind];
+        if (n <= 0) continue;
+        double local = pc->nlocal[kind], scale = pc->seq_scale[kind], am, ae, gm, ge;
+        lin += n * scale * pc->blocks_active[kind];
+        am = ae = 0;
+        if (local > 0) block_attention(m, t, (block_kind)kind, true, scale, &am, &ae);
+        block_attention(m, t, (block_kind)kind, false, scale, &gm, &ge);
+        f->attention += local * am + (n - local) * gm;
+        attn_exec += local * ae + (n - local) * ge;
+    }
+    double block = lin / L - pc->norm_per_layer;
+    f->matmul = 2 * (block * L + pc->seq_scale[BLOCK_DENSE] * (double)m->vocab_size * (double)m->hidden_size);
+    return attn_exec;
+}
+
+/* Memory-bound traffic per token, forward (bytes; e per element). Each op reads its
+ * inputs and writes its output once: two norms (2h each), two residual adds (3h each),
+ * Gemma's two post-norms (2h each more), the MLP activation (gated: read 2i, write i;
+ * plain: read i, write i; MoE: k experts' and the shared experts' widths), rotary
+ * embedding on q and k (read + write), dropout (read + write + 1-byte mask, twice). The h
+ * terms are replicated across TP ranks unless sequence parallel; the rest is split. The
+ * loss reads and writes fp32 logits about four times (upcast, softmax, gradient): 16 V
+ * bytes per token, split by TP over the vocabulary. Eager attention writes and re-reads
+ * the a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
+static void flops_memory(const model *m, const param_counts *pc, const training *t, double tokens_mb,
+                         flops *f)
+{
+    f->mem_fwd_mb = f->attn_mem_fwd_mb = f->fp8_kernels_mb = 0;
+    if (m->params_only) return;
+    double s = (double)t->seq_len, b = (double)t->micro_batch, L = (double)m->num_layers;
+    double mp = (double)(t->tp * t->pp);
+    double e = t->precision == PREC_FP32 ? 4 : 2, h = (double)m->hidden_size;
+    double tp = (double)t->tp;
+    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double repl = e * (m->block_norms == 4 ? 14 : 10) * h + (m->dropout ? 2 * (2 * e + 1) * h : 0);
+    double act = m->gated_mlp ? 3 : 2, width = 0;
+    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+        double n = pc->nblocks[kind];
+        double w = kind == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
+                                           (double)m->shared_intermediate_size
+                                     : (double)m->intermediate_size;
+        width += n * w / L;
+    }
+    double split = e * width * act + (m->pos == POS_ROTARY ? 2 * e * (q + kv) : 0);
+    double per_tok = (repl / (t->sequence_parallel ? tp : 1) + split / tp) * L / (double)t->pp;
+    double loss = 16 * (double)m->vocab_size / tp / (double)t->pp;
+    f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * L / mp;
+    f->mem_fwd_mb = (per_tok + loss) * tokens_mb + f->attn_mem_fwd_mb;
+    if (t->precision == PREC_FP8) {
+        /* Each linear casts its input to FP8 forward and its output gradient backward,
+         * after an amax pass: read 2 + write 1 + amax read 2 bytes per element (Transformer
+         * Engine's current/delayed scaling); the bf16 weights are cast once per step when
+         * cached (ignored). Per token forward: the inputs of QKV, the output projection,
+         * the MLP's first and last GEMMs. Small models pay these as much as they save. */
+        double hq = (double)(m->num_heads * m->head_dim);
+        double ins = 2 * h + hq + width; /* width: the mean MLP width a token passes */
+        f->mem_fwd_mb += 5 * ins * L / (double)t->tp / (double)t->pp * tokens_mb;
+        /* Each of a block's four linears (fused QKV, output projection, fc1, fc2) launches
+         * one fused cast-transpose forward (its input) and one backward (its output
+         * gradient): NVIDIA/TransformerEngine transformer_engine/pytorch/module/linear.py,
+         * fp8_cast_transpose_fused / fp8_cast_transpose_bgrad_fused. The LM head stays
+         * 16-bit. At small sizes these fixed costs eat the FP8 GEMM saving. */
+        f->fp8_kernels_mb = 4 * L / (double)t->pp;
+    }
+    if (t->finetune == FT_QLORA) {
+        /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
+         * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
+        double blocks = 0; /* every block's parameters, each kind counted by its number */
+        for (int kind = 0; kind < BLOCK_KINDS; kind++)
+            blocks += pc->nblocks[kind] * pc->blocks[kind];
+        double linear = (blocks - pc->norm_per_layer * L) / mp;
+        f->mem_fwd_mb += linear * (finetune_nf4_bytes() + 2);
+    }
+}
+
+/* The recomputed forward FLOPs of a micro-batch (executed) and the step's MFU and HFU
+ * numerators; frozen: the per-token matmul FLOPs of frozen weights. */
+static void flops_step(const model *m, const training *t, double tokens_mb, double frozen, flops *f)
+{
+    double mp = (double)(t->tp * t->pp);
+    /* The LM head, which no recompute reruns, per token. */
+    double head_tok = m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size;
+    double head = head_tok * tokens_mb / mp;
+    double blocks_mm = f->fwd_mb - head - f->attn_fwd_mb;
+    /* HFU counts recompute in the same convention as MFU (full attention), so HFU >= MFU. */
+    double again;
+    switch (recompute_of(t)) {
+    case RECOMPUTE_FULL:
+        f->recompute_mb = f->fwd_mb - head;
+        again = f->matmul + f->attention - head_tok;
+        break;
+    case RECOMPUTE_OPS:
+        f->recompute_mb = 0.5 * blocks_mm;
+        again = 0.5 * (f->matmul - head_tok);
+        break;
+    case RECOMPUTE_ATTENTION:
+        f->recompute_mb = f->attn_fwd_mb;
+        again = f->attention;
+        break;
+    default: f->recompute_mb = again = 0; break;
+    }
+    double m_acc = (double)t->grad_accum;
+    /* Frozen weights have no weight-gradient GEMM: their FLOPs count twice, not three times. */
+    f->model_step = (3 * (f->matmul + f->attention) - frozen) * tokens_mb * m_acc / mp;
+    f->hw_step = f->model_step + again * tokens_mb * m_acc / mp;
+}
+
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)
 {
     double s = (double)t->seq_len, b = (double)t->micro_batch, L = (double)m->num_layers;
     double mp = (double)(t->tp * t->pp);
-    double attn_exec;
-    if (m->params_only) {
-        f->matmul = 2 * pc->active;
-        f->attention = attn_exec = 0;
-    } else {
-        /* Linear layers a token passes through: block parameters minus norms (biases are
-         * counted; they are 1e-4 of the total), plus the LM head's V x h, tied or not. Per
-         * kind of block (dense, MoE with top-k and shared experts, encoder), and an
-         * encoder-decoder's decoder blocks and head once per decoder token. */
-        double lin = 0;
-        f->attention = attn_exec = 0;
-        for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-            double n = pc->nblocks[kind];
-            if (n <= 0) continue;
-            double local = pc->nlocal[kind], scale = pc->seq_scale[kind], am, ae, gm, ge;
-            lin += n * scale * pc->blocks_active[kind];
-            am = ae = 0;
-            if (local > 0) block_attention(m, t, (block_kind)kind, true, scale, &am, &ae);
-            block_attention(m, t, (block_kind)kind, false, scale, &gm, &ge);
-            f->attention += local * am + (n - local) * gm;
-            attn_exec += local * ae + (n - local) * ge;
-        }
-        double block = lin / L - pc->norm_per_layer;
-        f->matmul = 2 * (block * L + pc->seq_scale[BLOCK_DENSE] * (double)m->vocab_size * (double)m->hidden_size);
-    }
+    double attn_exec = flops_per_token(m, pc, t, f);
     /* LoRA/QLoRA: the adapters add 2 r (d_in + d_out) FLOPs per token per adapted linear; the
      * base weights are frozen, so backward computes only their input gradients. */
     double frozen = 0;
@@ -79,83 +198,8 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     f->attn_fwd_mb = attn_exec * tokens_mb / mp;
     f->frozen_fwd_mb = frozen * tokens_mb / mp;
     f->bwd_mb = 2 * f->fwd_mb;
-
-    /* Memory-bound traffic per token, forward (bytes; e per element). Each op reads its
-     * inputs and writes its output once: two norms (2h each), two residual adds (3h each),
-     * Gemma's two post-norms (2h each more), the MLP activation (gated: read 2i, write i;
-     * plain: read i, write i; MoE: k experts' and the shared experts' widths), rotary
-     * embedding on q and k (read + write), dropout (read + write + 1-byte mask, twice). The h
-     * terms are replicated across TP ranks unless sequence parallel; the rest is split. The
-     * loss reads and writes fp32 logits about four times (upcast, softmax, gradient): 16 V
-     * bytes per token, split by TP over the vocabulary. Eager attention writes and re-reads
-     * the a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
-    f->mem_fwd_mb = f->attn_mem_fwd_mb = f->fp8_kernels_mb = 0;
-    if (!m->params_only) {
-        double e = t->precision == PREC_FP32 ? 4 : 2, h = (double)m->hidden_size;
-        double tp = (double)t->tp;
-        double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-        double repl = e * (m->block_norms == 4 ? 14 : 10) * h + (m->dropout ? 2 * (2 * e + 1) * h : 0);
-        double act = m->gated_mlp ? 3 : 2, width = 0;
-        for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-            double n = pc->nblocks[kind];
-            double w = kind == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
-                                               (double)m->shared_intermediate_size
-                                         : (double)m->intermediate_size;
-            width += n * w / L;
-        }
-        double split = e * width * act + (m->pos == POS_ROTARY ? 2 * e * (q + kv) : 0);
-        double per_tok = (repl / (t->sequence_parallel ? tp : 1) + split / tp) * L / (double)t->pp;
-        double loss = 16 * (double)m->vocab_size / tp / (double)t->pp;
-        f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * L / mp;
-        f->mem_fwd_mb = (per_tok + loss) * tokens_mb + f->attn_mem_fwd_mb;
-        if (t->precision == PREC_FP8) {
-            /* Each linear casts its input to FP8 forward and its output gradient backward,
-             * after an amax pass: read 2 + write 1 + amax read 2 bytes per element (Transformer
-             * Engine's current/delayed scaling); the bf16 weights are cast once per step when
-             * cached (ignored). Per token forward: the inputs of QKV, the output projection,
-             * the MLP's first and last GEMMs. Small models pay these as much as they save. */
-            double hq = (double)(m->num_heads * m->head_dim);
-            double ins = 2 * h + hq + width; /* width: the mean MLP width a token passes */
-            f->mem_fwd_mb += 5 * ins * L / (double)t->tp / (double)t->pp * tokens_mb;
-            /* Each of a block's four linears (fused QKV, output projection, fc1, fc2) launches
-             * one fused cast-transpose forward (its input) and one backward (its output
-             * gradient): NVIDIA/TransformerEngine transformer_engine/pytorch/module/linear.py,
-             * fp8_cast_transpose_fused / fp8_cast_transpose_bgrad_fused. The LM head stays
-             * 16-bit. At small sizes these fixed costs eat the FP8 GEMM saving. */
-            f->fp8_kernels_mb = 4 * L / (double)t->pp;
-        }
-        if (t->finetune == FT_QLORA) {
-            /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
-             * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
-            double blocks = 0; /* every block's parameters, each kind counted by its number */
-            for (int kind = 0; kind < BLOCK_KINDS; kind++)
-                blocks += pc->nblocks[kind] * pc->blocks[kind];
-            double linear = (blocks - pc->norm_per_layer * L) / mp;
-            f->mem_fwd_mb += linear * (finetune_nf4_bytes() + 2);
-        }
-    }
-    /* Full recompute reruns every block's forward but not the LM head (Narayanan et al. 2021,
-     * eq. 3: 96 B s l h^2 (1 + s/6h + V/16lh)). */
-    double head = m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size * tokens_mb / mp;
-    /* Op-level selective recomputation (torchtitan) saves every other matmul's output and
-     * recomputes the rest: half the blocks' matmul FLOPs again, no attention. */
-    bool ops = framework_of(t)->selective == SELECTIVE_OPS;
-    double blocks_mm = f->fwd_mb - head - f->attn_fwd_mb;
-    switch (t->checkpointing) {
-    case CKPT_FULL: f->recompute_mb = f->fwd_mb - head; break;
-    case CKPT_SELECTIVE: f->recompute_mb = ops ? 0.5 * blocks_mm : f->attn_fwd_mb; break;
-    default: f->recompute_mb = 0; break;
-    }
-    double m_acc = (double)t->grad_accum;
-    /* Frozen weights have no weight-gradient GEMM: their FLOPs count twice, not three times. */
-    f->model_step = (3 * (f->matmul + f->attention) - frozen) * tokens_mb * m_acc / mp;
-    /* HFU counts recompute in the same convention as MFU (full attention), so HFU >= MFU. */
-    double again = 0;
-    if (t->checkpointing == CKPT_FULL) again = f->matmul + f->attention - (m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size);
-    else if (t->checkpointing == CKPT_SELECTIVE && ops)
-        again = 0.5 * (f->matmul - (m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size));
-    else if (t->checkpointing == CKPT_SELECTIVE) again = f->attention;
-    f->hw_step = f->model_step + again * tokens_mb * m_acc / mp;
+    flops_memory(m, pc, t, tokens_mb, f);
+    flops_step(m, t, tokens_mb, frozen, f);
 }
 
 double compute_peak(const hardware *hw, const training *t)
@@ -194,12 +238,14 @@ mb_time compute_time(const hardware *hw, const training *t, const flops *f, doub
     tm.fwd = mm / mm_rate + f->attn_fwd_mb / attn_rate + f->mem_fwd_mb / mem_rate + casts;
     tm.attn = f->attn_fwd_mb / attn_rate;
     double rec = 0;
-    if (t->checkpointing == CKPT_FULL) rec = f->fwd_mb > 0 ? tm.fwd * f->recompute_mb / f->fwd_mb : 0;
-    else if (t->checkpointing == CKPT_SELECTIVE && framework_of(t)->selective == SELECTIVE_OPS)
-        /* Half the blocks' matmuls and every memory-bound op (norms, activations) again. */
+    switch (recompute_of(t)) {
+    case RECOMPUTE_FULL: rec = f->fwd_mb > 0 ? tm.fwd * f->recompute_mb / f->fwd_mb : 0; break;
+    case RECOMPUTE_OPS:
         rec = f->recompute_mb / mm_rate + (f->mem_fwd_mb - f->attn_mem_fwd_mb) / mem_rate;
-    else if (t->checkpointing == CKPT_SELECTIVE)
-        rec = f->attn_fwd_mb / attn_rate + f->attn_mem_fwd_mb / mem_rate;
+        break;
+    case RECOMPUTE_ATTENTION: rec = f->attn_fwd_mb / attn_rate + f->attn_mem_fwd_mb / mem_rate; break;
+    default: break;
+    }
     tm.bwd = 2 * tm.fwd - casts - f->frozen_fwd_mb / mm_rate + rec; /* one cast per linear backward */
     return tm;
 }

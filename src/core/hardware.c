@@ -107,16 +107,6 @@ int hardware_validate(const hardware *hw, zs_error *err)
     return ZS_OK;
 }
 
-double hardware_peak(const hardware *hw, const char *dtype)
-{
-    const struct { const char *name; double v; } t[] = {
-        {"bf16", hw->peak_bf16}, {"fp16", hw->peak_fp16}, {"fp32", hw->peak_fp32},
-        {"tf32", hw->peak_tf32}, {"fp8", hw->peak_fp8}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(dtype, t[i].name) == 0) return t[i].v;
-    return 0;
-}
-
 const hw_framework_fit *hardware_framework_fit(const hardware *hw, const char *name)
 {
     for (int i = 0; i < hw->n_fw_fits; i++)

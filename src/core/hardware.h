@@ -108,8 +108,4 @@ int hardware_field_check(const hw_field *f, double v, zs_error *err);
  * Fails with ZS_ERR_INPUT naming the field. */
 int hardware_validate(const hardware *hw, zs_error *err);
 
-/* Dense peak FLOP/s for a compute dtype name ("bf16", "fp16", "fp32", "tf32", "fp8");
- * 0 when unknown or absent. */
-double hardware_peak(const hardware *hw, const char *dtype);
-
 #endif

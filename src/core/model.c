@@ -7,6 +7,15 @@
 
 #define MAX_TENSORS 64
 
+/* One parameter tensor of a block or of the model's ends. */
+typedef struct model_tensor {
+    const char *name;   /* e.g. "mlp.up.weight" */
+    double numel;       /* elements */
+    double count;       /* how many of this tensor per block (experts) or in the model */
+    int module;         /* tensors with the same module id belong to one nn.Module */
+    bool active_all;    /* false for expert tensors: only top-k of `count` are used per token */
+} model_tensor;
+
 /* Append one tensor; module ids group tensors into nn.Modules. */
 static void add(model_tensor *t, int *n, int max, const char *name, double numel, double count,
                 int module, bool active_all)
@@ -123,7 +132,10 @@ static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char
     if (m->mlp_bias) add(t, n, max, nm[5], h, copies, base + 2, active_all);
 }
 
-int model_tensors(const model *m, bool layer, block_kind kind, model_tensor *t, int max)
+/* Fill `t` (capacity max) with the tensors of one block of `kind` (layer = true) or the
+ * model's embedding/head tensors (layer = false, kind ignored). Returns the number written, or
+ * -1 when max is too small. */
+static int model_tensors(const model *m, bool layer, block_kind kind, model_tensor *t, int max)
 {
     static const char *const norm_w[] = {"norm1.weight", "norm2.weight", "norm3.weight", "norm4.weight"};
     static const char *const norm_b[] = {"norm1.bias", "norm2.bias", "norm3.bias", "norm4.bias"};

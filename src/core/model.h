@@ -120,20 +120,6 @@ typedef struct param_counts {
     double seq_scale[BLOCK_KINDS];
 } param_counts;
 
-/* One parameter tensor of a block or of the model's ends. */
-typedef struct model_tensor {
-    const char *name;   /* e.g. "mlp.up.weight" */
-    double numel;       /* elements */
-    double count;       /* how many of this tensor per block (experts) or in the model */
-    int module;         /* tensors with the same module id belong to one nn.Module */
-    bool active_all;    /* false for expert tensors: only top-k of `count` are used per token */
-} model_tensor;
-
-/* Fill `out` (capacity max) with the tensors of one block of `kind` (layer = true) or the
- * model's embedding/head tensors (layer = false, kind ignored). Returns the number written, or
- * -1 when max is too small. */
-int model_tensors(const model *m, bool layer, block_kind kind, model_tensor *out, int max);
-
 /* How many blocks of `kind` the model stacks (they sum to num_layers). Inline: the
  * evaluation path asks for it per block kind on every configuration. */
 static inline int64_t model_blocks(const model *m, block_kind kind)

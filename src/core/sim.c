@@ -10,31 +10,10 @@
 #include "core/steptime.h"
 #include "core/strategy.h"
 
-int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
-                const training *t, zs_error *err)
+/* The run's checks against the hardware: a peak at its precision, flash attention under CP,
+ * host bandwidth for an offloaded optimizer. Sets in->peak. */
+static int sim_check_hardware(sim_input *in, const hardware *hw, const training *t, zs_error *err)
 {
-    if (training_validate(t, err)) return err->code;
-    memset(in, 0, sizeof *in);
-    in->m = m;
-    in->pc = pc;
-    in->hw = hw;
-    in->t = t;
-    in->fw = framework_of(t);
-    /* The framework's efficiency and per-step overhead: the flag's, else the values calibrated
-     * on this hardware, else the framework's shipped ones. */
-    const hw_framework_fit *fit = hardware_framework_fit(hw, in->fw->name);
-    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency : fit ? fit->gemm_efficiency : in->fw->gemm_efficiency;
-    in->step_overhead = t->step_overhead >= 0 ? t->step_overhead : fit ? fit->step_overhead : in->fw->step_overhead;
-    if (framework_check(in->fw, m, t, err)) return err->code;
-    in->bt = training_bytes(t);
-    /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
-     * 4-byte gradients unless --grad-dtype says otherwise. */
-    if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = 4;
-    in->dp = training_dp(t);
-    in->gpus_per_node = scenario_gpus_per_node(hw, t);
-    in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
-
-    double tp = (double)t->tp, pp = (double)t->pp;
     in->peak = compute_peak(hw, t);
     if (in->peak <= 0)
         return zs_fail(err, ZS_ERR_USAGE, "--precision %s: %s has no %s peak in its profile (try --precision fp16)",
@@ -44,6 +23,13 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
                        "kernel; Megatron-Core and torchtitan run context parallelism only with it)", (long long)t->cp);
     if (t->offload_optimizer != OFFLOAD_NONE && hw->host_memory_bandwidth <= 0)
         return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer: %s gives no node.host_memory_bandwidth_bytes_per_second", hw->name);
+    return ZS_OK;
+}
+
+/* The communication groups (size, ranks of it on one node) in Megatron's rank order, and
+ * in->shard_dp / in->edp. Fails when --shard-group or --zero-hpz does not divide DP x CP. */
+static int sim_groups(sim_input *in, const training *t, zs_error *err)
+{
     /* Megatron's rank order (tp innermost, then dp, then pp): a group's stride decides how
      * many of its ranks share a node. */
     int64_t gpn = in->gpus_per_node, dp = in->dp;
@@ -90,6 +76,14 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     int64_t edp_shard = in->edp / replicas > 1 ? in->edp / replicas : 1;
     in->groups[GROUP_EDP] = (coll_group){edp_shard, edp_shard < edp_local ? edp_shard : edp_local};
     in->groups[GROUP_EDP_REPLICA] = (coll_group){in->edp / edp_shard, edp_local / edp_shard > 1 ? edp_local / edp_shard : 1};
+    return ZS_OK;
+}
+
+/* The links of each level, and the HBM and host memory rates a rank gets. Fails when NVMe
+ * offload is asked of hardware without NVMe bandwidth. */
+static int sim_links(sim_input *in, const hardware *hw, const training *t, zs_error *err)
+{
+    int64_t gpn = in->gpus_per_node;
     coll_links(hw, gpn, in->links);
     /* Parameters offloaded to NVMe come up at the drives' share; the optimizer states' own
      * NVMe traffic is timed with the CPU step (steptime_nvme_step). */
@@ -100,21 +94,21 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         in->links[LEVEL_HOST].bandwidth = fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
     in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     in->host_rate = hw->host_memory_bandwidth * hw->host_memory_fraction / (double)gpn;
-    if (m->params_only) {
-        if (t->finetune != FT_FULL)
-            return zs_fail(err, ZS_ERR_USAGE, "--finetune %s needs --model (adapters follow the layer shapes)",
-                           finetune_name((finetune_kind)t->finetune));
-        in->stage_layers = 0;
-        in->local_params = pc->total / (tp * pp);
-        in->local_largest = pc->largest_module / tp;
-        in->local_small = 0;
-        in->trainable = in->local_params;
-        in->param_bytes = in->bt.param * in->local_params;
-        compute_flops(m, pc, t, &in->fl);
-        in->gemm_efficiency = compute_efficiency(hw, compute_gemm_flops(m, t)) * fw_eff;
-        in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
-        return ZS_OK;
-    }
+    return ZS_OK;
+}
+
+/* The FLOPs of a step, the GEMM efficiency (at a GEMM of gemm_work FLOPs, times the
+ * framework's fw_eff) and the micro-batch times. */
+static void sim_rates(sim_input *in, double gemm_work, double fw_eff)
+{
+    compute_flops(in->m, in->pc, in->t, &in->fl);
+    in->gemm_efficiency = compute_efficiency(in->hw, gemm_work) * fw_eff;
+    in->mb = compute_time(in->hw, in->t, &in->fl, in->peak, in->gemm_efficiency);
+}
+
+/* The checks a layered model's shapes put on the run: stages, heads, parameter offload. */
+static int sim_check_shapes(const model *m, const training *t, zs_error *err)
+{
     if (t->pp > m->num_layers)
         return zs_fail(err, ZS_ERR_USAGE, "--pp %lld: more pipeline stages than the model's %lld layers",
                        (long long)t->pp, (long long)m->num_layers);
@@ -123,8 +117,14 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
                        (long long)t->tp, (long long)m->num_heads, (long long)m->num_kv_heads);
     if (t->offload_params != OFFLOAD_NONE && t->offload_optimizer == OFFLOAD_NONE)
         return zs_fail(err, ZS_ERR_USAGE, "--offload-params needs --offload-optimizer too (DeepSpeed offloads parameters only with the optimizer)");
-    in->stage_layers = (m->num_layers + t->pp - 1) / t->pp;
-    double layers = (double)in->stage_layers;
+    return ZS_OK;
+}
+
+/* A rank's parameters: its pipeline stage's (the larger of first and last) split by TP, and
+ * the small tensors it keeps whole under a persistence threshold. */
+static void sim_stage_params(sim_input *in, const model *m, const param_counts *pc, const training *t,
+                             double layers)
+{
     if (t->pp == 1) {
         in->local_params = pc->total;
     } else {
@@ -135,8 +135,8 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         double last = pc->per_layer * layers + pc->final_norm + head;
         in->local_params = fmax(first, last);
     }
-    in->local_params /= tp;
-    in->local_largest = pc->largest_module / tp;
+    in->local_params /= (double)t->tp;
+    in->local_largest = pc->largest_module / (double)t->tp;
     if (t->persistence_threshold > 0 && pc->small_tensor_threshold == t->persistence_threshold) {
         in->local_small = pc->layer_small_params * layers + pc->global_small_params;
     } else if (t->persistence_threshold > 0) {
@@ -146,37 +146,48 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         if (model_count(m, t->persistence_threshold, &small, &ignore) == ZS_OK)
             in->local_small = small.layer_small_params * layers + small.global_small_params;
     }
-    /* Expert parallelism: the routed experts of this stage's MoE blocks leave TP's split for
-     * EP's (each EP rank holds E / EP whole experts). */
+}
+
+/* Expert parallelism: the routed experts of this stage's MoE blocks leave TP's split for
+ * EP's (each EP rank holds E / EP whole experts). Fails for an EP the model, the groups or
+ * the other options do not allow. */
+static int sim_experts(sim_input *in, const model *m, const training *t, double layers, zs_error *err)
+{
     in->local_expert = 0;
-    if (t->ep > 1) {
-        if (m->num_experts <= 0)
-            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld: %s has no routed experts", (long long)t->ep, m->name);
-        if (m->num_experts % t->ep != 0)
-            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide the model's %lld experts",
-                           (long long)t->ep, (long long)m->num_experts);
-        if ((t->tp * in->dp * t->cp) % t->ep != 0)
-            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
-                           (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
-        /* torchtitan carves EP from dp_shard x cp (x tp), never from the replicas
-         * (pytorch/torchtitan@0119de15 torchtitan/distributed/parallel_dims.py). */
-        if (in->shard_dp < in->dp * t->cp && (t->tp * in->shard_dp) % t->ep != 0)
-            return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x --shard-group = %lld (hybrid sharding carves "
-                           "EP from a shard group, not across its replicas)",
-                           (long long)t->ep, (long long)(t->tp * in->shard_dp));
-        if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
-            return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
-        if (t->hpz_group > 0)
-            return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
-        double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
-        double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
-                         (double)model_expert_width(m) * moe_blocks;
-        in->local_expert = experts / (double)t->ep;
-        in->local_params += in->local_expert - experts / tp;
-    }
-    /* Fine-tuning: the adapters are the rank's trainable parameters (split by TP like the
-     * linears they adapt); QLoRA stores the frozen block linears in NF4, the rest (embedding,
-     * norms, head) in 16 bits (bitsandbytes leaves lm_head unquantized). */
+    if (t->ep <= 1) return ZS_OK;
+    if (m->num_experts <= 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--ep %lld: %s has no routed experts", (long long)t->ep, m->name);
+    if (m->num_experts % t->ep != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide the model's %lld experts",
+                       (long long)t->ep, (long long)m->num_experts);
+    if ((t->tp * in->dp * t->cp) % t->ep != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
+                       (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
+    /* torchtitan carves EP from dp_shard x cp (x tp), never from the replicas
+     * (pytorch/torchtitan@0119de15 torchtitan/distributed/parallel_dims.py). */
+    if (in->shard_dp < in->dp * t->cp && (t->tp * in->shard_dp) % t->ep != 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x --shard-group = %lld (hybrid sharding carves "
+                       "EP from a shard group, not across its replicas)",
+                       (long long)t->ep, (long long)(t->tp * in->shard_dp));
+    if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
+        return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
+    if (t->hpz_group > 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
+    double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
+    double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
+                     (double)model_expert_width(m) * moe_blocks;
+    in->local_expert = experts / (double)t->ep;
+    in->local_params += in->local_expert - experts / (double)t->tp;
+    return ZS_OK;
+}
+
+/* Fine-tuning: the adapters are the rank's trainable parameters (split by TP like the
+ * linears they adapt); QLoRA stores the frozen block linears in NF4, the rest (embedding,
+ * norms, head) in 16 bits (bitsandbytes leaves lm_head unquantized). */
+static void sim_trainable(sim_input *in, const model *m, const param_counts *pc, const training *t,
+                          double layers)
+{
+    double tp = (double)t->tp;
     in->trainable = in->local_params - in->local_expert;
     in->param_bytes = in->bt.param * in->local_params;
     if (t->finetune != FT_FULL) {
@@ -187,14 +198,59 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         in->local_params += adapters;
         in->trainable = adapters;
     }
-    compute_flops(m, pc, t, &in->fl);
+}
+
+int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+                const training *t, zs_error *err)
+{
+    if (training_validate(t, err)) return err->code;
+    memset(in, 0, sizeof *in);
+    in->m = m;
+    in->pc = pc;
+    in->hw = hw;
+    in->t = t;
+    in->fw = framework_of(t);
+    /* The framework's efficiency and per-step overhead: the flag's, else the values calibrated
+     * on this hardware, else the framework's shipped ones. */
+    const hw_framework_fit *fit = hardware_framework_fit(hw, in->fw->name);
+    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency : fit ? fit->gemm_efficiency : in->fw->gemm_efficiency;
+    in->step_overhead = t->step_overhead >= 0 ? t->step_overhead : fit ? fit->step_overhead : in->fw->step_overhead;
+    if (framework_check(in->fw, m, t, err)) return err->code;
+    in->bt = training_bytes(t);
+    /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
+     * 4-byte gradients unless --grad-dtype says otherwise. */
+    if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = 4;
+    in->dp = training_dp(t);
+    in->gpus_per_node = scenario_gpus_per_node(hw, t);
+    in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
+    if (sim_check_hardware(in, hw, t, err) || sim_groups(in, t, err) || sim_links(in, hw, t, err))
+        return err->code;
+    double tp = (double)t->tp, pp = (double)t->pp;
+    if (m->params_only) {
+        if (t->finetune != FT_FULL)
+            return zs_fail(err, ZS_ERR_USAGE, "--finetune %s needs --model (adapters follow the layer shapes)",
+                           finetune_name((finetune_kind)t->finetune));
+        in->stage_layers = 0;
+        in->local_params = pc->total / (tp * pp);
+        in->local_largest = pc->largest_module / tp;
+        in->local_small = 0;
+        in->trainable = in->local_params;
+        in->param_bytes = in->bt.param * in->local_params;
+        sim_rates(in, compute_gemm_flops(m, t), fw_eff);
+        return ZS_OK;
+    }
+    if (sim_check_shapes(m, t, err)) return err->code;
+    in->stage_layers = (m->num_layers + t->pp - 1) / t->pp;
+    double layers = (double)in->stage_layers;
+    sim_stage_params(in, m, pc, t, layers);
+    if (sim_experts(in, m, t, layers, err)) return err->code;
+    sim_trainable(in, m, pc, t, layers);
     /* A GEMM's fixed cost (launch, prologue, tail wave) is time, so its half-efficiency size in
      * FLOPs grows with the peak: at the FP8 peak a GEMM of W FLOPs runs as one of
      * W x peak_bf16 / peak_fp8 does at bf16. */
     double w = compute_gemm_flops(m, t);
     if (t->precision == PREC_FP8 && hw->peak_bf16 > 0) w *= hw->peak_bf16 / in->peak;
-    in->gemm_efficiency = compute_efficiency(hw, w) * fw_eff;
-    in->mb = compute_time(hw, t, &in->fl, in->peak, in->gemm_efficiency);
+    sim_rates(in, w, fw_eff);
     return ZS_OK;
 }
 

@@ -19,9 +19,4 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
  * optimizer is not on NVMe. */
 double steptime_nvme_step(const sim_input *in, double shard, double cpu, double *io);
 
-/* Bytes an Adam step moves per parameter, fused, for the byte table: read the gradient, the
- * master (or working) copy and both moments, write them back and the 16-bit copy. 28 for
- * mixed precision with 16-bit gradients and for fp32. */
-double steptime_optimizer_bytes(const byte_table *bt);
-
 #endif

@@ -14,7 +14,7 @@
 #include "core/busbw.h"
 #include "io/jsonutil.h"
 #include "io/logtok.h"
-#include "io/nccltests_int.h"
+#include "io/ncclrows.h"
 
 static int hfail(zs_error *err, const char *origin, int doc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/error.h"
-#include "io/nccltests.h"
+#include "io/ncclrows.h"
 
 /* One row of a zerobench non-collective benchmark (adam, membw, gemm). */
 typedef struct bench_point {

@@ -52,77 +52,116 @@ static int fam_t5(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_olmoe(const cJSON *j, const arch *a, model *m, zs_error *err);
 static int fam_phimoe(const cJSON *j, const arch *a, model *m, zs_error *err);
 
+/* Rows name their fields; one left out is false (flags), QKNORM_NONE or NULL. */
 #define RMS NORM_RMSNORM
 #define LN NORM_LAYERNORM
 static const arch archs[] = {
-    /* type         gated  norm nbias  pos          fused  qkvb   outb   mlpb   tied   embn   moe    keys  norms qk-norm       family */
-    {"llama",       true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, false, true,  2, QKNORM_NONE, NULL, NULL},
-    {"mistral",     true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, false, true,  2, QKNORM_NONE, fam_sliding, NULL},
-    {"mixtral",     true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, fam_sliding, NULL},
-    {"qwen2",       true,  RMS, false, POS_ROTARY,  false, true,  false, false, false, false, false, false, 2, QKNORM_NONE, fam_qwen2, NULL},
-    {"gpt2",        false, LN,  true,  POS_LEARNED, true,  true,  true,  true,  true,  false, false, false, 2, QKNORM_NONE, NULL,
-     /* GPT2Config: dropout probabilities default to 0.1 */
-     "{\"attn_pdrop\":0.1,\"resid_pdrop\":0.1,\"embd_pdrop\":0.1,\"n_positions\":1024}"},
-    {"gpt_neox",    false, LN,  true,  POS_ROTARY,  true,  true,  true,  true,  false, false, false, false, 2, QKNORM_NONE, NULL, NULL},
-    {"bloom",       false, LN,  true,  POS_ALIBI,   true,  true,  true,  true,  true,  true,  false, false, 2, QKNORM_NONE, NULL, NULL},
-    {"transformer", false, LN,  true,  POS_LEARNED, true,  false, false, false, true,  false, true,  true,  2, QKNORM_NONE, NULL, NULL},
+    {.type = "llama", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2},
+    {.type = "mistral", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true,
+     .block_norms = 2, .family = fam_sliding},
+    {.type = "mixtral", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
+     .block_norms = 2, .family = fam_sliding},
+    {.type = "qwen2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .qkv_bias = true, .block_norms = 2,
+     .family = fam_qwen2},
+    /* GPT2Config: dropout probabilities default to 0.1 */
+    {.type = "gpt2", .norm = LN, .norm_bias = true, .pos = POS_LEARNED, .fused_qkv = true, .qkv_bias = true,
+     .out_bias = true, .mlp_bias = true, .tied_default = true, .block_norms = 2,
+     .defaults = "{\"attn_pdrop\":0.1,\"resid_pdrop\":0.1,\"embd_pdrop\":0.1,\"n_positions\":1024}"},
+    {.type = "gpt_neox", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
+     .qkv_bias = true, .out_bias = true, .mlp_bias = true, .block_norms = 2},
+    {.type = "bloom", .norm = LN, .norm_bias = true, .pos = POS_ALIBI, .fused_qkv = true, .qkv_bias = true,
+     .out_bias = true, .mlp_bias = true, .tied_default = true, .embedding_norm = true, .block_norms = 2},
+    {.type = "transformer", .norm = LN, .norm_bias = true, .pos = POS_LEARNED, .fused_qkv = true,
+     .tied_default = true, .moe = true, .bias_keys = true, .block_norms = 2},
     /* Llama-shaped families: the same tensors, plus q/k norms (Qwen3) or Granite's multipliers
      * (which change no shape). Phi-3 fuses qkv_proj (one module; the count is the same). */
-    {"granite",     true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, false, true,  2, QKNORM_NONE, NULL, NULL},
-    {"qwen3",       true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, false, true,  2, QKNORM_HEAD, fam_qwen2, "{\"head_dim\":128}"},
-    {"phi3",        true,  RMS, false, POS_ROTARY,  true,  false, false, false, false, false, false, false, 2, QKNORM_NONE, fam_sliding, NULL},
-    {"starcoder2",  false, LN,  true,  POS_ROTARY,  false, true,  true,  true,  true,  false, false, false, 2, QKNORM_NONE, fam_sliding, NULL},
-    {"olmo",        true,  LN,  false, POS_ROTARY,  false, false, false, false, false, false, false, true,  2, QKNORM_NONE, fam_olmo, NULL},
-    {"olmo2",       true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, false, true,  2, QKNORM_FULL, NULL, NULL},
-    {"gemma",       true,  RMS, false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  2, QKNORM_NONE, NULL, "{\"head_dim\":256}"},
-    {"gemma2",      true,  RMS, false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  4, QKNORM_NONE, fam_gemma2,
-     "{\"head_dim\":256,\"sliding_window\":4096,\"attn_logit_softcapping\":50.0,\"final_logit_softcapping\":30.0}"},
+    {.type = "granite", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true,
+     .block_norms = 2},
+    {.type = "qwen3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,
+     .qk_norm = QKNORM_HEAD, .family = fam_qwen2, .defaults = "{\"head_dim\":128}"},
+    {.type = "phi3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .fused_qkv = true, .block_norms = 2,
+     .family = fam_sliding},
+    {.type = "starcoder2", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .qkv_bias = true,
+     .out_bias = true, .mlp_bias = true, .tied_default = true, .block_norms = 2, .family = fam_sliding},
+    {.type = "olmo", .gated_mlp = true, .norm = LN, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,
+     .family = fam_olmo},
+    {.type = "olmo2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,
+     .qk_norm = QKNORM_FULL},
+    {.type = "gemma", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 2, .defaults = "{\"head_dim\":256}"},
+    {.type = "gemma2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 4, .family = fam_gemma2,
+     .defaults = "{\"head_dim\":256,\"sliding_window\":4096,\"attn_logit_softcapping\":50.0,"
+                 "\"final_logit_softcapping\":30.0}"},
     /* Gemma3TextConfig defaults: the multimodal configs' text_config leaves most keys out. */
-    {"gemma3_text", true,  RMS, false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  4, QKNORM_HEAD, fam_gemma3,
-     "{\"vocab_size\":262208,\"hidden_size\":2304,\"intermediate_size\":9216,\"num_hidden_layers\":26,"
-     "\"num_attention_heads\":8,\"num_key_value_heads\":4,\"head_dim\":256,\"max_position_embeddings\":131072,"
-     "\"sliding_window\":4096,\"sliding_window_pattern\":6}"},
-    {"gemma3",      true,  RMS, false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  4, QKNORM_HEAD, fam_gemma3, NULL},
-    {"phi",         false, LN,  true,  POS_ROTARY,  false, true,  true,  true,  false, false, false, false, 1, QKNORM_NONE, fam_phi, NULL},
-    {"falcon",      false, LN,  true,  POS_ROTARY,  true,  false, false, false, true,  false, false, false, 1, QKNORM_NONE, fam_falcon, NULL},
+    {.type = "gemma3_text", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 4, .qk_norm = QKNORM_HEAD, .family = fam_gemma3,
+     .defaults = "{\"vocab_size\":262208,\"hidden_size\":2304,\"intermediate_size\":9216,"
+                 "\"num_hidden_layers\":26,\"num_attention_heads\":8,\"num_key_value_heads\":4,"
+                 "\"head_dim\":256,\"max_position_embeddings\":131072,\"sliding_window\":4096,"
+                 "\"sliding_window_pattern\":6}"},
+    {.type = "gemma3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 4, .qk_norm = QKNORM_HEAD, .family = fam_gemma3},
+    {.type = "phi", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .qkv_bias = true, .out_bias = true,
+     .mlp_bias = true, .block_norms = 1, .family = fam_phi},
+    {.type = "falcon", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
+     .tied_default = true, .block_norms = 1, .family = fam_falcon},
     /* Falcon's configs before its transformers port: RefinedWebModel (7B) and RefinedWeb
      * (40B, the new decoder architecture; FalconConfig maps it so). */
-    {"RefinedWebModel", false, LN, true, POS_ROTARY, true, false, false, false, true,  false, false, false, 1, QKNORM_NONE, fam_falcon, NULL},
-    {"RefinedWeb",  false, LN,  true,  POS_ROTARY,  true,  false, false, false, true,  false, false, false, 1, QKNORM_NONE, fam_falcon,
-     "{\"new_decoder_architecture\":true}"},
-    {"cohere",      true,  LN,  false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  1, QKNORM_NONE, fam_cohere, NULL},
+    {.type = "RefinedWebModel", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
+     .tied_default = true, .block_norms = 1, .family = fam_falcon},
+    {.type = "RefinedWeb", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
+     .tied_default = true, .block_norms = 1, .family = fam_falcon,
+     .defaults = "{\"new_decoder_architecture\":true}"},
+    {.type = "cohere", .gated_mlp = true, .norm = LN, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 1, .family = fam_cohere},
     /* Cohere2Config defaults: a 4096-token window on three layers of every four. */
-    {"cohere2",     true,  LN,  false, POS_ROTARY,  false, false, false, false, true,  false, false, true,  1, QKNORM_NONE, fam_cohere2,
-     "{\"sliding_window\":4096,\"sliding_window_pattern\":4}"},
-    {"qwen2_moe",   true,  RMS, false, POS_ROTARY,  false, true,  false, false, false, false, true,  false, 2, QKNORM_NONE, fam_qwen_moe, NULL},
-    {"qwen3_moe",   true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_HEAD, fam_qwen_moe, "{\"head_dim\":128}"},
-    {"deepseek_v2", true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, fam_deepseek,
-     "{\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"kv_lora_rank\":512,\"q_lora_rank\":1536}"},
-    {"deepseek_v3", true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, fam_deepseek,
-     "{\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"kv_lora_rank\":512,\"q_lora_rank\":1536,"
-     "\"first_k_dense_replace\":3,\"moe_layer_freq\":1,\"n_shared_experts\":1,\"n_routed_experts\":256,\"num_experts_per_tok\":8}"},
+    {.type = "cohere2", .gated_mlp = true, .norm = LN, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 1, .family = fam_cohere2,
+     .defaults = "{\"sliding_window\":4096,\"sliding_window_pattern\":4}"},
+    {.type = "qwen2_moe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .qkv_bias = true, .moe = true,
+     .block_norms = 2, .family = fam_qwen_moe},
+    {.type = "qwen3_moe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
+     .block_norms = 2, .qk_norm = QKNORM_HEAD, .family = fam_qwen_moe, .defaults = "{\"head_dim\":128}"},
+    {.type = "deepseek_v2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true,
+     .bias_keys = true, .block_norms = 2, .family = fam_deepseek,
+     .defaults = "{\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
+                 "\"kv_lora_rank\":512,\"q_lora_rank\":1536}"},
+    {.type = "deepseek_v3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true,
+     .bias_keys = true, .block_norms = 2, .family = fam_deepseek,
+     .defaults = "{\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
+                 "\"kv_lora_rank\":512,\"q_lora_rank\":1536,\"first_k_dense_replace\":3,"
+                 "\"moe_layer_freq\":1,\"n_shared_experts\":1,\"n_routed_experts\":256,"
+                 "\"num_experts_per_tok\":8}"},
     /* Mixtral-shaped MoE families (every MLP top-k of E SwiGLU experts, a bias-free h x E router,
      * no shared experts). OLMoE: OLMo-2's RMS q/k norms over the whole q and k projections,
      * experts keyed num_experts. GraniteMoE: Granite's multipliers change no shape; its fused
      * input_linear (E x 2i x h) and output_linear (E x h x i) hold the same numbers as E gated
      * MLPs. PhiMoE: LayerNorms with bias, attention_bias and lm_head_bias keys. Defaults: the
      * OlmoeConfig / GraniteMoeConfig / PhimoeConfig class defaults. */
-    {"olmoe",       true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_FULL, fam_olmoe,
-     "{\"num_local_experts\":64,\"num_experts_per_tok\":8}"},
-    {"granitemoe",  true,  RMS, false, POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, NULL,
-     "{\"num_local_experts\":8,\"num_experts_per_tok\":2}"},
-    {"phimoe",      true,  LN,  true,  POS_ROTARY,  false, false, false, false, false, false, true,  true,  2, QKNORM_NONE, fam_phimoe,
-     "{\"num_local_experts\":16,\"num_experts_per_tok\":2}"},
+    {.type = "olmoe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
+     .block_norms = 2, .qk_norm = QKNORM_FULL, .family = fam_olmoe,
+     .defaults = "{\"num_local_experts\":64,\"num_experts_per_tok\":8}"},
+    {.type = "granitemoe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
+     .block_norms = 2, .defaults = "{\"num_local_experts\":8,\"num_experts_per_tok\":2}"},
+    {.type = "phimoe", .gated_mlp = true, .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .moe = true,
+     .bias_keys = true, .block_norms = 2, .family = fam_phimoe,
+     .defaults = "{\"num_local_experts\":16,\"num_experts_per_tok\":2}"},
     /* T5Config / MT5Config / UMT5Config defaults (t5-small's shape; dropout_rate 0.1). */
-    {"t5",          false, RMS, false, POS_RELATIVE,false, false, false, false, true,  false, false, false, 2, QKNORM_NONE, fam_t5,
-     "{\"vocab_size\":32128,\"d_model\":512,\"d_kv\":64,\"d_ff\":2048,\"num_layers\":6,\"num_heads\":8,"
-     "\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,\"feed_forward_proj\":\"relu\",\"n_positions\":512}"},
-    {"mt5",         false, RMS, false, POS_RELATIVE,false, false, false, false, false, false, false, false, 2, QKNORM_NONE, fam_t5,
-     "{\"vocab_size\":250112,\"d_model\":512,\"d_kv\":64,\"d_ff\":1024,\"num_layers\":8,\"num_heads\":6,"
-     "\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,\"feed_forward_proj\":\"gated-gelu\",\"n_positions\":512}"},
-    {"umt5",        false, RMS, false, POS_RELATIVE,false, false, false, false, true,  false, false, false, 2, QKNORM_NONE, fam_t5,
-     "{\"vocab_size\":250112,\"d_model\":512,\"d_kv\":64,\"d_ff\":1024,\"num_layers\":8,\"num_heads\":6,"
-     "\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,\"feed_forward_proj\":\"gated-gelu\",\"n_positions\":512}"},
+    {.type = "t5", .norm = RMS, .pos = POS_RELATIVE, .tied_default = true, .block_norms = 2,
+     .family = fam_t5,
+     .defaults = "{\"vocab_size\":32128,\"d_model\":512,\"d_kv\":64,\"d_ff\":2048,\"num_layers\":6,"
+                 "\"num_heads\":8,\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,"
+                 "\"feed_forward_proj\":\"relu\",\"n_positions\":512}"},
+    {.type = "mt5", .norm = RMS, .pos = POS_RELATIVE, .block_norms = 2, .family = fam_t5,
+     .defaults = "{\"vocab_size\":250112,\"d_model\":512,\"d_kv\":64,\"d_ff\":1024,\"num_layers\":8,"
+                 "\"num_heads\":6,\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,"
+                 "\"feed_forward_proj\":\"gated-gelu\",\"n_positions\":512}"},
+    {.type = "umt5", .norm = RMS, .pos = POS_RELATIVE, .tied_default = true, .block_norms = 2,
+     .family = fam_t5,
+     .defaults = "{\"vocab_size\":250112,\"d_model\":512,\"d_kv\":64,\"d_ff\":1024,\"num_layers\":8,"
+                 "\"num_heads\":6,\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,"
+                 "\"feed_forward_proj\":\"gated-gelu\",\"n_positions\":512}"},
 };
 #undef RMS
 #undef LN
@@ -532,14 +571,11 @@ static int from_json(const cJSON *j, model *m, zs_error *err)
     return rc;
 }
 
-static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err)
+/* The sizes under any of their HF spellings: hidden, layers, heads, vocabulary, key/value
+ * heads, head width, MLP width, positions. */
+static int arch_sizes(const cJSON *j, const arch *a, model *m, zs_error *err)
 {
     bool have;
-    snprintf(m->model_type, sizeof m->model_type, "%s", a->type);
-    if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
-    if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
-    if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err)) return err->code;
-
     if (get_int_alias(j, K_HIDDEN, &m->hidden_size, true, err)) return err->code;
     if (get_int_alias(j, K_LAYERS, &m->num_layers, true, err)) return err->code;
     if (get_int_alias(j, K_HEADS, &m->num_heads, true, err)) return err->code;
@@ -573,8 +609,38 @@ static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err
 
     m->max_positions = 2048;
     if (get_int_alias(j, K_POS, &m->max_positions, a->pos == POS_LEARNED, err)) return err->code;
+    return ZS_OK;
+}
 
-    /* Block shape from the architecture, then the keys that override it. */
+/* Our own "transformer" type spells the block shape out: norm and position kinds, gated MLP,
+ * norm bias, fused QKV, embedding norm. */
+static int arch_generic(const cJSON *j, model *m, zs_error *err)
+{
+    static const char *const norms[] = {"layernorm", "rmsnorm", NULL};
+    static const int normv[] = {NORM_LAYERNORM, NORM_RMSNORM};
+    static const char *const poss[] = {"rotary", "learned", "alibi", NULL};
+    static const int posv[] = {POS_ROTARY, POS_LEARNED, POS_ALIBI};
+    bool have;
+    int v = m->norm;
+    if (parse_enum(j, "norm_type", norms, normv, &v, err)) return err->code;
+    m->norm = (norm_kind)v;
+    v = m->pos;
+    if (parse_enum(j, "position_embedding_type", poss, posv, &v, err)) return err->code;
+    m->pos = (pos_kind)v;
+    if (json_get_bool(j, "gated_mlp", &m->gated_mlp, &have, err)) return err->code;
+    if (json_get_bool(j, "norm_bias", &m->norm_bias, &have, err)) return err->code;
+    if (json_get_bool(j, "fused_qkv", &m->fused_qkv, &have, err)) return err->code;
+    if (json_get_bool(j, "embedding_norm", &m->embedding_norm, &have, err)) return err->code;
+    if (m->norm == NORM_RMSNORM) m->norm_bias = false;
+    if (m->pos == POS_LEARNED && !json_first_key(j, K_POS))
+        return zs_fail(err, ZS_ERR_INPUT, "missing field \"max_position_embeddings\" (learned positions need the table size)");
+    return ZS_OK;
+}
+
+/* Block shape from the architecture, then the keys that override it. */
+static int arch_shape(const cJSON *j, const arch *a, model *m, zs_error *err)
+{
+    bool have;
     m->gated_mlp = a->gated_mlp;
     m->norm = a->norm;
     m->norm_bias = a->norm_bias;
@@ -592,27 +658,20 @@ static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err
         if (have) m->qkv_bias = m->out_bias = ab;
         if (json_get_bool(j, "mlp_bias", &m->mlp_bias, &have, err)) return err->code;
     }
-    if (strcmp(a->type, "transformer") == 0) {
-        static const char *const norms[] = {"layernorm", "rmsnorm", NULL};
-        static const int normv[] = {NORM_LAYERNORM, NORM_RMSNORM};
-        static const char *const poss[] = {"rotary", "learned", "alibi", NULL};
-        static const int posv[] = {POS_ROTARY, POS_LEARNED, POS_ALIBI};
-        int v = m->norm;
-        if (parse_enum(j, "norm_type", norms, normv, &v, err)) return err->code;
-        m->norm = (norm_kind)v;
-        v = m->pos;
-        if (parse_enum(j, "position_embedding_type", poss, posv, &v, err)) return err->code;
-        m->pos = (pos_kind)v;
-        if (json_get_bool(j, "gated_mlp", &m->gated_mlp, &have, err)) return err->code;
-        if (json_get_bool(j, "norm_bias", &m->norm_bias, &have, err)) return err->code;
-        if (json_get_bool(j, "fused_qkv", &m->fused_qkv, &have, err)) return err->code;
-        if (json_get_bool(j, "embedding_norm", &m->embedding_norm, &have, err)) return err->code;
-        if (m->norm == NORM_RMSNORM) m->norm_bias = false;
-        if (m->pos == POS_LEARNED && !json_first_key(j, K_POS))
-            return zs_fail(err, ZS_ERR_INPUT, "missing field \"max_position_embeddings\" (learned positions need the table size)");
-    }
+    if (strcmp(a->type, "transformer") == 0 && arch_generic(j, m, err)) return err->code;
     m->block_norms = a->block_norms;
     m->qk_norm = a->qk_norm;
+    return ZS_OK;
+}
+
+static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err)
+{
+    bool have;
+    snprintf(m->model_type, sizeof m->model_type, "%s", a->type);
+    if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
+    if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
+    if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err)) return err->code;
+    if (arch_sizes(j, a, m, err) || arch_shape(j, a, m, err)) return err->code;
     if (a->moe) {
         if (json_get_int(j, "num_local_experts", -JSON_BIG, JSON_BIG, &m->num_experts, &have, err)) return err->code;
         if (json_get_int(j, "num_experts_per_tok", -JSON_BIG, JSON_BIG, &m->experts_per_token, &have, err)) return err->code;

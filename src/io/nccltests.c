@@ -1,9 +1,8 @@
-/* nccltests.c -- the nccl-tests text log reader (every table layout since 2017) and the checks
- * shared with the -J JSON reader (nccltests_json.c). */
+/* nccltests.c -- the nccl-tests text log reader (every table layout since 2017); -J JSON goes to
+ * nccltests_json.c. */
 #include "io/nccltests.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,27 +13,8 @@
 #include "core/busbw.h"
 #include "io/jsonutil.h"
 #include "io/logtok.h"
+#include "io/ncclrows.h"
 #include "io/nccltests_int.h"
-
-/* The collective an nccl-tests binary name stands for ("./build/all_reduce_perf_mpi"), or
- * NULL when tok is not such a name. */
-const char *nccl_binary_collective(const char *tok, size_t len)
-{
-    char buf[256];
-    if (len == 0 || len >= sizeof buf) return NULL;
-    memcpy(buf, tok, len);
-    buf[len] = '\0';
-    const char *base = strrchr(buf, '/');
-    base = base ? base + 1 : buf;
-    const char *perf = strstr(base, "_perf");
-    if (!perf || perf == base) return NULL;
-    char stem[64];
-    size_t sl = (size_t)(perf - base);
-    if (sl >= sizeof stem) return NULL;
-    memcpy(stem, base, sl);
-    stem[sl] = '\0';
-    return busbw_canonical(stem);
-}
 
 /* ------------------------------------------------------------------ parse state */
 
@@ -73,31 +53,13 @@ typedef struct parser {
     int first_row_line;   /* line of the first complete row */
 } parser;
 
-static int vfail(run_meta *m, int code, int line, const char *fmt, va_list ap)
-{
-    char msg[400];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    if (line > 0) return zs_fail(m->err, code, "%s:%d: %s", m->origin, line, msg);
-    return zs_fail(m->err, code, "%s: %s", m->origin, msg);
-}
-
 /* Bad input at a line of the log (0: the log as a whole). */
 static int pfail(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int pfail(parser *p, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = vfail(&p->m, ZS_ERR_INPUT, line, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-static int mfail(run_meta *m, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int mfail(run_meta *m, int line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = vfail(m, ZS_ERR_INPUT, line, fmt, ap);
+    int rc = nccl_vfail(&p->m, line, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -106,28 +68,6 @@ static int mfail(run_meta *m, int line, const char *fmt, ...)
 static int oom(parser *p)
 {
     return zs_fail(p->m.err, ZS_ERR_NOMEM, "%s: out of memory", p->m.origin);
-}
-
-void nccl_set_coll(run_meta *m, const char *canon, int line, int strong)
-{
-    if (!canon) return;
-    if (m->coll[0] && (m->coll_strong || !strong)) return; /* the first strong name wins */
-    snprintf(m->coll, sizeof m->coll, "%s", canon);
-    m->coll_line = line;
-    m->coll_strong = strong;
-}
-
-void nccl_note_host(run_meta *m, const char *host, size_t len)
-{
-    if (len == 0) return;
-    if (len >= sizeof m->host0) len = sizeof m->host0 - 1;
-    if (m->hosts == 0) {
-        memcpy(m->host0, host, len);
-        m->host0[len] = '\0';
-        m->hosts = 1;
-    } else if (m->hosts == 1 && (strlen(m->host0) != len || memcmp(m->host0, host, len) != 0)) {
-        m->hosts = 2;
-    }
 }
 
 /* Remember an nccl-tests binary name ("alltoallv_perf") with no collective of ours. */
@@ -543,7 +483,7 @@ static int process_line(parser *p, char *s, int line)
     int rank;
     const char *c = tok_strip_prefixes(s, &rank);
     if (rank > 0) return ZS_OK; /* nccl-tests prints its table from rank 0 only */
-    char *f = (char *)c;
+    char *f = s + (c - s); /* c points into s */
     tok_cut_nccl_debug(f);
     while (tok_is_space(*f)) f++;
     if (!*f) return ZS_OK;
@@ -586,72 +526,6 @@ static bool looks_binary(const char *text)
     for (const unsigned char *c = (const unsigned char *)text; *c && n < 65536; c++, n++)
         if ((*c < 0x20 && !strchr("\t\n\r\v\f\x1b", *c)) || *c == 0x7f) bad++;
     return bad * 100 > n;
-}
-
-/* Shared checks once all rows are in: collective, ranks, busbw consistency. */
-int nccl_finish(run_meta *m, const char *hint, coll_samples *o)
-{
-    const char *h = NULL;
-    if (hint && *hint) {
-        h = busbw_canonical(hint);
-        if (!h)
-            return mfail(m, 0, "unknown collective \"%s\" (expected all_reduce, all_gather, "
-                         "reduce_scatter, broadcast, reduce, all_to_all, send_recv, gather, "
-                         "scatter or hypercube)", hint);
-    }
-    if (!m->coll[0] && m->unsupported[0])
-        return mfail(m, m->unsupported_line, "%s is not a collective this reader models "
-                     "(supported: all_reduce, all_gather, reduce_scatter, broadcast, reduce, "
-                     "all_to_all, send_recv, gather, scatter, hypercube)", m->unsupported);
-    if (m->coll[0] && h && strcmp(m->coll, h) != 0)
-        return mfail(m, m->coll_line, "the log is a %s run, but %s was given", m->coll, h);
-    const char *coll = m->coll[0] ? m->coll : h;
-    if (!coll)
-        return mfail(m, 0, "the log does not name its collective (no \"Collective test "
-                     "starting\" line, no *_perf command line); name it explicitly (e.g. all_reduce)");
-    snprintf(o->collective, sizeof o->collective, "%s", coll);
-
-    if (m->group_ranks > 0) {
-        o->ranks = m->group_ranks;
-    } else {
-        /* infer n from busbw/algbw of the row with the most digits */
-        int best = -1;
-        for (int i = 0; i < o->n; i++)
-            if (best < 0 || o->v[i].algbw > o->v[best].algbw) best = i;
-        double f = best >= 0 && o->v[best].algbw >= 1e9 ? o->v[best].busbw / o->v[best].algbw : 0;
-        double est = 0;
-        busbw_kind k = busbw_lookup(coll)->printed;
-        if (k == BUSBW_ALL_REDUCE && f > 0 && f < 2) est = 2 / (2 - f);  /* f = 2(n-1)/n */
-        else if (k == BUSBW_SHARE && f > 0 && f < 1) est = 1 / (1 - f);  /* f = (n-1)/n */
-        /* both bounded to int range: casting a larger estimate, or the product overflowing,
-         * is undefined (a ratio that close to its limit tells no rank count anyway) */
-        if (est >= 1.5 && est < INT_MAX && fabs(est - floor(est + 0.5)) < 0.15)
-            o->ranks = (int)floor(est + 0.5);
-        else if (m->nthread > 0 && m->ngpus > 0 && m->nthread <= INT_MAX / m->ngpus)
-            o->ranks = m->nthread * m->ngpus;
-        o->ranks_inferred = o->ranks > 0;
-    }
-    o->hosts = m->hosts;
-    for (int i = 0; i < o->n; i++) {
-        snprintf(o->v[i].collective, sizeof o->v[i].collective, "%s", coll);
-        o->v[i].ranks = o->ranks;
-    }
-    /* busbw = algbw x factor(collective, ranks): catches a wrong hint or rank count */
-    busbw_kind printed = busbw_lookup(coll)->printed;
-    if (o->ranks > 0 && !o->ranks_inferred && printed != BUSBW_NONE) {
-        int n = o->ranks;
-        double fac = busbw_kind_factor(printed, n);
-        for (int i = 0; i < o->n; i++) {
-            const coll_sample *s = &o->v[i];
-            if (s->algbw < 1e9) continue; /* two decimals of GB/s: too few digits below 1 */
-            double r = s->busbw / s->algbw;
-            if (fabs(r - fac) > 0.02 * fac + 0.011e9 / s->algbw)
-                return mfail(m, s->line, "busbw/algbw is %.3f, but %s on %d ranks has factor "
-                             "%.3f (nccl-tests doc/PERFORMANCE.md): is the collective or the "
-                             "rank count wrong?", r, coll, n, fac);
-        }
-    }
-    return ZS_OK;
 }
 
 static void parser_free(parser *p)
@@ -747,13 +621,3 @@ int nccltests_parse(const char *path, const char *collective_hint, coll_samples 
     free(text);
     return rc;
 }
-
-void coll_samples_free(coll_samples *s)
-{
-    if (!s) return;
-    free(s->v);
-    memset(s, 0, sizeof *s);
-    s->avg_busbw = -1;
-    s->oob = -1;
-}
-

@@ -1,5 +1,5 @@
-/* nccltests_json.c -- the nccl-tests -J JSON reader, and the JSON helpers the zerobench reader
- * shares. */
+/* nccltests_json.c -- the nccl-tests -J JSON reader; a zerobench document given to the log
+ * reader goes to harness.c. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,44 +10,12 @@
 
 #include "core/busbw.h"
 #include "io/harness.h"
-#include "io/jsonutil.h"
 #include "io/logtok.h"
+#include "io/ncclrows.h"
 #include "io/nccltests.h"
 #include "io/nccltests_int.h"
 
-bool nccl_jnum(const cJSON *o, const char *key, double *v)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (cJSON_IsNumber(j)) { *v = j->valuedouble; return isfinite(*v); }
-    if (cJSON_IsString(j)) {
-        char *end;
-        double x = strtod(j->valuestring, &end);
-        while (*end == ' ') end++;
-        if (end == j->valuestring || *end || !isfinite(x)) return false;
-        *v = x;
-        return true;
-    }
-    return false;
-}
-
-const char *nccl_jstr(const cJSON *o, const char *key)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(j) ? j->valuestring : NULL;
-}
-
 /* ------------------------------------------------------------------ nccl-tests -J JSON */
-
-void nccl_json_pass(const cJSON *o, double time_us, double algbw_gbps, double busbw_gbps, const char *wrong_key,
-                    pass_vals *pv)
-{
-    double w;
-    pv->present = 1;
-    pv->time = time_us * 1e-6;
-    pv->algbw = algbw_gbps * 1e9;
-    pv->busbw = busbw_gbps * 1e9;
-    if (nccl_jnum(o, wrong_key, &w) && w >= 0) pv->wrong = tok_clamp_int(w);
-}
 
 /* One pass object of an nccl-tests JSON result ({"time", "alg_bw", "bus_bw", "nwrong"}). */
 static int nt_pass(const cJSON *o, const char *origin, int row, const char *name, pass_vals *pv,
@@ -73,25 +41,6 @@ static int nt_pass(const cJSON *o, const char *origin, int row, const char *name
                        origin, row, name);
     nccl_json_pass(o, t, a, b, "nwrong", pv);
     return ZS_OK;
-}
-
-void nccl_json_row_labels(const cJSON *row, const char *redop_key, coll_sample *s)
-{
-    const char *ty = nccl_jstr(row, "type"), *op = nccl_jstr(row, redop_key);
-    double v;
-    if (ty) snprintf(s->type, sizeof s->type, "%s", ty);
-    if (op) snprintf(s->redop, sizeof s->redop, "%s", op);
-    if (nccl_jnum(row, "root", &v)) s->root = tok_clamp_int(v);
-}
-
-void nccl_sample_passes(coll_sample *s, const pass_vals *oop, const pass_vals *ip)
-{
-    const pass_vals *use = oop->present ? oop : ip;
-    s->seconds = use->time;
-    s->algbw = use->algbw;
-    s->busbw = use->busbw;
-    s->wrong = use->wrong;
-    s->seconds_ip = ip->present ? ip->time : 0;
 }
 
 static int parse_nccltests_json(const cJSON *root, const char *origin, const char *hint,
@@ -157,22 +106,6 @@ static int parse_nccltests_json(const cJSON *root, const char *origin, const cha
     }
     out->n = n;
     return nccl_finish(&m, hint, out);
-}
-
-cJSON *nccl_json_parse(const char *text, const char *origin, zs_error *err)
-{
-    const char *end = NULL;
-    cJSON *j = cJSON_ParseWithOpts(text, &end, 1);
-    if (j) json_last_key_wins(j); /* duplicate keys: the last wins, as in Python */
-    if (!j) {
-        int line = 1;
-        const char *at = end ? end : cJSON_GetErrorPtr();
-        for (const char *c = text; at && c < at && *c; c++)
-            if (*c == '\n') line++;
-        zs_fail(err, ZS_ERR_INPUT, "%s:%d: invalid JSON%s", origin, line,
-                at && !*at ? " (truncated file?)" : "");
-    }
-    return j;
 }
 
 /* nccl-tests -J output, or a zerobench collective document given to the log reader. */

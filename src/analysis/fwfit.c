@@ -27,13 +27,14 @@ static int score(const fit_set *fs, double k, double o, bool train, double *msle
         if (fs->train[i] != train) continue;
         fs->run[i].gemm_efficiency = k;
         fs->run[i].step_overhead = o;
-        outcome o;
-        if (fs->profile ? validate_run_hw(&fs->run[i], fs->profile, &o, err) : validate_run(&fs->run[i], fs->hw, &o, err))
+        outcome got;
+        if (fs->profile ? validate_run_hw(&fs->run[i], fs->profile, &got, err)
+                        : validate_run(&fs->run[i], fs->hw, &got, err))
             return err->code;
-        double l = log1p(o.error);
+        double l = log1p(got.error);
         sq += l * l;
-        ab += fabs(o.error);
-        w = fmax(w, fabs(o.error));
+        ab += fabs(got.error);
+        w = fmax(w, fabs(got.error));
         m++;
     }
     *msle = m ? sq / m : 0;

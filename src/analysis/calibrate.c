@@ -17,7 +17,8 @@ static void note(calibration *c, const char *msg)
 {
     for (int i = 0; i < c->n_warnings; i++)
         if (strcmp(c->warnings[i], msg) == 0) return;
-    if (c->n_warnings < CALIB_MAX_WARNINGS) snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], "%s", msg);
+    if (c->n_warnings < CALIB_MAX_WARNINGS)
+        snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], "%s", msg);
 }
 
 /* A plausibility gate failed: refuse with the reason, or with c->force keep going and record
@@ -47,15 +48,23 @@ static double steps_of(const char *coll, int n)
     return k;
 }
 
-int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
-                      int64_t gpus_per_node, int ranks_per_node, zs_error *err)
+int calibrate_add_set(calibration *c, const coll_samples *s, const char *source, int64_t gpus_per_node,
+    int ranks_per_node, zs_error *err)
 {
-    if (c->n_sets >= CALIB_MAX_SETS) return zs_fail(err, ZS_ERR_INPUT, "%s: more than %d collective sets", source, CALIB_MAX_SETS);
-    if (s->ranks < 2) return zs_fail(err, ZS_ERR_INPUT, "%s: %s on %d rank(s) moves nothing; measure with 2 or more", source, s->collective, s->ranks);
+    if (c->n_sets >= CALIB_MAX_SETS)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: more than %d collective sets", source, CALIB_MAX_SETS);
+    if (s->ranks < 2)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: %s on %d rank(s) moves nothing; measure with 2 or more",
+            source, s->collective, s->ranks);
     double factor = busbw_factor(s->collective, s->ranks);
-    if (factor <= 0) return zs_fail(err, ZS_ERR_INPUT, "%s: collective \"%s\" cannot be fitted", source, s->collective);
+    if (factor <= 0)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: collective \"%s\" cannot be fitted", source, s->collective);
     double *x = calloc((size_t)s->n + 1, sizeof *x), *y = calloc((size_t)s->n + 1, sizeof *y);
-    if (!x || !y) { free(x); free(y); return zs_fail(err, ZS_ERR_NOMEM, "out of memory"); }
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    }
     int n = 0;
     for (int i = 0; i < s->n; i++) {
         if (s->v[i].wrong > 0) continue; /* a wrong result is not a measurement */
@@ -74,7 +83,10 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
     }
     free(x);
     free(y);
-    if (rc) { zs_error_prefix(err, source); return rc; }
+    if (rc) {
+        zs_error_prefix(err, source);
+        return rc;
+    }
     snprintf(cs->collective, sizeof cs->collective, "%s", s->collective);
     snprintf(cs->source, sizeof cs->source, "%s", source);
     cs->ranks = s->ranks;
@@ -85,28 +97,34 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
     if (s->hosts == 1) {
         cs->level = LEVEL_INTRA;
         if (s->ranks > gpus_per_node &&
-            (rc = gate(c, err, "%s: all %d ranks of the %s run were on one host, but the profile has %lld "
-                       "GPUs per node: calibrate the profile of the machine measured", source, s->ranks,
-                       s->collective, (long long)gpus_per_node)))
+            (rc = gate(c, err,
+                 "%s: all %d ranks of the %s run were on one host, but the profile has %lld "
+                 "GPUs per node: calibrate the profile of the machine measured",
+                 source, s->ranks, s->collective, (long long)gpus_per_node)))
             return rc;
     }
     /* Ranks per node, for the bound on a two-level set's bandwidth: known from the harness,
      * else at most half the ranks (two hosts or more) and the profile's GPUs per node. */
-    if (cs->level == LEVEL_INTRA) cs->per_node = s->ranks;
-    else if (ranks_per_node > 0) cs->per_node = ranks_per_node;
-    else cs->per_node = (int)fmax(1, fmin((double)gpus_per_node, s->ranks / 2));
+    if (cs->level == LEVEL_INTRA)
+        cs->per_node = s->ranks;
+    else if (ranks_per_node > 0)
+        cs->per_node = ranks_per_node;
+    else
+        cs->per_node = (int)fmax(1, fmin((double)gpus_per_node, s->ranks / 2));
     double steps = steps_of(s->collective, s->ranks);
     cs->alpha = cs->fit.latency / steps;
     cs->alpha_stderr = cs->fit.latency_stderr / steps;
     if (cs->fit.r2 < CALIB_MIN_R2 &&
-        (rc = gate(c, err, "%s: the %s fit has R^2 %.2f (at least %.2f expected): the times do not follow "
-                   "latency + size / bandwidth (mixed runs, congestion or a shared machine)", source,
-                   s->collective, cs->fit.r2, CALIB_MIN_R2)))
+        (rc = gate(c, err,
+             "%s: the %s fit has R^2 %.2f (at least %.2f expected): the times do not follow "
+             "latency + size / bandwidth (mixed runs, congestion or a shared machine)",
+             source, s->collective, cs->fit.r2, CALIB_MIN_R2)))
         return rc;
     if (cs->alpha > CALIB_MAX_ALPHA &&
-        (rc = gate(c, err, "%s: the %s fit gives %.3g s of latency per step (at most %g s is plausible): "
-                   "the log timed something other than the link", source, s->collective, cs->alpha,
-                   CALIB_MAX_ALPHA)))
+        (rc = gate(c, err,
+             "%s: the %s fit gives %.3g s of latency per step (at most %g s is plausible): "
+             "the log timed something other than the link",
+             source, s->collective, cs->alpha, CALIB_MAX_ALPHA)))
         return rc;
     c->n_sets++;
     return ZS_OK;
@@ -115,8 +133,10 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
 int calibrate_check_backend(calibration *c, const harness_file *h, const char *source, zs_error *err)
 {
     if (h->n_sets == 0 || strcmp(h->backend, "cpu") != 0) return ZS_OK;
-    return gate(c, err, "%s: zerobench's CPU back end timed MPI between CPU processes, not the profile's GPU "
-                "links; measure with zerobench-cuda", source);
+    return gate(c, err,
+        "%s: zerobench's CPU back end timed MPI between CPU processes, not the profile's GPU "
+        "links; measure with zerobench-cuda",
+        source);
 }
 
 /* Which peak a GPU GEMM point of this label ("impl type MxNxK") is judged against: 0 for the
@@ -151,19 +171,24 @@ static int fit_gemm_group(calibration *c, int g, zs_error *err)
     if (c->gemm_n[g] < 3) return ZS_OK;
     if (fit_efficiency(c->gemm_w[g], c->gemm_f[g], c->gemm_n[g], fit, err)) return err->code;
     if (fit->r2 < CALIB_MIN_R2 &&
-        (rc = gate(c, err, "%s efficiency fit has R^2 %.2f (at least %.2f expected)", what[g], fit->r2, CALIB_MIN_R2)))
+        (rc = gate(c, err, "%s efficiency fit has R^2 %.2f (at least %.2f expected)", what[g], fit->r2,
+             CALIB_MIN_R2)))
         return rc;
     if (fit->emax > 1 &&
-        (rc = gate(c, err, "%s reaches %.2f of the profile's peak: a peak cannot be exceeded "
-                   "(the wrong profile or data type?)", what[g], fit->emax)))
+        (rc = gate(c, err,
+             "%s reaches %.2f of the profile's peak: a peak cannot be exceeded "
+             "(the wrong profile or data type?)",
+             what[g], fit->emax)))
         return rc;
-    if (g) c->have_gemm_fp8 = true;
-    else c->have_gemm = true;
+    if (g)
+        c->have_gemm_fp8 = true;
+    else
+        c->have_gemm = true;
     return ZS_OK;
 }
 
-int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu,
-                        zs_error *err)
+int calibrate_add_bench(
+    calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu, zs_error *err)
 {
     double bw_sum = 0, bw_sq = 0;
     int nb = 0, added[2] = {0, 0};
@@ -192,11 +217,20 @@ int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardw
         /* The best sustained fraction: the mean of the larger-size points the file holds. */
         double mean = bw_sum / nb, sd = nb > 1 ? sqrt(fmax(0, (bw_sq - nb * mean * mean) / (nb - 1))) : 0;
         if (mean > 1 &&
-            (rc = gate(c, err, "%s streaming reaches %.2f of the profile's datasheet bandwidth %.3g B/s, which "
-                       "cannot be exceeded (the wrong profile?)", gpu ? "HBM" : "host memory", mean, datasheet)))
+            (rc = gate(c, err,
+                 "%s streaming reaches %.2f of the profile's datasheet bandwidth %.3g B/s, which "
+                 "cannot be exceeded (the wrong profile?)",
+                 gpu ? "HBM" : "host memory", mean, datasheet)))
             return rc;
-        if (gpu) { c->have_hbm = true; c->hbm_fraction = fmin(1, mean); c->hbm_stderr = sd / sqrt(nb); }
-        else { c->have_host = true; c->host_fraction = fmin(1, mean); c->host_stderr = sd / sqrt(nb); }
+        if (gpu) {
+            c->have_hbm = true;
+            c->hbm_fraction = fmin(1, mean);
+            c->hbm_stderr = sd / sqrt(nb);
+        } else {
+            c->have_host = true;
+            c->host_fraction = fmin(1, mean);
+            c->host_stderr = sd / sqrt(nb);
+        }
     }
     return ZS_OK;
 }
@@ -212,8 +246,10 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
             /* Inverse-variance weights; a perfect fit (zero stderr) gets a tiny floor. */
             double va = fmax(s->alpha_stderr * s->alpha_stderr, 1e-30);
             double vb = fmax(s->fit.busbw_stderr * s->fit.busbw_stderr, 1e-6 * s->fit.busbw);
-            wa += 1 / va; sa += s->alpha / va;
-            wb += 1 / vb; sb += s->fit.busbw / vb;
+            wa += 1 / va;
+            sa += s->alpha / va;
+            wb += 1 / vb;
+            sb += s->fit.busbw / vb;
             k++;
         }
         if (!k) continue;
@@ -224,8 +260,9 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
         c->bandwidth_stderr[l] = sqrt(1 / wb);
         hw_link *lk = l == LEVEL_INTRA ? &hw->intra : &hw->inter;
         /* Inter-node effective bandwidth is per GPU: its share of the node's NICs. */
-        double line = l == LEVEL_INTRA ? lk->bandwidth
-                                       : lk->bandwidth * (double)hw->nics_per_node / (double)hw->gpus_per_node;
+        double line = l == LEVEL_INTRA
+            ? lk->bandwidth
+            : lk->bandwidth * (double)hw->nics_per_node / (double)hw->gpus_per_node;
         double eff = c->bandwidth[l] / line;
         const char *lname = l == LEVEL_INTRA ? "intra-node" : "inter-node";
         int rc = ZS_OK;
@@ -236,40 +273,49 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
             const calib_set *s = &c->sets[i];
             double bound = l == LEVEL_INTRA ? line : line * (s->per_node > 1 ? s->per_node : 1);
             if ((int)s->level == l && s->fit.busbw > bound)
-                rc = gate(c, err, "%s: the %s bus bandwidth fitted, %.1f GB/s per GPU, is above the %.1f GB/s "
-                          "the profile's %s link (%s) can carry: the wrong profile, in-network reduction "
-                          "(NVLS, SHARP) or a wrong rank count", s->source, s->collective, s->fit.busbw / 1e9,
-                          bound / 1e9, lname, lk->kind);
+                rc = gate(c, err,
+                    "%s: the %s bus bandwidth fitted, %.1f GB/s per GPU, is above the %.1f GB/s "
+                    "the profile's %s link (%s) can carry: the wrong profile, in-network reduction "
+                    "(NVLS, SHARP) or a wrong rank count",
+                    s->source, s->collective, s->fit.busbw / 1e9, bound / 1e9, lname, lk->kind);
         }
         if (!rc && eff > 1) {
             char msg[300];
-            snprintf(msg, sizeof msg, "the %s efficiency fitted from two-level runs, %.2f, is clamped to 1: their "
-                     "bus bandwidth is not the network's alone", lname, eff);
+            snprintf(msg, sizeof msg,
+                "the %s efficiency fitted from two-level runs, %.2f, is clamped to 1: their "
+                "bus bandwidth is not the network's alone",
+                lname, eff);
             note(c, msg);
         } else if (!rc && eff < CALIB_MIN_EFFICIENCY)
-            rc = gate(c, err, "the %s bandwidth fitted, %.3g GB/s per GPU, is %.3f of the profile's line rate "
-                      "%.1f GB/s (%s; at least %.2f expected): the log measured another path", lname,
-                      c->bandwidth[l] / 1e9, eff, line / 1e9, lk->kind, CALIB_MIN_EFFICIENCY);
+            rc = gate(c, err,
+                "the %s bandwidth fitted, %.3g GB/s per GPU, is %.3f of the profile's line rate "
+                "%.1f GB/s (%s; at least %.2f expected): the log measured another path",
+                lname, c->bandwidth[l] / 1e9, eff, line / 1e9, lk->kind, CALIB_MIN_EFFICIENCY);
         if (rc) return rc;
         lk->latency = c->alpha[l];
         lk->latency_stderr = c->alpha_stderr[l];
         lk->efficiency = fmin(1, fmax(1e-3, eff));
-        lk->bandwidth_stderr = c->bandwidth_stderr[l] * (l == LEVEL_INTRA ? 1 : (double)hw->gpus_per_node / (double)hw->nics_per_node);
+        lk->bandwidth_stderr = c->bandwidth_stderr[l] *
+            (l == LEVEL_INTRA ? 1 : (double)hw->gpus_per_node / (double)hw->nics_per_node);
     }
     if (c->have_gemm) hw->matmul_half_flops = c->gemm.w_half;
     /* FP8's best fraction of its peak over the 16-bit one's, as both were measured here. */
     if (c->have_gemm && c->have_gemm_fp8) hw->fp8_matmul_ratio = fmin(2, c->gemm_fp8.emax / c->gemm.emax);
-    if (c->have_hbm) { hw->hbm_fraction = c->hbm_fraction; hw->hbm_fraction_stderr = c->hbm_stderr; }
+    if (c->have_hbm) {
+        hw->hbm_fraction = c->hbm_fraction;
+        hw->hbm_fraction_stderr = c->hbm_stderr;
+    }
     if (c->have_host) hw->host_memory_fraction = c->host_fraction;
-    if (!c->have_level[0] && !c->have_level[1] && !c->have_gemm && !c->have_hbm && !c->have_host && !c->have_runs &&
-        !c->have_memory && !c->have_framework)
-        return zs_fail(err, ZS_ERR_INPUT, "nothing to calibrate: give --nccl-tests logs, --harness files or --runs");
+    if (!c->have_level[0] && !c->have_level[1] && !c->have_gemm && !c->have_hbm && !c->have_host &&
+        !c->have_runs && !c->have_memory && !c->have_framework)
+        return zs_fail(
+            err, ZS_ERR_INPUT, "nothing to calibrate: give --nccl-tests logs, --harness files or --runs");
     return ZS_OK;
 }
 
 /* Predicted step times for the runs that have a measured one; n_out of them. */
 static int predict_all(const run_record *runs, int n, const hardware *hw, double *pred, double *meas,
-                       double *mape, int *n_out, zs_error *err)
+    double *mape, int *n_out, zs_error *err)
 {
     int k = 0;
     double sum = 0;
@@ -291,11 +337,19 @@ static int predict_all(const run_record *runs, int n, const hardware *hw, double
 int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err)
 {
     double *pred = malloc(sizeof(double) * (size_t)n), *meas = malloc(sizeof(double) * (size_t)n);
-    if (!pred || !meas) { free(pred); free(meas); return zs_fail(err, ZS_ERR_NOMEM, "out of memory"); }
+    if (!pred || !meas) {
+        free(pred);
+        free(meas);
+        return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+    }
     int k = 0, rc = ZS_OK;
     double mape, kfit = 1, kse = 0;
     if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, err))) goto out;
-    if (k < 3) { rc = zs_fail(err, ZS_ERR_INPUT, "--runs: %d runs with a measured step time; at least 3 are needed", k); goto out; }
+    if (k < 3) {
+        rc =
+            zs_fail(err, ZS_ERR_INPUT, "--runs: %d runs with a measured step time; at least 3 are needed", k);
+        goto out;
+    }
     /* measured = k x predicted; compute time scales as 1 / efficiency, other terms do not,
      * so iterate a few times until k settles at 1. */
     double raw = hw->matmul_max_fraction;
@@ -307,8 +361,10 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
         if (fabs(kfit - 1) < 1e-4) break;
     }
     if (raw > 1 &&
-        (rc = gate(c, err, "--runs: the runs are faster than the profile allows even at %.2f of peak matmul "
-                   "throughput (above 1 is impossible): check the runs' hardware and configurations", raw)))
+        (rc = gate(c, err,
+             "--runs: the runs are faster than the profile allows even at %.2f of peak matmul "
+             "throughput (above 1 is impossible): check the runs' hardware and configurations",
+             raw)))
         goto out;
     c->have_runs = true;
     c->runs = k;
@@ -324,9 +380,13 @@ out:
 
 int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw, zs_error *err)
 {
-    double *alloc = malloc(sizeof(double) * (size_t)(n + 1)), *meas = malloc(sizeof(double) * (size_t)(n + 1));
+    double *alloc = malloc(sizeof(double) * (size_t)(n + 1)),
+           *meas = malloc(sizeof(double) * (size_t)(n + 1));
     int k = 0, rc = ZS_OK;
-    if (!alloc || !meas) { rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory"); goto out; }
+    if (!alloc || !meas) {
+        rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
     for (int i = 0; i < n; i++) {
         if (runs[i].peak_memory_bytes <= 0) continue;
         outcome o;
@@ -340,14 +400,17 @@ int calibrate_memory(calibration *c, const run_record *runs, int n, hardware *hw
     double scale, se;
     if ((rc = fit_scale(alloc, meas, k, 1, &scale, &se, err))) goto out;
     if (scale < 1) {
-        rc = zs_fail(err, ZS_ERR_INPUT, "--runs: measured peak memory is %.1f%% below the model's allocations; "
-                     "check the runs' configurations (checkpointing, micro-batch) before fitting overhead", 100 * (1 - scale));
+        rc = zs_fail(err, ZS_ERR_INPUT,
+            "--runs: measured peak memory is %.1f%% below the model's allocations; "
+            "check the runs' configurations (checkpointing, micro-batch) before fitting overhead",
+            100 * (1 - scale));
         goto out;
     }
     if (scale - 1 > CALIB_MAX_ALLOCATOR &&
-        (rc = gate(c, err, "--runs: measured peak memory implies allocator overhead of %.3g of the allocated "
-                   "bytes (at most %.1f is plausible): check the runs' configurations", scale - 1,
-                   CALIB_MAX_ALLOCATOR)))
+        (rc = gate(c, err,
+             "--runs: measured peak memory implies allocator overhead of %.3g of the allocated "
+             "bytes (at most %.1f is plausible): check the runs' configurations",
+             scale - 1, CALIB_MAX_ALLOCATOR)))
         goto out;
     c->have_memory = true;
     c->memory_runs = k;

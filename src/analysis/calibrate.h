@@ -53,45 +53,45 @@
 /* One collective's fit: a set of (size, time) points from one log or harness document. */
 typedef struct calib_set {
     char collective[24];
-    char source[256];        /* file it came from */
+    char source[256]; /* file it came from */
     int ranks;
-    link_level level;        /* intra-node when every rank shares a node, else inter-node */
-    int per_node;            /* ranks per node assumed (at most; for the bandwidth bound) */
-    ab_fit fit;              /* latency and bus bandwidth, with standard errors */
-    double alpha;            /* latency per algorithm step: fit latency / steps (seconds) */
+    link_level level; /* intra-node when every rank shares a node, else inter-node */
+    int per_node;     /* ranks per node assumed (at most; for the bandwidth bound) */
+    ab_fit fit;       /* latency and bus bandwidth, with standard errors */
+    double alpha;     /* latency per algorithm step: fit latency / steps (seconds) */
     double alpha_stderr;
-    double residual_max;     /* largest |relative residual| of the fitted points */
+    double residual_max; /* largest |relative residual| of the fitted points */
 } calib_set;
 
 typedef struct calibration {
-    bool force;                              /* keep values the gates would refuse (--force) */
-    int n_warnings;                          /* for the command to print: gates passed only
-                                                because of force, clamped efficiencies */
+    bool force;     /* keep values the gates would refuse (--force) */
+    int n_warnings; /* for the command to print: gates passed only
+                       because of force, clamped efficiencies */
     char warnings[CALIB_MAX_WARNINGS][300];
     calib_set sets[CALIB_MAX_SETS];
     int n_sets;
     /* Per link level (LEVEL_INTRA, LEVEL_INTER): inverse-variance combination of the sets. */
     bool have_level[2];
-    double alpha[2], alpha_stderr[2];        /* seconds per step */
-    double bandwidth[2], bandwidth_stderr[2];/* achieved bytes/s per GPU */
+    double alpha[2], alpha_stderr[2];         /* seconds per step */
+    double bandwidth[2], bandwidth_stderr[2]; /* achieved bytes/s per GPU */
     /* GEMM efficiency curves (cuBLAS or CPU GEMM): the size dependence of the 16-bit GEMMs
      * (bf16, fp16) that the profile's efficiency describes, and of the FP8 GEMMs, whose best
      * fraction over the 16-bit one is the profile's fp8_matmul_ratio. Points gather over every
      * file (one per precision and shape set) and are refitted as each file adds some. */
     bool have_gemm, have_gemm_fp8;
     eff_fit gemm, gemm_fp8;
-    int gemm_n[2];                           /* points: [0] 16-bit, [1] fp8 */
-    double gemm_w[2][CALIB_MAX_GEMM];        /* FLOPs per call */
-    double gemm_f[2][CALIB_MAX_GEMM];        /* achieved fraction of that precision's peak */
+    int gemm_n[2];                    /* points: [0] 16-bit, [1] fp8 */
+    double gemm_w[2][CALIB_MAX_GEMM]; /* FLOPs per call */
+    double gemm_f[2][CALIB_MAX_GEMM]; /* achieved fraction of that precision's peak */
     /* Streaming bandwidth (copy/triad, Adam) as a fraction of the datasheet figure. */
     bool have_hbm, have_host;
     double hbm_fraction, hbm_stderr, host_fraction, host_stderr;
     /* End-to-end matmul efficiency from measured runs. */
     bool have_runs;
-    bool have_framework;      /* a framework's efficiency and overhead were fitted (cmd_calibrate) */
+    bool have_framework; /* a framework's efficiency and overhead were fitted (cmd_calibrate) */
     int runs;
     double matmul_max, matmul_stderr;
-    double mape_before, mape_after;          /* on the runs, before and after */
+    double mape_before, mape_after; /* on the runs, before and after */
     /* Memory overhead from runs that report their peak memory: measured = allocated x
      * (1 + allocator_fraction) + cuda_context. */
     bool have_memory;
@@ -105,8 +105,8 @@ typedef struct calibration {
  * Fails with ZS_ERR_INPUT naming the source: too few points, a degenerate or negative fit (see
  * fit_alpha_beta), an unknown collective; and, unless c->force, R^2 below CALIB_MIN_R2, a
  * latency per step above CALIB_MAX_ALPHA, or more ranks on one host than gpus_per_node. */
-int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
-                      int64_t gpus_per_node, int ranks_per_node, zs_error *err);
+int calibrate_add_set(calibration *c, const coll_samples *s, const char *source, int64_t gpus_per_node,
+    int ranks_per_node, zs_error *err);
 
 /* Refuse (ZS_ERR_INPUT, unless c->force) collective results of zerobench's CPU back end for a
  * profile: they time MPI between CPU processes, not the GPU links the profile describes. */
@@ -119,8 +119,8 @@ int calibrate_check_backend(calibration *c, const harness_file *h, const char *s
  * left out (no profile efficiency describes them), so gpu-check's mixed files fit cleanly.
  * Fails with ZS_ERR_INPUT on a failed GEMM fit and, unless c->force, a GEMM fit with R^2 below
  * CALIB_MIN_R2 or above the peak, or streaming above the datasheet bandwidth. */
-int calibrate_add_bench(calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu,
-                        zs_error *err);
+int calibrate_add_bench(
+    calibration *c, const bench_point *p, int n, const hardware *hw, bool gpu, zs_error *err);
 
 /* Combine the sets per level and write the fitted values into hw (effective bandwidth as
  * efficiency = bandwidth / line rate, latency per step, their standard errors; matmul half

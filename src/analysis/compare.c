@@ -21,11 +21,17 @@ int64_t compare_max_micro_batch(const scenario *sc, const training *t, const str
 {
     if (!fits_with(sc, t, s, 1)) return 0;
     int64_t lo = 1, hi = 2;
-    while (hi <= (1 << 20) && fits_with(sc, t, s, hi)) { lo = hi; hi *= 2; }
+    while (hi <= (1 << 20) && fits_with(sc, t, s, hi)) {
+        lo = hi;
+        hi *= 2;
+    }
     if (hi > (1 << 20)) return lo;
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (fits_with(sc, t, s, mid)) lo = mid; else hi = mid;
+        if (fits_with(sc, t, s, mid))
+            lo = mid;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -35,8 +41,8 @@ static double diff(bool ok, double base, double mine)
     return ok ? base - mine : NAN;
 }
 
-int compare_run(const scenario *sc, const plan_space *sp, const framework *const *given,
-                compare_row *rows, int max, int *n, zs_error *err)
+int compare_run(const scenario *sc, const plan_space *sp, const framework *const *given, compare_row *rows,
+    int max, int *n, zs_error *err)
 {
     *n = 0;
     const framework *own[2] = {framework_of(sc->t), NULL};
@@ -105,11 +111,11 @@ int compare_run(const scenario *sc, const plan_space *sp, const framework *const
             bool b = base != NULL;
             r->saved_gpus = diff(b && r->min_gpus > 0, b ? (double)base->min_gpus : 0, (double)r->min_gpus);
             r->saved_memory_bytes = diff(b && base->given.applicable && r->given.applicable,
-                                         b ? base->given.mem.total : 0, r->given.mem.total);
-            r->saved_step_seconds = diff(b && base->has_best && r->has_best, b ? base->best.r.step.total : 0,
-                                         r->best.r.step.total);
+                b ? base->given.mem.total : 0, r->given.mem.total);
+            r->saved_step_seconds = diff(
+                b && base->has_best && r->has_best, b ? base->best.r.step.total : 0, r->best.r.step.total);
             r->saved_dollars = diff(b && base->has_best && r->has_best && sc->tokens > 0,
-                                    b ? base->best.r.cost.dollars : 0, r->best.r.cost.dollars);
+                b ? base->best.r.cost.dollars : 0, r->best.r.cost.dollars);
         }
     }
     return ZS_OK;

@@ -11,20 +11,25 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_statistics_double.h>
 
-
 /* GSL's default error handler aborts the process; every entry point runs with it off and
  * puts the caller's handler back before returning. */
 typedef struct gsl_guard {
     gsl_error_handler_t *old; /* handler to restore */
 } gsl_guard;
 
-static gsl_guard guard_on(void) { return (gsl_guard){gsl_set_error_handler_off()}; }
-static void guard_off(gsl_guard g) { gsl_set_error_handler(g.old); }
+static gsl_guard guard_on(void)
+{
+    return (gsl_guard){gsl_set_error_handler_off()};
+}
+static void guard_off(gsl_guard g)
+{
+    gsl_set_error_handler(g.old);
+}
 
 /* A least-squares system of n points and p coefficients: X c = y, with weights w when
  * weighted, and the coefficients' covariance. */
 typedef struct lsq {
-    gsl_matrix *X, *cov; /* n x p, p x p */
+    gsl_matrix *X, *cov;   /* n x p, p x p */
     gsl_vector *y, *w, *c; /* n, n (NULL unless weighted), p */
 } lsq;
 
@@ -53,7 +58,10 @@ static const char *fmt_size(double b, char *buf, size_t len)
 {
     static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int i = 0;
-    while (b >= 1024 && i < 4) { b /= 1024; i++; }
+    while (b >= 1024 && i < 4) {
+        b /= 1024;
+        i++;
+    }
     snprintf(buf, len, "%.4g %s", b, u[i]);
     return buf;
 }
@@ -115,8 +123,8 @@ static int robust_mask(int n_points, int p_cols, design_row row, const void *ctx
 }
 
 /* Weighted fit of t = a + x c on the kept points; x already scaled by xs. */
-static int ab_wls(const double *x, const double *t, const int *keep, int n, double xs, ab_fit *o,
-                  zs_error *err)
+static int ab_wls(
+    const double *x, const double *t, const int *keep, int n, double xs, ab_fit *o, zs_error *err)
 {
     int m = 0;
     for (int i = 0; i < n; i++) m += keep[i];
@@ -187,33 +195,42 @@ static void ab_row(const void *ctx, int i, double *row)
     row[1] = d->x[i] / d->xs / d->t[i];
 }
 
-int fit_alpha_beta(const double *bytes, const double *seconds, int n, double factor, int robust,
-                   ab_fit *out, zs_error *err)
+int fit_alpha_beta(
+    const double *bytes, const double *seconds, int n, double factor, int robust, ab_fit *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
     if (n < 3)
-        return zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: %d point%s; need at least 3 sizes "
-                       "(small ones for the latency, large ones for the bandwidth)", n,
-                       n == 1 ? "" : "s");
+        return zs_fail(err, ZS_ERR_INPUT,
+            "alpha-beta fit: %d point%s; need at least 3 sizes "
+            "(small ones for the latency, large ones for the bandwidth)",
+            n, n == 1 ? "" : "s");
     if (!(factor > 0) || !isfinite(factor))
-        return zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: bus-bandwidth factor %g is not "
-                       "positive (a one-rank collective moves no data)", factor);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "alpha-beta fit: bus-bandwidth factor %g is not "
+            "positive (a one-rank collective moves no data)",
+            factor);
     double xmin = INFINITY, xmax = 0;
     for (int i = 0; i < n; i++) {
         if (!isfinite(seconds[i]) || seconds[i] <= 0)
-            return zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: point %d: time %g s is not a "
-                           "positive number", i + 1, seconds[i]);
+            return zs_fail(err, ZS_ERR_INPUT,
+                "alpha-beta fit: point %d: time %g s is not a "
+                "positive number",
+                i + 1, seconds[i]);
         if (!isfinite(bytes[i]) || bytes[i] < 0)
-            return zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: point %d: size %g bytes is "
-                           "negative or not finite", i + 1, bytes[i]);
+            return zs_fail(err, ZS_ERR_INPUT,
+                "alpha-beta fit: point %d: size %g bytes is "
+                "negative or not finite",
+                i + 1, bytes[i]);
         if (bytes[i] < xmin) xmin = bytes[i];
         if (bytes[i] > xmax) xmax = bytes[i];
     }
     char b1[32], b2[32];
     if (xmin == xmax)
-        return zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: all %d points have the same size "
-                       "(%s), so latency and bandwidth cannot be told apart; sweep sizes "
-                       "(e.g. nccl-tests -b 8 -e 8G -f 2)", n, fmt_size(xmax, b1, sizeof b1));
+        return zs_fail(err, ZS_ERR_INPUT,
+            "alpha-beta fit: all %d points have the same size "
+            "(%s), so latency and bandwidth cannot be told apart; sweep sizes "
+            "(e.g. nccl-tests -b 8 -e 8G -f 2)",
+            n, fmt_size(xmax, b1, sizeof b1));
     double *x = malloc((size_t)n * sizeof *x);
     int *keep = malloc((size_t)n * sizeof *keep);
     if (!x || !keep) {
@@ -244,9 +261,11 @@ int fit_alpha_beta(const double *bytes, const double *seconds, int n, double fac
                     if (bytes[i] > kmax) kmax = bytes[i];
                 }
             if (kept < 3 || kmin == kmax)
-                rc = zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: the robust pass rejected %d of "
-                             "%d points, leaving too few distinct sizes; the data do not follow "
-                             "time = latency + size/bandwidth", dropped, n);
+                rc = zs_fail(err, ZS_ERR_INPUT,
+                    "alpha-beta fit: the robust pass rejected %d of "
+                    "%d points, leaving too few distinct sizes; the data do not follow "
+                    "time = latency + size/bandwidth",
+                    dropped, n);
         }
     }
     if (rc == ZS_OK) {
@@ -256,15 +275,18 @@ int fit_alpha_beta(const double *bytes, const double *seconds, int n, double fac
         if (w > 0) {
             rc = w;
         } else if (w < 0) {
-            rc = zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: fitted bandwidth is not positive: "
-                         "time does not grow with size up to the largest size (%s); add larger "
-                         "sizes (64 MiB and up, e.g. -e 8G)", fmt_size(xmax, b1, sizeof b1));
+            rc = zs_fail(err, ZS_ERR_INPUT,
+                "alpha-beta fit: fitted bandwidth is not positive: "
+                "time does not grow with size up to the largest size (%s); add larger "
+                "sizes (64 MiB and up, e.g. -e 8G)",
+                fmt_size(xmax, b1, sizeof b1));
         } else if (out->latency < 0) {
-            rc = zs_fail(err, ZS_ERR_INPUT, "alpha-beta fit: fitted latency is negative "
-                         "(%.3g us, stderr %.2g us): the smallest size (%s) is too large to pin "
-                         "it down; add small sizes (8 B to 64 KiB, e.g. -b 8) where time is "
-                         "flat", out->latency * 1e6, out->latency_stderr * 1e6,
-                         fmt_size(xmin, b2, sizeof b2));
+            rc = zs_fail(err, ZS_ERR_INPUT,
+                "alpha-beta fit: fitted latency is negative "
+                "(%.3g us, stderr %.2g us): the smallest size (%s) is too large to pin "
+                "it down; add small sizes (8 B to 64 KiB, e.g. -b 8) where time is "
+                "flat",
+                out->latency * 1e6, out->latency_stderr * 1e6, fmt_size(xmin, b2, sizeof b2));
         }
     }
     guard_off(gg);
@@ -278,9 +300,9 @@ int fit_alpha_beta(const double *bytes, const double *seconds, int n, double fac
 
 /* Parameters are (ln emax, ln h) with w_half = h * scale: both stay positive. */
 typedef struct eff_data {
-    const double *u;  /* work / scale */
-    const double *y;  /* fractions */
-    size_t n;         /* points */
+    const double *u; /* work / scale */
+    const double *y; /* fractions */
+    size_t n;        /* points */
 } eff_data;
 
 static int eff_f(const gsl_vector *p, void *vd, gsl_vector *f)
@@ -306,11 +328,13 @@ static int eff_df(const gsl_vector *p, void *vd, gsl_matrix *J)
 /* The points' checks (at least 3, positive, not all the same work) and their range (*wmin,
  * *wmax and *ymax start at INFINITY, 0 and 0). */
 static int eff_check(const double *work, const double *fraction, int n, double *wmin, double *wmax,
-                     double *ymax, zs_error *err)
+    double *ymax, zs_error *err)
 {
     if (n < 3)
-        return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: %d point%s; need at least 3 work "
-                       "sizes spanning the knee of the curve", n, n == 1 ? "" : "s");
+        return zs_fail(err, ZS_ERR_INPUT,
+            "efficiency fit: %d point%s; need at least 3 work "
+            "sizes spanning the knee of the curve",
+            n, n == 1 ? "" : "s");
     for (int i = 0; i < n; i++) {
         if (not_positive("efficiency fit", i, "work", work[i], err) ||
             not_positive("efficiency fit", i, "fraction", fraction[i], err))
@@ -320,15 +344,17 @@ static int eff_check(const double *work, const double *fraction, int n, double *
         if (fraction[i] > *ymax) *ymax = fraction[i];
     }
     if (*wmin == *wmax)
-        return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: all %d points have the same work "
-                       "(%g); sweep the problem size", n, *wmin);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "efficiency fit: all %d points have the same work "
+            "(%g); sweep the problem size",
+            n, *wmin);
     return ZS_OK;
 }
 
 /* u[i] = work[i] / scale, and the starting (emax, h) from 1/eff = 1/emax + (h/emax) (1/u),
  * an ordinary line fit (else 1.2 ymax and 1). */
-static void eff_start(const double *work, const double *fraction, int n, double scale, double ymax,
-                      double *u, double *e0, double *h0)
+static void eff_start(const double *work, const double *fraction, int n, double scale, double ymax, double *u,
+    double *e0, double *h0)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < n; i++) {
@@ -353,7 +379,7 @@ static void eff_start(const double *work, const double *fraction, int n, double 
 /* The converged fit into *out: emax, w_half (times scale), their standard errors and r2.
  * Fails when the covariance fails or the curve does not level off below 10 wmax. */
 static int eff_result(gsl_multifit_nlinear_workspace *w, const gsl_vector *wts, gsl_matrix *cov,
-                      const double *fraction, int n, double scale, double wmax, eff_fit *out, zs_error *err)
+    const double *fraction, int n, double scale, double wmax, eff_fit *out, zs_error *err)
 {
     const gsl_vector *p = gsl_multifit_nlinear_position(w);
     const gsl_vector *f = gsl_multifit_nlinear_residual(w); /* weighted residuals */
@@ -379,16 +405,16 @@ static int eff_result(gsl_multifit_nlinear_workspace *w, const gsl_vector *wts, 
     out->r2 = tss > 0 ? 1 - chisq / tss : 1;
     out->n = n;
     if (!isfinite(out->emax) || !isfinite(out->w_half) || !isfinite(out->emax_stderr) ||
-        !isfinite(out->w_half_stderr) || out->w_half > 10 * wmax ||
-        out->emax_stderr >= out->emax)
-        return zs_fail(err, ZS_ERR_INPUT, "efficiency fit: the points do not level off (fitted "
-                       "w_half %.3g beyond the largest work %.3g, emax %.3g +- %.2g); add larger "
-                       "work sizes", out->w_half, wmax, out->emax, out->emax_stderr);
+        !isfinite(out->w_half_stderr) || out->w_half > 10 * wmax || out->emax_stderr >= out->emax)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "efficiency fit: the points do not level off (fitted "
+            "w_half %.3g beyond the largest work %.3g, emax %.3g +- %.2g); add larger "
+            "work sizes",
+            out->w_half, wmax, out->emax, out->emax_stderr);
     return ZS_OK;
 }
 
-int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *out,
-                   zs_error *err)
+int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
     double wmin = INFINITY, wmax = 0, ymax = 0;
@@ -425,8 +451,10 @@ int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *o
     int g = gsl_multifit_nlinear_winit(p0, wts, &fdf, w);
     if (!g) g = gsl_multifit_nlinear_driver(500, 1e-10, 1e-12, 0.0, NULL, NULL, &info, w);
     if (g) {
-        rc = zs_fail(err, ZS_ERR_INPUT, "efficiency fit: did not converge (%s); the points may "
-                     "not follow emax * W / (W + w_half)", gsl_strerror(g));
+        rc = zs_fail(err, ZS_ERR_INPUT,
+            "efficiency fit: did not converge (%s); the points may "
+            "not follow emax * W / (W + w_half)",
+            gsl_strerror(g));
         goto done;
     }
     rc = eff_result(w, wts, cov, fraction, n, scale, wmax, out, err);
@@ -454,15 +482,15 @@ static void ratio_row(const void *ctx, int i, double *row)
     row[0] = d->predicted[i] / d->measured[i];
 }
 
-int fit_scale(const double *predicted, const double *measured, int n, int robust, double *k,
-              double *k_stderr, zs_error *err)
+int fit_scale(const double *predicted, const double *measured, int n, int robust, double *k, double *k_stderr,
+    zs_error *err)
 {
     *k = 0;
     if (k_stderr) *k_stderr = 0;
     int need = robust ? 3 : 2;
     if (n < need)
-        return zs_fail(err, ZS_ERR_INPUT, "scale fit: %d point%s; need at least %d", n,
-                       n == 1 ? "" : "s", need);
+        return zs_fail(
+            err, ZS_ERR_INPUT, "scale fit: %d point%s; need at least %d", n, n == 1 ? "" : "s", need);
     for (int i = 0; i < n; i++)
         if (not_positive("scale fit", i, "predicted", predicted[i], err) ||
             not_positive("scale fit", i, "measured", measured[i], err))
@@ -475,10 +503,13 @@ int fit_scale(const double *predicted, const double *measured, int n, int robust
     if (robust) {
         const ratio_points pts = {predicted, measured};
         int dropped = robust_mask(n, 1, ratio_row, &pts, keep);
-        if (dropped < 0) rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: the robust (bisquare) pass failed");
+        if (dropped < 0)
+            rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: the robust (bisquare) pass failed");
         else if (n - dropped < 2)
-            rc = zs_fail(err, ZS_ERR_INPUT, "scale fit: the robust pass rejected %d of %d "
-                         "points; too few left", dropped, n);
+            rc = zs_fail(err, ZS_ERR_INPUT,
+                "scale fit: the robust pass rejected %d of %d "
+                "points; too few left",
+                dropped, n);
     }
     if (rc == ZS_OK) {
         int m = 0;

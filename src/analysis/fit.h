@@ -6,16 +6,16 @@
 
 /* time = latency + bytes * factor / busbw, fitted to measured (bytes, time) points. */
 typedef struct ab_fit {
-    double latency;          /* seconds (alpha) */
-    double latency_stderr;   /* seconds */
-    double busbw;            /* bytes/s: time = latency + bytes * factor / busbw, factor = the
-                                nccl-tests busbw factor for the collective and ranks */
-    double busbw_stderr;     /* bytes/s (delta method from the covariance of 1/busbw) */
-    double cov[2][2];        /* covariance of (latency [s], 1/busbw [s/byte]);
-                                units s^2, s^2/byte, s^2/byte^2 */
-    double r2;               /* coefficient of determination, weighted (1/time^2) */
-    int n;                   /* points used */
-    int outliers;            /* points dropped by the robust pass */
+    double latency;        /* seconds (alpha) */
+    double latency_stderr; /* seconds */
+    double busbw;          /* bytes/s: time = latency + bytes * factor / busbw, factor = the
+                              nccl-tests busbw factor for the collective and ranks */
+    double busbw_stderr;   /* bytes/s (delta method from the covariance of 1/busbw) */
+    double cov[2][2];      /* covariance of (latency [s], 1/busbw [s/byte]);
+                              units s^2, s^2/byte, s^2/byte^2 */
+    double r2;             /* coefficient of determination, weighted (1/time^2) */
+    int n;                 /* points used */
+    int outliers;          /* points dropped by the robust pass */
 } ab_fit;
 
 /* Weighted linear least squares (gsl_multifit_wlinear) of time = a + (bytes*factor) * (1/B),
@@ -30,17 +30,17 @@ typedef struct ab_fit {
  * factor that is not positive and finite; a negative fitted latency or bandwidth (naming
  * the sizes to add); a GSL failure. Never prints; GSL's abort-on-error handler is turned
  * off. *out is zeroed on failure. */
-int fit_alpha_beta(const double *bytes, const double *seconds, int n, double factor, int robust,
-                   ab_fit *out, zs_error *err);
+int fit_alpha_beta(
+    const double *bytes, const double *seconds, int n, double factor, int robust, ab_fit *out, zs_error *err);
 
 /* Efficiency curve eff(W) = emax * W / (W + w_half). */
 typedef struct eff_fit {
-    double emax;             /* asymptotic fraction of peak (dimensionless) */
-    double emax_stderr;      /* same unit */
-    double w_half;           /* work at which eff = emax / 2, in the unit of `work` (flop) */
-    double w_half_stderr;    /* same unit */
-    double r2;               /* coefficient of determination, weighted (1/fraction^2) */
-    int n;                   /* points used */
+    double emax;          /* asymptotic fraction of peak (dimensionless) */
+    double emax_stderr;   /* same unit */
+    double w_half;        /* work at which eff = emax / 2, in the unit of `work` (flop) */
+    double w_half_stderr; /* same unit */
+    double r2;            /* coefficient of determination, weighted (1/fraction^2) */
+    int n;                /* points used */
 } eff_fit;
 
 /* Fit eff(W) by weighted nonlinear least squares (gsl_multifit_nlinear, Levenberg-Marquardt
@@ -51,15 +51,14 @@ typedef struct eff_fit {
  * ZS_ERR_INPUT on fewer than 3 points, all work equal, a non-positive or non-finite work or
  * fraction, non-convergence, or points that never level off (w_half beyond 10x the largest
  * work, or emax's stderr as large as emax). *out is zeroed on failure. */
-int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *out,
-                   zs_error *err);
+int fit_efficiency(const double *work, const double *fraction, int n, eff_fit *out, zs_error *err);
 
 /* Ratio fit of measured = k * predicted, weighted by 1/measured^2 (relative errors), with the
  * standard error of k scaled by the residual variance. robust != 0 drops outliers first, as
  * fit_alpha_beta does (bisquare fit, then 4.685 robust standard deviations), and refits. Fails with
  * ZS_ERR_INPUT on fewer than 2 points (3 when robust), a non-positive or non-finite value,
  * or a GSL failure. k_stderr may be NULL. */
-int fit_scale(const double *predicted, const double *measured, int n, int robust, double *k,
-              double *k_stderr, zs_error *err);
+int fit_scale(const double *predicted, const double *measured, int n, int robust, double *k, double *k_stderr,
+    zs_error *err);
 
 #endif

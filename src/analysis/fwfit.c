@@ -19,7 +19,7 @@ typedef struct fit_set {
 /* Mean squared log error and mean |error| over the train or held-out half at efficiency k
  * (k = 0: the framework's own). */
 static int score(const fit_set *fs, double k, double o, bool train, double *msle, double *mape, double *worst,
-                 zs_error *err)
+    zs_error *err)
 {
     double sq = 0, ab = 0, w = 0;
     int m = 0;
@@ -43,28 +43,29 @@ static int score(const fit_set *fs, double k, double o, bool train, double *msle
     return ZS_OK;
 }
 
-static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override, const hardware *profile,
-               bool split, fwfit_result *out, zs_error *err);
+static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override,
+    const hardware *profile, bool split, fwfit_result *out, zs_error *err);
 
 int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const char *hw_override,
-                     fwfit_result *out, zs_error *err)
+    fwfit_result *out, zs_error *err)
 {
     return fit(runs, n, fw, hw_override, NULL, true, out, err);
 }
 
-int fwfit_all(const run_record *runs, int n, const framework *fw, const hardware *hw, fwfit_result *out,
-              zs_error *err)
+int fwfit_all(
+    const run_record *runs, int n, const framework *fw, const hardware *hw, fwfit_result *out, zs_error *err)
 {
     return fit(runs, n, fw, NULL, hw, false, out, err);
 }
 
-static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override, const hardware *profile,
-               bool split, fwfit_result *out, zs_error *err)
+static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override,
+    const hardware *profile, bool split, fwfit_result *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->fw = fw;
     out->builtin = fw->gemm_efficiency;
-    fit_set fs = {calloc((size_t)(n > 0 ? n : 1), sizeof *fs.run), calloc((size_t)(n > 0 ? n : 1), sizeof *fs.train), 0, hw_override, profile};
+    fit_set fs = {calloc((size_t)(n > 0 ? n : 1), sizeof *fs.run),
+        calloc((size_t)(n > 0 ? n : 1), sizeof *fs.train), 0, hw_override, profile};
     if (!fs.run || !fs.train) {
         free(fs.run);
         free(fs.train);
@@ -82,7 +83,8 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
     out->n_held = split ? fs.n / 2 : 0;
     int rc = ZS_OK;
     if (fs.n < 2) {
-        rc = zs_fail(err, ZS_ERR_INPUT, "framework %s: %d time-like runs, the fit needs 2 or more", fw->name, fs.n);
+        rc = zs_fail(
+            err, ZS_ERR_INPUT, "framework %s: %d time-like runs, the fit needs 2 or more", fw->name, fs.n);
         goto done;
     }
     double msle;
@@ -104,11 +106,25 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
                 (rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err)))
                 goto done;
             for (int it = 0; it < 40 && b - a > 1e-4; it++) {
-                if (fc < fd) { b = d; d = c; fd = fc; c = b - g * (b - a); rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err); }
-                else { a = c; c = d; fc = fd; d = a + g * (b - a); rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err); }
+                if (fc < fd) {
+                    b = d;
+                    d = c;
+                    fd = fc;
+                    c = b - g * (b - a);
+                    rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err);
+                } else {
+                    a = c;
+                    c = d;
+                    fc = fd;
+                    d = a + g * (b - a);
+                    rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err);
+                }
                 if (rc) goto done;
             }
-            if (which) o = (a + b) / 2; else k = (a + b) / 2;
+            if (which)
+                o = (a + b) / 2;
+            else
+                k = (a + b) / 2;
         }
     }
     double f0, fp, fm;
@@ -121,7 +137,8 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
      * s^2 = m f / (m - 1) for the mean squared residual f (each parameter alone). */
     double m = (double)out->n_train;
     double hk = 0.01 * k, ho = fmax(0.01 * o, 1e-3);
-    if ((rc = score(&fs, k + hk, o, true, &fp, NULL, NULL, err)) || (rc = score(&fs, k - hk, o, true, &fm, NULL, NULL, err)))
+    if ((rc = score(&fs, k + hk, o, true, &fp, NULL, NULL, err)) ||
+        (rc = score(&fs, k - hk, o, true, &fm, NULL, NULL, err)))
         goto done;
     double curv = (fp - 2 * f0 + fm) / (hk * hk);
     out->stderr_eff = curv > 0 && m > 1 ? sqrt((m * f0 / (m - 1)) / (m * curv / 2)) : 0;

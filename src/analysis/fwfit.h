@@ -13,11 +13,11 @@
 typedef struct fwfit_result {
     const framework *fw;
     int n_train, n_held;
-    double builtin;           /* the framework's gemm_efficiency as shipped */
-    double builtin_overhead;  /* and its step_overhead, seconds */
-    double efficiency;        /* fitted: minimises the mean squared log error on the train half */
-    double stderr_eff;        /* its standard error (curvature of the objective) */
-    double overhead;          /* fitted step_overhead, seconds */
+    double builtin;          /* the framework's gemm_efficiency as shipped */
+    double builtin_overhead; /* and its step_overhead, seconds */
+    double efficiency;       /* fitted: minimises the mean squared log error on the train half */
+    double stderr_eff;       /* its standard error (curvature of the objective) */
+    double overhead;         /* fitted step_overhead, seconds */
     double stderr_overhead;
     double mape_train_builtin, mape_held_builtin; /* mean |error| with the shipped value */
     double mape_train, mape_held;                 /* with the fitted value */
@@ -30,12 +30,12 @@ typedef struct fwfit_result {
  * validate_run on a run that does not predict, and with ZS_ERR_INPUT when the framework has
  * fewer than 2 time-like runs. runs are not modified. */
 int fwfit_efficiency(const run_record *runs, int n, const framework *fw, const char *hw_override,
-                     fwfit_result *out, zs_error *err);
+    fwfit_result *out, zs_error *err);
 
 /* The same with every run in the fit (no held-out half: a user calibrating on their own runs)
  * and, when hw is not NULL, every run predicted on that profile (a calibration candidate)
  * instead of its own. n_held is 0 and the held-out figures 0. */
-int fwfit_all(const run_record *runs, int n, const framework *fw, const hardware *hw, fwfit_result *out,
-              zs_error *err);
+int fwfit_all(
+    const run_record *runs, int n, const framework *fw, const hardware *hw, fwfit_result *out, zs_error *err);
 
 #endif

@@ -33,8 +33,9 @@ void plan_result_free(plan_result *r)
 
 /* Offload choices: none; optimizer to CPU; optimizer and (ZeRO-3) parameters to CPU; both to
  * NVMe. */
-static const struct { offload_kind opt, params; } offloads[] = {
-    {OFFLOAD_NONE, OFFLOAD_NONE}, {OFFLOAD_CPU, OFFLOAD_NONE}, {OFFLOAD_CPU, OFFLOAD_CPU},
+static const struct {
+    offload_kind opt, params;
+} offloads[] = {{OFFLOAD_NONE, OFFLOAD_NONE}, {OFFLOAD_CPU, OFFLOAD_NONE}, {OFFLOAD_CPU, OFFLOAD_CPU},
     {OFFLOAD_NVME, OFFLOAD_NVME}};
 
 /* GPU counts: 1, 2, 4 ... below a node, then every whole number of nodes. With out NULL,
@@ -43,9 +44,15 @@ static int64_t gpu_counts(const plan_space *sp, int64_t gpn, int64_t *out)
 {
     int64_t n = 0;
     for (int64_t g = 1; g < gpn && g <= sp->max_gpus; g *= 2)
-        if (g >= sp->min_gpus) { if (out) out[n] = g; n++; }
+        if (g >= sp->min_gpus) {
+            if (out) out[n] = g;
+            n++;
+        }
     for (int64_t g = gpn; g <= sp->max_gpus; g += gpn)
-        if (g >= sp->min_gpus) { if (out) out[n] = g; n++; }
+        if (g >= sp->min_gpus) {
+            if (out) out[n] = g;
+            n++;
+        }
     return n;
 }
 
@@ -74,7 +81,10 @@ static void keep_top(plan_entry *top, int *n, int cap, const plan_entry *e)
     if (cap <= 0) return;
     if (*n == cap && !better(e, &top[cap - 1])) return;
     int i = *n < cap ? (*n)++ : cap - 1;
-    while (i > 0 && better(e, &top[i - 1])) { top[i] = top[i - 1]; i--; }
+    while (i > 0 && better(e, &top[i - 1])) {
+        top[i] = top[i - 1];
+        i--;
+    }
     top[i] = *e;
 }
 
@@ -83,9 +93,9 @@ typedef struct plan_job {
     const scenario *sc;
     const plan_space *sp;
     const int64_t *counts;
-    atomic_int *next;       /* shared: the next GPU count to search (work stealing) */
+    atomic_int *next; /* shared: the next GPU count to search (work stealing) */
     int nc, top_n;
-    plan_progress cb;       /* called by worker 0 only */
+    plan_progress cb; /* called by worker 0 only */
     void *ctx;
     plan_result part;
 } plan_job;
@@ -132,7 +142,9 @@ static void try_config(plan_job *job, training *t)
 }
 
 /* One searched dimension: powers of two from lo to hi; a fixed value is its own range. */
-typedef struct { int64_t lo, hi; } range;
+typedef struct {
+    int64_t lo, hi;
+} range;
 
 static range dim(int64_t fixed, int64_t hi)
 {
@@ -153,50 +165,52 @@ static void search_count(plan_job *job, int64_t gpus)
     range tpr = dim(sp->fixed_tp, sp->allow_tp ? gpn : 1), ppr = dim(sp->fixed_pp, sp->allow_pp ? layers : 1);
     range mbr = dim(sp->fixed_micro_batch, sp->max_micro_batch);
     for (int64_t tp = tpr.lo; tp <= tpr.hi && tp <= gpus; tp *= 2) {
-        if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads))) continue;
+        if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads)))
+            continue;
         /* Context parallelism is searched for long sequences only (PLAN_CP_MIN_SEQ), where
          * activations, not states, decide what fits; powers of two up to 8. */
         int64_t max_cp = sp->allow_cp && !m->params_only && sc->t->seq_len >= PLAN_CP_MIN_SEQ ? 8 : 1;
         range cpr = dim(sp->fixed_cp, max_cp);
         for (int64_t cp = cpr.lo; cp <= cpr.hi && tp * cp <= gpus; cp *= 2) {
-        if (sc->t->seq_len % cp) continue;
-        for (int64_t pp = ppr.lo; pp <= ppr.hi && tp * pp * cp <= gpus; pp *= 2) {
-            if (gpus % (tp * pp * cp)) continue;
-            int64_t dp = gpus / (tp * pp * cp);
-            range vr = dim(sp->fixed_vstages, pp > 1 ? 4 : 1);
-            for (int64_t v = vr.lo; v <= vr.hi && pp * v <= layers; v *= 2) {
-                for (int64_t mb = mbr.lo; mb <= mbr.hi; mb *= 2) {
-                    if (sp->global_batch % (mb * dp)) continue;
-                    int64_t ga = sp->global_batch / (mb * dp);
-                    for (int ck = 0; ck < n_ckpt; ck++) {
-                        for (int of = 0; of < n_off; of++) {
-                            training t = *sc->t;
-                            t.gpus = gpus;
-                            t.tp = tp;
-                            t.pp = pp;
-                            t.cp = cp;
-                            t.virtual_stages = v;
-                            t.micro_batch = mb;
-                            t.grad_accum = ga;
-                            if (!sp->fixed_ckpt) t.checkpointing = ckpts[ck];
-                            t.sequence_parallel = tp > 1;
-                            if (!sp->fixed_offload) {
-                                t.offload_optimizer = offloads[of].opt;
-                                t.offload_params = offloads[of].params;
-                            }
-                            /* Expert parallelism for MoE models: powers of two dividing the
-                             * experts and TP x CP x DP, up to PLAN_MAX_EP. */
-                            range epr = dim(sp->fixed_ep, m->num_experts > 0 && !m->params_only ? PLAN_MAX_EP : 1);
-                            for (int64_t ep = epr.lo; ep <= epr.hi; ep *= 2) {
-                                if (ep > 1 && (m->num_experts % ep || (tp * dp * cp) % ep)) continue;
-                                t.ep = ep;
-                                try_config(job, &t);
+            if (sc->t->seq_len % cp) continue;
+            for (int64_t pp = ppr.lo; pp <= ppr.hi && tp * pp * cp <= gpus; pp *= 2) {
+                if (gpus % (tp * pp * cp)) continue;
+                int64_t dp = gpus / (tp * pp * cp);
+                range vr = dim(sp->fixed_vstages, pp > 1 ? 4 : 1);
+                for (int64_t v = vr.lo; v <= vr.hi && pp * v <= layers; v *= 2) {
+                    for (int64_t mb = mbr.lo; mb <= mbr.hi; mb *= 2) {
+                        if (sp->global_batch % (mb * dp)) continue;
+                        int64_t ga = sp->global_batch / (mb * dp);
+                        for (int ck = 0; ck < n_ckpt; ck++) {
+                            for (int of = 0; of < n_off; of++) {
+                                training t = *sc->t;
+                                t.gpus = gpus;
+                                t.tp = tp;
+                                t.pp = pp;
+                                t.cp = cp;
+                                t.virtual_stages = v;
+                                t.micro_batch = mb;
+                                t.grad_accum = ga;
+                                if (!sp->fixed_ckpt) t.checkpointing = ckpts[ck];
+                                t.sequence_parallel = tp > 1;
+                                if (!sp->fixed_offload) {
+                                    t.offload_optimizer = offloads[of].opt;
+                                    t.offload_params = offloads[of].params;
+                                }
+                                /* Expert parallelism for MoE models: powers of two dividing the
+                                 * experts and TP x CP x DP, up to PLAN_MAX_EP. */
+                                range epr = dim(
+                                    sp->fixed_ep, m->num_experts > 0 && !m->params_only ? PLAN_MAX_EP : 1);
+                                for (int64_t ep = epr.lo; ep <= epr.hi; ep *= 2) {
+                                    if (ep > 1 && (m->num_experts % ep || (tp * dp * cp) % ep)) continue;
+                                    t.ep = ep;
+                                    try_config(job, &t);
+                                }
                             }
                         }
                     }
                 }
             }
-        }
         }
     }
 }
@@ -229,12 +243,14 @@ static void merge(plan_result *out, const plan_result *p, int top_n)
     out->evaluated += p->evaluated;
     out->feasible += p->feasible;
     for (int si = 0; strategies[si]; si++) {
-        if (p->min_gpus[si] && (!out->min_gpus[si] || p->min_gpus[si] < out->min_gpus[si] ||
-                                (p->min_gpus[si] == out->min_gpus[si] && better(&p->min_entry[si], &out->min_entry[si])))) {
+        if (p->min_gpus[si] &&
+            (!out->min_gpus[si] || p->min_gpus[si] < out->min_gpus[si] ||
+                (p->min_gpus[si] == out->min_gpus[si] && better(&p->min_entry[si], &out->min_entry[si])))) {
             out->min_gpus[si] = p->min_gpus[si];
             out->min_entry[si] = p->min_entry[si];
         }
-        if (p->has_best[si] && (!out->has_best[si] || better(&p->best_per_strategy[si], &out->best_per_strategy[si]))) {
+        if (p->has_best[si] &&
+            (!out->has_best[si] || better(&p->best_per_strategy[si], &out->best_per_strategy[si]))) {
             out->best_per_strategy[si] = p->best_per_strategy[si];
             out->has_best[si] = true;
         }
@@ -243,7 +259,10 @@ static void merge(plan_result *out, const plan_result *p, int top_n)
         const plan_entry *e = &p->top[k];
         if (out->n_top == top_n && !better(e, &out->top[top_n - 1])) continue;
         int i = out->n_top < top_n ? out->n_top++ : top_n - 1;
-        while (i > 0 && better(e, &out->top[i - 1])) { out->top[i] = out->top[i - 1]; i--; }
+        while (i > 0 && better(e, &out->top[i - 1])) {
+            out->top[i] = out->top[i - 1];
+            i--;
+        }
         out->top[i] = *e;
     }
 }
@@ -256,15 +275,19 @@ int plan_threads(void)
 }
 
 int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progress cb, void *ctx,
-                plan_result *out, zs_error *err)
+    plan_result *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
     int64_t gpn = scenario_node_size(sc->hw, sc->t);
     /* Every count up to --max-gpus (a fixed array once dropped those past 4,096 nodes). */
     int64_t total = gpu_counts(sp, gpn, NULL);
-    if (total == 0) return zs_fail(err, ZS_ERR_USAGE, "--max-gpus %lld: no GPU count to search", (long long)sp->max_gpus);
-    if (total > INT32_MAX / 2) return zs_fail(err, ZS_ERR_USAGE, "--max-gpus %lld: too many GPU counts to search", (long long)sp->max_gpus);
-    if (sp->global_batch < 1) return zs_fail(err, ZS_ERR_USAGE, "--global-batch: expected at least 1 sequence");
+    if (total == 0)
+        return zs_fail(err, ZS_ERR_USAGE, "--max-gpus %lld: no GPU count to search", (long long)sp->max_gpus);
+    if (total > INT32_MAX / 2)
+        return zs_fail(
+            err, ZS_ERR_USAGE, "--max-gpus %lld: too many GPU counts to search", (long long)sp->max_gpus);
+    if (sp->global_batch < 1)
+        return zs_fail(err, ZS_ERR_USAGE, "--global-batch: expected at least 1 sequence");
     int nc = (int)total;
     int64_t *counts = malloc((size_t)nc * sizeof *counts);
     if (!counts) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
@@ -296,8 +319,10 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
     for (int k = 1; k < nt; k++) started[k] = pthread_create(&tid[k], NULL, plan_worker, &jobs[k]) == 0;
     plan_worker(&jobs[0]);
     for (int k = 1; k < nt; k++) {
-        if (started[k]) pthread_join(tid[k], NULL);
-        else plan_worker(&jobs[k]);
+        if (started[k])
+            pthread_join(tid[k], NULL);
+        else
+            plan_worker(&jobs[k]);
     }
     for (int k = 0; k < nt; k++) {
         merge(out, &jobs[k].part, top_n);
@@ -311,14 +336,15 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
 /* Does some configuration of st fit m on `gpus` GPUs? Minimum-memory choices only: full
  * recompute, micro-batch 1, the lightest offload allowed. */
 static bool fits_any(const scenario *sc, const plan_space *sp, const model *m, const param_counts *pc,
-                     const strategy *st, int64_t gpus)
+    const strategy *st, int64_t gpus)
 {
     int64_t gpn = scenario_node_size(sc->hw, sc->t);
     int64_t layers = m->params_only ? 1 : m->num_layers;
     int n_off = sp->allow_offload && !sp->fixed_offload ? 4 : 1;
     range tpr = dim(sp->fixed_tp, sp->allow_tp ? gpn : 1), ppr = dim(sp->fixed_pp, sp->allow_pp ? layers : 1);
     for (int64_t tp = tpr.lo; tp <= tpr.hi && tp <= gpus; tp *= 2) {
-        if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads))) continue;
+        if (!m->params_only && (m->num_heads % tp || (m->num_kv_heads % tp && tp % m->num_kv_heads)))
+            continue;
         for (int64_t pp = ppr.lo; pp <= ppr.hi && tp * pp <= gpus; pp *= 2) {
             if (gpus % (tp * pp)) continue;
             for (int of = 0; of < n_off; of++) {
@@ -347,15 +373,15 @@ static bool fits_any(const scenario *sc, const plan_space *sp, const model *m, c
     return false;
 }
 
-int plan_max_model(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus,
-                   double *params, int64_t *layers, zs_error *err)
+int plan_max_model(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus, double *params,
+    int64_t *layers, zs_error *err)
 {
     bool capped;
     return plan_max_model_capped(sc, sp, st, gpus, params, layers, &capped, err);
 }
 
 int plan_max_model_capped(const scenario *sc, const plan_space *sp, const strategy *st, int64_t gpus,
-                          double *params, int64_t *layers, bool *capped, zs_error *err)
+    double *params, int64_t *layers, bool *capped, zs_error *err)
 {
     *params = 0;
     *capped = false;
@@ -379,7 +405,10 @@ int plan_max_model_capped(const scenario *sc, const plan_space *sp, const strate
         for (int it = 0; it < 60 && hi / lo > 1.001; it++) {
             double mid = sqrt(lo * hi);
             model_from_params(&m, &pc, mid, mid * ratio);
-            if (fits_any(sc, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
+            if (fits_any(sc, sp, &m, &pc, st, gpus))
+                lo = mid;
+            else
+                hi = mid;
         }
         *params = lo;
         return ZS_OK;
@@ -394,14 +423,20 @@ int plan_max_model_capped(const scenario *sc, const plan_space *sp, const strate
         if (model_count(&m, sc->t->persistence_threshold, &pc, err)) return err->code;
         if (!fits_any(sc, sp, &m, &pc, st, gpus)) break;
         lo = hi;
-        if (hi >= PLAN_MAX_LAYERS) { *capped = true; break; }
+        if (hi >= PLAN_MAX_LAYERS) {
+            *capped = true;
+            break;
+        }
         hi = hi * 2 > PLAN_MAX_LAYERS ? PLAN_MAX_LAYERS : hi * 2;
     }
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
         m.num_layers = mid;
         if (model_count(&m, sc->t->persistence_threshold, &pc, err)) return err->code;
-        if (fits_any(sc, sp, &m, &pc, st, gpus)) lo = mid; else hi = mid;
+        if (fits_any(sc, sp, &m, &pc, st, gpus))
+            lo = mid;
+        else
+            hi = mid;
     }
     if (lo == 0) return ZS_OK;
     m.num_layers = lo;
@@ -432,7 +467,8 @@ void plan_suggest(const scenario *sc, char *buf, size_t len)
     if (t.checkpointing != CKPT_FULL) {
         t.checkpointing = CKPT_FULL;
         if ((st = first_fit(sc, &t, &r))) {
-            snprintf(buf, len, "fits with --checkpointing full (%s: %s per GPU)", st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+            snprintf(buf, len, "fits with --checkpointing full (%s: %s per GPU)", st->label,
+                units_fmt_bytes(r.mem.total, b, sizeof b));
             return;
         }
     }
@@ -440,13 +476,14 @@ void plan_suggest(const scenario *sc, char *buf, size_t len)
     if (t.offload_optimizer == OFFLOAD_NONE) {
         t.offload_optimizer = OFFLOAD_CPU;
         if ((st = first_fit(sc, &t, &r))) {
-            snprintf(buf, len, "fits with --offload-optimizer cpu (%s: %s per GPU)", st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+            snprintf(buf, len, "fits with --offload-optimizer cpu (%s: %s per GPU)", st->label,
+                units_fmt_bytes(r.mem.total, b, sizeof b));
             return;
         }
         t.offload_params = OFFLOAD_CPU;
         if ((st = first_fit(sc, &t, &r))) {
-            snprintf(buf, len, "fits with --offload-optimizer cpu --offload-params cpu (%s: %s per GPU)", st->label,
-                     units_fmt_bytes(r.mem.total, b, sizeof b));
+            snprintf(buf, len, "fits with --offload-optimizer cpu --offload-params cpu (%s: %s per GPU)",
+                st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
             return;
         }
     }
@@ -456,8 +493,8 @@ void plan_suggest(const scenario *sc, char *buf, size_t len)
         t.grad_accum = t.grad_accum * (t.micro_batch / mb);
         t.micro_batch = mb;
         if ((st = first_fit(sc, &t, &r))) {
-            snprintf(buf, len, "fits with --micro-batch %lld --grad-accum %lld (%s: %s per GPU)", (long long)mb,
-                     (long long)t.grad_accum, st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+            snprintf(buf, len, "fits with --micro-batch %lld --grad-accum %lld (%s: %s per GPU)",
+                (long long)mb, (long long)t.grad_accum, st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
             return;
         }
     }
@@ -466,11 +503,14 @@ void plan_suggest(const scenario *sc, char *buf, size_t len)
     for (int kind = 0; kind < 2; kind++)
         for (int64_t d = 2; d <= (kind ? sc->t->gpus : gpn); d *= 2) {
             t = *sc->t;
-            if (kind == 0) t.tp = d; else t.pp = d;
+            if (kind == 0)
+                t.tp = d;
+            else
+                t.pp = d;
             if (t.gpus % (t.tp * t.pp) != 0) break;
             if ((st = first_fit(sc, &t, &r))) {
-                snprintf(buf, len, "fits with --%s %lld (%s: %s per GPU)", kind ? "pp" : "tp", (long long)d, st->label,
-                         units_fmt_bytes(r.mem.total, b, sizeof b));
+                snprintf(buf, len, "fits with --%s %lld (%s: %s per GPU)", kind ? "pp" : "tp", (long long)d,
+                    st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
                 return;
             }
         }
@@ -490,9 +530,11 @@ void plan_suggest(const scenario *sc, char *buf, size_t len)
             }
             if ((st = first_fit(sc, &t, &r))) {
                 char extra[96] = "";
-                if (pass == 2) snprintf(extra, sizeof extra, " --tp %lld --pp %lld", (long long)t.tp, (long long)t.pp);
+                if (pass == 2)
+                    snprintf(extra, sizeof extra, " --tp %lld --pp %lld", (long long)t.tp, (long long)t.pp);
                 snprintf(buf, len, "fits with --gpus %lld%s%s (%s: %s per GPU)", (long long)g,
-                         pass ? " --checkpointing full" : "", extra, st->label, units_fmt_bytes(r.mem.total, b, sizeof b));
+                    pass ? " --checkpointing full" : "", extra, st->label,
+                    units_fmt_bytes(r.mem.total, b, sizeof b));
                 return;
             }
         }

@@ -19,13 +19,15 @@ static int nearby_batches(int64_t n, int64_t *out, int max)
     /* nearest first (stable for equal distance) */
     for (int i = 1; i < count; i++)
         for (int j = i; j > 0 && llabs(out[j] - n) < llabs(out[j - 1] - n); j--) {
-            int64_t tmp = out[j]; out[j] = out[j - 1]; out[j - 1] = tmp;
+            int64_t tmp = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = tmp;
         }
     return count;
 }
 
 int plan_search_rounded(const scenario *sc, plan_space *sp, int top_n, bool round_batch, plan_progress cb,
-                        void *ctx, plan_result *out, zs_error *err)
+    void *ctx, plan_result *out, zs_error *err)
 {
     if (plan_search(sc, sp, top_n, cb, ctx, out, err)) return err->code;
     if (!round_batch || out->n_top > 0 || sp->budget_dollars > 0 || sp->deadline_seconds > 0) return ZS_OK;
@@ -82,7 +84,7 @@ void plan_what_would_fit(const scenario *sc, const plan_space *sp, plan_hint *ou
 }
 
 int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t *gpus, int n,
-                        plan_progress cb, void *ctx, plan_model_grid *g, zs_error *err)
+    plan_progress cb, void *ctx, plan_model_grid *g, zs_error *err)
 {
     int ns = 0;
     while (strategies[ns]) ns++;
@@ -94,8 +96,8 @@ int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t 
         for (int i = 0; i < ns; i++) {
             if (cb) cb((uint64_t)(k * ns + i + 1), total, ctx);
             int64_t layers;
-            if (plan_max_model_capped(sc, sp, strategies[i], gpus[k], &g->params[k][i], &layers,
-                                      &g->capped[k][i], err))
+            if (plan_max_model_capped(
+                    sc, sp, strategies[i], gpus[k], &g->params[k][i], &layers, &g->capped[k][i], err))
                 return err->code;
         }
     }

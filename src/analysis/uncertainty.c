@@ -11,9 +11,8 @@
 
 bool uncertainty_available(const hardware *hw)
 {
-    return hw->intra.latency_stderr > 0 || hw->intra.bandwidth_stderr > 0 ||
-           hw->inter.latency_stderr > 0 || hw->inter.bandwidth_stderr > 0 ||
-           hw->matmul_max_stderr > 0 || hw->hbm_fraction_stderr > 0;
+    return hw->intra.latency_stderr > 0 || hw->intra.bandwidth_stderr > 0 || hw->inter.latency_stderr > 0 ||
+        hw->inter.bandwidth_stderr > 0 || hw->matmul_max_stderr > 0 || hw->hbm_fraction_stderr > 0;
 }
 
 static double draw(gsl_rng *r, double mean, double sd, double lo, double hi)
@@ -30,7 +29,8 @@ static double draw(gsl_rng *r, double mean, double sd, double lo, double hi)
 static void perturb_link(gsl_rng *r, hw_link *l)
 {
     l->latency = draw(r, l->latency, l->latency_stderr, 0, 1);
-    double eff_bw = draw(r, l->bandwidth * l->efficiency, l->bandwidth_stderr, 1e-3 * l->bandwidth * l->efficiency, 1e15);
+    double eff_bw =
+        draw(r, l->bandwidth * l->efficiency, l->bandwidth_stderr, 1e-3 * l->bandwidth * l->efficiency, 1e15);
     l->efficiency = eff_bw / l->bandwidth;
 }
 
@@ -50,7 +50,10 @@ bool uncertainty_interval(const sim_input *in, const strategy *s, double level, 
     if (!rng) return false;
     gsl_rng_set(rng, 20261129);
     double *v = malloc(UNCERTAINTY_SAMPLES * sizeof *v);
-    if (!v) { gsl_rng_free(rng); return false; }
+    if (!v) {
+        gsl_rng_free(rng);
+        return false;
+    }
     int n = 0;
     for (int i = 0; i < UNCERTAINTY_SAMPLES; i++) {
         hardware hw = *in->hw;
@@ -65,7 +68,10 @@ bool uncertainty_interval(const sim_input *in, const strategy *s, double level, 
         v[n++] = r.step.total;
     }
     gsl_rng_free(rng);
-    if (n < 10) { free(v); return false; }
+    if (n < 10) {
+        free(v);
+        return false;
+    }
     qsort(v, (size_t)n, sizeof *v, cmp);
     double tail = (1 - level) / 2;
     int a = (int)floor(tail * (n - 1)), b = (int)ceil((1 - tail) * (n - 1));

@@ -9,7 +9,7 @@
 
 struct strategy;
 
-#define UNCERTAINTY_SAMPLES 400  /* Monte Carlo draws per interval */
+#define UNCERTAINTY_SAMPLES 400 /* Monte Carlo draws per interval */
 
 /* True when the profile carries standard errors (from `zerosim calibrate`). */
 bool uncertainty_available(const hardware *hw);
@@ -20,8 +20,8 @@ bool uncertainty_available(const hardware *hw);
  * normals (truncated to valid values) with a fixed seed, so the same inputs give the same
  * interval. Writes lo <= point <= hi where the sample allows; returns false (lo = hi = the
  * point estimate) when the profile has no uncertainties. */
-bool uncertainty_interval(const sim_input *in, const struct strategy *s, double level, double *lo,
-                          double *hi);
+bool uncertainty_interval(
+    const sim_input *in, const struct strategy *s, double level, double *lo, double *hi);
 
 /* The 90% interval for r (a result of sc's training and r->strategy) into r->has_interval,
  * step_lo and step_hi; leaves r as it is when the profile has no uncertainties or the

@@ -30,7 +30,8 @@ static int load_model(const char *name, model *m, param_counts *pc, zs_error *er
 static int load_hardware(const char *name, hardware *hw, zs_error *err)
 {
     char path[4096];
-    if (catalog_resolve("hardware", name, path, sizeof path, err) || hardware_load(path, hw, err)) return err->code;
+    if (catalog_resolve("hardware", name, path, sizeof path, err) || hardware_load(path, hw, err))
+        return err->code;
     return ZS_OK;
 }
 
@@ -43,9 +44,12 @@ int validate_run(const run_record *run, const char *hw_override, outcome *o, zs_
 
 /* The run's fields that are training fields as they are: each copied whole. A pair of
  * fields of different sizes does not compile. */
-#define RUN_FIELD(tf, rf)                                                                        \
-    {offsetof(training, tf), offsetof(run_record, rf),                                           \
-     sizeof(char[sizeof ((training *)0)->tf == sizeof ((run_record *)0)->rf ? sizeof ((training *)0)->tf : -1])}
+#define RUN_FIELD(tf, rf)                                                                                    \
+    {                                                                                                        \
+        offsetof(training, tf), offsetof(run_record, rf),                                                    \
+            sizeof(char[sizeof((training *)0)->tf == sizeof((run_record *)0)->rf ? sizeof((training *)0)->tf \
+                                                                                 : -1])                      \
+    }
 static const struct {
     size_t train, run, size; /* offsets in training and run_record, bytes */
 } run_fields[] = {
@@ -73,7 +77,7 @@ static const struct {
  * a strategy or precision not recognised, a batch that does not divide, a configuration the
  * simulator rejects. */
 static int validate_run_loaded(const run_record *run, const model *m, const param_counts *pc,
-                               const hardware *hw_in, outcome *o, zs_error *err)
+    const hardware *hw_in, outcome *o, zs_error *err)
 {
     hardware hw = *hw_in;
     training t;
@@ -83,32 +87,36 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
     int p = precision_parse(run->precision), c = ckpt_parse(run->checkpointing);
     if (p < 0 || c < 0)
         return zs_fail(err, ZS_ERR_INPUT, "line %d: precision \"%s\" or checkpointing \"%s\" not recognised",
-                       run->line, run->precision, run->checkpointing);
+            run->line, run->precision, run->checkpointing);
     t.precision = (precision_kind)p;
     t.checkpointing = (ckpt_kind)c;
     t.framework = framework_find(run->framework);
     int oo = offload_parse(run->offload_optimizer), op = offload_parse(run->offload_params);
-    if (!t.framework || oo < 0 || op < 0)
-    {
+    if (!t.framework || oo < 0 || op < 0) {
         char names[64];
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: framework \"%s\" (%s) or offload \"%s\"/\"%s\" (%s) not recognised",
-                       run->line, run->framework, framework_names(), run->offload_optimizer, run->offload_params,
-                       flag_choice_names(offload_choices, 0, names, sizeof names));
+        return zs_fail(err, ZS_ERR_INPUT,
+            "line %d: framework \"%s\" (%s) or offload \"%s\"/\"%s\" (%s) not recognised", run->line,
+            run->framework, framework_names(), run->offload_optimizer, run->offload_params,
+            flag_choice_names(offload_choices, 0, names, sizeof names));
     }
     t.offload_optimizer = (offload_kind)oo;
     t.offload_params = (offload_kind)op;
-    if (strcmp(run->grad_dtype, "fp32") == 0) t.grad_bytes = 4;
-    else if (run->grad_dtype[0]) t.grad_bytes = 2;
+    if (strcmp(run->grad_dtype, "fp32") == 0)
+        t.grad_bytes = 4;
+    else if (run->grad_dtype[0])
+        t.grad_bytes = 2;
     const strategy *s = strategy_find(run->strategy);
     if (!s)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of %s", run->line, run->strategy,
-                       strategy_names());
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of %s", run->line,
+            run->strategy, strategy_names());
     if (run->gpus % (run->tp * run->pp) != 0)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp", run->line, (long long)run->gpus);
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp", run->line,
+            (long long)run->gpus);
     int64_t dp = run->gpus / (run->tp * run->pp);
     if (run->global_batch % (dp * run->micro_batch) != 0)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: global_batch %lld is not a multiple of micro_batch x DP (%lld x %lld)",
-                       run->line, (long long)run->global_batch, (long long)run->micro_batch, (long long)dp);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "line %d: global_batch %lld is not a multiple of micro_batch x DP (%lld x %lld)", run->line,
+            (long long)run->global_batch, (long long)run->micro_batch, (long long)dp);
     t.grad_accum = run->global_batch / (dp * run->micro_batch);
     sim_input in;
     if (sim_prepare(&in, m, pc, &hw, &t, err)) {
@@ -139,8 +147,9 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
         o->predicted = o->r.mem.total;
     }
     /* Error as predicted / measured - 1 in time or bytes: MFU is inverse to time. */
-    o->error = strcmp(o->metric, "mfu") == 0 || strcmp(o->metric, "hfu") == 0 ? o->measured / o->predicted - 1
-                                                                            : o->predicted / o->measured - 1;
+    o->error = strcmp(o->metric, "mfu") == 0 || strcmp(o->metric, "hfu") == 0
+        ? o->measured / o->predicted - 1
+        : o->predicted / o->measured - 1;
     return ZS_OK;
 }
 
@@ -162,15 +171,15 @@ typedef struct validate_models {
 } validate_models;
 
 struct validate_model {
-    char name[sizeof ((run_record *)0)->model]; /* run_record.model it was loaded for */
+    char name[sizeof((run_record *)0)->model]; /* run_record.model it was loaded for */
     model m;
     param_counts pc;
 };
 
 /* validate_run_loaded with the run's model from vm, loaded into it the first time a run names
  * it. Fails like validate_run_hw, and with ZS_ERR_NOMEM. */
-static int validate_run_cached(const run_record *run, const hardware *hw, validate_models *vm, outcome *o,
-                               zs_error *err)
+static int validate_run_cached(
+    const run_record *run, const hardware *hw, validate_models *vm, outcome *o, zs_error *err)
 {
     struct validate_model *x = NULL;
     for (int i = 0; i < vm->n && !x; i++)
@@ -199,7 +208,7 @@ static void validate_models_free(validate_models *vm)
 }
 
 typedef struct loaded_hw {
-    const char *name;         /* run_record.hardware or the override */
+    const char *name; /* run_record.hardware or the override */
     hardware hw;
 } loaded_hw;
 
@@ -223,8 +232,8 @@ void validate_report_free(validate_report *rep)
     rep->worst = -1;
 }
 
-int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
-                       zs_error *err)
+int validate_load_runs(
+    const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end, zs_error *err)
 {
     run_record *all = NULL;
     int total = 0, *ends = calloc((size_t)(n_paths > 0 ? n_paths : 1), sizeof *ends);
@@ -252,19 +261,21 @@ int validate_load_runs(const char *const *paths, int n_paths, run_record **runs,
     }
     *runs = all;
     *n = total;
-    if (file_end) *file_end = ends;
-    else free(ends);
+    if (file_end)
+        *file_end = ends;
+    else
+        free(ends);
     return ZS_OK;
 }
 
 int validate_file(const char *path, const char *hw_override, const char *filter, validate_progress cb,
-                  void *ctx, validate_report *rep, zs_error *err)
+    void *ctx, validate_report *rep, zs_error *err)
 {
     return validate_files(&path, 1, hw_override, filter, cb, ctx, rep, err);
 }
 
 int validate_files(const char *const *paths, int n_paths, const char *hw_override, const char *filter,
-                   validate_progress cb, void *ctx, validate_report *rep, zs_error *err)
+    validate_progress cb, void *ctx, validate_report *rep, zs_error *err)
 {
     memset(rep, 0, sizeof *rep);
     rep->worst = -1;
@@ -293,8 +304,8 @@ int validate_files(const char *const *paths, int n_paths, const char *hw_overrid
         if (cb) cb(j + 1, n, ctx);
     }
     if (rep->n == 0) {
-        rc = zs_fail(err, ZS_ERR_USAGE, "--filter \"%.100s\": no run name in %s%s contains it (%d run%s)", filter, paths[0],
-                     n_paths > 1 ? " and the other files" : "", n, n == 1 ? "" : "s");
+        rc = zs_fail(err, ZS_ERR_USAGE, "--filter \"%.100s\": no run name in %s%s contains it (%d run%s)",
+            filter, paths[0], n_paths > 1 ? " and the other files" : "", n, n == 1 ? "" : "s");
         goto out;
     }
     double sum = 0;

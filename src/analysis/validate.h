@@ -18,12 +18,12 @@ typedef struct outcome {
 
 /* Every run of one file, predicted: what `validate` prints and `plot validate` draws. */
 typedef struct validate_report {
-    run_record *runs;           /* all runs of the file, file order (heap) */
+    run_record *runs; /* all runs of the file, file order (heap) */
     int n_runs;
-    outcome *o;                 /* the runs the filter kept, file order (heap); o[i].run points into runs */
+    outcome *o; /* the runs the filter kept, file order (heap); o[i].run points into runs */
     int n;
-    double mape;                /* mean |error| over o (a fraction) */
-    int worst;                  /* index in o of the largest |error|; -1 when n = 0 */
+    double mape; /* mean |error| over o (a fraction) */
+    int worst;   /* index in o of the largest |error|; -1 when n = 0 */
 } validate_report;
 
 /* Called after each predicted run: done of total runs in the file. */
@@ -36,18 +36,18 @@ typedef void (*validate_progress)(int done, int total, void *ctx);
  * configuration the simulator rejects), ZS_ERR_USAGE when the filter keeps no run, or
  * ZS_ERR_NOMEM; *rep is then empty (nothing to free). */
 int validate_file(const char *path, const char *hw_override, const char *filter, validate_progress cb,
-                  void *ctx, validate_report *rep, zs_error *err);
+    void *ctx, validate_report *rep, zs_error *err);
 
 /* validate_file over several files (n_paths >= 1): their runs in order, as one report; a
  * message names the file of the run it is about. Fails like validate_file. */
 int validate_files(const char *const *paths, int n_paths, const char *hw_override, const char *filter,
-                   validate_progress cb, void *ctx, validate_report *rep, zs_error *err);
+    validate_progress cb, void *ctx, validate_report *rep, zs_error *err);
 
 /* Load the runs of n_paths files, in order, as one heap array (caller frees). When file_end is
  * not NULL it gets a heap array (caller frees): file_end[f] = index after file f's last run.
  * Fails like runs_load, or with ZS_ERR_NOMEM. */
-int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
-                       zs_error *err);
+int validate_load_runs(
+    const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end, zs_error *err);
 
 /* Free what validate_file allocated; leaves *rep empty. Never fails. */
 void validate_report_free(validate_report *rep);

@@ -48,11 +48,11 @@ void adam_coef_make(const struct adam_hparams *h, struct adam_coef *c);
 /* A model-like split of `total` parameters into tensors laid out in one
  * pool per array, each tensor starting on a 64-element boundary. */
 struct adam_plan {
-    int ntensors;     /* tensors */
-    size_t total;     /* parameters (sum of len) */
-    size_t pool;      /* elements to allocate per array (with padding) */
-    size_t *len;      /* elements of each tensor */
-    size_t *off;      /* element offset of each tensor in the pools */
+    int ntensors; /* tensors */
+    size_t total; /* parameters (sum of len) */
+    size_t pool;  /* elements to allocate per array (with padding) */
+    size_t *len;  /* elements of each tensor */
+    size_t *off;  /* element offset of each tensor in the pools */
 };
 
 /* adam_plan_make: splits total over ntensors (fewer if total is small) in a
@@ -104,7 +104,7 @@ void adam_state_copy(struct adam_state *dst, const struct adam_state *src, int v
  * bf16 params for mixed). Parallel; never fails. With ZEROBENCH_FAULT set
  * it first corrupts after's first master weight (test hook). */
 size_t adam_check(const struct adam_hparams *h, int variant, const struct adam_plan *p,
-                  const struct adam_state *before, struct adam_state *after);
+    const struct adam_state *before, struct adam_state *after);
 
 /* adam_variant_name: "fp32" or "mixed". */
 const char *adam_variant_name(int variant);
@@ -113,14 +113,14 @@ struct report;
 
 /* One row of the adam table (already combined over processes). */
 struct adam_result {
-    size_t params;      /* parameters per step */
-    int tensors;        /* tensors in the fused step */
-    int variant;        /* enum adam_variant */
-    double avg;         /* mean step time, seconds */
-    double best;        /* fastest step, seconds */
-    double ref_bytes;   /* bytes one reference call moves */
-    double ref_best;    /* fastest reference call, seconds */
-    long long wrong;    /* elements outside tolerance over all ranks; -1 unchecked */
+    size_t params;    /* parameters per step */
+    int tensors;      /* tensors in the fused step */
+    int variant;      /* enum adam_variant */
+    double avg;       /* mean step time, seconds */
+    double best;      /* fastest step, seconds */
+    double ref_bytes; /* bytes one reference call moves */
+    double ref_best;  /* fastest reference call, seconds */
+    long long wrong;  /* elements outside tolerance over all ranks; -1 unchecked */
 };
 
 /* adam_table_header: prints (proc 0) the identity lines, how bytes are
@@ -137,18 +137,18 @@ struct be_info;
 
 /* What a back end plugs into adam_sweep. */
 struct adam_backend {
-    const char *ref_desc;    /* what the reference is (the "# reference:" line) */
-    const char *ref_col;     /* reference column name: "triad", "d2d" */
-    const char *ref_key;     /* the rows' JSON "ref": "stream_triad", "d2d_memcpy" */
-    const char *setup_fail;  /* stderr line (proc 0) when a size cannot be set up; NULL when
-                                the back end has already printed why */
+    const char *ref_desc;   /* what the reference is (the "# reference:" line) */
+    const char *ref_col;    /* reference column name: "triad", "d2d" */
+    const char *ref_key;    /* the rows' JSON "ref": "stream_triad", "d2d_memcpy" */
+    const char *setup_fail; /* stderr line (proc 0) when a size cannot be set up; NULL when
+                               the back end has already printed why */
     /* ref: times the reference for params parameters into r->ref_bytes and
      * r->ref_best (this process's); 0 or -1 */
     int (*ref)(size_t params, const struct bench_opts *o, struct adam_result *r, void *ctx);
     /* run: checks one step of variant r->variant (r->wrong, -1 unchecked),
      * then times o->iters steps into r->avg and r->best; 0 or -1 */
     int (*run)(const struct bench_opts *o, const struct adam_plan *p, struct adam_result *r, void *ctx);
-    void *ctx;               /* passed to ref and run */
+    void *ctx; /* passed to ref and run */
 };
 
 /* adam_sweep: the adam sub-benchmark on any back end: per size (-b..-e

@@ -34,7 +34,10 @@ void adam_coef_make(const struct adam_hparams *h, struct adam_coef *c)
     c->eps = (float)h->eps;
 }
 
-const char *adam_variant_name(int variant) { return variant == ADAM_MIXED ? "mixed" : "fp32"; }
+const char *adam_variant_name(int variant)
+{
+    return variant == ADAM_MIXED ? "mixed" : "fp32";
+}
 
 int adam_plan_make(struct adam_plan *p, size_t total, int ntensors)
 {
@@ -55,11 +58,11 @@ int adam_plan_make(struct adam_plan *p, size_t total, int ntensors)
     size_t used = 0;
     for (int k = 0; k + 1 < t; k++) {
         size_t n = (size_t)((double)total * pattern[k % 6] / wsum);
-        if (pattern[k % 6] < 1.0) n |= 1;            /* odd: exercises vector tails */
+        if (pattern[k % 6] < 1.0) n |= 1; /* odd: exercises vector tails */
         p->len[k] = n ? n : 1;
         used += p->len[k];
     }
-    if (used >= total) {                             /* tiny totals: equal split */
+    if (used >= total) { /* tiny totals: equal split */
         used = 0;
         for (int k = 0; k + 1 < t; k++) used += p->len[k] = total / (size_t)t;
     }
@@ -115,8 +118,10 @@ void adam_state_free(struct adam_state *s)
 
 static uint64_t mix64(uint64_t x)
 {
-    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27; x *= 0x94d049bb133111ebull;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
     x ^= x >> 31;
     return x;
 }
@@ -168,13 +173,13 @@ static int off_tol(double got, double ref, double tol)
 }
 
 size_t adam_check(const struct adam_hparams *h, int variant, const struct adam_plan *p,
-                  const struct adam_state *before, struct adam_state *after)
+    const struct adam_state *before, struct adam_state *after)
 {
     const double b1 = h->beta1, b2 = h->beta2;
     const double bc1 = 1.0 - pow(b1, h->step), bc2 = 1.0 - pow(b2, h->step);
     const double decay = 1.0 - h->lr * h->weight_decay, step = h->lr / bc1, sb2 = sqrt(bc2);
     size_t wrong = 0;
-    if (fault_injected()) after->master[p->off[0]] += 1.0f;   /* test hook */
+    if (fault_injected()) after->master[p->off[0]] += 1.0f; /* test hook */
     for (int t = 0; t < p->ntensors; t++) {
         size_t lo = p->off[t], hi = p->off[t] + p->len[t];
 #pragma omp parallel for reduction(+ : wrong) schedule(static)
@@ -186,11 +191,9 @@ size_t adam_check(const struct adam_hparams *h, int variant, const struct adam_p
             double w = before->master[i] * decay - step * m / denom;
             double mag_m = fabs(b1 * before->m[i]) + fabs((1.0 - b1) * g);
             double mag_w = fabs(before->master[i] * decay) + step * mag_m / denom;
-            int bad = off_tol(after->master[i], w, ADAM_RTOL * mag_w)
-                      | off_tol(after->m[i], m, ADAM_RTOL * mag_m)
-                      | off_tol(after->v[i], v, ADAM_RTOL * v);
-            if (variant == ADAM_MIXED)
-                bad |= off_tol(bf16_to_float(after->param16[i]), w, fabs(w) / 256);
+            int bad = off_tol(after->master[i], w, ADAM_RTOL * mag_w) |
+                off_tol(after->m[i], m, ADAM_RTOL * mag_m) | off_tol(after->v[i], v, ADAM_RTOL * v);
+            if (variant == ADAM_MIXED) bad |= off_tol(bf16_to_float(after->param16[i]), w, fabs(w) / 256);
             wrong += (size_t)bad;
         }
     }
@@ -204,20 +207,22 @@ void adam_table_header(const struct report *r, const char *ref_desc, const char 
     char c1[16], c2[16];
     report_header(r);
     printf("# adam: fused AdamW step over a list of tensors, warmup iters: %d iters: %d validation: %d\n",
-           o->warmup, o->iters, o->check);
+        o->warmup, o->iters, o->check);
     printf("# bytes/param = %d: fp32 reads grad 4 + param 4 + m 4 + v 4, writes param 4 + m 4 + v 4;\n"
            "#   mixed reads grad(bf16) 2 + master 4 + m 4 + v 4, "
-           "writes master 4 + m 4 + v 4 + param(bf16) 2\n", ADAM_BYTES_PER_PARAM);
+           "writes master 4 + m 4 + v 4 + param(bf16) 2\n",
+        ADAM_BYTES_PER_PARAM);
     printf("# reference: %s\n", ref_desc);
     printf("# check: double-precision scalar reference; fp32 outputs within %g x (sum of |terms|), "
-           "bf16 params within one bf16 ulp\n", ADAM_RTOL);
+           "bf16 params within one bf16 ulp\n",
+        ADAM_RTOL);
     printf("# times are per step, max over processes; GB/s = 1e9 B/s\n#\n");
     snprintf(c1, sizeof c1, "%sGB/s", ref_col);
     snprintf(c2, sizeof c2, "%%%s", ref_col);
-    printf("# %12s  %7s  %7s  %12s  %9s  %9s  %8s  %8s  %9s  %7s  %6s\n", "params", "tensors",
-           "variant", "bytes/step", "time", "best", "GB/s", "GB/s", c1, c2, "#wrong");
-    printf("# %12s  %7s  %7s  %12s  %9s  %9s  %8s  %8s  %9s  %7s  %6s\n", "", "", "", "(B)", "(us)",
-           "(us)", "(avg)", "(best)", "(best)", "(best)", "");
+    printf("# %12s  %7s  %7s  %12s  %9s  %9s  %8s  %8s  %9s  %7s  %6s\n", "params", "tensors", "variant",
+        "bytes/step", "time", "best", "GB/s", "GB/s", c1, c2, "#wrong");
+    printf("# %12s  %7s  %7s  %12s  %9s  %9s  %8s  %8s  %9s  %7s  %6s\n", "", "", "", "(B)", "(us)", "(us)",
+        "(avg)", "(best)", "(best)", "(best)", "");
 }
 
 void adam_table_row(struct report *r, const struct adam_result *res, const char *ref_key)
@@ -234,7 +239,7 @@ void adam_table_row(struct report *r, const struct adam_result *res, const char 
         fmt_num(g3, 9, ref_gbps);
         fmt_num(fr, 7, 100.0 * frac);
         printf("  %12zu  %7d  %7s  %12.0f  %9s  %9s  %8s  %8s  %9s  %7s  ", res->params, res->tensors,
-               adam_variant_name(res->variant), bytes, t, tb, g1, g2, g3, fr);
+            adam_variant_name(res->variant), bytes, t, tb, g1, g2, g3, fr);
         report_wrong_cell(res->wrong);
         printf("\n");
         fflush(stdout);

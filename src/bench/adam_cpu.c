@@ -19,67 +19,63 @@
 #define ADAM_BLOCK 64
 
 /* adam_elem_fp32: the update of element i (fp32 variant). */
-#define ADAM_ELEM_FP32(i)                                                   \
-    do {                                                                    \
-        float gi = g[i];                                                    \
-        float mi = b1 * m[i] + ob1 * gi;                                    \
-        float vi = b2 * v[i] + ob2 * gi * gi;                               \
-        p[i] = p[i] * decay - step * mi / (sqrtf(vi) * isb2 + eps);         \
-        m[i] = mi;                                                          \
-        v[i] = vi;                                                          \
+#define ADAM_ELEM_FP32(i)                                           \
+    do {                                                            \
+        float gi = g[i];                                            \
+        float mi = b1 * m[i] + ob1 * gi;                            \
+        float vi = b2 * v[i] + ob2 * gi * gi;                       \
+        p[i] = p[i] * decay - step * mi / (sqrtf(vi) * isb2 + eps); \
+        m[i] = mi;                                                  \
+        v[i] = vi;                                                  \
     } while (0)
 
 /* adam_elem_mixed: the update of element i (mixed variant). */
-#define ADAM_ELEM_MIXED(i)                                                  \
-    do {                                                                    \
-        float gi = bf16_to_float(g16[i]);                                   \
-        float mi = b1 * m[i] + ob1 * gi;                                    \
-        float vi = b2 * v[i] + ob2 * gi * gi;                               \
-        float wi = w[i] * decay - step * mi / (sqrtf(vi) * isb2 + eps);     \
-        w[i] = wi;                                                          \
-        m[i] = mi;                                                          \
-        v[i] = vi;                                                          \
-        p16[i] = bf16_from_float(wi);                                       \
+#define ADAM_ELEM_MIXED(i)                                              \
+    do {                                                                \
+        float gi = bf16_to_float(g16[i]);                               \
+        float mi = b1 * m[i] + ob1 * gi;                                \
+        float vi = b2 * v[i] + ob2 * gi * gi;                           \
+        float wi = w[i] * decay - step * mi / (sqrtf(vi) * isb2 + eps); \
+        w[i] = wi;                                                      \
+        m[i] = mi;                                                      \
+        v[i] = vi;                                                      \
+        p16[i] = bf16_from_float(wi);                                   \
     } while (0)
 
 /* ADAM_WALK(ELEM): the walk both variants share: c's coefficients under the
  * names the ADAM_ELEM_* updates use, then the n elements in ADAM_BLOCK
  * blocks split over the threads, each block a simd loop of ELEM(i). */
-#define ADAM_WALK(ELEM)                                                                         \
-    do {                                                                                        \
-        const float b1 = c->beta1, b2 = c->beta2, ob1 = c->one_m_beta1, ob2 = c->one_m_beta2;   \
+#define ADAM_WALK(ELEM)                                                                          \
+    do {                                                                                         \
+        const float b1 = c->beta1, b2 = c->beta2, ob1 = c->one_m_beta1, ob2 = c->one_m_beta2;    \
         const float decay = c->decay, step = c->step_size, isb2 = c->inv_sqrt_bc2, eps = c->eps; \
-        _Pragma("omp for schedule(static) nowait")                                              \
-        for (size_t b = 0; b < n; b += ADAM_BLOCK) {                                            \
-            if (n - b >= ADAM_BLOCK) {                                                          \
-                _Pragma("omp simd")                                                             \
-                for (size_t i = b; i < b + ADAM_BLOCK; i++) ELEM(i);                            \
-            } else {                                                                            \
-                _Pragma("omp simd")                                                             \
-                for (size_t i = b; i < n; i++) ELEM(i);                                         \
-            }                                                                                   \
-        }                                                                                       \
+        _Pragma("omp for schedule(static) nowait") for (size_t b = 0; b < n; b += ADAM_BLOCK)    \
+        {                                                                                        \
+            if (n - b >= ADAM_BLOCK) {                                                           \
+                _Pragma("omp simd") for (size_t i = b; i < b + ADAM_BLOCK; i++) ELEM(i);         \
+            } else {                                                                             \
+                _Pragma("omp simd") for (size_t i = b; i < n; i++) ELEM(i);                      \
+            }                                                                                    \
+        }                                                                                        \
     } while (0)
 
 /* One tensor, fp32 variant: 4 streams in, 3 out. Called inside a parallel
  * region; the orphaned "omp for" splits the tensor's blocks over the threads. */
-static void step_fp32(float *restrict p, float *restrict m, float *restrict v,
-                      const float *restrict g, size_t n, const struct adam_coef *c)
+static void step_fp32(float *restrict p, float *restrict m, float *restrict v, const float *restrict g,
+    size_t n, const struct adam_coef *c)
 {
     ADAM_WALK(ADAM_ELEM_FP32);
 }
 
 /* One tensor, mixed variant: bf16 grad in, fp32 master/m/v updated, bf16 param out. */
-static void step_mixed(float *restrict w, float *restrict m, float *restrict v,
-                       uint16_t *restrict p16, const uint16_t *restrict g16, size_t n,
-                       const struct adam_coef *c)
+static void step_mixed(float *restrict w, float *restrict m, float *restrict v, uint16_t *restrict p16,
+    const uint16_t *restrict g16, size_t n, const struct adam_coef *c)
 {
     ADAM_WALK(ADAM_ELEM_MIXED);
 }
 
 /* adam_step: one fused step over every tensor of the plan, one parallel region. */
-static void adam_step(struct adam_state *s, int variant, const struct adam_plan *p,
-                      const struct adam_coef *c)
+static void adam_step(struct adam_state *s, int variant, const struct adam_plan *p, const struct adam_coef *c)
 {
 #pragma omp parallel
     for (int t = 0; t < p->ntensors; t++) {
@@ -113,7 +109,8 @@ static int triad_ref(size_t params, const struct bench_opts *o, struct adam_resu
 }
 
 /* run_variant: check one step against the reference, then time iters steps. */
-static int run_variant(const struct bench_opts *o, const struct adam_plan *p, struct adam_result *r, void *ctx)
+static int run_variant(
+    const struct bench_opts *o, const struct adam_plan *p, struct adam_result *r, void *ctx)
 {
     (void)ctx;
     struct adam_state s, before;
@@ -153,12 +150,18 @@ static int run_variant(const struct bench_opts *o, const struct adam_plan *p, st
 int adam_main(const struct bench_opts *o, const struct be_info *bi)
 {
     char desc[256];
-    snprintf(desc, sizeof desc, "STREAM triad (24 B/element counted), best of iters, on arrays as large "
-             "as the Adam state (%d B/param), same run", ADAM_STATE_BYTES_PER_PARAM);
+    snprintf(desc, sizeof desc,
+        "STREAM triad (24 B/element counted), best of iters, on arrays as large "
+        "as the Adam state (%d B/param), same run",
+        ADAM_STATE_BYTES_PER_PARAM);
     const struct adam_backend b = {
-        .ref_desc = desc, .ref_col = "triad", .ref_key = "stream_triad",
+        .ref_desc = desc,
+        .ref_col = "triad",
+        .ref_key = "stream_triad",
         .setup_fail = "zerobench: adam: cannot allocate the state on some rank",
-        .ref = triad_ref, .run = run_variant, .ctx = NULL,
+        .ref = triad_ref,
+        .run = run_variant,
+        .ctx = NULL,
     };
     return adam_sweep(o, bi, &b);
 }

@@ -11,14 +11,14 @@ struct json;
  * (1 for the CPU back end, -g GPUs for CUDA); global rank of local rank l
  * is rank0 + l. */
 struct be_info {
-    int nranks;          /* total ranks (processes x nlocal) */
-    int nlocal;          /* ranks driven by this process */
-    int rank0;           /* global rank of local rank 0 */
-    int nprocs;          /* MPI processes */
-    int proc;            /* MPI rank of this process */
-    int local_proc;      /* index of this process on its node */
-    int procs_per_node;  /* MPI processes sharing this node */
-    int nnodes;          /* distinct nodes */
+    int nranks;         /* total ranks (processes x nlocal) */
+    int nlocal;         /* ranks driven by this process */
+    int rank0;          /* global rank of local rank 0 */
+    int nprocs;         /* MPI processes */
+    int proc;           /* MPI rank of this process */
+    int local_proc;     /* index of this process on its node */
+    int procs_per_node; /* MPI processes sharing this node */
+    int nnodes;         /* distinct nodes */
 };
 
 /* be_geometry: fills bi for nlocal ranks per process from MPI_COMM_WORLD

@@ -21,4 +21,3 @@ int be_geometry(struct be_info *bi, int nlocal)
     bi->rank0 = bi->proc * nlocal;
     return 0;
 }
-

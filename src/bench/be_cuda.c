@@ -11,12 +11,15 @@
 #include "json.h"
 #include "opts.h"
 
-static struct be_cuda_ctx *ctx;   /* one per local rank (GPU) */
-static int nlocal;                /* entries in ctx */
-static cudaEvent_t *marks;        /* nmarks x nlocal events */
-static int nmarks;                /* marks per GPU */
+static struct be_cuda_ctx *ctx; /* one per local rank (GPU) */
+static int nlocal;              /* entries in ctx */
+static cudaEvent_t *marks;      /* nmarks x nlocal events */
+static int nmarks;              /* marks per GPU */
 
-const char *be_name(void) { return "cuda"; }
+const char *be_name(void)
+{
+    return "cuda";
+}
 
 /* agree: 0 when every process passed ok == 1, else 1 (collective). */
 static int agree(int ok)
@@ -35,7 +38,7 @@ int be_init(const struct bench_opts *o, int need_comm, struct be_info *info)
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev == 0) {
         fprintf(stderr, "zerobench-cuda: no CUDA device found (cudaGetDeviceCount: %s)\n",
-                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+            e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
         ok = 0;
     } else {
         /* the launcher's local rank (so srun/mpirun placement and per-task
@@ -149,7 +152,10 @@ int be_download(int l, void *dst, const void *src, size_t bytes)
     return copy(l, dst, src, bytes, cudaMemcpyDeviceToHost);
 }
 
-void *be_comm(int l) { return &ctx[l]; }
+void *be_comm(int l)
+{
+    return &ctx[l];
+}
 
 const char *be_error_string(int code)
 {
@@ -173,8 +179,8 @@ ncclResult_t nccl_op(struct be_cuda_ctx *x, int dtype, int op, ncclRedOp_t *out)
         if (!x->premul_made[dtype]) {
             unsigned char scalar[8] = {0};
             dtype_store(dtype, scalar, 0, ZB_PREMUL_SCALAR);
-            ncclResult_t r = ncclRedOpCreatePreMulSum(&x->premul[dtype], scalar, nccl_dtype(dtype),
-                                                      ncclScalarHostImmediate, x->comm);
+            ncclResult_t r = ncclRedOpCreatePreMulSum(
+                &x->premul[dtype], scalar, nccl_dtype(dtype), ncclScalarHostImmediate, x->comm);
             if (r != ncclSuccess) return r;
             x->premul_made[dtype] = 1;
         }
@@ -182,7 +188,8 @@ ncclResult_t nccl_op(struct be_cuda_ctx *x, int dtype, int op, ncclRedOp_t *out)
         return ncclSuccess;
     }
 #endif
-    (void)x; (void)dtype;
+    (void)x;
+    (void)dtype;
     return ncclInvalidArgument;
 }
 
@@ -192,8 +199,9 @@ int be_dtype_ok(int dtype, char *why, size_t len)
 #ifdef ZB_NCCL_FP8
     for (int l = 0; l < nlocal; l++)
         if (ctx[l].cc_major < 9) {
-            snprintf(why, len, "NCCL reduces fp8 only on compute capability 9.0 and newer (device %d is %d.x)",
-                     ctx[l].device, ctx[l].cc_major);
+            snprintf(why, len,
+                "NCCL reduces fp8 only on compute capability 9.0 and newer (device %d is %d.x)",
+                ctx[l].device, ctx[l].cc_major);
             return 0;
         }
     return 1;
@@ -208,11 +216,14 @@ int be_op_ok(int op, char *why, size_t len)
     int need = op == ZB_AVG ? 21000 : op == ZB_PREMULSUM ? 21100 : 0;
     if (NCCL_VERSION_CODE >= need) return 1;
     snprintf(why, len, "%s needs NCCL >= %d.%d (built against %d.%d)", op_name(op), need / 10000,
-             (need / 100) % 100, NCCL_MAJOR, NCCL_MINOR);
+        (need / 100) % 100, NCCL_MAJOR, NCCL_MINOR);
     return 0;
 }
 
-int be_has_graphs(void) { return 1; }
+int be_has_graphs(void)
+{
+    return 1;
+}
 
 /* Capture mode global, as nccl-tests: any unsafe call elsewhere in the
  * process during capture is an error rather than a silent race. */
@@ -231,7 +242,10 @@ int be_graph_end(void)
     for (int l = 0; l < nlocal; l++) {
         cudaGraph_t g = NULL;
         cudaSetDevice(ctx[l].device);
-        if (cudaStreamEndCapture(ctx[l].stream, &g) != cudaSuccess || !g) { ok = 0; continue; }
+        if (cudaStreamEndCapture(ctx[l].stream, &g) != cudaSuccess || !g) {
+            ok = 0;
+            continue;
+        }
         if (cudaGraphInstantiate(&ctx[l].graph, g, 0) != cudaSuccess) ok = 0;
         cudaGraphDestroy(g);
     }
@@ -259,8 +273,14 @@ void be_graph_free(void)
         }
 }
 
-int be_group_begin(void) { return ncclGroupStart() == ncclSuccess ? 0 : -1; }
-int be_group_end(void) { return ncclGroupEnd() == ncclSuccess ? 0 : -1; }
+int be_group_begin(void)
+{
+    return ncclGroupStart() == ncclSuccess ? 0 : -1;
+}
+int be_group_end(void)
+{
+    return ncclGroupEnd() == ncclSuccess ? 0 : -1;
+}
 
 int be_sync(void)
 {
@@ -316,13 +336,15 @@ void be_describe(int l, char *buf, size_t len)
         return;
     }
     snprintf(buf, len, "cuda %2d [%04x:%02x:%02x] %s", ctx[l].device, p.pciDomainID, p.pciBusID,
-             p.pciDeviceID, p.name);
+        p.pciDeviceID, p.name);
 }
 
 static void version_str(char *buf, size_t len, int v, int nccl)
 {
-    if (nccl) snprintf(buf, len, "%d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
-    else snprintf(buf, len, "%d.%d", v / 1000, (v / 10) % 100);
+    if (nccl)
+        snprintf(buf, len, "%d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
+    else
+        snprintf(buf, len, "%d.%d", v / 1000, (v / 10) % 100);
 }
 
 void be_meta_json(struct json *j)

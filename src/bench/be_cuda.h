@@ -9,10 +9,10 @@
 
 /* What be_comm(l) points to in the CUDA build. */
 struct be_cuda_ctx {
-    int device;           /* CUDA device ordinal */
-    int cc_major;         /* compute capability major (9 = Hopper) */
-    cudaStream_t stream;  /* stream every collective and kernel of this rank runs on */
-    ncclComm_t comm;      /* NCCL communicator; NULL when no collective is run */
+    int device;                           /* CUDA device ordinal */
+    int cc_major;                         /* compute capability major (9 = Hopper) */
+    cudaStream_t stream;                  /* stream every collective and kernel of this rank runs on */
+    ncclComm_t comm;                      /* NCCL communicator; NULL when no collective is run */
     ncclRedOp_t premul[ZB_NTYPES];        /* premulsum op per type, made on first use */
     unsigned char premul_made[ZB_NTYPES]; /* 1 once premul[t] exists */
     cudaGraphExec_t graph;                /* -G: instantiated capture, NULL when none */
@@ -25,12 +25,22 @@ struct be_cuda_ctx {
 static inline ncclDataType_t nccl_dtype(int t)
 {
     static const ncclDataType_t map[ZB_NTYPES] = {
-        ncclInt8, ncclUint8, ncclInt32, ncclUint32, ncclInt64, ncclUint64,
-        ncclFloat16, ncclFloat32, ncclFloat64, ncclBfloat16,
+        ncclInt8,
+        ncclUint8,
+        ncclInt32,
+        ncclUint32,
+        ncclInt64,
+        ncclUint64,
+        ncclFloat16,
+        ncclFloat32,
+        ncclFloat64,
+        ncclBfloat16,
 #ifdef ZB_NCCL_FP8
-        ncclFloat8e4m3, ncclFloat8e5m2,
+        ncclFloat8e4m3,
+        ncclFloat8e5m2,
 #else
-        ncclNumTypes, ncclNumTypes,
+        ncclNumTypes,
+        ncclNumTypes,
 #endif
     };
     return map[t];

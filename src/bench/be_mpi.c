@@ -12,13 +12,16 @@
 #include "opts.h"
 #include "timer.h"
 
-static MPI_Comm world;            /* duplicate of MPI_COMM_WORLD used by every collective */
-static int have_world;            /* 1 once world is valid */
-static double *marks;             /* be_mark wall-clock times, seconds */
-static int nmarks;                /* entries in marks */
-static char cpu_desc[256];        /* cached "model name" */
+static MPI_Comm world;     /* duplicate of MPI_COMM_WORLD used by every collective */
+static int have_world;     /* 1 once world is valid */
+static double *marks;      /* be_mark wall-clock times, seconds */
+static int nmarks;         /* entries in marks */
+static char cpu_desc[256]; /* cached "model name" */
 
-const char *be_name(void) { return "cpu"; }
+const char *be_name(void)
+{
+    return "cpu";
+}
 
 static void read_cpu_model(void)
 {
@@ -41,8 +44,10 @@ int be_init(const struct bench_opts *o, int need_comm, struct be_info *info)
 {
     (void)need_comm;
     if (o->gpus != 1) {
-        fprintf(stderr, "zerobench: -g %d needs the CUDA back end (zerobench-cuda); "
-                "the CPU back end drives one rank per process\n", o->gpus);
+        fprintf(stderr,
+            "zerobench: -g %d needs the CUDA back end (zerobench-cuda); "
+            "the CPU back end drives one rank per process\n",
+            o->gpus);
         return 2;
     }
     if (be_geometry(info, 1) != 0) {
@@ -79,7 +84,11 @@ void *be_alloc(int l, size_t bytes)
     return p;
 }
 
-void be_free(int l, void *p) { (void)l; free(p); }
+void be_free(int l, void *p)
+{
+    (void)l;
+    free(p);
+}
 
 int be_upload(int l, void *dst, const void *src, size_t bytes)
 {
@@ -95,7 +104,11 @@ int be_download(int l, void *dst, const void *src, size_t bytes)
     return 0;
 }
 
-void *be_comm(int l) { (void)l; return &world; }
+void *be_comm(int l)
+{
+    (void)l;
+    return &world;
+}
 
 const char *be_error_string(int code)
 {
@@ -104,16 +117,50 @@ const char *be_error_string(int code)
     if (code < 0 || MPI_Error_string(code, buf, &len) != MPI_SUCCESS) return "internal error";
     return buf;
 }
-int be_has_graphs(void) { return 0; }
-int be_graph_begin(void) { return -1; }
-int be_graph_end(void) { return -1; }
-int be_graph_launch(int n) { (void)n; return -1; }
+int be_has_graphs(void)
+{
+    return 0;
+}
+int be_graph_begin(void)
+{
+    return -1;
+}
+int be_graph_end(void)
+{
+    return -1;
+}
+int be_graph_launch(int n)
+{
+    (void)n;
+    return -1;
+}
 void be_graph_free(void) {}
-int be_dtype_ok(int dtype, char *why, size_t len) { (void)dtype; (void)why; (void)len; return 1; }
-int be_op_ok(int op, char *why, size_t len) { (void)op; (void)why; (void)len; return 1; }
-int be_group_begin(void) { return 0; }
-int be_group_end(void) { return 0; }
-int be_sync(void) { return 0; }
+int be_dtype_ok(int dtype, char *why, size_t len)
+{
+    (void)dtype;
+    (void)why;
+    (void)len;
+    return 1;
+}
+int be_op_ok(int op, char *why, size_t len)
+{
+    (void)op;
+    (void)why;
+    (void)len;
+    return 1;
+}
+int be_group_begin(void)
+{
+    return 0;
+}
+int be_group_end(void)
+{
+    return 0;
+}
+int be_sync(void)
+{
+    return 0;
+}
 
 int be_marks_begin(int n)
 {
@@ -142,4 +189,7 @@ void be_describe(int l, char *buf, size_t len)
     snprintf(buf, len, "cpu [omp %d] %s", omp_get_max_threads(), cpu_desc);
 }
 
-void be_meta_json(struct json *j) { (void)j; }
+void be_meta_json(struct json *j)
+{
+    (void)j;
+}

@@ -10,12 +10,12 @@
  * of the reduction, in any order, is exactly representable: the expected
  * output is therefore exact and compared with ==. */
 struct coll_vals {
-    int dtype;          /* enum zb_dtype */
-    int op;             /* enum zb_op, or -1 for data-movement collectives */
-    int nranks;         /* ranks taking part */
-    uint32_t rep;       /* repetition seed: changes the data between checks */
-    uint32_t modulus;   /* non-prod values are in [1, modulus] */
-    uint32_t period;    /* prod: value is 2 when (idx + rank + rep) % period == 0, else 1 */
+    int dtype;        /* enum zb_dtype */
+    int op;           /* enum zb_op, or -1 for data-movement collectives */
+    int nranks;       /* ranks taking part */
+    uint32_t rep;     /* repetition seed: changes the data between checks */
+    uint32_t modulus; /* non-prod values are in [1, modulus] */
+    uint32_t period;  /* prod: value is 2 when (idx + rank + rep) % period == 0, else 1 */
 };
 
 /* coll_vals_init: picks value ranges for (dtype, op, nranks). Never fails;
@@ -26,8 +26,7 @@ void coll_vals_init(struct coll_vals *v, int dtype, int op, int nranks, uint32_t
 size_t coll_vals_typesize(const struct coll_vals *v);
 
 /* coll_vals_check_input: number of j < n with buf[j] != input(rank, idx0 + j). */
-size_t coll_vals_check_input(const struct coll_vals *v, int rank, const void *buf,
-                             size_t idx0, size_t n);
+size_t coll_vals_check_input(const struct coll_vals *v, int rank, const void *buf, size_t idx0, size_t n);
 
 /* coll_vals_check_reduced: number of j < n with buf[j] != reduced(idx0 + j). */
 size_t coll_vals_check_reduced(const struct coll_vals *v, const void *buf, size_t idx0, size_t n);

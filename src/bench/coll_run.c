@@ -30,8 +30,14 @@ int coll_run_rooted(const struct coll_call *c, coll_rooted_fn fn, int to_root)
 }
 
 /* peer r takes part when p is r or COLL_P2P_ALL; its data is block r, or the buffer's start */
-static int takes(int p, int r) { return p == COLL_P2P_ALL || p == r; }
-static size_t block_at(int p, int r, size_t blk) { return p == COLL_P2P_ALL ? (size_t)r * blk : 0; }
+static int takes(int p, int r)
+{
+    return p == COLL_P2P_ALL || p == r;
+}
+static size_t block_at(int p, int r, size_t blk)
+{
+    return p == COLL_P2P_ALL ? (size_t)r * blk : 0;
+}
 
 ncclResult_t coll_nccl_p2p(const struct coll_call *c, int to, int from)
 {
@@ -57,7 +63,7 @@ int coll_run_reduce(const struct coll_call *c, size_t send_elems, coll_reduce_fn
     const void *in = mpi_reduce_pre(c->dtype, c->op, c->send, send_elems, c->in_place);
     if (!in) return MPI_ERR_NO_MEM;
     int rc = fn(c->in_place ? MPI_IN_PLACE : in, c->recv, (int)c->count, mpi_dtype(c->dtype),
-                mpi_op(c->dtype, c->op), *(MPI_Comm *)c->comm);
+        mpi_op(c->dtype, c->op), *(MPI_Comm *)c->comm);
     if (rc == MPI_SUCCESS) mpi_reduce_post(c->dtype, c->op, c->nranks, c->recv, c->count);
     return rc;
 }
@@ -67,14 +73,14 @@ int coll_run_move(const struct coll_call *c, coll_move_fn fn)
     if (c->count > INT_MAX) return MPI_ERR_COUNT;
     MPI_Datatype t = mpi_dtype(c->dtype);
     return fn(c->in_place ? MPI_IN_PLACE : c->send, (int)c->count, t, c->recv, (int)c->count, t,
-              *(MPI_Comm *)c->comm);
+        *(MPI_Comm *)c->comm);
 }
 
 int coll_run_rooted(const struct coll_call *c, coll_rooted_fn fn, int to_root)
 {
     if (c->count > INT_MAX) return MPI_ERR_COUNT;
     MPI_Datatype t = mpi_dtype(c->dtype);
-    int root_ip = c->in_place && c->rank == c->root;   /* MPI_IN_PLACE is the root's only */
+    int root_ip = c->in_place && c->rank == c->root; /* MPI_IN_PLACE is the root's only */
     const void *send = root_ip && to_root ? MPI_IN_PLACE : c->send;
     void *recv = root_ip && !to_root ? MPI_IN_PLACE : c->recv;
     return fn(send, (int)c->count, t, recv, (int)c->count, t, c->root, *(MPI_Comm *)c->comm);

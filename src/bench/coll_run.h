@@ -30,22 +30,22 @@
 #endif
 /* all-reduce, reduce-scatter */
 typedef ncclResult_t (*coll_reduce_fn)(const void *send, void *recv, size_t count, ncclDataType_t t,
-                                       ncclRedOp_t op, ncclComm_t comm, cudaStream_t st);
+    ncclRedOp_t op, ncclComm_t comm, cudaStream_t st);
 /* all-gather, all-to-all */
-typedef ncclResult_t (*coll_move_fn)(const void *send, void *recv, size_t count, ncclDataType_t t,
-                                     ncclComm_t comm, cudaStream_t st);
+typedef ncclResult_t (*coll_move_fn)(
+    const void *send, void *recv, size_t count, ncclDataType_t t, ncclComm_t comm, cudaStream_t st);
 /* gather, scatter */
-typedef ncclResult_t (*coll_rooted_fn)(const void *send, void *recv, size_t count, ncclDataType_t t,
-                                       int root, ncclComm_t comm, cudaStream_t st);
+typedef ncclResult_t (*coll_rooted_fn)(
+    const void *send, void *recv, size_t count, ncclDataType_t t, int root, ncclComm_t comm, cudaStream_t st);
 #else
 #define COLL_CALL(nccl_fn, mpi_fn) mpi_fn
 #define COLL_SINCE_NCCL_2_28(fn) fn
-typedef int (*coll_reduce_fn)(const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op,
-                              MPI_Comm comm);
-typedef int (*coll_move_fn)(const void *send, int scount, MPI_Datatype st, void *recv, int rcount,
-                            MPI_Datatype rt, MPI_Comm comm);
+typedef int (*coll_reduce_fn)(
+    const void *send, void *recv, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm);
+typedef int (*coll_move_fn)(
+    const void *send, int scount, MPI_Datatype st, void *recv, int rcount, MPI_Datatype rt, MPI_Comm comm);
 typedef int (*coll_rooted_fn)(const void *send, int scount, MPI_Datatype st, void *recv, int rcount,
-                              MPI_Datatype rt, int root, MPI_Comm comm);
+    MPI_Datatype rt, int root, MPI_Comm comm);
 #endif
 
 /* COLL_ON_NCCL: 1 in the NCCL build (a table's in_place_na where only

@@ -3,7 +3,10 @@
 
 /* busbw = algbw * (n-1)/n: the root sends the n-1 blocks it does not keep
  * (nccl-tests doc/PERFORMANCE.md, as reduce-scatter). */
-static double factor(int n) { return busbw_factor("scatter", n); }
+static double factor(int n)
+{
+    return busbw_factor("scatter", n);
+}
 
 /* size = root's whole send buffer; count = per-rank block (nccl-tests). In
  * place, rank r's block is expected at sendbuf + r*block. */
@@ -18,8 +21,8 @@ static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout
 
 /* Every rank fills a full send buffer (coll_fill_whole); only the root's is used, and the
  * expected block is the root's, so a rank that kept its own is caught. */
-static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
-                    const void *out)
+static size_t check(
+    const struct coll_vals *v, int rank, const struct coll_layout *l, int root, const void *out)
 {
     return coll_vals_check_input(v, root, out, (size_t)rank * l->recv_count, l->recv_count);
 }
@@ -30,6 +33,12 @@ static int run(const struct coll_call *c)
 }
 
 const struct coll_def coll_scatter = {
-    .name = "scatter", .uses_op = 0, .uses_root = 1,
-    .busbw_factor = factor, .layout = layout, .fill = coll_fill_whole, .check = check, .run = run,
+    .name = "scatter",
+    .uses_op = 0,
+    .uses_root = 1,
+    .busbw_factor = factor,
+    .layout = layout,
+    .fill = coll_fill_whole,
+    .check = check,
+    .run = run,
 };

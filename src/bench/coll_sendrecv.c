@@ -3,11 +3,14 @@
 
 /* busbw = algbw: each rank sends and receives the whole buffer once
  * (nccl-tests doc/PERFORMANCE.md: sendrecv, factor 1). */
-static double factor(int n) { return busbw_factor("sendrecv", n); }
+static double factor(int n)
+{
+    return busbw_factor("sendrecv", n);
+}
 
 /* Rank r must hold rank r-1's input. */
-static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
-                    const void *out)
+static size_t check(
+    const struct coll_vals *v, int rank, const struct coll_layout *l, int root, const void *out)
 {
     (void)root;
     int from = (rank - 1 + v->nranks) % v->nranks;
@@ -23,10 +26,10 @@ static int run(const struct coll_call *c)
     if (c->count > INT_MAX) return MPI_ERR_COUNT;
     MPI_Datatype t = mpi_dtype(c->dtype);
     if (c->in_place)
-        return MPI_Sendrecv_replace(c->recv, (int)c->count, t, to, 0, from, 0, *(MPI_Comm *)c->comm,
-                                    MPI_STATUS_IGNORE);
+        return MPI_Sendrecv_replace(
+            c->recv, (int)c->count, t, to, 0, from, 0, *(MPI_Comm *)c->comm, MPI_STATUS_IGNORE);
     return MPI_Sendrecv(c->send, (int)c->count, t, to, 0, c->recv, (int)c->count, t, from, 0,
-                        *(MPI_Comm *)c->comm, MPI_STATUS_IGNORE);
+        *(MPI_Comm *)c->comm, MPI_STATUS_IGNORE);
 #endif
 }
 
@@ -34,7 +37,13 @@ static int run(const struct coll_call *c)
  * in place, the incoming data may overwrite what is still to be sent, so
  * the in-place pass is N/A there (MPI_Sendrecv_replace is well defined). */
 const struct coll_def coll_sendrecv = {
-    .name = "sendrecv", .uses_op = 0, .uses_root = 0,
+    .name = "sendrecv",
+    .uses_op = 0,
+    .uses_root = 0,
     .in_place_na = COLL_ON_NCCL,
-    .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
+    .busbw_factor = factor,
+    .layout = coll_layout_whole,
+    .fill = coll_fill_whole,
+    .check = check,
+    .run = run,
 };

@@ -20,8 +20,8 @@ static inline int cuda_ok(cudaError_t e, const char *who, const char *what)
  * legacy default stream, which a non-blocking st does not wait for), and
  * a pageable host buffer is safe to reuse on return. cudaSuccess or the
  * first error. */
-static inline cudaError_t cuda_copy_sync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
-                                         cudaStream_t st)
+static inline cudaError_t cuda_copy_sync(
+    void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind, cudaStream_t st)
 {
     cudaError_t e = bytes ? cudaMemcpyAsync(dst, src, bytes, kind, st) : cudaSuccess;
     return e != cudaSuccess ? e : cudaStreamSynchronize(st);

@@ -20,7 +20,7 @@ static int parse_nonneg(const char *s)
 int devsel_local_rank(int fallback)
 {
     static const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
-                                 "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID"};
+        "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         int v = parse_nonneg(getenv(vars[i]));
         if (v >= 0) return v;
@@ -37,16 +37,17 @@ int devsel_first(int local_rank, int gpus, int ndev, const char *explicit, char 
             return -1;
         }
         if ((long)d + gpus > ndev) {
-            snprintf(err, len, "ZEROBENCH_DEVICE=%d with -g %d needs devices %d..%d but %d visible",
-                     d, gpus, d, d + gpus - 1, ndev);
+            snprintf(err, len, "ZEROBENCH_DEVICE=%d with -g %d needs devices %d..%d but %d visible", d, gpus,
+                d, d + gpus - 1, ndev);
             return -1;
         }
         return d;
     }
     if ((long)(local_rank + 1) * gpus <= ndev) return local_rank * gpus;
     if (ndev == gpus) return 0;
-    snprintf(err, len, "local rank %d needs devices %d..%d of its node but %d visible (-g %d); "
-             "set ZEROBENCH_DEVICE or give each process its own GPUs",
-             local_rank, local_rank * gpus, (local_rank + 1) * gpus - 1, ndev, gpus);
+    snprintf(err, len,
+        "local rank %d needs devices %d..%d of its node but %d visible (-g %d); "
+        "set ZEROBENCH_DEVICE or give each process its own GPUs",
+        local_rank, local_rank * gpus, (local_rank + 1) * gpus - 1, ndev, gpus);
     return -1;
 }

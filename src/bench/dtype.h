@@ -5,9 +5,18 @@
 #include <stddef.h>
 
 enum zb_dtype {
-    ZB_INT8, ZB_UINT8, ZB_INT32, ZB_UINT32, ZB_INT64, ZB_UINT64,
-    ZB_HALF, ZB_FLOAT, ZB_DOUBLE, ZB_BF16,
-    ZB_F8E4M3, ZB_F8E5M2,   /* OCP FP8 (NCCL >= 2.24: ncclFloat8e4m3/e5m2) */
+    ZB_INT8,
+    ZB_UINT8,
+    ZB_INT32,
+    ZB_UINT32,
+    ZB_INT64,
+    ZB_UINT64,
+    ZB_HALF,
+    ZB_FLOAT,
+    ZB_DOUBLE,
+    ZB_BF16,
+    ZB_F8E4M3,
+    ZB_F8E5M2, /* OCP FP8 (NCCL >= 2.24: ncclFloat8e4m3/e5m2) */
     ZB_NTYPES
 };
 
@@ -20,12 +29,12 @@ enum zb_op { ZB_SUM, ZB_PROD, ZB_MAX, ZB_MIN, ZB_AVG, ZB_PREMULSUM, ZB_NOPS };
 #define ZB_PREMUL_SCALAR 2.0
 
 struct dtype_info {
-    const char *name;     /* canonical nccl-tests name, printed in the "type" column */
-    size_t size;          /* bytes per element */
-    double exact_limit;   /* every integer in [0, exact_limit] is exactly representable */
-    int pow2_bits;        /* largest k such that 2^k is exact and in range */
-    int is_float;         /* 1 for floating-point types */
-    int mant_bits;        /* stored mantissa bits (floats; 0 for integers) */
+    const char *name;   /* canonical nccl-tests name, printed in the "type" column */
+    size_t size;        /* bytes per element */
+    double exact_limit; /* every integer in [0, exact_limit] is exactly representable */
+    int pow2_bits;      /* largest k such that 2^k is exact and in range */
+    int is_float;       /* 1 for floating-point types */
+    int mant_bits;      /* stored mantissa bits (floats; 0 for integers) */
 };
 
 /* dtype_get: table entry for type t; t must be in [0, ZB_NTYPES). */

@@ -1,4 +1,5 @@
-/* fault.h -- test hooks: ZEROBENCH_FAULT=1 corrupts one result element before each check; ZEROBENCH_NO_INPLACE=1 forces in-place N/A. */
+/* fault.h -- test hooks: ZEROBENCH_FAULT=1 corrupts one result element before each check;
+ * ZEROBENCH_NO_INPLACE=1 forces in-place N/A. */
 #ifndef ZB_FAULT_H
 #define ZB_FAULT_H
 

@@ -1,4 +1,5 @@
-/* gemm.h -- GEMM shapes, exact test data, reference check and table (gemm_table.c) shared by the back ends. */
+/* gemm.h -- GEMM shapes, exact test data, reference check and table (gemm_table.c) shared by the back ends.
+ */
 #ifndef ZB_GEMM_H
 #define ZB_GEMM_H
 
@@ -9,7 +10,7 @@
 
 /* Row-major C[M x N] = A[M x K] * B[K x N]. */
 struct gemm_shape {
-    size_t m, n, k;   /* dimensions */
+    size_t m, n, k; /* dimensions */
 };
 
 /* gemm_value: element idx of the matrix identified by seed: a nonzero
@@ -24,10 +25,11 @@ struct gemm_shape {
 static inline GEMM_HD float gemm_value(uint32_t seed, uint64_t idx)
 {
     uint64_t x = idx * 0x9e3779b97f4a7c15ull + seed;
-    x ^= x >> 29; x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ull;
     x ^= x >> 32;
-    int v = (int)(x % 254u) - 126;          /* -126..127 */
-    if (v >= 0) v++;                        /* skip zero: -126..-1, 1..128 */
+    int v = (int)(x % 254u) - 126; /* -126..127 */
+    if (v >= 0) v++;               /* skip zero: -126..-1, 1..128 */
     return (float)v * (1.0f / 128.0f);
 }
 
@@ -44,13 +46,13 @@ static inline GEMM_HD float gemm_value(uint32_t seed, uint64_t idx)
 
 /* A model's sizes as the GEMMs need them. */
 struct gemm_model_dims {
-    long long hidden;    /* h */
-    long long ffn;       /* MLP inner width */
-    long long heads;     /* query heads */
-    long long kv_heads;  /* key/value heads */
-    long long head_dim;  /* width of one head */
-    long long vocab;     /* vocabulary */
-    int gated;           /* 1: SwiGLU gate projection */
+    long long hidden;   /* h */
+    long long ffn;      /* MLP inner width */
+    long long heads;    /* query heads */
+    long long kv_heads; /* key/value heads */
+    long long head_dim; /* width of one head */
+    long long vocab;    /* vocabulary */
+    int gated;          /* 1: SwiGLU gate projection */
 };
 
 /* gemm_model_lookup: the sizes of model NAME (a name in models/ or a path
@@ -67,14 +69,14 @@ int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, si
  * the count, or -1 with one line in err naming the flag (missing size,
  * heads not divisible by --tp, a dimension above 2^31-1). */
 int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, struct gemm_shape *out,
-                      char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len);
+    char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len);
 
 /* The shapes a run multiplies, with their --model names and sizes. */
 struct gemm_list {
-    int n;                                        /* shapes */
-    struct gemm_shape s[OPTS_MAX_SHAPES];         /* the shapes, in order */
-    char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN];   /* --model: each shape's GEMM name */
-    struct gemm_model_dims dims;                  /* --model: the sizes they come from */
+    int n;                                      /* shapes */
+    struct gemm_shape s[OPTS_MAX_SHAPES];       /* the shapes, in order */
+    char names[OPTS_MAX_SHAPES][GEMM_NAME_LEN]; /* --model: each shape's GEMM name */
+    struct gemm_model_dims dims;                /* --model: the sizes they come from */
 };
 
 /* gemm_shapes: the shapes to run into l: with --model, gemm_model_shapes'
@@ -82,7 +84,7 @@ struct gemm_list {
  * end's defaults (copied from defs). Returns l->n, or -1 with one line in
  * err (only --model can fail). */
 int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs, struct gemm_list *l,
-                char *err, size_t len);
+    char *err, size_t len);
 
 /* gemm_model_banner: with --model, prints "# model ..." describing the
  * configuration (proc 0's job; prints nothing without --model). */
@@ -94,15 +96,15 @@ void gemm_model_json(struct json *j, const struct bench_opts *o, const char *nam
 
 /* One row of the gemm table: a shape's times (max over processes) and check (summed). */
 struct gemm_row {
-    const char *impl;             /* "blocked", "cblas", "cublas", "cublaslt" */
-    const char *type;             /* element type column */
-    const char *precision;        /* written after "type" when set (CUDA); the CPU back end
-                                     writes its "precision" after "wrong" itself */
-    const struct gemm_shape *s;   /* the shape */
-    double avg, best;             /* seconds per call: mean and fastest */
-    const char *mode;             /* check: "full", "sampled" or "none" */
-    long long wrong;              /* wrong elements, -1 unchecked */
-    const char *name;             /* --model GEMM name, NULL without --model */
+    const char *impl;           /* "blocked", "cblas", "cublas", "cublaslt" */
+    const char *type;           /* element type column */
+    const char *precision;      /* written after "type" when set (CUDA); the CPU back end
+                                   writes its "precision" after "wrong" itself */
+    const struct gemm_shape *s; /* the shape */
+    double avg, best;           /* seconds per call: mean and fastest */
+    const char *mode;           /* check: "full", "sampled" or "none" */
+    long long wrong;            /* wrong elements, -1 unchecked */
+    const char *name;           /* --model GEMM name, NULL without --model */
 };
 
 struct report;
@@ -110,8 +112,8 @@ struct report;
  * C = A B, <what>", how results are checked (bound ... + <u_name>|ref|) and
  * timed (TFLOP/s = 2MNK / time / 1e12<timing>), the --model banner and the
  * column header (with a "gemm" name column under --model). */
-void gemm_table_header(const struct report *r, const struct gemm_list *gl, const char *what, const char *u_name,
-                       const char *timing);
+void gemm_table_header(const struct report *r, const struct gemm_list *gl, const char *what,
+    const char *u_name, const char *timing);
 
 /* gemm_table_row: prints the row when is_root (TFLOP/s with tflops_digits
  * decimals) and opens its JSON object in the rows array of j with impl,
@@ -133,14 +135,14 @@ typedef double (*gemm_get_fn)(void *ctx, size_t i, size_t j);
  * accumulation and output types. Returns the wrong count; *mode is set
  * to "full" or "sampled". Never fails. With ZEROBENCH_FAULT set, element
  * (0, 0) is read as got + 1 (test hook). */
-size_t gemm_check(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
-                  void *ctx, const char **mode);
+size_t gemm_check(
+    const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get, void *ctx, const char **mode);
 
 /* gemm_check_fp8: as gemm_check, for inputs stored as OCP fp8 e4m3: the
  * reference multiplies gemm_value rounded to e4m3 (as the device stored it),
  * and the accumulation bound is min(K,128) u_acc (one chunk at the tensor
  * cores' reduced precision) plus gamma_K of fp32 across chunks. */
-size_t gemm_check_fp8(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
-                      void *ctx, const char **mode);
+size_t gemm_check_fp8(
+    const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get, void *ctx, const char **mode);
 
 #endif

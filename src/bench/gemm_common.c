@@ -13,7 +13,7 @@
 
 /* add3: forward, dgrad and wgrad of Y[T x n] = X[T x k] W[k x n]. */
 static int add3(struct gemm_shape *out, char (*names)[GEMM_NAME_LEN], int at, int max, const char *name,
-                size_t t, size_t n, size_t k)
+    size_t t, size_t n, size_t k)
 {
     static const char *pass[3] = {"fwd", "dgrad", "wgrad"};
     const struct gemm_shape sh[3] = {{t, n, k}, {t, k, n}, {k, n, t}};
@@ -25,7 +25,7 @@ static int add3(struct gemm_shape *out, char (*names)[GEMM_NAME_LEN], int at, in
 }
 
 int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, struct gemm_shape *out,
-                      char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len)
+    char (*names)[GEMM_NAME_LEN], int max, char *err, size_t len)
 {
     memset(d, 0, sizeof *d);
     d->gated = -1;
@@ -57,16 +57,19 @@ int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, str
         return -1;
     }
     if (a % tp != 0 || d->ffn % tp != 0 || (kv % tp != 0 && tp % kv != 0)) {
-        snprintf(err, len, "--tp %lld must divide --heads %lld and --ffn %lld (and --kv-heads %lld, or be a "
-                 "multiple of it)", tp, a, d->ffn, kv);
+        snprintf(err, len,
+            "--tp %lld must divide --heads %lld and --ffn %lld (and --kv-heads %lld, or be a "
+            "multiple of it)",
+            tp, a, d->ffn, kv);
         return -1;
     }
-    long long kvr = kv >= tp ? kv / tp : 1;   /* kv heads per rank: replicated when kv < tp (Megatron) */
+    long long kvr = kv >= tp ? kv / tp : 1; /* kv heads per rank: replicated when kv < tp (Megatron) */
     long long t = o->micro_batch * o->seq_len, vr = (d->vocab + tp - 1) / tp;
     long long dims[] = {h, t, (a / tp + 2 * kvr) * hd, a / tp * hd, d->ffn / tp, vr};
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
         if (dims[i] <= 0 || dims[i] > 2147483647LL || o->micro_batch > 2147483647LL / o->seq_len) {
-            snprintf(err, len, "gemm --model: a GEMM dimension exceeds 2^31-1 (tokens %lld, hidden %lld)", t, h);
+            snprintf(
+                err, len, "gemm --model: a GEMM dimension exceeds 2^31-1 (tokens %lld, hidden %lld)", t, h);
             return -1;
         }
     int n = 0;
@@ -80,7 +83,7 @@ int gemm_model_shapes(const struct bench_opts *o, struct gemm_model_dims *d, str
 }
 
 int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int ndefs, struct gemm_list *l,
-                char *err, size_t len)
+    char *err, size_t len)
 {
     const int max = OPTS_MAX_SHAPES;
     int n = 0;
@@ -99,7 +102,10 @@ int gemm_shapes(const struct bench_opts *o, const struct gemm_shape *defs, int n
     return n;
 }
 
-double gemm_flops(const struct gemm_shape *s) { return 2.0 * (double)s->m * (double)s->n * (double)s->k; }
+double gemm_flops(const struct gemm_shape *s)
+{
+    return 2.0 * (double)s->m * (double)s->n * (double)s->k;
+}
 
 /* in_value: the input as stored: exact in bf16/half/float/double, rounded for e4m3 */
 static double in_value(int fp8, uint32_t seed, uint64_t idx)
@@ -108,13 +114,13 @@ static double in_value(int fp8, uint32_t seed, uint64_t idx)
     return fp8 ? fp8_to_float(fp8_from_float(v, 4), 4) : v;
 }
 
-static int check_one(const struct gemm_shape *s, double gamma, double u_out, double got,
-                     size_t i, size_t j, int fp8)
+static int check_one(
+    const struct gemm_shape *s, double gamma, double u_out, double got, size_t i, size_t j, int fp8)
 {
     double ref = 0, mag = 0;
     for (size_t k = 0; k < s->k; k++) {
-        double p = in_value(fp8, GEMM_SEED_A, (uint64_t)i * s->k + k)
-                   * in_value(fp8, GEMM_SEED_B, (uint64_t)k * s->n + j);
+        double p = in_value(fp8, GEMM_SEED_A, (uint64_t)i * s->k + k) *
+            in_value(fp8, GEMM_SEED_B, (uint64_t)k * s->n + j);
         ref += p;
         mag += fabs(p);
     }
@@ -122,10 +128,13 @@ static int check_one(const struct gemm_shape *s, double gamma, double u_out, dou
 }
 
 /* corner (0, 0) is in every sample and checks against got+1 under ZEROBENCH_FAULT */
-static double fault_shift(size_t i, size_t j) { return (i == 0 && j == 0 && fault_injected()) ? 1.0 : 0.0; }
+static double fault_shift(size_t i, size_t j)
+{
+    return (i == 0 && j == 0 && fault_injected()) ? 1.0 : 0.0;
+}
 
-static size_t check_any(const struct gemm_shape *s, double gamma, double u_out, gemm_get_fn get,
-                        void *ctx, const char **mode, int fp8)
+static size_t check_any(const struct gemm_shape *s, double gamma, double u_out, gemm_get_fn get, void *ctx,
+    const char **mode, int fp8)
 {
     size_t wrong = 0;
     if ((double)s->m * (double)s->n * (double)s->k <= 67108864.0) {
@@ -142,21 +151,24 @@ static size_t check_any(const struct gemm_shape *s, double gamma, double u_out, 
         size_t i = (size_t)((x >> 33) % s->m);
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         size_t j = (size_t)((x >> 33) % s->n);
-        if (t < 4) { i = t & 1 ? s->m - 1 : 0; j = t & 2 ? s->n - 1 : 0; }  /* corners */
+        if (t < 4) {
+            i = t & 1 ? s->m - 1 : 0;
+            j = t & 2 ? s->n - 1 : 0;
+        } /* corners */
         wrong += (size_t)check_one(s, gamma, u_out, get(ctx, i, j) + fault_shift(i, j), i, j, fp8);
     }
     return wrong;
 }
 
-size_t gemm_check(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
-                  void *ctx, const char **mode)
+size_t gemm_check(
+    const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get, void *ctx, const char **mode)
 {
     double ku = (double)s->k * u_acc;
     return check_any(s, ku < 1 ? ku / (1 - ku) : INFINITY, u_out, get, ctx, mode, 0);
 }
 
-size_t gemm_check_fp8(const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get,
-                      void *ctx, const char **mode)
+size_t gemm_check_fp8(
+    const struct gemm_shape *s, double u_acc, double u_out, gemm_get_fn get, void *ctx, const char **mode)
 {
     /* Hopper's fp8 tensor cores keep about 14 bits between promotions to
      * fp32, which happen every 128 products of K (DeepSeek-V3 technical
@@ -171,10 +183,11 @@ void gemm_model_banner(const struct bench_opts *o, const struct gemm_model_dims 
 {
     if (!o->model) return;
     printf("# model %s: hidden %lld ffn %lld heads %lld kv_heads %lld head_dim %lld vocab %lld gated %d; "
-           "tp %d micro-batch %lld seq-len %lld (tokens %lld)\n", o->model, d->hidden, d->ffn, d->heads,
-           d->kv_heads, d->head_dim, d->vocab, d->gated, o->tp, o->micro_batch, o->seq_len,
-           o->micro_batch * o->seq_len);
-    printf("# GEMMs of one block under tensor parallelism, each as fwd (X W), dgrad (dY W^T), wgrad (X^T dY)\n");
+           "tp %d micro-batch %lld seq-len %lld (tokens %lld)\n",
+        o->model, d->hidden, d->ffn, d->heads, d->kv_heads, d->head_dim, d->vocab, d->gated, o->tp,
+        o->micro_batch, o->seq_len, o->micro_batch * o->seq_len);
+    printf(
+        "# GEMMs of one block under tensor parallelism, each as fwd (X W), dgrad (dY W^T), wgrad (X^T dY)\n");
 }
 
 void gemm_model_json(struct json *j, const struct bench_opts *o, const char *name)

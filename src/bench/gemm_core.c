@@ -1,4 +1,5 @@
-/* gemm_core.c -- gemm --model NAME: the model's sizes through zerosim's own loader (models/NAME.json, HF config). */
+/* gemm_core.c -- gemm --model NAME: the model's sizes through zerosim's own loader (models/NAME.json, HF
+ * config). */
 #include "gemm.h"
 
 #include <stdio.h>
@@ -21,7 +22,8 @@ int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, si
     }
     if (m.params_only || m.num_experts > 0) {
         snprintf(err, len, "%s is %s: give --hidden, --ffn, --heads and --vocab", path,
-                 m.params_only ? "a parameter count only" : "a mixture of experts (expert GEMMs depend on routing)");
+            m.params_only ? "a parameter count only"
+                          : "a mixture of experts (expert GEMMs depend on routing)");
         return -1;
     }
     d->hidden = m.hidden_size;
@@ -36,9 +38,11 @@ int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, si
 #else
 int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, size_t len)
 {
-    (void)name; (void)d;
-    snprintf(err, len, "this zerobench was built without zerosim's model loader (build it with the "
-             "top-level make): give --hidden, --ffn, --heads and --vocab");
+    (void)name;
+    (void)d;
+    snprintf(err, len,
+        "this zerobench was built without zerosim's model loader (build it with the "
+        "top-level make): give --hidden, --ffn, --heads and --vocab");
     return -1;
 }
 #endif

@@ -1,4 +1,5 @@
-/* gemm_gpu.c -- the CUDA "gemm" sub-benchmark: cublasGemmEx (bf16/fp16/tf32/fp32) and cuBLASLt fp8, TFLOP/s. */
+/* gemm_gpu.c -- the CUDA "gemm" sub-benchmark: cublasGemmEx (bf16/fp16/tf32/fp32) and cuBLASLt fp8, TFLOP/s.
+ */
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <mpi.h>
@@ -20,8 +21,12 @@
 /* Training-like defaults: squares, then (tokens x h) x (h x 4h), the MLP
  * up-projection of a transformer layer, for h = 4096..12288. */
 static const struct gemm_shape gpu_defaults[] = {
-    {4096, 4096, 4096}, {8192, 8192, 8192},
-    {8192, 16384, 4096}, {8192, 20480, 5120}, {8192, 32768, 8192}, {8192, 49152, 12288},
+    {4096, 4096, 4096},
+    {8192, 8192, 8192},
+    {8192, 16384, 4096},
+    {8192, 20480, 5120},
+    {8192, 32768, 8192},
+    {8192, 49152, 12288},
 };
 
 static int blas_ok(cublasStatus_t s, const char *what)
@@ -33,13 +38,13 @@ static int blas_ok(cublasStatus_t s, const char *what)
 
 /* How one precision runs, as training uses it: inputs, output, compute type. */
 struct prec {
-    const char *name;        /* --precision value, printed in the "type" column */
-    int in_dtype;            /* storage type of A and B (ZB_F8E4M3 for fp8) */
-    int out_dtype;           /* storage type of C */
-    cublasComputeType_t ct;  /* accumulate/compute type */
-    double u_acc;            /* unit roundoff of the accumulation, for the check bound */
-    int lt_fp8;              /* 1: cuBLASLt fp8 (compute capability >= 8.9) */
-    const char *type;        /* "type" column and JSON value (dtype names as before) */
+    const char *name;       /* --precision value, printed in the "type" column */
+    int in_dtype;           /* storage type of A and B (ZB_F8E4M3 for fp8) */
+    int out_dtype;          /* storage type of C */
+    cublasComputeType_t ct; /* accumulate/compute type */
+    double u_acc;           /* unit roundoff of the accumulation, for the check bound */
+    int lt_fp8;             /* 1: cuBLASLt fp8 (compute capability >= 8.9) */
+    const char *type;       /* "type" column and JSON value (dtype names as before) */
 };
 
 /* u_acc: fp32 accumulation 2^-24; fp8 tensor cores on Hopper keep about 14
@@ -63,19 +68,22 @@ static double u_out_of(int dtype)
 
 /* cuBLASLt state for fp8: handle, workspace. */
 struct lt {
-    cublasLtHandle_t h;   /* NULL until first fp8 shape */
-    void *ws;             /* workspace, LT_WS bytes */
+    cublasLtHandle_t h; /* NULL until first fp8 shape */
+    void *ws;           /* workspace, LT_WS bytes */
 };
 #define LT_WS (32u << 20)
 
-static int lt_ok(cublasStatus_t s, const char *what) { return blas_ok(s, what); }
+static int lt_ok(cublasStatus_t s, const char *what)
+{
+    return blas_ok(s, what);
+}
 
 /* One shape's cuBLASLt fp8 plan: descriptors and the algorithm, made once
  * so that the timed loop queues nothing but cublasLtMatmul. */
 struct lt_plan {
-    cublasLtMatmulDesc_t op;            /* compute 32F, scale 32F, TRANSA = T */
-    cublasLtMatrixLayout_t la, lb, lc;  /* Bt (K x N col-major), A (K x M), C (N x M, bf16) */
-    cublasLtMatmulAlgo_t algo;          /* the heuristic's first choice */
+    cublasLtMatmulDesc_t op;           /* compute 32F, scale 32F, TRANSA = T */
+    cublasLtMatrixLayout_t la, lb, lc; /* Bt (K x N col-major), A (K x M), C (N x M, bf16) */
+    cublasLtMatmulAlgo_t algo;         /* the heuristic's first choice */
 };
 
 static void lt_plan_free(struct lt_plan *p)
@@ -99,42 +107,51 @@ static int lt_plan_make(struct lt *lt, const struct gemm_shape *s, struct lt_pla
     cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
     size_t ws = LT_WS;
     memset(p, 0, sizeof *p);
-    int ok = lt_ok(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate")
-             && lt_ok(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA")
-             && lt_ok(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB")
-             && lt_ok(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, s->k, s->n, (int64_t)s->k), "layout A")
-             && lt_ok(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, s->k, s->m, (int64_t)s->k), "layout B")
-             && lt_ok(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_16BF, s->n, s->m, (int64_t)s->n), "layout C")
-             && lt_ok(cublasLtMatmulPreferenceCreate(&pref), "preference")
-             && lt_ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws,
-                                                           sizeof ws), "workspace")
-             && lt_ok(cublasLtMatmulAlgoGetHeuristic(lt->h, p->op, p->la, p->lb, p->lc, p->lc, pref, 1, &heur,
-                                                     &nres), "heuristic");
+    int ok =
+        lt_ok(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate") &&
+        lt_ok(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA") &&
+        lt_ok(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB") &&
+        lt_ok(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, s->k, s->n, (int64_t)s->k), "layout A") &&
+        lt_ok(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, s->k, s->m, (int64_t)s->k), "layout B") &&
+        lt_ok(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_16BF, s->n, s->m, (int64_t)s->n), "layout C") &&
+        lt_ok(cublasLtMatmulPreferenceCreate(&pref), "preference") &&
+        lt_ok(cublasLtMatmulPreferenceSetAttribute(
+                  pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
+            "workspace") &&
+        lt_ok(cublasLtMatmulAlgoGetHeuristic(lt->h, p->op, p->la, p->lb, p->lc, p->lc, pref, 1, &heur, &nres),
+            "heuristic");
     if (pref) cublasLtMatmulPreferenceDestroy(pref);
     if (ok && nres < 1) {
-        fprintf(stderr, "zerobench-cuda: " WHO ": no cuBLASLt fp8 algorithm for %zux%zux%zu "
-                "(fp8 needs M, N, K multiples of 16)\n", s->m, s->n, s->k);
+        fprintf(stderr,
+            "zerobench-cuda: " WHO ": no cuBLASLt fp8 algorithm for %zux%zux%zu "
+            "(fp8 needs M, N, K multiples of 16)\n",
+            s->m, s->n, s->k);
         ok = 0;
     }
-    if (ok) p->algo = heur.algo;
-    else lt_plan_free(p);
+    if (ok)
+        p->algo = heur.algo;
+    else
+        lt_plan_free(p);
     return ok ? 0 : -1;
 }
 
 /* lt_fp8_gemm: queues the planned GEMM on st; 0 or -1 (printed). */
-static int lt_fp8_gemm(struct lt *lt, const struct lt_plan *p, const void *A, const void *Bt, void *C,
-                       cudaStream_t st)
+static int lt_fp8_gemm(
+    struct lt *lt, const struct lt_plan *p, const void *A, const void *Bt, void *C, cudaStream_t st)
 {
     const float alpha = 1.0f, beta = 0.0f;
-    return lt_ok(cublasLtMatmul(lt->h, p->op, &alpha, Bt, p->la, A, p->lb, &beta, C, p->lc, C, p->lc, &p->algo,
-                                lt->ws, LT_WS, st), "cublasLtMatmul") ? 0 : -1;
+    return lt_ok(cublasLtMatmul(lt->h, p->op, &alpha, Bt, p->la, A, p->lb, &beta, C, p->lc, C, p->lc,
+                     &p->algo, lt->ws, LT_WS, st),
+               "cublasLtMatmul")
+        ? 0
+        : -1;
 }
 
 /* Host copy of C for gemm_check. */
 struct host_c {
-    const void *c;   /* M x N elements of dtype */
-    size_t n;        /* columns */
-    int dtype;       /* ZB_BF16, ZB_HALF or ZB_FLOAT */
+    const void *c; /* M x N elements of dtype */
+    size_t n;      /* columns */
+    int dtype;     /* ZB_BF16, ZB_HALF or ZB_FLOAT */
 };
 
 static double get_host(void *ctx, size_t i, size_t j)
@@ -145,10 +162,12 @@ static double get_host(void *ctx, size_t i, size_t j)
 
 /* one_shape: fill, check once, time iters back-to-back GEMMs with events. */
 static int one_shape(const struct bench_opts *o, cublasHandle_t hb, struct lt *lt, cudaStream_t st,
-                     const struct prec *pr, const struct gemm_shape *s, double *avg, double *best,
-                     long long *wrong, const char **mode)
+    const struct prec *pr, const struct gemm_shape *s, double *avg, double *best, long long *wrong,
+    const char **mode)
 {
-    cudaDataType_t ct = pr->in_dtype == ZB_BF16 ? CUDA_R_16BF : pr->in_dtype == ZB_HALF ? CUDA_R_16F : CUDA_R_32F;
+    cudaDataType_t ct = pr->in_dtype == ZB_BF16 ? CUDA_R_16BF
+        : pr->in_dtype == ZB_HALF               ? CUDA_R_16F
+                                                : CUDA_R_32F;
     size_t ts = dtype_get(pr->in_dtype)->size, tc = dtype_get(pr->out_dtype)->size;
     void *A = NULL, *B = NULL, *C = NULL, *hc = NULL;
     cudaEvent_t *ev = calloc((size_t)o->iters + 1, sizeof *ev);
@@ -156,33 +175,35 @@ static int one_shape(const struct bench_opts *o, cublasHandle_t hb, struct lt *l
     const float alpha = 1.0f, beta = 0.0f;
     struct lt_plan plan;
     memset(&plan, 0, sizeof plan);
-    int ok = ev && sec && cuda_ok(cudaMalloc(&A, s->m * s->k * ts), WHO, "cudaMalloc")
-             && cuda_ok(cudaMalloc(&B, s->k * s->n * ts), WHO, "cudaMalloc")
-             && cuda_ok(cudaMalloc(&C, s->m * s->n * tc), WHO, "cudaMalloc")
-             && cuda_events(ev, o->iters + 1, 0) == 0;
-    if (ok && pr->lt_fp8)   /* B stored transposed (N x K) for the TN layout */
-        ok = lt_plan_make(lt, s, &plan) == 0
-             && cuda_ok((cudaError_t)kern_gemm_fill_fp8(A, GEMM_SEED_A, s->m, s->k, 0, st), WHO, "fill")
-             && cuda_ok((cudaError_t)kern_gemm_fill_fp8(B, GEMM_SEED_B, s->n, s->k, 1, st), WHO, "fill");
+    int ok = ev && sec && cuda_ok(cudaMalloc(&A, s->m * s->k * ts), WHO, "cudaMalloc") &&
+        cuda_ok(cudaMalloc(&B, s->k * s->n * ts), WHO, "cudaMalloc") &&
+        cuda_ok(cudaMalloc(&C, s->m * s->n * tc), WHO, "cudaMalloc") && cuda_events(ev, o->iters + 1, 0) == 0;
+    if (ok && pr->lt_fp8) /* B stored transposed (N x K) for the TN layout */
+        ok = lt_plan_make(lt, s, &plan) == 0 &&
+            cuda_ok((cudaError_t)kern_gemm_fill_fp8(A, GEMM_SEED_A, s->m, s->k, 0, st), WHO, "fill") &&
+            cuda_ok((cudaError_t)kern_gemm_fill_fp8(B, GEMM_SEED_B, s->n, s->k, 1, st), WHO, "fill");
     else if (ok)
-        ok = cuda_ok((cudaError_t)kern_gemm_fill(pr->in_dtype, A, GEMM_SEED_A, s->m * s->k, st), WHO, "fill")
-             && cuda_ok((cudaError_t)kern_gemm_fill(pr->in_dtype, B, GEMM_SEED_B, s->k * s->n, st), WHO, "fill");
-    /* row-major C = A B is column-major C^T = B^T A^T: swap operands. */
+        ok = cuda_ok(
+                 (cudaError_t)kern_gemm_fill(pr->in_dtype, A, GEMM_SEED_A, s->m * s->k, st), WHO, "fill") &&
+            cuda_ok((cudaError_t)kern_gemm_fill(pr->in_dtype, B, GEMM_SEED_B, s->k * s->n, st), WHO, "fill");
+        /* row-major C = A B is column-major C^T = B^T A^T: swap operands. */
 #define GEMM_CALL()                                                                                        \
-    (pr->lt_fp8 ? lt_fp8_gemm(lt, &plan, A, B, C, st) == 0                                                    \
-                : blas_ok(cublasGemmEx(hb, CUBLAS_OP_N, CUBLAS_OP_N, (int)s->n, (int)s->m, (int)s->k, &alpha, \
-                                       B, ct, (int)s->n, A, ct, (int)s->k, &beta, C, ct, (int)s->n, pr->ct,     \
-                                       CUBLAS_GEMM_DEFAULT), "cublasGemmEx"))
+    (pr->lt_fp8 ? lt_fp8_gemm(lt, &plan, A, B, C, st) == 0                                                 \
+                : blas_ok(cublasGemmEx(hb, CUBLAS_OP_N, CUBLAS_OP_N, (int)s->n, (int)s->m, (int)s->k,      \
+                              &alpha, B, ct, (int)s->n, A, ct, (int)s->k, &beta, C, ct, (int)s->n, pr->ct, \
+                              CUBLAS_GEMM_DEFAULT),                                                        \
+                      "cublasGemmEx"))
     *wrong = -1;
     *mode = "none";
     if (ok && o->check) {
-        ok = cuda_ok(cudaMemsetAsync(C, 0xa5, s->m * s->n * tc, st), WHO, "memset") && GEMM_CALL()
-             && cuda_ok(cudaStreamSynchronize(st), WHO, "gemm") && (hc = malloc(s->m * s->n * tc)) != NULL
-             && cuda_ok(cuda_copy_sync(hc, C, s->m * s->n * tc, cudaMemcpyDeviceToHost, st), WHO, "download");
+        ok = cuda_ok(cudaMemsetAsync(C, 0xa5, s->m * s->n * tc, st), WHO, "memset") && GEMM_CALL() &&
+            cuda_ok(cudaStreamSynchronize(st), WHO, "gemm") && (hc = malloc(s->m * s->n * tc)) != NULL &&
+            cuda_ok(cuda_copy_sync(hc, C, s->m * s->n * tc, cudaMemcpyDeviceToHost, st), WHO, "download");
         if (ok) {
             struct host_c h = {hc, s->n, pr->out_dtype};
-            *wrong = (long long)(pr->lt_fp8 ? gemm_check_fp8(s, pr->u_acc, u_out_of(pr->out_dtype), get_host, &h, mode)
-                                            : gemm_check(s, pr->u_acc, u_out_of(pr->out_dtype), get_host, &h, mode));
+            *wrong = (long long)(pr->lt_fp8
+                    ? gemm_check_fp8(s, pr->u_acc, u_out_of(pr->out_dtype), get_host, &h, mode)
+                    : gemm_check(s, pr->u_acc, u_out_of(pr->out_dtype), get_host, &h, mode));
         }
     }
     for (int i = 0; ok && i < o->warmup; i++) ok = GEMM_CALL();
@@ -190,8 +211,8 @@ static int one_shape(const struct bench_opts *o, cublasHandle_t hb, struct lt *l
     if (ok) MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; ok && i < o->iters; i++)
         ok = cuda_ok(cudaEventRecord(ev[i], st), WHO, "event") && GEMM_CALL();
-    ok = ok && cuda_ok(cudaEventRecord(ev[o->iters], st), WHO, "event")
-         && cuda_ok(cudaStreamSynchronize(st), WHO, "gemm");
+    ok = ok && cuda_ok(cudaEventRecord(ev[o->iters], st), WHO, "event") &&
+        cuda_ok(cudaStreamSynchronize(st), WHO, "gemm");
 #undef GEMM_CALL
     double total = 0;
     if (ok && cuda_event_times(ev, o->iters, sec, &total) == 0) {
@@ -222,8 +243,9 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
         int dtype = o->dtype >= 0 ? o->dtype : ZB_BF16;
         pname = dtype == ZB_BF16 ? "bf16" : dtype == ZB_HALF ? "fp16" : dtype == ZB_FLOAT ? "fp32" : NULL;
         if (!pname)
-            return bench_usage(bi, "zerobench-cuda: gemm supports -d bfloat16, half or float (or --precision), not %s",
-                               dtype_get(dtype)->name);
+            return bench_usage(bi,
+                "zerobench-cuda: gemm supports -d bfloat16, half or float (or --precision), not %s",
+                dtype_get(dtype)->name);
     }
     const struct prec *pr = NULL;
     for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++)
@@ -233,19 +255,23 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, x->device);
     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, x->device);
     if (pr->lt_fp8 && major * 10 + minor < 89)
-        return bench_usage(bi, "zerobench-cuda: gemm: --precision fp8 needs compute capability 8.9 or newer "
-                           "(device %d is %d.%d)", x->device, major, minor);
+        return bench_usage(bi,
+            "zerobench-cuda: gemm: --precision fp8 needs compute capability 8.9 or newer "
+            "(device %d is %d.%d)",
+            x->device, major, minor);
     struct gemm_list gl;
     char why[512];
-    if (gemm_shapes(o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]), &gl, why, sizeof why) < 0)
+    if (gemm_shapes(
+            o, gpu_defaults, (int)(sizeof gpu_defaults / sizeof gpu_defaults[0]), &gl, why, sizeof why) < 0)
         return bench_usage(bi, "zerobench-cuda: %s", why);
     cublasHandle_t hb = NULL;
     struct lt lt = {NULL, NULL};
     cudaSetDevice(x->device);
-    int ok = blas_ok(cublasCreate(&hb), "cublasCreate")
-             && blas_ok(cublasSetStream(hb, x->stream), "cublasSetStream");
+    int ok = blas_ok(cublasCreate(&hb), "cublasCreate") &&
+        blas_ok(cublasSetStream(hb, x->stream), "cublasSetStream");
     if (ok && pr->lt_fp8)
-        ok = lt_ok(cublasLtCreate(&lt.h), "cublasLtCreate") && cuda_ok(cudaMalloc(&lt.ws, LT_WS), WHO, "cudaMalloc");
+        ok = lt_ok(cublasLtCreate(&lt.h), "cublasLtCreate") &&
+            cuda_ok(cudaMalloc(&lt.ws, LT_WS), WHO, "cudaMalloc");
     if (!bench_all_ok(ok)) {
         if (hb) cublasDestroy(hb);
         if (lt.h) cublasLtDestroy(lt.h);
@@ -256,13 +282,15 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
     int failed = 0;
     report_begin(&rep, o, bi);
     char what[384];
-    snprintf(what, sizeof what, "precision %s: %s in, %s out, %s; warmup iters: %d iters: %d "
-             "validation: %d; first GPU of each process", pr->name, dtype_get(pr->in_dtype)->name,
-             dtype_get(pr->out_dtype)->name,
-             pr->lt_fp8 ? "cuBLASLt fp8 (TN), fp32 compute"
-             : pr->ct == CUBLAS_COMPUTE_32F_FAST_TF32 ? "cublasGemmEx, TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)"
-                                                      : "cublasGemmEx, fp32 accumulate (CUBLAS_COMPUTE_32F)",
-             o->warmup, o->iters, o->check);
+    snprintf(what, sizeof what,
+        "precision %s: %s in, %s out, %s; warmup iters: %d iters: %d "
+        "validation: %d; first GPU of each process",
+        pr->name, dtype_get(pr->in_dtype)->name, dtype_get(pr->out_dtype)->name,
+        pr->lt_fp8 ? "cuBLASLt fp8 (TN), fp32 compute"
+            : pr->ct == CUBLAS_COMPUTE_32F_FAST_TF32
+            ? "cublasGemmEx, TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)"
+            : "cublasGemmEx, fp32 accumulate (CUBLAS_COMPUTE_32F)",
+        o->warmup, o->iters, o->check);
     gemm_table_header(&rep, &gl, what, "u_out", " (avg of back-to-back calls, CUDA events)");
     for (int si = 0; si < gl.n && !failed; si++) {
         const struct gemm_shape *s = &gl.s[si];
@@ -273,8 +301,8 @@ int gemm_main(const struct bench_opts *o, const struct be_info *bi)
             failed = 1;
             break;
         }
-        struct gemm_row row = {pr->lt_fp8 ? "cublaslt" : "cublas", pr->type, pr->name, s, avg, best, mode, wrong,
-                               o->model ? gl.names[si] : NULL};
+        struct gemm_row row = {pr->lt_fp8 ? "cublaslt" : "cublas", pr->type, pr->name, s, avg, best, mode,
+            wrong, o->model ? gl.names[si] : NULL};
         bad += bench_row_total(o, &row.avg, &row.best, &row.wrong);
         gemm_table_row(&rep.j, rep.is_root, &row, 2);
         if (o->model) gemm_model_json(&rep.j, o, gl.names[si]);

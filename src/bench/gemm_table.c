@@ -7,21 +7,22 @@
 #include "json.h"
 #include "zb_report.h"
 
-void gemm_table_header(const struct report *r, const struct gemm_list *gl, const char *what, const char *u_name,
-                       const char *timing)
+void gemm_table_header(const struct report *r, const struct gemm_list *gl, const char *what,
+    const char *u_name, const char *timing)
 {
     if (!r->is_root) return;
     const struct bench_opts *o = r->o;
     report_header(r);
     printf("# gemm: row-major C = A B, %s\n", what);
     printf("# check: double dot products, every element when MNK <= 2^26 else 256 samples; "
-           "bound gamma_K sum|a||b| + %s|ref|\n", u_name);
+           "bound gamma_K sum|a||b| + %s|ref|\n",
+        u_name);
     printf("# TFLOP/s = 2MNK / time / 1e12%s; times are max over processes\n", timing);
     gemm_model_banner(o, &gl->dims);
-    printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N",
-           "K", "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
-    printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)",
-           "(us)", "(avg)", "", "");
+    printf("#\n# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s%s\n", "impl", "type", "M", "N", "K",
+        "time", "best", "TFLOP/s", "check", "#wrong", o->model ? "  gemm" : "");
+    printf("# %8s  %8s  %6s  %6s  %6s  %10s  %10s  %9s  %8s  %6s\n", "", "", "", "", "", "(us)", "(us)",
+        "(avg)", "", "");
 }
 
 void gemm_table_row(struct json *j, int is_root, const struct gemm_row *row, int tflops_digits)
@@ -34,7 +35,7 @@ void gemm_table_row(struct json *j, int is_root, const struct gemm_row *row, int
         fmt_num(tb, 10, row->best * 1e6);
         snprintf(tf, sizeof tf, "%9.*f", tflops_digits, tflops);
         printf("  %8s  %8s  %6zu  %6zu  %6zu  %10s  %10s  %9s  %8s  ", row->impl, row->type, s->m, s->n, s->k,
-               t, tb, tf, row->mode);
+            t, tb, tf, row->mode);
         report_wrong_cell(row->wrong);
         printf("%s%s\n", row->name ? "  " : "", row->name ? row->name : "");
         fflush(stdout);

@@ -11,7 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-void json_init(struct json *j) { memset(j, 0, sizeof *j); }
+void json_init(struct json *j)
+{
+    memset(j, 0, sizeof *j);
+}
 
 void json_free(struct json *j)
 {
@@ -26,7 +29,10 @@ static void put(struct json *j, const char *s, size_t n)
         size_t cap = j->cap ? j->cap : 4096;
         while (cap < j->len + n + 1) cap *= 2;
         char *b = realloc(j->buf, cap);
-        if (!b) { j->err = 1; return; }
+        if (!b) {
+            j->err = 1;
+            return;
+        }
         j->buf = b;
         j->cap = cap;
     }
@@ -35,7 +41,10 @@ static void put(struct json *j, const char *s, size_t n)
     j->buf[j->len] = '\0';
 }
 
-static void puts_(struct json *j, const char *s) { put(j, s, strlen(s)); }
+static void puts_(struct json *j, const char *s)
+{
+    put(j, s, strlen(s));
+}
 
 static void putf(struct json *j, const char *fmt, ...)
 {
@@ -44,7 +53,10 @@ static void putf(struct json *j, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp) { j->err = 1; return; }
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+        j->err = 1;
+        return;
+    }
     put(j, tmp, (size_t)n);
 }
 
@@ -53,14 +65,16 @@ static void quote(struct json *j, const char *s)
     put(j, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
-        case '"':  puts_(j, "\\\""); break;
+        case '"': puts_(j, "\\\""); break;
         case '\\': puts_(j, "\\\\"); break;
         case '\n': puts_(j, "\\n"); break;
         case '\r': puts_(j, "\\r"); break;
         case '\t': puts_(j, "\\t"); break;
         default:
-            if (*p < 0x20) putf(j, "\\u%04x", *p);
-            else put(j, (const char *)p, 1);
+            if (*p < 0x20)
+                putf(j, "\\u%04x", *p);
+            else
+                put(j, (const char *)p, 1);
         }
     }
     put(j, "\"", 1);
@@ -83,14 +97,20 @@ static void member(struct json *j, const char *key)
 static void open_(struct json *j, const char *key, const char *br)
 {
     member(j, key);
-    if (j->depth >= JSON_MAX_DEPTH) { j->err = 1; return; }
+    if (j->depth >= JSON_MAX_DEPTH) {
+        j->err = 1;
+        return;
+    }
     puts_(j, br);
     j->count[j->depth++] = 0;
 }
 
 static void close_(struct json *j, const char *br)
 {
-    if (j->depth <= 0) { j->err = 1; return; }
+    if (j->depth <= 0) {
+        j->err = 1;
+        return;
+    }
     int had = j->count[--j->depth] > 0;
     if (had) {
         put(j, "\n", 1);
@@ -99,23 +119,39 @@ static void close_(struct json *j, const char *br)
     puts_(j, br);
 }
 
-void json_obj_begin(struct json *j, const char *key) { open_(j, key, "{"); }
-void json_obj_end(struct json *j) { close_(j, "}"); }
-void json_arr_begin(struct json *j, const char *key) { open_(j, key, "["); }
-void json_arr_end(struct json *j) { close_(j, "]"); }
+void json_obj_begin(struct json *j, const char *key)
+{
+    open_(j, key, "{");
+}
+void json_obj_end(struct json *j)
+{
+    close_(j, "}");
+}
+void json_arr_begin(struct json *j, const char *key)
+{
+    open_(j, key, "[");
+}
+void json_arr_end(struct json *j)
+{
+    close_(j, "]");
+}
 
 void json_str(struct json *j, const char *key, const char *val)
 {
     member(j, key);
-    if (val) quote(j, val);
-    else puts_(j, "null");
+    if (val)
+        quote(j, val);
+    else
+        puts_(j, "null");
 }
 
 void json_num(struct json *j, const char *key, double val)
 {
     member(j, key);
-    if (isfinite(val)) putf(j, "%.10g", val);
-    else puts_(j, "null");
+    if (isfinite(val))
+        putf(j, "%.10g", val);
+    else
+        puts_(j, "null");
 }
 
 void json_int(struct json *j, const char *key, long long val)
@@ -138,7 +174,10 @@ void json_null(struct json *j, const char *key)
 
 int json_write_atomic(const struct json *j, const char *path)
 {
-    if (j->err || j->depth != 0 || !j->buf) { errno = EINVAL; return -1; }
+    if (j->err || j->depth != 0 || !j->buf) {
+        errno = EINVAL;
+        return -1;
+    }
     atomicfile a; /* src/io/atomicfile.c: mkstemp beside path, devices and FIFOs written in place */
     if (atomicfile_open(&a, path) != 0) return -1;
     if (fwrite(j->buf, 1, j->len, a.f) != j->len || fputc('\n', a.f) == EOF) {

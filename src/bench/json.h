@@ -10,12 +10,12 @@
  * objects and NULL for array elements. Errors (allocation, nesting) are
  * sticky in err and make json_write_atomic fail. */
 struct json {
-    char *buf;                       /* document text (NUL-terminated) */
-    size_t len;                      /* bytes used, excluding the NUL */
-    size_t cap;                      /* bytes allocated */
-    int depth;                       /* open containers */
-    int count[JSON_MAX_DEPTH];       /* members written at each depth */
-    int err;                         /* nonzero after any failure */
+    char *buf;                 /* document text (NUL-terminated) */
+    size_t len;                /* bytes used, excluding the NUL */
+    size_t cap;                /* bytes allocated */
+    int depth;                 /* open containers */
+    int count[JSON_MAX_DEPTH]; /* members written at each depth */
+    int err;                   /* nonzero after any failure */
 };
 
 /* json_init: empty writer. Never fails (allocation happens on first write). */

@@ -21,19 +21,25 @@ void membw_times_add(struct membw_times *t, int k, double sec)
     if (sec > t->worst[k]) t->worst[k] = sec;
 }
 
-static const char *row_name(int k) { return k < STREAM_NKERNELS ? stream_name(k) : "d2d_memcpy"; }
+static const char *row_name(int k)
+{
+    return k < STREAM_NKERNELS ? stream_name(k) : "d2d_memcpy";
+}
 
 /* the kernel column fits "triad", or "d2d_memcpy" when that row is there */
-static int name_width(int nrows) { return nrows > MEMBW_D2D ? 10 : 8; }
+static int name_width(int nrows)
+{
+    return nrows > MEMBW_D2D ? 10 : 8;
+}
 
 void membw_table_columns(const struct report *r, int nrows)
 {
     if (!r->is_root) return;
     int w = name_width(nrows);
-    printf("# %*s  %12s  %12s  %9s  %9s  %9s  %8s  %8s  %6s\n", w, "kernel", "array", "bytes",
-           "best", "avg", "max", "GB/s", "GB/s", "#wrong");
-    printf("# %*s  %12s  %12s  %9s  %9s  %9s  %8s  %8s  %6s\n", w, "", "(B)", "(per call)",
-           "(us)", "(us)", "(us)", "(best)", "(avg)", "");
+    printf("# %*s  %12s  %12s  %9s  %9s  %9s  %8s  %8s  %6s\n", w, "kernel", "array", "bytes", "best", "avg",
+        "max", "GB/s", "GB/s", "#wrong");
+    printf("# %*s  %12s  %12s  %9s  %9s  %9s  %8s  %8s  %6s\n", w, "", "(B)", "(per call)", "(us)", "(us)",
+        "(us)", "(best)", "(avg)", "");
 }
 
 long long membw_table_rows(struct report *r, int nrows, size_t n, struct membw_times *t, long long wrong)
@@ -56,7 +62,7 @@ long long membw_table_rows(struct report *r, int nrows, size_t n, struct membw_t
             fmt_num(g1, 8, gb_best);
             fmt_num(g2, 8, gb_avg);
             printf("  %*s  %12zu  %12.0f  %9s  %9s  %9s  %8s  %8s  ", name_width(nrows), row_name(k),
-                   n * sizeof(double), moved, tb, ta, tw, g1, g2);
+                n * sizeof(double), moved, tb, ta, tw, g1, g2);
             report_wrong_cell(w);
             printf("\n");
         }

@@ -17,7 +17,8 @@ int membw_main(const struct bench_opts *o, const struct be_info *bi)
     if (rep.is_root) {
         report_header(&rep);
         printf("# membw: STREAM-style kernels on 3 arrays of doubles (OpenMP parallel, simd), "
-               "warmup cycles: %d timed cycles: %d\n", o->warmup, o->iters);
+               "warmup cycles: %d timed cycles: %d\n",
+            o->warmup, o->iters);
         printf("# bytes counted STREAM's way: copy/scale 16 B/element, add/triad 24 B/element "
                "(no write-allocate); rate from the best time, GB/s = 1e9 B/s\n");
         printf("# times are max over processes; #wrong: elements of a, b, c off the scalar "

@@ -13,7 +13,7 @@
 #include "stream.h"
 
 #define WHO "membw"
-#define NROWS MEMBW_MAX_ROWS   /* the four kernels, then cudaMemcpy D2D (row MEMBW_D2D) */
+#define NROWS MEMBW_MAX_ROWS /* the four kernels, then cudaMemcpy D2D (row MEMBW_D2D) */
 
 /* timed: runs row k once between two events; 0 or -1. */
 static int timed(int k, double **d, size_t n, cudaStream_t st, cudaEvent_t ev[2], double *sec)
@@ -23,18 +23,20 @@ static int timed(int k, double **d, size_t n, cudaStream_t st, cudaEvent_t ev[2]
     if (k < STREAM_NKERNELS)
         ok = ok && cuda_ok((cudaError_t)kern_stream(k, d[0], d[1], d[2], n, STREAM_Q, st), WHO, "launch");
     else
-        ok = ok && cuda_ok(cudaMemcpyAsync(d[2], d[0], n * sizeof(double), cudaMemcpyDeviceToDevice, st),
-                           WHO, "memcpy");
-    ok = ok && cuda_ok(cudaEventRecord(ev[1], st), WHO, "event")
-         && cuda_ok(cudaEventSynchronize(ev[1]), WHO, "sync")
-         && cuda_ok(cudaEventElapsedTime(&ms, ev[0], ev[1]), WHO, "event time");
+        ok = ok &&
+            cuda_ok(
+                cudaMemcpyAsync(d[2], d[0], n * sizeof(double), cudaMemcpyDeviceToDevice, st), WHO, "memcpy");
+    ok = ok && cuda_ok(cudaEventRecord(ev[1], st), WHO, "event") &&
+        cuda_ok(cudaEventSynchronize(ev[1]), WHO, "sync") &&
+        cuda_ok(cudaEventElapsedTime(&ms, ev[0], ev[1]), WHO, "event time");
     *sec = ms * 1e-3;
     return ok ? 0 : -1;
 }
 
 /* one_size: device arrays initialised from the host (a=1, b=2, c=0); the
  * D2D copy row copies a into c and so runs after the validated cycles. */
-static int one_size(const struct bench_opts *o, size_t n, cudaStream_t st, struct membw_times *t, long long *wrong)
+static int one_size(
+    const struct bench_opts *o, size_t n, cudaStream_t st, struct membw_times *t, long long *wrong)
 {
     struct stream_arrays h;
     double *d[3] = {NULL, NULL, NULL};
@@ -43,8 +45,8 @@ static int one_size(const struct bench_opts *o, size_t n, cudaStream_t st, struc
     int ok = cuda_events(ev, 2, 0) == 0;
     for (int i = 0; ok && i < 3; i++) {
         double *src = i == 0 ? h.a : i == 1 ? h.b : h.c;
-        ok = cuda_ok(cudaMalloc((void **)&d[i], n * sizeof(double)), WHO, "cudaMalloc")
-             && cuda_ok(cuda_copy_sync(d[i], src, n * sizeof(double), cudaMemcpyHostToDevice, st), WHO, "upload");
+        ok = cuda_ok(cudaMalloc((void **)&d[i], n * sizeof(double)), WHO, "cudaMalloc") &&
+            cuda_ok(cuda_copy_sync(d[i], src, n * sizeof(double), cudaMemcpyHostToDevice, st), WHO, "upload");
     }
     membw_times_init(t);
     for (int i = 0; ok && i < o->warmup + o->iters; i++)
@@ -55,9 +57,12 @@ static int one_size(const struct bench_opts *o, size_t n, cudaStream_t st, struc
         }
     *wrong = -1;
     if (ok && o->check) {
-        ok = cuda_ok(cuda_copy_sync(h.a, d[0], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download")
-             && cuda_ok(cuda_copy_sync(h.b, d[1], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download")
-             && cuda_ok(cuda_copy_sync(h.c, d[2], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download");
+        ok = cuda_ok(cuda_copy_sync(h.a, d[0], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO,
+                 "download") &&
+            cuda_ok(
+                cuda_copy_sync(h.b, d[1], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download") &&
+            cuda_ok(
+                cuda_copy_sync(h.c, d[2], n * sizeof(double), cudaMemcpyDeviceToHost, st), WHO, "download");
         if (ok) *wrong = (long long)stream_check(&h, o->warmup + o->iters, STREAM_Q);
     }
     for (int i = 0; ok && i < o->warmup + o->iters; i++) {
@@ -84,7 +89,7 @@ int membw_main(const struct bench_opts *o, const struct be_info *bi)
         printf("# membw: STREAM-style kernels on 3 device arrays of doubles (grid-stride, CUDA events), "
                "then cudaMemcpy device-to-device; warmup cycles: %d timed cycles: %d; "
                "first GPU of each process\n",
-               o->warmup, o->iters);
+            o->warmup, o->iters);
         printf("# bytes counted STREAM's way: copy/scale 16 B/element, add/triad 24 B/element, "
                "d2d_memcpy 16 B/element (read + write); rate from the best time, GB/s = 1e9 B/s\n#\n");
     }

@@ -25,9 +25,21 @@ static int opts_parse_size(const char *s, size_t *out)
     unsigned long long mult = 1;
     switch (*p) {
     case '\0': break;
-    case 'k': case 'K': mult = 1ull << 10; p++; break;
-    case 'm': case 'M': mult = 1ull << 20; p++; break;
-    case 'g': case 'G': mult = 1ull << 30; p++; break;
+    case 'k':
+    case 'K':
+        mult = 1ull << 10;
+        p++;
+        break;
+    case 'm':
+    case 'M':
+        mult = 1ull << 20;
+        p++;
+        break;
+    case 'g':
+    case 'G':
+        mult = 1ull << 30;
+        p++;
+        break;
     default: return -1;
     }
     if (*p != '\0') return -1;
@@ -73,10 +85,10 @@ static int parse_shape(const char *s, size_t dims[3])
 
 /* Integer flags: letter, accepted range, field, and the range as the error states it. */
 static const struct {
-    char c;             /* flag letter */
-    int lo, hi;         /* accepted values */
-    size_t off;         /* offsetof the int field in struct bench_opts */
-    const char *range;  /* for the error message */
+    char c;            /* flag letter */
+    int lo, hi;        /* accepted values */
+    size_t off;        /* offsetof the int field in struct bench_opts */
+    const char *range; /* for the error message */
 } int_flags[] = {
     {'n', 1, INT_MAX, offsetof(struct bench_opts, iters), "an integer >= 1"},
     {'w', 0, INT_MAX, offsetof(struct bench_opts, warmup), "an integer >= 0"},
@@ -89,7 +101,8 @@ static const struct {
     {'z', 0, 1, offsetof(struct bench_opts, blocking), "0 or 1"},
     {'G', 0, 1 << 20, offsetof(struct bench_opts, graph), "an integer >= 0"},
     {'m', 1, 1 << 20, offsetof(struct bench_opts, agg), "an integer >= 1"},
-    {'N', 1, 1 << 20, offsetof(struct bench_opts, cycles), "an integer >= 1 (0, nccl-tests' endless run, is not supported)"},
+    {'N', 1, 1 << 20, offsetof(struct bench_opts, cycles),
+        "an integer >= 1 (0, nccl-tests' endless run, is not supported)"},
     {'C', 0, 1, offsetof(struct bench_opts, cputime), "0 or 1"},
     {'p', 1, 1 << 20, offsetof(struct bench_opts, tp), "an integer >= 1"},
     {'q', 0, 1, offsetof(struct bench_opts, gated), "0 or 1"},
@@ -97,30 +110,35 @@ static const struct {
 
 /* Long-only integer flags of gemm --model: positive sizes. */
 static const struct {
-    char c;             /* internal letter */
-    size_t off;         /* offsetof the long long field */
+    char c;     /* internal letter */
+    size_t off; /* offsetof the long long field */
 } ll_flags[] = {
-    {'1', offsetof(struct bench_opts, hidden)}, {'2', offsetof(struct bench_opts, ffn)},
-    {'3', offsetof(struct bench_opts, heads)}, {'4', offsetof(struct bench_opts, kv_heads)},
-    {'5', offsetof(struct bench_opts, head_dim)}, {'6', offsetof(struct bench_opts, vocab)},
-    {'7', offsetof(struct bench_opts, micro_batch)}, {'8', offsetof(struct bench_opts, seq_len)},
+    {'1', offsetof(struct bench_opts, hidden)},
+    {'2', offsetof(struct bench_opts, ffn)},
+    {'3', offsetof(struct bench_opts, heads)},
+    {'4', offsetof(struct bench_opts, kv_heads)},
+    {'5', offsetof(struct bench_opts, head_dim)},
+    {'6', offsetof(struct bench_opts, vocab)},
+    {'7', offsetof(struct bench_opts, micro_batch)},
+    {'8', offsetof(struct bench_opts, seq_len)},
 };
 
 /* Long-only flags whose value is one word of a list: an int field gets the
  * word's value, a string field (values NULL) the word itself. */
 static const struct {
-    char c;                  /* internal letter */
-    const char *words[8];    /* accepted words, NULL-terminated */
-    const int *values;       /* int field: each word's value; NULL: a const char * field */
-    size_t off;              /* offsetof the field in struct bench_opts */
-    const char *expect;      /* the words as the error message lists them */
+    char c;               /* internal letter */
+    const char *words[8]; /* accepted words, NULL-terminated */
+    const int *values;    /* int field: each word's value; NULL: a const char * field */
+    size_t off;           /* offsetof the field in struct bench_opts */
+    const char *expect;   /* the words as the error message lists them */
 } word_flags[] = {
     {'t', {"nccl", "imb"}, (const int[]){0, 1}, offsetof(struct bench_opts, imb), "nccl or imb"},
     {'V', {"fp32", "mixed", "all"}, (const int[]){0, 1, -1}, offsetof(struct bench_opts, variant),
-     "fp32, mixed or all"},
+        "fp32, mixed or all"},
     {'P', {"bf16", "tf32", "fp8", "fp32", "fp64", "fp16"}, NULL, offsetof(struct bench_opts, precision),
-     "bf16, fp16, tf32, fp8, fp32 or fp64"},
-    {'M', {"auto", "blocked", "cblas", "all"}, NULL, offsetof(struct bench_opts, impl), "auto, blocked, cblas or all"},
+        "bf16, fp16, tf32, fp8, fp32 or fp64"},
+    {'M', {"auto", "blocked", "cblas", "all"}, NULL, offsetof(struct bench_opts, impl),
+        "auto, blocked, cblas or all"},
 };
 
 /* word_index: position of s in the NULL-terminated list words, or -1. */
@@ -132,23 +150,54 @@ static int word_index(const char *s, const char *const *words)
 }
 
 /* Flag table: short letter, long name. Every flag takes a value except help. */
-static const struct { char s; const char *l; } flags[] = {
-    {'b', "minbytes"}, {'e', "maxbytes"}, {'i', "stepbytes"}, {'f', "stepfactor"},
-    {'n', "iters"}, {'w', "warmup_iters"}, {'c', "check"}, {'d', "datatype"}, {'o', "op"},
-    {'r', "root"}, {'I', "per_iter_timing"}, {'a', "average"}, {'g', "ngpus"},
-    {'J', "output_file"}, {'T', "tensors"}, {'V', "variant"}, {'M', "impl"}, {'S', "shape"},
-    {'z', "blocking"}, {'G', "cudagraph"}, {'m', "agg_iters"}, {'N', "run_cycles"},
-    {'C', "report_cputime"}, {'t', "timing"}, {'L', "model"}, {'1', "hidden"}, {'2', "ffn"},
-    {'3', "heads"}, {'4', "kv-heads"}, {'5', "head-dim"}, {'6', "vocab"}, {'7', "micro-batch"},
-    {'8', "seq-len"}, {'p', "tp"}, {'q', "gated"}, {'P', "precision"},
+static const struct {
+    char s;
+    const char *l;
+} flags[] = {
+    {'b', "minbytes"},
+    {'e', "maxbytes"},
+    {'i', "stepbytes"},
+    {'f', "stepfactor"},
+    {'n', "iters"},
+    {'w', "warmup_iters"},
+    {'c', "check"},
+    {'d', "datatype"},
+    {'o', "op"},
+    {'r', "root"},
+    {'I', "per_iter_timing"},
+    {'a', "average"},
+    {'g', "ngpus"},
+    {'J', "output_file"},
+    {'T', "tensors"},
+    {'V', "variant"},
+    {'M', "impl"},
+    {'S', "shape"},
+    {'z', "blocking"},
+    {'G', "cudagraph"},
+    {'m', "agg_iters"},
+    {'N', "run_cycles"},
+    {'C', "report_cputime"},
+    {'t', "timing"},
+    {'L', "model"},
+    {'1', "hidden"},
+    {'2', "ffn"},
+    {'3', "heads"},
+    {'4', "kv-heads"},
+    {'5', "head-dim"},
+    {'6', "vocab"},
+    {'7', "micro-batch"},
+    {'8', "seq-len"},
+    {'p', "tp"},
+    {'q', "gated"},
+    {'P', "precision"},
 };
 
 enum { OPT_NAME = 48 }; /* room for a flag's name as typed */
 
 /* One flag at argv[*i]: its letter into *c, its value (after '=', glued to a short flag, or
  * the next argument, which *i then steps over) into *val, the flag as typed into name. */
-static int opt_flag(int argc, char **argv, int *i, char *c, const char **val, char name[OPT_NAME], char *err,
-                    size_t errlen)
+static int opt_flag(
+    int argc, char **argv, int *i, char *c, const char **val, char name[OPT_NAME], char *err, size_t errlen)
 {
     const char *a = argv[*i];
     *c = 0;
@@ -177,8 +226,8 @@ static int opt_flag(int argc, char **argv, int *i, char *c, const char **val, ch
 }
 
 /* A value of a table flag (int_flags, ll_flags, word_flags) into its field. */
-static int opt_table_value(struct bench_opts *o, char c, const char *val, const char *name, char *err,
-                           size_t errlen)
+static int opt_table_value(
+    struct bench_opts *o, char c, const char *val, const char *name, char *err, size_t errlen)
 {
     if (c == 'q') o->gated_set = 1;
     for (size_t k = 0; k < sizeof int_flags / sizeof int_flags[0]; k++) {
@@ -199,8 +248,10 @@ static int opt_table_value(struct bench_opts *o, char c, const char *val, const 
         int w = word_index(val, word_flags[k].words);
         if (w < 0) return fail(err, errlen, "unknown %s '%s' (%s)", name, val, word_flags[k].expect);
         char *field = (char *)o + word_flags[k].off;
-        if (word_flags[k].values) *(int *)field = word_flags[k].values[w];
-        else *(const char **)field = val;
+        if (word_flags[k].values)
+            *(int *)field = word_flags[k].values[w];
+        else
+            *(const char **)field = val;
     }
     return 0;
 }
@@ -208,18 +259,25 @@ static int opt_table_value(struct bench_opts *o, char c, const char *val, const 
 /* One flag's value into *o (flag letter c, typed as name; a: the argument it came from);
  * *have_b / *have_e note -b / -e. */
 static int opt_value(struct bench_opts *o, char c, const char *val, const char *name, const char *a,
-                     int *have_b, int *have_e, char *err, size_t errlen)
+    int *have_b, int *have_e, char *err, size_t errlen)
 {
     size_t sz;
     switch (c) {
-    case 'b': case 'e': case 'i':
+    case 'b':
+    case 'e':
+    case 'i':
         if (opts_parse_size(val, &sz) != 0)
-            return fail(err, errlen,
-                        "invalid size '%s' for -%c (expected N, NK, NM or NG; 1K = 1024)", val, c);
+            return fail(
+                err, errlen, "invalid size '%s' for -%c (expected N, NK, NM or NG; 1K = 1024)", val, c);
         if (sz == 0) return fail(err, errlen, "-%c must be greater than 0", c);
-        if (c == 'b') { o->min_bytes = sz; *have_b = 1; }
-        else if (c == 'e') { o->max_bytes = sz; *have_e = 1; }
-        else o->step_bytes = sz;
+        if (c == 'b') {
+            o->min_bytes = sz;
+            *have_b = 1;
+        } else if (c == 'e') {
+            o->max_bytes = sz;
+            *have_e = 1;
+        } else
+            o->step_bytes = sz;
         return 0;
     case 'f': {
         int f;
@@ -228,26 +286,55 @@ static int opt_value(struct bench_opts *o, char c, const char *val, const char *
         o->step_factor = (size_t)f;
         return 0;
     }
-    case 'n': case 'w': case 'c': case 'I': case 'a': case 'g': case 'r': case 'T':
-    case 'z': case 'G': case 'm': case 'N': case 'C': case 'p': case 'q':
-    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
-    case 't': case 'V': case 'P': case 'M':
-        return opt_table_value(o, c, val, name, err, errlen);
+    case 'n':
+    case 'w':
+    case 'c':
+    case 'I':
+    case 'a':
+    case 'g':
+    case 'r':
+    case 'T':
+    case 'z':
+    case 'G':
+    case 'm':
+    case 'N':
+    case 'C':
+    case 'p':
+    case 'q':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case 't':
+    case 'V':
+    case 'P':
+    case 'M': return opt_table_value(o, c, val, name, err, errlen);
     case 'L':
         if (!*val) return fail(err, errlen, "--model needs a name");
         o->model = val;
         return 0;
     case 'd':
-        if (!strcmp(val, "all")) { o->dtype = OPTS_ALL; return 0; }
+        if (!strcmp(val, "all")) {
+            o->dtype = OPTS_ALL;
+            return 0;
+        }
         o->dtype = dtype_parse(val);
         if (o->dtype < 0)
             return fail(err, errlen, "unknown datatype '%s' for -d (one of %s)", val, dtype_names());
         return 0;
     case 'o':
-        if (!strcmp(val, "all")) { o->op = OPTS_ALL; return 0; }
+        if (!strcmp(val, "all")) {
+            o->op = OPTS_ALL;
+            return 0;
+        }
         o->op = op_parse(val);
         if (o->op < 0)
-            return fail(err, errlen, "unknown op '%s' for -o (one of sum,prod,min,max,avg,premulsum,all)", val);
+            return fail(
+                err, errlen, "unknown op '%s' for -o (one of sum,prod,min,max,avg,premulsum,all)", val);
         return 0;
     case 'J':
         if (!*val) return fail(err, errlen, "-J needs a file name");
@@ -260,19 +347,35 @@ static int opt_value(struct bench_opts *o, char c, const char *val, const char *
             return fail(err, errlen, "invalid --shape '%s' (expected MxNxK, e.g. 4096x4096x4096)", val);
         o->nshapes++;
         return 0;
-    default:
-        return fail(err, errlen, "unknown option '%s' (try --help)", a);
+    default: return fail(err, errlen, "unknown option '%s' (try --help)", a);
     }
 }
 
-int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct bench_opts *o,
-               char *err, size_t errlen)
+int opts_parse(
+    int argc, char **argv, size_t def_min, size_t def_max, struct bench_opts *o, char *err, size_t errlen)
 {
     /* every field not named here is 0 or NULL */
     *o = (struct bench_opts){
-        .argc = argc, .argv = argv, .step_bytes = 1u << 20, .step_factor = 1, .iters = 20, .warmup = 1,
-        .check = 1, .dtype = -1, .op = -1, .average = 1, .gpus = 1, .tensors = 64, .variant = -1,
-        .impl = "auto", .agg = 1, .cycles = 1, .tp = 1, .gated = 1, .micro_batch = 1, .seq_len = 2048,
+        .argc = argc,
+        .argv = argv,
+        .step_bytes = 1u << 20,
+        .step_factor = 1,
+        .iters = 20,
+        .warmup = 1,
+        .check = 1,
+        .dtype = -1,
+        .op = -1,
+        .average = 1,
+        .gpus = 1,
+        .tensors = 64,
+        .variant = -1,
+        .impl = "auto",
+        .agg = 1,
+        .cycles = 1,
+        .tp = 1,
+        .gated = 1,
+        .micro_batch = 1,
+        .seq_len = 2048,
     };
     int have_b = 0, have_e = 0;
 
@@ -281,8 +384,7 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
     if (argc < 2) return fail(err, errlen, "missing sub-benchmark (try --help)");
     o->bench = argv[1];
     if (argv[1][0] == '-')
-        return fail(err, errlen, "first argument must be a sub-benchmark, got '%s' (try --help)",
-                    argv[1]);
+        return fail(err, errlen, "first argument must be a sub-benchmark, got '%s' (try --help)", argv[1]);
 
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *val;
@@ -296,11 +398,14 @@ int opts_parse(int argc, char **argv, size_t def_min, size_t def_max, struct ben
     if (o->max_bytes < o->min_bytes)
         return fail(err, errlen, "-e %zu is below -b %zu", o->max_bytes, o->min_bytes);
     if (o->graph && (o->per_iter || o->imb))
-        return fail(err, errlen, "-G (CUDA graphs) times the whole captured loop: it cannot be combined with -I 1 or --timing imb");
+        return fail(err, errlen,
+            "-G (CUDA graphs) times the whole captured loop: it cannot be combined with -I 1 or --timing "
+            "imb");
     if (o->graph && o->blocking)
         return fail(err, errlen, "-z 1 (a wait after every call) cannot be captured in a CUDA graph (-G)");
     if (o->imb && o->cputime)
-        return fail(err, errlen, "-C 1 (enqueue time) and --timing imb (per-call completion time) exclude each other");
+        return fail(err, errlen,
+            "-C 1 (enqueue time) and --timing imb (per-call completion time) exclude each other");
     return 0;
 }
 
@@ -325,7 +430,8 @@ void opts_usage(FILE *f, const char *prog)
         "  -w, --warmup_iters N   warm-up iterations (default 1)\n"
         "  -c, --check 0|1        validate results before timing (default 1)\n"
         "  -d, --datatype T       %s\n"
-        "  -o, --op OP            sum, prod, min, max, avg, premulsum (x2 before the sum), all (default sum)\n"
+        "  -o, --op OP            sum, prod, min, max, avg, premulsum (x2 before the sum), all (default "
+        "sum)\n"
         "  -r, --root N           root rank for broadcast (default 0)\n"
         "  -I, --per_iter_timing 0|1  also report per-iteration min/max/p99/cv\n"
         "  -a, --average 0-3      time across ranks: 0=rank 0, 1=average (default), 2=min, 3=max\n"

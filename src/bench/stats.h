@@ -5,12 +5,12 @@
 #include <stddef.h>
 
 struct stats {
-    double min;     /* smallest sample */
-    double max;     /* largest sample */
-    double avg;     /* arithmetic mean */
-    double p50;     /* median (nearest rank) */
-    double p99;     /* 99th percentile (nearest rank: ceil(0.99 n)-th smallest) */
-    double cv_pct;  /* population standard deviation / mean, in percent */
+    double min;    /* smallest sample */
+    double max;    /* largest sample */
+    double avg;    /* arithmetic mean */
+    double p50;    /* median (nearest rank) */
+    double p99;    /* 99th percentile (nearest rank: ceil(0.99 n)-th smallest) */
+    double cv_pct; /* population standard deviation / mean, in percent */
 };
 
 /* stats_compute: statistics of x[0..n); n == 0 yields all zeros. Sorts a

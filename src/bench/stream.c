@@ -73,8 +73,8 @@ static void k_add(double *restrict c, const double *restrict a, const double *re
     for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
 }
 
-static void k_triad(double *restrict a, const double *restrict b, const double *restrict c,
-                    double q, size_t n)
+static void k_triad(
+    double *restrict a, const double *restrict b, const double *restrict c, double q, size_t n)
 {
 #pragma omp parallel for simd schedule(static)
     for (size_t i = 0; i < n; i++) a[i] = b[i] + q * c[i];
@@ -83,9 +83,9 @@ static void k_triad(double *restrict a, const double *restrict b, const double *
 void stream_run(struct stream_arrays *s, int k, double q)
 {
     switch (k) {
-    case STREAM_COPY:  k_copy(s->c, s->a, s->n); break;
+    case STREAM_COPY: k_copy(s->c, s->a, s->n); break;
     case STREAM_SCALE: k_scale(s->b, s->c, q, s->n); break;
-    case STREAM_ADD:   k_add(s->c, s->a, s->b, s->n); break;
+    case STREAM_ADD: k_add(s->c, s->a, s->b, s->n); break;
     case STREAM_TRIAD: k_triad(s->a, s->b, s->c, q, s->n); break;
     default: break;
     }
@@ -94,8 +94,7 @@ void stream_run(struct stream_arrays *s, int k, double q)
 static size_t count_off(const double *x, size_t n, double want)
 {
     size_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        bad += !(fabs(x[i] - want) <= 1e-13 * fabs(want));
+    for (size_t i = 0; i < n; i++) bad += !(fabs(x[i] - want) <= 1e-13 * fabs(want));
     return bad;
 }
 
@@ -109,5 +108,5 @@ size_t stream_check(const struct stream_arrays *s, int ncycles, double q)
         a = b + q * c;
     }
     size_t bad = count_off(s->a, s->n, a) + count_off(s->b, s->n, b) + count_off(s->c, s->n, c);
-    return bad + (fault_injected() && s->n > 0 ? 1 : 0);   /* test hook */
+    return bad + (fault_injected() && s->n > 0 ? 1 : 0); /* test hook */
 }

@@ -10,9 +10,9 @@ enum stream_kernel { STREAM_COPY, STREAM_SCALE, STREAM_ADD, STREAM_TRIAD, STREAM
  * stream them, starting at offsets 0, 576 and 1152 bytes from 4 KiB
  * boundaries so same-index accesses do not alias modulo 4 KiB. */
 struct stream_arrays {
-    double *a, *b, *c;   /* the STREAM arrays */
-    size_t n;            /* elements per array */
-    void *raw[3];        /* allocations behind a, b, c */
+    double *a, *b, *c; /* the STREAM arrays */
+    size_t n;          /* elements per array */
+    void *raw[3];      /* allocations behind a, b, c */
 };
 
 /* stream_name: "copy", "scale", "add", "triad". */

@@ -2,7 +2,10 @@
 #include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: each rank receives the n-1 blocks it lacks. */
-static double factor(int n) { return busbw_factor("all_gather", n); }
+static double factor(int n)
+{
+    return busbw_factor("all_gather", n);
+}
 
 /* Layout and check: coll_layout_gathered, coll_check_gathered (rank q's block holds q's input). */
 static int run(const struct coll_call *c)
@@ -11,6 +14,12 @@ static int run(const struct coll_call *c)
 }
 
 const struct coll_def coll_allgather = {
-    .name = "allgather", .uses_op = 0, .uses_root = 0,
-    .busbw_factor = factor, .layout = coll_layout_gathered, .fill = coll_fill_block, .check = coll_check_gathered, .run = run,
+    .name = "allgather",
+    .uses_op = 0,
+    .uses_root = 0,
+    .busbw_factor = factor,
+    .layout = coll_layout_gathered,
+    .fill = coll_fill_block,
+    .check = coll_check_gathered,
+    .run = run,
 };

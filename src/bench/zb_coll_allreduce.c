@@ -2,12 +2,16 @@
 #include "coll_run.h"
 
 /* busbw = algbw * 2(n-1)/n: each rank sends and receives 2(n-1)/n of the data. */
-static double factor(int n) { return busbw_factor("all_reduce", n); }
-
-static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
-                    const void *out)
+static double factor(int n)
 {
-    (void)rank; (void)root;
+    return busbw_factor("all_reduce", n);
+}
+
+static size_t check(
+    const struct coll_vals *v, int rank, const struct coll_layout *l, int root, const void *out)
+{
+    (void)rank;
+    (void)root;
     return coll_vals_check_reduced(v, out, 0, l->recv_count);
 }
 
@@ -17,6 +21,12 @@ static int run(const struct coll_call *c)
 }
 
 const struct coll_def coll_allreduce = {
-    .name = "allreduce", .uses_op = 1, .uses_root = 0,
-    .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
+    .name = "allreduce",
+    .uses_op = 1,
+    .uses_root = 0,
+    .busbw_factor = factor,
+    .layout = coll_layout_whole,
+    .fill = coll_fill_whole,
+    .check = check,
+    .run = run,
 };

@@ -2,7 +2,10 @@
 #include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: n-1 of the n blocks leave the rank. */
-static double factor(int n) { return busbw_factor("all_to_all", n); }
+static double factor(int n)
+{
+    return busbw_factor("all_to_all", n);
+}
 
 /* size = whole send (= receive) buffer; count = one block (nccl-tests). */
 static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout *l)
@@ -14,9 +17,10 @@ static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout
 }
 
 /* Rank s's input element j is value(s, j) (coll_fill_whole): block d
- * (for rank d) holds global indices [d*block, (d+1)*block). Rank r's block s must be value(s, r*block + j). */
-static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
-                    const void *out)
+ * (for rank d) holds global indices [d*block, (d+1)*block). Rank r's block s must be value(s, r*block + j).
+ */
+static size_t check(
+    const struct coll_vals *v, int rank, const struct coll_layout *l, int root, const void *out)
 {
     (void)root;
     size_t wrong = 0, block = l->param_count;
@@ -36,7 +40,13 @@ static int run(const struct coll_call *c)
  * land before this rank has sent the block it overwrites. nccl-tests
  * prints the in-place columns as N/A; so do we. MPI_IN_PLACE is standard. */
 const struct coll_def coll_alltoall = {
-    .name = "alltoall", .uses_op = 0, .uses_root = 0,
+    .name = "alltoall",
+    .uses_op = 0,
+    .uses_root = 0,
     .in_place_na = COLL_ON_NCCL,
-    .busbw_factor = factor, .layout = layout, .fill = coll_fill_whole, .check = check, .run = run,
+    .busbw_factor = factor,
+    .layout = layout,
+    .fill = coll_fill_whole,
+    .check = check,
+    .run = run,
 };

@@ -2,13 +2,16 @@
 #include "coll_run.h"
 
 /* busbw = algbw: every rank but the root receives the whole buffer once. */
-static double factor(int n) { return busbw_factor("broadcast", n); }
+static double factor(int n)
+{
+    return busbw_factor("broadcast", n);
+}
 
 /* Every rank fills its input (coll_fill_whole); only the root's is used.
  * The expected output is the root's input, so a rank that kept its own
  * data is caught. */
-static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
-                    const void *out)
+static size_t check(
+    const struct coll_vals *v, int rank, const struct coll_layout *l, int root, const void *out)
 {
     (void)rank;
     return coll_vals_check_input(v, root, out, 0, l->recv_count);
@@ -22,8 +25,7 @@ static int run(const struct coll_call *c)
 {
 #ifdef ZB_NCCL
     const struct be_cuda_ctx *x = c->comm;
-    return (int)ncclBroadcast(c->send, c->recv, c->count, nccl_dtype(c->dtype), c->root,
-                              x->comm, x->stream);
+    return (int)ncclBroadcast(c->send, c->recv, c->count, nccl_dtype(c->dtype), c->root, x->comm, x->stream);
 #else
     if (c->count > INT_MAX) return MPI_ERR_COUNT;
     void *buf = (!c->in_place && c->rank == c->root) ? (void *)c->send : c->recv;
@@ -40,8 +42,14 @@ static const void *result(const struct coll_call *c)
 #endif
 
 const struct coll_def coll_broadcast = {
-    .name = "broadcast", .uses_op = 0, .uses_root = 1,
-    .busbw_factor = factor, .layout = coll_layout_whole, .fill = coll_fill_whole, .check = check, .run = run,
+    .name = "broadcast",
+    .uses_op = 0,
+    .uses_root = 1,
+    .busbw_factor = factor,
+    .layout = coll_layout_whole,
+    .fill = coll_fill_whole,
+    .check = check,
+    .run = run,
 #ifndef ZB_NCCL
     .result = result,
 #endif

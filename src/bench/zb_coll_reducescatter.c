@@ -2,7 +2,10 @@
 #include "coll_run.h"
 
 /* busbw = algbw * (n-1)/n: each rank sends the n-1 blocks it does not keep. */
-static double factor(int n) { return busbw_factor("reduce_scatter", n); }
+static double factor(int n)
+{
+    return busbw_factor("reduce_scatter", n);
+}
 
 /* size = total input buffer; count = per-rank result block (nccl-tests).
  * In place, NCCL leaves block r at recvbuf + r*block while
@@ -20,8 +23,8 @@ static void layout(size_t bytes, size_t typesize, int nranks, struct coll_layout
 #endif
 }
 
-static size_t check(const struct coll_vals *v, int rank, const struct coll_layout *l, int root,
-                    const void *out)
+static size_t check(
+    const struct coll_vals *v, int rank, const struct coll_layout *l, int root, const void *out)
 {
     (void)root;
     return coll_vals_check_reduced(v, out, (size_t)rank * l->recv_count, l->recv_count);
@@ -29,11 +32,17 @@ static size_t check(const struct coll_vals *v, int rank, const struct coll_layou
 
 static int run(const struct coll_call *c)
 {
-    return coll_run_reduce(c, c->count * (size_t)c->nranks,   /* the input is nranks blocks */
-                           COLL_CALL(ncclReduceScatter, MPI_Reduce_scatter_block));
+    return coll_run_reduce(c, c->count * (size_t)c->nranks, /* the input is nranks blocks */
+        COLL_CALL(ncclReduceScatter, MPI_Reduce_scatter_block));
 }
 
 const struct coll_def coll_reducescatter = {
-    .name = "reducescatter", .uses_op = 1, .uses_root = 0,
-    .busbw_factor = factor, .layout = layout, .fill = coll_fill_whole, .check = check, .run = run,
+    .name = "reducescatter",
+    .uses_op = 1,
+    .uses_root = 0,
+    .busbw_factor = factor,
+    .layout = layout,
+    .fill = coll_fill_whole,
+    .check = check,
+    .run = run,
 };

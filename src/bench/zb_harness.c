@@ -14,47 +14,47 @@
 #include "stats.h"
 #include "timer.h"
 
-#define POISON 0xa5   /* receive buffers are filled with this byte before a check */
+#define POISON 0xa5 /* receive buffers are filled with this byte before a check */
 
 /* Buffers of one local rank. */
 struct lrank {
-    void *send;    /* device send buffer, h->alloc bytes */
-    void *recv;    /* device receive buffer, h->alloc bytes */
-    void *hsend;   /* host image of send */
-    void *hrecv;   /* host image of recv */
+    void *send;  /* device send buffer, h->alloc bytes */
+    void *recv;  /* device receive buffer, h->alloc bytes */
+    void *hsend; /* host image of send */
+    void *hrecv; /* host image of recv */
 };
 
 /* Outcome of one timed pass (out-of-place or in-place). */
 struct pass {
-    int na;             /* 1: the back end cannot run this pass (printed N/A, JSON null) */
-    int untimed;        /* collective calls before the timed loop (check + sync call) */
-    double time_us;     /* time per call, us: average (combined over ranks by -a), or the
-                           median over iterations x ranks with --timing imb */
-    struct stats imb;   /* --timing imb: per-call times over iterations x ranks, seconds */
-    double algbw;       /* size / time, GB/s (1e9 B/s) */
-    double busbw;       /* algbw * busbw_factor(nranks), GB/s */
-    long long wrong;    /* wrong elements summed over ranks, -1 when not checked */
-    struct stats it;    /* per-iteration statistics, seconds (valid when -I 1) */
+    int na;           /* 1: the back end cannot run this pass (printed N/A, JSON null) */
+    int untimed;      /* collective calls before the timed loop (check + sync call) */
+    double time_us;   /* time per call, us: average (combined over ranks by -a), or the
+                         median over iterations x ranks with --timing imb */
+    struct stats imb; /* --timing imb: per-call times over iterations x ranks, seconds */
+    double algbw;     /* size / time, GB/s (1e9 B/s) */
+    double busbw;     /* algbw * busbw_factor(nranks), GB/s */
+    long long wrong;  /* wrong elements summed over ranks, -1 when not checked */
+    struct stats it;  /* per-iteration statistics, seconds (valid when -I 1) */
 };
 
 struct harness {
-    const struct coll_def *c;      /* collective under test */
-    const struct bench_opts *o;    /* options */
-    const struct be_info *bi;      /* geometry */
-    struct report rep;             /* table/JSON output */
-    int dtype;                     /* element type */
-    int op;                        /* reduction op, or -1 when the collective has none */
-    int root;                      /* root rank, or -1 when the collective has none */
-    size_t ts;                     /* bytes per element */
-    size_t alloc;                  /* bytes of each buffer */
-    struct lrank *lr;              /* nlocal entries */
-    double *iter_sec;              /* per-iteration times of one pass, o->iters entries */
-    double *all_sec;               /* --timing imb: iters x nprocs gathered on proc 0 */
-    int cycle;                     /* current -N cycle, from 0 */
-    uint32_t rep_seed;             /* changes the check data between passes */
-    int bad_passes;                /* passes with wrong > 0 */
-    double bw_sum;                 /* sum of busbw over passes */
-    int bw_count;                  /* passes in bw_sum */
+    const struct coll_def *c;   /* collective under test */
+    const struct bench_opts *o; /* options */
+    const struct be_info *bi;   /* geometry */
+    struct report rep;          /* table/JSON output */
+    int dtype;                  /* element type */
+    int op;                     /* reduction op, or -1 when the collective has none */
+    int root;                   /* root rank, or -1 when the collective has none */
+    size_t ts;                  /* bytes per element */
+    size_t alloc;               /* bytes of each buffer */
+    struct lrank *lr;           /* nlocal entries */
+    double *iter_sec;           /* per-iteration times of one pass, o->iters entries */
+    double *all_sec;            /* --timing imb: iters x nprocs gathered on proc 0 */
+    int cycle;                  /* current -N cycle, from 0 */
+    uint32_t rep_seed;          /* changes the check data between passes */
+    int bad_passes;             /* passes with wrong > 0 */
+    double bw_sum;              /* sum of busbw over passes */
+    int bw_count;               /* passes in bw_sum */
 };
 
 /* fatal: a library call failed mid-run; ranks may be inside a collective,
@@ -62,21 +62,26 @@ struct harness {
 static void fatal(const struct harness *h, const char *what, int code)
 {
     fprintf(stderr, "zerobench: %s: %s failed on rank %d: %s\n", h->c->name, what, h->bi->rank0,
-            be_error_string(code));
+        be_error_string(code));
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-static struct coll_call make_call(const struct harness *h, int l, const struct coll_layout *lay,
-                                  int in_place)
+static struct coll_call make_call(const struct harness *h, int l, const struct coll_layout *lay, int in_place)
 {
     int rank = h->bi->rank0 + l;
     char *recv = h->lr[l].recv;
     struct coll_call call = {
         .send = in_place ? recv + (size_t)rank * lay->send_inplace_off * h->ts : h->lr[l].send,
         .recv = in_place ? recv + (size_t)rank * lay->recv_inplace_off * h->ts : recv,
-        .count = lay->param_count, .typesize = h->ts, .dtype = h->dtype,
-        .op = h->op < 0 ? 0 : h->op, .root = h->root < 0 ? 0 : h->root,
-        .rank = rank, .nranks = h->bi->nranks, .in_place = in_place, .comm = be_comm(l),
+        .count = lay->param_count,
+        .typesize = h->ts,
+        .dtype = h->dtype,
+        .op = h->op < 0 ? 0 : h->op,
+        .root = h->root < 0 ? 0 : h->root,
+        .rank = rank,
+        .nranks = h->bi->nranks,
+        .in_place = in_place,
+        .comm = be_comm(l),
     };
     return call;
 }
@@ -132,7 +137,7 @@ static long long check_pass(struct harness *h, const struct coll_layout *lay, in
         struct coll_call call = make_call(h, l, lay, in_place);
         const void *res = h->c->result ? h->c->result(&call) : call.recv;
         if (be_download(l, b->hrecv, res, lay->recv_count * h->ts)) fatal(h, "download", -1);
-        if (fault_injected() && call.rank == 0 && lay->recv_count > 0)   /* test hook */
+        if (fault_injected() && call.rank == 0 && lay->recv_count > 0) /* test hook */
             dtype_store(h->dtype, b->hrecv, 0, dtype_load(h->dtype, b->hrecv, 0) == 1.0 ? 2.0 : 1.0);
         wrong += (long long)h->c->check(&v, call.rank, lay, call.root, b->hrecv);
     }
@@ -248,7 +253,7 @@ static void print_pass(const struct harness *h, const struct pass *p)
 static void json_pass(struct harness *h, const char *key, const struct pass *p)
 {
     struct json *j = &h->rep.j;
-    if (p->na) {   /* zerosim's reader takes a null pass as "not measured" */
+    if (p->na) { /* zerosim's reader takes a null pass as "not measured" */
         json_null(j, key);
         return;
     }
@@ -265,7 +270,7 @@ static void json_pass(struct harness *h, const char *key, const struct pass *p)
         json_num(j, "iter_p99_us", p->it.p99 * 1e6);
         json_num(j, "iter_cv_pct", p->it.cv_pct);
     }
-    if (h->o->imb) {   /* per-call times over iterations x ranks */
+    if (h->o->imb) { /* per-call times over iterations x ranks */
         json_num(j, "time_min_us", p->imb.min * 1e6);
         json_num(j, "time_median_us", p->imb.p50 * 1e6);
         json_num(j, "time_max_us", p->imb.max * 1e6);
@@ -290,7 +295,7 @@ static void print_devices(const struct harness *h)
         char dev[160];
         be_describe(l, dev, sizeof dev);
         snprintf(mine + (size_t)l * LINE, LINE, "#  Rank %2d Group %2d Pid %6d on %10s device %s",
-                 h->bi->rank0 + l, 0, (int)getpid(), host, dev);
+            h->bi->rank0 + l, 0, (int)getpid(), host, dev);
     }
     MPI_Gather(mine, nl * LINE, MPI_CHAR, all, nl * LINE, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (h->rep.is_root) {
@@ -308,13 +313,12 @@ static void print_header(const struct harness *h)
         report_header(&h->rep);
         printf("# nThread 1 nGpus %d minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
                "iters: %d agg iters: %d validation: %d graph: %d\n",
-               h->bi->nlocal, o->min_bytes, o->max_bytes,
-               o->step_factor > 1 ? o->step_factor : o->step_bytes,
-               o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->agg, o->check, o->graph);
+            h->bi->nlocal, o->min_bytes, o->max_bytes, o->step_factor > 1 ? o->step_factor : o->step_bytes,
+            o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->agg, o->check, o->graph);
         printf("# Timing: %s%s%s\n",
-               o->imb ? "imb (barrier before every call; time = median per-call time over iterations x ranks)"
-                      : "nccl (back-to-back calls; time = wall clock / calls)",
-               o->cputime ? ", CPU time (enqueue only, -C 1)" : "", o->blocking ? ", blocking (-z 1)" : "");
+            o->imb ? "imb (barrier before every call; time = median per-call time over iterations x ranks)"
+                   : "nccl (back-to-back calls; time = wall clock / calls)",
+            o->cputime ? ", CPU time (enqueue only, -C 1)" : "", o->blocking ? ", blocking (-z 1)" : "");
         if (h->c->in_place_na || fault_no_in_place())
             printf("# In-place %s is not supported by this back end: its columns print N/A\n", h->c->name);
         if (o->per_iter)
@@ -326,25 +330,23 @@ static void print_header(const struct harness *h)
     printf("#\n");
     if (o->per_iter) {
         printf("# %10s  %12s  %8s  %6s  %6s              out-of-place (+ per-iteration)"
-               "                                in-place (+ per-iteration)\n", "", "", "", "", "");
+               "                                in-place (+ per-iteration)\n",
+            "", "", "", "", "");
         printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s"
                "  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s\n",
-               "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
-               "i_min", "i_max", "i_p99", "i_cv%", "time", "algbw", "busbw", "#wrong",
-               "i_min", "i_max", "i_p99", "i_cv%");
+            "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "i_min", "i_max",
+            "i_p99", "i_cv%", "time", "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%");
         printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s"
                "  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s\n",
-               "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)",
-               "(us)", "(%)", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)");
+            "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)",
+            "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)");
     } else {
-        printf("# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place\n",
-               "", "", "", "", "");
-        printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "size",
-               "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time",
-               "algbw", "busbw", "#wrong");
-        printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "(B)",
-               "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)",
-               "(GB/s)", "");
+        printf("# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place\n", "", "",
+            "", "", "");
+        printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "size", "count",
+            "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
+        printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "(B)", "(elements)",
+            "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
     }
 }
 
@@ -366,7 +368,7 @@ static void run_row(struct harness *h, size_t size)
     size_t bytes = (lay.send_count > lay.recv_count ? lay.send_count : lay.recv_count) * h->ts;
     if (h->rep.is_root) {
         printf("%12zu  %12zu  %8s  %6s  %6d", bytes, lay.param_count, dtype_get(h->dtype)->name,
-               op_name(h->op), h->root);
+            op_name(h->op), h->root);
         fflush(stdout);
     }
     memset(p, 0, sizeof p);
@@ -418,7 +420,8 @@ static int setup(struct harness *h, const int *types, int ntypes)
     int ok = (h->lr = calloc((size_t)h->bi->nlocal, sizeof *h->lr)) != NULL;
     ok = ok && (h->iter_sec = calloc((size_t)h->o->iters + 1, sizeof *h->iter_sec)) != NULL;
     if (h->o->imb && h->bi->proc == 0)
-        ok = ok && (h->all_sec = calloc((size_t)h->o->iters * (size_t)h->bi->nprocs, sizeof *h->all_sec)) != NULL;
+        ok = ok &&
+            (h->all_sec = calloc((size_t)h->o->iters * (size_t)h->bi->nprocs, sizeof *h->all_sec)) != NULL;
     for (int l = 0; ok && l < h->bi->nlocal; l++) {
         struct lrank *b = &h->lr[l];
         b->send = be_alloc(l, h->alloc);
@@ -426,16 +429,17 @@ static int setup(struct harness *h, const int *types, int ntypes)
         b->hsend = malloc(h->alloc);
         b->hrecv = malloc(h->alloc);
         ok = b->send && b->recv && b->hsend && b->hrecv;
-        if (ok) {   /* defined contents for the warm-up */
+        if (ok) { /* defined contents for the warm-up */
             memset(b->hsend, 0, h->alloc);
-            ok = be_upload(l, b->send, b->hsend, h->alloc) == 0
-                 && be_upload(l, b->recv, b->hsend, h->alloc) == 0;
+            ok = be_upload(l, b->send, b->hsend, h->alloc) == 0 &&
+                be_upload(l, b->recv, b->hsend, h->alloc) == 0;
         }
     }
     int all_ok = ok;
     MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!ok) fprintf(stderr, "zerobench: %s: cannot allocate 2 x %zu bytes of buffers on rank %d\n",
-                     h->c->name, h->alloc, h->bi->rank0);
+    if (!ok)
+        fprintf(stderr, "zerobench: %s: cannot allocate 2 x %zu bytes of buffers on rank %d\n", h->c->name,
+            h->alloc, h->bi->rank0);
     return all_ok ? 0 : -1;
 }
 
@@ -462,7 +466,8 @@ static int select_runs(const struct harness *h, int *types, int *ntypes, int *op
     *ntypes = *nops = 0;
     for (int t = 0; t < ZB_NTYPES; t++) {
         if (o->dtype == OPTS_ALL ? 0 : t != (o->dtype >= 0 ? o->dtype : ZB_FLOAT)) continue;
-        if (be_dtype_ok(t, why, sizeof why)) types[(*ntypes)++] = t;
+        if (be_dtype_ok(t, why, sizeof why))
+            types[(*ntypes)++] = t;
         else if (o->dtype != OPTS_ALL)
             return bench_usage(h->bi, "zerobench: -d %s: %s", dtype_get(t)->name, why);
         else if (h->bi->proc == 0)
@@ -474,7 +479,8 @@ static int select_runs(const struct harness *h, int *types, int *ntypes, int *op
     }
     for (int op = 0; op < ZB_NOPS; op++) {
         if (o->op == OPTS_ALL ? 0 : op != (o->op >= 0 ? o->op : ZB_SUM)) continue;
-        if (be_op_ok(op, why, sizeof why)) ops[(*nops)++] = op;
+        if (be_op_ok(op, why, sizeof why))
+            ops[(*nops)++] = op;
         else if (o->op != OPTS_ALL)
             return bench_usage(h->bi, "zerobench: -o %s: %s", op_name(op), why);
         else if (h->bi->proc == 0)
@@ -494,7 +500,8 @@ int harness_main(const struct coll_def *c, const struct bench_opts *o, const str
     h.root = c->uses_root ? o->root : -1;
     h.rep_seed = 1;
     if (c->uses_root && o->root >= bi->nranks)
-        return bench_usage(bi, "zerobench: root %d out of range (-r must be below %d ranks)", o->root, bi->nranks);
+        return bench_usage(
+            bi, "zerobench: root %d out of range (-r must be below %d ranks)", o->root, bi->nranks);
     if (o->graph > 0 && !be_has_graphs())
         return bench_usage(bi, "zerobench: -G %d needs the CUDA back end (zerobench-cuda)", o->graph);
     int rc = select_runs(&h, types, &ntypes, ops, &nops);

@@ -21,10 +21,10 @@
 /* One registered sub-benchmark: collectives go through the harness with
  * their table, the others have their own entry point. */
 struct bench_entry {
-    const char *name;               /* first command-line argument */
-    const struct coll_def *coll;    /* collective table, or NULL */
-    int (*run)(const struct bench_opts *, const struct be_info *);  /* when coll is NULL */
-    size_t def_min, def_max;        /* -b/-e defaults */
+    const char *name;                                              /* first command-line argument */
+    const struct coll_def *coll;                                   /* collective table, or NULL */
+    int (*run)(const struct bench_opts *, const struct be_info *); /* when coll is NULL */
+    size_t def_min, def_max;                                       /* -b/-e defaults */
 };
 
 /* GPU defaults are larger so that adam and membw run well past the L2. */
@@ -78,8 +78,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (rc == 0 && !b) {
-        snprintf(err, sizeof err, "unknown sub-benchmark '%s' (one of allreduce, allgather, "
-                 "reducescatter, broadcast, alltoall, reduce, gather, scatter, sendrecv, adam, membw, gemm)", argv[1]);
+        snprintf(err, sizeof err,
+            "unknown sub-benchmark '%s' (one of allreduce, allgather, "
+            "reducescatter, broadcast, alltoall, reduce, gather, scatter, sendrecv, adam, membw, gemm)",
+            argv[1]);
         rc = 2;
     }
     if (rc != 0) {

@@ -12,7 +12,6 @@
 
 #include "dtype.h"
 
-
 static void trim(char *s)
 {
     size_t n = strlen(s);
@@ -116,8 +115,10 @@ void report_begin(struct report *r, const struct bench_opts *o, const struct be_
     json_str(j, "cpu_model", r->meta.cpu_model);
     json_int(j, "cpus", r->meta.cpus);
     json_int(j, "omp_threads", r->meta.omp_threads);
-    if (r->meta.loadavg >= 0) json_num(j, "load_average_1m", r->meta.loadavg);
-    else json_null(j, "load_average_1m");
+    if (r->meta.loadavg >= 0)
+        json_num(j, "load_average_1m", r->meta.loadavg);
+    else
+        json_null(j, "load_average_1m");
     be_meta_json(j);
     json_obj_end(j);
     json_obj_begin(j, "mpi");
@@ -131,20 +132,28 @@ void report_begin(struct report *r, const struct bench_opts *o, const struct be_
     json_obj_begin(j, "config");
     json_int(j, "min_bytes", (long long)o->min_bytes);
     json_int(j, "max_bytes", (long long)o->max_bytes);
-    if (o->step_factor > 1) json_int(j, "step_factor", (long long)o->step_factor);
-    else json_int(j, "step_bytes", (long long)o->step_bytes);
+    if (o->step_factor > 1)
+        json_int(j, "step_factor", (long long)o->step_factor);
+    else
+        json_int(j, "step_bytes", (long long)o->step_bytes);
     json_int(j, "iters", o->iters);
     json_int(j, "warmup_iters", o->warmup);
     json_int(j, "check", o->check);
     json_int(j, "per_iter_timing", o->per_iter);
     json_int(j, "average", o->average);
     json_int(j, "gpus_per_process", o->gpus);
-    if (o->dtype >= 0) json_str(j, "datatype", dtype_get(o->dtype)->name);
-    else if (o->dtype == OPTS_ALL) json_str(j, "datatype", "all");
-    else json_null(j, "datatype");
-    if (o->op >= 0) json_str(j, "op", op_name(o->op));
-    else if (o->op == OPTS_ALL) json_str(j, "op", "all");
-    else json_null(j, "op");
+    if (o->dtype >= 0)
+        json_str(j, "datatype", dtype_get(o->dtype)->name);
+    else if (o->dtype == OPTS_ALL)
+        json_str(j, "datatype", "all");
+    else
+        json_null(j, "datatype");
+    if (o->op >= 0)
+        json_str(j, "op", op_name(o->op));
+    else if (o->op == OPTS_ALL)
+        json_str(j, "op", "all");
+    else
+        json_null(j, "op");
     json_int(j, "root", o->root);
     json_str(j, "timing", o->imb ? "imb" : "nccl");
     json_int(j, "blocking", o->blocking);
@@ -156,7 +165,10 @@ void report_begin(struct report *r, const struct bench_opts *o, const struct be_
     json_arr_begin(j, "rows");
 }
 
-void report_rows_end(struct report *r) { json_arr_end(&r->j); }
+void report_rows_end(struct report *r)
+{
+    json_arr_end(&r->j);
+}
 
 int report_finish(struct report *r)
 {
@@ -164,8 +176,7 @@ int report_finish(struct report *r)
     int rc = 0;
     if (r->is_root && r->o->json_path) {
         if (json_write_atomic(&r->j, r->o->json_path) != 0) {
-            fprintf(stderr, "zerobench: cannot write JSON to %s: %s\n", r->o->json_path,
-                    strerror(errno));
+            fprintf(stderr, "zerobench: cannot write JSON to %s: %s\n", r->o->json_path, strerror(errno));
             rc = 1;
         } else {
             printf("# JSON written to %s\n", r->o->json_path);
@@ -179,11 +190,11 @@ void report_header(const struct report *r)
 {
     if (!r->is_root) return;
     printf("# zerobench %s, %s back end, %d rank%s (%d process%s on %d node%s), %d OpenMP thread%s\n",
-           r->o->bench, be_name(), r->bi->nranks, r->bi->nranks == 1 ? "" : "s", r->bi->nprocs,
-           r->bi->nprocs == 1 ? "" : "es", r->bi->nnodes, r->bi->nnodes == 1 ? "" : "s",
-           r->meta.omp_threads, r->meta.omp_threads == 1 ? "" : "s");
+        r->o->bench, be_name(), r->bi->nranks, r->bi->nranks == 1 ? "" : "s", r->bi->nprocs,
+        r->bi->nprocs == 1 ? "" : "es", r->bi->nnodes, r->bi->nnodes == 1 ? "" : "s", r->meta.omp_threads,
+        r->meta.omp_threads == 1 ? "" : "s");
     printf("# host %s, cpu %s, %d cpus, load average %.2f, %s\n", r->meta.host, r->meta.cpu_model,
-           r->meta.cpus, r->meta.loadavg, r->meta.date);
+        r->meta.cpus, r->meta.loadavg, r->meta.date);
     printf("# MPI: %s\n", r->meta.mpi_version);
     char dev[160];
     be_describe(0, dev, sizeof dev);
@@ -207,14 +218,18 @@ int report_close(struct report *r, const char *wrong_key, long long bad, int fai
 
 void report_wrong_cell(long long wrong)
 {
-    if (wrong >= 0) printf("%6lld", wrong);
-    else printf("   N/A");
+    if (wrong >= 0)
+        printf("%6lld", wrong);
+    else
+        printf("   N/A");
 }
 
 void report_wrong_json(struct json *j, long long wrong)
 {
-    if (wrong >= 0) json_int(j, "wrong", wrong);
-    else json_null(j, "wrong");
+    if (wrong >= 0)
+        json_int(j, "wrong", wrong);
+    else
+        json_null(j, "wrong");
 }
 
 size_t bench_next_size(const struct bench_opts *o, size_t size, size_t factor)

@@ -10,23 +10,23 @@
 
 /* Facts about the run, gathered once after be_init (rank 0's view). */
 struct run_meta {
-    char host[256];          /* hostname of this process */
-    char cpu_model[256];     /* "model name" from /proc/cpuinfo, or "unknown" */
-    int cpus;                /* online logical CPUs of this node */
-    char date[32];           /* start time, ISO 8601 UTC (YYYY-MM-DDTHH:MM:SSZ) */
-    char mpi_version[256];   /* first line of MPI_Get_library_version */
-    int omp_threads;         /* omp_get_max_threads() */
-    double loadavg;          /* 1-minute load average at start (-1 if unknown): >> 0 means shared CPUs */
+    char host[256];        /* hostname of this process */
+    char cpu_model[256];   /* "model name" from /proc/cpuinfo, or "unknown" */
+    int cpus;              /* online logical CPUs of this node */
+    char date[32];         /* start time, ISO 8601 UTC (YYYY-MM-DDTHH:MM:SSZ) */
+    char mpi_version[256]; /* first line of MPI_Get_library_version */
+    int omp_threads;       /* omp_get_max_threads() */
+    double loadavg;        /* 1-minute load average at start (-1 if unknown): >> 0 means shared CPUs */
 };
 
 /* A sub-benchmark's output: printing happens on proc 0 only (is_root);
  * the JSON document is built everywhere but written by proc 0 when -J. */
 struct report {
-    struct json j;                /* document under construction */
-    struct run_meta meta;         /* collected by report_begin */
-    const struct bench_opts *o;   /* options of this run */
-    const struct be_info *bi;     /* geometry of this run */
-    int is_root;                  /* 1 on MPI rank 0 */
+    struct json j;              /* document under construction */
+    struct run_meta meta;       /* collected by report_begin */
+    const struct bench_opts *o; /* options of this run */
+    const struct be_info *bi;   /* geometry of this run */
+    int is_root;                /* 1 on MPI rank 0 */
 };
 
 /* report_begin: collects metadata (MPI must be initialized), opens the

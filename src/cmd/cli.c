@@ -25,8 +25,8 @@ static int distance(const char *a, size_t la, const char *b, size_t lb)
     return d[la][lb] > 9 ? 9 : d[la][lb];
 }
 
-const char *cli_suggest(const char *word, size_t wlen, const char *const *names, int n, const char *prefix,
-                        char *out, size_t len)
+const char *cli_suggest(
+    const char *word, size_t wlen, const char *const *names, int n, const char *prefix, char *out, size_t len)
 {
     out[0] = '\0';
     if (wlen == 0 || len == 0) return out;
@@ -41,7 +41,8 @@ const char *cli_suggest(const char *word, size_t wlen, const char *const *names,
     bool prefix_mode = false;
     if (best > limit)
         for (int k = 0; k < n; k++)
-            if (wlen >= 3 && strlen(names[k]) > wlen && strncmp(names[k], word, wlen) == 0) prefix_mode = true;
+            if (wlen >= 3 && strlen(names[k]) > wlen && strncmp(names[k], word, wlen) == 0)
+                prefix_mode = true;
     if (!prefix_mode && best > limit) return out;
     size_t o = 0;
     for (int k = 0; k < n && found < 3; k++) {
@@ -53,21 +54,28 @@ const char *cli_suggest(const char *word, size_t wlen, const char *const *names,
         o += (size_t)w;
         found++;
     }
-    if (found && o + 1 < len) { out[o++] = '?'; out[o] = '\0'; }
+    if (found && o + 1 < len) {
+        out[o++] = '?';
+        out[o] = '\0';
+    }
     return out;
 }
 
 /* The value of option o: after its '=' (eq), else the next argument. spelled is how it was
  * written ("--gpus", "-o"). Fails with ZS_ERR_USAGE naming it. */
 static int option_value(const cli_opt *o, const char *spelled, const char *eq, int argc, char **argv, int *i,
-                        const char **value, zs_error *err)
+    const char **value, zs_error *err)
 {
-    if (eq) *value = eq + 1;
-    else if (*i < argc) *value = argv[(*i)++];
-    else return zs_fail(err, ZS_ERR_USAGE, "%s needs a value (%s)", spelled, o->arg);
+    if (eq)
+        *value = eq + 1;
+    else if (*i < argc)
+        *value = argv[(*i)++];
+    else
+        return zs_fail(err, ZS_ERR_USAGE, "%s needs a value (%s)", spelled, o->arg);
     for (const char *p = *value; *p; p++)
         if ((unsigned char)*p < 0x20)
-            return zs_fail(err, ZS_ERR_USAGE, "--%s: the value contains a control character (a line break?)", o->name);
+            return zs_fail(
+                err, ZS_ERR_USAGE, "--%s: the value contains a control character (a line break?)", o->name);
     return ZS_OK;
 }
 
@@ -76,14 +84,20 @@ enum { MATCHED = 1 }; /* scan's status for an option found */
 /* Read argv[*i] (and its value, advancing *i past both). Returns the option it names, *status
  * MATCHED; or NULL, *status CLI_END, CLI_HELP, CLI_POSITIONAL (*value the argument) or
  * CLI_ERROR (err set). */
-static const cli_opt *scan(int argc, char **argv, int *i, const cli_opt *opts, const char **value, int *status,
-                           zs_error *err)
+static const cli_opt *scan(
+    int argc, char **argv, int *i, const cli_opt *opts, const char **value, int *status, zs_error *err)
 {
     *value = NULL;
     *status = CLI_ERROR;
-    if (*i >= argc) { *status = CLI_END; return NULL; }
+    if (*i >= argc) {
+        *status = CLI_END;
+        return NULL;
+    }
     const char *a = argv[(*i)++];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { *status = CLI_HELP; return NULL; }
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        *status = CLI_HELP;
+        return NULL;
+    }
     for (const cli_opt *o = opts; o->name; o++)
         if (o->alias && strcmp(a, o->alias) == 0) {
             if (option_value(o, o->alias, NULL, argc, argv, i, value, err)) return NULL;
@@ -101,7 +115,7 @@ static const cli_opt *scan(int argc, char **argv, int *i, const cli_opt *opts, c
     for (const char *p = a; *p; p++)
         if ((unsigned char)*p < 0x20) {
             zs_fail(err, ZS_ERR_USAGE, "--%.*s: contains a control character (a line break?)",
-                    (int)strcspn(name, "=\t\r\n"), name);
+                (int)strcspn(name, "=\t\r\n"), name);
             return NULL;
         }
     size_t nl = eq ? (size_t)(eq - name) : strlen(name);
@@ -123,12 +137,11 @@ static const cli_opt *scan(int argc, char **argv, int *i, const cli_opt *opts, c
     char hint[160];
     cli_suggest(name, nl, names, n, "--", hint, sizeof hint);
     zs_fail(err, ZS_ERR_USAGE, "unknown option --%.*s%s%s (see --help)", (int)(nl > 64 ? 64 : nl), name,
-            hint[0] ? "; " : "", hint);
+        hint[0] ? "; " : "", hint);
     return NULL;
 }
 
-int cli_next(int argc, char **argv, int *i, const cli_opt *opts, const char **value,
-             zs_error *err)
+int cli_next(int argc, char **argv, int *i, const cli_opt *opts, const char **value, zs_error *err)
 {
     int status;
     const cli_opt *o = scan(argc, argv, i, opts, value, &status, err);
@@ -159,11 +172,16 @@ static int store(const cli_opt *o, const char *v, zs_error *err)
     char flag[80];
     snprintf(flag, sizeof flag, "--%s", o->name);
     int k;
-    if (o->text) *o->text = v;
-    else if (o->on) *o->on = true;
-    else if (o->off) *o->off = false;
-    else if (o->whole) return units_parse_int(v, flag, o->min, o->max, o->whole, err);
-    else if (o->count) return units_parse_count(v, flag, o->count, err);
+    if (o->text)
+        *o->text = v;
+    else if (o->on)
+        *o->on = true;
+    else if (o->off)
+        *o->off = false;
+    else if (o->whole)
+        return units_parse_int(v, flag, o->min, o->max, o->whole, err);
+    else if (o->count)
+        return units_parse_count(v, flag, o->count, err);
     else if (o->choice) {
         if ((k = cli_choice(o->name, v, o->choices, err)) < 0) return err->code;
         *o->choice = k;

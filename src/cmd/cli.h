@@ -13,31 +13,30 @@
  * take function, or a binding (one of text .. choice), which cli_parse stores itself: a
  * command's table says what each flag sets instead of a switch over ids. */
 typedef struct cli_opt {
-    const char *name;    /* "gpus" for --gpus */
-    const char *arg;     /* metavariable ("N") or NULL for a switch */
-    const char *help;    /* one line for --help */
-    int id;              /* what cli_next returns for it (0 for a bound option) */
-    const char *alias;   /* a short spelling such as "-o", its value the next argument; or NULL */
-    const char **text;   /* the value as given */
-    bool *on, *off;      /* a switch sets *on to true, or *off to false */
-    int64_t *whole;      /* a whole number in [min, max] (units_parse_int: 8k, 1e3) */
+    const char *name;  /* "gpus" for --gpus */
+    const char *arg;   /* metavariable ("N") or NULL for a switch */
+    const char *help;  /* one line for --help */
+    int id;            /* what cli_next returns for it (0 for a bound option) */
+    const char *alias; /* a short spelling such as "-o", its value the next argument; or NULL */
+    const char **text; /* the value as given */
+    bool *on, *off;    /* a switch sets *on to true, or *off to false */
+    int64_t *whole;    /* a whole number in [min, max] (units_parse_int: 8k, 1e3) */
     int64_t min, max;
-    double *count;       /* a count such as 7e9 or 4M (units_parse_count) */
-    int *choice;         /* the value's index among choices ("time|cost|throughput") */
+    double *count; /* a count such as 7e9 or 4M (units_parse_count) */
+    int *choice;   /* the value's index among choices ("time|cost|throughput") */
     const char *choices;
 } cli_opt;
 
-#define CLI_END 0      /* no more arguments */
-#define CLI_HELP -1    /* --help / -h */
-#define CLI_ERROR -2   /* unknown option, missing value, stray argument: err is set */
+#define CLI_END 0         /* no more arguments */
+#define CLI_HELP -1       /* --help / -h */
+#define CLI_ERROR -2      /* unknown option, missing value, stray argument: err is set */
 #define CLI_POSITIONAL -3 /* a non-option argument; *value points at it */
 
 /* Read the next option from argv starting at *i (advancing it), for a table of ids (a bound
  * option's is 0: use cli_parse). Returns the option's id, CLI_END, CLI_HELP, CLI_POSITIONAL,
  * or CLI_ERROR with a ZS_ERR_USAGE message naming the option. The option table ends with an
  * entry whose name is NULL. */
-int cli_next(int argc, char **argv, int *i, const cli_opt *opts, const char **value,
-             zs_error *err);
+int cli_next(int argc, char **argv, int *i, const cli_opt *opts, const char **value, zs_error *err);
 
 /* What a command does with an option that has an id (not a binding), or with a positional
  * argument (id CLI_POSITIONAL, value the argument). Returns ZS_OK, or an error code with err
@@ -60,7 +59,7 @@ int cli_choice(const char *name, const char *v, const char *choices, zs_error *e
  * --offload-params). Each name is printed after prefix. Writes "" when nothing is close.
  * Returns out; never fails. */
 const char *cli_suggest(const char *word, size_t wlen, const char *const *names, int n, const char *prefix,
-                        char *out, size_t len);
+    char *out, size_t len);
 
 /* Print the options table as help lines. */
 void cli_print_options(FILE *f, const cli_opt *opts);

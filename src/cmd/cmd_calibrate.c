@@ -31,14 +31,17 @@ enum { C_NCCL = 1, C_HARNESS, C_FRAMEWORK, C_FORMAT }; /* the options take works
 
 static void usage(FILE *f, const cli_opt *opts)
 {
-    fprintf(f, "usage: zerosim calibrate --hardware BASE [--nccl-tests LOG...] [--harness FILE...] [--runs FILE]\n"
-               "                         [-o OUT.json] [--format " CALIBRATE_FORMATS "] [--force]\n\n"
-               "Fit latency and bandwidth per collective (weighted least squares, GSL; robust to outliers),\n"
-               "combine them per link level, fit GEMM and streaming efficiencies from zerobench, and the\n"
-               "end-to-end matmul efficiency from measured runs; write BASE with the fitted values and their\n"
-               "standard errors. Predictions with a calibrated profile carry 90%% intervals.\n\nOptions:\n");
+    fprintf(f,
+        "usage: zerosim calibrate --hardware BASE [--nccl-tests LOG...] [--harness FILE...] [--runs FILE]\n"
+        "                         [-o OUT.json] [--format " CALIBRATE_FORMATS "] [--force]\n\n"
+        "Fit latency and bandwidth per collective (weighted least squares, GSL; robust to outliers),\n"
+        "combine them per link level, fit GEMM and streaming efficiencies from zerobench, and the\n"
+        "end-to-end matmul efficiency from measured runs; write BASE with the fitted values and their\n"
+        "standard errors. Predictions with a calibrated profile carry 90%% intervals.\n\nOptions:\n");
     cli_print_options(f, opts);
-    fprintf(f, "\nExample:\n  zerosim calibrate --nccl-tests allreduce.log --nccl-tests allgather.log --hardware a100-80gb -o hardware/my-cluster.json\n");
+    fprintf(f,
+        "\nExample:\n  zerosim calibrate --nccl-tests allreduce.log --nccl-tests allgather.log --hardware "
+        "a100-80gb -o hardware/my-cluster.json\n");
 }
 
 #define MAX_INPUTS 64
@@ -48,7 +51,7 @@ typedef struct calib_args {
     const char *logs[MAX_INPUTS], *harness[MAX_INPUTS];
     int nl, nh;
     const char *runs_path, *hw_arg, *out, *hint, *plot_dir, *filter;
-    const framework *fw;          /* --framework: fit it on the runs */
+    const framework *fw; /* --framework: fit it on the runs */
     bool json, force;
 } calib_args;
 
@@ -107,7 +110,8 @@ static int draw(const char *dir, kept_points *k)
     bool found = plot_find_gnuplot(gnuplot, sizeof gnuplot);
     if (plot_dir_prepare(dir, &err) || plot_calibration(&o, k->set, k->n, found ? gnuplot : NULL, &err))
         return cmd_error("calibrate", err.code, err.msg);
-    if (!found) fprintf(stderr, "zerosim calibrate: gnuplot not found; wrote .dat and .gp files to %s\n", dir);
+    if (!found)
+        fprintf(stderr, "zerosim calibrate: gnuplot not found; wrote .dat and .gp files to %s\n", dir);
     return 0;
 }
 
@@ -127,7 +131,8 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
         return ZS_OK;
     case C_FRAMEWORK:
         if (!(a->fw = framework_find(v)))
-            return zs_fail(err, ZS_ERR_USAGE, "--framework: expected one of the frameworks (see 'zerosim estimate --help')");
+            return zs_fail(err, ZS_ERR_USAGE,
+                "--framework: expected one of the frameworks (see 'zerosim estimate --help')");
         return ZS_OK;
     case C_FORMAT:
         /* json, once asked for, stays: a later --format table does not take it back */
@@ -135,7 +140,8 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
         a->json |= k == 1;
         return ZS_OK;
     }
-    return zs_fail(err, ZS_ERR_USAGE, "unexpected argument (name inputs with --nccl-tests, --harness or --runs)");
+    return zs_fail(
+        err, ZS_ERR_USAGE, "unexpected argument (name inputs with --nccl-tests, --harness or --runs)");
 }
 
 /* Parse the command line into *a. Returns 0, -1 after --help, or an exit status (message
@@ -147,24 +153,36 @@ static int parse_args(int argc, char **argv, calib_args *a)
     for (int k = 1; k < argc; k++)
         if (strcmp(argv[k], "-o") == 0) argv[k] = "--output";
     const cli_opt opts[] = {
-        {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)", .id = C_NCCL},
+        {"nccl-tests", "LOG", "an nccl-tests output log (repeat for more; all formats since 2017)",
+            .id = C_NCCL},
         {"harness", "FILE", "a zerobench -J result file (repeat for more)", .id = C_HARNESS},
-        {"runs", "FILE", "measured training runs (CSV/JSON as 'zerosim validate' reads)", .text = &a->runs_path},
+        {"runs", "FILE", "measured training runs (CSV/JSON as 'zerosim validate' reads)",
+            .text = &a->runs_path},
         {"filter", "TEXT", "with --runs: only runs whose name contains TEXT", .text = &a->filter},
-        {"framework", "F", "with --runs: fit F's GEMM efficiency and per-step overhead on this system instead of the\n"
-         "                              profile's matmul fraction (runs without a framework column ran on F)", .id = C_FRAMEWORK},
+        {"framework", "F",
+            "with --runs: fit F's GEMM efficiency and per-step overhead on this system instead of the\n"
+            "                              profile's matmul fraction (runs without a framework column ran on "
+            "F)",
+            .id = C_FRAMEWORK},
         {"hardware", "NAME|FILE", "the base profile to calibrate (required)", .text = &a->hw_arg},
         {"output", "OUT.json", "write the calibrated profile here (also -o)", .text = &a->out},
-        {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)", .text = &a->hint},
-        {"plot", "DIR", "also draw calibration.png/.svg (measured vs fitted, log-log) in DIR", .text = &a->plot_dir},
+        {"collective", "NAME", "collective of logs that do not name it (all_reduce, all_gather, ...)",
+            .text = &a->hint},
+        {"plot", "DIR", "also draw calibration.png/.svg (measured vs fitted, log-log) in DIR",
+            .text = &a->plot_dir},
         {"format", "F", CALIBRATE_FORMATS " (default table)", .id = C_FORMAT},
-        {"force", NULL, "keep fitted values that fail a plausibility check (R^2, line rate, latency, back end, hosts)", .on = &a->force},
+        {"force", NULL,
+            "keep fitted values that fail a plausibility check (R^2, line rate, latency, back end, hosts)",
+            .on = &a->force},
         {NULL},
     };
     int rc = cmd_parse(&(cmd_spec){"calibrate", opts, usage, a, .take = take}, argc, argv);
     if (rc != CMD_GO) return rc == 0 ? -1 : rc;
-    if (!a->hw_arg) return cmd_error("calibrate", ZS_ERR_USAGE, "missing --hardware BASE (the profile to calibrate)");
-    if (!a->nl && !a->nh && !a->runs_path) return cmd_error("calibrate", ZS_ERR_USAGE, "nothing to fit: give --nccl-tests LOG, --harness FILE or --runs FILE");
+    if (!a->hw_arg)
+        return cmd_error("calibrate", ZS_ERR_USAGE, "missing --hardware BASE (the profile to calibrate)");
+    if (!a->nl && !a->nh && !a->runs_path)
+        return cmd_error("calibrate", ZS_ERR_USAGE,
+            "nothing to fit: give --nccl-tests LOG, --harness FILE or --runs FILE");
     return 0;
 }
 
@@ -181,17 +199,20 @@ static int inputs_of(const calib_args *a, const char **in)
 /* --framework F: F's GEMM efficiency and per-step overhead fitted on all the runs (those without
  * a framework column ran on F), predicted on hw as calibrated so far; recorded in hw's
  * framework fits, replacing an earlier fit of F. Fails like fwfit_all. */
-static int fit_framework(const framework *fw, run_record *runs, int nr, hardware *hw, calibration *c, zs_error *err)
+static int fit_framework(
+    const framework *fw, run_record *runs, int nr, hardware *hw, calibration *c, zs_error *err)
 {
     for (int k = 0; k < nr; k++)
-        if (strcmp(runs[k].framework, "generic") == 0) snprintf(runs[k].framework, sizeof runs[k].framework, "%s", fw->name);
+        if (strcmp(runs[k].framework, "generic") == 0)
+            snprintf(runs[k].framework, sizeof runs[k].framework, "%s", fw->name);
     fwfit_result fr;
     if (fwfit_all(runs, nr, fw, hw, &fr, err)) return err->code;
     hw_framework_fit *f = NULL;
     for (int i = 0; i < hw->n_fw_fits && !f; i++)
         if (strcmp(hw->fw_fits[i].name, fw->name) == 0) f = &hw->fw_fits[i];
     if (!f && hw->n_fw_fits == HW_MAX_FRAMEWORK_FITS)
-        return zs_fail(err, ZS_ERR_INPUT, "--framework: the profile already holds %d framework fits", HW_MAX_FRAMEWORK_FITS);
+        return zs_fail(err, ZS_ERR_INPUT, "--framework: the profile already holds %d framework fits",
+            HW_MAX_FRAMEWORK_FITS);
     if (!f) f = &hw->fw_fits[hw->n_fw_fits++];
     *f = (hw_framework_fit){{0}, fr.efficiency, fr.stderr_eff, fr.overhead, fr.stderr_overhead, fr.n_train};
     snprintf(f->name, sizeof f->name, "%s", fw->name);
@@ -219,7 +240,9 @@ static int fit_inputs(const calib_args *a, hardware *hw, calibration *c, kept_po
         bool gpu = strcmp(h.backend, "cuda") == 0;
         rc = calibrate_check_backend(c, &h, a->harness[k], err);
         for (int j = 0; j < h.n_sets && !rc; j++)
-            if (h.sets[j].ranks > 1 && !(rc = calibrate_add_set(c, &h.sets[j], a->harness[k], hw->gpus_per_node, h.ranks_per_node, err)))
+            if (h.sets[j].ranks > 1 &&
+                !(rc = calibrate_add_set(
+                      c, &h.sets[j], a->harness[k], hw->gpus_per_node, h.ranks_per_node, err)))
                 rc = keep(kept, &h.sets[j], &c->sets[c->n_sets - 1], err);
         if (!rc) rc = calibrate_add_bench(c, h.points, h.n_points, hw, gpu, err);
         harness_file_free(&h);
@@ -236,8 +259,10 @@ static int fit_inputs(const calib_args *a, hardware *hw, calibration *c, kept_po
         if (c->n_sets || c->have_gemm || c->have_hbm || c->have_host) rc = calibrate_apply(c, hw, err);
         bool timed = false;
         for (int k = 0; k < nr; k++) timed |= runs_measured_step(&runs[k]) > 0;
-        if (!rc && timed && a->fw) rc = fit_framework(a->fw, runs, nr, hw, c, err);
-        else if (!rc && timed) rc = calibrate_runs(c, runs, nr, hw, err);
+        if (!rc && timed && a->fw)
+            rc = fit_framework(a->fw, runs, nr, hw, c, err);
+        else if (!rc && timed)
+            rc = calibrate_runs(c, runs, nr, hw, err);
         if (!rc) rc = calibrate_memory(c, runs, nr, hw, err);
     }
     free(runs);
@@ -248,8 +273,8 @@ static int fit_inputs(const calib_args *a, hardware *hw, calibration *c, kept_po
 /* The calibrated profile: the base file with the fitted fields (through the profile's field
  * table, which refuses a value its loader would reject), the calibration record and the
  * "-calibrated" name. *prof is NULL on failure. */
-static int build_profile(const calib_args *a, const char *hw_path, const hardware *hw,
-                         const calibration *c, cJSON **prof, zs_error *err)
+static int build_profile(const calib_args *a, const char *hw_path, const hardware *hw, const calibration *c,
+    cJSON **prof, zs_error *err)
 {
     if (json_load_object(hw_path, prof, err)) return err->code;
     size_t off[16];
@@ -266,7 +291,8 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
     if (!rc && !cal) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     if (!rc) {
         cJSON *old = cJSON_GetObjectItemCaseSensitive(*prof, "calibration");
-        if (!(old ? cJSON_ReplaceItemViaPointer(*prof, old, cal) : cJSON_AddItemToObject(*prof, "calibration", cal))) {
+        if (!(old ? cJSON_ReplaceItemViaPointer(*prof, old, cal)
+                  : cJSON_AddItemToObject(*prof, "calibration", cal))) {
             cJSON_Delete(cal);
             rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
         }
@@ -275,12 +301,14 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
         char name[96];
         snprintf(name, sizeof name, "%s-calibrated", hw->name);
         cJSON *nm = cJSON_GetObjectItemCaseSensitive(*prof, "name");
-        if (nm && cJSON_IsString(nm) && !cJSON_SetValuestring(nm, name)) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+        if (nm && cJSON_IsString(nm) && !cJSON_SetValuestring(nm, name))
+            rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     }
     /* Framework fits, one object each under "frameworks". */
     if (!rc && hw->n_fw_fits > 0) {
         cJSON *fws = cJSON_GetObjectItemCaseSensitive(*prof, "frameworks");
-        if (!fws && !(fws = cJSON_AddObjectToObject(*prof, "frameworks"))) rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+        if (!fws && !(fws = cJSON_AddObjectToObject(*prof, "frameworks")))
+            rc = zs_fail(err, ZS_ERR_NOMEM, "out of memory");
         for (int i = 0; i < hw->n_fw_fits && !rc; i++) {
             const hw_framework_fit *f = &hw->fw_fits[i];
             cJSON *o = report_calibrate_fw_fit(f);
@@ -295,7 +323,10 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
     /* What calibrate writes must load: the same loader, on the same JSON. */
     hardware back;
     if (!rc && hardware_from_json(*prof, "the calibrated profile", &back, err)) rc = err->code;
-    if (rc) { cJSON_Delete(*prof); *prof = NULL; }
+    if (rc) {
+        cJSON_Delete(*prof);
+        *prof = NULL;
+    }
     return rc;
 }
 
@@ -311,7 +342,8 @@ static int write_profile(const char *path, const cJSON *prof, zs_error *err)
     } else {
         fputs(text, f.f);
         fputc('\n', f.f);
-        if (atomicfile_commit(&f) != 0) rc = zs_fail(err, ZS_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        if (atomicfile_commit(&f) != 0)
+            rc = zs_fail(err, ZS_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     }
     free(text);
     return rc;
@@ -325,14 +357,17 @@ int cmd_calibrate(int argc, char **argv)
     zs_error err = {0};
     char hw_path[4096];
     hardware hw;
-    if (catalog_resolve("hardware", a.hw_arg, hw_path, sizeof hw_path, &err) || hardware_load(hw_path, &hw, &err))
+    if (catalog_resolve("hardware", a.hw_arg, hw_path, sizeof hw_path, &err) ||
+        hardware_load(hw_path, &hw, &err))
         return cmd_error("calibrate", err.code, err.msg);
     if (a.out) {
         const char *in[2 * MAX_INPUTS + 2];
         int n = inputs_of(&a, in);
         in[n++] = hw_path;
         for (int k = 0; k < n; k++)
-            if (same_file(a.out, in[k])) return cmd_error("calibrate", ZS_ERR_USAGE, "-o would overwrite an input file; choose another path");
+            if (same_file(a.out, in[k]))
+                return cmd_error(
+                    "calibrate", ZS_ERR_USAGE, "-o would overwrite an input file; choose another path");
     }
     static kept_points kept;
     cJSON *prof = NULL;
@@ -342,10 +377,14 @@ int cmd_calibrate(int argc, char **argv)
     rc = fit_inputs(&a, &hw, c, &kept, &err);
     if (!rc) rc = build_profile(&a, hw_path, &hw, c, &prof, &err);
     if (!rc && a.out) rc = write_profile(a.out, prof, &err);
-    if (!rc && a.json) rc = report_calibrate_json(stdout, c, &hw, cJSON_GetObjectItemCaseSensitive(prof, "calibration"), a.out, &err);
-    else if (!rc) report_calibrate_table(stdout, c, &hw, a.hw_arg, a.out);
+    if (!rc && a.json)
+        rc = report_calibrate_json(
+            stdout, c, &hw, cJSON_GetObjectItemCaseSensitive(prof, "calibration"), a.out, &err);
+    else if (!rc)
+        report_calibrate_table(stdout, c, &hw, a.hw_arg, a.out);
     cJSON_Delete(prof);
-    for (int k = 0; k < c->n_warnings && !rc; k++) fprintf(stderr, "zerosim calibrate: warning: %s\n", c->warnings[k]);
+    for (int k = 0; k < c->n_warnings && !rc; k++)
+        fprintf(stderr, "zerosim calibrate: warning: %s\n", c->warnings[k]);
     free(c);
     if (rc) {
         kept_free(&kept);

@@ -12,20 +12,22 @@
 
 static void usage(FILE *f, const cli_opt *compare_only)
 {
-    fprintf(f, "usage: zerosim compare (--model NAME|FILE | --params COUNT) [--hardware H] [--gpus N] [options]\n\n"
-               "One column per strategy (and per framework with --framework all): memory per GPU at the\n"
-               "given settings, the largest micro-batch that fits (with and without recomputation) and\n"
-               "the speed there, the fewest GPUs with which it fits at all, the fastest configuration up\n"
-               "to --max-gpus, the cost of --tokens, and what each saves against DDP (or the weakest\n"
-               "strategy that fits). The answers come from estimate's and plan's core.\n"
-               "Exit status: 0 compared, 1 nothing fits anywhere, 2 usage, 3 bad input, 4 output error.\n\n"
-               "Compare options:\n");
+    fprintf(f,
+        "usage: zerosim compare (--model NAME|FILE | --params COUNT) [--hardware H] [--gpus N] [options]\n\n"
+        "One column per strategy (and per framework with --framework all): memory per GPU at the\n"
+        "given settings, the largest micro-batch that fits (with and without recomputation) and\n"
+        "the speed there, the fewest GPUs with which it fits at all, the fastest configuration up\n"
+        "to --max-gpus, the cost of --tokens, and what each saves against DDP (or the weakest\n"
+        "strategy that fits). The answers come from estimate's and plan's core.\n"
+        "Exit status: 0 compared, 1 nothing fits anywhere, 2 usage, 3 bad input, 4 output error.\n\n"
+        "Compare options:\n");
     cli_print_options(f, compare_only);
     fprintf(f, "\nConfiguration options:\n");
     cli_print_options(f, setup_options);
-    fprintf(f, "\nExamples:\n"
-               "  zerosim compare --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --tokens 2e12\n"
-               "  zerosim compare --model llama-3-8b --gpus 8 --framework all --format json\n");
+    fprintf(f,
+        "\nExamples:\n"
+        "  zerosim compare --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --tokens 2e12\n"
+        "  zerosim compare --model llama-3-8b --gpus 8 --framework all --format json\n");
 }
 
 int cmd_compare(int argc, char **argv)
@@ -38,8 +40,12 @@ int cmd_compare(int argc, char **argv)
     zs_error err = {0};
     double gb_tokens = 0;
     const cli_opt compare_only[] = {
-        {"max-gpus", "N", "largest cluster for the fewest-GPU and fastest searches (default: max(64, --gpus))", .whole = &sp.max_gpus, .min = 1, .max = 1000000},
-        {"global-batch", "SEQS", "sequences per step in those searches (default: --micro-batch x --grad-accum x DP)", .whole = &sp.global_batch, .min = 1, .max = 100000000},
+        {"max-gpus", "N",
+            "largest cluster for the fewest-GPU and fastest searches (default: max(64, --gpus))",
+            .whole = &sp.max_gpus, .min = 1, .max = 1000000},
+        {"global-batch", "SEQS",
+            "sequences per step in those searches (default: --micro-batch x --grad-accum x DP)",
+            .whole = &sp.global_batch, .min = 1, .max = 100000000},
         {"global-batch-tokens", "TOKENS", "the same in tokens, e.g. 4M", .count = &gb_tokens},
         {"no-offload", NULL, "searches leave out CPU/NVMe offload", .off = &sp.allow_offload},
         {"no-pp", NULL, "searches leave out pipeline parallelism", .off = &sp.allow_pp},

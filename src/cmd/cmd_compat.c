@@ -23,14 +23,18 @@ static int deepspeed(const setup *s)
         r.want[1] |= s->chosen[k]->shards.parameters;
     }
     if (!r.want[0] && !r.want[1])
-        return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: --strategy must include zero2 or zero3");
+        return cmd_error(
+            "estimate", ZS_ERR_USAGE, "--compat deepspeed: --strategy must include zero2 or zero3");
     r.params = s->pc.total;
     r.largest = s->pc.largest_module;
     if (r.want[1] && r.largest <= 0)
-        return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed with zero3 needs --largest-layer-params (or a --model)");
+        return cmd_error("estimate", ZS_ERR_USAGE,
+            "--compat deepspeed with zero3 needs --largest-layer-params (or a --model)");
     if (r.want[0]) r.n[0] = compat_deepspeed_zero2(r.params, gpn, nodes, 1.5, r.rows[0], COMPAT_DS_MAX_ROWS);
-    if (r.want[1]) r.n[1] = compat_deepspeed_zero3(r.params, r.largest, gpn, nodes, 1.5, r.rows[1], COMPAT_DS_MAX_ROWS);
-    if (r.n[0] < 0 || r.n[1] < 0) return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: arguments out of range");
+    if (r.want[1])
+        r.n[1] = compat_deepspeed_zero3(r.params, r.largest, gpn, nodes, 1.5, r.rows[1], COMPAT_DS_MAX_ROWS);
+    if (r.n[0] < 0 || r.n[1] < 0)
+        return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: arguments out of range");
     report_compat_deepspeed(stdout, s->format, &r);
     return 0;
 }
@@ -40,7 +44,9 @@ static int megatron(const setup *s, bool distopt)
 {
     const model *m = &s->m;
     const training *t = &s->t;
-    if (m->params_only) return cmd_error("estimate", ZS_ERR_USAGE, "--compat megatron needs --model (it uses the model's shape)");
+    if (m->params_only)
+        return cmd_error(
+            "estimate", ZS_ERR_USAGE, "--compat megatron needs --model (it uses the model's shape)");
     megatron_args a;
     compat_megatron_args_init(&a);
     a.num_layers = m->num_layers;
@@ -91,13 +97,12 @@ static int megatron(const setup *s, bool distopt)
     a.use_distributed_optimizer = distopt;
     a.sequence_parallel = t->sequence_parallel;
     a.recompute_granularity = t->checkpointing == CKPT_SELECTIVE ? MEGATRON_RECOMPUTE_SELECTIVE
-                              : t->checkpointing == CKPT_FULL    ? MEGATRON_RECOMPUTE_FULL
+        : t->checkpointing == CKPT_FULL                          ? MEGATRON_RECOMPUTE_FULL
                                                                  : MEGATRON_RECOMPUTE_NONE;
     a.num_microbatches = t->grad_accum;
     megatron_memory r;
     char err[256];
-    if (compat_megatron_memory(&a, &r, err, sizeof err))
-        return cmd_error("estimate", ZS_ERR_USAGE, err);
+    if (compat_megatron_memory(&a, &r, err, sizeof err)) return cmd_error("estimate", ZS_ERR_USAGE, err);
     report_compat_megatron(stdout, s->format, &r, a.padded_vocab_size);
     return 0;
 }

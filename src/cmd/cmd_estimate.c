@@ -11,16 +11,18 @@
 
 static void usage(FILE *f, const cli_opt *estimate_only)
 {
-    fprintf(f, "usage: zerosim estimate (--model NAME|FILE | --params COUNT) [options]\n\n"
-               "Memory per GPU, component by component, for DDP and ZeRO stages 1-3, and whether\n"
-               "it fits on the hardware. Exit status: 0 computed, 1 nothing fits, 2 usage, 3 bad input.\n\n"
-               "Options:\n");
+    fprintf(f,
+        "usage: zerosim estimate (--model NAME|FILE | --params COUNT) [options]\n\n"
+        "Memory per GPU, component by component, for DDP and ZeRO stages 1-3, and whether\n"
+        "it fits on the hardware. Exit status: 0 computed, 1 nothing fits, 2 usage, 3 bad input.\n\n"
+        "Options:\n");
     cli_print_options(f, setup_options);
     cli_print_options(f, estimate_only);
-    fprintf(f, "\nExamples:\n"
-               "  zerosim estimate --model llama-2-70b --hardware a100-80gb --gpus 64 --checkpointing full\n"
-               "  zerosim estimate --params 7.5e9 --gpus 64 --strategy zero3 --format json\n"
-               "  zerosim estimate --model llama-3-8b --deepspeed ds_config.json --gpus 8\n");
+    fprintf(f,
+        "\nExamples:\n"
+        "  zerosim estimate --model llama-2-70b --hardware a100-80gb --gpus 64 --checkpointing full\n"
+        "  zerosim estimate --params 7.5e9 --gpus 64 --strategy zero3 --format json\n"
+        "  zerosim estimate --model llama-3-8b --deepspeed ds_config.json --gpus 8\n");
 }
 
 int cmd_estimate(int argc, char **argv)
@@ -39,7 +41,8 @@ int cmd_estimate(int argc, char **argv)
     if (rc != CMD_GO) return rc;
     if (setup_finish(&s, &err)) return cmd_error("estimate", err.code, err.msg);
     if (s.all_frameworks)
-        return cmd_error("estimate", ZS_ERR_USAGE, "--framework all: name one framework (plan --framework all ranks across them)");
+        return cmd_error("estimate", ZS_ERR_USAGE,
+            "--framework all: name one framework (plan --framework all ranks across them)");
     if (compat) return cmd_compat(&s, compat, distopt);
 
     scenario sc = setup_scenario(&s);
@@ -58,7 +61,8 @@ int cmd_estimate(int argc, char **argv)
         zs_error ignore;
         if (sim_run_scenario(&ps, pr, &pn, &ignore) == ZS_OK)
             for (int k = 0; k < n && k < pn; k++)
-                if (r[k].applicable && pr[k].applicable) r[k].comm.plain_inter_bytes = pr[k].comm.bytes_level[LEVEL_INTER];
+                if (r[k].applicable && pr[k].applicable)
+                    r[k].comm.plain_inter_bytes = pr[k].comm.bytes_level[LEVEL_INTER];
     }
     int applicable = 0;
     for (int k = 0; k < n; k++) {
@@ -73,15 +77,20 @@ int cmd_estimate(int argc, char **argv)
         return cmd_error("estimate", ZS_ERR_USAGE, msg);
     }
     report_options ro = setup_report_options(&s);
-    if (report_estimate(stdout, &sc, &ro, r, n)) return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
+    if (report_estimate(stdout, &sc, &ro, r, n))
+        return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
     if (!fits) {
         /* Say what would fit, as the planner finds it; on stderr when stdout is data. */
         char hint[256];
         plan_suggest(&sc, hint, sizeof hint);
         FILE *o = s.format == FMT_TABLE ? stdout : stderr;
-        if (hint[0]) fprintf(o, "Nothing fits as given; %s.\n", hint);
-        else fprintf(o, "Nothing fits as given, nor with one change the planner tries (full recompute, CPU offload, a smaller\n"
-                        "micro-batch, TP, PP, up to 2^20 GPUs); 'zerosim plan' searches them together.\n");
+        if (hint[0])
+            fprintf(o, "Nothing fits as given; %s.\n", hint);
+        else
+            fprintf(o,
+                "Nothing fits as given, nor with one change the planner tries (full recompute, CPU offload, "
+                "a smaller\n"
+                "micro-batch, TP, PP, up to 2^20 GPUs); 'zerosim plan' searches them together.\n");
     }
     return fits ? 0 : ZS_ERR_NOFIT;
 }

@@ -10,8 +10,9 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: zerosim list models|hardware\n\n"
-               "The model catalog (family, total and active parameters, layers) or the hardware profiles.\n");
+    fprintf(f,
+        "usage: zerosim list models|hardware\n\n"
+        "The model catalog (family, total and active parameters, layers) or the hardware profiles.\n");
 }
 
 static int list(const char *kind)
@@ -20,12 +21,18 @@ static int list(const char *kind)
     char **names;
     if (catalog_list(kind, &names, &err)) return cmd_error("list", err.code, err.msg);
     bool models = strcmp(kind, "models") == 0;
-    if (models) printf("%-20s %-12s %18s %18s %7s %7s\n", "name", "family", "parameters", "active", "layers", "hidden");
-    else printf("%-14s %-26s %10s %6s %12s %10s\n", "name", "gpu", "HBM", "/node", "intra", "$/GPU-h");
+    if (models)
+        printf(
+            "%-20s %-12s %18s %18s %7s %7s\n", "name", "family", "parameters", "active", "layers", "hidden");
+    else
+        printf("%-14s %-26s %10s %6s %12s %10s\n", "name", "gpu", "HBM", "/node", "intra", "$/GPU-h");
     int bad = 0;
     for (char **p = names; *p; p++) {
         char path[4096], a[32], b[32];
-        if (catalog_resolve(kind, *p, path, sizeof path, &err)) { bad++; continue; }
+        if (catalog_resolve(kind, *p, path, sizeof path, &err)) {
+            bad++;
+            continue;
+        }
         if (models) {
             model m;
             param_counts pc;
@@ -35,8 +42,8 @@ static int list(const char *kind)
                 continue;
             }
             printf("%-20s %-12s %18s %18s %7lld %7lld\n", *p, m.model_type,
-                   units_fmt_count(pc.total, a, sizeof a), units_fmt_count(pc.active, b, sizeof b),
-                   (long long)m.num_layers, (long long)m.hidden_size);
+                units_fmt_count(pc.total, a, sizeof a), units_fmt_count(pc.active, b, sizeof b),
+                (long long)m.num_layers, (long long)m.hidden_size);
         } else {
             hardware hw;
             if (hardware_load(path, &hw, &err)) {
@@ -47,8 +54,8 @@ static int list(const char *kind)
             char bw[32];
             snprintf(bw, sizeof bw, "%.0f GB/s", hw.intra.bandwidth / 1e9);
             printf("%-14s %-26s %10s %6lld %12s %10.2f\n", *p, hw.gpu_model,
-                   units_fmt_bytes(hw.hbm_bytes, a, sizeof a), (long long)hw.gpus_per_node, bw,
-                   hw.price_per_gpu_hour);
+                units_fmt_bytes(hw.hbm_bytes, a, sizeof a), (long long)hw.gpus_per_node, bw,
+                hw.price_per_gpu_hour);
         }
     }
     catalog_free(names);
@@ -57,7 +64,10 @@ static int list(const char *kind)
 
 int cmd_list(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) { usage(stdout); return 0; }
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
     if (argc != 2 || (strcmp(argv[1], "models") != 0 && strcmp(argv[1], "hardware") != 0))
         return cmd_error("list", ZS_ERR_USAGE, "expected 'models' or 'hardware' (see 'zerosim list --help')");
     return list(argv[1]);

@@ -16,25 +16,30 @@
 
 static void usage(FILE *f, const cli_opt *plan_only)
 {
-    fprintf(f, "usage: zerosim plan (--model NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
-               "Search strategy (DDP, ZeRO-1/2/3), offload, TP, PP (and interleaving), micro-batch,\n"
-               "gradient accumulation, activation checkpointing and GPU count in whole nodes; keep what\n"
-               "fits; rank by step time, cost or throughput. Precision, optimizer, sequence length and\n"
-               "bucket sizes come from the flags below as in 'zerosim estimate'.\n\nPlan options:\n");
+    fprintf(f,
+        "usage: zerosim plan (--model NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
+        "Search strategy (DDP, ZeRO-1/2/3), offload, TP, PP (and interleaving), micro-batch,\n"
+        "gradient accumulation, activation checkpointing and GPU count in whole nodes; keep what\n"
+        "fits; rank by step time, cost or throughput. Precision, optimizer, sequence length and\n"
+        "bucket sizes come from the flags below as in 'zerosim estimate'.\n\nPlan options:\n");
     cli_print_options(f, plan_only);
     fprintf(f, "\nConfiguration options (fixed during the search):\n");
     cli_print_options(f, setup_options);
-    fprintf(f, "\nExamples:\n"
-               "  zerosim plan --model llama-2-70b --hardware h100-80gb --max-gpus 256 --tokens 2e12\n"
-               "  zerosim plan --model llama-3-8b --max-gpus 64 --rank cost --tokens 1e12 --budget 5e5\n"
-               "  zerosim plan --max-model --params 1e9 --hardware v100-32gb --gpus-list 1,16,64,400\n");
+    fprintf(f,
+        "\nExamples:\n"
+        "  zerosim plan --model llama-2-70b --hardware h100-80gb --max-gpus 256 --tokens 2e12\n"
+        "  zerosim plan --model llama-3-8b --max-gpus 64 --rank cost --tokens 1e12 --budget 5e5\n"
+        "  zerosim plan --max-model --params 1e9 --hardware v100-32gb --gpus-list 1,16,64,400\n");
 }
 
 static void progress(uint64_t done, uint64_t total, void *ctx)
 {
     (void)ctx;
-    if (done < total) fprintf(stderr, "\rplan: %llu/%llu GPU counts searched", (unsigned long long)done, (unsigned long long)total);
-    else fprintf(stderr, "\r%60s\r", "");
+    if (done < total)
+        fprintf(stderr, "\rplan: %llu/%llu GPU counts searched", (unsigned long long)done,
+            (unsigned long long)total);
+    else
+        fprintf(stderr, "\r%60s\r", "");
 }
 
 /* With a calibrated profile, each printed configuration gets its 90% step-time interval. */
@@ -61,7 +66,8 @@ static int gpu_counts(const char *list, int64_t max_gpus, int64_t *counts, int *
         return 0;
     }
     char buf[512];
-    if (strlen(list) >= sizeof buf) return cmd_error("plan", ZS_ERR_USAGE, "--gpus-list: longer than 511 characters");
+    if (strlen(list) >= sizeof buf)
+        return cmd_error("plan", ZS_ERR_USAGE, "--gpus-list: longer than 511 characters");
     snprintf(buf, sizeof buf, "%s", list);
     zs_error err = {0};
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -110,7 +116,8 @@ static void space_from_setup(const setup *s, bool maxmodel, plan_space *sp)
     sp->tokens = s->tokens;
     /* --framework all: every real framework (not the abstract generic one), each row named. */
     sp->frameworks[0] = NULL;
-    if (s->all_frameworks) frameworks_real(sp->frameworks);
+    if (s->all_frameworks)
+        frameworks_real(sp->frameworks);
     else if (s->t.framework) {
         sp->frameworks[0] = s->t.framework;
         sp->frameworks[1] = NULL;
@@ -127,7 +134,8 @@ static int search_and_report(const setup *s, const scenario *sc, plan_space *sp,
     if (plan_search_rounded(sc, sp, top, from_tokens, tty ? progress : NULL, NULL, &pr, &err))
         return cmd_error("plan", err.code, err.msg);
     for (int k = 0; k < pr.n_top; k++) add_interval(sc, &pr.top[k]);
-    for (int k = 0; strategies[k]; k++) if (pr.has_best[k]) add_interval(sc, &pr.best_per_strategy[k]);
+    for (int k = 0; strategies[k]; k++)
+        if (pr.has_best[k]) add_interval(sc, &pr.best_per_strategy[k]);
     /* What would fit, for the table only: it searches on, up to 4096 GPUs. */
     plan_hint hint;
     bool hinted = s->format == FMT_TABLE && pr.n_top == 0;
@@ -153,21 +161,34 @@ int cmd_plan(int argc, char **argv)
     double gb_tokens = 0, deadline_hours = 0;
     int rank = RANK_TIME;
     const cli_opt plan_only[] = {
-        {"max-gpus", "N", "largest cluster to consider, searched in whole nodes (default 64)", .whole = &sp.max_gpus, .min = 1, .max = 1000000},
-        {"min-gpus", "N", "smallest GPU count to consider (default 1)", .whole = &sp.min_gpus, .min = 1, .max = 1000000},
-        {"global-batch", "SEQS", "sequences per optimizer step (default: 4Mi = 4,194,304 tokens, Llama's batch)", .whole = &sp.global_batch, .min = 1, .max = 100000000},
-        {"global-batch-tokens", "TOKENS", "the global batch in tokens instead, e.g. 4Mi (2^22) or 4M (4e6); rounded to a feasible batch", .count = &gb_tokens},
-        {"budget", "USD", "keep configurations whose --tokens run costs at most this", .count = &sp.budget_dollars},
-        {"deadline", "HOURS", "keep configurations whose --tokens run finishes in time", .count = &deadline_hours},
+        {"max-gpus", "N", "largest cluster to consider, searched in whole nodes (default 64)",
+            .whole = &sp.max_gpus, .min = 1, .max = 1000000},
+        {"min-gpus", "N", "smallest GPU count to consider (default 1)", .whole = &sp.min_gpus, .min = 1,
+            .max = 1000000},
+        {"global-batch", "SEQS",
+            "sequences per optimizer step (default: 4Mi = 4,194,304 tokens, Llama's batch)",
+            .whole = &sp.global_batch, .min = 1, .max = 100000000},
+        {"global-batch-tokens", "TOKENS",
+            "the global batch in tokens instead, e.g. 4Mi (2^22) or 4M (4e6); rounded to a feasible batch",
+            .count = &gb_tokens},
+        {"budget", "USD", "keep configurations whose --tokens run costs at most this",
+            .count = &sp.budget_dollars},
+        {"deadline", "HOURS", "keep configurations whose --tokens run finishes in time",
+            .count = &deadline_hours},
         /* in plan_rank's order */
-        {"rank", "BY", "time|cost|throughput (default time; cost = GPU-hours)", .choice = &rank, .choices = "time|cost|throughput"},
+        {"rank", "BY", "time|cost|throughput (default time; cost = GPU-hours)", .choice = &rank,
+            .choices = "time|cost|throughput"},
         {"top", "N", "how many configurations to print (default 10)", .whole = &top, .min = 1, .max = 1000},
         {"no-offload", NULL, "do not consider CPU/NVMe offload", .off = &sp.allow_offload},
         {"no-pp", NULL, "do not consider pipeline parallelism", .off = &sp.allow_pp},
         {"no-tp", NULL, "do not consider tensor parallelism", .off = &sp.allow_tp},
-        {"max-micro-batch", "N", "largest micro-batch to try (default 32)", .whole = &sp.max_micro_batch, .min = 1, .max = 4096},
-        {"max-model", NULL, "instead: the largest model each strategy can train (depth scaling, or --params)", .on = &maxmodel},
-        {"gpus-list", "LIST", "GPU counts for --max-model, e.g. 8,64,512 (default: powers of two to --max-gpus)", .text = &list},
+        {"max-micro-batch", "N", "largest micro-batch to try (default 32)", .whole = &sp.max_micro_batch,
+            .min = 1, .max = 4096},
+        {"max-model", NULL, "instead: the largest model each strategy can train (depth scaling, or --params)",
+            .on = &maxmodel},
+        {"gpus-list", "LIST",
+            "GPU counts for --max-model, e.g. 8,64,512 (default: powers of two to --max-gpus)",
+            .text = &list},
         {NULL},
     };
     int rc = cmd_parse(&(cmd_spec){"plan", plan_only, usage, &s, .shared = true}, argc, argv);
@@ -177,7 +198,8 @@ int cmd_plan(int argc, char **argv)
     if (setup_finish(&s, &err)) return cmd_error("plan", err.code, err.msg);
     space_from_setup(&s, maxmodel, &sp);
     if ((sp.budget_dollars > 0 || sp.deadline_seconds > 0) && s.tokens <= 0)
-        return cmd_error("plan", ZS_ERR_USAGE, "--budget and --deadline need --tokens (the training run to cost)");
+        return cmd_error(
+            "plan", ZS_ERR_USAGE, "--budget and --deadline need --tokens (the training run to cost)");
     scenario sc = setup_scenario(&s);
     if (maxmodel) return max_model(&sc, s.format, &sp, list);
     /* The default batch: Llama's 4M tokens, which is 2048 sequences of 2048 = 4Mi (Touvron et
@@ -186,7 +208,8 @@ int cmd_plan(int argc, char **argv)
     if (from_tokens) {
         double tokens = gb_tokens > 0 ? gb_tokens : 4194304.0;
         double seqs = fmax(1, round(tokens / (double)s.t.seq_len));
-        if (seqs > 100000000) return cmd_error("plan", ZS_ERR_USAGE, "--global-batch-tokens: more than 1e8 sequences per step");
+        if (seqs > 100000000)
+            return cmd_error("plan", ZS_ERR_USAGE, "--global-batch-tokens: more than 1e8 sequences per step");
         sp.global_batch = (int64_t)seqs;
     }
     return search_and_report(&s, &sc, &sp, (int)top, from_tokens);

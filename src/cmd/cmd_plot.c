@@ -17,24 +17,27 @@ static const char *const not_plot[] = {"format", "explain", NULL};
 
 static void usage(FILE *f, const cli_opt *plot_only)
 {
-    fprintf(f, "usage: zerosim plot [CHART ...] (--model NAME|FILE | --params COUNT) [options] [-o DIR]\n"
-               "       zerosim plot validate --runs FILE [-o DIR]\n\n"
-               "Draw charts with gnuplot as PNG and SVG, with the data (.dat) and the gnuplot script (.gp)\n"
-               "beside them (redraw by hand: cd DIR && gnuplot memory.gp). Without gnuplot (on PATH, or\n"
-               "$GNUPLOT) only the .dat and .gp files are written. Charts (default: all the flags allow):\n");
+    fprintf(f,
+        "usage: zerosim plot [CHART ...] (--model NAME|FILE | --params COUNT) [options] [-o DIR]\n"
+        "       zerosim plot validate --runs FILE [-o DIR]\n\n"
+        "Draw charts with gnuplot as PNG and SVG, with the data (.dat) and the gnuplot script (.gp)\n"
+        "beside them (redraw by hand: cd DIR && gnuplot memory.gp). Without gnuplot (on PATH, or\n"
+        "$GNUPLOT) only the .dat and .gp files are written. Charts (default: all the flags allow):\n");
     for (int c = 0; c < plot_chart_count(); c++)
         if (plot_chart_help(c)) fprintf(f, "  %-15s %s\n", plot_chart_name(c), plot_chart_help(c));
-    fprintf(f, "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
-               "Options:\n");
+    fprintf(f,
+        "Exit status: 0 drawn, 2 usage, 3 bad input, 4 output error (or gnuplot failed).\n\n"
+        "Options:\n");
     cli_print_options(f, plot_only);
     cli_opt shared[96];
     cli_print_options(f, setup_merge_options(NULL, false, not_plot, shared, 96));
-    fprintf(f, "\nExamples:\n"
-               "  zerosim plot --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full\n"
-               "  zerosim plot memory step --model llama-3-8b --gpus 8 -o /tmp/charts --format png\n"
-               "  zerosim plot validate --runs tests/validation/published_runs.csv\n");
+    fprintf(f,
+        "\nExamples:\n"
+        "  zerosim plot --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing "
+        "full\n"
+        "  zerosim plot memory step --model llama-3-8b --gpus 8 -o /tmp/charts --format png\n"
+        "  zerosim plot validate --runs tests/validation/published_runs.csv\n");
 }
-
 
 /* The chart being drawn, and whether its progress line is showing. */
 typedef struct progress_line {
@@ -59,7 +62,7 @@ static void progress(int done, int total, void *ctx)
 static bool needs_met(unsigned needs, bool have_model, bool have_runs)
 {
     return !(needs & PLOT_NEEDS_FITS) && (have_model || !(needs & PLOT_NEEDS_SCENARIO)) &&
-           (have_runs || !(needs & PLOT_NEEDS_RUNS));
+        (have_runs || !(needs & PLOT_NEEDS_RUNS));
 }
 
 enum { P_GPUS_LIST = 1, P_FORMAT }; /* plot's options that take works out */
@@ -69,7 +72,7 @@ typedef struct plot_args {
     setup *s;
     plot_options *o;
     plot_request *q;
-    bool *want, any;        /* want[chart] for each chart named */
+    bool *want, any; /* want[chart] for each chart named */
 } plot_args;
 
 /* Plot's take: chart names, --gpus-list and --format; the rest goes to setup. */
@@ -83,7 +86,8 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
             char names[160] = "";
             for (int c = 0, at = 0; c < plot_chart_count() && at < (int)sizeof names; c++)
                 if (plot_chart_help(c))
-                    at += snprintf(names + at, sizeof names - (size_t)at, "%s%s", at ? ", " : "", plot_chart_name(c));
+                    at += snprintf(
+                        names + at, sizeof names - (size_t)at, "%s%s", at ? ", " : "", plot_chart_name(c));
             return zs_fail(err, ZS_ERR_USAGE, "unknown chart \"%.120s\" (%s)", v, names);
         }
         a->want[k] = a->any = true;
@@ -110,9 +114,13 @@ int cmd_plot(int argc, char **argv)
     zs_error err = {0};
     bool want[PLOT_MAX_CHARTS] = {false};
     const cli_opt plot_only[] = {
-        {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", .alias = "-o", .text = &o.dir},
-        {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart", .text = &q.runs_path},
-        {"gpus-list", "N,N,..", "GPU counts of memory-vs-gpus and max-model (default 1..node, then whole nodes x2 up to 1024)", .id = P_GPUS_LIST},
+        {"output", "DIR", "output directory, also -o DIR (default plots; created if missing)", .alias = "-o",
+            .text = &o.dir},
+        {"runs", "FILE", "measured runs (CSV or JSON, as `zerosim validate` reads) for the validate chart",
+            .text = &q.runs_path},
+        {"gpus-list", "N,N,..",
+            "GPU counts of memory-vs-gpus and max-model (default 1..node, then whole nodes x2 up to 1024)",
+            .id = P_GPUS_LIST},
         {"format", "F", PLOT_FORMATS " (default both)", .id = P_FORMAT},
         {"no-offload", NULL, "max-model: do not consider CPU/NVMe offload (as `plan`)", .on = &q.no_offload},
         {"no-pp", NULL, "max-model: do not consider pipeline parallelism", .on = &q.no_pp},
@@ -120,8 +128,9 @@ int cmd_plot(int argc, char **argv)
         {NULL},
     };
     plot_args a = {&s, &o, &q, want, false};
-    int rc = cmd_parse(&(cmd_spec){"plot", plot_only, usage, &a, .take = take, .shared = true, .own_first = true, .drop = not_plot},
-                       argc, argv);
+    int rc = cmd_parse(&(cmd_spec){"plot", plot_only, usage, &a, .take = take, .shared = true,
+                           .own_first = true, .drop = not_plot},
+        argc, argv);
     if (rc != CMD_GO) return rc;
     if (!*o.dir) return cmd_error("plot", ZS_ERR_USAGE, "-o: empty directory name");
     char dir[4096];
@@ -133,7 +142,8 @@ int cmd_plot(int argc, char **argv)
     bool have_model = s.model_arg || s.params > 0;
     if (!a.any) {
         if (!have_model && !q.runs_path)
-            return cmd_error("plot", ZS_ERR_USAGE, "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
+            return cmd_error("plot", ZS_ERR_USAGE,
+                "nothing to plot: give --model NAME|FILE or --params COUNT, and/or --runs FILE (see --help)");
         for (int c = 0; c < nc; c++)
             want[c] = needs_met(plot_chart_needs(c), have_model, q.runs_path != NULL);
     }

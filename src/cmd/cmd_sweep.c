@@ -28,16 +28,20 @@ static bool sweepable(int id)
 static void usage(FILE *f, const cli_opt *sweep_only)
 {
     char sweepable_names[1024];
-    fprintf(f, "usage: zerosim sweep (--model M | --params P) [--hardware H] [FLAG LIST|RANGE ...] [--format csv|json]\n\n"
-               "Evaluate every combination of the listed values and write one row per configuration and\n"
-               "strategy (CSV, or JSON lines with --format json), columns named like estimate's JSON keys.\n"
-               "Rows that do not fit, or whose combination is invalid, stay in the output, marked.\n\n"
-               "Values: a list 1,2,4; a range a:b (step 1), a:b:+STEP, a:b:xFACTOR (e.g. --gpus 8:4096:x2).\n"
-               "Sweepable: %s, and --strategy (a list, or all).\n\nOptions:\n",
-            setup_sweepable(sweepable_names, sizeof sweepable_names, 11, 90));
+    fprintf(f,
+        "usage: zerosim sweep (--model M | --params P) [--hardware H] [FLAG LIST|RANGE ...] [--format "
+        "csv|json]\n\n"
+        "Evaluate every combination of the listed values and write one row per configuration and\n"
+        "strategy (CSV, or JSON lines with --format json), columns named like estimate's JSON keys.\n"
+        "Rows that do not fit, or whose combination is invalid, stay in the output, marked.\n\n"
+        "Values: a list 1,2,4; a range a:b (step 1), a:b:+STEP, a:b:xFACTOR (e.g. --gpus 8:4096:x2).\n"
+        "Sweepable: %s, and --strategy (a list, or all).\n\nOptions:\n",
+        setup_sweepable(sweepable_names, sizeof sweepable_names, 11, 90));
     cli_print_options(f, sweep_only);
     cli_print_options(f, setup_options);
-    fprintf(f, "\nExample:\n  zerosim sweep --model llama-2-13b --gpus 8:512:x2 --strategy all --micro-batch 1,2,4 > grid.csv\n");
+    fprintf(f,
+        "\nExample:\n  zerosim sweep --model llama-2-13b --gpus 8:512:x2 --strategy all --micro-batch 1,2,4 "
+        "> grid.csv\n");
 }
 
 typedef struct dim {
@@ -50,12 +54,15 @@ typedef struct dim {
 /* Grid size in overflow-safe arithmetic: rows = product of the value counts x strategies,
  * stopping as soon as it passes limit. Returns false when it does (*rows is then > limit). */
 static bool grid_rows(const dim *dims, int nd, unsigned long long n_strategies, unsigned long long limit,
-                      unsigned long long *rows)
+    unsigned long long *rows)
 {
     unsigned long long total = n_strategies;
     for (int d = 0; d < nd; d++) {
         unsigned long long n = (unsigned long long)dims[d].n;
-        if (n && total > limit / n) { *rows = limit + 1; return false; }
+        if (n && total > limit / n) {
+            *rows = limit + 1;
+            return false;
+        }
         total *= n;
     }
     *rows = total;
@@ -87,7 +94,9 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
 {
     sweep_args *a = ctx;
     if (id == OPT_STRATEGY) {
-        if (a->strategy_list) return zs_fail(err, ZS_ERR_USAGE, "--strategy given twice: give one list, e.g. --strategy zero2,zero3");
+        if (a->strategy_list)
+            return zs_fail(
+                err, ZS_ERR_USAGE, "--strategy given twice: give one list, e.g. --strategy zero2,zero3");
         a->strategy_list = v;
         return ZS_OK;
     }
@@ -99,7 +108,8 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
      * values silently overwritten. One flag, one list. */
     for (int d = 0; d < a->nd; d++)
         if (a->dims[d].id == id)
-            return zs_fail(err, ZS_ERR_USAGE, "--%s given twice: give one list or range, e.g. --%s 8,16,32", flag, flag);
+            return zs_fail(
+                err, ZS_ERR_USAGE, "--%s given twice: give one list or range, e.g. --%s 8,16,32", flag, flag);
     if (a->nd == MAX_DIMS) return zs_fail(err, ZS_ERR_USAGE, "too many swept flags");
     dim *d = &a->dims[a->nd];
     d->id = id;
@@ -119,7 +129,8 @@ int cmd_sweep(int argc, char **argv)
     sweep_args a = {.s = &s};
     int64_t max_rows = (int64_t)SWEEP_DEFAULT_MAX_ROWS;
     const cli_opt sweep_only[] = {
-        {"max-rows", "N", "refuse a grid of more rows than this (default 1e6)", .whole = &max_rows, .min = 1, .max = INT64_MAX},
+        {"max-rows", "N", "refuse a grid of more rows than this (default 1e6)", .whole = &max_rows, .min = 1,
+            .max = INT64_MAX},
         {NULL},
     };
     int rc = cmd_parse(&(cmd_spec){"sweep", sweep_only, usage, &a, .take = take, .shared = true}, argc, argv);
@@ -141,8 +152,9 @@ int cmd_sweep(int argc, char **argv)
     unsigned long long ns = 0, total = 0, done = 0;
     while (s.chosen[ns]) ns++;
     if (!grid_rows(dims, nd, ns, (unsigned long long)max_rows, &total)) {
-        snprintf(err.msg, sizeof err.msg, "the grid has more than %lld rows (--max-rows); narrow a range or raise --max-rows",
-                 (long long)max_rows);
+        snprintf(err.msg, sizeof err.msg,
+            "the grid has more than %lld rows (--max-rows); narrow a range or raise --max-rows",
+            (long long)max_rows);
         return fail(dims, nd, ZS_ERR_USAGE, err.msg);
     }
     bool json = s.format == FMT_JSON;

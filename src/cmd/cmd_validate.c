@@ -17,10 +17,12 @@
 
 static void usage(FILE *f, const cli_opt *validate_opts)
 {
-    fprintf(f, "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] [--format " VALIDATE_FORMATS "]\n\n"
-               "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
-               "compare with what was measured: step time when known, else MFU. Prints each error,\n"
-               "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n");
+    fprintf(f,
+        "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] "
+        "[--format " VALIDATE_FORMATS "]\n\n"
+        "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
+        "compare with what was measured: step time when known, else MFU. Prints each error,\n"
+        "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n");
     cli_print_options(f, validate_opts);
     fprintf(f, "\nExample:\n  zerosim validate tests/validation/published_runs.csv\n");
 }
@@ -80,8 +82,10 @@ int cmd_validate(int argc, char **argv)
     const cli_opt validate_opts[] = {
         {"hardware", "NAME|FILE", "use this profile for every run (e.g. a calibrated one)", .text = &hw},
         {"filter", "TEXT", "only runs whose name contains TEXT", .text = &filter},
-        {"format", "F", VALIDATE_FORMATS " (default table)", .choice = &format, .choices = VALIDATE_FORMATS}, /* out_format's order */
-        {"fit", NULL, "per framework: fit its GEMM efficiency on the 1st, 3rd.. of its runs, report the rest", .on = &fit},
+        {"format", "F", VALIDATE_FORMATS " (default table)", .choice = &format,
+            .choices = VALIDATE_FORMATS}, /* out_format's order */
+        {"fit", NULL, "per framework: fit its GEMM efficiency on the 1st, 3rd.. of its runs, report the rest",
+            .on = &fit},
         {NULL},
     };
     int rc = cmd_parse(&(cmd_spec){"validate", validate_opts, usage, &rf, .take = take_file}, argc, argv);
@@ -92,7 +96,8 @@ int cmd_validate(int argc, char **argv)
         /* More files: their runs follow the first file's, in order (one set for --fit). */
         run_record *runs;
         int n;
-        if (validate_load_runs(rf.path, rf.n, &runs, &n, NULL, &err)) return cmd_error("validate", err.code, err.msg);
+        if (validate_load_runs(rf.path, rf.n, &runs, &n, NULL, &err))
+            return cmd_error("validate", err.code, err.msg);
         rc = fit_all(runs, n, hw, fmt);
         free(runs);
         return rc;

@@ -31,14 +31,14 @@ int cmd_error(const char *cmd, int code, const char *msg);
 /* What a command's command line is (cmd_args.c): its own options, bound to its variables or
  * with ids for take, and for a planning command the shared ones setup reads. */
 typedef struct cmd_spec {
-    const char *name;                            /* "plan": errors read "zerosim plan: ..." */
-    const cli_opt *own;                          /* the command's options */
-    void (*usage)(FILE *f, const cli_opt *own);  /* --help, printed to stdout */
-    void *ctx;                                   /* take's; a planning command's setup */
-    cli_take_fn take;                            /* id options and arguments; NULL: cmd_take_setup */
-    bool shared;                                 /* also setup's options (less drop), own after them */
-    bool own_first;                              /* with shared: own before them instead */
-    const char *const *drop;                     /* shared options the command does not take */
+    const char *name;                           /* "plan": errors read "zerosim plan: ..." */
+    const cli_opt *own;                         /* the command's options */
+    void (*usage)(FILE *f, const cli_opt *own); /* --help, printed to stdout */
+    void *ctx;                                  /* take's; a planning command's setup */
+    cli_take_fn take;                           /* id options and arguments; NULL: cmd_take_setup */
+    bool shared;                                /* also setup's options (less drop), own after them */
+    bool own_first;                             /* with shared: own before them instead */
+    const char *const *drop;                    /* shared options the command does not take */
 } cmd_spec;
 
 /* cmd_parse's status for "arguments read, go on". */

@@ -28,11 +28,12 @@ static int range(const char *flag, const char *item, char (*out)[32], int n, int
     if (st) *st++ = '\0';
     double lo, hi, step = 1;
     bool geometric = false;
-    if (number(a, &lo) || number(b, &hi) || lo > hi)
-        goto bad;
+    if (number(a, &lo) || number(b, &hi) || lo > hi) goto bad;
     if (st) {
-        if (*st == 'x' || *st == '*') geometric = true;
-        else if (*st != '+') goto bad;
+        if (*st == 'x' || *st == '*')
+            geometric = true;
+        else if (*st != '+')
+            goto bad;
         if (number(st + 1, &step) || (geometric ? step <= 1 : step <= 0)) goto bad;
     }
     if (geometric && lo <= 0) goto bad;
@@ -44,7 +45,8 @@ static int range(const char *flag, const char *item, char (*out)[32], int n, int
     }
     return n;
 bad:
-    zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not a range a:b, a:b:xFACTOR (FACTOR > 1) or a:b:+STEP (a <= b)", flag, item);
+    zs_fail(err, ZS_ERR_USAGE,
+        "--%s: \"%s\" is not a range a:b, a:b:xFACTOR (FACTOR > 1) or a:b:+STEP (a <= b)", flag, item);
     return -1;
 }
 

@@ -16,7 +16,8 @@ typedef struct command {
 
 static const command commands[] = {
     {"estimate", cmd_estimate, "memory, communication, step time and cost for DDP and ZeRO-1/2/3"},
-    {"compare", cmd_compare, "the strategy decision in one screen: memory, largest batch, fewest GPUs, speed, cost"},
+    {"compare", cmd_compare,
+        "the strategy decision in one screen: memory, largest batch, fewest GPUs, speed, cost"},
     {"plan", cmd_plan, "search every configuration: fastest/cheapest that fits, min GPUs, max model"},
     {"sweep", cmd_sweep, "evaluate a grid of configurations, one CSV/JSON row each"},
     {"plot", cmd_plot, "charts of memory, step time, communication, scaling and validation (gnuplot)"},
@@ -27,14 +28,16 @@ static const command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: zerosim COMMAND [options]   (zerosim COMMAND --help for its options)\n\n"
-               "Memory planning and cost simulation for large-model training: DDP, ZeRO-1/2/3,\n"
-               "offload, tensor and pipeline parallelism, activation checkpointing.\n\nCommands:\n");
+    fprintf(f,
+        "usage: zerosim COMMAND [options]   (zerosim COMMAND --help for its options)\n\n"
+        "Memory planning and cost simulation for large-model training: DDP, ZeRO-1/2/3,\n"
+        "offload, tensor and pipeline parallelism, activation checkpointing.\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "  --version  print the version\n");
-    fprintf(f, "\nExit status: 0 done, 1 nothing fits, 2 usage error, 3 bad input file, 4 output error.\n"
-               "Catalogs: models/ and hardware/ beside the binary, or $ZEROSIM_DATA.\n");
+    fprintf(f,
+        "\nExit status: 0 done, 1 nothing fits, 2 usage error, 3 bad input file, 4 output error.\n"
+        "Catalogs: models/ and hardware/ beside the binary, or $ZEROSIM_DATA.\n");
 }
 
 int cmd_error(const char *cmd, int code, const char *msg)
@@ -56,7 +59,7 @@ static int check_stdout(const char *cmd, int rc)
     int e = fflush(stdout) != 0 ? errno : 0;
     if (!e && !ferror(stdout)) return rc;
     fprintf(stderr, "zerosim%s%s: cannot write standard output%s%s\n", cmd ? " " : "", cmd ? cmd : "",
-            e ? ": " : "", e ? strerror(e) : "");
+        e ? ": " : "", e ? strerror(e) : "");
     return rc == ZS_OK || rc == ZS_ERR_NOFIT || rc == ZS_ERR_IO ? ZS_ERR_IO : rc;
 }
 
@@ -64,7 +67,10 @@ int main(int argc, char **argv)
 {
     /* `zerosim ... | head`: a closed pipe ends us quietly instead of raising an error. */
     signal(SIGPIPE, SIG_DFL);
-    if (argc < 2) { usage(stderr); return ZS_ERR_USAGE; }
+    if (argc < 2) {
+        usage(stderr);
+        return ZS_ERR_USAGE;
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return check_stdout(NULL, 0);
@@ -80,8 +86,10 @@ int main(int argc, char **argv)
         names[i] = commands[i].name;
     }
     char hint[128], msg[256];
-    cli_suggest(argv[1], strlen(argv[1]), names, (int)(sizeof names / sizeof names[0]), "", hint, sizeof hint);
-    snprintf(msg, sizeof msg, "unknown command \"%.64s\"%s%s (see 'zerosim --help')", argv[1], hint[0] ? "; " : "", hint);
+    cli_suggest(
+        argv[1], strlen(argv[1]), names, (int)(sizeof names / sizeof names[0]), "", hint, sizeof hint);
+    snprintf(msg, sizeof msg, "unknown command \"%.64s\"%s%s (see 'zerosim --help')", argv[1],
+        hint[0] ? "; " : "", hint);
     fprintf(stderr, "zerosim: ");
     for (const char *p = msg; *p; p++) fputc((unsigned char)*p < 0x20 ? '?' : *p, stderr);
     fputc('\n', stderr);

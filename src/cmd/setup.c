@@ -34,32 +34,36 @@ typedef struct own_opt {
 
 static const own_opt own_opts[] = {
     {{"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
-     OPT_GPUS, NULL},
+        OPT_GPUS, NULL},
     {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9",
-     .id = OPT_PARAMS}, OPT_GPUS, NULL},
+         .id = OPT_PARAMS},
+        OPT_GPUS, NULL},
     {{"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)",
-     .id = OPT_LARGEST}, OPT_GPUS, NULL},
-    {{"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE},
-     OPT_GPUS, NULL},
+         .id = OPT_LARGEST},
+        OPT_GPUS, NULL},
+    {{"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE}, OPT_GPUS, NULL},
     {{"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)",
-     .id = OPT_HBM}, OPT_GPUS, NULL},
-    {{"strategy", "S", "|all, or a comma list (default all)", .id = OPT_STRATEGY},
-     OPT_SHARD_GROUP, strategy_names},
+         .id = OPT_HBM},
+        OPT_GPUS, NULL},
+    {{"strategy", "S", "|all, or a comma list (default all)", .id = OPT_STRATEGY}, OPT_SHARD_GROUP,
+        strategy_names},
     {{"framework", "F", " (plan: also all); default generic, deepspeed with --deepspeed",
-     .id = OPT_FRAMEWORK}, OPT_SHARD_GROUP, framework_names},
+         .id = OPT_FRAMEWORK},
+        OPT_SHARD_GROUP, framework_names},
     {{"decoder-seq-len", "N",
-      "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
-     .id = OPT_DEC_SEQ}, OPT_ACCUM, NULL},
+         "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
+         .id = OPT_DEC_SEQ},
+        OPT_ACCUM, NULL},
     {{"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)",
-     .id = OPT_DEEPSPEED}, OPT_REDUCE_BUCKET, NULL},
+         .id = OPT_DEEPSPEED},
+        OPT_REDUCE_BUCKET, NULL},
     {{"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy",
-     .id = OPT_TOKENS}, 0, NULL},
-    {{"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE},
-     0, NULL},
-    {{"format", "F", " (default table)", .id = OPT_FORMAT},
-     0, format_names},
-    {{"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN},
-     0, NULL},
+         .id = OPT_TOKENS},
+        0, NULL},
+    {{"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE}, 0,
+        NULL},
+    {{"format", "F", " (default table)", .id = OPT_FORMAT}, 0, format_names},
+    {{"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN}, 0, NULL},
 };
 
 #define N_OWN (sizeof own_opts / sizeof own_opts[0])
@@ -147,7 +151,8 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
     case OPT_FRAMEWORK:
         if (strcmp(v, "all") != 0 && !framework_find(v))
-            return zs_fail(err, ZS_ERR_USAGE, "--framework: \"%s\" is not one of %s|all", v, framework_names());
+            return zs_fail(
+                err, ZS_ERR_USAGE, "--framework: \"%s\" is not one of %s|all", v, framework_names());
         s->framework_arg = v;
         return ZS_OK;
     case OPT_EXPLAIN: s->explain = true; return ZS_OK;
@@ -163,19 +168,25 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     case OPT_PRICE: return units_parse_count(v, "--price-per-gpu-hour", &s->price, err);
     case OPT_DEC_SEQ:
         if (units_parse_count(v, "--decoder-seq-len", &s->decoder_seq, err)) return err->code;
-        if (!(s->decoder_seq >= 1 && s->decoder_seq <= 1e8 && s->decoder_seq == (double)(long long)s->decoder_seq))
-            return zs_fail(err, ZS_ERR_USAGE, "--decoder-seq-len: expected a whole number of tokens from 1 to 1e8");
+        if (!(s->decoder_seq >= 1 && s->decoder_seq <= 1e8 &&
+                s->decoder_seq == (double)(long long)s->decoder_seq))
+            return zs_fail(
+                err, ZS_ERR_USAGE, "--decoder-seq-len: expected a whole number of tokens from 1 to 1e8");
         return ZS_OK;
     case OPT_HBM:
         if (units_parse_bytes(v, "--hbm", &s->hbm_override, err)) return err->code;
-        if (s->hbm_override < 1) return zs_fail(err, ZS_ERR_USAGE, "--hbm: expected a positive size such as 80GiB");
+        if (s->hbm_override < 1)
+            return zs_fail(err, ZS_ERR_USAGE, "--hbm: expected a positive size such as 80GiB");
         return ZS_OK;
     case OPT_FORMAT: {
         char names[64];
         for (const flag_choice *c = format_choices; c->name; c++)
-            if (strcmp(v, c->name) == 0) { s->format = (out_format)c->value; return ZS_OK; }
+            if (strcmp(v, c->name) == 0) {
+                s->format = (out_format)c->value;
+                return ZS_OK;
+            }
         return zs_fail(err, ZS_ERR_USAGE, "--format: \"%s\" is not one of %s", v,
-                       flag_choice_names(format_choices, 0, names, sizeof names));
+            flag_choice_names(format_choices, 0, names, sizeof names));
     }
     default:
         /* Parsed now, typed, so a bad value fails before any file is read. */
@@ -212,7 +223,8 @@ static int choose_strategies(setup *s, zs_error *err)
             st = strategy_find(tok);
         }
         if (!st && len > 0)
-            return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%.*s\" is not one of %s|all", (int)(len > 64 ? 64 : len), p, strategy_names());
+            return zs_fail(err, ZS_ERR_USAGE, "--strategy: \"%.*s\" is not one of %s|all",
+                (int)(len > 64 ? 64 : len), p, strategy_names());
         p += len;
         if (*p == ',') p++;
         if (!st) continue;
@@ -231,100 +243,134 @@ bool setup_flag_given(const setup *s, int id)
 }
 
 /* Append one "; "-separated note to the ds_config line of the report. */
-__attribute__((format(printf, 2, 3)))
-static void note_ds(setup *s, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void note_ds(setup *s, const char *fmt, ...)
 {
     size_t n = strlen(s->ds_notes);
     if (n + 3 >= sizeof s->ds_notes) return;
-    if (n) { memcpy(s->ds_notes + n, "; ", 3); n += 2; }
+    if (n) {
+        memcpy(s->ds_notes + n, "; ", 3);
+        n += 2;
+    }
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->ds_notes + n, sizeof s->ds_notes - n, fmt, ap);
     va_end(ap);
 }
 
-int setup_finish(setup *s, zs_error *err)
+/* --model and --params: exactly one, and --largest-layer-params only beside --params. Fails
+ * with ZS_ERR_USAGE naming the flags. */
+static int check_model_flags(const setup *s, zs_error *err)
 {
-    if (choose_strategies(s, err)) return err->code;
     if (s->model_arg && s->params > 0)
         return zs_fail(err, ZS_ERR_USAGE, "give --model or --params, not both");
     if (!s->model_arg && s->params <= 0)
-        return zs_fail(err, ZS_ERR_USAGE, "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')");
+        return zs_fail(
+            err, ZS_ERR_USAGE, "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')");
     if (s->largest_layer > 0 && s->model_arg)
-        return zs_fail(err, ZS_ERR_USAGE, "--largest-layer-params goes with --params (a --model's layers come from its shapes)");
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--largest-layer-params goes with --params (a --model's layers come from its shapes)");
     if (s->largest_layer > 0 && s->params > 0 && s->largest_layer > s->params)
-        return zs_fail(err, ZS_ERR_USAGE, "--largest-layer-params %g exceeds --params %g", s->largest_layer, s->params);
+        return zs_fail(
+            err, ZS_ERR_USAGE, "--largest-layer-params %g exceeds --params %g", s->largest_layer, s->params);
+    return ZS_OK;
+}
 
+/* Read --deepspeed's ds_config into s (training settings, notes, the strategy its stage names).
+ * Fails with the reader's error. */
+static int read_ds(setup *s, zs_error *err)
+{
+    snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
+    if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
+    dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
+    if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
+    if (s->ds.filled[0])
+        note_ds(s,
+            "\"auto\" filled as the HF Trainer does (h = %lld: reduce h^2, prefetch 0.9 h^2, persistence "
+            "10 h): %s",
+            (long long)s->m.hidden_size, s->ds.filled);
+    if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
+    /* The config's ZeRO stage picks the strategy unless --strategy says otherwise: stage k
+     * partitions the first k of optimizer states, gradients, parameters (DeepSpeed docs,
+     * zero_optimization.stage). */
+    const strategy *st = s->ds.stage < 0
+        ? NULL
+        : strategy_find_shards((shard_set){s->ds.stage >= 1, s->ds.stage >= 2, s->ds.stage >= 3});
+    if (st && strcmp(s->strategy_arg, "all") == 0) {
+        s->chosen[0] = st;
+        s->chosen[1] = NULL;
+    }
+    return ZS_OK;
+}
+
+/* train_batch_size = micro x accum x dp: derive whichever of the first two is missing, then
+ * check the three agree. Fails with ZS_ERR_INPUT naming the ds_config and the numbers. */
+static int batch_from_ds(setup *s, zs_error *err)
+{
+    int64_t dp = training_dp(&s->t);
+    bool micro = s->ds.micro_batch_set || setup_flag_given(s, OPT_MICRO);
+    bool accum = s->ds.grad_accum_set || setup_flag_given(s, OPT_ACCUM);
+    if (dp > 0 && !accum && micro && s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
+        s->t.grad_accum = s->ds.train_batch_size / (s->t.micro_batch * dp);
+    else if (dp > 0 && !micro && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
+        s->t.micro_batch = s->ds.train_batch_size / (s->t.grad_accum * dp);
+    /* DeepSpeed asserts train_batch_size == micro x accum x world size / model parallel
+     * (deepspeed/runtime/config.py, _batch_assertion): so do we, naming the three. */
+    double got = (double)s->t.micro_batch * (double)s->t.grad_accum * (double)dp;
+    if (!s->searches_gpus && dp > 0 && got != (double)s->ds.train_batch_size)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "%s: train_batch_size %lld is not micro-batch %lld x gradient accumulation %lld x "
+            "data-parallel %lld = %.0f (DeepSpeed asserts they agree)",
+            s->ds_path, (long long)s->ds.train_batch_size, (long long)s->t.micro_batch,
+            (long long)s->t.grad_accum, (long long)dp, got);
+    return ZS_OK;
+}
+
+int setup_finish(setup *s, zs_error *err)
+{
+    if (choose_strategies(s, err)) return err->code;
+    if (check_model_flags(s, err)) return err->code;
     if (catalog_resolve("hardware", s->hw_arg, s->hw_path, sizeof s->hw_path, err)) return err->code;
     if (hardware_load(s->hw_path, &s->hw, err)) return err->code;
     if (s->hbm_override > 0) s->hw.hbm_bytes = s->hbm_override;
     if (s->price >= 0) s->hw.price_per_gpu_hour = s->price;
 
     if (s->model_arg) {
-        if (catalog_resolve("models", s->model_arg, s->model_path, sizeof s->model_path, err)) return err->code;
+        if (catalog_resolve("models", s->model_arg, s->model_path, sizeof s->model_path, err))
+            return err->code;
         if (model_load(s->model_path, &s->m, err)) return err->code;
     } else {
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }
-    if (s->ds_arg) {
-        snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
-        if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
-        dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
-        if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
-        if (s->ds.filled[0]) note_ds(s, "\"auto\" filled as the HF Trainer does (h = %lld: reduce h^2, prefetch 0.9 h^2, persistence 10 h): %s",
-                                     (long long)s->m.hidden_size, s->ds.filled);
-        if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
-        /* The config's ZeRO stage picks the strategy unless --strategy says otherwise: stage k
-         * partitions the first k of optimizer states, gradients, parameters (DeepSpeed docs,
-         * zero_optimization.stage). */
-        const strategy *st = s->ds.stage < 0 ? NULL
-            : strategy_find_shards((shard_set){s->ds.stage >= 1, s->ds.stage >= 2, s->ds.stage >= 3});
-        if (st && strcmp(s->strategy_arg, "all") == 0) {
-            s->chosen[0] = st;
-            s->chosen[1] = NULL;
-        }
-    }
+    if (s->ds_arg && read_ds(s, err)) return err->code;
     /* The framework: the flag's, else DeepSpeed when a ds_config was read, else generic. */
-    if (s->framework_arg && strcmp(s->framework_arg, "all") == 0) s->all_frameworks = true;
-    else if (s->framework_arg) s->t.framework = framework_find(s->framework_arg);
-    else if (s->ds_arg) s->t.framework = &fw_deepspeed;
+    if (s->framework_arg && strcmp(s->framework_arg, "all") == 0)
+        s->all_frameworks = true;
+    else if (s->framework_arg)
+        s->t.framework = framework_find(s->framework_arg);
+    else if (s->ds_arg)
+        s->t.framework = &fw_deepspeed;
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
-    if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0) s->t.precision = PREC_FP16;
+    if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0)
+        s->t.precision = PREC_FP16;
     for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++)
         if (setup_flag_given(s, id)) training_flag_copy(&s->t, &s->flag_t, training_flag(id));
-    /* train_batch_size = micro x accum x dp: derive whichever of the first two is missing. */
-    if (s->ds.train_batch_size > 0) {
-        int64_t dp = training_dp(&s->t);
-        bool micro = s->ds.micro_batch_set || setup_flag_given(s, OPT_MICRO);
-        bool accum = s->ds.grad_accum_set || setup_flag_given(s, OPT_ACCUM);
-        if (dp > 0 && !accum && micro && s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
-            s->t.grad_accum = s->ds.train_batch_size / (s->t.micro_batch * dp);
-        else if (dp > 0 && !micro && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
-            s->t.micro_batch = s->ds.train_batch_size / (s->t.grad_accum * dp);
-        /* DeepSpeed asserts train_batch_size == micro x accum x world size / model parallel
-         * (deepspeed/runtime/config.py, _batch_assertion): so do we, naming the three. */
-        double got = (double)s->t.micro_batch * (double)s->t.grad_accum * (double)dp;
-        if (!s->searches_gpus && dp > 0 && got != (double)s->ds.train_batch_size)
-            return zs_fail(err, ZS_ERR_INPUT,
-                           "%s: train_batch_size %lld is not micro-batch %lld x gradient accumulation %lld x data-parallel %lld = %.0f (DeepSpeed asserts they agree)",
-                           s->ds_path, (long long)s->ds.train_batch_size, (long long)s->t.micro_batch,
-                           (long long)s->t.grad_accum, (long long)dp, got);
-    }
+    if (s->ds.train_batch_size > 0 && batch_from_ds(s, err)) return err->code;
     /* Each pipeline stage holds virtual_stages chunks of at least one layer (Narayanan et al.
      * 2021, section 2.2): more chunks than layers is no configuration at all. */
     if (!s->m.params_only && s->t.pp * s->t.virtual_stages > s->m.num_layers)
-        return zs_fail(err, ZS_ERR_USAGE, "--pp %lld x --virtual-stages %lld = %lld model chunks, more than the model's %lld layers",
-                       (long long)s->t.pp, (long long)s->t.virtual_stages, (long long)(s->t.pp * s->t.virtual_stages),
-                       (long long)s->m.num_layers);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--pp %lld x --virtual-stages %lld = %lld model chunks, more than the model's %lld layers",
+            (long long)s->t.pp, (long long)s->t.virtual_stages, (long long)(s->t.pp * s->t.virtual_stages),
+            (long long)s->m.num_layers);
     /* Decoder tokens travel as a ratio to the encoder's (the model field decoder_seq_ratio),
      * so a sweep over --seq-len keeps the proportion the flag gave. */
     if (s->decoder_seq > 0) {
         if (s->m.params_only || s->m.encoder_layers <= 0)
             return zs_fail(err, ZS_ERR_USAGE, "--decoder-seq-len: %s is not an encoder-decoder model",
-                           s->model_arg ? s->model_arg : "--params");
+                s->model_arg ? s->model_arg : "--params");
         if (s->decoder_seq / (double)s->t.seq_len > 1000)
             return zs_fail(err, ZS_ERR_USAGE, "--decoder-seq-len %.0f: more than 1000 x --seq-len %lld",
-                           s->decoder_seq, (long long)s->t.seq_len);
+                s->decoder_seq, (long long)s->t.seq_len);
         s->m.decoder_seq_ratio = s->decoder_seq / (double)s->t.seq_len;
     }
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
@@ -334,7 +380,8 @@ int setup_finish(setup *s, zs_error *err)
     if (s->ds.reduce_bucket_zero && !setup_flag_given(s, OPT_REDUCE_BUCKET)) {
         double big = s->m.params_only ? s->pc.largest_module : s->pc.largest_tensor;
         s->t.reduce_bucket = big > 1 ? big : 1;
-        note_ds(s, "reduce_bucket_size 0: one tensor per reduction, the largest %.0f elements", s->t.reduce_bucket);
+        note_ds(s, "reduce_bucket_size 0: one tensor per reduction, the largest %.0f elements",
+            s->t.reduce_bucket);
     }
     /* plan searches the GPU count: a fixed --tp/--pp/--cp is checked against the smallest
      * count that holds it, not against the default single GPU. */
@@ -349,12 +396,12 @@ scenario setup_scenario(const setup *s)
 
 report_options setup_report_options(const setup *s)
 {
-    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted, s->ds_notes,
-                            s->ds.ignored, s->ds.filled};
+    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted,
+        s->ds_notes, s->ds.ignored, s->ds.filled};
 }
 
-const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const char *const *drop,
-                                   cli_opt *out, int cap)
+const cli_opt *setup_merge_options(
+    const cli_opt *extra, bool extra_first, const char *const *drop, cli_opt *out, int cap)
 {
     const cli_opt *parts[2] = {extra_first ? extra : setup_options, extra_first ? setup_options : extra};
     int n = 0;

@@ -19,7 +19,7 @@
 typedef struct setup {
     model m;
     param_counts pc;
-    hardware hw;                 /* with --hbm and --price-per-gpu-hour applied */
+    hardware hw; /* with --hbm and --price-per-gpu-hour applied */
     training t;
     ds_config ds;
     char model_path[4096];
@@ -30,26 +30,37 @@ typedef struct setup {
     bool explain;
     /* file and strategy arguments, resolved in finish() */
     const char *model_arg, *hw_arg, *ds_arg, *strategy_arg, *framework_arg;
-    bool all_frameworks;            /* --framework all (plan): every real framework */
-    double params, largest_layer;   /* --params, --largest-layer-params; 0 = unset */
-    double hbm_override;            /* --hbm bytes; 0 = profile's */
-    double tokens;                  /* --tokens: training budget in tokens; 0 = none */
-    double price;                   /* --price-per-gpu-hour dollars; < 0 = profile's */
-    double decoder_seq;             /* --decoder-seq-len tokens (encoder-decoder); 0 = the model's */
+    bool all_frameworks;          /* --framework all (plan): every real framework */
+    double params, largest_layer; /* --params, --largest-layer-params; 0 = unset */
+    double hbm_override;          /* --hbm bytes; 0 = profile's */
+    double tokens;                /* --tokens: training budget in tokens; 0 = none */
+    double price;                 /* --price-per-gpu-hour dollars; < 0 = profile's */
+    double decoder_seq;           /* --decoder-seq-len tokens (encoder-decoder); 0 = the model's */
     /* Training flags are parsed when read (a bad value is a usage error before any file is
      * opened) into flag_t, and copied over t after ds_config in finish(), so flags win. */
     training flag_t;
-    bool searches_gpus;             /* plan: --gpus is searched, so train_batch_size is not
-                                       checked against the flag's DP */
-    char ds_notes[2048];            /* what the ds_config report line says beyond the path */
-    uint64_t given;                 /* bit id - TRAINING_FLAG_FIRST: training flag id was given */
+    bool searches_gpus;  /* plan: --gpus is searched, so train_batch_size is not
+                            checked against the flag's DP */
+    char ds_notes[2048]; /* what the ds_config report line says beyond the path */
+    uint64_t given;      /* bit id - TRAINING_FLAG_FIRST: training flag id was given */
 } setup;
 
 /* Ids of the shared options that are no training flag (the training flags' are training.h's
  * OPT_GPUS ...). */
 enum {
-    OPT_MODEL = 1000, OPT_PARAMS, OPT_LARGEST, OPT_HARDWARE, OPT_HBM, OPT_STRATEGY, OPT_FRAMEWORK,
-    OPT_DEC_SEQ, OPT_DEEPSPEED, OPT_TOKENS, OPT_PRICE, OPT_FORMAT, OPT_EXPLAIN,
+    OPT_MODEL = 1000,
+    OPT_PARAMS,
+    OPT_LARGEST,
+    OPT_HARDWARE,
+    OPT_HBM,
+    OPT_STRATEGY,
+    OPT_FRAMEWORK,
+    OPT_DEC_SEQ,
+    OPT_DEEPSPEED,
+    OPT_TOKENS,
+    OPT_PRICE,
+    OPT_FORMAT,
+    OPT_EXPLAIN,
 };
 
 /* The shared options table (ends with a NULL name), built once from training_flags[] and
@@ -90,7 +101,7 @@ report_options setup_report_options(const setup *s);
  * the shared ones named in `drop` (a NULL-terminated list of names, may be NULL), into out
  * (cap entries, NULL-name terminated). Returns out. Never fails: options past cap are left
  * out. */
-const cli_opt *setup_merge_options(const cli_opt *extra, bool extra_first, const char *const *drop,
-                                   cli_opt *out, int cap);
+const cli_opt *setup_merge_options(
+    const cli_opt *extra, bool extra_first, const char *const *drop, cli_opt *out, int cap);
 
 #endif

@@ -13,10 +13,10 @@
  * and sendrecv 1 from the GetBw functions of src/gather.cu, src/scatter.cu, src/sendrecv.cu in
  * the same repository. */
 typedef enum {
-    BUSBW_NONE = 0,       /* unknown collective */
-    BUSBW_ALL_REDUCE,     /* 2(n-1)/n: every byte is reduced and then broadcast around a ring */
-    BUSBW_SHARE,          /* (n-1)/n: each rank receives (or sends) the n-1 blocks it lacks */
-    BUSBW_ONE,            /* 1: the root's (or the one peer's) link carries the whole buffer */
+    BUSBW_NONE = 0,   /* unknown collective */
+    BUSBW_ALL_REDUCE, /* 2(n-1)/n: every byte is reduced and then broadcast around a ring */
+    BUSBW_SHARE,      /* (n-1)/n: each rank receives (or sends) the n-1 blocks it lacks */
+    BUSBW_ONE,        /* 1: the root's (or the one peer's) link carries the whole buffer */
 } busbw_kind;
 
 typedef struct busbw_coll {
@@ -95,8 +95,17 @@ static inline double busbw_factor(const char *collective, int64_t n)
 
 /* The factors by kind, as plain functions of n for tables of function pointers (the
  * simulator's coll_ops). */
-static inline double busbw_all_reduce(int64_t n) { return busbw_kind_factor(BUSBW_ALL_REDUCE, n); }
-static inline double busbw_share(int64_t n) { return busbw_kind_factor(BUSBW_SHARE, n); }
-static inline double busbw_one(int64_t n) { return busbw_kind_factor(BUSBW_ONE, n); }
+static inline double busbw_all_reduce(int64_t n)
+{
+    return busbw_kind_factor(BUSBW_ALL_REDUCE, n);
+}
+static inline double busbw_share(int64_t n)
+{
+    return busbw_kind_factor(BUSBW_SHARE, n);
+}
+static inline double busbw_one(int64_t n)
+{
+    return busbw_kind_factor(BUSBW_ONE, n);
+}
 
 #endif

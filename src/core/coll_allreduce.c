@@ -3,7 +3,10 @@
 
 #include "core/collective.h"
 
-static double factor(int64_t n) { return 2.0 * (double)(n - 1) / (double)n; }
+static double factor(int64_t n)
+{
+    return 2.0 * (double)(n - 1) / (double)n;
+}
 
 /* Ring: 2(n-1) steps moving 2(n-1)/n of the buffer (Thakur et al. 2005, section 4.4). Tree
  * (NCCL's double binary tree): 2 log2(n) steps, the whole buffer twice. NCCL picks the faster
@@ -15,7 +18,10 @@ static double flat_time(double s, int64_t n, coll_link l)
     return fmin(ring, tree);
 }
 
-static double flat_bytes(double s, int64_t n) { return factor(n) * s; }
+static double flat_bytes(double s, int64_t n)
+{
+    return factor(n) * s;
+}
 
 /* Reduce-scatter inside the node, all-reduce of 1/g of the buffer across nodes (one rank per
  * node per slice, on that GPU's NIC share), all-gather inside the node. */

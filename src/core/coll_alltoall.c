@@ -15,5 +15,5 @@ static void hier(double s, coll_group g, coll_link intra, coll_link inter, coll_
     out->bytes[LEVEL_INTRA] = nv;
 }
 
-const coll_ops coll_alltoall = {"all_to_all", "all-to-all", busbw_share, coll_half_ring_time,
-                                coll_half_ring_bytes, hier};
+const coll_ops coll_alltoall = {
+    "all_to_all", "all-to-all", busbw_share, coll_half_ring_time, coll_half_ring_bytes, hier};

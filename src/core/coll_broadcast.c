@@ -8,7 +8,11 @@ static double flat_time(double s, int64_t n, coll_link l)
     return coll_ring_time((double)(n - 1), s, l);
 }
 
-static double flat_bytes(double s, int64_t n) { (void)n; return s; }
+static double flat_bytes(double s, int64_t n)
+{
+    (void)n;
+    return s;
+}
 
 static void hier(double s, coll_group g, coll_link intra, coll_link inter, coll_cost *out)
 {

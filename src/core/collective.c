@@ -5,9 +5,12 @@
 #include <string.h>
 
 const coll_ops *const coll_table[COLL_COUNT] = {
-    [COLL_ALL_REDUCE] = &coll_allreduce, [COLL_REDUCE_SCATTER] = &coll_reducescatter,
-    [COLL_ALL_GATHER] = &coll_allgather, [COLL_BROADCAST] = &coll_broadcast,
-    [COLL_ALL_TO_ALL] = &coll_alltoall,  [COLL_P2P] = &coll_p2p,
+    [COLL_ALL_REDUCE] = &coll_allreduce,
+    [COLL_REDUCE_SCATTER] = &coll_reducescatter,
+    [COLL_ALL_GATHER] = &coll_allgather,
+    [COLL_BROADCAST] = &coll_broadcast,
+    [COLL_ALL_TO_ALL] = &coll_alltoall,
+    [COLL_P2P] = &coll_p2p,
 };
 
 void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_COUNT])
@@ -26,14 +29,20 @@ double coll_ring_time(double steps, double bytes, coll_link l)
 }
 
 /* The half ring's share of the buffer each rank sends: (n-1)/n. */
-static double coll_half_ring_factor(int64_t n) { return (double)(n - 1) / (double)n; }
+static double coll_half_ring_factor(int64_t n)
+{
+    return (double)(n - 1) / (double)n;
+}
 
 double coll_half_ring_time(double s, int64_t n, coll_link l)
 {
     return coll_ring_time((double)(n - 1), coll_half_ring_factor(n) * s, l);
 }
 
-double coll_half_ring_bytes(double s, int64_t n) { return coll_half_ring_factor(n) * s; }
+double coll_half_ring_bytes(double s, int64_t n)
+{
+    return coll_half_ring_factor(n) * s;
+}
 
 void coll_half_ring_hier(double s, coll_group g, coll_link intra, coll_link inter, coll_cost *out)
 {
@@ -50,8 +59,7 @@ double coll_log2ceil(int64_t n)
     return n > 1 ? (double)(64 - __builtin_clzll((unsigned long long)(n - 1))) : 0;
 }
 
-void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT],
-                  coll_cost *out)
+void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], coll_cost *out)
 {
     memset(out, 0, sizeof *out);
     if (g.n <= 1 || size <= 0) return;

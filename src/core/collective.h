@@ -6,8 +6,13 @@
 #include "core/hardware.h"
 
 typedef enum {
-    COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_BROADCAST, COLL_ALL_TO_ALL,
-    COLL_P2P, COLL_COUNT
+    COLL_ALL_REDUCE,
+    COLL_REDUCE_SCATTER,
+    COLL_ALL_GATHER,
+    COLL_BROADCAST,
+    COLL_ALL_TO_ALL,
+    COLL_P2P,
+    COLL_COUNT
 } coll_kind;
 
 typedef enum { LEVEL_INTRA, LEVEL_INTER, LEVEL_HOST, LEVEL_COUNT } link_level;
@@ -20,8 +25,8 @@ typedef struct coll_link {
 
 /* Where a group's ranks sit: n ranks, n_local of them in each node (n = n_local * nodes). */
 typedef struct coll_group {
-    int64_t n;        /* ranks in the group */
-    int64_t n_local;  /* ranks of the group inside one node */
+    int64_t n;       /* ranks in the group */
+    int64_t n_local; /* ranks of the group inside one node */
 } coll_group;
 
 /* A collective's cost on one group: time and bytes each rank sends per level. */
@@ -36,8 +41,8 @@ typedef struct coll_cost {
  * all-reduce/broadcast buffer, the all-gather output, the reduce-scatter input, the
  * all-to-all buffer per rank. */
 typedef struct coll_ops {
-    const char *name;   /* JSON key: "all_reduce", ... */
-    const char *label;  /* "all-reduce" */
+    const char *name;  /* JSON key: "all_reduce", ... */
+    const char *label; /* "all-reduce" */
     /* nccl-tests bus bandwidth factor: busbw = algbw x factor(n) (busbw.h) */
     double (*busbw_factor)(int64_t n);
     /* Time of the best flat algorithm (ring, tree, ...) on one link, and bytes sent per rank. */
@@ -47,8 +52,8 @@ typedef struct coll_ops {
     void (*hier)(double size, coll_group g, coll_link intra, coll_link inter, coll_cost *out);
 } coll_ops;
 
-extern const coll_ops coll_allreduce, coll_reducescatter, coll_allgather, coll_broadcast,
-    coll_alltoall, coll_p2p;
+extern const coll_ops coll_allreduce, coll_reducescatter, coll_allgather, coll_broadcast, coll_alltoall,
+    coll_p2p;
 
 /* The table indexed by coll_kind. */
 extern const coll_ops *const coll_table[COLL_COUNT];
@@ -60,8 +65,7 @@ void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_C
 /* Cost of one collective of `size` bytes on group g: flat on NVLink inside a node, flat on
  * the network when each node holds one rank, hierarchical otherwise. Pure; a group of one
  * rank costs nothing. */
-void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT],
-                  coll_cost *out);
+void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], coll_cost *out);
 
 /* The "half ring" that reduce-scatter and all-gather share (Thakur et al. 2005): factor
  * (n-1)/n, n-1 steps, and the two-level schedule NVLink (g-1)/g of the buffer, network

@@ -31,10 +31,16 @@ static void comm_tp(const sim_input *in, comm_plan *p)
      * userbuffers) hides a fraction of it under the GEMMs it splits. */
     double hid = in->fw->tp_overlap;
     if (t->sequence_parallel) {
-        comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP reduce-scatter (activations)", 0, 0, 0, hid});
-        comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-gather (activations)", 0, 0, 0, hid});
+        comm_add(p,
+            (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
+                "TP reduce-scatter (activations)", 0, 0, 0, hid});
+        comm_add(p,
+            (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
+                "TP all-gather (activations)", 0, 0, 0, hid});
     } else {
-        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0, "TP all-reduce (activations)", 0, 0, 0, hid});
+        comm_add(p,
+            (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
+                "TP all-reduce (activations)", 0, 0, 0, hid});
     }
 }
 
@@ -51,9 +57,12 @@ static void comm_cp(const sim_input *in, comm_plan *p)
     double cp = (double)t->cp, kvd = (double)(m->num_kv_heads * m->head_dim);
     double chunk = 2 * in->bt.act * (double)t->seq_len / cp * (double)t->micro_batch * kvd / (double)t->tp;
     double fwd = layers * (cp - 1) * mb * (t->checkpointing == CKPT_FULL ? 2 : 1);
-    comm_add(p, (comm_op){COLL_P2P, GROUP_CP, chunk, fwd, true, OVERLAP_ATTN_FWD, 0, "CP ring K/V exchange (forward)", 0, 0, 0, 0});
-    comm_add(p, (comm_op){COLL_P2P, GROUP_CP, 2 * chunk, layers * (cp - 1) * mb, true, OVERLAP_ATTN_BWD, 0,
-                          "CP ring K/V and gradients (backward)", 0, 0, 0, 0});
+    comm_add(p,
+        (comm_op){COLL_P2P, GROUP_CP, chunk, fwd, true, OVERLAP_ATTN_FWD, 0, "CP ring K/V exchange (forward)",
+            0, 0, 0, 0});
+    comm_add(p,
+        (comm_op){COLL_P2P, GROUP_CP, 2 * chunk, layers * (cp - 1) * mb, true, OVERLAP_ATTN_BWD, 0,
+            "CP ring K/V and gradients (backward)", 0, 0, 0, 0});
 }
 
 /* The experts' gradients reduce over the expert-data-parallel group, as the strategy
@@ -72,21 +81,28 @@ static void comm_expert_grads(const sim_input *in, const strategy *s, comm_plan 
         /* Hybrid sharding: reduce-scatter inside the shard group, the shard all-reduced
          * across the replicas (as the dense gradients, below). */
         if (shard > 1)
-            comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
-                                  "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
-        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP_REPLICA, g / (double)shard, every ? mb : 1, every, ov, 0,
-                              "expert gradient all-reduce across replicas (EDP)", 0, 0, 0, 0});
+            comm_add(p,
+                (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
+                    "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_ALL_REDUCE, GROUP_EDP_REPLICA, g / (double)shard, every ? mb : 1, every, ov, 0,
+                "expert gradient all-reduce across replicas (EDP)", 0, 0, 0, 0});
         if (!s->shards.parameters && shard > 1)
-            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
-                                  "expert parameter all-gather (EDP)", 0, 0, 0, 0});
+            comm_add(p,
+                (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE,
+                    0, "expert parameter all-gather (EDP)", 0, 0, 0, 0});
     } else if (s->shards.optimizer) {
-        comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
-                              "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
+                "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
         if (!s->shards.parameters) /* sharded parameters gather on use (the strategy's) */
-            comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE, 0,
-                                  "expert parameter all-gather (EDP)", 0, 0, 0, 0});
+            comm_add(p,
+                (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE,
+                    0, "expert parameter all-gather (EDP)", 0, 0, 0, 0});
     } else {
-        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_EDP, g, 1, false, ov, 0, "expert gradient all-reduce (EDP)", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_ALL_REDUCE, GROUP_EDP, g, 1, false, ov, 0, "expert gradient all-reduce (EDP)", 0,
+                0, 0, 0});
     }
 }
 
@@ -103,11 +119,13 @@ static void comm_ep(const sim_input *in, const strategy *s, comm_plan *p)
     double mb = (double)t->grad_accum, layers = (double)in->stage_layers;
     double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
     double k = (double)m->experts_per_token * (m->capacity_factor > 0 ? m->capacity_factor : 1);
-    double tokens = (double)t->seq_len / (double)t->cp * (double)t->micro_batch / (t->sequence_parallel ? (double)t->tp : 1);
+    double tokens = (double)t->seq_len / (double)t->cp * (double)t->micro_batch /
+        (t->sequence_parallel ? (double)t->tp : 1);
     double buf = tokens * k * (double)m->hidden_size * in->bt.act * t->moe_imbalance;
     double calls = moe_blocks * mb * (4 + (t->checkpointing == CKPT_FULL ? 2 : 0));
-    comm_add(p, (comm_op){COLL_ALL_TO_ALL, GROUP_EP, buf, calls, true, OVERLAP_NONE, 0,
-                          "EP all-to-all (dispatch + combine)", 0, 0, 0, 0});
+    comm_add(p,
+        (comm_op){COLL_ALL_TO_ALL, GROUP_EP, buf, calls, true, OVERLAP_NONE, 0,
+            "EP all-to-all (dispatch + combine)", 0, 0, 0, 0});
     comm_expert_grads(in, s, p);
 }
 
@@ -123,13 +141,21 @@ static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
          * PCIe as it is reduced (every micro-batch when the strategy reduces every
          * micro-batch), and updated 16-bit parameters come back up after the CPU step. */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0, "offload: gradients to host", 0, 0, 0, 0});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0, "offload: parameters from host", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0,
+                "offload: gradients to host", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_P2P, GROUP_HOST, in->bt.param * part, 1, false, OVERLAP_NONE, 0,
+                "offload: parameters from host", 0, 0, 0, 0});
     }
     if (t->offload_params != OFFLOAD_NONE && s->offload_params) {
         /* ZeRO-Infinity: the parameter partition is fetched for forward and for backward. */
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, stored, mb, true, OVERLAP_FORWARD, 0, "offload: parameters for forward", 0, 0, 0, 0});
-        comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, stored, mb, true, OVERLAP_BACKWARD, 0, "offload: parameters for backward", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_P2P, GROUP_HOST, stored, mb, true, OVERLAP_FORWARD, 0,
+                "offload: parameters for forward", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_P2P, GROUP_HOST, stored, mb, true, OVERLAP_BACKWARD, 0,
+                "offload: parameters for backward", 0, 0, 0, 0});
     }
 }
 
@@ -142,20 +168,25 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     if (!m->params_only && t->pp > 1) {
         /* One activation tensor forward and one gradient backward per micro-batch per stage
          * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */
-        double act = in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size) / (double)t->tp;
-        comm_add(p, (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0, 0, 0, 0});
+        double act =
+            in->bt.act * (double)(t->seq_len / t->cp * t->micro_batch * m->hidden_size) / (double)t->tp;
+        comm_add(p,
+            (comm_op){COLL_P2P, GROUP_PP, act, 2 * mb, true, OVERLAP_NONE, 0, "PP send/recv (activations)", 0,
+                0, 0, 0});
     }
     if (!m->params_only && t->cp > 1) comm_cp(in, p);
     if (!m->params_only && t->ep > 1) comm_ep(in, s, p);
-    if (in->groups[GROUP_REPLICA].n > 1 && (s->shards.optimizer || s->shards.gradients || s->shards.parameters)) {
+    if (in->groups[GROUP_REPLICA].n > 1 &&
+        (s->shards.optimizer || s->shards.gradients || s->shards.parameters)) {
         /* Hybrid sharding (HSDP, MiCS): each shard group reduces its gradients inside, then
          * the shards are all-reduced across the replicas: 2 (R-1)/R of grads / S per rank
          * over the network instead of the whole gradient (Zhang et al. 2022, section 3.2). */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
         double shard = in->bt.grad * in->trainable / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
-        comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_REPLICA, shard, every ? mb : 1, every,
-                              strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, 0,
-                              "gradient all-reduce across replicas", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_ALL_REDUCE, GROUP_REPLICA, shard, every ? mb : 1, every,
+                strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, 0,
+                "gradient all-reduce across replicas", 0, 0, 0, 0});
     }
     comm_offload(in, s, p);
 }

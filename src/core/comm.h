@@ -13,27 +13,44 @@ struct strategy;
  * ranks that shard the experts' states (its shard part under hybrid sharding), GROUP_EDP_REPLICA
  * their replicas. */
 typedef enum {
-    GROUP_DP, GROUP_TP, GROUP_PP, GROUP_HOST, GROUP_SHARD, GROUP_REPLICA, GROUP_HPZ, GROUP_CP, GROUP_EP, GROUP_EDP,
-    GROUP_EDP_REPLICA, GROUP_COUNT
+    GROUP_DP,
+    GROUP_TP,
+    GROUP_PP,
+    GROUP_HOST,
+    GROUP_SHARD,
+    GROUP_REPLICA,
+    GROUP_HPZ,
+    GROUP_CP,
+    GROUP_EP,
+    GROUP_EDP,
+    GROUP_EDP_REPLICA,
+    GROUP_COUNT
 } group_kind;
 
 /* Which compute a collective can hide under: none, a micro-batch's forward or backward, or
  * only its attention (ring attention's K/V exchange). */
-typedef enum { OVERLAP_NONE, OVERLAP_FORWARD, OVERLAP_BACKWARD, OVERLAP_ATTN_FWD, OVERLAP_ATTN_BWD, OVERLAP_COUNT } overlap_kind;
+typedef enum {
+    OVERLAP_NONE,
+    OVERLAP_FORWARD,
+    OVERLAP_BACKWARD,
+    OVERLAP_ATTN_FWD,
+    OVERLAP_ATTN_BWD,
+    OVERLAP_COUNT
+} overlap_kind;
 
 typedef struct comm_op {
     coll_kind kind;
     group_kind group;
-    double size;        /* bytes per call, as nccl-tests counts a collective's size */
-    double calls;       /* per step */
-    bool per_micro;     /* calls spread evenly over micro-batches (else all in the last one) */
+    double size;    /* bytes per call, as nccl-tests counts a collective's size */
+    double calls;   /* per step */
+    bool per_micro; /* calls spread evenly over micro-batches (else all in the last one) */
     overlap_kind overlap;
-    double tail;        /* bytes of the last bucket, which waits for the last backward op */
-    const char *what;   /* "gradient all-reduce" */
-    double seconds;     /* per call, filled by comm_summarise */
-    double tail_seconds;/* of the tail bucket, filled by comm_summarise */
-    double overhead;    /* seconds of host work per call (framework bookkeeping) */
-    double hidden;      /* fraction hidden under GEMMs regardless of `overlap` (TP overlap) */
+    double tail;         /* bytes of the last bucket, which waits for the last backward op */
+    const char *what;    /* "gradient all-reduce" */
+    double seconds;      /* per call, filled by comm_summarise */
+    double tail_seconds; /* of the tail bucket, filled by comm_summarise */
+    double overhead;     /* seconds of host work per call (framework bookkeeping) */
+    double hidden;       /* fraction hidden under GEMMs regardless of `overlap` (TP overlap) */
 } comm_op;
 
 #define COMM_MAX_OPS 16

@@ -1,4 +1,5 @@
-/* compat_deepspeed.c -- our own C rendering of DeepSpeed's ZeRO-2/ZeRO-3 model-states memory estimator rows. */
+/* compat_deepspeed.c -- our own C rendering of DeepSpeed's ZeRO-2/ZeRO-3 model-states memory estimator rows.
+ */
 #include "core/compat_deepspeed.h"
 
 #include <math.h>
@@ -20,8 +21,8 @@ static double py_max(double a, double b)
     return b > a ? b : a;
 }
 
-static int args_ok(double params, int gpus_per_node, int nodes, double factor,
-                   const ds_row *rows, int max_rows, int need_rows)
+static int args_ok(double params, int gpus_per_node, int nodes, double factor, const ds_row *rows,
+    int max_rows, int need_rows)
 {
     if (!isfinite(params) || params <= 0) return 0;
     if (gpus_per_node < 1 || nodes < 1) return 0;
@@ -30,8 +31,8 @@ static int args_ok(double params, int gpus_per_node, int nodes, double factor,
     return 1;
 }
 
-static ds_row make_row(int offload_param, int offload_optimizer, int zero_init,
-                       double gpu_mem, double cpu_mem)
+static ds_row make_row(
+    int offload_param, int offload_optimizer, int zero_init, double gpu_mem, double cpu_mem)
 {
     ds_row r;
     r.offload_param = offload_param;
@@ -42,11 +43,11 @@ static ds_row make_row(int offload_param, int offload_optimizer, int zero_init,
     return r;
 }
 
-int compat_deepspeed_zero2(double params, int gpus_per_node, int nodes,
-                           double additional_buffer_factor, ds_row *rows, int max_rows)
+int compat_deepspeed_zero2(
+    double params, int gpus_per_node, int nodes, double additional_buffer_factor, ds_row *rows, int max_rows)
 {
-    if (!args_ok(params, gpus_per_node, nodes, additional_buffer_factor, rows, max_rows,
-                 COMPAT_DS_ZERO2_ROWS))
+    if (!args_ok(
+            params, gpus_per_node, nodes, additional_buffer_factor, rows, max_rows, COMPAT_DS_ZERO2_ROWS))
         return -1;
 
     const double p = params, f = additional_buffer_factor;
@@ -68,15 +69,13 @@ int compat_deepspeed_zero2(double params, int gpus_per_node, int nodes,
     return COMPAT_DS_ZERO2_ROWS;
 }
 
-int compat_deepspeed_zero3(double params, double largest_layer_params, int gpus_per_node,
-                           int nodes, double additional_buffer_factor, ds_row *rows,
-                           int max_rows)
+int compat_deepspeed_zero3(double params, double largest_layer_params, int gpus_per_node, int nodes,
+    double additional_buffer_factor, ds_row *rows, int max_rows)
 {
-    if (!args_ok(params, gpus_per_node, nodes, additional_buffer_factor, rows, max_rows,
-                 COMPAT_DS_ZERO3_ROWS))
+    if (!args_ok(
+            params, gpus_per_node, nodes, additional_buffer_factor, rows, max_rows, COMPAT_DS_ZERO3_ROWS))
         return -1;
-    if (!isfinite(largest_layer_params) || largest_layer_params < 0)
-        return -1;
+    if (!isfinite(largest_layer_params) || largest_layer_params < 0) return -1;
 
     const double p = params, big = largest_layer_params, f = additional_buffer_factor;
     const double n = (double)gpus_per_node;
@@ -87,8 +86,7 @@ int compat_deepspeed_zero3(double params, double largest_layer_params, int gpus_
 
     /* offload_param=cpu, offload_optimizer=cpu */
     rows[k++] = make_row(1, 1, 1, largest_layer_memory, p * 18.0 * gpus_factor * f);
-    rows[k++] = make_row(1, 1, 0, largest_layer_memory,
-                         p * py_max(4.0 * n, 18.0 * gpus_factor) * f);
+    rows[k++] = make_row(1, 1, 0, largest_layer_memory, p * py_max(4.0 * n, 18.0 * gpus_factor) * f);
 
     /* offload_param=none, offload_optimizer=cpu */
     double gpu = largest_layer_memory + py_int(2.0 * p / total_gpus);

@@ -1,4 +1,5 @@
-/* compat_deepspeed.h -- DeepSpeed compatibility mode: reproduces estimate_zero2/zero3_model_states_mem_needs rows exactly. */
+/* compat_deepspeed.h -- DeepSpeed compatibility mode: reproduces estimate_zero2/zero3_model_states_mem_needs
+ * rows exactly. */
 #ifndef ZS_COMPAT_DEEPSPEED_H
 #define ZS_COMPAT_DEEPSPEED_H
 
@@ -45,11 +46,11 @@
 #define COMPAT_DS_ZERO3_ROWS 6 /* rows estimate_zero3_model_states_mem_needs_all_cold prints */
 
 typedef struct ds_row {
-    int offload_param;      /* 1 = "cpu", 0 = "none" */
-    int offload_optimizer;  /* 1 = "cpu", 0 = "none" */
-    int zero_init;          /* 1/0; always 0 for stage 2 rows */
-    double per_gpu_bytes;   /* bytes */
-    double per_cpu_bytes;   /* bytes, per node as DeepSpeed computes it */
+    int offload_param;     /* 1 = "cpu", 0 = "none" */
+    int offload_optimizer; /* 1 = "cpu", 0 = "none" */
+    int zero_init;         /* 1/0; always 0 for stage 2 rows */
+    double per_gpu_bytes;  /* bytes */
+    double per_cpu_bytes;  /* bytes, per node as DeepSpeed computes it */
 } ds_row;
 
 /* Fills rows[0..1] with DeepSpeed's ZeRO-2 rows (offload_optimizer cpu, then none)
@@ -58,8 +59,8 @@ typedef struct ds_row {
  * or not finite, gpus_per_node < 1, nodes < 1, additional_buffer_factor < 0 or
  * not finite, rows == NULL, or max_rows < 2; rows is left untouched on failure.
  * Pure: no I/O. */
-int compat_deepspeed_zero2(double params, int gpus_per_node, int nodes,
-                           double additional_buffer_factor, ds_row *rows, int max_rows);
+int compat_deepspeed_zero2(
+    double params, int gpus_per_node, int nodes, double additional_buffer_factor, ds_row *rows, int max_rows);
 
 /* Fills rows[0..5] with DeepSpeed's ZeRO-3 rows, in the order DeepSpeed prints them
  * (see above), for `params` total parameters whose largest layer (module) holds
@@ -68,8 +69,7 @@ int compat_deepspeed_zero2(double params, int gpus_per_node, int nodes,
  * or not finite, gpus_per_node < 1, nodes < 1, additional_buffer_factor < 0 or
  * not finite, rows == NULL, or max_rows < 6; rows is left untouched on failure.
  * Pure: no I/O. */
-int compat_deepspeed_zero3(double params, double largest_layer_params, int gpus_per_node,
-                           int nodes, double additional_buffer_factor, ds_row *rows,
-                           int max_rows);
+int compat_deepspeed_zero3(double params, double largest_layer_params, int gpus_per_node, int nodes,
+    double additional_buffer_factor, ds_row *rows, int max_rows);
 
 #endif

@@ -9,8 +9,7 @@
 #define MEGATRON_BYTES_IN_MB (1024.0 * 1024.0) /* NUM_BYTES_IN_MEGABYTE */
 
 /* Writes a one-line error message; returns -1 for the caller to pass on. */
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -57,8 +56,7 @@ void compat_megatron_args_init(megatron_args *a)
 
 int64_t compat_megatron_padded_vocab(int64_t vocab, int64_t divisible_by, int64_t tp)
 {
-    if (vocab <= 0 || divisible_by <= 0 || tp <= 0)
-        return -1;
+    if (vocab <= 0 || divisible_by <= 0 || tp <= 0) return -1;
     const int64_t multiple = divisible_by * tp;
     return (vocab + multiple - 1) / multiple * multiple;
 }
@@ -66,18 +64,21 @@ int64_t compat_megatron_padded_vocab(int64_t vocab, int64_t divisible_by, int64_
 /* The args after Megatron's validate_args() defaulting (see the header). */
 typedef struct resolved {
     megatron_args a;
-    int has_experts;  /* args.num_experts is not None */
+    int has_experts; /* args.num_experts is not None */
 } resolved;
 
 /* A lower bound on an int64_t field: "<name> must be >= <min><note>" when below it. */
 typedef struct bound {
     const char *name;
-    size_t offset;   /* in megatron_args */
+    size_t offset; /* in megatron_args */
     int64_t min;
     const char *note;
 } bound;
 
-#define BOUND(f, min, note) {#f, _Generic(((megatron_args *)0)->f, int64_t: offsetof(megatron_args, f)), min, note}
+#define BOUND(f, min, note)                                                                    \
+    {                                                                                          \
+#f, _Generic(((megatron_args *)0)->f, int64_t : offsetof(megatron_args, f)), min, note \
+    }
 /* Checked in this order, before the enums. */
 static const bound bounds[] = {
     BOUND(num_layers, 1, ""),
@@ -112,7 +113,8 @@ static int resolve_args(const megatron_args *in, resolved *r, char *err, size_t 
 
     for (size_t k = 0; k < sizeof bounds / sizeof bounds[0]; k++)
         if (*(const int64_t *)((const char *)a + bounds[k].offset) < bounds[k].min)
-            return fail(err, errlen, "%s must be >= %lld%s", bounds[k].name, (long long)bounds[k].min, bounds[k].note);
+            return fail(err, errlen, "%s must be >= %lld%s", bounds[k].name, (long long)bounds[k].min,
+                bounds[k].note);
     if (a->normalization != MEGATRON_NORM_LAYERNORM && a->normalization != MEGATRON_NORM_RMSNORM)
         return fail(err, errlen, "normalization must be LayerNorm or RMSNorm");
     if (a->recompute_granularity != MEGATRON_RECOMPUTE_NONE &&
@@ -131,31 +133,30 @@ static int resolve_args(const megatron_args *in, resolved *r, char *err, size_t 
     }
     if (a->kv_channels == 0) {
         if (a->hidden_size % a->num_attention_heads != 0)
-            return fail(err, errlen, "hidden_size %lld is not divisible by num_attention_heads %lld "
-                        "(set kv_channels)", (long long)a->hidden_size, (long long)a->num_attention_heads);
+            return fail(err, errlen,
+                "hidden_size %lld is not divisible by num_attention_heads %lld "
+                "(set kv_channels)",
+                (long long)a->hidden_size, (long long)a->num_attention_heads);
         a->kv_channels = a->hidden_size / a->num_attention_heads;
     }
     r->has_experts = a->num_experts > 0;
-    if (r->has_experts && a->moe_ffn_hidden_size == 0)
-        a->moe_ffn_hidden_size = a->ffn_hidden_size;
-    if (a->expert_tensor_parallel_size == 0)
-        a->expert_tensor_parallel_size = a->tensor_model_parallel_size;
-    if (a->tensor_model_parallel_size == 1)
-        a->sequence_parallel = 0;
+    if (r->has_experts && a->moe_ffn_hidden_size == 0) a->moe_ffn_hidden_size = a->ffn_hidden_size;
+    if (a->expert_tensor_parallel_size == 0) a->expert_tensor_parallel_size = a->tensor_model_parallel_size;
+    if (a->tensor_model_parallel_size == 1) a->sequence_parallel = 0;
 
     /* Formula assertions / Python errors. */
     if (a->multi_latent_attention) {
         if (a->group_query_attention)
             return fail(err, errlen, "multi_latent_attention cannot be combined with group_query_attention");
-        if (a->q_lora_rank < 0 || a->kv_lora_rank < 0 || a->qk_head_dim < 0 ||
-            a->qk_pos_emb_head_dim < 0 || a->v_head_dim < 0)
+        if (a->q_lora_rank < 0 || a->kv_lora_rank < 0 || a->qk_head_dim < 0 || a->qk_pos_emb_head_dim < 0 ||
+            a->v_head_dim < 0)
             return fail(err, errlen, "MLA ranks and head dims must be >= 0");
     }
     if (r->has_experts) {
         if (a->moe_layer_pattern != NULL) {
             if (a->moe_layer_pattern_len != a->num_layers)
                 return fail(err, errlen, "Invalid length of moe_layer_pattern: %lld, expected %lld",
-                            (long long)a->moe_layer_pattern_len, (long long)a->num_layers);
+                    (long long)a->moe_layer_pattern_len, (long long)a->num_layers);
             for (int64_t i = 0; i < a->num_layers; i++)
                 if (a->moe_layer_pattern[i] != 0 && a->moe_layer_pattern[i] != 1)
                     return fail(err, errlen, "moe_layer_pattern entries must be 0 or 1");
@@ -184,10 +185,10 @@ static double bytes_per_parameter(int distributed, int64_t dp)
 /* Parameters of one layer's parts and how many layers of each kind, as
  * compute_weight_and_optimizer_memory names them. */
 typedef struct layer_terms {
-    int64_t num_dense_layers, num_moe_layers;   /* layers of the main block */
-    int64_t mtp_dense_layers, mtp_moe_layers;   /* multi-token-prediction layers */
+    int64_t num_dense_layers, num_moe_layers;                  /* layers of the main block */
+    int64_t mtp_dense_layers, mtp_moe_layers;                  /* multi-token-prediction layers */
     int64_t embedding_size, final_layernorm, embedding_layers; /* parameters */
-    double attention, dense_mlp, shared_expert; /* parameters per layer */
+    double attention, dense_mlp, shared_expert;                /* parameters per layer */
     double routed_expert, active_routed_expert, latent_projection;
     double layernorm, router, shared_gate;
 } layer_terms;
@@ -203,10 +204,10 @@ static double self_attention_params(const megatron_args *a, int64_t norm_size)
             q_term = h * heads * (a->qk_head_dim + a->qk_pos_emb_head_dim);
         else /* q LoRA + rope + q norm */
             q_term = a->q_lora_rank * (h + heads * (a->qk_head_dim + a->qk_pos_emb_head_dim) + norm_size);
-        return (double)(q_term
-            + a->kv_lora_rank * (h + heads * (a->qk_head_dim + a->v_head_dim) + norm_size) /* kv LoRA + norm */
-            + h * a->qk_pos_emb_head_dim                                                   /* rope key */
-            + (heads * a->v_head_dim) * h);                                                /* output proj */
+        return (double)(q_term +
+            a->kv_lora_rank * (h + heads * (a->qk_head_dim + a->v_head_dim) + norm_size) /* kv LoRA + norm */
+            + h * a->qk_pos_emb_head_dim                                                 /* rope key */
+            + (heads * a->v_head_dim) * h);                                              /* output proj */
     }
     /* Attention projection size. */
     const int64_t query_projection_size = a->kv_channels * heads;
@@ -225,8 +226,7 @@ static void layer_terms_of(const resolved *r, layer_terms *lt)
 
     /* Dense / MoE layer split. */
     int64_t num_moe_layers = 0;
-    for (int64_t i = 0; i < a->num_layers; i++)
-        num_moe_layers += is_moe_layer(r, i);
+    for (int64_t i = 0; i < a->num_layers; i++) num_moe_layers += is_moe_layer(r, i);
     lt->num_moe_layers = num_moe_layers;
     lt->num_dense_layers = a->num_layers - num_moe_layers;
     const int64_t moe_ffn = r->has_experts ? a->moe_ffn_hidden_size : 0;
@@ -241,8 +241,8 @@ static void layer_terms_of(const resolved *r, layer_terms *lt)
     const int64_t norm_size = a->normalization == MEGATRON_NORM_RMSNORM ? 1 : 2;
     lt->embedding_size = h * a->padded_vocab_size;
     lt->final_layernorm = norm_size * h;
-    lt->embedding_layers = a->untie_embeddings_and_output_weights ? 2 * lt->embedding_size
-                                                                   : lt->embedding_size;
+    lt->embedding_layers =
+        a->untie_embeddings_and_output_weights ? 2 * lt->embedding_size : lt->embedding_size;
 
     lt->attention = self_attention_params(a, norm_size);
     lt->dense_mlp = (double)(2 * h * a->ffn_hidden_size) * gated;
@@ -255,8 +255,7 @@ static void layer_terms_of(const resolved *r, layer_terms *lt)
     lt->latent_projection =
         (r->has_experts && a->moe_latent_size > 0) ? (double)(2 * h * a->moe_latent_size) : 0.0;
     lt->layernorm = (double)(2 * h * norm_size);
-    lt->router =
-        r->has_experts ? (double)((h * num_experts) + (a->add_bias_linear ? num_experts : 0)) : 0.0;
+    lt->router = r->has_experts ? (double)((h * num_experts) + (a->add_bias_linear ? num_experts : 0)) : 0.0;
     lt->shared_gate = (shared_ffn > 0 && a->moe_shared_expert_gate) ? (double)h : 0.0;
 }
 
@@ -264,16 +263,16 @@ static void layer_terms_of(const resolved *r, layer_terms *lt)
 static void parameter_totals(const layer_terms *lt, megatron_memory *m)
 {
     const double layer_dense = lt->attention + lt->dense_mlp + lt->layernorm;
-    const double layer_moe = lt->attention + lt->shared_expert + lt->routed_expert + lt->latent_projection
-                             + lt->layernorm + lt->router + lt->shared_gate;
-    const double layer_moe_active = lt->attention + lt->shared_expert + lt->active_routed_expert
-                                    + lt->latent_projection + lt->layernorm + lt->router + lt->shared_gate;
-    const double block = layer_dense * (double)lt->num_dense_layers
-                         + layer_moe * (double)lt->num_moe_layers + (double)lt->final_layernorm;
-    const double block_active = layer_dense * (double)lt->num_dense_layers
-                                + layer_moe_active * (double)lt->num_moe_layers + (double)lt->final_layernorm;
-    const double mtp_block = layer_dense * (double)lt->mtp_dense_layers
-                             + layer_moe * (double)lt->mtp_moe_layers;
+    const double layer_moe = lt->attention + lt->shared_expert + lt->routed_expert + lt->latent_projection +
+        lt->layernorm + lt->router + lt->shared_gate;
+    const double layer_moe_active = lt->attention + lt->shared_expert + lt->active_routed_expert +
+        lt->latent_projection + lt->layernorm + lt->router + lt->shared_gate;
+    const double block = layer_dense * (double)lt->num_dense_layers + layer_moe * (double)lt->num_moe_layers +
+        (double)lt->final_layernorm;
+    const double block_active = layer_dense * (double)lt->num_dense_layers +
+        layer_moe_active * (double)lt->num_moe_layers + (double)lt->final_layernorm;
+    const double mtp_block =
+        layer_dense * (double)lt->mtp_dense_layers + layer_moe * (double)lt->mtp_moe_layers;
 
     m->num_parameters_in_transformer_block = block;
     m->num_active_parameters_in_transformer_block = block_active;
@@ -303,14 +302,14 @@ static int weight_and_optimizer(const resolved *r, megatron_memory *m, char *err
     const int64_t expert_dp = a->world_size / (etp * ep * pp);
 
     /* Parameters by how a rank holds them: TP-sharded, replicated, or EP/ETP-sharded. */
-    const double tp_block = (attention + dense_mlp) * num_dense_layers
-                            + (attention + shared_expert) * num_moe_layers;
+    const double tp_block =
+        (attention + dense_mlp) * num_dense_layers + (attention + shared_expert) * num_moe_layers;
     const double moe_replicated = layernorm + lt.latent_projection + lt.router + lt.shared_gate;
-    const double repl_block = layernorm * num_dense_layers
-                              + moe_replicated * num_moe_layers + (double)lt.final_layernorm;
+    const double repl_block =
+        layernorm * num_dense_layers + moe_replicated * num_moe_layers + (double)lt.final_layernorm;
     const double expert_block = lt.routed_expert * num_moe_layers;
-    const double tp_mtp = (attention + dense_mlp) * mtp_dense_layers
-                          + (attention + shared_expert) * mtp_moe_layers;
+    const double tp_mtp =
+        (attention + dense_mlp) * mtp_dense_layers + (attention + shared_expert) * mtp_moe_layers;
     const double repl_mtp = layernorm * mtp_dense_layers + moe_replicated * mtp_moe_layers;
     const double expert_mtp = lt.routed_expert * mtp_moe_layers;
 
@@ -326,15 +325,15 @@ static int weight_and_optimizer(const resolved *r, megatron_memory *m, char *err
     m->num_parameters_on_most_loaded_shard = most_loaded;
     m->num_parameters_on_other_shards = 0.0;
     if (pp > 1)
-        m->num_parameters_on_other_shards = tp_block / (double)(pp * tp) + repl_block / (double)pp
-                                            + expert_block / (double)(pp * etp * ep);
+        m->num_parameters_on_other_shards =
+            tp_block / (double)(pp * tp) + repl_block / (double)pp + expert_block / (double)(pp * etp * ep);
 
     if (a->use_distributed_optimizer && expert_dp < 1)
         return fail(err, errlen, "expert data-parallel size world_size // (ETP*EP*PP) = %lld // %lld is 0",
-                    (long long)a->world_size, (long long)(etp * ep * pp));
-    m->weight_and_optimizer_bytes =
-        (tp_on_shard + repl_on_shard) * bytes_per_parameter(a->use_distributed_optimizer, a->data_parallel_size)
-        + expert_on_shard * bytes_per_parameter(a->use_distributed_optimizer, expert_dp);
+            (long long)a->world_size, (long long)(etp * ep * pp));
+    m->weight_and_optimizer_bytes = (tp_on_shard + repl_on_shard) *
+            bytes_per_parameter(a->use_distributed_optimizer, a->data_parallel_size) +
+        expert_on_shard * bytes_per_parameter(a->use_distributed_optimizer, expert_dp);
     return 0;
 }
 
@@ -345,8 +344,8 @@ static void pipeline_schedule(const megatron_args *a, double *act, megatron_memo
     m->interleaved_schedule_memory_penalty = 1.0;
     m->in_flight_microbatches = 0;
     if (a->virtual_pipeline_model_parallel_size > 0) {
-        const double penalty = 1.0 + ((double)(pp - 1)
-                                      / (double)(pp * a->virtual_pipeline_model_parallel_size));
+        const double penalty =
+            1.0 + ((double)(pp - 1) / (double)(pp * a->virtual_pipeline_model_parallel_size));
         m->interleaved_schedule_memory_penalty = penalty;
         m->in_flight_microbatches = ceil_pos(penalty * (double)pp);
         *act *= penalty;

@@ -12,7 +12,7 @@
  * eager attention computes every score of the s x s matrix even where a window masks it,
  * and bidirectional (encoder) and cross-attention compute all of theirs. */
 static void block_attention(const model *m, const training *t, block_kind kind, bool local, double scale,
-                            double *model_flops, double *exec_flops)
+    double *model_flops, double *exec_flops)
 {
     double s = (double)t->seq_len * scale, s_enc = (double)t->seq_len;
     double q = (double)(m->num_heads * m->head_dim), wqk = q, wv = q;
@@ -24,9 +24,12 @@ static void block_attention(const model *m, const training *t, block_kind kind, 
     double keys = local ? fmin(s, (double)m->sliding_window) : s;
     double full = 2 * keys * (wqk + wv);
     double exec;
-    if (kind == BLOCK_ENCODER) exec = full;
-    else if (!t->flash_attention) exec = 2 * s * (wqk + wv);
-    else exec = full * (1 - keys / (2 * s));
+    if (kind == BLOCK_ENCODER)
+        exec = full;
+    else if (!t->flash_attention)
+        exec = 2 * s * (wqk + wv);
+    else
+        exec = full * (1 - keys / (2 * s));
     double mf = full, ef = exec;
     if (m->encoder_layers > 0 && kind == BLOCK_DENSE) {
         mf += 4 * s_enc * q; /* cross-attention over the encoder's tokens, all computed */
@@ -96,8 +99,8 @@ static double flops_per_token(const model *m, const param_counts *pc, const trai
  * loss reads and writes fp32 logits about four times (upcast, softmax, gradient): 16 V
  * bytes per token, split by TP over the vocabulary. Eager attention writes and re-reads
  * the a s^2 score matrix (softmax in and out, dropout): 4 e bytes per score. */
-static void flops_memory(const model *m, const param_counts *pc, const training *t, double tokens_mb,
-                         flops *f)
+static void flops_memory(
+    const model *m, const param_counts *pc, const training *t, double tokens_mb, flops *f)
 {
     f->mem_fwd_mb = f->attn_mem_fwd_mb = f->fp8_kernels_mb = 0;
     if (m->params_only) return;
@@ -111,7 +114,7 @@ static void flops_memory(const model *m, const param_counts *pc, const training 
     for (int kind = 0; kind < BLOCK_KINDS; kind++) {
         double n = pc->nblocks[kind];
         double w = kind == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
-                                           (double)m->shared_intermediate_size
+                (double)m->shared_intermediate_size
                                      : (double)m->intermediate_size;
         width += n * w / L;
     }
@@ -140,8 +143,7 @@ static void flops_memory(const model *m, const param_counts *pc, const training 
         /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
          * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
         double blocks = 0; /* every block's parameters, each kind counted by its number */
-        for (int kind = 0; kind < BLOCK_KINDS; kind++)
-            blocks += pc->nblocks[kind] * pc->blocks[kind];
+        for (int kind = 0; kind < BLOCK_KINDS; kind++) blocks += pc->nblocks[kind] * pc->blocks[kind];
         double linear = (blocks - pc->norm_per_layer * L) / mp;
         f->mem_fwd_mb += linear * (finetune_nf4_bytes() + 2);
     }
@@ -217,8 +219,8 @@ double compute_peak(const hardware *hw, const training *t)
  * operands sit lower still. Used when the profile does not give attention_fraction. */
 #define ATTENTION_FRACTION_DEFAULT 0.55
 
-mb_time compute_time(const hardware *hw, const training *t, const flops *f, double peak,
-                     double gemm_efficiency)
+mb_time compute_time(
+    const hardware *hw, const training *t, const flops *f, double peak, double gemm_efficiency)
 {
     double attn_frac = hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
     /* FP8 runs the GEMMs at the FP8 peak, but cuBLAS reaches a smaller fraction of it than of
@@ -260,5 +262,5 @@ double compute_gemm_flops(const model *m, const training *t)
 {
     if (m->params_only) return INFINITY;
     return 2 * (double)(t->micro_batch * t->seq_len / t->cp) * (double)m->hidden_size *
-           (double)m->intermediate_size / (double)t->tp;
+        (double)m->intermediate_size / (double)t->tp;
 }

@@ -10,30 +10,30 @@
 
 /* FLOPs per token of one forward pass, whole model (before model parallelism). */
 typedef struct flops {
-    double matmul;      /* 2 x active linear parameters (blocks + LM head) */
-    double attention;   /* 4 s q per layer: QK^T and attention x V, full (non-causal) */
-    double model_step;  /* per GPU per step: 3 x forward over its tokens, the MFU numerator
-                           (PaLM appendix B: 6N + 12 L H Q T per token) */
-    double hw_step;     /* per GPU per step: model_step plus recomputed FLOPs, counted the same
-                           way (the HFU numerator) */
-    double fwd_mb;      /* per GPU per micro-batch: forward, executed */
-    double bwd_mb;      /* backward, executed (2 x forward) */
-    double recompute_mb;/* recomputed forward (full) or attention scores (selective) */
-    double attn_fwd_mb; /* of fwd_mb: attention-score FLOPs, executed */
-    double mem_fwd_mb;  /* bytes of memory-bound traffic (norms, residuals, activation functions,
-                           rotary, dropout, loss) per GPU per micro-batch, forward */
+    double matmul;          /* 2 x active linear parameters (blocks + LM head) */
+    double attention;       /* 4 s q per layer: QK^T and attention x V, full (non-causal) */
+    double model_step;      /* per GPU per step: 3 x forward over its tokens, the MFU numerator
+                               (PaLM appendix B: 6N + 12 L H Q T per token) */
+    double hw_step;         /* per GPU per step: model_step plus recomputed FLOPs, counted the same
+                               way (the HFU numerator) */
+    double fwd_mb;          /* per GPU per micro-batch: forward, executed */
+    double bwd_mb;          /* backward, executed (2 x forward) */
+    double recompute_mb;    /* recomputed forward (full) or attention scores (selective) */
+    double attn_fwd_mb;     /* of fwd_mb: attention-score FLOPs, executed */
+    double mem_fwd_mb;      /* bytes of memory-bound traffic (norms, residuals, activation functions,
+                               rotary, dropout, loss) per GPU per micro-batch, forward */
     double attn_mem_fwd_mb; /* of mem_fwd_mb: the s^2 score traffic of eager attention */
-    double frozen_fwd_mb; /* of fwd_mb: matmul FLOPs of frozen weights (LoRA/QLoRA), whose
-                             weight-gradient GEMM backward skips */
-    double fp8_kernels_mb; /* FP8 cast kernels per GPU per micro-batch, forward (backward
-                              launches as many): each pays a GEMM's fixed cost */
+    double frozen_fwd_mb;   /* of fwd_mb: matmul FLOPs of frozen weights (LoRA/QLoRA), whose
+                               weight-gradient GEMM backward skips */
+    double fp8_kernels_mb;  /* FP8 cast kernels per GPU per micro-batch, forward (backward
+                               launches as many): each pays a GEMM's fixed cost */
 } flops;
 
 /* Seconds of one micro-batch on one GPU. */
 typedef struct mb_time {
-    double fwd;         /* forward */
-    double bwd;         /* backward + recompute */
-    double attn;        /* of fwd: the attention scores (backward spends twice this) */
+    double fwd;  /* forward */
+    double bwd;  /* backward + recompute */
+    double attn; /* of fwd: the attention scores (backward spends twice this) */
 } mb_time;
 
 /* FLOPs for a model and training (counts from model_count). For a --params model the count
@@ -47,8 +47,8 @@ double compute_peak(const hardware *hw, const training *t);
 /* Forward and backward(+recompute) seconds of one micro-batch: GEMMs at peak x
  * compute_efficiency, attention scores at peak x attention_fraction, memory-bound traffic at
  * the achieved HBM rate; backward is twice forward (two GEMMs per forward GEMM). Pure. */
-mb_time compute_time(const hardware *hw, const training *t, const flops *f, double peak,
-                     double gemm_efficiency);
+mb_time compute_time(
+    const hardware *hw, const training *t, const flops *f, double peak, double gemm_efficiency);
 
 /* Achieved fraction of peak for a GEMM of `gemm_flops`:
  * matmul_max_fraction x W / (W + matmul_half_flops). Pure. */

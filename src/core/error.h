@@ -7,18 +7,18 @@
 /* Status codes double as the process exit statuses documented in the README. */
 enum {
     ZS_OK = 0,
-    ZS_ERR_NOFIT = 1,  /* computed, but nothing fits */
-    ZS_ERR_USAGE = 2,  /* bad command line */
-    ZS_ERR_INPUT = 3,  /* bad input file or field */
-    ZS_ERR_IO = 4,     /* an output could not be written, an external program failed */
+    ZS_ERR_NOFIT = 1, /* computed, but nothing fits */
+    ZS_ERR_USAGE = 2, /* bad command line */
+    ZS_ERR_INPUT = 3, /* bad input file or field */
+    ZS_ERR_IO = 4,    /* an output could not be written, an external program failed */
 };
 
 /* Out of memory is one code everywhere: the run could not produce its output (exit 4). */
 #define ZS_ERR_NOMEM ZS_ERR_IO
 
 typedef struct zs_error {
-    int code;        /* one of the ZS_ERR_* values; ZS_OK when clear */
-    char msg[512];   /* one line, no trailing newline */
+    int code;      /* one of the ZS_ERR_* values; ZS_OK when clear */
+    char msg[512]; /* one line, no trailing newline */
 } zs_error;
 
 /* Record an error (printf-style message). Returns code, so callers can `return zs_fail(...)`.

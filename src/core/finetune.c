@@ -14,7 +14,7 @@ double finetune_adapters_per_layer(const model *m, int64_t rank, int targets)
     if (targets & LORA_ATTN) n += r * ((h + q) + 2 * (h + kv) + (q + h)); /* q, k, v, out */
     if (targets & LORA_MLP) {
         double experts = m->num_experts > 0 ? (double)m->num_experts : 1;
-        n += experts * r * (h + i) * (m->gated_mlp ? 3 : 2);             /* gate, up, down */
+        n += experts * r * (h + i) * (m->gated_mlp ? 3 : 2); /* gate, up, down */
     }
     return n;
 }

@@ -49,13 +49,16 @@ const framework *framework_of(const training *t)
 
 /* A degree above 1 needs the framework to offer it. */
 typedef struct degree_rule {
-    size_t degree;              /* offset of the int64_t degree in training */
-    size_t offered;             /* offset of the bool in framework that offers it */
+    size_t degree;  /* offset of the int64_t degree in training */
+    size_t offered; /* offset of the bool in framework that offers it */
     const char *what, *flag;
 } degree_rule;
 
-#define DEGREE(deg, off) _Generic(((training *)0)->deg, int64_t: offsetof(training, deg)), \
-                         _Generic(((framework *)0)->off, bool: offsetof(framework, off))
+#define DEGREE(deg, off)                     \
+    _Generic(((training *)0)->deg, int64_t   \
+             : offsetof(training, deg)),     \
+        _Generic(((framework *)0)->off, bool \
+                 : offsetof(framework, off))
 static const degree_rule degrees[] = {
     {DEGREE(tp, tensor_parallel), "tensor parallelism", "--tp"},
     {DEGREE(pp, pipeline_parallel), "pipeline parallelism", "--pp"},
@@ -94,24 +97,26 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
         char alt[FRAMEWORK_MAX * 24];
         if (v > 1 && !offers(fw, d))
             return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no %s (%s %lld)%s", fw->name, d->what, d->flag,
-                           (long long)v, alternatives(d, alt, sizeof alt));
+                (long long)v, alternatives(d, alt, sizeof alt));
     }
     if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0)
         return zs_fail(err, ZS_ERR_USAGE,
-                       "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "
-                       "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages)",
-                       fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
+            "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "
+            "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages)",
+            fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
     if (fw->interleave_divisible && t->virtual_stages > 1 && t->grad_accum % t->pp != 0)
         return zs_fail(err, ZS_ERR_USAGE,
-                       "--framework %s: the interleaved schedule needs micro-batches (--grad-accum %lld) "
-                       "divisible by --pp %lld", fw->name, (long long)t->grad_accum, (long long)t->pp);
+            "--framework %s: the interleaved schedule needs micro-batches (--grad-accum %lld) "
+            "divisible by --pp %lld",
+            fw->name, (long long)t->grad_accum, (long long)t->pp);
     if (fw->ep_tp_needs_sp && t->ep > 1 && t->tp > 1 && !t->sequence_parallel)
-        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: --ep %lld with --tp %lld needs --sequence-parallel "
-                       "(Megatron-Core refuses expert and tensor parallelism without it)",
-                       fw->name, (long long)t->ep, (long long)t->tp);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--framework %s: --ep %lld with --tp %lld needs --sequence-parallel "
+            "(Megatron-Core refuses expert and tensor parallelism without it)",
+            fw->name, (long long)t->ep, (long long)t->tp);
     if (t->checkpointing == CKPT_SELECTIVE && fw->selective == SELECTIVE_NONE)
-        return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no selective recomputation (use --checkpointing full or none)",
-                       fw->name);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--framework %s: no selective recomputation (use --checkpointing full or none)", fw->name);
     if (t->shard_group > 0 && !fw->hybrid_shard)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no hybrid sharding (--shard-group)", fw->name);
     if ((t->hpz_group > 0 || t->quant_weights || t->quant_grads) && !fw->zeropp)
@@ -138,7 +143,8 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
     }
     if ((opt || par) && fw->offload == FW_OFFLOAD_TOGETHER &&
         (t->offload_optimizer != OFFLOAD_CPU || t->offload_params != OFFLOAD_CPU || !s->shards.parameters)) {
-        snprintf(why, (size_t)whylen, "%s offloads parameters and optimizer together, to CPU, when fully sharded", fw->label);
+        snprintf(why, (size_t)whylen,
+            "%s offloads parameters and optimizer together, to CPU, when fully sharded", fw->label);
         return false;
     }
     if ((t->shard_group > 0 || t->hpz_group > 0) && !sharded && !s->shards.optimizer) {
@@ -146,7 +152,8 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
         return false;
     }
     if (t->ep > 1 && s->shards.parameters && !fw->expert_sharded_params) {
-        snprintf(why, (size_t)whylen, "%s does not shard expert-parallel parameters (EP with %s)", fw->label, s->label);
+        snprintf(why, (size_t)whylen, "%s does not shard expert-parallel parameters (EP with %s)", fw->label,
+            s->label);
         return false;
     }
     if ((t->hpz_group > 0 || t->quant_weights) && !s->shards.parameters) {
@@ -159,8 +166,10 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
 const char *framework_strategy_label(const framework *fw, const strategy *s, char *buf, int len)
 {
     int i = strategy_index(s);
-    if (i < 0 || !fw->runs[i]) snprintf(buf, (size_t)len, "%s", s->label);
-    else snprintf(buf, (size_t)len, "%s%s%s", fw->prefix, fw->prefix[0] ? " " : "", fw->runs[i]);
+    if (i < 0 || !fw->runs[i])
+        snprintf(buf, (size_t)len, "%s", s->label);
+    else
+        snprintf(buf, (size_t)len, "%s%s%s", fw->prefix, fw->prefix[0] ? " " : "", fw->runs[i]);
     return buf;
 }
 

@@ -17,17 +17,17 @@ typedef enum {
 
 /* Which offloads a framework offers. */
 typedef enum {
-    FW_OFFLOAD_ANY,       /* optimizer and (where the strategy allows) parameters, CPU or NVMe */
-    FW_OFFLOAD_TOGETHER,  /* parameters, gradients and optimizer together, to host memory only
-                             (FSDP CPUOffload / CPUOffloadPolicy: the optimizer steps on CPU) */
+    FW_OFFLOAD_ANY,      /* optimizer and (where the strategy allows) parameters, CPU or NVMe */
+    FW_OFFLOAD_TOGETHER, /* parameters, gradients and optimizer together, to host memory only
+                            (FSDP CPUOffload / CPUOffloadPolicy: the optimizer steps on CPU) */
     FW_OFFLOAD_NONE,
 } fw_offload_kind;
 
 /* Which buffers a framework keeps beyond the model states. */
 typedef enum {
-    BUFFERS_STRATEGY,    /* the strategy's own (DeepSpeed buckets, DDP bucket copy) */
-    BUFFERS_VIEWS,       /* buckets are views of one contiguous gradient buffer (Megatron) */
-    BUFFERS_UNITS,       /* FSDP: unsharded units in flight; one unit's gradients to reduce */
+    BUFFERS_STRATEGY, /* the strategy's own (DeepSpeed buckets, DDP bucket copy) */
+    BUFFERS_VIEWS,    /* buckets are views of one contiguous gradient buffer (Megatron) */
+    BUFFERS_UNITS,    /* FSDP: unsharded units in flight; one unit's gradients to reduce */
 } buffers_kind;
 
 /* A framework declares what it runs and how; the harness (sim.c, memory.c, comm.c, plan.c)
@@ -35,9 +35,9 @@ typedef enum {
  * with one of these and one line in FRAMEWORKS in framework.c. Every number carries its
  * source beside it in the framework's file. */
 typedef struct framework {
-    const char *name;            /* "deepspeed", ...: flags, JSON and CSV */
-    const char *label;           /* "DeepSpeed": tables and messages */
-    const char *prefix;          /* before a strategy's name in labels ("FSDP"); "" for none */
+    const char *name;   /* "deepspeed", ...: flags, JSON and CSV */
+    const char *label;  /* "DeepSpeed": tables and messages */
+    const char *prefix; /* before a strategy's name in labels ("FSDP"); "" for none */
     /* The framework's name for each strategy it runs, keyed by strategy id
      * ({[STRAT_ZERO3] = "FULL_SHARD"}); NULL = it cannot. */
     const char *runs[STRATEGY_MAX];
@@ -49,26 +49,26 @@ typedef struct framework {
     bool expert_sharded_params;  /* expert parallelism with parameter sharding: the experts
                                     sharded and gathered over the expert-data-parallel group */
     fw_offload_kind offload;
-    bool hybrid_shard;           /* shard within a group, replicate across (HSDP, MiCS) */
-    bool zeropp;                 /* ZeRO++ hpZ/qwZ/qgZ */
-    bool exact_layer_split;      /* layers must divide evenly into pp x virtual stages */
-    bool interleave_divisible;   /* interleaving needs micro-batches a multiple of pp */
-    bool ep_tp_needs_sp;         /* expert with tensor parallelism needs sequence parallelism */
+    bool hybrid_shard;         /* shard within a group, replicate across (HSDP, MiCS) */
+    bool zeropp;               /* ZeRO++ hpZ/qwZ/qgZ */
+    bool exact_layer_split;    /* layers must divide evenly into pp x virtual stages */
+    bool interleave_divisible; /* interleaving needs micro-batches a multiple of pp */
+    bool ep_tp_needs_sp;       /* expert with tensor parallelism needs sequence parallelism */
     selective_kind selective;
     buffers_kind buffers;
-    int units_in_flight;         /* BUFFERS_UNITS: units gathered at once (current + prefetch) */
-    bool fp32_grads;             /* 16-bit training accumulates and reduces gradients in fp32 */
-    int overlap_comm;            /* -1: the strategy's (DeepSpeed) default; else 0/1 */
-    bool overlap_param_gather;   /* the after-step parameter all-gather hides under the next
-                                    forward (Megatron distributed optimizer) */
-    double tp_overlap;           /* fraction of TP collectives hidden under GEMMs (0..1) */
-    double gather_overhead;      /* seconds of host work per parameter-gather call */
-    double step_overhead;        /* seconds of host work per optimizer step that no GPU work
-                                    hides (engine bookkeeping, launches, gradient clipping) */
-    double loss_logit_bytes;     /* bytes per logit live at the loss's peak, with every
-                                    activation still saved (0: 4, one fp32 copy) */
-    double gemm_efficiency;      /* achieved GEMM rate relative to the hardware profile's
-                                    matmul_max_fraction (1 = the profile's as fitted) */
+    int units_in_flight;       /* BUFFERS_UNITS: units gathered at once (current + prefetch) */
+    bool fp32_grads;           /* 16-bit training accumulates and reduces gradients in fp32 */
+    int overlap_comm;          /* -1: the strategy's (DeepSpeed) default; else 0/1 */
+    bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
+                                  forward (Megatron distributed optimizer) */
+    double tp_overlap;         /* fraction of TP collectives hidden under GEMMs (0..1) */
+    double gather_overhead;    /* seconds of host work per parameter-gather call */
+    double step_overhead;      /* seconds of host work per optimizer step that no GPU work
+                                  hides (engine bookkeeping, launches, gradient clipping) */
+    double loss_logit_bytes;   /* bytes per logit live at the loss's peak, with every
+                                  activation still saved (0: 4, one fp32 copy) */
+    double gemm_efficiency;    /* achieved GEMM rate relative to the hardware profile's
+                                  matmul_max_fraction (1 = the profile's as fitted) */
 } framework;
 
 /* The two the commands name: the default, and the one a ds_config implies. */

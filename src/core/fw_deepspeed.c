@@ -18,16 +18,27 @@
  * - gemm_efficiency and step_overhead are fitted (below); gather_overhead is 0 until runs
  *   that isolate ZeRO-3's per-fetch cost are in the validation set. */
 const framework fw_deepspeed = {
-    .name = "deepspeed", .label = "DeepSpeed", .prefix = "DeepSpeed",
-    .runs = {[STRAT_DDP] = "stage 0", [STRAT_ZERO1] = "ZeRO-1",
-             [STRAT_ZERO2] = "ZeRO-2", [STRAT_ZERO3] = "ZeRO-3"},
-    .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = false,
-    .interleaving = false, .offload = FW_OFFLOAD_ANY, .hybrid_shard = true, .zeropp = true,
-    .selective = SELECTIVE_ATTENTION, .buffers = BUFFERS_STRATEGY,
+    .name = "deepspeed",
+    .label = "DeepSpeed",
+    .prefix = "DeepSpeed",
+    .runs = {[STRAT_DDP] = "stage 0",
+        [STRAT_ZERO1] = "ZeRO-1",
+        [STRAT_ZERO2] = "ZeRO-2",
+        [STRAT_ZERO3] = "ZeRO-3"},
+    .tensor_parallel = true,
+    .pipeline_parallel = true,
+    .pipeline_sharded_grads = false,
+    .interleaving = false,
+    .offload = FW_OFFLOAD_ANY,
+    .hybrid_shard = true,
+    .zeropp = true,
+    .selective = SELECTIVE_ATTENTION,
+    .buffers = BUFFERS_STRATEGY,
     .overlap_comm = -1,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
-     * (1st, 3rd, .. in file order; BLOOM-176B, DeepSpeed Azure blog, ZeRO-Offload and autotuning tutorials): efficiency 0.799 +/- 0.079 of the profile, 0.305 +/- 0.126 s per step. Held-out half: MAPE 10.8%. */
+     * (1st, 3rd, .. in file order; BLOOM-176B, DeepSpeed Azure blog, ZeRO-Offload and autotuning tutorials):
+     * efficiency 0.799 +/- 0.079 of the profile, 0.305 +/- 0.126 s per step. Held-out half: MAPE 10.8%. */
     .gemm_efficiency = 0.799,
     .step_overhead = 0.305,
 };

@@ -24,16 +24,30 @@
  *   (Megatron-Core docs, context_parallel.md; Transformer Engine's fused attention).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_megatron = {
-    .name = "megatron", .label = "Megatron-LM", .prefix = "Megatron",
+    .name = "megatron",
+    .label = "Megatron-LM",
+    .prefix = "Megatron",
     .runs = {[STRAT_DDP] = "DDP", [STRAT_ZERO1] = "distributed optimizer"},
-    .tensor_parallel = true, .pipeline_parallel = true, .pipeline_sharded_grads = true,
-    .interleaving = true, .context_parallel = true, .offload = FW_OFFLOAD_NONE, .hybrid_shard = false, .zeropp = false,
-    .exact_layer_split = true, .interleave_divisible = true, .ep_tp_needs_sp = true,
-    .selective = SELECTIVE_ATTENTION, .buffers = BUFFERS_VIEWS,
-    .fp32_grads = true, .overlap_comm = 1, .overlap_param_gather = true,
+    .tensor_parallel = true,
+    .pipeline_parallel = true,
+    .pipeline_sharded_grads = true,
+    .interleaving = true,
+    .context_parallel = true,
+    .offload = FW_OFFLOAD_NONE,
+    .hybrid_shard = false,
+    .zeropp = false,
+    .exact_layer_split = true,
+    .interleave_divisible = true,
+    .ep_tp_needs_sp = true,
+    .selective = SELECTIVE_ATTENTION,
+    .buffers = BUFFERS_VIEWS,
+    .fp32_grads = true,
+    .overlap_comm = 1,
+    .overlap_param_gather = true,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
-     * (1st, 3rd, .. in file order; Korthikanti 2022 Table 5, Narayanan 2021 Tables 1-2 PTD rows): efficiency 1.055 +/- 0.016, 0.000 s per step. Held-out half: MAPE 2.8%. */
+     * (1st, 3rd, .. in file order; Korthikanti 2022 Table 5, Narayanan 2021 Tables 1-2 PTD rows):
+     * efficiency 1.055 +/- 0.016, 0.000 s per step. Held-out half: MAPE 2.8%. */
     .gemm_efficiency = 1.055,
     .step_overhead = 0,
 };

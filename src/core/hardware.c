@@ -5,8 +5,14 @@
 #include <stddef.h>
 #include <string.h>
 
-#define D(sec, key, member, mn, mx, fl) {sec, key, offsetof(hardware, member), false, mn, mx, fl}
-#define I(sec, key, member, mn, mx, fl) {sec, key, offsetof(hardware, member), true, mn, mx, fl}
+#define D(sec, key, member, mn, mx, fl)                         \
+    {                                                           \
+        sec, key, offsetof(hardware, member), false, mn, mx, fl \
+    }
+#define I(sec, key, member, mn, mx, fl)                        \
+    {                                                          \
+        sec, key, offsetof(hardware, member), true, mn, mx, fl \
+    }
 #define REQ HW_REQUIRED
 #define NONE HW_ZERO_NONE
 #define UNSET HW_ZERO_UNSET
@@ -80,8 +86,10 @@ double hardware_field_get(const hardware *hw, const hw_field *f)
 void hardware_field_set(hardware *hw, const hw_field *f, double v)
 {
     char *p = (char *)hw + f->offset;
-    if (f->is_int) *(int64_t *)p = (int64_t)v;
-    else *(double *)p = v;
+    if (f->is_int)
+        *(int64_t *)p = (int64_t)v;
+    else
+        *(double *)p = v;
 }
 
 int hardware_field_check(const hw_field *f, double v, zs_error *err)
@@ -90,9 +98,9 @@ int hardware_field_check(const hw_field *f, double v, zs_error *err)
     if (isfinite(v) && v >= f->min && v <= f->max) return ZS_OK;
     if (f->flags & HW_ZERO_NONE)
         return zs_fail(err, ZS_ERR_INPUT, "field \"%s.%s\": %g is out of range (expected 0 or at least %g)",
-                       f->section, f->key, v, f->min);
-    return zs_fail(err, ZS_ERR_INPUT, "field \"%s.%s\": %g is out of range (expected %g to %g)",
-                   f->section, f->key, v, f->min, f->max);
+            f->section, f->key, v, f->min);
+    return zs_fail(err, ZS_ERR_INPUT, "field \"%s.%s\": %g is out of range (expected %g to %g)", f->section,
+        f->key, v, f->min, f->max);
 }
 
 int hardware_validate(const hardware *hw, zs_error *err)
@@ -101,7 +109,7 @@ int hardware_validate(const hardware *hw, zs_error *err)
     double peak = fmax(hw->peak_bf16, fmax(hw->peak_fp16, hw->peak_fp32));
     if (!isfinite(peak) || peak < 1e6 || peak > 1e18)
         return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %g is out of range (expected %g to %g)",
-                       "gpu.peak_flops.bf16 (or fp16/fp32)", peak, 1e6, 1e18);
+            "gpu.peak_flops.bf16 (or fp16/fp32)", peak, 1e6, 1e18);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (hardware_field_check(&fields[i], hardware_field_get(hw, &fields[i]), err)) return err->code;
     return ZS_OK;

@@ -10,12 +10,12 @@
 
 /* A network level: NVLink/NVSwitch inside a node, InfiniBand/RoCE between nodes, PCIe to host. */
 typedef struct hw_link {
-    char kind[48];              /* e.g. "nvlink3-nvswitch", "infiniband-hdr", "pcie4-x16" */
-    double bandwidth;           /* bytes/s per GPU, one direction, line rate */
-    double latency;             /* seconds, per message step (alpha) */
-    double efficiency;          /* achieved / line rate at large sizes (calibrated) */
-    double latency_stderr;      /* seconds; 0 when not fitted */
-    double bandwidth_stderr;    /* bytes/s of the effective bandwidth; 0 when not fitted */
+    char kind[48];           /* e.g. "nvlink3-nvswitch", "infiniband-hdr", "pcie4-x16" */
+    double bandwidth;        /* bytes/s per GPU, one direction, line rate */
+    double latency;          /* seconds, per message step (alpha) */
+    double efficiency;       /* achieved / line rate at large sizes (calibrated) */
+    double latency_stderr;   /* seconds; 0 when not fitted */
+    double bandwidth_stderr; /* bytes/s of the effective bandwidth; 0 when not fitted */
 } hw_link;
 
 #define HW_MAX_FRAMEWORK_FITS 8
@@ -24,45 +24,45 @@ typedef struct hardware {
     char name[64];
     char description[160];
     char gpu_model[64];
-    double hbm_bytes;           /* bytes of device memory as the driver reports it */
-    double hbm_bandwidth;       /* bytes/s, datasheet */
-    double peak_fp32;           /* FLOP/s dense, non-tensor-core */
-    double peak_tf32;           /* FLOP/s dense */
-    double peak_bf16;           /* FLOP/s dense */
-    double peak_fp16;           /* FLOP/s dense */
-    double peak_fp8;            /* FLOP/s dense; 0 when the chip has none */
-    double tdp_watts;           /* W per GPU */
+    double hbm_bytes;     /* bytes of device memory as the driver reports it */
+    double hbm_bandwidth; /* bytes/s, datasheet */
+    double peak_fp32;     /* FLOP/s dense, non-tensor-core */
+    double peak_tf32;     /* FLOP/s dense */
+    double peak_bf16;     /* FLOP/s dense */
+    double peak_fp16;     /* FLOP/s dense */
+    double peak_fp8;      /* FLOP/s dense; 0 when the chip has none */
+    double tdp_watts;     /* W per GPU */
     int64_t gpus_per_node;
-    double host_memory_bytes;   /* bytes per node */
+    double host_memory_bytes;     /* bytes per node */
     double host_memory_bandwidth; /* bytes/s per node */
-    int64_t cpu_cores;          /* per node */
-    double nvme_bandwidth;      /* bytes/s per node */
-    double nvme_bytes;          /* bytes of local NVMe per node; 0 when unknown */
-    hw_link intra;                 /* inside a node */
-    hw_link inter;                 /* between nodes: bandwidth is per NIC */
+    int64_t cpu_cores;            /* per node */
+    double nvme_bandwidth;        /* bytes/s per node */
+    double nvme_bytes;            /* bytes of local NVMe per node; 0 when unknown */
+    hw_link intra;                /* inside a node */
+    hw_link inter;                /* between nodes: bandwidth is per NIC */
     int64_t nics_per_node;
-    hw_link host;                  /* GPU <-> host (PCIe), per GPU */
-    double cuda_context_bytes;  /* CUDA context + library workspaces per GPU */
-    double allocator_fraction;  /* allocator fragmentation/reserve as a fraction of allocated */
-    double price_per_gpu_hour;  /* dollars */
-    double matmul_max_fraction; /* best fraction of dense peak a large GEMM reaches */
-    double matmul_half_flops;   /* FLOPs of one GEMM at which it reaches half of that */
-    double hbm_fraction;        /* achieved fraction of hbm_bandwidth for streaming kernels */
-    double host_memory_fraction;/* achieved fraction of host_memory_bandwidth (STREAM-like) */
-    double attention_fraction;  /* achieved fraction of peak for attention scores; 0 = default */
-    double fp8_matmul_ratio;    /* best FP8 GEMM's fraction of the FP8 peak over the best 16-bit
-                                 * GEMM's fraction of the 16-bit peak; 0 = 1 (as efficient) */
-    double matmul_max_stderr;   /* fitted standard error of matmul_max_fraction; 0 when not fitted */
-    double hbm_fraction_stderr; /* likewise */
+    hw_link host;                /* GPU <-> host (PCIe), per GPU */
+    double cuda_context_bytes;   /* CUDA context + library workspaces per GPU */
+    double allocator_fraction;   /* allocator fragmentation/reserve as a fraction of allocated */
+    double price_per_gpu_hour;   /* dollars */
+    double matmul_max_fraction;  /* best fraction of dense peak a large GEMM reaches */
+    double matmul_half_flops;    /* FLOPs of one GEMM at which it reaches half of that */
+    double hbm_fraction;         /* achieved fraction of hbm_bandwidth for streaming kernels */
+    double host_memory_fraction; /* achieved fraction of host_memory_bandwidth (STREAM-like) */
+    double attention_fraction;   /* achieved fraction of peak for attention scores; 0 = default */
+    double fp8_matmul_ratio;     /* best FP8 GEMM's fraction of the FP8 peak over the best 16-bit
+                                  * GEMM's fraction of the 16-bit peak; 0 = 1 (as efficient) */
+    double matmul_max_stderr;    /* fitted standard error of matmul_max_fraction; 0 when not fitted */
+    double hbm_fraction_stderr;  /* likewise */
     /* Framework efficiencies calibrated on this system (`calibrate --runs --framework`):
      * they replace the framework's shipped values when it runs here. */
     struct hw_framework_fit {
         char name[16];          /* the framework ("deepspeed") */
         double gemm_efficiency; /* x matmul_max_fraction */
         double gemm_stderr;
-        double step_overhead;   /* seconds per step */
+        double step_overhead; /* seconds per step */
         double overhead_stderr;
-        int runs;               /* runs it was fitted on */
+        int runs; /* runs it was fitted on */
     } fw_fits[HW_MAX_FRAMEWORK_FITS];
     int n_fw_fits;
 } hardware;
@@ -82,12 +82,12 @@ enum {
 };
 
 typedef struct hw_field {
-    const char *section;  /* JSON object path: "gpu", "gpu.peak_flops", "efficiency", ... */
-    const char *key;      /* member in that object */
-    size_t offset;        /* of the member in struct hardware */
-    bool is_int;          /* int64_t rather than double */
-    double min, max;      /* bounds of a value, in the field's unit */
-    unsigned flags;       /* HW_* */
+    const char *section; /* JSON object path: "gpu", "gpu.peak_flops", "efficiency", ... */
+    const char *key;     /* member in that object */
+    size_t offset;       /* of the member in struct hardware */
+    bool is_int;         /* int64_t rather than double */
+    double min, max;     /* bounds of a value, in the field's unit */
+    unsigned flags;      /* HW_* */
 } hw_field;
 
 /* The table, in file order; *n gets its length. Never fails. */

@@ -55,23 +55,30 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
         double states = (opt + 4) * g / opt_div;
         mem->optimizer_states = 0;
         if (shards.gradients) mem->gradients = 0;
-        if (t->offload_optimizer == OFFLOAD_NVME) { nvme += states; host += NVME_OPT_BUFFERS * 4; }
-        else host += states;
+        if (t->offload_optimizer == OFFLOAD_NVME) {
+            nvme += states;
+            host += NVME_OPT_BUFFERS * 4;
+        } else
+            host += states;
     }
     if (t->offload_params != OFFLOAD_NONE) {
         /* ZeRO-Infinity (arXiv 2104.07857): the 16-bit parameter partition leaves the GPU;
          * persistent small tensors stay. */
         double part = w * (p - small) / param_div;
         mem->parameters -= part;
-        if (t->offload_params == OFFLOAD_NVME) { nvme += part; host += NVME_PARAM_BUFFERS * bt->param; }
-        else host += part;
+        if (t->offload_params == OFFLOAD_NVME) {
+            nvme += part;
+            host += NVME_PARAM_BUFFERS * bt->param;
+        } else
+            host += part;
     }
     /* FP8: Transformer Engine keeps each linear weight cast to FP8 and its transpose (Hopper's
      * FP8 GEMMs take the transposed operand for dgrad/wgrad) across micro-batches: 2 bytes per
      * linear weight on the rank, not sharded. With expert parallelism the rank holds E / EP
      * whole experts, not E / TP (sim.c), and casts only those. */
     if (t->precision == PREC_FP8 && !in->m->params_only) {
-        double linear = (in->pc->per_layer - in->pc->norm_per_layer) * (double)in->stage_layers / (double)t->tp;
+        double linear =
+            (in->pc->per_layer - in->pc->norm_per_layer) * (double)in->stage_layers / (double)t->tp;
         linear += in->local_expert - in->local_expert * (double)t->ep / (double)t->tp;
         mem->parameters += 2 * linear;
     }
@@ -88,7 +95,8 @@ double memory_expert_unit(const sim_input *in)
 {
     if (in->local_expert <= 0 || in->m->params_only) return 0;
     return in->local_expert /
-           fmax(1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
+        fmax(
+            1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
 }
 
 double memory_expert_shards(const sim_input *in)
@@ -105,19 +113,46 @@ static void term(act_term *out, int *n, const char *what, double bytes)
     if (bytes != 0 && *n < ACT_TERMS_MAX) out[(*n)++] = (act_term){what, bytes};
 }
 
-int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_attention_matrix,
-                       act_term *out)
+/* The token sizes a block's terms scale with: tokens (s / cp), micro-batch, hidden width, and
+ * the TP and sequence-parallel divisors. */
+typedef struct act_dims {
+    double s, b, h, tp, sp;
+} act_dims;
+
+/* A MoE block's terms after the attention's (memory_block_terms), appended to out[n..];
+ * returns the new count. */
+static int moe_terms(const model *m, act_dims d, double e8, double per_width, act_term *out, int n)
+{
+    double s = d.s, b = d.b, h = d.h, tp = d.tp, sp = d.sp;
+    /* MoE: the router's fp32 probabilities over E experts; each token's hidden state copied
+     * to its k experts (dispatch), padded to capacity_factor x k slots per token when the
+     * capacity is fixed (Switch Transformer section 2.2: capacity = cf x tokens x k / E);
+     * the experts' MLP terms for those slots; shared experts for every token. */
+    double k = (double)m->experts_per_token;
+    double slots = m->capacity_factor > 0 ? m->capacity_factor * k : k;
+    term(out, &n, "router probabilities: 4 s b E / sp (fp32)", 4 * s * b * (double)m->num_experts / sp);
+    term(out, &n, "dispatched token copies: k' e8 s b h / sp (k' = k, or cf x k with a capacity)",
+        slots * e8 * s * b * h / sp);
+    term(out, &n, "routed experts' MLP: k' s b i_expert (3 e + e8 | e + e8) / t",
+        slots * per_width * s * b * (double)model_expert_width(m) / tp);
+    term(out, &n, "shared experts' MLP: s b i_shared (3 e + e8 | e + e8) / t",
+        per_width * s * b * (double)m->shared_intermediate_size / tp);
+    return n;
+}
+
+int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_attention_matrix, act_term *out)
 {
     const model *m = in->m;
     const training *t = in->t;
     int n = 0;
     double scale = in->pc->seq_scale[kind];
     /* Context parallelism: each rank keeps the activations of its s / cp tokens. */
-    double s = (double)t->seq_len * scale / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
+    double s = (double)t->seq_len * scale / (double)t->cp, b = (double)t->micro_batch,
+           h = (double)m->hidden_size;
     double a = (double)m->num_heads, e = in->bt.act;
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
-    double drop = m->dropout ? 1 : 0;  /* dropout masks are 1 byte per element */
+    double drop = m->dropout ? 1 : 0; /* dropout masks are 1 byte per element */
     /* FP8 (Transformer Engine): each linear saves its FP8-cast input for the weight gradient,
      * 1 byte instead of e (the QKV and first MLP inputs come from TE's fused LayerNormLinear). */
     double e8 = t->precision == PREC_FP8 ? 1 : e;
@@ -135,8 +170,11 @@ int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_atte
     double norms = m->parallel_block ? 1 : 2, projections = norms;
     if (m->block_norms == 4) norms += 2;
     if (cross) norms += 1, projections += 1;
-    term(out, &n, "norm, projection inputs: s b h (e N + e8 P) / sp; N = P = 2 (parallel 1), post-norms N+2, cross +1", s * b * h * (e * norms + e8 * projections) / sp);
-    term(out, &n, "dropout masks: 2 s b h / sp (3 with cross-attention), 1 byte each", s * b * h * drop * (cross ? 3 : 2) / sp);
+    term(out, &n,
+        "norm, projection inputs: s b h (e N + e8 P) / sp; N = P = 2 (parallel 1), post-norms N+2, cross +1",
+        s * b * h * (e * norms + e8 * projections) / sp);
+    term(out, &n, "dropout masks: 2 s b h / sp (3 with cross-attention), 1 byte each",
+        s * b * h * drop * (cross ? 3 : 2) / sp);
     if (m->kv_lora_rank > 0) {
         /* Multi-head Latent Attention (DeepSeek-V2 section 2.1): the q latent enters its norm
          * and q_b; the kv latent enters its norm and kv_b, with the one rotary key (shared by
@@ -144,9 +182,12 @@ int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_atte
          * K of nope + rope, V of v_head_dim, and the attention output (o_proj input). */
         double qr = (double)m->q_lora_rank, kvr = (double)m->kv_lora_rank;
         double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), vh = (double)m->v_head_dim;
-        term(out, &n, "MLA q latent, q_a_norm and q_b inputs: (e + e8) s b q_lora / sp", (e + e8) * s * b * qr / sp);
-        term(out, &n, "MLA kv latent and rotary key: s b ((e + e8) kv_lora + e rope) / sp", s * b * ((e + e8) * kvr + e * (double)m->qk_rope_dim) / sp);
-        term(out, &n, "MLA per-head Q, K (nope + rope) and V: e s b a (2 (nope + rope) + v) / t", e * s * b * a * (2 * qk + vh) / tp);
+        term(out, &n, "MLA q latent, q_a_norm and q_b inputs: (e + e8) s b q_lora / sp",
+            (e + e8) * s * b * qr / sp);
+        term(out, &n, "MLA kv latent and rotary key: s b ((e + e8) kv_lora + e rope) / sp",
+            s * b * ((e + e8) * kvr + e * (double)m->qk_rope_dim) / sp);
+        term(out, &n, "MLA per-head Q, K (nope + rope) and V: e s b a (2 (nope + rope) + v) / t",
+            e * s * b * a * (2 * qk + vh) / tp);
         term(out, &n, "attention output (o_proj input): e8 s b a v / t", e8 * s * b * a * vh / tp);
     } else {
         /* Q, K, V (GQA shrinks K and V) and the output projection's input. */
@@ -154,41 +195,40 @@ int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_atte
         term(out, &n, "attention output (o_proj input): e8 s b q / t", e8 * s * b * q / tp);
     }
     /* q/k norms (Qwen3, OLMo-2, Gemma-3) keep their inputs: the projections' outputs. */
-    if (m->qk_norm != QKNORM_NONE) term(out, &n, "q/k norm inputs: e s b (q + kv) / t", e * s * b * (q + kv) / tp);
+    if (m->qk_norm != QKNORM_NONE)
+        term(out, &n, "q/k norm inputs: e s b (q + kv) / t", e * s * b * (q + kv) / tp);
     /* Eager attention stores softmax output (e), dropout mask (1) and dropout output (e) per
      * score: 5 a s^2 b with dropout; Gemma-2's tanh soft-cap keeps its input (e) too. A local
      * layer keeps the band of w keys per query. Flash attention stores only the log-sum-exp
      * (fp32). */
     double per_score = (drop ? 1 + 2 * e : e) + (m->attn_softcap > 0 ? e : 0);
     if (!t->flash_attention && keep_attention_matrix)
-        term(out, &n, local ? "attention scores, sliding window: a s w b (softmax e, dropout 1 + e, soft-cap e) / t" : "attention scores: a s^2 b (softmax e, dropout 1 + e, soft-cap e) / t", a * s * ctx * b * per_score / tp);
-    if (t->flash_attention) term(out, &n, "flash attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
+        term(out, &n,
+            local ? "attention scores, sliding window: a s w b (softmax e, dropout 1 + e, soft-cap e) / t"
+                  : "attention scores: a s^2 b (softmax e, dropout 1 + e, soft-cap e) / t",
+            a * s * ctx * b * per_score / tp);
+    if (t->flash_attention)
+        term(out, &n, "flash attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
     if (cross) {
         /* Cross-attention: Q from the decoder, K and V over the encoder's s_enc tokens. */
-        term(out, &n, "cross-attention Q, K, V: e b (s q + 2 s_enc kv) / t", e * b * (s * q + 2 * s_enc * kv) / tp);
+        term(out, &n, "cross-attention Q, K, V: e b (s q + 2 s_enc kv) / t",
+            e * b * (s * q + 2 * s_enc * kv) / tp);
         term(out, &n, "cross-attention output: e8 s b q / t", e8 * s * b * q / tp);
         if (!t->flash_attention && keep_attention_matrix)
-            term(out, &n, "cross-attention scores: a s s_enc b (e, dropout 1 + e) / t", a * s * s_enc * b * per_score / tp);
-        if (t->flash_attention) term(out, &n, "cross-attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
+            term(out, &n, "cross-attention scores: a s s_enc b (e, dropout 1 + e) / t",
+                a * s * s_enc * b * per_score / tp);
+        if (t->flash_attention)
+            term(out, &n, "cross-attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
     }
     /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
      * and their product (4 x e s b i), the last being the down projection's input (e8). */
     double per_width = (m->gated_mlp ? 3 : 1) * e + e8;
     if (kind != BLOCK_MOE) {
-        term(out, &n, "MLP: s b i (3 e + e8 gated | e + e8 plain) / t", per_width * s * b * (double)m->intermediate_size / tp);
+        term(out, &n, "MLP: s b i (3 e + e8 gated | e + e8 plain) / t",
+            per_width * s * b * (double)m->intermediate_size / tp);
         return n;
     }
-    /* MoE: the router's fp32 probabilities over E experts; each token's hidden state copied
-     * to its k experts (dispatch), padded to capacity_factor x k slots per token when the
-     * capacity is fixed (Switch Transformer section 2.2: capacity = cf x tokens x k / E);
-     * the experts' MLP terms for those slots; shared experts for every token. */
-    double k = (double)m->experts_per_token;
-    double slots = m->capacity_factor > 0 ? m->capacity_factor * k : k;
-    term(out, &n, "router probabilities: 4 s b E / sp (fp32)", 4 * s * b * (double)m->num_experts / sp);
-    term(out, &n, "dispatched token copies: k' e8 s b h / sp (k' = k, or cf x k with a capacity)", slots * e8 * s * b * h / sp);
-    term(out, &n, "routed experts' MLP: k' s b i_expert (3 e + e8 | e + e8) / t", slots * per_width * s * b * (double)model_expert_width(m) / tp);
-    term(out, &n, "shared experts' MLP: s b i_shared (3 e + e8 | e + e8) / t", per_width * s * b * (double)m->shared_intermediate_size / tp);
-    return n;
+    return moe_terms(m, (act_dims){s, b, h, tp, sp}, e8, per_width, out, n);
 }
 
 /* Sum of one block's terms. */
@@ -255,7 +295,10 @@ void memory_activations(const sim_input *in, memory *mem)
      * (selective recompute), or just its input (full recompute, Korthikanti section 5). */
     double full = memory_layer_activations(in, true), kept;
     switch (t->checkpointing) {
-    case CKPT_SELECTIVE: kept = in->fw->selective == SELECTIVE_OPS ? memory_layer_ops_sac(in) : memory_layer_activations(in, false); break;
+    case CKPT_SELECTIVE:
+        kept = in->fw->selective == SELECTIVE_OPS ? memory_layer_ops_sac(in)
+                                                  : memory_layer_activations(in, false);
+        break;
     case CKPT_FULL: kept = e * s * b * h / sp; break;
     default: kept = full; break;
     }
@@ -304,7 +347,7 @@ void memory_finish(const sim_input *in, memory *mem)
 {
     const hardware *hw = in->hw;
     double allocated = mem->model_states + mem->activations + mem->logits + mem->cp_kv_buffers +
-                       mem->comm_buffers + mem->gathered_params;
+        mem->comm_buffers + mem->gathered_params;
     mem->cuda_context = hw->cuda_context_bytes;
     mem->allocator = hw->allocator_fraction * allocated;
     mem->total = allocated + mem->cuda_context + mem->allocator;
@@ -312,16 +355,14 @@ void memory_finish(const sim_input *in, memory *mem)
     mem->fits_gpu = mem->total <= hw->hbm_bytes;
     /* Host RAM and, for ZeRO-Infinity, the node's NVMe must hold their shares too. */
     mem->fits_host = (hw->host_memory_bytes <= 0 || mem->host_per_node <= hw->host_memory_bytes) &&
-                     (hw->nvme_bytes <= 0 || mem->nvme_per_gpu * (double)in->gpus_per_node <= hw->nvme_bytes);
+        (hw->nvme_bytes <= 0 || mem->nvme_per_gpu * (double)in->gpus_per_node <= hw->nvme_bytes);
 }
 
 void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
 {
     const framework *fw = in->fw;
     switch (fw->buffers) {
-    case BUFFERS_STRATEGY:
-        s->buffers(s, in, mem);
-        break;
+    case BUFFERS_STRATEGY: s->buffers(s, in, mem); break;
     case BUFFERS_VIEWS:
         /* Buckets are views of the contiguous gradient buffer counted in the states. */
         mem->comm_buffers = mem->gathered_params = 0;
@@ -329,7 +370,8 @@ void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
     case BUFFERS_UNITS: {
         /* FSDP: a unit is a transformer block; units_in_flight are unsharded at once, and a
          * unit's full gradients exist until their reduce-scatter. */
-        double unit = in->m->params_only ? in->local_largest : fmin(in->pc->per_layer / (double)in->t->tp, in->local_params);
+        double unit = in->m->params_only ? in->local_largest
+                                         : fmin(in->pc->per_layer / (double)in->t->tp, in->local_params);
         /* Expert parallelism: a block's unit holds the rank's E / EP experts, not E / TP
          * (per_layer counts every expert of the block). */
         double eu = memory_expert_unit(in);

@@ -10,9 +10,9 @@ struct strategy;
 /* Which model states a strategy partitions over the data-parallel group (the rest every
  * rank keeps whole). ZeRO stage k shards the first k (Rajbhandari et al. 2020, figure 1). */
 typedef struct shard_set {
-    bool optimizer;   /* fp32 master and moments */
+    bool optimizer; /* fp32 master and moments */
     bool gradients;
-    bool parameters;  /* the 16-bit working copy */
+    bool parameters; /* the 16-bit working copy */
 } shard_set;
 
 typedef struct memory {
@@ -66,16 +66,16 @@ double memory_layer_activations(const struct sim_input *in, bool keep_attention_
 
 /* One term of what a block saves for backward: what it is, bytes on one GPU. */
 typedef struct act_term {
-    const char *what;   /* e.g. "Q, K, V (attention inputs)" */
-    double bytes;       /* for one micro-batch, after tensor/sequence parallelism */
+    const char *what; /* e.g. "Q, K, V (attention inputs)" */
+    double bytes;     /* for one micro-batch, after tensor/sequence parallelism */
 } act_term;
 #define ACT_TERMS_MAX 16
 
 /* The terms (Korthikanti et al. Table 2, generalised) of one block of kind `kind` (a
  * block_kind of model.h), `local` for a sliding-window layer, into out (ACT_TERMS_MAX).
  * Returns how many. memory_layer_activations sums them over the model's blocks. Pure. */
-int memory_block_terms(const struct sim_input *in, int kind, bool local, bool keep_attention_matrix,
-                       act_term *out);
+int memory_block_terms(
+    const struct sim_input *in, int kind, bool local, bool keep_attention_matrix, act_term *out);
 
 /* Add context and allocator overhead, sum the total and decide fits. Pure. */
 void memory_finish(const struct sim_input *in, memory *mem);

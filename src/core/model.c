@@ -9,16 +9,16 @@
 
 /* One parameter tensor of a block or of the model's ends. */
 typedef struct model_tensor {
-    const char *name;   /* e.g. "mlp.up.weight" */
-    double numel;       /* elements */
-    double count;       /* how many of this tensor per block (experts) or in the model */
-    int module;         /* tensors with the same module id belong to one nn.Module */
-    bool active_all;    /* false for expert tensors: only top-k of `count` are used per token */
+    const char *name; /* e.g. "mlp.up.weight" */
+    double numel;     /* elements */
+    double count;     /* how many of this tensor per block (experts) or in the model */
+    int module;       /* tensors with the same module id belong to one nn.Module */
+    bool active_all;  /* false for expert tensors: only top-k of `count` are used per token */
 } model_tensor;
 
 /* Append one tensor; module ids group tensors into nn.Modules. */
-static void add(model_tensor *t, int *n, int max, const char *name, double numel, double count,
-                int module, bool active_all)
+static void add(model_tensor *t, int *n, int max, const char *name, double numel, double count, int module,
+    bool active_all)
 {
     if (*n < max) t[*n] = (model_tensor){name, numel, count, module, active_all};
     (*n)++;
@@ -26,16 +26,16 @@ static void add(model_tensor *t, int *n, int max, const char *name, double numel
 
 /* A norm of width w contributes a weight and, for LayerNorm with beta, a bias: two tensors,
  * one module; OLMo-1's non-parametric LayerNorm contributes nothing. */
-static void add_norm_w(const model *m, model_tensor *t, int *n, int max, const char *w,
-                       const char *b, int module, double width)
+static void add_norm_w(
+    const model *m, model_tensor *t, int *n, int max, const char *w, const char *b, int module, double width)
 {
     if (m->norm_weightless) return;
     add(t, n, max, w, width, 1, module, true);
     if (m->norm == NORM_LAYERNORM && m->norm_bias) add(t, n, max, b, width, 1, module, true);
 }
 
-static void add_norm(const model *m, model_tensor *t, int *n, int max, const char *w,
-                     const char *b, int module)
+static void add_norm(
+    const model *m, model_tensor *t, int *n, int max, const char *w, const char *b, int module)
 {
     add_norm_w(m, t, n, max, w, b, module, (double)m->hidden_size);
 }
@@ -113,8 +113,8 @@ static void add_mla(const model *m, model_tensor *t, int *n, int max)
 }
 
 /* One MLP of width w: gate/up/down (gated) or fc/down, with biases if the model has them. */
-static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char *const *nm,
-                    double w, double copies, int base, bool active_all)
+static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char *const *nm, double w,
+    double copies, int base, bool active_all)
 {
     double h = (double)m->hidden_size;
     if (m->gated_mlp) {
@@ -140,19 +140,18 @@ static int model_tensors(const model *m, bool layer, block_kind kind, model_tens
     static const char *const norm_w[] = {"norm1.weight", "norm2.weight", "norm3.weight", "norm4.weight"};
     static const char *const norm_b[] = {"norm1.bias", "norm2.bias", "norm3.bias", "norm4.bias"};
     static const char *const mlp_nm[] = {"mlp.gate.weight", "mlp.up.weight", "mlp.down.weight",
-                                         "mlp.gate.bias", "mlp.up.bias", "mlp.down.bias"};
+        "mlp.gate.bias", "mlp.up.bias", "mlp.down.bias"};
     static const char *const exp_nm[] = {"moe.expert.gate.weight", "moe.expert.up.weight",
-                                         "moe.expert.down.weight", "moe.expert.gate.bias",
-                                         "moe.expert.up.bias", "moe.expert.down.bias"};
+        "moe.expert.down.weight", "moe.expert.gate.bias", "moe.expert.up.bias", "moe.expert.down.bias"};
     static const char *const shr_nm[] = {"moe.shared.gate.weight", "moe.shared.up.weight",
-                                         "moe.shared.down.weight", "moe.shared.gate.bias",
-                                         "moe.shared.up.bias", "moe.shared.down.bias"};
+        "moe.shared.down.weight", "moe.shared.gate.bias", "moe.shared.up.bias", "moe.shared.down.bias"};
     int n = 0;
     double h = (double)m->hidden_size, v = (double)m->vocab_size;
     double rel = (double)(m->rel_buckets * m->num_heads);
     if (!layer) {
         add(t, &n, max, "embed.tokens", v * h, 1, 0, true);
-        if (m->pos == POS_LEARNED) add(t, &n, max, "embed.positions", (double)m->max_positions * h, 1, 1, true);
+        if (m->pos == POS_LEARNED)
+            add(t, &n, max, "embed.positions", (double)m->max_positions * h, 1, 1, true);
         if (m->embedding_norm) add_norm(m, t, &n, max, "embed.norm.weight", "embed.norm.bias", 2);
         /* T5/MT5: one relative-position table in the first encoder and first decoder block. */
         if (m->pos == POS_RELATIVE && !m->rel_bias_every_layer && m->encoder_layers > 0) {
@@ -176,8 +175,10 @@ static int model_tensors(const model *m, bool layer, block_kind kind, model_tens
     if (norms > 4) norms = 4;
     for (int k = 0; k < norms; k++) add_norm(m, t, &n, max, norm_w[k], norm_b[k], k);
 
-    if (m->kv_lora_rank > 0) add_mla(m, t, &n, max);
-    else add_qkvo(m, t, &n, max, false, 4);
+    if (m->kv_lora_rank > 0)
+        add_mla(m, t, &n, max);
+    else
+        add_qkvo(m, t, &n, max, false, 4);
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double hd = (double)m->head_dim;
     if (m->qk_norm != QKNORM_NONE) {
@@ -210,7 +211,10 @@ static int model_tensors(const model *m, bool layer, block_kind kind, model_tens
 int model_validate(const model *m, zs_error *err)
 {
     if (m->params_only) return ZS_OK;
-    const struct { const char *field; int64_t value, min, max; } f[] = {
+    const struct {
+        const char *field;
+        int64_t value, min, max;
+    } f[] = {
         {"hidden_size", m->hidden_size, 1, 1000000},
         {"num_hidden_layers", m->num_layers, 1, 100000},
         {"num_attention_heads", m->num_heads, 1, 100000},
@@ -239,18 +243,19 @@ int model_validate(const model *m, zs_error *err)
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
         if (f[k].value < f[k].min || f[k].value > f[k].max)
             return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %lld is out of range (expected %lld to %lld)",
-                           f[k].field, (long long)f[k].value, (long long)f[k].min,
-                           (long long)f[k].max);
+                f[k].field, (long long)f[k].value, (long long)f[k].min, (long long)f[k].max);
     if (m->num_heads % m->num_kv_heads != 0)
         return zs_fail(err, ZS_ERR_INPUT,
-                       "field \"num_key_value_heads\": %lld does not divide num_attention_heads %lld",
-                       (long long)m->num_kv_heads, (long long)m->num_heads);
+            "field \"num_key_value_heads\": %lld does not divide num_attention_heads %lld",
+            (long long)m->num_kv_heads, (long long)m->num_heads);
     if (m->num_experts > 0 && (m->experts_per_token < 1 || m->experts_per_token > m->num_experts))
         return zs_fail(err, ZS_ERR_INPUT,
-                       "field \"num_experts_per_tok\": %lld must be between 1 and num_local_experts %lld",
-                       (long long)m->experts_per_token, (long long)m->num_experts);
+            "field \"num_experts_per_tok\": %lld must be between 1 and num_local_experts %lld",
+            (long long)m->experts_per_token, (long long)m->num_experts);
     if (m->kv_lora_rank > 0 && (m->qk_nope_dim + m->qk_rope_dim < 1 || m->v_head_dim < 1))
-        return zs_fail(err, ZS_ERR_INPUT, "field \"v_head_dim\": Multi-head Latent Attention needs qk_nope_head_dim + qk_rope_head_dim >= 1 and v_head_dim >= 1");
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"v_head_dim\": Multi-head Latent Attention needs qk_nope_head_dim + qk_rope_head_dim >= "
+            "1 and v_head_dim >= 1");
     if (!(m->capacity_factor >= 0 && m->capacity_factor <= 1000))
         return zs_fail(err, ZS_ERR_INPUT, "field \"capacity_factor\": expected 0 (dropless) to 1000");
     if (!(m->decoder_seq_ratio >= 0 && m->decoder_seq_ratio <= 1000))
@@ -261,8 +266,8 @@ int model_validate(const model *m, zs_error *err)
 }
 
 /* Sum tensors into totals; `active` counts expert tensors only top-k times. */
-static void tally(const model *m, const model_tensor *t, int n, double thr, double *all,
-                  double *active, double *small, double *largest_module, double *largest_tensor)
+static void tally(const model *m, const model_tensor *t, int n, double thr, double *all, double *active,
+    double *small, double *largest_module, double *largest_tensor)
 {
     double module_sum[MAX_TENSORS] = {0};
     double k = (double)m->experts_per_token;
@@ -289,8 +294,8 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
     if (ng < 0) return zs_fail(err, ZS_ERR_INPUT, "internal: too many tensors");
 
     double g_all, g_active, largest_module = 0, largest_tensor = 0, L = (double)m->num_layers;
-    tally(m, gt, ng, small_threshold, &g_all, &g_active, &pc->global_small_params,
-          &largest_module, &largest_tensor);
+    tally(m, gt, ng, small_threshold, &g_all, &g_active, &pc->global_small_params, &largest_module,
+        &largest_tensor);
     pc->total = g_all;
     pc->active = g_active;
     /* Each kind of block: its own tally times how many the model stacks. Sums over blocks
@@ -314,15 +319,18 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
         /* Distinct non-norm modules of a block, each repeated `count` times (experts). */
         double seen[MAX_TENSORS] = {0}, modules = 0;
         for (int j = 0; j < nl; j++)
-            if (strncmp(lt[j].name, "norm", 4) != 0 && lt[j].module < MAX_TENSORS) seen[lt[j].module] = lt[j].count;
+            if (strncmp(lt[j].name, "norm", 4) != 0 && lt[j].module < MAX_TENSORS)
+                seen[lt[j].module] = lt[j].count;
         for (int j = 0; j < MAX_TENSORS; j++) modules += seen[j];
         pc->modules_per_layer = fmax(pc->modules_per_layer, modules);
         for (int j = 0; j < nl; j++) {
             double x = lt[j].numel * lt[j].count * count / L;
             if (strncmp(lt[j].name, "attn.", 5) == 0 || strncmp(lt[j].name, "xattn.", 6) == 0)
                 pc->attention_per_layer += x;
-            else if (strncmp(lt[j].name, "norm", 4) == 0) pc->norm_per_layer += x;
-            else pc->mlp_per_layer += x;
+            else if (strncmp(lt[j].name, "norm", 4) == 0)
+                pc->norm_per_layer += x;
+            else
+                pc->mlp_per_layer += x;
         }
     }
     pc->largest_module = largest_module;
@@ -330,9 +338,12 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
     pc->small_tensor_threshold = small_threshold;
     for (int j = 0; j < ng; j++) {
         const char *nm = gt[j].name;
-        if (strncmp(nm, "embed.", 6) == 0) pc->embedding += gt[j].numel;
-        else if (strncmp(nm, "final_norm", 10) == 0) pc->final_norm += gt[j].numel;
-        else pc->lm_head += gt[j].numel;
+        if (strncmp(nm, "embed.", 6) == 0)
+            pc->embedding += gt[j].numel;
+        else if (strncmp(nm, "final_norm", 10) == 0)
+            pc->final_norm += gt[j].numel;
+        else
+            pc->lm_head += gt[j].numel;
     }
     /* DeepSeek-V3's multi-token-prediction module (its checkpoint's layer 61; HF's class
      * drops it): enorm, hnorm and the shared head's norm, the 2h x h eh_proj joining the next

@@ -23,94 +23,95 @@ typedef enum {
 } block_kind;
 
 typedef struct model {
-    char name[64];            /* catalog name or the file's "name" */
-    char model_type[32];      /* HF model_type: llama, mistral, mixtral, qwen2, gpt2, gpt_neox, bloom, transformer */
-    char source[256];         /* where the description comes from (URL or paper) */
-    int64_t hidden_size;      /* h */
-    int64_t num_layers;       /* L, transformer blocks */
-    int64_t num_heads;        /* a, query heads */
-    int64_t num_kv_heads;     /* key/value heads: a for MHA, fewer for GQA, 1 for MQA */
-    int64_t head_dim;         /* width of one head; h / a unless the config says otherwise */
-    int64_t intermediate_size;/* FFN inner width (of one expert for MoE) */
-    int64_t vocab_size;       /* V */
-    int64_t max_positions;    /* context length; rows of the learned position table */
-    int64_t num_experts;      /* routed experts per layer; 0 for a dense model */
-    int64_t experts_per_token;/* top-k routing; 0 for a dense model */
-    bool gated_mlp;           /* SwiGLU-style: gate, up and down projections */
-    bool tied_embeddings;     /* LM head shares the token embedding */
-    bool fused_qkv;           /* one QKV module (gpt2, neox, bloom, Megatron) instead of q, k, v */
-    bool qkv_bias;            /* biases on q, k, v */
-    bool out_bias;            /* bias on the attention output projection */
-    bool mlp_bias;            /* biases on the MLP projections */
-    bool norm_bias;           /* LayerNorm with beta (RMSNorm never has one) */
-    bool embedding_norm;      /* a norm right after the token embedding (BLOOM) */
-    bool dropout;             /* any dropout probability > 0: Korthikanti's masks are stored */
-    bool params_only;         /* built from --params: no shape, model states only */
+    char name[64];        /* catalog name or the file's "name" */
+    char model_type[32];  /* HF model_type: llama, mistral, mixtral, qwen2, gpt2, gpt_neox, bloom, transformer
+                           */
+    char source[256];     /* where the description comes from (URL or paper) */
+    int64_t hidden_size;  /* h */
+    int64_t num_layers;   /* L, transformer blocks */
+    int64_t num_heads;    /* a, query heads */
+    int64_t num_kv_heads; /* key/value heads: a for MHA, fewer for GQA, 1 for MQA */
+    int64_t head_dim;     /* width of one head; h / a unless the config says otherwise */
+    int64_t intermediate_size; /* FFN inner width (of one expert for MoE) */
+    int64_t vocab_size;        /* V */
+    int64_t max_positions;     /* context length; rows of the learned position table */
+    int64_t num_experts;       /* routed experts per layer; 0 for a dense model */
+    int64_t experts_per_token; /* top-k routing; 0 for a dense model */
+    bool gated_mlp;            /* SwiGLU-style: gate, up and down projections */
+    bool tied_embeddings;      /* LM head shares the token embedding */
+    bool fused_qkv;            /* one QKV module (gpt2, neox, bloom, Megatron) instead of q, k, v */
+    bool qkv_bias;             /* biases on q, k, v */
+    bool out_bias;             /* bias on the attention output projection */
+    bool mlp_bias;             /* biases on the MLP projections */
+    bool norm_bias;            /* LayerNorm with beta (RMSNorm never has one) */
+    bool embedding_norm;       /* a norm right after the token embedding (BLOOM) */
+    bool dropout;              /* any dropout probability > 0: Korthikanti's masks are stored */
+    bool params_only;          /* built from --params: no shape, model states only */
     norm_kind norm;
     pos_kind pos;
 
     /* Block layout beyond the classic two pre-norms (HF modeling_*.py of each family). */
-    int block_norms;          /* h-wide norms per block: 2 (pre-norm), 1 (one shared input norm
-                                 of a parallel block: Falcon-7B, Phi, Cohere), 4 (Gemma-2/3 pre
-                                 and post norms); 0 from a loader means 2 */
-    bool norm_weightless;     /* OLMo-1's LayerNorm has no affine parameters */
-    bool parallel_block;      /* attention and MLP read the same input (GPT-J, Falcon, Phi, Cohere) */
+    int block_norms;      /* h-wide norms per block: 2 (pre-norm), 1 (one shared input norm
+                             of a parallel block: Falcon-7B, Phi, Cohere), 4 (Gemma-2/3 pre
+                             and post norms); 0 from a loader means 2 */
+    bool norm_weightless; /* OLMo-1's LayerNorm has no affine parameters */
+    bool parallel_block;  /* attention and MLP read the same input (GPT-J, Falcon, Phi, Cohere) */
     qknorm_kind qk_norm;
-    bool lm_head_bias;        /* Phi's LM head has a bias */
-    int64_t sliding_window;   /* tokens a local-attention layer sees; 0 = every layer global */
-    int64_t sliding_layers;   /* how many of the L layers use the window (Gemma-2: half) */
-    double attn_softcap;      /* Gemma-2 tanh soft-cap of attention logits; 0 = none */
-    double final_softcap;     /* the same on the LM head's logits */
+    bool lm_head_bias;      /* Phi's LM head has a bias */
+    int64_t sliding_window; /* tokens a local-attention layer sees; 0 = every layer global */
+    int64_t sliding_layers; /* how many of the L layers use the window (Gemma-2: half) */
+    double attn_softcap;    /* Gemma-2 tanh soft-cap of attention logits; 0 = none */
+    double final_softcap;   /* the same on the LM head's logits */
 
     /* Multi-head Latent Attention (DeepSeek-V2/V3); kv_lora_rank > 0 turns it on. */
-    int64_t q_lora_rank;      /* 0: q is one h x a(nope+rope) projection (V2-Lite) */
-    int64_t kv_lora_rank;     /* compressed KV latent width, the part the KV cache keeps */
-    int64_t qk_nope_dim;      /* per-head q/k width without rotary */
-    int64_t qk_rope_dim;      /* per-head rotary width; the rotary key is shared by all heads */
-    int64_t v_head_dim;       /* per-head value width */
+    int64_t q_lora_rank;  /* 0: q is one h x a(nope+rope) projection (V2-Lite) */
+    int64_t kv_lora_rank; /* compressed KV latent width, the part the KV cache keeps */
+    int64_t qk_nope_dim;  /* per-head q/k width without rotary */
+    int64_t qk_rope_dim;  /* per-head rotary width; the rotary key is shared by all heads */
+    int64_t v_head_dim;   /* per-head value width */
 
     /* Mixture of experts beyond Mixtral's "every MLP is top-k of E". */
-    int64_t moe_intermediate_size;   /* one routed expert's width; 0 = intermediate_size */
-    int64_t shared_intermediate_size;/* all shared experts together (DeepSeek n_shared x width,
-                                        Qwen2-MoE shared_expert_intermediate_size); 0 = none */
-    bool shared_expert_gate;  /* Qwen2-MoE's sigmoid gate (h -> 1) on the shared expert */
-    bool router_bias;         /* DeepSeek-V3's e_score_correction_bias: E per MoE layer */
-    int64_t moe_layers;       /* blocks with experts; the other L - moe_layers are dense */
-    double capacity_factor;   /* expert capacity = cf * tokens * k / E; 0 = dropless */
-    int64_t mtp_layers;       /* DeepSeek-V3 multi-token-prediction modules: in the checkpoint,
-                                 not in the HF class; counted apart (param_counts.mtp) */
+    int64_t moe_intermediate_size;    /* one routed expert's width; 0 = intermediate_size */
+    int64_t shared_intermediate_size; /* all shared experts together (DeepSeek n_shared x width,
+                                         Qwen2-MoE shared_expert_intermediate_size); 0 = none */
+    bool shared_expert_gate;          /* Qwen2-MoE's sigmoid gate (h -> 1) on the shared expert */
+    bool router_bias;                 /* DeepSeek-V3's e_score_correction_bias: E per MoE layer */
+    int64_t moe_layers;               /* blocks with experts; the other L - moe_layers are dense */
+    double capacity_factor;           /* expert capacity = cf * tokens * k / E; 0 = dropless */
+    int64_t mtp_layers;               /* DeepSeek-V3 multi-token-prediction modules: in the checkpoint,
+                                         not in the HF class; counted apart (param_counts.mtp) */
 
     /* Encoder-decoder (T5); num_layers then counts encoder and decoder blocks together. */
-    int64_t encoder_layers;   /* 0 for a decoder-only model */
-    int64_t rel_buckets;      /* relative-attention buckets (a bucket x head bias table) */
-    bool rel_bias_every_layer;/* UMT5: every self-attention has its own table; T5: the first */
-    double decoder_seq_ratio; /* decoder tokens per encoder token; 0 = 1 */
+    int64_t encoder_layers;    /* 0 for a decoder-only model */
+    int64_t rel_buckets;       /* relative-attention buckets (a bucket x head bias table) */
+    bool rel_bias_every_layer; /* UMT5: every self-attention has its own table; T5: the first */
+    double decoder_seq_ratio;  /* decoder tokens per encoder token; 0 = 1 */
 } model;
 
 /* Parameter counts. Doubles hold integers exactly up to 2^53 (9e15), far above any model. */
 typedef struct param_counts {
-    double total;              /* every parameter, tied ones once */
-    double active;             /* parameters one token passes through (MoE: top-k experts) */
-    double embedding;          /* token + learned position embeddings + embedding norm */
-    double lm_head;            /* untied output projection; 0 when tied */
-    double final_norm;         /* the last norm before the LM head */
-    double per_layer;          /* the largest block, every expert (every block for a uniform
-                                  model): a pipeline stage's worst case */
-    double per_layer_active;   /* mean over blocks of one block as one token sees it */
-    double attention_per_layer;/* mean over blocks: q, k, v, o (or MLA) and their biases */
-    double mlp_per_layer;      /* mean over blocks: MLP or all experts plus router */
-    double norm_per_layer;     /* mean over blocks: the block's norms */
-    double largest_module;     /* largest module's own parameters: what DeepSpeed calls the
-                                  largest layer, gathered whole by ZeRO-3 */
-    double largest_tensor;     /* largest single parameter tensor */
-    double layer_small_params; /* per block: parameters in tensors below
-                                  small_tensor_threshold elements (ZeRO-3 persistence) */
-    double global_small_params;/* the same outside the blocks */
-    double small_tensor_threshold; /* elements; the threshold the two fields above used */
-    double modules_per_layer;  /* linear modules in a block (experts counted each): the units
-                                  ZeRO-3 gathers one at a time */
-    double mtp;                /* DeepSeek-V3 multi-token-prediction modules' own parameters
-                                  (embedding and head shared): not in total */
+    double total;                      /* every parameter, tied ones once */
+    double active;                     /* parameters one token passes through (MoE: top-k experts) */
+    double embedding;                  /* token + learned position embeddings + embedding norm */
+    double lm_head;                    /* untied output projection; 0 when tied */
+    double final_norm;                 /* the last norm before the LM head */
+    double per_layer;                  /* the largest block, every expert (every block for a uniform
+                                          model): a pipeline stage's worst case */
+    double per_layer_active;           /* mean over blocks of one block as one token sees it */
+    double attention_per_layer;        /* mean over blocks: q, k, v, o (or MLA) and their biases */
+    double mlp_per_layer;              /* mean over blocks: MLP or all experts plus router */
+    double norm_per_layer;             /* mean over blocks: the block's norms */
+    double largest_module;             /* largest module's own parameters: what DeepSpeed calls the
+                                          largest layer, gathered whole by ZeRO-3 */
+    double largest_tensor;             /* largest single parameter tensor */
+    double layer_small_params;         /* per block: parameters in tensors below
+                                          small_tensor_threshold elements (ZeRO-3 persistence) */
+    double global_small_params;        /* the same outside the blocks */
+    double small_tensor_threshold;     /* elements; the threshold the two fields above used */
+    double modules_per_layer;          /* linear modules in a block (experts counted each): the units
+                                          ZeRO-3 gathers one at a time */
+    double mtp;                        /* DeepSeek-V3 multi-token-prediction modules' own parameters
+                                          (embedding and head shared): not in total */
     double blocks[BLOCK_KINDS];        /* parameters of one block of each kind */
     double blocks_active[BLOCK_KINDS]; /* the same as one token sees it */
     /* The model's shape by kind of block, computed once here for the evaluation path:
@@ -136,7 +137,6 @@ static inline int64_t model_blocks(const model *m, block_kind kind)
     }
 }
 
-
 /* Expert width: moe_intermediate_size, or intermediate_size when that is 0 (Mixtral). */
 int64_t model_expert_width(const model *m);
 
@@ -150,7 +150,6 @@ static inline double model_blocks_local(const model *m, block_kind kind)
     double frac = fmin(1, (double)m->sliding_layers / dec);
     return frac * (double)model_blocks(m, kind);
 }
-
 
 /* Megatron tensor-parallel all-reduces of the s b h activations per block in forward, mean over
  * the model's blocks (as many again in backward): 2 for a sequential block (after attention,

@@ -12,43 +12,43 @@ struct framework;
 
 /* Where a step's time goes, in seconds (per GPU, every GPU alike). */
 typedef struct step_time {
-    double compute;           /* forward + backward + recompute of all micro-batches */
-    double comm_exposed;      /* collectives not hidden under compute */
-    double exposed_ep;        /* of comm_exposed: the experts' all-to-all (never hidden) */
-    double exposed_cp;        /* of comm_exposed: CP's K/V ring beyond the attention it hides under */
-    double optimizer;         /* optimizer step (on the GPU, or CPU Adam with offload) */
-    double bubble;            /* pipeline fill and drain */
-    double offload;           /* PCIe transfers not hidden under compute */
-    double overhead;          /* the framework's per-step host work (fitted) */
+    double compute;      /* forward + backward + recompute of all micro-batches */
+    double comm_exposed; /* collectives not hidden under compute */
+    double exposed_ep;   /* of comm_exposed: the experts' all-to-all (never hidden) */
+    double exposed_cp;   /* of comm_exposed: CP's K/V ring beyond the attention it hides under */
+    double optimizer;    /* optimizer step (on the GPU, or CPU Adam with offload) */
+    double bubble;       /* pipeline fill and drain */
+    double offload;      /* PCIe transfers not hidden under compute */
+    double overhead;     /* the framework's per-step host work (fitted) */
     double total;
 } step_time;
 
 /* Cost of training for a token budget (zero when no budget was given). */
 typedef struct train_cost {
-    double tokens;            /* tokens to train on */
-    double seconds;           /* wall-clock time */
+    double tokens;  /* tokens to train on */
+    double seconds; /* wall-clock time */
     double gpu_hours;
     double dollars;
-    double kwh;               /* GPU energy at TDP */
+    double kwh; /* GPU energy at TDP */
 } train_cost;
 
 typedef struct result {
     const struct strategy *strategy;
     const struct framework *framework;
-    bool applicable;          /* false when the strategy cannot run this configuration */
-    char why[128];            /* reason when not applicable */
+    bool applicable; /* false when the strategy cannot run this configuration */
+    char why[128];   /* reason when not applicable */
     memory mem;
-    bool fits;                /* GPU and host memory both fit */
-    comm_plan plan;           /* the collectives of one step */
-    comm_summary comm;        /* bytes per GPU per step by level and kind */
+    bool fits;         /* GPU and host memory both fit */
+    comm_plan plan;    /* the collectives of one step */
+    comm_summary comm; /* bytes per GPU per step by level and kind */
     step_time step;
     double tokens_per_second; /* whole cluster */
     double tflops_per_gpu;    /* model FLOPs (MFU numerator) per second per GPU, in 1e12 */
     double mfu;               /* model FLOPs utilisation (PaLM appendix B) */
     double hfu;               /* hardware FLOPs utilisation: recompute counted */
     train_cost cost;
-    bool has_interval;        /* the profile had fitted uncertainties */
-    double step_lo, step_hi;  /* seconds: central 90% interval of step.total */
+    bool has_interval;       /* the profile had fitted uncertainties */
+    double step_lo, step_hi; /* seconds: central 90% interval of step.total */
 } result;
 
 #endif

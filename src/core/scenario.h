@@ -21,11 +21,11 @@ struct framework;
  * the command line. */
 typedef struct scenario {
     const model *m;
-    const param_counts *pc;         /* model_count of m with t's persistence threshold */
+    const param_counts *pc; /* model_count of m with t's persistence threshold */
     const hardware *hw;
     const training *t;
     const struct strategy *const *chosen; /* NULL-terminated strategies to evaluate */
-    double tokens;                  /* training budget in tokens; 0 = none */
+    double tokens;                        /* training budget in tokens; 0 = none */
 } scenario;
 
 /* Everything an evaluation reads, with the derived quantities computed once by sim_prepare
@@ -37,31 +37,31 @@ typedef struct sim_input {
     const training *t;
     const struct framework *fw; /* framework_of(t) */
     byte_table bt;
-    int64_t dp;               /* data-parallel degree: replicas of the batch */
-    int64_t shard_dp;         /* ranks that shard the states: dp, or the hybrid shard group */
-    int64_t gpus_per_node;    /* effective: scenario_gpus_per_node */
-    int64_t nodes;            /* ceil(gpus / gpus_per_node) */
-    int64_t stage_layers;     /* blocks on the most loaded pipeline stage: ceil(L / pp) */
-    double local_params;      /* parameters one model-parallel rank holds (most loaded stage) */
-    double local_small;       /* of which in tensors below the ZeRO-3 persistence threshold */
-    double local_largest;     /* largest module on one rank (ZeRO-3 gathers it whole) */
-    double trainable;         /* of local_params, those with gradients and optimizer states
-                                 reduced over DP (all; LoRA: the adapters; EP: the dense ones) */
-    double local_expert;      /* expert parallelism: the routed experts on this rank, reduced and
-                                 sharded over the expert-data-parallel group; 0 without EP */
-    int64_t edp;              /* expert-data-parallel degree: DP x CP x TP / EP */
-    double param_bytes;       /* bytes of the rank's parameters as stored (bf16; QLoRA: NF4
-                                 block linears), adapters included */
-    coll_link links[LEVEL_COUNT]; /* achieved alpha-beta per link level */
+    int64_t dp;                     /* data-parallel degree: replicas of the batch */
+    int64_t shard_dp;               /* ranks that shard the states: dp, or the hybrid shard group */
+    int64_t gpus_per_node;          /* effective: scenario_gpus_per_node */
+    int64_t nodes;                  /* ceil(gpus / gpus_per_node) */
+    int64_t stage_layers;           /* blocks on the most loaded pipeline stage: ceil(L / pp) */
+    double local_params;            /* parameters one model-parallel rank holds (most loaded stage) */
+    double local_small;             /* of which in tensors below the ZeRO-3 persistence threshold */
+    double local_largest;           /* largest module on one rank (ZeRO-3 gathers it whole) */
+    double trainable;               /* of local_params, those with gradients and optimizer states
+                                       reduced over DP (all; LoRA: the adapters; EP: the dense ones) */
+    double local_expert;            /* expert parallelism: the routed experts on this rank, reduced and
+                                       sharded over the expert-data-parallel group; 0 without EP */
+    int64_t edp;                    /* expert-data-parallel degree: DP x CP x TP / EP */
+    double param_bytes;             /* bytes of the rank's parameters as stored (bf16; QLoRA: NF4
+                                       block linears), adapters included */
+    coll_link links[LEVEL_COUNT];   /* achieved alpha-beta per link level */
     coll_group groups[GROUP_COUNT]; /* DP (x CP: the gradient group), TP, PP, CP..: size and
                                        ranks per node */
-    flops fl;                 /* FLOPs per token, per micro-batch, per step */
-    double peak;              /* dense FLOP/s for the precision */
-    double gemm_efficiency;   /* achieved fraction of peak for this run's GEMMs */
-    mb_time mb;               /* seconds per micro-batch: forward, backward + recompute */
-    double hbm_rate;          /* achieved HBM bytes/s for the optimizer step */
-    double host_rate;         /* achieved host-memory bytes/s per GPU for CPU Adam */
-    double step_overhead;     /* seconds of framework host work per step (flag, calibrated, shipped) */
+    flops fl;                       /* FLOPs per token, per micro-batch, per step */
+    double peak;                    /* dense FLOP/s for the precision */
+    double gemm_efficiency;         /* achieved fraction of peak for this run's GEMMs */
+    mb_time mb;                     /* seconds per micro-batch: forward, backward + recompute */
+    double hbm_rate;                /* achieved HBM bytes/s for the optimizer step */
+    double host_rate;               /* achieved host-memory bytes/s per GPU for CPU Adam */
+    double step_overhead;           /* seconds of framework host work per step (flag, calibrated, shipped) */
 } sim_input;
 
 /* GPUs in one node of this run: --gpus-per-node when given, else the profile's. Never fails. */

@@ -16,13 +16,17 @@ static int sim_check_hardware(sim_input *in, const hardware *hw, const training 
 {
     in->peak = compute_peak(hw, t);
     if (in->peak <= 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--precision %s: %s has no %s peak in its profile (try --precision fp16)",
-                       precision_name(t->precision), hw->name, precision_name(t->precision));
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--precision %s: %s has no %s peak in its profile (try --precision fp16)",
+            precision_name(t->precision), hw->name, precision_name(t->precision));
     if (t->cp > 1 && !t->flash_attention)
-        return zs_fail(err, ZS_ERR_USAGE, "--cp %lld needs flash attention (ring attention exchanges K/V blocks of a fused "
-                       "kernel; Megatron-Core and torchtitan run context parallelism only with it)", (long long)t->cp);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--cp %lld needs flash attention (ring attention exchanges K/V blocks of a fused "
+            "kernel; Megatron-Core and torchtitan run context parallelism only with it)",
+            (long long)t->cp);
     if (t->offload_optimizer != OFFLOAD_NONE && hw->host_memory_bandwidth <= 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer: %s gives no node.host_memory_bandwidth_bytes_per_second", hw->name);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--offload-optimizer: %s gives no node.host_memory_bandwidth_bytes_per_second", hw->name);
     return ZS_OK;
 }
 
@@ -50,15 +54,16 @@ static int sim_groups(sim_input *in, const training *t, zs_error *err)
     /* Shard groups tile DP x CP: FSDP2's HSDP mesh is replicate x shard, DeepSpeed asserts the
      * world size divisible by mics_shard_size and by zero_hpz_partition_size. */
     if (t->shard_group > 0 && t->shard_group < dpc && dpc % t->shard_group != 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--shard-group %lld does not divide DP x CP = %lld", (long long)t->shard_group,
-                       (long long)dpc);
+        return zs_fail(err, ZS_ERR_USAGE, "--shard-group %lld does not divide DP x CP = %lld",
+            (long long)t->shard_group, (long long)dpc);
     if (t->hpz_group > 0 && t->hpz_group < dpc && dpc % t->hpz_group != 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--zero-hpz %lld does not divide DP x CP = %lld", (long long)t->hpz_group,
-                       (long long)dpc);
+        return zs_fail(err, ZS_ERR_USAGE, "--zero-hpz %lld does not divide DP x CP = %lld",
+            (long long)t->hpz_group, (long long)dpc);
     in->shard_dp = t->shard_group > 0 && t->shard_group < dpc ? t->shard_group : dpc;
     int64_t replicas = dpc / in->shard_dp;
     in->groups[GROUP_SHARD] = (coll_group){in->shard_dp, in->shard_dp < dp_local ? in->shard_dp : dp_local};
-    in->groups[GROUP_REPLICA] = (coll_group){replicas, dp_local / in->shard_dp > 1 ? dp_local / in->shard_dp : 1};
+    in->groups[GROUP_REPLICA] =
+        (coll_group){replicas, dp_local / in->shard_dp > 1 ? dp_local / in->shard_dp : 1};
     int64_t hpz = t->hpz_group > 0 && t->hpz_group < dpc ? t->hpz_group : dpc;
     in->groups[GROUP_HPZ] = (coll_group){hpz, hpz < dp_local ? hpz : dp_local};
     /* Expert parallelism (Megatron-Core): the EP group is carved from TP x CP x DP ranks, so it
@@ -75,7 +80,8 @@ static int sim_groups(sim_input *in, const training *t, zs_error *err)
      * states do over GROUP_SHARD and GROUP_REPLICA. */
     int64_t edp_shard = in->edp / replicas > 1 ? in->edp / replicas : 1;
     in->groups[GROUP_EDP] = (coll_group){edp_shard, edp_shard < edp_local ? edp_shard : edp_local};
-    in->groups[GROUP_EDP_REPLICA] = (coll_group){in->edp / edp_shard, edp_local / edp_shard > 1 ? edp_local / edp_shard : 1};
+    in->groups[GROUP_EDP_REPLICA] =
+        (coll_group){in->edp / edp_shard, edp_local / edp_shard > 1 ? edp_local / edp_shard : 1};
     return ZS_OK;
 }
 
@@ -89,7 +95,9 @@ static int sim_links(sim_input *in, const hardware *hw, const training *t, zs_er
      * NVMe traffic is timed with the CPU step (steptime_nvme_step). */
     double nvme_share = hw->nvme_bandwidth / (double)gpn;
     if ((t->offload_optimizer == OFFLOAD_NVME || t->offload_params == OFFLOAD_NVME) && nvme_share <= 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--offload-optimizer/--offload-params nvme: %s gives no node.nvme_bandwidth_bytes_per_second", hw->name);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--offload-optimizer/--offload-params nvme: %s gives no node.nvme_bandwidth_bytes_per_second",
+            hw->name);
     if (t->offload_params == OFFLOAD_NVME)
         in->links[LEVEL_HOST].bandwidth = fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
     in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
@@ -111,19 +119,22 @@ static int sim_check_shapes(const model *m, const training *t, zs_error *err)
 {
     if (t->pp > m->num_layers)
         return zs_fail(err, ZS_ERR_USAGE, "--pp %lld: more pipeline stages than the model's %lld layers",
-                       (long long)t->pp, (long long)m->num_layers);
+            (long long)t->pp, (long long)m->num_layers);
     if (m->num_heads % t->tp != 0 || (m->num_kv_heads % t->tp != 0 && t->tp % m->num_kv_heads != 0))
-        return zs_fail(err, ZS_ERR_USAGE, "--tp %lld does not divide the model's %lld attention heads (%lld key/value heads)",
-                       (long long)t->tp, (long long)m->num_heads, (long long)m->num_kv_heads);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--tp %lld does not divide the model's %lld attention heads (%lld key/value heads)",
+            (long long)t->tp, (long long)m->num_heads, (long long)m->num_kv_heads);
     if (t->offload_params != OFFLOAD_NONE && t->offload_optimizer == OFFLOAD_NONE)
-        return zs_fail(err, ZS_ERR_USAGE, "--offload-params needs --offload-optimizer too (DeepSpeed offloads parameters only with the optimizer)");
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--offload-params needs --offload-optimizer too (DeepSpeed offloads parameters only with the "
+            "optimizer)");
     return ZS_OK;
 }
 
 /* A rank's parameters: its pipeline stage's (the larger of first and last) split by TP, and
  * the small tensors it keeps whole under a persistence threshold. */
-static void sim_stage_params(sim_input *in, const model *m, const param_counts *pc, const training *t,
-                             double layers)
+static void sim_stage_params(
+    sim_input *in, const model *m, const param_counts *pc, const training *t, double layers)
 {
     if (t->pp == 1) {
         in->local_params = pc->total;
@@ -159,23 +170,24 @@ static int sim_experts(sim_input *in, const model *m, const training *t, double 
         return zs_fail(err, ZS_ERR_USAGE, "--ep %lld: %s has no routed experts", (long long)t->ep, m->name);
     if (m->num_experts % t->ep != 0)
         return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide the model's %lld experts",
-                       (long long)t->ep, (long long)m->num_experts);
+            (long long)t->ep, (long long)m->num_experts);
     if ((t->tp * in->dp * t->cp) % t->ep != 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
-                       (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
+            (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
     /* torchtitan carves EP from dp_shard x cp (x tp), never from the replicas
      * (pytorch/torchtitan@0119de15 torchtitan/distributed/parallel_dims.py). */
     if (in->shard_dp < in->dp * t->cp && (t->tp * in->shard_dp) % t->ep != 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide TP x --shard-group = %lld (hybrid sharding carves "
-                       "EP from a shard group, not across its replicas)",
-                       (long long)t->ep, (long long)(t->tp * in->shard_dp));
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--ep %lld does not divide TP x --shard-group = %lld (hybrid sharding carves "
+            "EP from a shard group, not across its replicas)",
+            (long long)t->ep, (long long)(t->tp * in->shard_dp));
     if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
         return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
-    if (t->hpz_group > 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
+    if (t->hpz_group > 0) return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
     double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
     double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
-                     (double)model_expert_width(m) * moe_blocks;
+        (double)model_expert_width(m) * moe_blocks;
     in->local_expert = experts / (double)t->ep;
     in->local_params += in->local_expert - experts / (double)t->tp;
     return ZS_OK;
@@ -184,8 +196,8 @@ static int sim_experts(sim_input *in, const model *m, const training *t, double 
 /* Fine-tuning: the adapters are the rank's trainable parameters (split by TP like the
  * linears they adapt); QLoRA stores the frozen block linears in NF4, the rest (embedding,
  * norms, head) in 16 bits (bitsandbytes leaves lm_head unquantized). */
-static void sim_trainable(sim_input *in, const model *m, const param_counts *pc, const training *t,
-                          double layers)
+static void sim_trainable(
+    sim_input *in, const model *m, const param_counts *pc, const training *t, double layers)
 {
     double tp = (double)t->tp;
     in->trainable = in->local_params - in->local_expert;
@@ -194,14 +206,14 @@ static void sim_trainable(sim_input *in, const model *m, const param_counts *pc,
         double adapters = finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * layers / tp;
         double linear = t->finetune == FT_QLORA ? (pc->per_layer - pc->norm_per_layer) * layers / tp : 0;
         in->param_bytes = in->bt.param * (in->local_params - linear) + finetune_nf4_bytes() * linear +
-                          in->bt.param * adapters;
+            in->bt.param * adapters;
         in->local_params += adapters;
         in->trainable = adapters;
     }
 }
 
-int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
-                const training *t, zs_error *err)
+int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw, const training *t,
+    zs_error *err)
 {
     if (training_validate(t, err)) return err->code;
     memset(in, 0, sizeof *in);
@@ -213,8 +225,12 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     /* The framework's efficiency and per-step overhead: the flag's, else the values calibrated
      * on this hardware, else the framework's shipped ones. */
     const hw_framework_fit *fit = hardware_framework_fit(hw, in->fw->name);
-    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency : fit ? fit->gemm_efficiency : in->fw->gemm_efficiency;
-    in->step_overhead = t->step_overhead >= 0 ? t->step_overhead : fit ? fit->step_overhead : in->fw->step_overhead;
+    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency
+        : fit                              ? fit->gemm_efficiency
+                                           : in->fw->gemm_efficiency;
+    in->step_overhead = t->step_overhead >= 0 ? t->step_overhead
+        : fit                                 ? fit->step_overhead
+                                              : in->fw->step_overhead;
     if (framework_check(in->fw, m, t, err)) return err->code;
     in->bt = training_bytes(t);
     /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
@@ -228,8 +244,9 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     double tp = (double)t->tp, pp = (double)t->pp;
     if (m->params_only) {
         if (t->finetune != FT_FULL)
-            return zs_fail(err, ZS_ERR_USAGE, "--finetune %s needs --model (adapters follow the layer shapes)",
-                           finetune_name((finetune_kind)t->finetune));
+            return zs_fail(err, ZS_ERR_USAGE,
+                "--finetune %s needs --model (adapters follow the layer shapes)",
+                finetune_name((finetune_kind)t->finetune));
         in->stage_layers = 0;
         in->local_params = pc->total / (tp * pp);
         in->local_largest = pc->largest_module / tp;
@@ -272,7 +289,7 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
     memset(&r->mem, 0, sizeof r->mem);
     r->framework = in->fw;
     r->applicable = strategy_allows(s, in->t, r->why, sizeof r->why) &&
-                    framework_allows(in->fw, s, in->t, r->why, sizeof r->why);
+        framework_allows(in->fw, s, in->t, r->why, sizeof r->why);
     r->fits = false;
     if (!r->applicable) {
         r->plan.n = 0;
@@ -299,7 +316,7 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     comm_summarise(in, &r->plan, &r->comm);
     r->comm.ideal_bytes = strategy_ideal_bytes(s, in);
     steptime_compute(in, &r->plan, s->shards.optimizer ? (double)in->shard_dp : 1,
-                     s->shards.optimizer ? memory_expert_shards(in) : 1, &r->step);
+        s->shards.optimizer ? memory_expert_shards(in) : 1, &r->step);
 
     double step = r->step.total, gpus = (double)t->gpus;
     /* In double: the int64 product of the largest accepted values overflows. */
@@ -333,6 +350,7 @@ int sim_run_scenario(const scenario *sc, result *r, int *n, zs_error *err)
     sim_input in;
     *n = 0;
     if (sim_prepare(&in, sc->m, sc->pc, sc->hw, sc->t, err)) return err->code;
-    for (int k = 0; sc->chosen[k] && k < STRATEGY_MAX; k++) sim_run(&in, sc->chosen[k], sc->tokens, &r[(*n)++]);
+    for (int k = 0; sc->chosen[k] && k < STRATEGY_MAX; k++)
+        sim_run(&in, sc->chosen[k], sc->tokens, &r[(*n)++]);
     return ZS_OK;
 }

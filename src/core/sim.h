@@ -13,8 +13,8 @@ struct strategy;
 /* Derive the shared quantities. Fails (ZS_ERR_USAGE/ZS_ERR_INPUT) when the training does not
  * validate or does not suit the model (e.g. more pipeline stages than layers, tensor
  * parallelism that does not divide the heads). */
-int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
-                const training *t, zs_error *err);
+int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw, const training *t,
+    zs_error *err);
 
 /* Memory only (the cheap half of sim_run, for searches that prune on fit). Returns r->fits;
  * r->applicable false when the strategy cannot run the configuration. */

@@ -46,8 +46,8 @@ static double exposed(double per_mb, double last_only, double window, double m, 
     return (m - 1) * fmax(0, per_mb - window) + fmax(0, per_mb + last_only - window) + tail;
 }
 
-void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div, double expert_div,
-                      step_time *st)
+void steptime_compute(
+    const sim_input *in, const comm_plan *plan, double opt_div, double expert_div, step_time *st)
 {
     const training *t = in->t;
     memset(st, 0, sizeof *st);
@@ -70,20 +70,23 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
             if (op->group == GROUP_EP) st->exposed_ep += secs;
             continue;
         }
-        if (op->per_micro) per[host][op->overlap] += secs / m;
-        else once[host][op->overlap] += secs;
+        if (op->per_micro)
+            per[host][op->overlap] += secs / m;
+        else
+            once[host][op->overlap] += secs;
         tail[host][op->overlap] = fmax(tail[host][op->overlap], op->tail_seconds);
     }
     for (int h = 0; h < 2; h++) {
         /* Ring attention hides only under the attention it feeds (backward: 2x); only CP's
          * K/V ring uses these windows. */
         double ring = exposed(per[h][OVERLAP_ATTN_FWD], once[h][OVERLAP_ATTN_FWD], in->mb.attn, m, 0) +
-                      exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], 2 * in->mb.attn, m, 0);
+            exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], 2 * in->mb.attn, m, 0);
         double e = per[h][OVERLAP_NONE] +
-                   exposed(per[h][OVERLAP_FORWARD], once[h][OVERLAP_FORWARD], fwd, m, tail[h][OVERLAP_FORWARD]) +
-                   exposed(per[h][OVERLAP_BACKWARD], once[h][OVERLAP_BACKWARD], bwd, m, tail[h][OVERLAP_BACKWARD]) +
-                   ring;
-        if (h) st->offload = e;
+            exposed(per[h][OVERLAP_FORWARD], once[h][OVERLAP_FORWARD], fwd, m, tail[h][OVERLAP_FORWARD]) +
+            exposed(per[h][OVERLAP_BACKWARD], once[h][OVERLAP_BACKWARD], bwd, m, tail[h][OVERLAP_BACKWARD]) +
+            ring;
+        if (h)
+            st->offload = e;
         else {
             st->comm_exposed = e;
             st->exposed_cp = ring;
@@ -93,8 +96,10 @@ void steptime_compute(const sim_input *in, const comm_plan *plan, double opt_div
     /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
     double shard = in->trainable / opt_div + in->local_expert / expert_div;
     double bytes = shard * steptime_optimizer_bytes(&in->bt);
-    if (t->offload_optimizer != OFFLOAD_NONE) st->optimizer = steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
-    else st->optimizer = bytes / in->hbm_rate;
+    if (t->offload_optimizer != OFFLOAD_NONE)
+        st->optimizer = steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
+    else
+        st->optimizer = bytes / in->hbm_rate;
     st->overhead = in->step_overhead;
     st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload + st->overhead;
 }

@@ -20,12 +20,16 @@ static void ddp_comm(const strategy *s, const sim_input *in, comm_plan *p)
     (void)s;
     double grads = in->bt.grad * in->trainable;
     double bucket = fmin(in->t->ddp_bucket_bytes, grads), buckets = ceil(grads / bucket);
-    comm_add(p, (comm_op){COLL_ALL_REDUCE, GROUP_DP, grads / buckets, buckets, false, OVERLAP_BACKWARD,
-                          bucket, "gradient all-reduce", 0, 0, 0, 0});
+    comm_add(p,
+        (comm_op){COLL_ALL_REDUCE, GROUP_DP, grads / buckets, buckets, false, OVERLAP_BACKWARD, bucket,
+            "gradient all-reduce", 0, 0, 0, 0});
 }
 
 const strategy strat_ddp = {
-    .id = STRAT_DDP, .name = "ddp", .label = "DDP",
+    .id = STRAT_DDP,
+    .name = "ddp",
+    .label = "DDP",
     .grad_reduce = REDUCE_PER_STEP,
-    .buffers = ddp_buffers, .comm = ddp_comm,
+    .buffers = ddp_buffers,
+    .comm = ddp_comm,
 };

@@ -7,9 +7,12 @@
  * (deepspeed/runtime/zero/config.py). ZeRO-Offload moves the optimizer states; parameters
  * are offloaded only at stage 3 (DeepSpeed's offload_param is a stage-3 option). */
 const strategy strat_zero1 = {
-    .id = STRAT_ZERO1, .name = "zero1", .label = "ZeRO-1",
+    .id = STRAT_ZERO1,
+    .name = "zero1",
+    .label = "ZeRO-1",
     .shards = {.optimizer = true},
     .grad_reduce = REDUCE_PER_STEP,
     .offload_optimizer = true,
-    .buffers = zero_bucket_buffers, .comm = zero_bucket_comm,
+    .buffers = zero_bucket_buffers,
+    .comm = zero_bucket_comm,
 };

@@ -50,40 +50,52 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
     overlap_kind bwd = overlap ? OVERLAP_BACKWARD : OVERLAP_NONE;
     group_kind back = t->hpz_group > 0 ? GROUP_HPZ : GROUP_SHARD;
-    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params, m * modules, true, fwd, wq * first,
-                          "parameter all-gather (forward)", 0, 0, fw->gather_overhead, 0});
+    comm_add(p,
+        (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params, m * modules, true, fwd, wq * first,
+            "parameter all-gather (forward)", 0, 0, fw->gather_overhead, 0});
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
-    comm_add(p, (comm_op){COLL_ALL_GATHER, back, params, again * m * modules, true, bwd, 0,
-                          t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)",
-                          0, 0, fw->gather_overhead, 0});
+    comm_add(p,
+        (comm_op){COLL_ALL_GATHER, back, params, again * m * modules, true, bwd, 0,
+            t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)"
+                                          : "parameter all-gather (backward)",
+            0, 0, fw->gather_overhead, 0});
     if (in->local_expert > 0 && memory_expert_shards(in) > 1 && !in->m->params_only) {
         /* Expert parallelism (torchtitan: fully_shard on each MoE block's experts over the
          * expert-data-parallel mesh): one gather of the block's experts forward and again
          * backward (and for the recompute), over EDP; their gradients reduce-scatter there
          * too (comm.c, with the other expert traffic). */
-        double blocks = fmax(1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
+        double blocks = fmax(
+            1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
         double unit = w * memory_expert_unit(in);
-        comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, m * blocks, true, fwd, 0,
-                              "expert parameter all-gather (forward, EDP)", 0, 0, fw->gather_overhead, 0});
-        comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, again * m * blocks, true, bwd, 0,
-                              "expert parameter all-gather (backward, EDP)", 0, 0, fw->gather_overhead, 0});
+        comm_add(p,
+            (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, m * blocks, true, fwd, 0,
+                "expert parameter all-gather (forward, EDP)", 0, 0, fw->gather_overhead, 0});
+        comm_add(p,
+            (comm_op){COLL_ALL_GATHER, GROUP_EDP, unit, again * m * blocks, true, bwd, 0,
+                "expert parameter all-gather (backward, EDP)", 0, 0, fw->gather_overhead, 0});
     }
     double gq = t->quant_grads ? 0.25 : 1;
     double grads = in->bt.grad * in->trainable;
-    double bucket = fw->buffers == BUFFERS_UNITS ? in->bt.grad * fmin(sharded / modules + in->local_small, in->trainable)
-                                                 : in->bt.grad * fmin(t->reduce_bucket, in->trainable);
+    double bucket = fw->buffers == BUFFERS_UNITS
+        ? in->bt.grad * fmin(sharded / modules + in->local_small, in->trainable)
+        : in->bt.grad * fmin(t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / bucket);
-    comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
-                          "gradient reduce-scatter", 0, 0, 0, 0});
+    comm_add(p,
+        (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
+            "gradient reduce-scatter", 0, 0, 0, 0});
 }
 
 /* DeepSpeed turns overlap_comm on by default for stage 3 (deepspeed/runtime/zero/config.py);
  * offload_param exists only at stage 3 (ZeRO-Infinity, arXiv 2104.07857). */
 const strategy strat_zero3 = {
-    .id = STRAT_ZERO3, .name = "zero3", .label = "ZeRO-3",
+    .id = STRAT_ZERO3,
+    .name = "zero3",
+    .label = "ZeRO-3",
     .shards = {.optimizer = true, .gradients = true, .parameters = true},
     .grad_reduce = REDUCE_PER_MICRO_BATCH,
-    .offload_optimizer = true, .offload_params = true,
+    .offload_optimizer = true,
+    .offload_params = true,
     .overlap_default = true,
-    .buffers = zero3_buffers, .comm = zero3_comm,
+    .buffers = zero3_buffers,
+    .comm = zero3_comm,
 };

@@ -9,8 +9,11 @@
 
 /* One line per strategy; a new one is its file, its id in strategy.h and a line here. */
 const strategy *const strategies[STRAT_COUNT + 1] = {
-    [STRAT_DDP] = &strat_ddp, [STRAT_ZERO1] = &strat_zero1, [STRAT_ZERO2] = &strat_zero2,
-    [STRAT_ZERO3] = &strat_zero3, [STRAT_COUNT] = NULL,
+    [STRAT_DDP] = &strat_ddp,
+    [STRAT_ZERO1] = &strat_zero1,
+    [STRAT_ZERO2] = &strat_zero2,
+    [STRAT_ZERO3] = &strat_zero3,
+    [STRAT_COUNT] = NULL,
 };
 
 _Static_assert(STRAT_COUNT <= STRATEGY_MAX, "raise STRATEGY_MAX");
@@ -63,7 +66,8 @@ bool strategy_allows(const strategy *s, const training *t, char *why, int whylen
     if (t->offload_params != OFFLOAD_NONE && !s->offload_params) {
         /* DeepSpeed configuration docs, zero_optimization.offload_param: valid only with
          * stage 3. */
-        snprintf(why, (size_t)whylen, "parameter offload needs ZeRO-3 (DeepSpeed offloads parameters only at stage 3)");
+        snprintf(why, (size_t)whylen,
+            "parameter offload needs ZeRO-3 (DeepSpeed offloads parameters only at stage 3)");
         return false;
     }
     return true;
@@ -73,7 +77,8 @@ double strategy_ideal_bytes(const strategy *s, const sim_input *in)
 {
     double n = (double)in->dp, q = in->trainable, g = in->bt.grad, w = in->bt.param;
     double stored = in->param_bytes; /* all parameters as stored; gradients only of q */
-    double bytes = s->shards.parameters ? 2 * stored + g * q
-                   : s->shards.optimizer || s->shards.gradients ? (w + g) * q : 2 * g * q;
+    double bytes = s->shards.parameters              ? 2 * stored + g * q
+        : s->shards.optimizer || s->shards.gradients ? (w + g) * q
+                                                     : 2 * g * q;
     return n > 1 ? bytes * (n - 1) / n : 0;
 }

@@ -22,14 +22,14 @@ typedef enum { STRAT_DDP, STRAT_ZERO1, STRAT_ZERO2, STRAT_ZERO3, STRAT_COUNT } s
  * fields and never asks which strategy it has. A new strategy is one file with one of these
  * and one line in the table in strategy.c. */
 typedef struct strategy {
-    strategy_id id;            /* its row in strategies[] */
-    const char *name;          /* "ddp", "zero1", ...: flags, JSON and CSV */
-    const char *label;         /* "DDP", "ZeRO-1", ...: tables and charts */
-    shard_set shards;          /* model states partitioned over the data-parallel group */
+    strategy_id id;    /* its row in strategies[] */
+    const char *name;  /* "ddp", "zero1", ...: flags, JSON and CSV */
+    const char *label; /* "DDP", "ZeRO-1", ...: tables and charts */
+    shard_set shards;  /* model states partitioned over the data-parallel group */
     reduce_schedule grad_reduce;
-    bool offload_optimizer;    /* may keep optimizer states on the host/NVMe (ZeRO-Offload) */
-    bool offload_params;       /* may keep parameters there too (ZeRO-Infinity) */
-    bool overlap_default;      /* DeepSpeed's overlap_comm default for this stage */
+    bool offload_optimizer; /* may keep optimizer states on the host/NVMe (ZeRO-Offload) */
+    bool offload_params;    /* may keep parameters there too (ZeRO-Infinity) */
+    bool overlap_default;   /* DeepSpeed's overlap_comm default for this stage */
     /* Buffers beyond the model states (buckets, gathered parameters); the harness fills the
      * states, activations, overhead and totals. */
     void (*buffers)(const struct strategy *s, const sim_input *in, memory *mem);

@@ -55,37 +55,31 @@ int64_t training_dp(const training *t)
 #define STR(x) STR_(x)
 #define ELEMS_MAX_TEXT STR(ELEMS_MAX)
 
-const flag_choice precision_choices[] = {
-    {"fp32", PREC_FP32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16}, {"bf16-pure", PREC_BF16_PURE},
-    {"fp8", PREC_FP8}, {NULL, 0}};
-const flag_choice optimizer_choices[] = {
-    {"adam", OPT_ADAM}, {"adamw", OPT_ADAMW}, {"sgd", OPT_SGD}, {"adafactor", OPT_ADAFACTOR},
-    {"adam8bit", OPT_ADAM8BIT}, {NULL, 0}};
+const flag_choice precision_choices[] = {{"fp32", PREC_FP32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16},
+    {"bf16-pure", PREC_BF16_PURE}, {"fp8", PREC_FP8}, {NULL, 0}};
+const flag_choice optimizer_choices[] = {{"adam", OPT_ADAM}, {"adamw", OPT_ADAMW}, {"sgd", OPT_SGD},
+    {"adafactor", OPT_ADAFACTOR}, {"adam8bit", OPT_ADAM8BIT}, {NULL, 0}};
 const flag_choice ckpt_choices[] = {
     {"none", CKPT_NONE}, {"selective", CKPT_SELECTIVE}, {"full", CKPT_FULL}, {NULL, 0}};
 const flag_choice offload_choices[] = {
     {"none", OFFLOAD_NONE}, {"cpu", OFFLOAD_CPU}, {"nvme", OFFLOAD_NVME}, {NULL, 0}};
 /* finetune.h's kinds and LoRA targets (finetune_name reads the kinds for output). */
-const flag_choice finetune_choices[] = {
-    {"full", FT_FULL}, {"lora", FT_LORA}, {"qlora", FT_QLORA}, {NULL, 0}};
-const flag_choice target_choices[] = {
-    {"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {NULL, 0}};
+const flag_choice finetune_choices[] = {{"full", FT_FULL}, {"lora", FT_LORA}, {"qlora", FT_QLORA}, {NULL, 0}};
+const flag_choice target_choices[] = {{"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
-static const flag_choice grad_choices[] = {
-    {"16-bit", 2}, {"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
+static const flag_choice grad_choices[] = {{"16-bit", 2}, {"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
 
-#define FIELD(f) .offset = offsetof(training, f), .size = sizeof ((training *)0)->f
+#define FIELD(f) .offset = offsetof(training, f), .size = sizeof((training *)0)->f
 #define WHOLE(f, lo, hi) .kind = FLAG_WHOLE, FIELD(f), .min = lo, .max = hi
 #define ELEMS(f, lo) .kind = FLAG_ELEMS, FIELD(f), .min = lo, .max = ELEMS_MAX
 #define FACTOR(f, lo, hi) .kind = FLAG_FACTOR, FIELD(f), .min = lo, .max = hi
 #define CHOICE(f, table) .kind = FLAG_CHOICE, FIELD(f), .choices = table
 #define SWITCH(f, k) .kind = k, FIELD(f)
 /* Buckets split traffic into calls: at least one element each, or the call count explodes. */
-#define ROW(id) [(id) - TRAINING_FLAG_FIRST]
+#define ROW(id) [(id)-TRAINING_FLAG_FIRST]
 const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
-    ROW(OPT_GPUS) = {"gpus", "N", "total GPUs (default 1)",
-        WHOLE(gpus, 1, 10000000), .sweep = true},
+    ROW(OPT_GPUS) = {"gpus", "N", "total GPUs (default 1)", WHOLE(gpus, 1, 10000000), .sweep = true},
     ROW(OPT_GPN) = {"gpus-per-node", "N", "GPUs per node (default: the profile's)",
         WHOLE(gpus_per_node, 1, 4096), .zero_unset = true, .sweep = true},
     ROW(OPT_SHARD_GROUP) = {"shard-group", "N",
@@ -102,20 +96,19 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         FACTOR(gemm_efficiency, 0, 2), .min_open = true, .expect = "a factor in (0, 2], e.g. 0.9"},
     ROW(OPT_PRECISION) = {"precision", "P", " (default bf16 mixed precision)",
         CHOICE(precision, precision_choices), .names_first = true, .sweep = true},
-    ROW(OPT_OPTIMIZER) = {"optimizer", "O", " (default adamw)",
-        CHOICE(optimizer, optimizer_choices), .names_first = true, .sweep = true},
-    ROW(OPT_GRAD_DTYPE) = {"grad-dtype", "D", "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)",
-        CHOICE(grad_bytes, grad_choices), .sweep = true},
+    ROW(OPT_OPTIMIZER) = {"optimizer", "O", " (default adamw)", CHOICE(optimizer, optimizer_choices),
+        .names_first = true, .sweep = true},
+    ROW(OPT_GRAD_DTYPE) = {"grad-dtype", "D",
+        "16-bit (default, the ZeRO paper's) or fp32 (as Megatron keeps)", CHOICE(grad_bytes, grad_choices),
+        .sweep = true},
     ROW(OPT_MICRO) = {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)",
         WHOLE(micro_batch, 1, 1000000), .sweep = true},
     ROW(OPT_SEQ) = {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)",
         WHOLE(seq_len, 1, 100000000), .sweep = true},
-    ROW(OPT_ACCUM) = {"grad-accum", "N", "micro-batches per step (default 1)",
-        WHOLE(grad_accum, 1, 1000000), .sweep = true},
-    ROW(OPT_TP) = {"tp", "N", "tensor-parallel degree (default 1)",
-        WHOLE(tp, 1, 4096), .sweep = true},
-    ROW(OPT_PP) = {"pp", "N", "pipeline-parallel degree (default 1)",
-        WHOLE(pp, 1, 4096), .sweep = true},
+    ROW(OPT_ACCUM) = {"grad-accum", "N", "micro-batches per step (default 1)", WHOLE(grad_accum, 1, 1000000),
+        .sweep = true},
+    ROW(OPT_TP) = {"tp", "N", "tensor-parallel degree (default 1)", WHOLE(tp, 1, 4096), .sweep = true},
+    ROW(OPT_PP) = {"pp", "N", "pipeline-parallel degree (default 1)", WHOLE(pp, 1, 4096), .sweep = true},
     ROW(OPT_CP) = {"cp", "N",
         "context-parallel degree: the sequence split over N ranks, ring attention (default 1)",
         WHOLE(cp, 1, 4096)},
@@ -136,10 +129,10 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
     ROW(OPT_FINETUNE) = {"finetune", "MODE",
         ": train everything, LoRA adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA)",
         CHOICE(finetune, finetune_choices), .names_first = true},
-    ROW(OPT_LORA_RANK) = {"lora-rank", "R", "LoRA rank r (default 16)",
-        WHOLE(lora_rank, 1, 65536)},
-    ROW(OPT_LORA_TARGETS) = {"lora-targets", "T", ": which linear layers get adapters (default all, as QLoRA)",
-        CHOICE(lora_targets, target_choices), .names_first = true},
+    ROW(OPT_LORA_RANK) = {"lora-rank", "R", "LoRA rank r (default 16)", WHOLE(lora_rank, 1, 65536)},
+    ROW(OPT_LORA_TARGETS) = {"lora-targets", "T",
+        ": which linear layers get adapters (default all, as QLoRA)", CHOICE(lora_targets, target_choices),
+        .names_first = true},
     ROW(OPT_OFF_OPT) = {"offload-optimizer", "D", " (ZeRO-Offload)",
         CHOICE(offload_optimizer, offload_choices), .names_first = true, .sweep = true},
     ROW(OPT_OFF_PARAM) = {"offload-params", "D", " (ZeRO-3 only, ZeRO-Infinity)",
@@ -153,12 +146,13 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
     ROW(OPT_MAX_LIVE) = {"max-live-params", "ELEMS", "DeepSpeed stage3_max_live_parameters (default 1e9)",
         ELEMS(max_live_params, 0), .sweep = true},
     ROW(OPT_PERSIST) = {"persistence-threshold", "ELEMS",
-        "DeepSpeed stage3_param_persistence_threshold (default 1e5)",
-        ELEMS(persistence_threshold, 0), .sweep = true},
-    ROW(OPT_OVERLAP) = {"overlap-comm", NULL, "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)",
-        CHOICE(overlap_comm, on_off), .listed = 2, .sweep = true},
-    ROW(OPT_BUCKET_VIEW) = {"ddp-bucket-view", NULL, "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)",
-        SWITCH(ddp_bucket_view, FLAG_ON)},
+        "DeepSpeed stage3_param_persistence_threshold (default 1e5)", ELEMS(persistence_threshold, 0),
+        .sweep = true},
+    ROW(OPT_OVERLAP) = {"overlap-comm", NULL,
+        "DeepSpeed overlap_comm (default: off for stages 1-2, on for 3)", CHOICE(overlap_comm, on_off),
+        .listed = 2, .sweep = true},
+    ROW(OPT_BUCKET_VIEW) = {"ddp-bucket-view", NULL,
+        "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", SWITCH(ddp_bucket_view, FLAG_ON)},
 };
 
 /* Fields no flag sets that training_validate checks too (ds_config and PyTorch defaults). */
@@ -200,7 +194,7 @@ static int set_choice(training *t, const flag_desc *d, const char *v, zs_error *
         }
     char names[160];
     return zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not one of %s", d->name, v,
-                   flag_choice_names(d->choices, d->listed, names, sizeof names));
+        flag_choice_names(d->choices, d->listed, names, sizeof names));
 }
 
 int training_flag_set(training *t, const flag_desc *d, const char *v, zs_error *err)
@@ -247,7 +241,7 @@ static bool in_range(const training *t, const flag_desc *d, const char *prefix, 
         memcpy(&v, field, sizeof v);
         if ((v >= (int64_t)d->min && v <= (int64_t)d->max) || (v == 0 && d->zero_unset)) return true;
         zs_fail(err, ZS_ERR_USAGE, "%s%s: %lld is out of range (expected %lld to %lld)", prefix, d->name,
-                (long long)v, (long long)d->min, (long long)d->max);
+            (long long)v, (long long)d->min, (long long)d->max);
         return false;
     }
     if (d->kind == FLAG_ELEMS) {
@@ -255,7 +249,7 @@ static bool in_range(const training *t, const flag_desc *d, const char *prefix, 
         memcpy(&v, field, sizeof v);
         if (v >= d->min && v <= d->max) return true;
         zs_fail(err, ZS_ERR_USAGE, "%s%s: %g is out of range (expected %g to " ELEMS_MAX_TEXT " elements)",
-                prefix, d->name, v, d->min);
+            prefix, d->name, v, d->min);
         return false;
     }
     return true;
@@ -266,13 +260,14 @@ int training_validate(const training *t, zs_error *err)
     for (int k = 0; k < TRAINING_FLAG_COUNT; k++)
         if (!in_range(t, &training_flags[k], "--", err)) return err->code;
     if (t->gpus % (t->tp * t->pp * t->cp) != 0)
-        return t->cp > 1 ? zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld x --cp %lld",
-                                   (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)t->cp)
-                         : zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld",
-                                   (long long)t->gpus, (long long)t->tp, (long long)t->pp);
+        return t->cp > 1
+            ? zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld x --cp %lld",
+                  (long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)t->cp)
+            : zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld",
+                  (long long)t->gpus, (long long)t->tp, (long long)t->pp);
     if (t->cp > 1 && t->seq_len % t->cp != 0)
         return zs_fail(err, ZS_ERR_USAGE, "--seq-len %lld is not a multiple of --cp %lld",
-                       (long long)t->seq_len, (long long)t->cp);
+            (long long)t->seq_len, (long long)t->cp);
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
     for (size_t i = 0; i < sizeof unflagged / sizeof unflagged[0]; i++)
@@ -299,18 +294,17 @@ byte_table training_bytes(const training *t)
     case PREC_BF16_PURE:
         /* Everything in bf16, no master copy: moments in bf16 halve (8-bit Adam stays 2). */
         bt = (byte_table){2, 2, 0, t->optimizer == OPT_ADAM8BIT ? mom : mom / 2, 2,
-                          "pure bf16: params, grads and moments in bf16, no fp32 master"};
+            "pure bf16: params, grads and moments in bf16, no fp32 master"};
         break;
     case PREC_FP8:
         /* Transformer Engine FP8 (TE docs, "Using FP8 with Transformer Engine"): only GEMMs
          * run in FP8; parameters and gradients stay bf16 with an fp32 master and moments,
          * activations bf16 except the FP8 inputs each linear saves for backward. */
-        bt = (byte_table){2, 2, 4, mom, 2,
-                          "FP8 GEMMs: bf16 params and grads, fp32 master + moments, FP8 linear inputs"};
+        bt = (byte_table){
+            2, 2, 4, mom, 2, "FP8 GEMMs: bf16 params and grads, fp32 master + moments, FP8 linear inputs"};
         break;
     default:
-        bt = (byte_table){2, 2, 4, mom, 2,
-                          "mixed precision: 16-bit params and grads, fp32 master + moments"};
+        bt = (byte_table){2, 2, 4, mom, 2, "mixed precision: 16-bit params and grads, fp32 master + moments"};
         break;
     }
     if (t->grad_bytes) bt.grad = t->grad_bytes;
@@ -325,11 +319,35 @@ static int lookup(const flag_choice *c, const char *s)
 }
 
 /* The tables are in enum order, so a value is its row. */
-const char *precision_name(precision_kind p) { return precision_choices[p].name; }
-const char *optimizer_name(optimizer_kind o) { return optimizer_choices[o].name; }
-const char *ckpt_name(ckpt_kind c) { return ckpt_choices[c].name; }
-const char *offload_name(offload_kind o) { return offload_choices[o].name; }
-int precision_parse(const char *s) { return lookup(precision_choices, s); }
-int optimizer_parse(const char *s) { return lookup(optimizer_choices, s); }
-int ckpt_parse(const char *s) { return lookup(ckpt_choices, s); }
-int offload_parse(const char *s) { return lookup(offload_choices, s); }
+const char *precision_name(precision_kind p)
+{
+    return precision_choices[p].name;
+}
+const char *optimizer_name(optimizer_kind o)
+{
+    return optimizer_choices[o].name;
+}
+const char *ckpt_name(ckpt_kind c)
+{
+    return ckpt_choices[c].name;
+}
+const char *offload_name(offload_kind o)
+{
+    return offload_choices[o].name;
+}
+int precision_parse(const char *s)
+{
+    return lookup(precision_choices, s);
+}
+int optimizer_parse(const char *s)
+{
+    return lookup(optimizer_choices, s);
+}
+int ckpt_parse(const char *s)
+{
+    return lookup(ckpt_choices, s);
+}
+int offload_parse(const char *s)
+{
+    return lookup(offload_choices, s);
+}

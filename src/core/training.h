@@ -18,61 +18,61 @@ struct framework;
 
 typedef struct training {
     const struct framework *framework; /* what runs it (framework.h); NULL = generic */
-    int64_t gpus;               /* total GPUs */
-    int64_t gpus_per_node;      /* 0: take the hardware profile's */
-    int64_t tp;                 /* tensor-parallel degree t */
-    int64_t pp;                 /* pipeline-parallel degree p */
-    int64_t cp;                 /* context-parallel degree: the sequence split over cp ranks */
-    int64_t ep;                 /* expert-parallel degree: routed experts split over ep ranks */
-    double moe_imbalance;       /* busiest expert rank's tokens / the mean (>= 1; 1 = balanced) */
-    int64_t virtual_stages;     /* interleaved model chunks per pipeline stage; 1 = plain 1F1B */
-    int64_t micro_batch;        /* b, sequences per GPU per micro-batch */
-    int64_t seq_len;            /* s, tokens per sequence */
-    int64_t grad_accum;         /* m, micro-batches per step per data-parallel rank */
+    int64_t gpus;                      /* total GPUs */
+    int64_t gpus_per_node;             /* 0: take the hardware profile's */
+    int64_t tp;                        /* tensor-parallel degree t */
+    int64_t pp;                        /* pipeline-parallel degree p */
+    int64_t cp;                        /* context-parallel degree: the sequence split over cp ranks */
+    int64_t ep;                        /* expert-parallel degree: routed experts split over ep ranks */
+    double moe_imbalance;              /* busiest expert rank's tokens / the mean (>= 1; 1 = balanced) */
+    int64_t virtual_stages;            /* interleaved model chunks per pipeline stage; 1 = plain 1F1B */
+    int64_t micro_batch;               /* b, sequences per GPU per micro-batch */
+    int64_t seq_len;                   /* s, tokens per sequence */
+    int64_t grad_accum;                /* m, micro-batches per step per data-parallel rank */
     precision_kind precision;
     optimizer_kind optimizer;
-    int grad_bytes;             /* bytes per gradient element; 0 = the precision's default */
+    int grad_bytes; /* bytes per gradient element; 0 = the precision's default */
     ckpt_kind checkpointing;
-    bool sequence_parallel;     /* Megatron sequence parallelism (needs tp > 1 to matter) */
-    bool flash_attention;       /* no s^2 attention matrix stored (default true) */
+    bool sequence_parallel; /* Megatron sequence parallelism (needs tp > 1 to matter) */
+    bool flash_attention;   /* no s^2 attention matrix stored (default true) */
     offload_kind offload_optimizer;
-    offload_kind offload_params;/* ZeRO-3 only */
-    bool nvme_pipeline_read;    /* DeepSpeed offload_optimizer.pipeline_read: overlap the next
-                                   sub-group's NVMe read with the CPU step (default false) */
-    bool nvme_pipeline_write;   /* offload_optimizer.pipeline_write: overlap the previous
-                                   sub-group's NVMe write with the CPU step (default false) */
-    double sub_group_size;      /* elements; DeepSpeed zero_optimization.sub_group_size, the
-                                   unit the optimizer steps (and swaps) at a time */
-    double reduce_bucket;       /* elements; DeepSpeed reduce_bucket_size */
-    double allgather_bucket;    /* elements; DeepSpeed allgather_bucket_size */
-    double prefetch_bucket;     /* elements; DeepSpeed stage3_prefetch_bucket_size */
-    double max_live_params;     /* elements; DeepSpeed stage3_max_live_parameters */
+    offload_kind offload_params;  /* ZeRO-3 only */
+    bool nvme_pipeline_read;      /* DeepSpeed offload_optimizer.pipeline_read: overlap the next
+                                     sub-group's NVMe read with the CPU step (default false) */
+    bool nvme_pipeline_write;     /* offload_optimizer.pipeline_write: overlap the previous
+                                     sub-group's NVMe write with the CPU step (default false) */
+    double sub_group_size;        /* elements; DeepSpeed zero_optimization.sub_group_size, the
+                                     unit the optimizer steps (and swaps) at a time */
+    double reduce_bucket;         /* elements; DeepSpeed reduce_bucket_size */
+    double allgather_bucket;      /* elements; DeepSpeed allgather_bucket_size */
+    double prefetch_bucket;       /* elements; DeepSpeed stage3_prefetch_bucket_size */
+    double max_live_params;       /* elements; DeepSpeed stage3_max_live_parameters */
     double persistence_threshold; /* elements; DeepSpeed stage3_param_persistence_threshold */
-    int overlap_comm;           /* -1: DeepSpeed's default for the stage, else 0/1 */
-    double ddp_bucket_bytes;    /* PyTorch DDP bucket_cap_mb, in bytes */
-    bool ddp_bucket_view;       /* PyTorch DDP gradient_as_bucket_view */
-    int64_t shard_group;        /* ranks that shard the states (HSDP, MiCS mics_shard_size);
-                                   0 = the whole data-parallel group */
-    int64_t hpz_group;          /* ZeRO++ hpZ secondary parameter partition (ranks); 0 = off */
-    bool quant_weights;         /* ZeRO++ qwZ: parameter all-gathers in int8 */
-    bool quant_grads;           /* ZeRO++ qgZ: gradient reduce-scatters in int4 */
-    int finetune;               /* finetune_kind (finetune.h): full, lora, qlora */
-    int64_t lora_rank;          /* LoRA r (default 16) */
-    int lora_targets;           /* LORA_ATTN | LORA_MLP (default all linear layers) */
-    double step_overhead;       /* the framework's per-step overhead overridden (seconds; < 0 =
-                                   the framework's) */
-    double gemm_efficiency;     /* the framework's GEMM efficiency overridden (--gemm-efficiency,
-                                   calibration); 0 = the framework's */
+    int overlap_comm;             /* -1: DeepSpeed's default for the stage, else 0/1 */
+    double ddp_bucket_bytes;      /* PyTorch DDP bucket_cap_mb, in bytes */
+    bool ddp_bucket_view;         /* PyTorch DDP gradient_as_bucket_view */
+    int64_t shard_group;          /* ranks that shard the states (HSDP, MiCS mics_shard_size);
+                                     0 = the whole data-parallel group */
+    int64_t hpz_group;            /* ZeRO++ hpZ secondary parameter partition (ranks); 0 = off */
+    bool quant_weights;           /* ZeRO++ qwZ: parameter all-gathers in int8 */
+    bool quant_grads;             /* ZeRO++ qgZ: gradient reduce-scatters in int4 */
+    int finetune;                 /* finetune_kind (finetune.h): full, lora, qlora */
+    int64_t lora_rank;            /* LoRA r (default 16) */
+    int lora_targets;             /* LORA_ATTN | LORA_MLP (default all linear layers) */
+    double step_overhead;         /* the framework's per-step overhead overridden (seconds; < 0 =
+                                     the framework's) */
+    double gemm_efficiency;       /* the framework's GEMM efficiency overridden (--gemm-efficiency,
+                                     calibration); 0 = the framework's */
 } training;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
 typedef struct byte_table {
-    double param;      /* bytes of the working (compute) copy */
-    double grad;       /* bytes of a gradient element */
-    double master;     /* bytes of the fp32 master copy (mixed precision only) */
-    double moments;    /* bytes of optimizer moments (Adam: m and v) */
-    double act;        /* bytes of one activation element */
-    const char *what;  /* one-line description for --explain */
+    double param;     /* bytes of the working (compute) copy */
+    double grad;      /* bytes of a gradient element */
+    double master;    /* bytes of the fp32 master copy (mixed precision only) */
+    double moments;   /* bytes of optimizer moments (Adam: m and v) */
+    double act;       /* bytes of one activation element */
+    const char *what; /* one-line description for --explain */
 } byte_table;
 
 /* Defaults: 1 GPU, no model parallelism, micro-batch 1, seq 2048, bf16 mixed precision Adam,
@@ -103,41 +103,70 @@ extern const flag_choice finetune_choices[], target_choices[];
 
 /* How a training flag's value is read and checked. */
 typedef enum {
-    FLAG_WHOLE,   /* a whole number (units_parse_int) in [min, max], int64_t; also validated */
-    FLAG_ELEMS,   /* a count of elements (units_parse_count), double; [min, max] validated */
-    FLAG_FACTOR,  /* a count, double, in [min, max] (min excluded if min_open) when read */
-    FLAG_CHOICE,  /* one of choices, its value stored as an int */
-    FLAG_ON,      /* a switch: the bool becomes true */
-    FLAG_OFF,     /* a switch: the bool becomes false */
+    FLAG_WHOLE,  /* a whole number (units_parse_int) in [min, max], int64_t; also validated */
+    FLAG_ELEMS,  /* a count of elements (units_parse_count), double; [min, max] validated */
+    FLAG_FACTOR, /* a count, double, in [min, max] (min excluded if min_open) when read */
+    FLAG_CHOICE, /* one of choices, its value stored as an int */
+    FLAG_ON,     /* a switch: the bool becomes true */
+    FLAG_OFF,    /* a switch: the bool becomes false */
 } flag_kind;
 
 /* One training flag: everything its parsing, help, checks and the ds_config merge read. */
 typedef struct flag_desc {
-    const char *name;            /* "micro-batch" for --micro-batch; NULL for no flag */
-    const char *arg;             /* metavariable ("N"), NULL for a switch */
-    const char *help;            /* --help line; a FLAG_CHOICE's follows its generated names */
+    const char *name; /* "micro-batch" for --micro-batch; NULL for no flag */
+    const char *arg;  /* metavariable ("N"), NULL for a switch */
+    const char *help; /* --help line; a FLAG_CHOICE's follows its generated names */
     flag_kind kind;
-    size_t offset, size;         /* the training field it sets (offsetof, sizeof) */
-    double min, max;             /* FLAG_WHOLE, FLAG_ELEMS, FLAG_FACTOR: accepted values */
-    bool min_open;               /* FLAG_FACTOR: min itself is refused */
-    bool zero_unset;             /* FLAG_WHOLE: 0 is the field's "not set" default, valid */
-    const char *expect;          /* FLAG_FACTOR: what its message says is expected */
-    const flag_choice *choices;  /* FLAG_CHOICE: NULL-name terminated */
-    int listed;                  /* FLAG_CHOICE: names help and messages show (the first);
-                                    0 = all, the rest are accepted aliases */
-    bool names_first;            /* FLAG_CHOICE: help begins with the names */
-    bool sweep;                  /* `zerosim sweep` takes lists and ranges of it */
+    size_t offset, size;        /* the training field it sets (offsetof, sizeof) */
+    double min, max;            /* FLAG_WHOLE, FLAG_ELEMS, FLAG_FACTOR: accepted values */
+    bool min_open;              /* FLAG_FACTOR: min itself is refused */
+    bool zero_unset;            /* FLAG_WHOLE: 0 is the field's "not set" default, valid */
+    const char *expect;         /* FLAG_FACTOR: what its message says is expected */
+    const flag_choice *choices; /* FLAG_CHOICE: NULL-name terminated */
+    int listed;                 /* FLAG_CHOICE: names help and messages show (the first);
+                                   0 = all, the rest are accepted aliases */
+    bool names_first;           /* FLAG_CHOICE: help begins with the names */
+    bool sweep;                 /* `zerosim sweep` takes lists and ranges of it */
 } flag_desc;
 
 /* The training flags' ids, in --help order: from 500, clear of the commands' own option ids
  * (small numbers) and of setup's (from 1000). */
 typedef enum {
-    OPT_GPUS = 500, OPT_GPN, OPT_SHARD_GROUP, OPT_HPZ, OPT_QWZ, OPT_QGZ, OPT_GEMM_EFF, OPT_PRECISION,
-    OPT_OPTIMIZER, OPT_GRAD_DTYPE, OPT_MICRO, OPT_SEQ, OPT_ACCUM, OPT_TP, OPT_PP, OPT_CP, OPT_EP,
-    OPT_MOE_IMBALANCE, OPT_VSTAGES, OPT_CKPT, OPT_SP, OPT_EAGER, OPT_FINETUNE, OPT_LORA_RANK,
-    OPT_LORA_TARGETS, OPT_OFF_OPT, OPT_OFF_PARAM, OPT_REDUCE_BUCKET, OPT_AG_BUCKET, OPT_PREFETCH,
-    OPT_MAX_LIVE, OPT_PERSIST, OPT_OVERLAP, OPT_BUCKET_VIEW,
-    TRAINING_FLAG_END             /* one past the last id */
+    OPT_GPUS = 500,
+    OPT_GPN,
+    OPT_SHARD_GROUP,
+    OPT_HPZ,
+    OPT_QWZ,
+    OPT_QGZ,
+    OPT_GEMM_EFF,
+    OPT_PRECISION,
+    OPT_OPTIMIZER,
+    OPT_GRAD_DTYPE,
+    OPT_MICRO,
+    OPT_SEQ,
+    OPT_ACCUM,
+    OPT_TP,
+    OPT_PP,
+    OPT_CP,
+    OPT_EP,
+    OPT_MOE_IMBALANCE,
+    OPT_VSTAGES,
+    OPT_CKPT,
+    OPT_SP,
+    OPT_EAGER,
+    OPT_FINETUNE,
+    OPT_LORA_RANK,
+    OPT_LORA_TARGETS,
+    OPT_OFF_OPT,
+    OPT_OFF_PARAM,
+    OPT_REDUCE_BUCKET,
+    OPT_AG_BUCKET,
+    OPT_PREFETCH,
+    OPT_MAX_LIVE,
+    OPT_PERSIST,
+    OPT_OVERLAP,
+    OPT_BUCKET_VIEW,
+    TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 
 #define TRAINING_FLAG_FIRST OPT_GPUS

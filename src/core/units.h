@@ -26,8 +26,7 @@ int units_parse_bytes(const char *s, const char *what, double *out, zs_error *er
 
 /* Parse a whole number in [min, max], with units_parse_count's suffixes ("1e3", "8k",
  * "8Ki"); fails with ZS_ERR_USAGE naming `what`. */
-int units_parse_int(const char *s, const char *what, int64_t min, int64_t max, int64_t *out,
-                    zs_error *err);
+int units_parse_int(const char *s, const char *what, int64_t min, int64_t max, int64_t *out, zs_error *err);
 
 /* Format bytes as GiB with two decimals ("12.34 GiB"), or MiB below 1 GiB. Returns buf. */
 const char *units_fmt_bytes(double bytes, char *buf, size_t len);

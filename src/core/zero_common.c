@@ -11,8 +11,8 @@
 void zero_bucket_buffers(const strategy *s, const sim_input *in, memory *mem)
 {
     double p = in->local_params;
-    double bytes = in->bt.grad * fmin(in->t->reduce_bucket, p) +
-                   in->bt.param * fmin(in->t->allgather_bucket, p);
+    double bytes =
+        in->bt.grad * fmin(in->t->reduce_bucket, p) + in->bt.param * fmin(in->t->allgather_bucket, p);
     mem->comm_buffers = strategy_overlap(in, s) ? 4.5 * bytes : bytes;
 }
 
@@ -27,13 +27,15 @@ void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
     double grads = in->bt.grad * in->trainable;
     double tail = in->bt.grad * fmin(in->t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / tail);
-    comm_add(p, (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, grads / buckets, calls * buckets, calls > 1,
-                          strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, tail,
-                          "gradient reduce-scatter", 0, 0, 0, 0});
+    comm_add(p,
+        (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, grads / buckets, calls * buckets, calls > 1,
+            strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, tail, "gradient reduce-scatter", 0, 0,
+            0, 0});
     /* Only what the optimizer updated is gathered: all parameters, or LoRA's adapters. */
     double params = in->bt.param * in->trainable;
     double gathers = ceil(params / (in->bt.param * fmin(in->t->allgather_bucket, in->trainable)));
     bool hide = in->fw->overlap_param_gather && strategy_overlap(in, s);
-    comm_add(p, (comm_op){COLL_ALL_GATHER, GROUP_SHARD, params / gathers, gathers, false,
-                          hide ? OVERLAP_FORWARD : OVERLAP_NONE, 0, "parameter all-gather (after step)", 0, 0, 0, 0});
+    comm_add(p,
+        (comm_op){COLL_ALL_GATHER, GROUP_SHARD, params / gathers, gathers, false,
+            hide ? OVERLAP_FORWARD : OVERLAP_NONE, 0, "parameter all-gather (after step)", 0, 0, 0, 0});
 }

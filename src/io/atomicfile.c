@@ -59,7 +59,9 @@ static int own_fd(const char *p)
 {
     if (strcmp(p, "/dev/stdout") == 0) return 1;
     if (strcmp(p, "/dev/stderr") == 0) return 2;
-    const char *d = strncmp(p, "/dev/fd/", 8) == 0 ? p + 8 : strncmp(p, "/proc/self/fd/", 14) == 0 ? p + 14 : NULL;
+    const char *d = strncmp(p, "/dev/fd/", 8) == 0 ? p + 8
+        : strncmp(p, "/proc/self/fd/", 14) == 0    ? p + 14
+                                                   : NULL;
     if (!d || !isdigit((unsigned char)*d)) return -1;
     char *end;
     long n = strtol(d, &end, 10);
@@ -84,7 +86,10 @@ static char *walk_links(const char *path, int *fd)
         if (!S_ISLNK(st.st_mode)) return cur;
         char link[PATH_MAX];
         ssize_t n = readlink(cur, link, sizeof link - 1);
-        if (n < 0) { free(cur); return NULL; }
+        if (n < 0) {
+            free(cur);
+            return NULL;
+        }
         link[n] = '\0';
         const char *slash = strrchr(cur, '/');
         size_t dirlen = link[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;
@@ -144,11 +149,17 @@ int atomicfile_open(atomicfile *a, const char *path)
     struct stat st;
     mode_t mode;
     if (stat(p, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) { free(p); return fail(a, EISDIR); }
+        if (S_ISDIR(st.st_mode)) {
+            free(p);
+            return fail(a, EISDIR);
+        }
         if (!S_ISREG(st.st_mode)) return open_direct(a, p);
         /* Replacing a read-only file by rename would succeed in a writable directory (and as
          * root always): refuse instead, as writing it in place would. */
-        if ((st.st_mode & 0222) == 0 || access(p, W_OK) != 0) { free(p); return fail(a, EACCES); }
+        if ((st.st_mode & 0222) == 0 || access(p, W_OK) != 0) {
+            free(p);
+            return fail(a, EACCES);
+        }
         mode = st.st_mode & 07777;
     } else if (errno == ENOENT) {
         mode = new_file_mode();

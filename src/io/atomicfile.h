@@ -15,9 +15,9 @@
  * followed: the file it points to is replaced and the link kept (a dangling one is replaced).
  * An existing regular file keeps its permission bits; a read-only one is refused. */
 typedef struct atomicfile {
-    FILE *f;        /* write the contents here */
-    char *tmp;      /* the temporary file (heap); NULL when writing the target directly */
-    char *target;   /* the file that receives the contents (heap) */
+    FILE *f;      /* write the contents here */
+    char *tmp;    /* the temporary file (heap); NULL when writing the target directly */
+    char *target; /* the file that receives the contents (heap) */
 } atomicfile;
 
 /* Start writing path. Returns 0, or -1 with errno set and *a empty: EISDIR for a directory,

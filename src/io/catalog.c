@@ -35,7 +35,8 @@ int catalog_dir(const char *kind, char *out, size_t len, zs_error *err)
     }
     snprintf(out, len, "%s", kind);
     if (is_dir(out)) return ZS_OK;
-    return zs_fail(err, ZS_ERR_INPUT, "cannot find the %s catalog (set ZEROSIM_DATA to the zerosim directory)", kind);
+    return zs_fail(
+        err, ZS_ERR_INPUT, "cannot find the %s catalog (set ZEROSIM_DATA to the zerosim directory)", kind);
 }
 
 int catalog_resolve(const char *kind, const char *name, char *out, size_t len, zs_error *err)
@@ -52,7 +53,7 @@ int catalog_resolve(const char *kind, const char *name, char *out, size_t len, z
     snprintf(out, len, "%s/%s.json", dir, name);
     if (access(out, R_OK) == 0) return ZS_OK;
     return zs_fail(err, ZS_ERR_INPUT, "unknown %s \"%s\" (not a file, and not in %s; see 'zerosim list %s')",
-                   strcmp(kind, "models") == 0 ? "model" : "hardware profile", name, dir, kind);
+        strcmp(kind, "models") == 0 ? "model" : "hardware profile", name, dir, kind);
 }
 
 static int cmp(const void *a, const void *b)
@@ -74,7 +75,11 @@ int catalog_list(const char *kind, char ***names, zs_error *err)
         if (l <= 5 || strcmp(e->d_name + l - 5, ".json") != 0) continue;
         if (n + 1 >= cap) {
             char **nv = realloc(v, (cap *= 2) * sizeof *v);
-            if (!nv) { catalog_free((v[n] = NULL, v)); v = NULL; break; }
+            if (!nv) {
+                catalog_free((v[n] = NULL, v));
+                v = NULL;
+                break;
+            }
             v = nv;
         }
         v[n] = strndup(e->d_name, l - 5);

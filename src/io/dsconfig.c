@@ -19,7 +19,8 @@ static void note_ignored(ds_config *ds, const char *prefix, const char *key)
     if (n + 4 >= sizeof ds->ignored) return;
     int w = snprintf(ds->ignored + n, sizeof ds->ignored - n, "%s%s%s", n ? ", " : "", prefix, key);
     /* Too many to list: end with an ellipsis rather than a cut name. */
-    if (w < 0 || (size_t)w >= sizeof ds->ignored - n) snprintf(ds->ignored + n, sizeof ds->ignored - n, "%s...", n ? ", " : "");
+    if (w < 0 || (size_t)w >= sizeof ds->ignored - n)
+        snprintf(ds->ignored + n, sizeof ds->ignored - n, "%s...", n ? ", " : "");
 }
 
 static bool known_key(const char *key, const char *const *known)
@@ -44,22 +45,25 @@ static bool is_auto(const cJSON *obj, const char *key)
 }
 
 /* offload_optimizer / offload_param: {"device": "cpu"|"nvme"|"none"}. */
-static int offload(const cJSON *zero, const char *key, offload_kind *out, ds_config *ds,
-                   zs_error *err)
+static int offload(const cJSON *zero, const char *key, offload_kind *out, ds_config *ds, zs_error *err)
 {
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(zero, key);
     if (!o || cJSON_IsNull(o)) return ZS_OK;
     if (!cJSON_IsObject(o))
-        return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization.%s\": expected an object with \"device\"", key);
+        return zs_fail(
+            err, ZS_ERR_INPUT, "field \"zero_optimization.%s\": expected an object with \"device\"", key);
     char dev[16] = "none";
     bool have;
     if (json_get_string(o, "device", dev, sizeof dev, &have, err)) return err->code;
-    if (!have || strcmp(dev, "auto") == 0) { note_default(ds, key); return ZS_OK; }
+    if (!have || strcmp(dev, "auto") == 0) {
+        note_default(ds, key);
+        return ZS_OK;
+    }
     int v = offload_parse(dev);
     char names[64];
     if (v < 0)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization.%s.device\": \"%s\" is not one of %s", key, dev,
-                       flag_choice_names(offload_choices, 0, names, sizeof names));
+        return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization.%s.device\": \"%s\" is not one of %s",
+            key, dev, flag_choice_names(offload_choices, 0, names, sizeof names));
     *out = (offload_kind)v;
     return ZS_OK;
 }
@@ -80,14 +84,22 @@ static int batch_keys(const cJSON *root, training *t, ds_config *ds, zs_error *e
     bool have;
     int64_t v;
     const flag_desc *micro = training_flag(OPT_MICRO), *accum = training_flag(OPT_ACCUM);
-    if (json_get_int(root, "train_micro_batch_size_per_gpu", (int64_t)micro->min, (int64_t)micro->max, &v, &have, err))
+    if (json_get_int(
+            root, "train_micro_batch_size_per_gpu", (int64_t)micro->min, (int64_t)micro->max, &v, &have, err))
         return err->code;
-    if (have) { t->micro_batch = v; ds->micro_batch_set = true; }
-    else note_default(ds, "train_micro_batch_size_per_gpu");
-    if (json_get_int(root, "gradient_accumulation_steps", (int64_t)accum->min, (int64_t)accum->max, &v, &have, err))
+    if (have) {
+        t->micro_batch = v;
+        ds->micro_batch_set = true;
+    } else
+        note_default(ds, "train_micro_batch_size_per_gpu");
+    if (json_get_int(
+            root, "gradient_accumulation_steps", (int64_t)accum->min, (int64_t)accum->max, &v, &have, err))
         return err->code;
-    if (have) { t->grad_accum = v; ds->grad_accum_set = true; }
-    else note_default(ds, "gradient_accumulation_steps");
+    if (have) {
+        t->grad_accum = v;
+        ds->grad_accum_set = true;
+    } else
+        note_default(ds, "gradient_accumulation_steps");
     return json_get_int(root, "train_batch_size", 1, 1000000000, &ds->train_batch_size, &have, err);
 }
 
@@ -96,8 +108,10 @@ static int batch_keys(const cJSON *root, training *t, ds_config *ds, zs_error *e
  * deepspeed/runtime/constants.py); it still enables bf16. */
 static int precision_keys(const cJSON *root, training *t, ds_config *ds, zs_error *err)
 {
-    static const struct { const char *key; precision_kind p; } precs[] = {
-        {"bf16", PREC_BF16}, {"bfloat16", PREC_BF16}, {"fp16", PREC_FP16}};
+    static const struct {
+        const char *key;
+        precision_kind p;
+    } precs[] = {{"bf16", PREC_BF16}, {"bfloat16", PREC_BF16}, {"fp16", PREC_FP16}};
     static const char *const prec_known[] = {"enabled", NULL};
     bool any = false, have;
     for (size_t i = 0; i < 3; i++) {
@@ -110,12 +124,20 @@ static int precision_keys(const cJSON *root, training *t, ds_config *ds, zs_erro
         if (!o) continue;
         bool en = false;
         if (!cJSON_IsObject(o))
-            return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected an object with \"enabled\"", precs[i].key);
-        if (json_get_bool(o, "enabled", &en, &have, err)) { zs_error_prefix(err, precs[i].key); return err->code; }
+            return zs_fail(
+                err, ZS_ERR_INPUT, "field \"%s\": expected an object with \"enabled\"", precs[i].key);
+        if (json_get_bool(o, "enabled", &en, &have, err)) {
+            zs_error_prefix(err, precs[i].key);
+            return err->code;
+        }
         if (!have) note_default(ds, precs[i].key);
-        if (en) { t->precision = precs[i].p; any = true; }
+        if (en) {
+            t->precision = precs[i].p;
+            any = true;
+        }
     }
-    if (!any && !cJSON_GetObjectItemCaseSensitive(root, "bf16") && !cJSON_GetObjectItemCaseSensitive(root, "bfloat16") &&
+    if (!any && !cJSON_GetObjectItemCaseSensitive(root, "bf16") &&
+        !cJSON_GetObjectItemCaseSensitive(root, "bfloat16") &&
         !cJSON_GetObjectItemCaseSensitive(root, "fp16"))
         t->precision = PREC_FP32;
     return ZS_OK;
@@ -134,15 +156,17 @@ static int zero_offload(const cJSON *zero, training *t, ds_config *ds, zs_error 
     }
     /* ZeRO-Infinity's pipelined optimizer swapping (DeepSpeed offload_config.py). */
     const cJSON *oo = cJSON_GetObjectItemCaseSensitive(zero, "offload_optimizer");
-    if (cJSON_IsObject(oo) && (json_get_bool(oo, "pipeline_read", &t->nvme_pipeline_read, &have, err) ||
-                               json_get_bool(oo, "pipeline_write", &t->nvme_pipeline_write, &have, err))) {
+    if (cJSON_IsObject(oo) &&
+        (json_get_bool(oo, "pipeline_read", &t->nvme_pipeline_read, &have, err) ||
+            json_get_bool(oo, "pipeline_write", &t->nvme_pipeline_write, &have, err))) {
         zs_error_prefix(err, "zero_optimization.offload_optimizer");
         return err->code;
     }
     static const char *const off_known[] = {"device", "pipeline_read", "pipeline_write", NULL};
     static const char *const param_known[] = {"device", NULL};
     list_ignored(ds, oo, "zero_optimization.offload_optimizer.", off_known);
-    list_ignored(ds, cJSON_GetObjectItemCaseSensitive(zero, "offload_param"), "zero_optimization.offload_param.", param_known);
+    list_ignored(ds, cJSON_GetObjectItemCaseSensitive(zero, "offload_param"),
+        "zero_optimization.offload_param.", param_known);
     return ZS_OK;
 }
 
@@ -154,7 +178,11 @@ static int zero_numbers(const cJSON *zero, training *t, ds_config *ds, zs_error 
      * collectives, so a smaller one made the call count (and the step) infinite. DeepSpeed
      * accepts reduce_bucket_size 0: every gradient is then reduced on its own (the bucket
      * flushes before each tensor is added), which setup models as a one-tensor bucket. */
-    const struct { const char *key; double *dst, min; int hf; } nums[] = {
+    const struct {
+        const char *key;
+        double *dst, min;
+        int hf;
+    } nums[] = {
         {"reduce_bucket_size", &t->reduce_bucket, 0, 0},
         {"allgather_bucket_size", &t->allgather_bucket, 1, -1},
         {"stage3_prefetch_bucket_size", &t->prefetch_bucket, 0, 1},
@@ -163,15 +191,20 @@ static int zero_numbers(const cJSON *zero, training *t, ds_config *ds, zs_error 
         {"sub_group_size", &t->sub_group_size, 1, -1},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        if (nums[i].hf >= 0 && is_auto(zero, nums[i].key)) { ds->hf_auto[nums[i].hf] = true; continue; }
+        if (nums[i].hf >= 0 && is_auto(zero, nums[i].key)) {
+            ds->hf_auto[nums[i].hf] = true;
+            continue;
+        }
         if (json_get_number(zero, nums[i].key, nums[i].min, 1e15, nums[i].dst, &have, err)) return err->code;
         if (!have) note_default(ds, nums[i].key);
     }
     if (t->reduce_bucket == 0) ds->reduce_bucket_zero = true;
     bool ov = false;
     if (json_get_bool(zero, "overlap_comm", &ov, &have, err)) return err->code;
-    if (have) t->overlap_comm = ov;
-    else note_default(ds, "overlap_comm");
+    if (have)
+        t->overlap_comm = ov;
+    else
+        note_default(ds, "overlap_comm");
     /* ZeRO++ (DeepSpeed ZeRO++ tutorial: zero_hpz_partition_size, zero_quantized_weights,
      * zero_quantized_gradients) and MiCS (mics_shard_size; -1 or absent = off). A partition
      * of 1 rank is DeepSpeed's "off". */
@@ -201,39 +234,54 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     list_ignored(ds, root, "", top_known);
 
     const cJSON *zero = cJSON_GetObjectItemCaseSensitive(root, "zero_optimization");
-    if (!zero || cJSON_IsNull(zero)) { note_default(ds, "zero_optimization"); return ZS_OK; }
+    if (!zero || cJSON_IsNull(zero)) {
+        note_default(ds, "zero_optimization");
+        return ZS_OK;
+    }
     if (!cJSON_IsObject(zero))
         return zs_fail(err, ZS_ERR_INPUT, "field \"zero_optimization\": expected an object");
-    if (json_get_int(zero, "stage", 0, 3, &v, &have, err)) { zs_error_prefix(err, "zero_optimization"); return err->code; }
-    if (have) ds->stage = (int)v; else note_default(ds, "zero_optimization.stage");
+    if (json_get_int(zero, "stage", 0, 3, &v, &have, err)) {
+        zs_error_prefix(err, "zero_optimization");
+        return err->code;
+    }
+    if (have)
+        ds->stage = (int)v;
+    else
+        note_default(ds, "zero_optimization.stage");
     if (zero_offload(zero, t, ds, err)) return err->code;
-    if (zero_numbers(zero, t, ds, err)) { zs_error_prefix(err, "zero_optimization"); return err->code; }
+    if (zero_numbers(zero, t, ds, err)) {
+        zs_error_prefix(err, "zero_optimization");
+        return err->code;
+    }
     static const char *const zero_known[] = {"stage", "offload_optimizer", "offload_param", "cpu_offload",
         "cpu_offload_params", "reduce_bucket_size", "allgather_bucket_size", "stage3_prefetch_bucket_size",
         "stage3_max_live_parameters", "stage3_param_persistence_threshold", "sub_group_size", "overlap_comm",
-        "zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients", "mics_shard_size", NULL};
+        "zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients", "mics_shard_size",
+        NULL};
     list_ignored(ds, zero, "zero_optimization.", zero_known);
     return ZS_OK;
 }
 
 void dsconfig_fill_auto(ds_config *ds, int64_t hidden, training *t)
 {
-    static const char *const keys[3] = {"reduce_bucket_size", "stage3_prefetch_bucket_size",
-                                        "stage3_param_persistence_threshold"};
+    static const char *const keys[3] = {
+        "reduce_bucket_size", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold"};
     double h = (double)hidden;
     const double vals[3] = {h * h, floor(0.9 * h * h), 10 * h};
     double *dst[3] = {&t->reduce_bucket, &t->prefetch_bucket, &t->persistence_threshold};
     for (int k = 0; k < 3; k++) {
         if (!ds->hf_auto[k]) continue;
-        if (hidden <= 0) { note_default(ds, keys[k]); continue; }
+        if (hidden <= 0) {
+            note_default(ds, keys[k]);
+            continue;
+        }
         *dst[k] = vals[k];
         size_t n = strlen(ds->filled);
         snprintf(ds->filled + n, sizeof ds->filled - n, "%s%s %.0f", n ? ", " : "", keys[k], vals[k]);
     }
 }
 
-int dsconfig_from_json(const cJSON *root, const char *origin, training *t, ds_config *ds,
-                       zs_error *err)
+int dsconfig_from_json(const cJSON *root, const char *origin, training *t, ds_config *ds, zs_error *err)
 {
     int rc = from_json(root, t, ds, err);
     if (rc) zs_error_prefix(err, origin);

@@ -8,17 +8,17 @@
 #include "core/training.h"
 
 typedef struct ds_config {
-    int stage;                 /* zero_optimization.stage 0..3; -1 when absent */
-    int64_t train_batch_size;  /* sequences per step over all DP ranks; 0 when absent/"auto" */
-    bool micro_batch_set;      /* train_micro_batch_size_per_gpu was a number */
-    bool grad_accum_set;       /* gradient_accumulation_steps was a number */
-    bool hf_auto[3];           /* reduce_bucket_size, stage3_prefetch_bucket_size,
-                                  stage3_param_persistence_threshold were "auto": the HF
-                                  Trainer fills them from the hidden size (dsconfig_fill_auto) */
-    bool reduce_bucket_zero;   /* reduce_bucket_size 0: DeepSpeed reduces each gradient alone */
-    char defaulted[768];       /* comma-separated keys that were absent or "auto" */
-    char ignored[768];         /* comma-separated keys present that zerosim does not model */
-    char filled[256];          /* what dsconfig_fill_auto filled, for the report */
+    int stage;                /* zero_optimization.stage 0..3; -1 when absent */
+    int64_t train_batch_size; /* sequences per step over all DP ranks; 0 when absent/"auto" */
+    bool micro_batch_set;     /* train_micro_batch_size_per_gpu was a number */
+    bool grad_accum_set;      /* gradient_accumulation_steps was a number */
+    bool hf_auto[3];          /* reduce_bucket_size, stage3_prefetch_bucket_size,
+                                 stage3_param_persistence_threshold were "auto": the HF
+                                 Trainer fills them from the hidden size (dsconfig_fill_auto) */
+    bool reduce_bucket_zero;  /* reduce_bucket_size 0: DeepSpeed reduces each gradient alone */
+    char defaulted[768];      /* comma-separated keys that were absent or "auto" */
+    char ignored[768];        /* comma-separated keys present that zerosim does not model */
+    char filled[256];         /* what dsconfig_fill_auto filled, for the report */
 } ds_config;
 
 /* Apply a DeepSpeed config to t (which holds the defaults). Accepts what real configs hold:
@@ -27,8 +27,7 @@ typedef struct ds_config {
 int dsconfig_load(const char *path, training *t, ds_config *ds, zs_error *err);
 
 /* The same from a parsed object; origin names the input in messages. */
-int dsconfig_from_json(const cJSON *root, const char *origin, training *t, ds_config *ds,
-                       zs_error *err);
+int dsconfig_from_json(const cJSON *root, const char *origin, training *t, ds_config *ds, zs_error *err);
 
 /* Fill the "auto" bucket keys as the HF Trainer / accelerate DeepSpeed integration does
  * (transformers integrations/deepspeed.py, HfTrainerDeepSpeedConfig.trainer_config_finalize):

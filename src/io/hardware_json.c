@@ -26,7 +26,8 @@ static int from_json(const cJSON *root, hardware *hw, zs_error *err)
     hw->intra.efficiency = hw->inter.efficiency = hw->host.efficiency = 1;
     bool have;
     if (json_get_string(root, "name", hw->name, sizeof hw->name, &have, err)) return err->code;
-    if (json_get_string(root, "description", hw->description, sizeof hw->description, &have, err)) return err->code;
+    if (json_get_string(root, "description", hw->description, sizeof hw->description, &have, err))
+        return err->code;
     static const char *const required[] = {"gpu", "node", "intra_node", "inter_node", "host_link"};
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!section(root, required[i]))
@@ -48,7 +49,7 @@ static int from_json(const cJSON *root, hardware *hw, zs_error *err)
         if (!have) {
             if (f->flags & HW_REQUIRED)
                 return zs_fail(err, ZS_ERR_INPUT, "missing field \"%s.%s\" (a number from %g to %g)",
-                               f->section, f->key, lo, f->max);
+                    f->section, f->key, lo, f->max);
             continue;
         }
         hardware_field_set(hw, f, v);
@@ -61,17 +62,22 @@ static int from_json(const cJSON *root, hardware *hw, zs_error *err)
     /* "frameworks": {"deepspeed": {"gemm_efficiency": 0.8, "step_overhead_seconds": 0.3, ..}}:
      * the values `calibrate --runs --framework` fitted on this system. */
     const cJSON *fws = section(root, "frameworks"), *fw;
-    cJSON_ArrayForEach(fw, fws) {
+    cJSON_ArrayForEach(fw, fws)
+    {
         if (!cJSON_IsObject(fw) || !fw->string)
-            return zs_fail(err, ZS_ERR_INPUT, "section \"frameworks\": each member is an object named by its framework");
+            return zs_fail(
+                err, ZS_ERR_INPUT, "section \"frameworks\": each member is an object named by its framework");
         if (hw->n_fw_fits == HW_MAX_FRAMEWORK_FITS)
-            return zs_fail(err, ZS_ERR_INPUT, "section \"frameworks\": at most %d frameworks", HW_MAX_FRAMEWORK_FITS);
+            return zs_fail(
+                err, ZS_ERR_INPUT, "section \"frameworks\": at most %d frameworks", HW_MAX_FRAMEWORK_FITS);
         hw_framework_fit *f = &hw->fw_fits[hw->n_fw_fits];
         memset(f, 0, sizeof *f);
         snprintf(f->name, sizeof f->name, "%s", fw->string);
         int64_t runs = 0;
         if (json_get_number(fw, "gemm_efficiency", 1e-3, 2, &f->gemm_efficiency, &have, err) ||
-            (!have && zs_fail(err, ZS_ERR_INPUT, "field \"gemm_efficiency\": missing (a factor from 0.001 to 2)")) ||
+            (!have &&
+                zs_fail(
+                    err, ZS_ERR_INPUT, "field \"gemm_efficiency\": missing (a factor from 0.001 to 2)")) ||
             json_get_number(fw, "gemm_efficiency_stderr", 0, 2, &f->gemm_stderr, &have, err) ||
             json_get_number(fw, "step_overhead_seconds", 0, 3600, &f->step_overhead, &have, err) ||
             json_get_number(fw, "step_overhead_stderr", 0, 3600, &f->overhead_stderr, &have, err) ||
@@ -123,7 +129,8 @@ static int section_make(cJSON *root, const char *path, cJSON **out, zs_error *er
         cJSON *next = cJSON_GetObjectItemCaseSensitive(o, tok);
         if (next && !cJSON_IsObject(next))
             return zs_fail(err, ZS_ERR_INPUT, "section \"%s\": expected an object", path);
-        if (!next && !(next = cJSON_AddObjectToObject(o, tok))) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
+        if (!next && !(next = cJSON_AddObjectToObject(o, tok)))
+            return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
         o = next;
     }
     *out = o;
@@ -145,7 +152,8 @@ int hardware_json_set(cJSON *root, const hardware *hw, size_t offset, zs_error *
     cJSON *sec;
     if (section_make(root, f->section, &sec, err)) return err->code;
     cJSON *old = cJSON_GetObjectItemCaseSensitive(sec, f->key);
-    if (old && cJSON_IsNumber(old)) cJSON_SetNumberValue(old, v);
+    if (old && cJSON_IsNumber(old))
+        cJSON_SetNumberValue(old, v);
     else if (old) {
         cJSON *num = cJSON_CreateNumber(v);
         if (!num || !cJSON_ReplaceItemInObjectCaseSensitive(sec, f->key, num)) {

@@ -36,8 +36,8 @@ static int hoom(zs_error *err, const char *origin)
 }
 
 /* zerobench pass object {"time_us", "algbw_gbps", "busbw_gbps", "wrong"}. */
-static int zb_pass(const cJSON *o, const char *origin, int doc, int row, const char *name,
-                   pass_vals *pv, zs_error *err)
+static int zb_pass(
+    const cJSON *o, const char *origin, int doc, int row, const char *name, pass_vals *pv, zs_error *err)
 {
     memset(pv, 0, sizeof *pv);
     pv->wrong = -1;
@@ -49,14 +49,13 @@ static int zb_pass(const cJSON *o, const char *origin, int doc, int row, const c
         return hfail(err, origin, doc, "rows[%d].%s.time_us: %g is not positive", row, name, t);
     if (!nccl_jnum(o, "algbw_gbps", &a) || !nccl_jnum(o, "busbw_gbps", &b) || a < 0 || b < 0 ||
         !isfinite(a * 1e9) || !isfinite(b * 1e9))
-        return hfail(err, origin, doc, "rows[%d].%s: algbw_gbps/busbw_gbps missing or invalid",
-                     row, name);
+        return hfail(err, origin, doc, "rows[%d].%s: algbw_gbps/busbw_gbps missing or invalid", row, name);
     nccl_json_pass(o, t, a, b, "wrong", pv);
     return ZS_OK;
 }
 
-static int zb_collective(const cJSON *doc, const char *coll, const char *origin, int di,
-                         coll_samples *s, zs_error *err)
+static int zb_collective(
+    const cJSON *doc, const char *coll, const char *origin, int di, coll_samples *s, zs_error *err)
 {
     memset(s, 0, sizeof *s);
     s->avg_busbw = -1;
@@ -77,7 +76,8 @@ static int zb_collective(const cJSON *doc, const char *coll, const char *origin,
     if (!s->v) return hoom(err, origin);
     const cJSON *r;
     int i = 0;
-    cJSON_ArrayForEach(r, rows) {
+    cJSON_ArrayForEach(r, rows)
+    {
         coll_sample *c = &s->v[i];
         snprintf(c->collective, sizeof c->collective, "%s", coll);
         c->ranks = s->ranks;
@@ -89,13 +89,17 @@ static int zb_collective(const cJSON *doc, const char *coll, const char *origin,
         }
         nccl_json_row_labels(r, "op", c);
         pass_vals pv[2];
-        int rc = zb_pass(cJSON_GetObjectItemCaseSensitive(r, "out_of_place"), origin, di, i,
-                         "out_of_place", &pv[0], err);
-        if (!rc) rc = zb_pass(cJSON_GetObjectItemCaseSensitive(r, "in_place"), origin, di, i,
-                              "in_place", &pv[1], err);
+        int rc = zb_pass(
+            cJSON_GetObjectItemCaseSensitive(r, "out_of_place"), origin, di, i, "out_of_place", &pv[0], err);
+        if (!rc)
+            rc = zb_pass(
+                cJSON_GetObjectItemCaseSensitive(r, "in_place"), origin, di, i, "in_place", &pv[1], err);
         if (!rc && !pv[0].present && !pv[1].present)
             rc = hfail(err, origin, di, "rows[%d]: neither out_of_place nor in_place", i);
-        if (rc) { coll_samples_free(s); return rc; }
+        if (rc) {
+            coll_samples_free(s);
+            return rc;
+        }
         nccl_sample_passes(c, &pv[0], &pv[1]);
         i++;
     }
@@ -103,8 +107,8 @@ static int zb_collective(const cJSON *doc, const char *coll, const char *origin,
     return ZS_OK;
 }
 
-static int zb_points(const cJSON *doc, const char *bench, const char *origin, int di,
-                     harness_file *h, zs_error *err)
+static int zb_points(
+    const cJSON *doc, const char *bench, const char *origin, int di, harness_file *h, zs_error *err)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
     int n = cJSON_GetArraySize(rows);
@@ -114,7 +118,8 @@ static int zb_points(const cJSON *doc, const char *bench, const char *origin, in
     h->points = nv;
     const cJSON *r;
     int i = 0;
-    cJSON_ArrayForEach(r, rows) {
+    cJSON_ArrayForEach(r, rows)
+    {
         bench_point *b = &h->points[h->n_points];
         memset(b, 0, sizeof *b);
         snprintf(b->bench, sizeof b->bench, "%s", bench);
@@ -151,8 +156,8 @@ static int zb_points(const cJSON *doc, const char *bench, const char *origin, in
             nccl_jnum(r, "m", &m);
             nccl_jnum(r, "n", &nn);
             nccl_jnum(r, "k", &k);
-            snprintf(b->label, sizeof b->label, "%s %s %.0fx%.0fx%.0f", impl ? impl : "?",
-                     ty ? ty : "?", m, nn, k);
+            snprintf(b->label, sizeof b->label, "%s %s %.0fx%.0fx%.0f", impl ? impl : "?", ty ? ty : "?", m,
+                nn, k);
             key = "flops";
             if (!nccl_jnum(r, key, &work)) work = -1;
             snprintf(b->x_unit, sizeof b->x_unit, "flop");
@@ -163,7 +168,7 @@ static int zb_points(const cJSON *doc, const char *bench, const char *origin, in
             return hfail(err, origin, di, "rows[%d].%s: missing or not a positive number", i, key);
         if (!isfinite(b->value)) /* work / time beyond double range */
             return hfail(err, origin, di, "rows[%d]: the rate (%s / time_us) is not finite", i,
-                         strcmp(bench, "adam") ? key : "bytes");
+                strcmp(bench, "adam") ? key : "bytes");
         b->x = work;
         h->n_points++;
         i++;
@@ -176,21 +181,23 @@ static int zb_doc(const cJSON *doc, const char *origin, int di, harness_file *h,
     if (!cJSON_IsObject(doc)) return hfail(err, origin, di, "expected a JSON object");
     const char *tool = nccl_jstr(doc, "tool");
     if (!tool || strcmp(tool, "zerobench") != 0)
-        return hfail(err, origin, di, "not a zerobench result (\"tool\" is %s%s%s)",
-                     tool ? "\"" : "", tool ? tool : "absent", tool ? "\"" : "");
+        return hfail(err, origin, di, "not a zerobench result (\"tool\" is %s%s%s)", tool ? "\"" : "",
+            tool ? tool : "absent", tool ? "\"" : "");
     double ver;
-    if (!nccl_jnum(doc, "schema_version", &ver))
-        return hfail(err, origin, di, "\"schema_version\" missing");
+    if (!nccl_jnum(doc, "schema_version", &ver)) return hfail(err, origin, di, "\"schema_version\" missing");
     if (ver != 1)
         return hfail(err, origin, di, "schema_version %g is not supported (this reader knows 1)", ver);
     const char *bench = nccl_jstr(doc, "benchmark");
     if (!bench) return hfail(err, origin, di, "\"benchmark\" missing");
     /* where it ran: the back end and the MPI layout, the same for every document */
     const char *backend = nccl_jstr(doc, "backend");
-    if (backend && !h->backend[0]) snprintf(h->backend, sizeof h->backend, "%s", backend);
+    if (backend && !h->backend[0])
+        snprintf(h->backend, sizeof h->backend, "%s", backend);
     else if (backend && strcmp(backend, h->backend) != 0)
-        return hfail(err, origin, di, "backend \"%s\" differs from the file's first (\"%s\"): "
-                     "give one back end per file", backend, h->backend);
+        return hfail(err, origin, di,
+            "backend \"%s\" differs from the file's first (\"%s\"): "
+            "give one back end per file",
+            backend, h->backend);
     const cJSON *mpi = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
     double v;
     if (nccl_jnum(mpi, "ranks_per_node", &v) && v >= 1 && v <= (1 << 20) && !h->ranks_per_node)
@@ -227,7 +234,8 @@ int harness_from_cjson(const cJSON *root, const char *origin, harness_file *out,
     if (cJSON_IsArray(root)) {
         int i = 0;
         const cJSON *d;
-        cJSON_ArrayForEach(d, root) {
+        cJSON_ArrayForEach(d, root)
+        {
             rc = zb_doc(d, origin, i++, out, err);
             if (rc) break;
         }
@@ -272,12 +280,10 @@ int harness_parse(const char *path, coll_samples **out, int *n_sets, zs_error *e
         char b[16];
         snprintf(b, sizeof b, "%s", h.n_points ? h.points[0].bench : "no");
         harness_file_free(&h);
-        return zs_fail(err, ZS_ERR_INPUT, "%s: holds %s results, no collective (use harness_read)",
-                       path, b);
+        return zs_fail(err, ZS_ERR_INPUT, "%s: holds %s results, no collective (use harness_read)", path, b);
     }
     *out = h.sets;
     *n_sets = h.n_sets;
     free(h.points);
     return ZS_OK;
 }
-

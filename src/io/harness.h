@@ -10,27 +10,27 @@
 
 /* One row of a zerobench non-collective benchmark (adam, membw, gemm). */
 typedef struct bench_point {
-    char bench[16];       /* "adam", "membw", "gemm" */
-    char label[48];       /* adam: variant ("fp32", "mixed"); membw: kernel ("triad");
-                             gemm: "impl type MxNxK" ("blocked float 64x64x64") */
-    double x;             /* work per call: adam parameters, membw bytes moved, gemm flop */
-    char x_unit[8];       /* "params", "bytes", "flop" */
-    double seconds;       /* average time per call, s */
-    double value;         /* achieved rate from the average time: adam and membw bytes/s
-                             (adam counts its bytes moved per step), gemm flop/s */
-    char unit[12];        /* "bytes/s" or "flop/s" */
-    int wrong;            /* wrong elements; -1 when not checked */
+    char bench[16]; /* "adam", "membw", "gemm" */
+    char label[48]; /* adam: variant ("fp32", "mixed"); membw: kernel ("triad");
+                       gemm: "impl type MxNxK" ("blocked float 64x64x64") */
+    double x;       /* work per call: adam parameters, membw bytes moved, gemm flop */
+    char x_unit[8]; /* "params", "bytes", "flop" */
+    double seconds; /* average time per call, s */
+    double value;   /* achieved rate from the average time: adam and membw bytes/s
+                       (adam counts its bytes moved per step), gemm flop/s */
+    char unit[12];  /* "bytes/s" or "flop/s" */
+    int wrong;      /* wrong elements; -1 when not checked */
 } bench_point;
 
 /* Everything in one zerobench JSON file (one document, or a JSON array of documents). */
 typedef struct harness_file {
-    coll_samples *sets;   /* one per collective document (heap); hosts from mpi.nodes */
+    coll_samples *sets; /* one per collective document (heap); hosts from mpi.nodes */
     int n_sets;
-    bench_point *points;  /* rows of adam/membw/gemm documents (heap) */
+    bench_point *points; /* rows of adam/membw/gemm documents (heap) */
     int n_points;
-    char backend[16];     /* "cpu" (MPI + OpenMP) or "cuda" (NCCL); "" when absent */
-    int ranks_per_node;   /* mpi.ranks_per_node; 0 when absent */
-    int nodes;            /* mpi.nodes; 0 when absent */
+    char backend[16];   /* "cpu" (MPI + OpenMP) or "cuda" (NCCL); "" when absent */
+    int ranks_per_node; /* mpi.ranks_per_node; 0 when absent */
+    int nodes;          /* mpi.nodes; 0 when absent */
 } harness_file;
 
 /* Read a zerobench JSON file (schema_version 1, "tool": "zerobench"). Fails with

@@ -14,16 +14,24 @@ int file_read_text(const char *path, char **out, size_t *len, zs_error *err)
     if (!f) return zs_fail(err, ZS_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
-    if (!buf) { fclose(f); return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); }
+    if (!buf) {
+        fclose(f);
+        return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path);
+    }
     for (;;) {
         if (n + 1 >= cap) {
             if (cap >= JSON_MAX_FILE) {
-                free(buf); fclose(f);
-                return zs_fail(err, ZS_ERR_INPUT, "%s: larger than %.0f MiB; not a config file",
-                               path, JSON_MAX_FILE / (1024 * 1024));
+                free(buf);
+                fclose(f);
+                return zs_fail(err, ZS_ERR_INPUT, "%s: larger than %.0f MiB; not a config file", path,
+                    JSON_MAX_FILE / (1024 * 1024));
             }
             char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); fclose(f); return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); }
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path);
+            }
             buf = nb;
             cap *= 2;
         }
@@ -33,7 +41,10 @@ int file_read_text(const char *path, char **out, size_t *len, zs_error *err)
     }
     int rerr = ferror(f);
     fclose(f);
-    if (rerr) { free(buf); return zs_fail(err, ZS_ERR_INPUT, "%s: read error", path); }
+    if (rerr) {
+        free(buf);
+        return zs_fail(err, ZS_ERR_INPUT, "%s: read error", path);
+    }
     buf[n] = '\0';
     if (memchr(buf, '\0', n)) {
         free(buf);
@@ -41,7 +52,10 @@ int file_read_text(const char *path, char **out, size_t *len, zs_error *err)
     }
     size_t k = 0;
     while (k < n && strchr(" \t\r\n", buf[k])) k++;
-    if (k == n) { free(buf); return zs_fail(err, ZS_ERR_INPUT, "%s: file is empty", path); }
+    if (k == n) {
+        free(buf);
+        return zs_fail(err, ZS_ERR_INPUT, "%s: file is empty", path);
+    }
     *out = buf;
     if (len) *len = n;
     return ZS_OK;
@@ -53,13 +67,19 @@ static void locate(const char *text, const char *at, int *line, int *col)
     *line = 1;
     *col = 1;
     for (const char *p = text; p < at && *p; p++) {
-        if (*p == '\n') { (*line)++; *col = 1; }
-        else (*col)++;
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else
+            (*col)++;
     }
 }
 
 /* Order children by key, then by position, so duplicates sit together, the last one last. */
-typedef struct { cJSON *item; size_t pos; } keyed;
+typedef struct {
+    cJSON *item;
+    size_t pos;
+} keyed;
 
 static int keyed_cmp(const void *a, const void *b)
 {
@@ -85,7 +105,8 @@ int json_last_key_wins(cJSON *node)
     for (cJSON *c = node->child; c; c = c->next, i++) k[i] = (keyed){c, i};
     qsort(k, n, sizeof *k, keyed_cmp);
     for (i = 0; i + 1 < n; i++)
-        if (strcmp(k[i].item->string ? k[i].item->string : "", k[i + 1].item->string ? k[i + 1].item->string : "") == 0)
+        if (strcmp(k[i].item->string ? k[i].item->string : "",
+                k[i + 1].item->string ? k[i + 1].item->string : "") == 0)
             cJSON_Delete(cJSON_DetachItemViaPointer(node, k[i].item));
     free(k);
     return ZS_OK;
@@ -106,7 +127,7 @@ int json_load_object(const char *path, cJSON **root, zs_error *err)
         bool truncated = (size_t)(at - text) >= len;
         free(text);
         return zs_fail(err, ZS_ERR_INPUT, "%s:%d:%d: %s", path, line, col,
-                       truncated ? "JSON ends early (truncated file?)" : "invalid JSON");
+            truncated ? "JSON ends early (truncated file?)" : "invalid JSON");
     }
     free(text);
     if (json_last_key_wins(j)) {
@@ -121,8 +142,8 @@ int json_load_object(const char *path, cJSON **root, zs_error *err)
     return ZS_OK;
 }
 
-int json_get_number(const cJSON *obj, const char *key, double min, double max, double *out,
-                    bool *present, zs_error *err)
+int json_get_number(
+    const cJSON *obj, const char *key, double min, double max, double *out, bool *present, zs_error *err)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (present) *present = false;
@@ -135,21 +156,21 @@ int json_get_number(const cJSON *obj, const char *key, double min, double max, d
         char *end;
         x = strtod(v->valuestring, &end);
         if (end == v->valuestring || *end != '\0')
-            return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected a number, got \"%s\"", key,
-                           v->valuestring);
+            return zs_fail(
+                err, ZS_ERR_INPUT, "field \"%s\": expected a number, got \"%s\"", key, v->valuestring);
     } else {
         return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected a number", key);
     }
     if (!isfinite(x) || x < min || x > max)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %g is out of range (expected %g to %g)",
-                       key, x, min, max);
+        return zs_fail(
+            err, ZS_ERR_INPUT, "field \"%s\": %g is out of range (expected %g to %g)", key, x, min, max);
     *out = x;
     if (present) *present = true;
     return ZS_OK;
 }
 
-int json_get_int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out,
-                 bool *present, zs_error *err)
+int json_get_int(
+    const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out, bool *present, zs_error *err)
 {
     double x;
     bool have = false;
@@ -168,18 +189,23 @@ int json_get_bool(const cJSON *obj, const char *key, bool *out, bool *present, z
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (present) *present = false;
     if (!v || cJSON_IsNull(v)) return ZS_OK;
-    if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
-    else if (cJSON_IsNumber(v) && (v->valuedouble == 0 || v->valuedouble == 1)) *out = v->valuedouble == 1;
-    else if (cJSON_IsString(v) && strcasecmp(v->valuestring, "true") == 0) *out = true;
-    else if (cJSON_IsString(v) && strcasecmp(v->valuestring, "false") == 0) *out = false;
-    else if (cJSON_IsString(v) && strcasecmp(v->valuestring, "auto") == 0) return ZS_OK;
-    else return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected true or false", key);
+    if (cJSON_IsBool(v))
+        *out = cJSON_IsTrue(v);
+    else if (cJSON_IsNumber(v) && (v->valuedouble == 0 || v->valuedouble == 1))
+        *out = v->valuedouble == 1;
+    else if (cJSON_IsString(v) && strcasecmp(v->valuestring, "true") == 0)
+        *out = true;
+    else if (cJSON_IsString(v) && strcasecmp(v->valuestring, "false") == 0)
+        *out = false;
+    else if (cJSON_IsString(v) && strcasecmp(v->valuestring, "auto") == 0)
+        return ZS_OK;
+    else
+        return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected true or false", key);
     if (present) *present = true;
     return ZS_OK;
 }
 
-int json_get_string(const cJSON *obj, const char *key, char *out, size_t len, bool *present,
-                    zs_error *err)
+int json_get_string(const cJSON *obj, const char *key, char *out, size_t len, bool *present, zs_error *err)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (present) *present = false;

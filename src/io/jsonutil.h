@@ -31,19 +31,18 @@ int json_last_key_wins(cJSON *node);
  * written as JSON numbers or as numeric strings ("5e8"); "auto" counts as absent. A value of
  * another type, a non-finite one, or one outside [min, max] fails with ZS_ERR_INPUT naming
  * the key. */
-int json_get_number(const cJSON *obj, const char *key, double min, double max, double *out,
-                    bool *present, zs_error *err);
+int json_get_number(
+    const cJSON *obj, const char *key, double min, double max, double *out, bool *present, zs_error *err);
 
 /* Like json_get_number, but the value must be a whole number. */
-int json_get_int(const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out,
-                 bool *present, zs_error *err);
+int json_get_int(
+    const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out, bool *present, zs_error *err);
 
 /* Booleans: true/false, "true"/"false" (any case), 1/0. Other values fail naming the key. */
 int json_get_bool(const cJSON *obj, const char *key, bool *out, bool *present, zs_error *err);
 
 /* Strings: copied into out (truncated to len). A non-string value fails naming the key. */
-int json_get_string(const cJSON *obj, const char *key, char *out, size_t len, bool *present,
-                    zs_error *err);
+int json_get_string(const cJSON *obj, const char *key, char *out, size_t len, bool *present, zs_error *err);
 
 /* The first key of `keys` (NULL-terminated) present in obj, or NULL. For HF's aliases. */
 const char *json_first_key(const cJSON *obj, const char *const *keys);

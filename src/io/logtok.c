@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool tok_is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool tok_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /* Split s on blanks; returns the count (at most max; extra tokens are counted in *more). */
 int tok_split(const char *s, tok *t, int max, int *more)
@@ -19,8 +22,10 @@ int tok_split(const char *s, tok *t, int max, int *more)
         if (!*s) break;
         const char *b = s;
         while (*s && !tok_is_space(*s)) s++;
-        if (n < max) t[n++] = (tok){b, (int)(s - b)};
-        else if (more) (*more)++;
+        if (n < max)
+            t[n++] = (tok){b, (int)(s - b)};
+        else if (more)
+            (*more)++;
     }
     return n;
 }
@@ -52,7 +57,10 @@ bool tok_int(tok t)
     return tok_uint(t);
 }
 
-bool tok_na(tok t) { return tok_eq(t, "N/A") || tok_eq(t, "n/a"); }
+bool tok_na(tok t)
+{
+    return tok_eq(t, "N/A") || tok_eq(t, "n/a");
+}
 
 /* A finite number filling the whole token. */
 bool tok_num(tok t, double *v)
@@ -72,8 +80,10 @@ bool tok_date(tok t) /* 2025-01-31 (nccl-tests -S) */
 {
     if (t.len != 10) return false;
     for (int i = 0; i < 10; i++) {
-        if (i == 4 || i == 7) { if (t.s[i] != '-') return false; }
-        else if (!isdigit((unsigned char)t.s[i])) return false;
+        if (i == 4 || i == 7) {
+            if (t.s[i] != '-') return false;
+        } else if (!isdigit((unsigned char)t.s[i]))
+            return false;
     }
     return true;
 }
@@ -82,8 +92,10 @@ bool tok_clock(tok t) /* 12:34:56 */
 {
     if (t.len != 8) return false;
     for (int i = 0; i < 8; i++) {
-        if (i == 2 || i == 5) { if (t.s[i] != ':') return false; }
-        else if (!isdigit((unsigned char)t.s[i])) return false;
+        if (i == 2 || i == 5) {
+            if (t.s[i] != ':') return false;
+        } else if (!isdigit((unsigned char)t.s[i]))
+            return false;
     }
     return true;
 }
@@ -129,13 +141,16 @@ const char *tok_strip_prefixes(const char *s, int *rank)
             continue;
         }
         if (*p == '[' && isdigit((unsigned char)p[1])) {
-            const char *q = p + 1;
-            long a = strtol(q, (char **)&q, 10), b = -1;
-            if (*q == ',' && isdigit((unsigned char)q[1])) b = strtol(q + 1, (char **)&q, 10);
+            /* strtol's end pointer is a char *, though it only points into the const text */
+            char *q;
+            long a = strtol(p + 1, &q, 10), b = -1;
+            if (*q == ',' && isdigit((unsigned char)q[1])) b = strtol(q + 1, &q, 10);
             if (*q != ']') break;
             q++;
-            if (strncmp(q, "<stdout>:", 9) == 0 || strncmp(q, "<stderr>:", 9) == 0) q += 9;
-            else if (b >= 0 || !(*q == ' ' || *q == '\0')) break;
+            if (strncmp(q, "<stdout>:", 9) == 0 || strncmp(q, "<stderr>:", 9) == 0)
+                q += 9;
+            else if (b >= 0 || !(*q == ' ' || *q == '\0'))
+                break;
             *rank = (int)(b >= 0 ? b : a);
             s = q;
             continue;
@@ -162,7 +177,11 @@ static bool host_like(const char *b, const char *e)
     int colons = 0;
     const char *last = NULL, *prev = NULL;
     for (const char *c = b; c < e; c++)
-        if (*c == ':') { colons++; prev = last; last = c; }
+        if (*c == ':') {
+            colons++;
+            prev = last;
+            last = c;
+        }
     if (colons < 2 || prev == b) return false;
     for (const char *c = prev + 1; c < e; c++)
         if (c != last && !isdigit((unsigned char)*c)) return false;
@@ -198,4 +217,3 @@ int tok_cut_nccl_debug(char *s)
     }
     return 0;
 }
-

@@ -21,14 +21,14 @@ bool tok_is_space(char c);
 int tok_split(const char *s, tok *t, int max, int *more);
 
 /* Predicates on one token; none fails. */
-bool tok_eq(tok t, const char *w);   /* exactly w */
-bool tok_has(tok t, const char *w);  /* contains w */
-bool tok_uint(tok t);                /* 1 to 20 decimal digits */
-bool tok_int(tok t);                 /* optionally signed tok_uint */
-bool tok_na(tok t);                  /* "N/A" (nccl-tests -c 0) */
-bool tok_num(tok t, double *v);      /* a finite number filling the token; *v when v != NULL */
-bool tok_date(tok t);                /* 2025-01-31 (nccl-tests -S) */
-bool tok_clock(tok t);               /* 12:34:56 */
+bool tok_eq(tok t, const char *w);  /* exactly w */
+bool tok_has(tok t, const char *w); /* contains w */
+bool tok_uint(tok t);               /* 1 to 20 decimal digits */
+bool tok_int(tok t);                /* optionally signed tok_uint */
+bool tok_na(tok t);                 /* "N/A" (nccl-tests -c 0) */
+bool tok_num(tok t, double *v);     /* a finite number filling the token; *v when v != NULL */
+bool tok_date(tok t);               /* 2025-01-31 (nccl-tests -S) */
+bool tok_clock(tok t);              /* 12:34:56 */
 
 /* Copy t into out (cap bytes, NUL-terminated, truncating). */
 void tok_copy(tok t, char *out, size_t cap);

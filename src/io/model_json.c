@@ -28,13 +28,13 @@ struct arch {
                                           attention_bias / mlp_bias */
     bool tied_default;                 /* the config class's tie_word_embeddings default */
     bool embedding_norm;
-    bool moe;                          /* reads num_local_experts / num_experts_per_tok */
-    bool bias_keys;                    /* honours attention_bias and mlp_bias keys */
-    int block_norms;                   /* h-wide norms per block (0: 2) */
+    bool moe;        /* reads num_local_experts / num_experts_per_tok */
+    bool bias_keys;  /* honours attention_bias and mlp_bias keys */
+    int block_norms; /* h-wide norms per block (0: 2) */
     qknorm_kind qk_norm;
-    family_fn family;                  /* the family's own keys; NULL for none */
-    const char *defaults;              /* JSON object: the config class's defaults for keys a
-                                          published config may leave out */
+    family_fn family;     /* the family's own keys; NULL for none */
+    const char *defaults; /* JSON object: the config class's defaults for keys a
+                             published config may leave out */
 };
 
 static int fam_sliding(const cJSON *j, const arch *a, model *m, zs_error *err);
@@ -55,6 +55,8 @@ static int fam_phimoe(const cJSON *j, const arch *a, model *m, zs_error *err);
 /* Rows name their fields; one left out is false (flags), QKNORM_NONE or NULL. */
 #define RMS NORM_RMSNORM
 #define LN NORM_LAYERNORM
+/* One row per model type, as written (clang-format keeps them). */
+/* clang-format off */
 static const arch archs[] = {
     {.type = "llama", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2},
     {.type = "mistral", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true,
@@ -163,6 +165,7 @@ static const arch archs[] = {
                  "\"num_heads\":6,\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,"
                  "\"feed_forward_proj\":\"gated-gelu\",\"n_positions\":512}"},
 };
+/* clang-format on */
 #undef RMS
 #undef LN
 
@@ -171,16 +174,13 @@ static const char *const K_HIDDEN[] = {"hidden_size", "n_embd", "n_embed", "d_mo
 static const char *const K_LAYERS[] = {"num_hidden_layers", "n_layer", "n_layers", "num_layers", NULL};
 static const char *const K_HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
 static const char *const K_FFN[] = {"intermediate_size", "n_inner", "ffn_hidden_size", NULL};
-static const char *const K_POS[] = {"max_position_embeddings", "n_positions", "max_seq_len",
-                                    "seq_length", "max_sequence_length", NULL};
-static const char *const K_DROPOUT[] = {"attention_dropout", "hidden_dropout", "attn_pdrop",
-                                        "resid_pdrop", "embd_pdrop", "hidden_dropout_prob",
-                                        "attention_probs_dropout_prob", "residual_dropout",
-                                        "embedding_dropout", "dropout_rate", "resid_dropout",
-                                        "emb_dropout", NULL};
+static const char *const K_POS[] = {
+    "max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "max_sequence_length", NULL};
+static const char *const K_DROPOUT[] = {"attention_dropout", "hidden_dropout", "attn_pdrop", "resid_pdrop",
+    "embd_pdrop", "hidden_dropout_prob", "attention_probs_dropout_prob", "residual_dropout",
+    "embedding_dropout", "dropout_rate", "resid_dropout", "emb_dropout", NULL};
 
-static int get_int_alias(const cJSON *j, const char *const *keys, int64_t *out, bool required,
-                         zs_error *err)
+static int get_int_alias(const cJSON *j, const char *const *keys, int64_t *out, bool required, zs_error *err)
 {
     const char *k = json_first_key(j, keys);
     if (!k) {
@@ -192,15 +192,18 @@ static int get_int_alias(const cJSON *j, const char *const *keys, int64_t *out, 
     return json_get_int(j, k, -JSON_BIG, JSON_BIG, out, &have, err);
 }
 
-static int parse_enum(const cJSON *j, const char *key, const char *const *names, const int *values,
-                      int *out, zs_error *err)
+static int parse_enum(
+    const cJSON *j, const char *key, const char *const *names, const int *values, int *out, zs_error *err)
 {
     char s[32];
     bool have;
     if (json_get_string(j, key, s, sizeof s, &have, err)) return err->code;
     if (!have) return ZS_OK;
     for (int i = 0; names[i]; i++)
-        if (strcmp(s, names[i]) == 0) { *out = values[i]; return ZS_OK; }
+        if (strcmp(s, names[i]) == 0) {
+            *out = values[i];
+            return ZS_OK;
+        }
     char list[128] = "";
     for (int i = 0; names[i]; i++) {
         strncat(list, i ? "|" : "", sizeof list - strlen(list) - 1);
@@ -274,7 +277,8 @@ static int read_softcaps(const cJSON *j, model *m, zs_error *err)
 {
     bool have;
     if (json_get_number(j, "attn_logit_softcapping", 0, 1e9, &m->attn_softcap, &have, err)) return err->code;
-    if (json_get_number(j, "final_logit_softcapping", 0, 1e9, &m->final_softcap, &have, err)) return err->code;
+    if (json_get_number(j, "final_logit_softcapping", 0, 1e9, &m->final_softcap, &have, err))
+        return err->code;
     return ZS_OK;
 }
 
@@ -415,10 +419,13 @@ static int fam_qwen_moe(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (read_int(j, "moe_intermediate_size", &m->moe_intermediate_size, err)) return err->code;
     if (read_int(j, "decoder_sparse_step", &step, err)) return err->code;
     if (strcmp(a->type, "qwen2_moe") == 0) {
-        if (read_int(j, "shared_expert_intermediate_size", &m->shared_intermediate_size, err)) return err->code;
+        if (read_int(j, "shared_expert_intermediate_size", &m->shared_intermediate_size, err))
+            return err->code;
         m->shared_expert_gate = m->shared_intermediate_size > 0;
     }
-    if (step < 1) return zs_fail(err, ZS_ERR_INPUT, "field \"decoder_sparse_step\": %lld (expected 1 or more)", (long long)step);
+    if (step < 1)
+        return zs_fail(
+            err, ZS_ERR_INPUT, "field \"decoder_sparse_step\": %lld (expected 1 or more)", (long long)step);
     const cJSON *only = cJSON_GetObjectItemCaseSensitive(j, "mlp_only_layers");
     m->moe_layers = 0;
     if (m->num_layers < 1 || m->num_layers > 100000) return ZS_OK; /* model_validate names it */
@@ -426,9 +433,8 @@ static int fam_qwen_moe(const cJSON *j, const arch *a, model *m, zs_error *err)
     bool *dense = calloc((size_t)m->num_layers, sizeof *dense);
     if (!dense) return zs_fail(err, ZS_ERR_INPUT, "out of memory");
     const cJSON *e;
-    cJSON_ArrayForEach(e, only)
-        if (cJSON_IsNumber(e) && e->valuedouble >= 0 && e->valuedouble < (double)m->num_layers)
-            dense[(int64_t)e->valuedouble] = true;
+    cJSON_ArrayForEach(e, only) if (cJSON_IsNumber(e) && e->valuedouble >= 0 &&
+        e->valuedouble < (double)m->num_layers) dense[(int64_t)e->valuedouble] = true;
     for (int64_t i = 0; i < m->num_layers; i++)
         if (!dense[i] && (i + 1) % step == 0) m->moe_layers++;
     free(dense);
@@ -449,16 +455,20 @@ static int fam_deepseek(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (read_int(j, "first_k_dense_replace", &k, err)) return err->code;
     if (read_int(j, "moe_layer_freq", &freq, err)) return err->code;
     if (read_int(j, "q_lora_rank", &m->q_lora_rank, err)) return err->code;
-    if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "q_lora_rank"))) m->q_lora_rank = 0; /* null: V2-Lite */
+    if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "q_lora_rank")))
+        m->q_lora_rank = 0; /* null: V2-Lite */
     if (read_int(j, "kv_lora_rank", &m->kv_lora_rank, err)) return err->code;
     if (read_int(j, "qk_nope_head_dim", &m->qk_nope_dim, err)) return err->code;
     if (read_int(j, "qk_rope_head_dim", &m->qk_rope_dim, err)) return err->code;
     if (read_int(j, "v_head_dim", &m->v_head_dim, err)) return err->code;
     if (read_int(j, "num_nextn_predict_layers", &m->mtp_layers, err)) return err->code;
     if (json_get_string(j, "topk_method", method, sizeof method, &have, err)) return err->code;
-    if (freq < 1) return zs_fail(err, ZS_ERR_INPUT, "field \"moe_layer_freq\": %lld (expected 1 or more)", (long long)freq);
+    if (freq < 1)
+        return zs_fail(
+            err, ZS_ERR_INPUT, "field \"moe_layer_freq\": %lld (expected 1 or more)", (long long)freq);
     if (shared < 0 || shared > 1000 || m->moe_intermediate_size > JSON_BIG / 1000)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"n_shared_experts\": %lld is out of range (expected 0 to 1000)", (long long)shared);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"n_shared_experts\": %lld is out of range (expected 0 to 1000)", (long long)shared);
     m->shared_intermediate_size = shared * m->moe_intermediate_size;
     m->router_bias = strcmp(a->type, "deepseek_v3") == 0 || strcmp(method, "noaux_tc") == 0;
     m->moe_layers = 0;
@@ -503,8 +513,9 @@ static int fam_t5(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (json_get_string(j, "feed_forward_proj", ff, sizeof ff, &have, err)) return err->code;
     if (dec < 0) dec = enc;
     if (enc < 1 || dec < 1 || enc > 100000 || dec > 100000)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"num_layers\": %lld encoder and %lld decoder layers (expected 1 to 100000 each)",
-                       (long long)enc, (long long)dec);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"num_layers\": %lld encoder and %lld decoder layers (expected 1 to 100000 each)",
+            (long long)enc, (long long)dec);
     m->encoder_layers = enc;
     m->num_layers = enc + dec;
     m->gated_mlp = strncmp(ff, "gated-", 6) == 0;
@@ -519,7 +530,8 @@ static cJSON *with_defaults(const cJSON *j, const char *defaults)
     cJSON *d = defaults ? cJSON_Parse(defaults) : NULL;
     if (c && d) {
         const cJSON *e;
-        cJSON_ArrayForEach(e, d) {
+        cJSON_ArrayForEach(e, d)
+        {
             /* A key present as null keeps its null: DeepSeek-V2-Lite's q_lora_rank: null
              * means no q compression, not the class default. */
             if (cJSON_GetObjectItemCaseSensitive(c, e->string)) continue;
@@ -538,12 +550,15 @@ static int from_json(const cJSON *j, model *m, zs_error *err)
     bool have;
     if (json_get_string(j, "model_type", m->model_type, sizeof m->model_type, &have, err)) return err->code;
     char types[512];
-    if (!have) return zs_fail(err, ZS_ERR_INPUT, "missing field \"model_type\" (%s)", type_list(types, sizeof types));
+    if (!have)
+        return zs_fail(
+            err, ZS_ERR_INPUT, "missing field \"model_type\" (%s)", type_list(types, sizeof types));
     const arch *a = NULL;
     for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
         if (strcmp(archs[i].type, m->model_type) == 0) a = &archs[i];
     if (!a)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"model_type\": \"%s\" is not supported (expected %s)", m->model_type, type_list(types, sizeof types));
+        return zs_fail(err, ZS_ERR_INPUT, "field \"model_type\": \"%s\" is not supported (expected %s)",
+            m->model_type, type_list(types, sizeof types));
     /* Gemma-3's multimodal config nests the language model in text_config (Gemma3TextConfig
      * defaults); the vision tower is not counted. */
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(j, "text_config");
@@ -560,7 +575,8 @@ static int from_json(const cJSON *j, model *m, zs_error *err)
         }
         if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
         if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
-        if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err)) return err->code;
+        if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err))
+            return err->code;
         snprintf(m->model_type, sizeof m->model_type, "gemma3");
         return ZS_OK;
     }
@@ -582,10 +598,13 @@ static int arch_sizes(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (json_get_int(j, "vocab_size", -JSON_BIG, JSON_BIG, &m->vocab_size, &have, err)) return err->code;
     if (!have) return zs_fail(err, ZS_ERR_INPUT, "missing field \"vocab_size\" (a positive whole number)");
     if (m->num_heads <= 0)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"num_attention_heads\": %lld is out of range (expected 1 to 100000)", (long long)m->num_heads);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"num_attention_heads\": %lld is out of range (expected 1 to 100000)",
+            (long long)m->num_heads);
 
     m->num_kv_heads = m->num_heads;
-    if (json_get_int(j, "num_key_value_heads", -JSON_BIG, JSON_BIG, &m->num_kv_heads, &have, err)) return err->code;
+    if (json_get_int(j, "num_key_value_heads", -JSON_BIG, JSON_BIG, &m->num_kv_heads, &have, err))
+        return err->code;
     bool mqa = false;
     if (json_get_bool(j, "multi_query", &mqa, &have, err)) return err->code;
     if (mqa) m->num_kv_heads = 1;
@@ -593,8 +612,9 @@ static int arch_sizes(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (json_get_int(j, "head_dim", -JSON_BIG, JSON_BIG, &m->head_dim, &have, err)) return err->code;
     if (!have && a->family != fam_t5 && a->family != fam_deepseek) {
         if (m->hidden_size % m->num_heads != 0)
-            return zs_fail(err, ZS_ERR_INPUT, "field \"num_attention_heads\": %lld does not divide hidden_size %lld (or give head_dim)",
-                           (long long)m->num_heads, (long long)m->hidden_size);
+            return zs_fail(err, ZS_ERR_INPUT,
+                "field \"num_attention_heads\": %lld does not divide hidden_size %lld (or give head_dim)",
+                (long long)m->num_heads, (long long)m->hidden_size);
         m->head_dim = m->hidden_size / m->num_heads;
     }
     m->intermediate_size = 4 * m->hidden_size; /* GPT-2/NeoX/BLOOM default: n_inner = 4 h */
@@ -633,7 +653,8 @@ static int arch_generic(const cJSON *j, model *m, zs_error *err)
     if (json_get_bool(j, "embedding_norm", &m->embedding_norm, &have, err)) return err->code;
     if (m->norm == NORM_RMSNORM) m->norm_bias = false;
     if (m->pos == POS_LEARNED && !json_first_key(j, K_POS))
-        return zs_fail(err, ZS_ERR_INPUT, "missing field \"max_position_embeddings\" (learned positions need the table size)");
+        return zs_fail(err, ZS_ERR_INPUT,
+            "missing field \"max_position_embeddings\" (learned positions need the table size)");
     return ZS_OK;
 }
 
@@ -670,11 +691,14 @@ static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err
     snprintf(m->model_type, sizeof m->model_type, "%s", a->type);
     if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
     if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
-    if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err)) return err->code;
+    if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err))
+        return err->code;
     if (arch_sizes(j, a, m, err) || arch_shape(j, a, m, err)) return err->code;
     if (a->moe) {
-        if (json_get_int(j, "num_local_experts", -JSON_BIG, JSON_BIG, &m->num_experts, &have, err)) return err->code;
-        if (json_get_int(j, "num_experts_per_tok", -JSON_BIG, JSON_BIG, &m->experts_per_token, &have, err)) return err->code;
+        if (json_get_int(j, "num_local_experts", -JSON_BIG, JSON_BIG, &m->num_experts, &have, err))
+            return err->code;
+        if (json_get_int(j, "num_experts_per_tok", -JSON_BIG, JSON_BIG, &m->experts_per_token, &have, err))
+            return err->code;
         m->moe_layers = m->num_layers; /* Mixtral: every MLP is experts; families refine */
     }
     if (a->family && a->family(j, a, m, err)) return err->code;
@@ -729,8 +753,10 @@ void model_name_from_path(const char *path, const char *name_or_path, char *out,
     const char *end = base > path ? base - 1 : path; /* the '/' before config.json */
     const char *dir = end;
     while (dir > path && dir[-1] != '/') dir--;
-    if (end > dir && !(end - dir == 1 && *dir == '.')) snprintf(out, len, "%.*s", (int)(end - dir), dir);
-    else snprintf(out, len, "config");
+    if (end > dir && !(end - dir == 1 && *dir == '.'))
+        snprintf(out, len, "%.*s", (int)(end - dir), dir);
+    else
+        snprintf(out, len, "config");
 }
 
 int model_load(const char *path, model *m, zs_error *err)

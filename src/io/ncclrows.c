@@ -81,20 +81,25 @@ int nccl_finish(run_meta *m, const char *hint, coll_samples *o)
     if (hint && *hint) {
         h = busbw_canonical(hint);
         if (!h)
-            return mfail(m, 0, "unknown collective \"%s\" (expected all_reduce, all_gather, "
-                         "reduce_scatter, broadcast, reduce, all_to_all, send_recv, gather, "
-                         "scatter or hypercube)", hint);
+            return mfail(m, 0,
+                "unknown collective \"%s\" (expected all_reduce, all_gather, "
+                "reduce_scatter, broadcast, reduce, all_to_all, send_recv, gather, "
+                "scatter or hypercube)",
+                hint);
     }
     if (!m->coll[0] && m->unsupported[0])
-        return mfail(m, m->unsupported_line, "%s is not a collective this reader models "
-                     "(supported: all_reduce, all_gather, reduce_scatter, broadcast, reduce, "
-                     "all_to_all, send_recv, gather, scatter, hypercube)", m->unsupported);
+        return mfail(m, m->unsupported_line,
+            "%s is not a collective this reader models "
+            "(supported: all_reduce, all_gather, reduce_scatter, broadcast, reduce, "
+            "all_to_all, send_recv, gather, scatter, hypercube)",
+            m->unsupported);
     if (m->coll[0] && h && strcmp(m->coll, h) != 0)
         return mfail(m, m->coll_line, "the log is a %s run, but %s was given", m->coll, h);
     const char *coll = m->coll[0] ? m->coll : h;
     if (!coll)
-        return mfail(m, 0, "the log does not name its collective (no \"Collective test "
-                     "starting\" line, no *_perf command line); name it explicitly (e.g. all_reduce)");
+        return mfail(m, 0,
+            "the log does not name its collective (no \"Collective test "
+            "starting\" line, no *_perf command line); name it explicitly (e.g. all_reduce)");
     snprintf(o->collective, sizeof o->collective, "%s", coll);
 
     if (m->group_ranks > 0) {
@@ -107,8 +112,10 @@ int nccl_finish(run_meta *m, const char *hint, coll_samples *o)
         double f = best >= 0 && o->v[best].algbw >= 1e9 ? o->v[best].busbw / o->v[best].algbw : 0;
         double est = 0;
         busbw_kind k = busbw_lookup(coll)->printed;
-        if (k == BUSBW_ALL_REDUCE && f > 0 && f < 2) est = 2 / (2 - f);  /* f = 2(n-1)/n */
-        else if (k == BUSBW_SHARE && f > 0 && f < 1) est = 1 / (1 - f);  /* f = (n-1)/n */
+        if (k == BUSBW_ALL_REDUCE && f > 0 && f < 2)
+            est = 2 / (2 - f); /* f = 2(n-1)/n */
+        else if (k == BUSBW_SHARE && f > 0 && f < 1)
+            est = 1 / (1 - f); /* f = (n-1)/n */
         /* both bounded to int range: casting a larger estimate, or the product overflowing,
          * is undefined (a ratio that close to its limit tells no rank count anyway) */
         if (est >= 1.5 && est < INT_MAX && fabs(est - floor(est + 0.5)) < 0.15)
@@ -132,9 +139,11 @@ int nccl_finish(run_meta *m, const char *hint, coll_samples *o)
             if (s->algbw < 1e9) continue; /* two decimals of GB/s: too few digits below 1 */
             double r = s->busbw / s->algbw;
             if (fabs(r - fac) > 0.02 * fac + 0.011e9 / s->algbw)
-                return mfail(m, s->line, "busbw/algbw is %.3f, but %s on %d ranks has factor "
-                             "%.3f (nccl-tests doc/PERFORMANCE.md): is the collective or the "
-                             "rank count wrong?", r, coll, n, fac);
+                return mfail(m, s->line,
+                    "busbw/algbw is %.3f, but %s on %d ranks has factor "
+                    "%.3f (nccl-tests doc/PERFORMANCE.md): is the collective or the "
+                    "rank count wrong?",
+                    r, coll, n, fac);
         }
     }
     return ZS_OK;
@@ -145,7 +154,10 @@ int nccl_finish(run_meta *m, const char *hint, coll_samples *o)
 bool nccl_jnum(const cJSON *o, const char *key, double *v)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (cJSON_IsNumber(j)) { *v = j->valuedouble; return isfinite(*v); }
+    if (cJSON_IsNumber(j)) {
+        *v = j->valuedouble;
+        return isfinite(*v);
+    }
     if (cJSON_IsString(j)) {
         char *end;
         double x = strtod(j->valuestring, &end);
@@ -164,7 +176,7 @@ const char *nccl_jstr(const cJSON *o, const char *key)
 }
 
 void nccl_json_pass(const cJSON *o, double time_us, double algbw_gbps, double busbw_gbps,
-                    const char *wrong_key, pass_vals *pv)
+    const char *wrong_key, pass_vals *pv)
 {
     double w;
     pv->present = 1;
@@ -203,8 +215,8 @@ cJSON *nccl_json_parse(const char *text, const char *origin, zs_error *err)
         const char *at = end ? end : cJSON_GetErrorPtr();
         for (const char *c = text; at && c < at && *c; c++)
             if (*c == '\n') line++;
-        zs_fail(err, ZS_ERR_INPUT, "%s:%d: invalid JSON%s", origin, line,
-                at && !*at ? " (truncated file?)" : "");
+        zs_fail(
+            err, ZS_ERR_INPUT, "%s:%d: invalid JSON%s", origin, line, at && !*at ? " (truncated file?)" : "");
     }
     return j;
 }
@@ -217,4 +229,3 @@ void coll_samples_free(coll_samples *s)
     s->avg_busbw = -1;
     s->oob = -1;
 }
-

@@ -20,37 +20,37 @@
 
 /* Where the fields of a table row are, from the "# size count ..." header or guessed. */
 typedef struct layout {
-    int known;            /* 1 once set */
-    int lead;             /* fields before the first pass */
-    int i_type, i_redop, i_root; /* field indices; -1 when absent */
-    int npass;            /* 1 or 2 */
-    int pass_at[2];       /* first field of each pass */
-    int pass_ip[2];       /* 1 when that pass is the in-place one */
-    int per_pass;         /* fields per pass (4, or 8 with -I) */
+    int known;                             /* 1 once set */
+    int lead;                              /* fields before the first pass */
+    int i_type, i_redop, i_root;           /* field indices; -1 when absent */
+    int npass;                             /* 1 or 2 */
+    int pass_at[2];                        /* first field of each pass */
+    int pass_ip[2];                        /* 1 when that pass is the in-place one */
+    int per_pass;                          /* fields per pass (4, or 8 with -I) */
     int o_time, o_algbw, o_busbw, o_wrong; /* offsets inside a pass; o_wrong -1 when absent */
-    int wrong_delta;      /* 1: pre-2022 "error"/"res" column (max deviation, not a count) */
-    int ms;               /* 1: times in ms (2017-2019 "bytes N type op" tables) */
+    int wrong_delta;                       /* 1: pre-2022 "error"/"res" column (max deviation, not a count) */
+    int ms;                                /* 1: times in ms (2017-2019 "bytes N type op" tables) */
 } layout;
 
 typedef struct parser {
-    run_meta m;           /* origin, err, collective, ranks: what nccl_finish needs */
+    run_meta m; /* origin, err, collective, ranks: what nccl_finish needs */
     coll_samples *out;
-    int cap;              /* allocated rows */
+    int cap; /* allocated rows */
     layout lay;
-    int banner_ip_first;  /* banner above the header lists in-place first */
-    int banner_ip_only;   /* banner names in-place only */
-    int units_us;         /* units line said (us): 1, (ms): 2, none: 0 */
-    int run_line;         /* line of the first nThread header */
-    int rows_in_run;      /* complete rows since that header */
-    int rank_lines;       /* "#  Rank" lines seen */
-    int group0;           /* group of the first one */
-    int dup_rank;         /* 1 when a rank number was listed twice */
-    unsigned char *seen;  /* rank numbers seen (bitmap) */
-    int seen_cap;         /* bytes in seen */
-    char *pend;           /* an incomplete row waiting for more fields, or NULL */
+    int banner_ip_first; /* banner above the header lists in-place first */
+    int banner_ip_only;  /* banner names in-place only */
+    int units_us;        /* units line said (us): 1, (ms): 2, none: 0 */
+    int run_line;        /* line of the first nThread header */
+    int rows_in_run;     /* complete rows since that header */
+    int rank_lines;      /* "#  Rank" lines seen */
+    int group0;          /* group of the first one */
+    int dup_rank;        /* 1 when a rank number was listed twice */
+    unsigned char *seen; /* rank numbers seen (bitmap) */
+    int seen_cap;        /* bytes in seen */
+    char *pend;          /* an incomplete row waiting for more fields, or NULL */
     size_t pend_len, pend_cap;
-    int pend_line;        /* where it started */
-    int first_row_line;   /* line of the first complete row */
+    int pend_line;      /* where it started */
+    int first_row_line; /* line of the first complete row */
 } parser;
 
 /* Bad input at a line of the log (0: the log as a whole). */
@@ -83,7 +83,10 @@ static void note_unsupported(parser *p, tok t, int line)
 
 /* ------------------------------------------------------------------ header lines */
 
-static bool name_is_time(tok t) { return tok_eq(t, "time") || tok_eq(t, "cputime"); }
+static bool name_is_time(tok t)
+{
+    return tok_eq(t, "time") || tok_eq(t, "cputime");
+}
 
 /* "size count type redop root time algbw busbw #wrong time ..." and its older forms. */
 static int read_table_header(parser *p, const tok *t, int n, int line)
@@ -94,9 +97,12 @@ static int read_table_header(parser *p, const tok *t, int n, int line)
     L.o_time = L.o_algbw = L.o_busbw = L.o_wrong = -1;
     int i = 0;
     for (; i < n && !name_is_time(t[i]); i++) {
-        if (tok_eq(t[i], "type")) L.i_type = i;
-        else if (tok_eq(t[i], "redop") || tok_eq(t[i], "op")) L.i_redop = i;
-        else if (tok_eq(t[i], "root")) L.i_root = i;
+        if (tok_eq(t[i], "type"))
+            L.i_type = i;
+        else if (tok_eq(t[i], "redop") || tok_eq(t[i], "op"))
+            L.i_redop = i;
+        else if (tok_eq(t[i], "root"))
+            L.i_root = i;
     }
     L.lead = i;
     int groups = 0, gsize[3] = {0, 0, 0};
@@ -109,15 +115,23 @@ static int read_table_header(parser *p, const tok *t, int n, int line)
         int g = groups - 1, off = i - L.pass_at[g];
         gsize[g]++;
         if (g > 0) continue;
-        if (name_is_time(t[i])) L.o_time = off;
-        else if (tok_eq(t[i], "algbw")) L.o_algbw = off;
-        else if (tok_eq(t[i], "busbw")) L.o_busbw = off;
-        else if (tok_eq(t[i], "#wrong") || tok_eq(t[i], "wrong")) L.o_wrong = off;
-        else if (tok_eq(t[i], "error") || tok_eq(t[i], "res")) { L.o_wrong = off; L.wrong_delta = 1; }
+        if (name_is_time(t[i]))
+            L.o_time = off;
+        else if (tok_eq(t[i], "algbw"))
+            L.o_algbw = off;
+        else if (tok_eq(t[i], "busbw"))
+            L.o_busbw = off;
+        else if (tok_eq(t[i], "#wrong") || tok_eq(t[i], "wrong"))
+            L.o_wrong = off;
+        else if (tok_eq(t[i], "error") || tok_eq(t[i], "res")) {
+            L.o_wrong = off;
+            L.wrong_delta = 1;
+        }
     }
     if (groups == 0 || L.o_algbw < 0 || L.o_busbw < 0 || L.lead < 2)
-        return pfail(p, line, "unrecognised table header (expected size, count, ..., time, "
-                     "algbw, busbw)");
+        return pfail(p, line,
+            "unrecognised table header (expected size, count, ..., time, "
+            "algbw, busbw)");
     if (groups == 2 && gsize[0] != gsize[1])
         return pfail(p, line, "table header: the two passes have different columns");
     L.npass = groups;
@@ -148,7 +162,10 @@ static int read_rank_line(parser *p, const tok *t, int n)
     if (group == p->group0) {
         p->m.group_ranks++;
         for (int i = 2; i + 1 < n; i++)
-            if (tok_eq(t[i], "on")) { nccl_note_host(&p->m, t[i + 1].s, (size_t)t[i + 1].len); break; }
+            if (tok_eq(t[i], "on")) {
+                nccl_note_host(&p->m, t[i + 1].s, (size_t)t[i + 1].len);
+                break;
+            }
     }
     if (r >= 0 && r < (1L << 24)) { /* remember it, to spot the same rank listed twice */
         int byte = (int)(r / 8);
@@ -167,6 +184,33 @@ static int read_rank_line(parser *p, const tok *t, int n)
     return ZS_OK;
 }
 
+/* The "# nThread 1 nGpus 1 ... iters: 20 ..." header that opens a run: its thread, GPU and
+ * iteration counts. Fails (pfail) when a second run or a repeated header starts here. */
+static int run_header(parser *p, const tok *t, int n, int line)
+{
+    if (p->run_line) {
+        if (p->rows_in_run > 0)
+            return pfail(p, line,
+                "a second nccl-tests run starts here (the first started at "
+                "line %d); give one run per file",
+                p->run_line);
+        return pfail(p, line,
+            "the run header is repeated (first at line %d) before any "
+            "result: each process ran alone, as happens when nccl-tests built "
+            "without MPI=1 is started by mpirun; rebuild with MPI=1",
+            p->run_line);
+    }
+    p->run_line = line;
+    for (int i = 0; i + 1 < n; i++) {
+        if (tok_eq(t[i], "nThread") && tok_uint(t[i + 1])) p->m.nthread = tok_atoi(t[i + 1].s);
+        if (tok_eq(t[i], "nGpus") && tok_uint(t[i + 1])) p->m.ngpus = tok_atoi(t[i + 1].s);
+        if (tok_eq(t[i], "iters:") && tok_uint(t[i + 1]) &&
+            !(i > 0 && (tok_eq(t[i - 1], "warmup") || tok_eq(t[i - 1], "agg"))))
+            p->out->iters = tok_atoi(t[i + 1].s);
+    }
+    return ZS_OK;
+}
+
 /* A line that nccl-tests starts with '#' (the '#' already removed; also used when a copy
  * through Markdown lost the '#'). */
 static int header_line(parser *p, const char *s, int line)
@@ -179,8 +223,10 @@ static int header_line(parser *p, const char *s, int line)
         tok nt[2];
         if (tok_split(name, nt, 2, NULL) >= 1) {
             const char *c = nccl_binary_collective(nt[0].s, (size_t)nt[0].len);
-            if (c) nccl_set_coll(&p->m, c, line, 1);
-            else note_unsupported(p, nt[0], line);
+            if (c)
+                nccl_set_coll(&p->m, c, line, 1);
+            else
+                note_unsupported(p, nt[0], line);
         }
         return ZS_OK;
     }
@@ -191,36 +237,21 @@ static int header_line(parser *p, const char *s, int line)
         if (comma) *comma = '\0';
         const char *c = busbw_canonical(name);
         if (!c)
-            return pfail(p, line, "this is zerobench %s output, not a collective table; read its "
-                         "-J JSON file instead", name);
+            return pfail(p, line,
+                "this is zerobench %s output, not a collective table; read its "
+                "-J JSON file instead",
+                name);
         nccl_set_coll(&p->m, c, line, 1);
         return ZS_OK;
     }
-    if (tok_eq(t[0], "nThread")) {
-        if (p->run_line) {
-            if (p->rows_in_run > 0)
-                return pfail(p, line, "a second nccl-tests run starts here (the first started at "
-                             "line %d); give one run per file", p->run_line);
-            return pfail(p, line, "the run header is repeated (first at line %d) before any "
-                         "result: each process ran alone, as happens when nccl-tests built "
-                         "without MPI=1 is started by mpirun; rebuild with MPI=1", p->run_line);
-        }
-        p->run_line = line;
-        for (int i = 0; i + 1 < n; i++) {
-            if (tok_eq(t[i], "nThread") && tok_uint(t[i + 1])) p->m.nthread = tok_atoi(t[i + 1].s);
-            if (tok_eq(t[i], "nGpus") && tok_uint(t[i + 1])) p->m.ngpus = tok_atoi(t[i + 1].s);
-            if (tok_eq(t[i], "iters:") && tok_uint(t[i + 1]) &&
-                !(i > 0 && (tok_eq(t[i - 1], "warmup") || tok_eq(t[i - 1], "agg"))))
-                p->out->iters = tok_atoi(t[i + 1].s);
-        }
-        return ZS_OK;
-    }
+    if (tok_eq(t[0], "nThread")) return run_header(p, t, n, line);
     if (tok_eq(t[0], "Rank")) {
         if (read_rank_line(p, t, n)) return p->m.err->code;
         if (p->dup_rank)
-            return pfail(p, line, "rank %.*s is listed twice: the log mixes runs, or each process "
-                         "ran alone (nccl-tests built without MPI=1 but started by mpirun)",
-                         t[1].len, t[1].s);
+            return pfail(p, line,
+                "rank %.*s is listed twice: the log mixes runs, or each process "
+                "ran alone (nccl-tests built without MPI=1 but started by mpirun)",
+                t[1].len, t[1].s);
         return ZS_OK;
     }
     if ((tok_eq(t[0], "size") || tok_eq(t[0], "bytes")) && n >= 6) {
@@ -230,8 +261,14 @@ static int header_line(parser *p, const char *s, int line)
     }
     if (tok_eq(t[0], "(B)")) {
         for (int i = 1; i < n; i++) {
-            if (tok_eq(t[i], "(us)")) { p->units_us = 1; break; }
-            if (tok_eq(t[i], "(ms)")) { p->units_us = 2; break; }
+            if (tok_eq(t[i], "(us)")) {
+                p->units_us = 1;
+                break;
+            }
+            if (tok_eq(t[i], "(ms)")) {
+                p->units_us = 2;
+                break;
+            }
         }
         return ZS_OK;
     }
@@ -243,13 +280,19 @@ static int header_line(parser *p, const char *s, int line)
     }
     if (n >= 5 && tok_eq(t[0], "Out") && tok_eq(t[1], "of") && tok_eq(t[2], "bounds")) {
         for (int i = 3; i < n; i++)
-            if (tok_uint(t[i])) { p->out->oob = tok_atoi(t[i].s); break; }
+            if (tok_uint(t[i])) {
+                p->out->oob = tok_atoi(t[i].s);
+                break;
+            }
         return ZS_OK;
     }
     if (n >= 4 && tok_eq(t[0], "Avg") && tok_eq(t[1], "bus") && tok_eq(t[2], "bandwidth")) {
         double v;
         for (int i = 3; i < n; i++)
-            if (tok_num(t[i], &v)) { p->out->avg_busbw = v * 1e9; break; }
+            if (tok_num(t[i], &v)) {
+                p->out->avg_busbw = v * 1e9;
+                break;
+            }
     }
     return ZS_OK;
 }
@@ -272,7 +315,10 @@ static bool bare_header(const tok *t, int n)
 
 /* ------------------------------------------------------------------ rows */
 
-static bool valid_tail(int r) { return r == 8 || r == 16 || r == 10 || r == 18; }
+static bool valid_tail(int r)
+{
+    return r == 8 || r == 16 || r == 10 || r == 18;
+}
 
 /* Guess the layout of a header-less table from one complete row. */
 static bool guess_layout(layout *L, const tok *t, int n)
@@ -306,7 +352,10 @@ static bool guess_layout(layout *L, const tok *t, int n)
     return true;
 }
 
-static int full_fields(const layout *L) { return L->lead + L->npass * L->per_pass; }
+static int full_fields(const layout *L)
+{
+    return L->lead + L->npass * L->per_pass;
+}
 
 /* nccl-tests' own pre-2022 pass/fail rule: max |error| <= tolerance(type) x (ranks - 1). */
 static double delta_tolerance(const char *type)
@@ -328,8 +377,7 @@ static int ensure_cap(parser *p)
     return ZS_OK;
 }
 
-static int read_pass(parser *p, const tok *t, int at, int ip, const char *type, int line,
-                     pass_vals *pv)
+static int read_pass(parser *p, const tok *t, int at, int ip, const char *type, int line, pass_vals *pv)
 {
     const layout *L = &p->lay;
     const char *pname = ip ? "in-place" : "out-of-place";
@@ -339,8 +387,8 @@ static int read_pass(parser *p, const tok *t, int at, int ip, const char *type, 
     if (tok_na(tt)) return ZS_OK;
     double v;
     if (!tok_num(tt, &v))
-        return pfail(p, line, "%s time \"%.*s\" (field %d) is not a number", pname, tt.len, tt.s,
-                     at + L->o_time + 1);
+        return pfail(
+            p, line, "%s time \"%.*s\" (field %d) is not a number", pname, tt.len, tt.s, at + L->o_time + 1);
     int ms = L->ms ? p->units_us != 1 : p->units_us == 2;
     pv->time = v * (ms ? 1e-3 : 1e-6);
     if (v <= 0 || pv->time <= 0) /* a denormal time underflows to 0 s once scaled */
@@ -351,8 +399,8 @@ static int read_pass(parser *p, const tok *t, int at, int ip, const char *type, 
     for (int k = 0; k < 2; k++) {
         tok b = t[at + offs[k]];
         if (!tok_num(b, &bw[k]) || bw[k] < 0 || !isfinite(bw[k] * 1e9)) /* GB/s -> B/s */
-            return pfail(p, line, "%s %s \"%.*s\" (field %d) is not a non-negative number", pname,
-                         names[k], b.len, b.s, at + offs[k] + 1);
+            return pfail(p, line, "%s %s \"%.*s\" (field %d) is not a non-negative number", pname, names[k],
+                b.len, b.s, at + offs[k] + 1);
     }
     pv->algbw = bw[0] * 1e9;
     pv->busbw = bw[1] * 1e9;
@@ -360,9 +408,8 @@ static int read_pass(parser *p, const tok *t, int at, int ip, const char *type, 
         tok w = t[at + L->o_wrong];
         if (!tok_na(w)) {
             if (!tok_num(w, &v) || v < 0)
-                return pfail(p, line, "%s %s \"%.*s\" (field %d) is not a non-negative number",
-                             pname, L->wrong_delta ? "error" : "#wrong", w.len, w.s,
-                             at + L->o_wrong + 1);
+                return pfail(p, line, "%s %s \"%.*s\" (field %d) is not a non-negative number", pname,
+                    L->wrong_delta ? "error" : "#wrong", w.len, w.s, at + L->o_wrong + 1);
             if (L->wrong_delta) {
                 int nr = p->m.group_ranks > 1 ? p->m.group_ranks : 2;
                 pv->wrong = v > delta_tolerance(type) * (nr - 1) ? 1 : 0;
@@ -382,14 +429,13 @@ static int store_row(parser *p, const tok *t, int n, int line)
     int need = full_fields(L);
     if (n > need) {
         int extra = n - need;
-        bool stamp = (extra == 2 && tok_date(t[need]) && tok_clock(t[need + 1])) ||
-                     (extra == 1 && tok_date(t[need]));
+        bool stamp =
+            (extra == 2 && tok_date(t[need]) && tok_clock(t[need + 1])) || (extra == 1 && tok_date(t[need]));
         if (!stamp)
-            return pfail(p, line, "row has %d fields, expected %d (\"%.*s\" is extra)", n, need,
-                         t[need].len, t[need].s);
+            return pfail(p, line, "row has %d fields, expected %d (\"%.*s\" is extra)", n, need, t[need].len,
+                t[need].s);
     }
-    if (!tok_uint(t[0]) || !tok_uint(t[1]))
-        return pfail(p, line, "size and count must be whole numbers");
+    if (!tok_uint(t[0]) || !tok_uint(t[1])) return pfail(p, line, "size and count must be whole numbers");
     coll_sample s;
     memset(&s, 0, sizeof s);
     s.line = line;
@@ -400,8 +446,8 @@ static int store_row(parser *p, const tok *t, int n, int line)
     if (L->i_redop >= 0) tok_copy(t[L->i_redop], s.redop, sizeof s.redop);
     if (L->i_root >= 0) {
         if (!tok_int(t[L->i_root]))
-            return pfail(p, line, "root \"%.*s\" (field %d) is not a whole number",
-                         t[L->i_root].len, t[L->i_root].s, L->i_root + 1);
+            return pfail(p, line, "root \"%.*s\" (field %d) is not a whole number", t[L->i_root].len,
+                t[L->i_root].s, L->i_root + 1);
         s.root = tok_atoi(t[L->i_root].s);
     }
     pass_vals pv[2];
@@ -410,8 +456,10 @@ static int store_row(parser *p, const tok *t, int n, int line)
         int rc = read_pass(p, t, L->pass_at[k], L->pass_ip[k], s.type, line, &pv[k]);
         if (rc) return rc;
         if (pv[k].present) {
-            if (L->pass_ip[k]) ip = k;
-            else oop = k;
+            if (L->pass_ip[k])
+                ip = k;
+            else
+                oop = k;
         }
     }
     int use = oop >= 0 ? oop : ip;
@@ -483,7 +531,7 @@ static int process_line(parser *p, char *s, int line)
     int rank;
     const char *c = tok_strip_prefixes(s, &rank);
     if (rank > 0) return ZS_OK; /* nccl-tests prints its table from rank 0 only */
-    char *f = s + (c - s); /* c points into s */
+    char *f = s + (c - s);      /* c points into s */
     tok_cut_nccl_debug(f);
     while (tok_is_space(*f)) f++;
     if (!*f) return ZS_OK;
@@ -494,13 +542,17 @@ static int process_line(parser *p, char *s, int line)
     if (n >= 2 && tok_uint(t[0]) && tok_uint(t[1])) {
         if (p->pend_len && !p->lay.known) {
             int n_prev = tok_split(p->pend, t, MAXTOK, NULL);
-            return pfail(p, p->pend_line, "cannot read this row (%d fields): no table header "
-                         "above it and not a known nccl-tests row layout", n_prev);
+            return pfail(p, p->pend_line,
+                "cannot read this row (%d fields): no table header "
+                "above it and not a known nccl-tests row layout",
+                n_prev);
         }
         if (p->pend_len) {
             int n_prev = tok_split(p->pend, t, MAXTOK, NULL);
-            return pfail(p, p->pend_line, "row is truncated (%d of %d fields) but more rows "
-                         "follow (line %d)", n_prev, p->lay.known ? full_fields(&p->lay) : 0, line);
+            return pfail(p, p->pend_line,
+                "row is truncated (%d of %d fields) but more rows "
+                "follow (line %d)",
+                n_prev, p->lay.known ? full_fields(&p->lay) : 0, line);
         }
         p->pend_line = line;
         int rc = pend_append(p, f);
@@ -513,7 +565,10 @@ static int process_line(parser *p, char *s, int line)
     if (!p->first_row_line) /* a command echo before the table: "./build/all_reduce_perf -b 8" */
         for (int i = 0; i < n; i++) {
             const char *cl = nccl_binary_collective(t[i].s, (size_t)t[i].len);
-            if (cl) { nccl_set_coll(&p->m, cl, line, 0); break; }
+            if (cl) {
+                nccl_set_coll(&p->m, cl, line, 0);
+                break;
+            }
             if (tok_has(t[i], "_perf")) note_unsupported(p, t[i], line);
         }
     return ZS_OK;
@@ -534,22 +589,20 @@ static void parser_free(parser *p)
     free(p->seen);
 }
 
-int nccltests_parse_text(const char *text, const char *origin, const char *collective_hint,
-                         coll_samples *out, zs_error *err)
+int nccltests_parse_text(
+    const char *text, const char *origin, const char *collective_hint, coll_samples *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->avg_busbw = -1;
     out->oob = -1;
     if (!origin) origin = "(log)";
     if (!text) return zs_fail(err, ZS_ERR_INPUT, "%s: no text", origin);
-    if ((unsigned char)text[0] == 0xef && (unsigned char)text[1] == 0xbb &&
-        (unsigned char)text[2] == 0xbf)
+    if ((unsigned char)text[0] == 0xef && (unsigned char)text[1] == 0xbb && (unsigned char)text[2] == 0xbf)
         text += 3; /* UTF-8 byte-order mark */
     const char *s = text;
     while (*s && (tok_is_space(*s) || *s == '\n')) s++;
     if (!*s) return zs_fail(err, ZS_ERR_INPUT, "%s: the log is empty", origin);
-    if (looks_binary(text))
-        return zs_fail(err, ZS_ERR_INPUT, "%s: not a text log (binary data)", origin);
+    if (looks_binary(text)) return zs_fail(err, ZS_ERR_INPUT, "%s: not a text log (binary data)", origin);
     const char *s2 = s + 1;
     while (*s2 && (tok_is_space(*s2) || *s2 == '\n')) s2++;
     if (*s == '{' || (*s == '[' && (*s2 == '{' || *s2 == ']'))) /* not "[1,0]<stdout>:" */
@@ -570,7 +623,10 @@ int nccltests_parse_text(const char *text, const char *origin, const char *colle
         if (len + 1 > cap) {
             size_t nc = (len + 1) * 2;
             char *nb = realloc(buf, nc);
-            if (!nb) { rc = oom(&p); break; }
+            if (!nb) {
+                rc = oom(&p);
+                break;
+            }
             buf = nb;
             cap = nc;
         }
@@ -598,8 +654,7 @@ int nccltests_parse_text(const char *text, const char *origin, const char *colle
     return rc;
 }
 
-int nccltests_parse(const char *path, const char *collective_hint, coll_samples *out,
-                    zs_error *err)
+int nccltests_parse(const char *path, const char *collective_hint, coll_samples *out, zs_error *err)
 {
     memset(out, 0, sizeof *out);
     char *text;
@@ -613,8 +668,10 @@ int nccltests_parse(const char *path, const char *collective_hint, coll_samples 
             fclose(f);
         }
         if ((bom[0] == 0xff && bom[1] == 0xfe) || (bom[0] == 0xfe && bom[1] == 0xff))
-            zs_fail(err, ZS_ERR_INPUT, "%s: UTF-16 text (as PowerShell's > writes); convert it "
-                    "to UTF-8 first (iconv -f UTF-16 -t UTF-8)", path);
+            zs_fail(err, ZS_ERR_INPUT,
+                "%s: UTF-16 text (as PowerShell's > writes); convert it "
+                "to UTF-8 first (iconv -f UTF-16 -t UTF-8)",
+                path);
         return ZS_ERR_INPUT;
     }
     int rc = nccltests_parse_text(text, path, collective_hint, out, err);

@@ -20,11 +20,10 @@
  * holding more than one run; a collective neither in the log nor hinted, or one that
  * contradicts the hint; busbw/algbw inconsistent with the collective and rank count; with
  * ZS_ERR_NOMEM when out of memory. On failure *out is left empty (nothing to free). */
-int nccltests_parse(const char *path, const char *collective_hint, coll_samples *out,
-                    zs_error *err);
+int nccltests_parse(const char *path, const char *collective_hint, coll_samples *out, zs_error *err);
 
 /* Like nccltests_parse on text already in memory; origin names it in messages. */
-int nccltests_parse_text(const char *text, const char *origin, const char *collective_hint,
-                         coll_samples *out, zs_error *err);
+int nccltests_parse_text(
+    const char *text, const char *origin, const char *collective_hint, coll_samples *out, zs_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 
 /* An nccl-tests -J file, or a zerobench collective document, given to the log reader. Fails
  * like nccltests_parse_text; *out is left empty on failure. */
-int nccl_parse_json_doc(const char *text, const char *origin, const char *hint, coll_samples *out,
-                        zs_error *err);
+int nccl_parse_json_doc(
+    const char *text, const char *origin, const char *hint, coll_samples *out, zs_error *err);
 
 #endif

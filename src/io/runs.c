@@ -16,7 +16,7 @@
 
 /* A row as key -> text, whatever the file format; as many keys as the file has. */
 typedef struct row {
-    const char **keys;
+    char **keys; /* the file's own strings: CSV header fields, JSON member names */
     char **vals;
     int n;
 } row;
@@ -28,16 +28,21 @@ static const char *row_get(const row *r, const char *key)
     return NULL;
 }
 
-static int get_int(const row *r, const char *key, int64_t def, int64_t min, int64_t max,
-                   int64_t *out, const char *where, zs_error *err)
+static int get_int(const row *r, const char *key, int64_t def, int64_t min, int64_t max, int64_t *out,
+    const char *where, zs_error *err)
 {
     const char *v = row_get(r, key);
-    if (!v) { *out = def; return def < 0 ? zs_fail(err, ZS_ERR_INPUT, "%s: missing \"%s\" (a whole number)", where, key) : ZS_OK; }
+    if (!v) {
+        *out = def;
+        return def < 0 ? zs_fail(err, ZS_ERR_INPUT, "%s: missing \"%s\" (a whole number)", where, key)
+                       : ZS_OK;
+    }
     char *end;
     double x = strtod(v, &end);
     if (end == v || *end || x != floor(x) || x < (double)min || x > (double)max)
-        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a whole number from %lld to %lld, got \"%s\"",
-                       where, key, (long long)min, (long long)max, v);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "%s: column \"%s\": expected a whole number from %lld to %lld, got \"%s\"", where, key,
+            (long long)min, (long long)max, v);
     *out = (int64_t)x;
     return ZS_OK;
 }
@@ -50,7 +55,8 @@ static int get_num(const row *r, const char *key, double *out, const char *where
     char *end;
     double x = strtod(v, &end);
     if (end == v || *end || !isfinite(x) || x < 0 || x > 1e18)
-        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a non-negative number, got \"%s\"", where, key, v);
+        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a non-negative number, got \"%s\"",
+            where, key, v);
     *out = x;
     return ZS_OK;
 }
@@ -60,8 +66,8 @@ static int get_frac(const row *r, const char *key, double *out, const char *wher
 {
     if (get_num(r, key, out, where, err)) return err->code;
     if (*out > 1)
-        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a fraction from 0 to 1, got \"%s\"%s", where, key,
-                       row_get(r, key), *out <= 100 ? " (a percentage? write it divided by 100)" : "");
+        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected a fraction from 0 to 1, got \"%s\"%s",
+            where, key, row_get(r, key), *out <= 100 ? " (a percentage? write it divided by 100)" : "");
     return ZS_OK;
 }
 
@@ -99,7 +105,10 @@ static bool is_true(const char *v)
 
 /* The text columns, each in the run_record field of its name: the default when absent or
  * empty. */
-#define TEXT(field, def) {#field, def, offsetof(run_record, field), sizeof ((run_record *)0)->field}
+#define TEXT(field, def)                                                         \
+    {                                                                            \
+#field, def, offsetof(run_record, field), sizeof((run_record *)0)->field \
+    }
 static const struct {
     const char *key, *def;
     size_t offset, len; /* of the field in run_record; its size in bytes */
@@ -121,7 +130,10 @@ static const struct {
 
 /* The whole-number columns, each in the int64_t run_record field of its name (another type
  * does not compile): the default when absent (-1: required) and the range. */
-#define INT(field, def, min, max) {#field, def, min, max, _Generic(((run_record *)0)->field, int64_t: offsetof(run_record, field))}
+#define INT(field, def, min, max)                                                                        \
+    {                                                                                                    \
+#field, def, min, max, _Generic(((run_record *)0)->field, int64_t : offsetof(run_record, field)) \
+    }
 static const struct {
     const char *key;
     int64_t def, min, max;
@@ -157,7 +169,7 @@ static int from_row(const row *r, const char *path, const char *base, int line, 
     resolve_near(x->hardware, sizeof x->hardware, base);
     for (size_t k = 0; k < sizeof int_columns / sizeof int_columns[0]; k++)
         if (get_int(r, int_columns[k].key, int_columns[k].def, int_columns[k].min, int_columns[k].max,
-                    (int64_t *)((char *)x + int_columns[k].offset), where, err))
+                (int64_t *)((char *)x + int_columns[k].offset), where, err))
             return err->code;
     x->sequence_parallel = is_true(row_get(r, "sequence_parallel"));
     x->quantized_weights = is_true(row_get(r, "quantized_weights"));
@@ -174,10 +186,15 @@ static int from_row(const row *r, const char *path, const char *base, int line, 
         return err->code;
     /* a throughput so small that global_batch x seq_len / it overflows leaves no step time */
     if (!isfinite(runs_measured_step(x)))
-        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"measured_tokens_per_second\": %g is too small (the step time overflows)",
-                       where, x->tokens_per_second);
-    if (runs_measured_step(x) <= 0 && x->tflops_per_gpu <= 0 && x->mfu <= 0 && x->hfu <= 0 && x->peak_memory_bytes <= 0)
-        return zs_fail(err, ZS_ERR_INPUT, "%s: no measurement (measured_step_seconds, measured_tokens_per_second, measured_tflops_per_gpu, measured_mfu, measured_hfu or peak_memory_bytes)", where);
+        return zs_fail(err, ZS_ERR_INPUT,
+            "%s: column \"measured_tokens_per_second\": %g is too small (the step time overflows)", where,
+            x->tokens_per_second);
+    if (runs_measured_step(x) <= 0 && x->tflops_per_gpu <= 0 && x->mfu <= 0 && x->hfu <= 0 &&
+        x->peak_memory_bytes <= 0)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "%s: no measurement (measured_step_seconds, measured_tokens_per_second, measured_tflops_per_gpu, "
+            "measured_mfu, measured_hfu or peak_memory_bytes)",
+            where);
     return ZS_OK;
 }
 
@@ -202,9 +219,14 @@ static int csv_record(char **pp, int *line, char ***fv, int *cap)
         if (*p == '"') {
             p++;
             for (;;) {
-                if (*p == '"' && p[1] == '"') { *out++ = '"'; p += 2; }
-                else if (*p == '"') { p++; break; }
-                else if (*p == '\0') break;
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else if (*p == '\0')
+                    break;
                 else {
                     if (*p == '\n') (*line)++;
                     *out++ = *p++;
@@ -218,15 +240,22 @@ static int csv_record(char **pp, int *line, char ***fv, int *cap)
         char sep = *p; /* read before the terminator below may overwrite it */
         *out = '\0';
         (*fv)[n++] = start;
-        if (sep == ',') { p++; continue; }
-        if (sep == '\n') { p++; (*line)++; }
+        if (sep == ',') {
+            p++;
+            continue;
+        }
+        if (sep == '\n') {
+            p++;
+            (*line)++;
+        }
         break;
     }
     *pp = p;
     return n;
 }
 
-static int load_csv(const char *path, const char *base, char *text, run_record **out, int *count, zs_error *err)
+static int load_csv(
+    const char *path, const char *base, char *text, run_record **out, int *count, zs_error *err)
 {
     char **hdr = NULL, **vals = NULL, *p = text;
     int hcap = 0, vcap = 0, nh = 0, line = 1, n = 0, cap = 0, rc = ZS_OK;
@@ -236,12 +265,18 @@ static int load_csv(const char *path, const char *base, char *text, run_record *
         int start = line;
         if (*p == '#') { /* a comment line */
             p += strcspn(p, "\n");
-            if (*p) { p++; line++; }
+            if (*p) {
+                p++;
+                line++;
+            }
             continue;
         }
         int nf = csv_record(&p, &line, nh ? &vals : &hdr, nh ? &vcap : &hcap);
         if (nf == 0) break;
-        if (nf < 0) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
+        if (nf < 0) {
+            rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path);
+            goto out;
+        }
         char **f = nh ? vals : hdr;
         if (nf == 1 && f[0][0] == '\0') continue; /* a blank line */
         if (nh == 0) {
@@ -250,11 +285,18 @@ static int load_csv(const char *path, const char *base, char *text, run_record *
             for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
                 bool found = false;
                 for (int i = 0; i < nh; i++) found |= strcmp(hdr[i], need[k]) == 0;
-                if (!found) { rc = zs_fail(err, ZS_ERR_INPUT, "%s:%d: header lacks column \"%s\"", path, start, need[k]); goto out; }
+                if (!found) {
+                    rc =
+                        zs_fail(err, ZS_ERR_INPUT, "%s:%d: header lacks column \"%s\"", path, start, need[k]);
+                    goto out;
+                }
             }
-            r.keys = (const char **)hdr;
+            r.keys = hdr;
             r.vals = calloc((size_t)nh, sizeof *r.vals);
-            if (!r.vals) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
+            if (!r.vals) {
+                rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path);
+                goto out;
+            }
             r.n = nh;
             continue;
         }
@@ -262,18 +304,25 @@ static int load_csv(const char *path, const char *base, char *text, run_record *
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
             run_record *nvp = realloc(v, (size_t)cap * sizeof *v);
-            if (!nvp) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
+            if (!nvp) {
+                rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path);
+                goto out;
+            }
             v = nvp;
         }
         if ((rc = from_row(&r, path, base, start, &v[n], err))) goto out;
         n++;
     }
-    if (n == 0) rc = zs_fail(err, ZS_ERR_INPUT, "%s: no runs (expected a header line and at least one row)", path);
+    if (n == 0)
+        rc = zs_fail(err, ZS_ERR_INPUT, "%s: no runs (expected a header line and at least one row)", path);
 out:
     free(hdr);
     free(vals);
     free(r.vals);
-    if (rc) { free(v); return rc; }
+    if (rc) {
+        free(v);
+        return rc;
+    }
     *out = v;
     *count = n;
     return ZS_OK;
@@ -286,15 +335,22 @@ static void json_row(const cJSON *o, row *r, char (*num)[32])
     r->n = 0;
     for (const cJSON *f = o->child; f; f = f->next) {
         r->keys[r->n] = f->string;
-        if (cJSON_IsString(f)) r->vals[r->n] = f->valuestring;
-        else if (cJSON_IsNumber(f)) { snprintf(num[r->n], sizeof num[r->n], "%.17g", f->valuedouble); r->vals[r->n] = num[r->n]; }
-        else if (cJSON_IsBool(f)) { snprintf(num[r->n], sizeof num[r->n], "%s", cJSON_IsTrue(f) ? "true" : "false"); r->vals[r->n] = num[r->n]; }
-        else r->vals[r->n] = NULL;
+        if (cJSON_IsString(f))
+            r->vals[r->n] = f->valuestring;
+        else if (cJSON_IsNumber(f)) {
+            snprintf(num[r->n], sizeof num[r->n], "%.17g", f->valuedouble);
+            r->vals[r->n] = num[r->n];
+        } else if (cJSON_IsBool(f)) {
+            snprintf(num[r->n], sizeof num[r->n], "%s", cJSON_IsTrue(f) ? "true" : "false");
+            r->vals[r->n] = num[r->n];
+        } else
+            r->vals[r->n] = NULL;
         r->n++;
     }
 }
 
-static int load_json(const char *path, const char *base, const char *text, run_record **out, int *count, zs_error *err)
+static int load_json(
+    const char *path, const char *base, const char *text, run_record **out, int *count, zs_error *err)
 {
     cJSON *j = cJSON_Parse(text);
     if (!j) return zs_fail(err, ZS_ERR_INPUT, "%s: invalid JSON", path);
@@ -303,7 +359,8 @@ static int load_json(const char *path, const char *base, const char *text, run_r
     int n = cJSON_GetArraySize(arr);
     if (!cJSON_IsArray(arr) || n == 0) {
         cJSON_Delete(j);
-        return zs_fail(err, ZS_ERR_INPUT, "%s: expected a non-empty JSON array of runs (or {\"runs\": [...]})", path);
+        return zs_fail(
+            err, ZS_ERR_INPUT, "%s: expected a non-empty JSON array of runs (or {\"runs\": [...]})", path);
     }
     int keys = 1, i = 0, rc = ZS_OK;
     for (cJSON *o = arr->child; o; o = o->next) {
@@ -312,10 +369,16 @@ static int load_json(const char *path, const char *base, const char *text, run_r
     }
     run_record *v = calloc((size_t)n, sizeof *v);
     row r = {calloc((size_t)keys, sizeof *r.keys), calloc((size_t)keys, sizeof *r.vals), 0};
-    char (*num)[32] = calloc((size_t)keys, sizeof *num);
-    if (!v || !r.keys || !r.vals || !num) { rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path); goto out; }
+    char(*num)[32] = calloc((size_t)keys, sizeof *num);
+    if (!v || !r.keys || !r.vals || !num) {
+        rc = zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", path);
+        goto out;
+    }
     for (cJSON *o = arr->child; o; o = o->next, i++) {
-        if (!cJSON_IsObject(o)) { rc = zs_fail(err, ZS_ERR_INPUT, "%s: run %d is not an object", path, i + 1); goto out; }
+        if (!cJSON_IsObject(o)) {
+            rc = zs_fail(err, ZS_ERR_INPUT, "%s: run %d is not an object", path, i + 1);
+            goto out;
+        }
         json_row(o, &r, num);
         if ((rc = from_row(&r, path, base, i + 1, &v[i], err))) goto out;
     }
@@ -324,7 +387,10 @@ out:
     free(r.vals);
     free(num);
     cJSON_Delete(j);
-    if (rc) { free(v); return rc; }
+    if (rc) {
+        free(v);
+        return rc;
+    }
     *out = v;
     *count = n;
     return ZS_OK;
@@ -332,7 +398,8 @@ out:
 
 /* Dispatch on the first non-blank character after a UTF-8 byte-order mark (spreadsheets
  * write one); text is modified (the CSV reader splits it). */
-static int load_text(char *text, const char *origin, const char *base, run_record **out, int *n, zs_error *err)
+static int load_text(
+    char *text, const char *origin, const char *base, run_record **out, int *n, zs_error *err)
 {
     if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3;
     size_t k = strspn(text, " \t\r\n");

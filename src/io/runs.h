@@ -8,26 +8,26 @@
 #include "core/error.h"
 
 typedef struct run_record {
-    int line;                 /* CSV line where the record starts, or JSON array index + 1 */
+    int line; /* CSV line where the record starts, or JSON array index + 1 */
     char name[96];
-    char model[1024];         /* catalog name or path (a relative path resolved: runs_load) */
-    char hardware[1024];      /* catalog name or path (likewise) */
-    char strategy[16];        /* ddp|zero1|zero2|zero3 */
-    char precision[16];       /* bf16|fp16|fp32 */
-    char checkpointing[16];   /* none|selective|full */
+    char model[1024];       /* catalog name or path (a relative path resolved: runs_load) */
+    char hardware[1024];    /* catalog name or path (likewise) */
+    char strategy[16];      /* ddp|zero1|zero2|zero3 */
+    char precision[16];     /* bf16|fp16|fp32 */
+    char checkpointing[16]; /* none|selective|full */
     char source[512];
-    char framework[16];       /* generic|deepspeed|fsdp|fsdp2|megatron ("generic" when absent) */
-    char offload_optimizer[8];/* none|cpu|nvme */
-    char offload_params[8];   /* none|cpu|nvme */
-    char grad_dtype[8];       /* "" (the framework's), 16-bit or fp32 */
-    int64_t shard_group;      /* hybrid sharding group (HSDP, MiCS); 0 = all of DP */
-    int64_t zero_hpz;         /* ZeRO++ hpZ group; 0 = off */
+    char framework[16];        /* generic|deepspeed|fsdp|fsdp2|megatron ("generic" when absent) */
+    char offload_optimizer[8]; /* none|cpu|nvme */
+    char offload_params[8];    /* none|cpu|nvme */
+    char grad_dtype[8];        /* "" (the framework's), 16-bit or fp32 */
+    int64_t shard_group;       /* hybrid sharding group (HSDP, MiCS); 0 = all of DP */
+    int64_t zero_hpz;          /* ZeRO++ hpZ group; 0 = off */
     bool quantized_weights, quantized_gradients; /* ZeRO++ qwZ, qgZ */
-    int overlap_comm;         /* -1: the framework's default; 0/1 as the run was configured */
-    double gemm_efficiency;   /* not a column: a fit's trial value (0 = the framework's) */
-    double step_overhead;     /* not a column: a fit's trial value (< 0 = the framework's) */
-    bool flash_attention;     /* column flash_attention: false for runs before FlashAttention */
-    char excluded[160];       /* why the run is kept out of fits and bounds ("" = it is not) */
+    int overlap_comm;       /* -1: the framework's default; 0/1 as the run was configured */
+    double gemm_efficiency; /* not a column: a fit's trial value (0 = the framework's) */
+    double step_overhead;   /* not a column: a fit's trial value (< 0 = the framework's) */
+    bool flash_attention;   /* column flash_attention: false for runs before FlashAttention */
+    char excluded[160];     /* why the run is kept out of fits and bounds ("" = it is not) */
     int64_t gpus, gpus_per_node, tp, pp, virtual_stages, micro_batch, global_batch, seq_len;
     bool sequence_parallel;
     double step_seconds;      /* measured; 0 when absent */

@@ -7,7 +7,8 @@ bool csvout_needs_quotes(const char *s)
 {
     if (!s || !*s) return false;
     size_t n = strlen(s);
-    return strpbrk(s, ",\"\r\n") != NULL || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t';
+    return strpbrk(s, ",\"\r\n") != NULL || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
+        s[n - 1] == '\t';
 }
 
 void csvout_field(FILE *f, const char *s)

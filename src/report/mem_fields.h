@@ -12,10 +12,10 @@ typedef struct mem_field {
     const char *key;
     const char *label;
     size_t offset;
-    bool optional;      /* tables and charts show it only where some strategy has it */
+    bool optional; /* tables and charts show it only where some strategy has it */
 } mem_field;
 
-extern const mem_field mem_fields[];  /* terminated by a NULL key */
+extern const mem_field mem_fields[]; /* terminated by a NULL key */
 
 /* The value of memory component f in m, in bytes. Never fails. */
 double mem_field_value(const memory *m, const mem_field *f);

@@ -20,44 +20,54 @@ static void features(FILE *o, const model *m, const param_counts *pc)
 {
     char a[32], b[32];
     if (m->kv_lora_rank > 0)
-        fprintf(o, "  Multi-head Latent Attention: q_lora_rank %lld%s, kv_lora_rank %lld, per head q/k %lld nope + %lld rope\n"
-                   "    (one rotary key shared by all heads), v %lld\n",
-                (long long)m->q_lora_rank, m->q_lora_rank ? "" : " (none: one q projection)",
-                (long long)m->kv_lora_rank, (long long)m->qk_nope_dim, (long long)m->qk_rope_dim,
-                (long long)m->v_head_dim);
+        fprintf(o,
+            "  Multi-head Latent Attention: q_lora_rank %lld%s, kv_lora_rank %lld, per head q/k %lld nope + "
+            "%lld rope\n"
+            "    (one rotary key shared by all heads), v %lld\n",
+            (long long)m->q_lora_rank, m->q_lora_rank ? "" : " (none: one q projection)",
+            (long long)m->kv_lora_rank, (long long)m->qk_nope_dim, (long long)m->qk_rope_dim,
+            (long long)m->v_head_dim);
     if (m->num_experts > 0) {
         fprintf(o, "  experts: %lld routed of width %lld, top-%lld per token", (long long)m->num_experts,
-                (long long)model_expert_width(m), (long long)m->experts_per_token);
+            (long long)model_expert_width(m), (long long)m->experts_per_token);
         if (m->shared_intermediate_size > 0)
             fprintf(o, ", shared width %lld%s", (long long)m->shared_intermediate_size,
-                    m->shared_expert_gate ? " (gated)" : "");
+                m->shared_expert_gate ? " (gated)" : "");
         fprintf(o, "%s; %s\n", m->router_bias ? ", router correction bias" : "",
-                m->capacity_factor > 0 ? "capacity factor set" : "dropless (no capacity factor)");
-        if (m->capacity_factor > 0) fprintf(o, "    capacity factor %.3g: each token takes %.3g expert slots\n",
-                                            m->capacity_factor, m->capacity_factor * (double)m->experts_per_token);
+            m->capacity_factor > 0 ? "capacity factor set" : "dropless (no capacity factor)");
+        if (m->capacity_factor > 0)
+            fprintf(o, "    capacity factor %.3g: each token takes %.3g expert slots\n", m->capacity_factor,
+                m->capacity_factor * (double)m->experts_per_token);
     }
     if (m->sliding_window > 0 && m->sliding_layers > 0)
         fprintf(o, "  sliding-window attention: %lld of %lld layers see the last %lld tokens\n",
-                (long long)m->sliding_layers, (long long)m->num_layers, (long long)m->sliding_window);
+            (long long)m->sliding_layers, (long long)m->num_layers, (long long)m->sliding_window);
     if (m->attn_softcap > 0 || m->final_softcap > 0)
-        fprintf(o, "  logit soft-capping: attention %.3g, final %.3g (tanh; eager attention keeps its input)\n",
-                m->attn_softcap, m->final_softcap);
-    if (m->block_norms == 4) fprintf(o, "  four norms per block (pre- and post-norm around attention and MLP)\n");
+        fprintf(o,
+            "  logit soft-capping: attention %.3g, final %.3g (tanh; eager attention keeps its input)\n",
+            m->attn_softcap, m->final_softcap);
+    if (m->block_norms == 4)
+        fprintf(o, "  four norms per block (pre- and post-norm around attention and MLP)\n");
     if (m->parallel_block) fprintf(o, "  parallel block: attention and MLP read one normed input\n");
     if (m->qk_norm != QKNORM_NONE)
-        fprintf(o, "  q/k norms: %s\n", m->qk_norm == QKNORM_HEAD ? "head_dim wide, shared by the heads" : "over all heads' channels");
+        fprintf(o, "  q/k norms: %s\n",
+            m->qk_norm == QKNORM_HEAD ? "head_dim wide, shared by the heads" : "over all heads' channels");
     if (m->norm_weightless) fprintf(o, "  LayerNorm without parameters\n");
     if (m->encoder_layers > 0)
-        fprintf(o, "  encoder-decoder: %lld encoder + %lld decoder blocks; relative position buckets %lld%s;\n"
-                   "    decoder tokens per encoder token %.3g\n",
-                (long long)m->encoder_layers, (long long)(m->num_layers - m->encoder_layers),
-                (long long)m->rel_buckets, m->rel_bias_every_layer ? " in every block" : " (first block of each stack)",
-                model_seq_scale(m, BLOCK_DENSE));
+        fprintf(o,
+            "  encoder-decoder: %lld encoder + %lld decoder blocks; relative position buckets %lld%s;\n"
+            "    decoder tokens per encoder token %.3g\n",
+            (long long)m->encoder_layers, (long long)(m->num_layers - m->encoder_layers),
+            (long long)m->rel_buckets,
+            m->rel_bias_every_layer ? " in every block" : " (first block of each stack)",
+            model_seq_scale(m, BLOCK_DENSE));
     if (pc->mtp > 0)
-        fprintf(o, "  multi-token prediction: %s parameters (%s with the checkpoint's copies of embedding and head)\n"
-                   "    not in the total (the main model: the checkpoint's layers 0 to L-1)\n",
-                units_fmt_count(pc->mtp, a, sizeof a),
-                units_fmt_count(pc->mtp + 2 * (double)m->vocab_size * (double)m->hidden_size, b, sizeof b));
+        fprintf(o,
+            "  multi-token prediction: %s parameters (%s with the checkpoint's copies of embedding and "
+            "head)\n"
+            "    not in the total (the main model: the checkpoint's layers 0 to L-1)\n",
+            units_fmt_count(pc->mtp, a, sizeof a),
+            units_fmt_count(pc->mtp + 2 * (double)m->vocab_size * (double)m->hidden_size, b, sizeof b));
 }
 
 void model_explain(FILE *o, const scenario *s)
@@ -70,25 +80,29 @@ void model_explain(FILE *o, const scenario *s)
     if (sim_prepare(&in, m, pc, s->hw, s->t, &err)) return;
     char a[32], b[32];
     fprintf(o, "Model %s (%s): %s parameters, %s active per token%s;\n", m->name, m->model_type,
-            units_fmt_count(pc->total, a, sizeof a), units_fmt_count(pc->active, b, sizeof b),
-            m->num_experts > 0 ? " (top-k and shared experts of each MoE block)" : "");
+        units_fmt_count(pc->total, a, sizeof a), units_fmt_count(pc->active, b, sizeof b),
+        m->num_experts > 0 ? " (top-k and shared experts of each MoE block)" : "");
     fprintf(o, "  embedding %s, LM head %s, final norm %.0f; per block (total / active):\n",
-            units_fmt_count(pc->embedding, a, sizeof a), pc->lm_head > 0 ? units_fmt_count(pc->lm_head, b, sizeof b) : "tied",
-            pc->final_norm);
+        units_fmt_count(pc->embedding, a, sizeof a),
+        pc->lm_head > 0 ? units_fmt_count(pc->lm_head, b, sizeof b) : "tied", pc->final_norm);
     for (int kind = 0; kind < BLOCK_KINDS; kind++) {
         int64_t n = model_blocks(m, (block_kind)kind);
         if (n <= 0) continue;
         fprintf(o, "  %4lld x %-38s %18s / %s\n", (long long)n, block_name(m, (block_kind)kind),
-                units_fmt_count(pc->blocks[kind], a, sizeof a), units_fmt_count(pc->blocks_active[kind], b, sizeof b));
+            units_fmt_count(pc->blocks[kind], a, sizeof a),
+            units_fmt_count(pc->blocks_active[kind], b, sizeof b));
     }
     features(o, m, pc);
     const flops *f = &in.fl;
-    fprintf(o, "FLOPs per token, forward: 2 x linear parameters a token passes through = %.4g; attention\n"
-               "  scores 2 x keys x (q/k width + v width) per block (local: keys = window) = %.4g, as run %.4g\n",
-            f->matmul, f->attention, f->attn_fwd_mb / ((double)s->t->seq_len * (double)s->t->micro_batch) * (double)(s->t->tp * s->t->pp));
-    fprintf(o, "Activations of one block per micro-batch on one GPU (s %lld, b %lld, t %lld%s; e = %.0f B):\n",
-            (long long)s->t->seq_len, (long long)s->t->micro_batch, (long long)s->t->tp,
-            s->t->sequence_parallel ? ", sequence parallel" : "", in.bt.act);
+    fprintf(o,
+        "FLOPs per token, forward: 2 x linear parameters a token passes through = %.4g; attention\n"
+        "  scores 2 x keys x (q/k width + v width) per block (local: keys = window) = %.4g, as run %.4g\n",
+        f->matmul, f->attention,
+        f->attn_fwd_mb / ((double)s->t->seq_len * (double)s->t->micro_batch) * (double)(s->t->tp * s->t->pp));
+    fprintf(o,
+        "Activations of one block per micro-batch on one GPU (s %lld, b %lld, t %lld%s; e = %.0f B):\n",
+        (long long)s->t->seq_len, (long long)s->t->micro_batch, (long long)s->t->tp,
+        s->t->sequence_parallel ? ", sequence parallel" : "", in.bt.act);
     for (int kind = 0; kind < BLOCK_KINDS; kind++) {
         double n = (double)model_blocks(m, (block_kind)kind);
         if (n <= 0) continue;
@@ -99,7 +113,8 @@ void model_explain(FILE *o, const scenario *s)
             act_term terms[ACT_TERMS_MAX];
             int nt = memory_block_terms(&in, kind, l == 1, s->t->checkpointing != CKPT_SELECTIVE, terms);
             double sum = 0;
-            fprintf(o, "  %s%s, %.4g of them:\n", block_name(m, (block_kind)kind), l ? " (sliding window)" : "", count);
+            fprintf(o, "  %s%s, %.4g of them:\n", block_name(m, (block_kind)kind),
+                l ? " (sliding window)" : "", count);
             for (int j = 0; j < nt; j++) {
                 sum += terms[j].bytes;
                 fprintf(o, "    %-96s %12s\n", terms[j].what, units_fmt_bytes(terms[j].bytes, a, sizeof a));
@@ -108,5 +123,5 @@ void model_explain(FILE *o, const scenario *s)
         }
     }
     fprintf(o, "  mean over the %lld blocks: %s per block\n", (long long)m->num_layers,
-            units_fmt_bytes(memory_layer_activations(&in, s->t->checkpointing != CKPT_SELECTIVE), a, sizeof a));
+        units_fmt_bytes(memory_layer_activations(&in, s->t->checkpointing != CKPT_SELECTIVE), a, sizeof a));
 }

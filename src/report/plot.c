@@ -81,7 +81,8 @@ int plot_dir_prepare(const char *dir, zs_error *err)
             char c = *p;
             *p = '\0';
             if (mkdir(path, 0777) != 0 && errno != EEXIST)
-                return zs_fail(err, ZS_ERR_IO, "%s: cannot create the output directory: %s", path, strerror(errno));
+                return zs_fail(
+                    err, ZS_ERR_IO, "%s: cannot create the output directory: %s", path, strerror(errno));
             if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
                 return zs_fail(err, ZS_ERR_IO, "%s: exists and is not a directory", path);
             *p = c;
@@ -95,18 +96,20 @@ int plot_dir_prepare(const char *dir, zs_error *err)
 
 /* Write one of the chart's files with its writer. */
 static int stage_write(const plot_stage *st, const char *ext, const plot_chart_def *cd, const void *data,
-                       const plot_options *o, zs_error *err)
+    const plot_options *o, zs_error *err)
 {
     FILE *f = plot_stage_file(st, ext, err);
     if (!f) return err->code;
-    if (strcmp(ext, "dat") == 0) cd->dat(f, data);
-    else cd->gp(f, data, o);
+    if (strcmp(ext, "dat") == 0)
+        cd->dat(f, data);
+    else
+        cd->gp(f, data, o);
     return plot_stage_file_close(st, f, ext, err);
 }
 
 /* The chart's files from its computed data, all or none. */
-static int write_chart(const plot_chart_def *cd, const void *data, const plot_options *o, const char *gnuplot,
-                       zs_error *err)
+static int write_chart(
+    const plot_chart_def *cd, const void *data, const plot_options *o, const char *gnuplot, zs_error *err)
 {
     plot_stage st;
     if (plot_stage_open(&st, o->dir, cd->name, err)) return err->code;
@@ -122,8 +125,8 @@ static int write_chart(const plot_chart_def *cd, const void *data, const plot_op
 static int check_needs(const plot_chart_def *cd, const scenario *s, const plot_request *q, zs_error *err)
 {
     if ((cd->needs & PLOT_NEEDS_FITS) && !q->sets)
-        return zs_fail(err, ZS_ERR_USAGE, "%s: this chart comes from 'zerosim calibrate --plot DIR'",
-                       cd->name);
+        return zs_fail(
+            err, ZS_ERR_USAGE, "%s: this chart comes from 'zerosim calibrate --plot DIR'", cd->name);
     if ((cd->needs & PLOT_NEEDS_RUNS) && !q->runs_path)
         return zs_fail(err, ZS_ERR_USAGE, "%s: needs --runs FILE", cd->name);
     if ((cd->needs & PLOT_NEEDS_SCENARIO) && !s)
@@ -132,7 +135,7 @@ static int check_needs(const plot_chart_def *cd, const scenario *s, const plot_r
 }
 
 int plot_chart_draw(int c, const scenario *s, const plot_request *q, const plot_options *o,
-                    const char *gnuplot, zs_error *err)
+    const char *gnuplot, zs_error *err)
 {
     if (c < 0 || c >= N_CHARTS) return zs_fail(err, ZS_ERR_USAGE, "unknown chart %d", c);
     const plot_chart_def *cd = charts[c];

@@ -10,7 +10,7 @@
 #include "core/scenario.h"
 
 #define PLOT_MAX_GPU_COUNTS 64
-#define PLOT_MAX_CHARTS 32    /* room in the chart table */
+#define PLOT_MAX_CHARTS 32 /* room in the chart table */
 
 /* What a chart is computed from, the bits of plot_chart_needs: the scenario (a model and its
  * flags), a runs file (plot_request.runs_path), collective fits (plot_request.sets, which only
@@ -19,19 +19,19 @@ enum { PLOT_NEEDS_SCENARIO = 1, PLOT_NEEDS_RUNS = 2, PLOT_NEEDS_FITS = 4 };
 
 /* Where and in which formats charts are drawn. */
 typedef struct plot_options {
-    const char *dir;          /* output directory (must exist: plot_dir_prepare) */
-    bool png, svg;            /* which images the .gp script draws */
+    const char *dir; /* output directory (must exist: plot_dir_prepare) */
+    bool png, svg;   /* which images the .gp script draws */
 } plot_options;
 
 /* One measured collective set and its fit, for the calibration chart. */
 typedef struct plot_fit_set {
-    char label[96];           /* legend: "all_reduce, 8 ranks" */
-    const double *bytes;      /* measured sizes, bytes */
-    const double *seconds;    /* measured times, seconds */
+    char label[96];        /* legend: "all_reduce, 8 ranks" */
+    const double *bytes;   /* measured sizes, bytes */
+    const double *seconds; /* measured times, seconds */
     int n;
-    double latency;           /* fitted: t = latency + bytes * factor / busbw (seconds) */
-    double busbw;             /* bytes/s */
-    double factor;            /* nccl-tests bus bandwidth factor */
+    double latency; /* fitted: t = latency + bytes * factor / busbw (seconds) */
+    double busbw;   /* bytes/s */
+    double factor;  /* nccl-tests bus bandwidth factor */
 } plot_fit_set;
 
 /* Called between the points of a slow chart (max-model, validate): done of total evaluations. */
@@ -41,11 +41,11 @@ typedef void (*plot_progress)(int done, int total, void *ctx);
 typedef struct plot_request {
     int64_t gpus[PLOT_MAX_GPU_COUNTS]; /* GPU counts of the sweeps, ascending; n_gpus = 0: default */
     int n_gpus;
-    const char *runs_path;    /* measured runs (CSV or JSON) for the validate chart; NULL: none */
+    const char *runs_path;         /* measured runs (CSV or JSON) for the validate chart; NULL: none */
     bool no_offload, no_tp, no_pp; /* max-model: leave these out of the search (as `plan`) */
-    const plot_fit_set *sets; /* the calibration chart's fits; NULL: none (`zerosim plot` has none) */
+    const plot_fit_set *sets;      /* the calibration chart's fits; NULL: none (`zerosim plot` has none) */
     int n_sets;
-    plot_progress progress;   /* may be NULL */
+    plot_progress progress; /* may be NULL */
     void *progress_ctx;
 } plot_request;
 
@@ -93,7 +93,7 @@ int plot_dir_prepare(const char *dir, zs_error *err);
  * own error when computing it fails (ZS_ERR_INPUT: a bad runs file), ZS_ERR_IO when a file
  * cannot be written or gnuplot fails (quoting its first error line). */
 int plot_chart_draw(int c, const scenario *s, const plot_request *q, const plot_options *o,
-                    const char *gnuplot, zs_error *err);
+    const char *gnuplot, zs_error *err);
 
 /* Find gnuplot: $GNUPLOT when set (a path, or a name looked up on PATH), else "gnuplot" on
  * PATH. Writes the program to path and returns true when it exists and is executable;
@@ -102,6 +102,7 @@ bool plot_find_gnuplot(char *path, size_t len);
 
 /* The calibration chart as `zerosim calibrate --plot` draws it: plot_chart_draw of the n sets
  * (gnuplot NULL: data and script only). Fails like plot_chart_draw. */
-int plot_calibration(const plot_options *o, const plot_fit_set *sets, int n, const char *gnuplot, zs_error *err);
+int plot_calibration(
+    const plot_options *o, const plot_fit_set *sets, int n, const char *gnuplot, zs_error *err);
 
 #endif

@@ -13,10 +13,10 @@
  * names it. The data is the chart's own type: plot_chart_draw allocates `size` zeroed bytes,
  * compute fills them, the writers only format them, release frees what compute allocated. */
 typedef struct plot_chart_def {
-    const char *name;         /* command-line name and file stem */
-    const char *help;         /* its --help line; NULL: not drawn by `zerosim plot` */
-    unsigned needs;           /* PLOT_NEEDS_*: checked before compute runs */
-    size_t size;              /* bytes of the chart's data */
+    const char *name; /* command-line name and file stem */
+    const char *help; /* its --help line; NULL: not drawn by `zerosim plot` */
+    unsigned needs;   /* PLOT_NEEDS_*: checked before compute runs */
+    size_t size;      /* bytes of the chart's data */
     /* Fill data from s (NULL unless the chart needs a scenario) and q. Fails with the chart's
      * error, ZS_ERR_USAGE when there is nothing to draw. */
     int (*compute)(const scenario *s, const plot_request *q, void *data, zs_error *err);

@@ -1,4 +1,5 @@
-/* plot_compare.c -- the compare chart: four panels a design document can quote (memory, largest batch, fewest GPUs, cost). */
+/* plot_compare.c -- the compare chart: four panels a design document can quote (memory, largest batch, fewest
+ * GPUs, cost). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,23 +39,25 @@ static void compare_dat(FILE *f, const void *data)
     char desc[512];
     describe(d->s, DESC_RUN, desc, sizeof desc);
     dat_head(f, "compare", "the strategy decision: one row per strategy, as `zerosim compare` gives it", d->s,
-             desc);
+        desc);
     fputs("# units: bytes, sequences, GPUs, seconds, dollars; NaN where the strategy has no value\n"
           "# (does not fit, nothing within the search, no --tokens). Same numbers as\n"
           "# `zerosim compare --format json` for the same flags.\n"
           "# columns: strategy label memory_bytes fits max_micro_batch max_micro_batch_with_recompute "
-          "min_gpus best_step_seconds best_dollars\n", f);
+          "min_gpus best_step_seconds best_dollars\n",
+        f);
     for (int i = 0; i < d->n_cmp; i++) {
         const compare_row *r = &d->cmp[i];
         char lab[96];
         framework_strategy_label(r->fw, r->s, lab, sizeof lab);
         fprintf(f, "%s ", r->s->name);
         dat_str(f, lab);
-        fprintf(f, " %.17g %d %.17g %.17g %.17g %.17g %.17g\n", r->given.applicable ? r->given.mem.total : NAN,
-                r->given.fits ? 1 : 0, r->max_micro_batch > 0 ? (double)r->max_micro_batch : NAN,
-                r->max_micro_batch_recompute > 0 ? (double)r->max_micro_batch_recompute : NAN,
-                r->min_gpus > 0 ? (double)r->min_gpus : NAN, r->has_best ? r->best.r.step.total : NAN,
-                r->has_best && r->best.r.cost.tokens > 0 ? r->best.r.cost.dollars : NAN);
+        fprintf(f, " %.17g %d %.17g %.17g %.17g %.17g %.17g\n",
+            r->given.applicable ? r->given.mem.total : NAN, r->given.fits ? 1 : 0,
+            r->max_micro_batch > 0 ? (double)r->max_micro_batch : NAN,
+            r->max_micro_batch_recompute > 0 ? (double)r->max_micro_batch_recompute : NAN,
+            r->min_gpus > 0 ? (double)r->min_gpus : NAN, r->has_best ? r->best.r.step.total : NAN,
+            r->has_best && r->best.r.cost.tokens > 0 ? r->best.r.cost.dollars : NAN);
     }
 }
 
@@ -70,9 +73,11 @@ static void compare_gp(FILE *f, const void *data, const plot_options *o)
     gp_head(f, "compare", "the strategy decision in four panels");
     char desc[512];
     describe(d->s, DESC_RUN, desc, sizeof desc);
-    fprintf(f, "hbm = %.17g    # bytes: the GPU's memory\nymax = %.17g   # bytes: top of the memory panel\n", hbm, ymax);
+    fprintf(f, "hbm = %.17g    # bytes: the GPU's memory\nymax = %.17g   # bytes: top of the memory panel\n",
+        hbm, ymax);
     fputs("set style data histograms\nset style fill solid 0.85 border -1\nset boxwidth 0.7\n"
-          "set xtics rotate by -20 scale 0 font ',9'\nset key off\nset grid ytics lc rgb '#dddddd'\n", f);
+          "set xtics rotate by -20 scale 0 font ',9'\nset key off\nset grid ytics lc rgb '#dddddd'\n",
+        f);
     sbuf p = {.n = 0};
     sb_add(&p, "set multiplot layout 2,2 title ");
     /* The title: the configuration's first line (model, hardware, GPUs); the .dat has the rest. */
@@ -81,22 +86,31 @@ static void compare_gp(FILE *f, const void *data, const plot_options *o)
     for (char *c = q.s; *c; c++)
         if (*c == '\'') *c = ' ';
     sb_add(&p, "'%s' font ',11'\nset xrange [-0.6:%d.4]\n", q.s, d->n_cmp - 1);
-    sb_add(&p, "set title 'memory per GPU, GiB (dashed: the GPU)'\nset yrange [0:ymax/GiB]\n"
-               "plot 'compare.dat' using ($3/GiB):xtic(2) with boxes lc rgb '#4e79a7', "
-               "hbm/GiB with lines dt 2 lw 2.5 lc rgb '#c00000', "
-               "'' using 0:($3 > ymax ? ymax/GiB*0.93 : $3/GiB):(sprintf('%%.1f', $3/GiB)) with labels offset 0,0.7 font ',9'\n");
-    sb_add(&p, "set title 'largest micro-batch (hatched: full recompute)'\n"
-               "set yrange [0:*]\nset boxwidth 0.35\n"
-               "plot 'compare.dat' using ($0-0.18):5 with boxes lc rgb '#59a14f', "
-               "'' using ($0+0.18):6:xtic(2) with boxes fs pattern 4 lc rgb '#59a14f'\nset boxwidth 0.7\n");
-    sb_add(&p, "set title 'fewest GPUs that fit'\nset yrange [0:*]\n"
-               "plot 'compare.dat' using 7:xtic(2) with boxes lc rgb '#f28e2b', '' using 0:7:(sprintf('%%g', $7)) with labels offset 0,0.7 font ',9'\n");
+    sb_add(&p,
+        "set title 'memory per GPU, GiB (dashed: the GPU)'\nset yrange [0:ymax/GiB]\n"
+        "plot 'compare.dat' using ($3/GiB):xtic(2) with boxes lc rgb '#4e79a7', "
+        "hbm/GiB with lines dt 2 lw 2.5 lc rgb '#c00000', "
+        "'' using 0:($3 > ymax ? ymax/GiB*0.93 : $3/GiB):(sprintf('%%.1f', $3/GiB)) with labels offset 0,0.7 "
+        "font ',9'\n");
+    sb_add(&p,
+        "set title 'largest micro-batch (hatched: full recompute)'\n"
+        "set yrange [0:*]\nset boxwidth 0.35\n"
+        "plot 'compare.dat' using ($0-0.18):5 with boxes lc rgb '#59a14f', "
+        "'' using ($0+0.18):6:xtic(2) with boxes fs pattern 4 lc rgb '#59a14f'\nset boxwidth 0.7\n");
+    sb_add(&p,
+        "set title 'fewest GPUs that fit'\nset yrange [0:*]\n"
+        "plot 'compare.dat' using 7:xtic(2) with boxes lc rgb '#f28e2b', '' using 0:7:(sprintf('%%g', $7)) "
+        "with labels offset 0,0.7 font ',9'\n");
     if (cost)
-        sb_add(&p, "set title 'dollars for the tokens, fastest config'\nset yrange [0:*]\nset format y '%%.2s%%c'\n"
-                   "plot 'compare.dat' using 9:xtic(2) with boxes lc rgb '#e15759', '' using 0:9:(sprintf('$%%.3g', $9)) with labels offset 0,0.7 font ',9'\n");
+        sb_add(&p,
+            "set title 'dollars for the tokens, fastest config'\nset yrange [0:*]\nset format y '%%.2s%%c'\n"
+            "plot 'compare.dat' using 9:xtic(2) with boxes lc rgb '#e15759', '' using 0:9:(sprintf('$%%.3g', "
+            "$9)) with labels offset 0,0.7 font ',9'\n");
     else
-        sb_add(&p, "set title 'step time of the fastest config, s'\nset yrange [0:*]\n"
-                   "plot 'compare.dat' using 8:xtic(2) with boxes lc rgb '#e15759', '' using 0:8:(sprintf('%%.3g', $8)) with labels offset 0,0.7 font ',9'\n");
+        sb_add(&p,
+            "set title 'step time of the fastest config, s'\nset yrange [0:*]\n"
+            "plot 'compare.dat' using 8:xtic(2) with boxes lc rgb '#e15759', '' using 0:8:(sprintf('%%.3g', "
+            "$8)) with labels offset 0,0.7 font ',9'\n");
     sb_add(&p, "unset multiplot\n");
     /* A multiplot cannot be replotted: each format draws it whole. */
     plot_options png = *o, svg = *o;
@@ -109,6 +123,10 @@ static void compare_gp(FILE *f, const void *data, const plot_options *o)
 const plot_chart_def plot_chart_compare = {
     .name = "compare",
     .help = "the strategy decision: memory with the HBM line, largest micro-batch,\n"
-             "                  fewest GPUs, cost of --tokens (as `zerosim compare`)", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(compare_data),
-    .compute = compare_compute, .dat = compare_dat, .gp = compare_gp,
+            "                  fewest GPUs, cost of --tokens (as `zerosim compare`)",
+    .needs = PLOT_NEEDS_SCENARIO,
+    .size = sizeof(compare_data),
+    .compute = compare_compute,
+    .dat = compare_dat,
+    .gp = compare_gp,
 };

@@ -56,8 +56,9 @@ int plot_gpu_counts(const scenario *s, const plot_request *q, int64_t *out, int 
     for (int i = 0; i < nc && *n < max; i++)
         if (cand[i] % mp == 0) out[(*n)++] = cand[i];
     if (*n == 0)
-        return zs_fail(err, ZS_ERR_USAGE, "no GPU count in the sweep is a multiple of --tp %lld x --pp %lld (see --gpus-list)",
-                       (long long)s->t->tp, (long long)s->t->pp);
+        return zs_fail(err, ZS_ERR_USAGE,
+            "no GPU count in the sweep is a multiple of --tp %lld x --pp %lld (see --gpus-list)",
+            (long long)s->t->tp, (long long)s->t->pp);
     return ZS_OK;
 }
 

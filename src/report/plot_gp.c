@@ -12,8 +12,10 @@ void gp_str(FILE *f, const char *s)
     fputc('\'', f);
     for (; *s; s++) {
         if (*s == '\'') fputc('\'', f);
-        if (*s == '\n') fputs("' . \"\\n\" . '", f);
-        else fputc(*s, f);
+        if (*s == '\n')
+            fputs("' . \"\\n\" . '", f);
+        else
+            fputc(*s, f);
     }
     fputc('\'', f);
 }
@@ -33,9 +35,10 @@ int describe_head(const scenario *s, desc_kind k, char *buf, size_t len)
     if (k == DESC_RUN) {
         int64_t gpn = scenario_gpus_per_node(s->hw, t);
         snprintf(gpus, sizeof gpus, ", %lld GPUs = %lld node(s) x %lld", (long long)t->gpus,
-                 (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
+            (long long)((t->gpus + gpn - 1) / gpn), (long long)gpn);
     }
-    const char *bare = s->m->params_only ? "bare parameter count (model states + overhead, no activations); " : "";
+    const char *bare =
+        s->m->params_only ? "bare parameter count (model states + overhead, no activations); " : "";
     return snprintf(buf, len, "%s on %s (%s HBM)%s\n%s", s->m->name, s->hw->name, hbm, gpus, bare);
 }
 
@@ -43,19 +46,21 @@ void describe(const scenario *s, desc_kind k, char *buf, size_t len)
 {
     const training *t = s->t;
     char mp[64] = "", off[96] = "";
-    if (t->tp > 1 || t->pp > 1) snprintf(mp, sizeof mp, "TP %lld, PP %lld, ", (long long)t->tp, (long long)t->pp);
+    if (t->tp > 1 || t->pp > 1)
+        snprintf(mp, sizeof mp, "TP %lld, PP %lld, ", (long long)t->tp, (long long)t->pp);
     if (t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
         snprintf(off, sizeof off, ", offload optimizer %s, params %s", offload_name(t->offload_optimizer),
-                 offload_name(t->offload_params));
+            offload_name(t->offload_params));
     int n = describe_head(s, k, buf, len);
     if (n < 0 || (size_t)n >= len) return;
     if (s->m->params_only) {
         snprintf(buf + n, len - (size_t)n, "%s%s %s%s", mp, precision_name(t->precision),
-                 optimizer_name(t->optimizer), off);
+            optimizer_name(t->optimizer), off);
     } else {
-        snprintf(buf + n, len - (size_t)n, "%smicro-batch %lld x seq %lld, grad-accum %lld, %s %s, checkpointing %s%s", mp,
-                 (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum,
-                 precision_name(t->precision), optimizer_name(t->optimizer), ckpt_name(t->checkpointing), off);
+        snprintf(buf + n, len - (size_t)n,
+            "%smicro-batch %lld x seq %lld, grad-accum %lld, %s %s, checkpointing %s%s", mp,
+            (long long)t->micro_batch, (long long)t->seq_len, (long long)t->grad_accum,
+            precision_name(t->precision), optimizer_name(t->optimizer), ckpt_name(t->checkpointing), off);
     }
 }
 
@@ -88,15 +93,17 @@ void gp_title(FILE *f, const char *what, const char *detail)
 
 void gp_head(FILE *f, const char *name, const char *what)
 {
-    fprintf(f, "# %s.gp -- %s. Written by `zerosim plot`; redraw with `gnuplot %s.gp` in this\n"
-               "# directory (the data is in %s.dat, described by its '#' header). Edit freely.\n",
-            name, what, name, name);
+    fprintf(f,
+        "# %s.gp -- %s. Written by `zerosim plot`; redraw with `gnuplot %s.gp` in this\n"
+        "# directory (the data is in %s.dat, described by its '#' header). Edit freely.\n",
+        name, what, name, name);
     fprintf(f, "if (!exists('zs_png')) zs_png = '%s.png'\n", name);
     fprintf(f, "if (!exists('zs_svg')) zs_svg = '%s.svg'\n", name);
     fputs("GiB = 2.0**30          # bytes\nGB = 1.0e9             # bytes\n"
           "set datafile missing '?'\n"
           "set border lw 1.2\nset grid ytics lc rgb '#d0d0d0'\n"
-          "set key noenhanced\n", f);
+          "set key noenhanced\n",
+        f);
 }
 
 void gp_output(FILE *f, const plot_options *o, const char *plot)
@@ -107,14 +114,16 @@ void gp_output(FILE *f, const plot_options *o, const char *plot)
               "    set terminal pngcairo size 1000,600 font 'Sans,11' noenhanced\n"
               "} else {\n"
               "    set terminal png size 1000,600 font 'DejaVuSans,11' noenhanced\n"
-              "}\nset output zs_png\n", f);
+              "}\nset output zs_png\n",
+            f);
         fputs(plot, f);
         fputs("unset output\n", f);
         first = false;
     }
     if (o->svg) {
         fputs("set terminal svg size 1000,600 font 'Sans,12' noenhanced background rgb 'white'\n"
-              "set output zs_svg\n", f);
+              "set output zs_svg\n",
+            f);
         fputs(first ? plot : "replot\n", f);
         fputs("unset output\n", f);
     }
@@ -144,8 +153,8 @@ void sb_add(sbuf *b, const char *fmt, ...)
 }
 
 /* Tableau 10 colours (matplotlib's default cycle), one per strategy. */
-const char *const plot_strat_color[STRATEGY_MAX] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
-                                                    "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+const char *const plot_strat_color[STRATEGY_MAX] = {
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 
 int plot_strat_index(const strategy *st)
 {

@@ -1,4 +1,5 @@
-/* plot_gp.h -- pieces the chart writers share: gnuplot strings, titles, heads, colours (internal to plot*.c). */
+/* plot_gp.h -- pieces the chart writers share: gnuplot strings, titles, heads, colours (internal to plot*.c).
+ */
 #ifndef ZS_PLOT_GP_H
 #define ZS_PLOT_GP_H
 

@@ -14,7 +14,7 @@ typedef struct sweep_data {
     int64_t gpus[PLOT_MAX_GPU_COUNTS];
     int n_gpus;
     double mem_total[PLOT_MAX_GPU_COUNTS][STRATEGY_MAX]; /* bytes; NaN: not applicable or rejected */
-    double mem_floor[PLOT_MAX_GPU_COUNTS];     /* bytes: the smallest non-sharded part; NaN: none */
+    double mem_floor[PLOT_MAX_GPU_COUNTS];               /* bytes: the smallest non-sharded part; NaN: none */
 } sweep_data;
 
 /* max-model: one row per GPU count, one column per chosen strategy. */
@@ -30,12 +30,13 @@ typedef struct max_model_data {
 /* The log-log axes of a sweep over GPU counts, y from lo to hi. */
 static void sweep_axes(FILE *f, const int64_t *gpus, int n_gpus, const char *ylabel, double lo, double hi)
 {
-    fprintf(f, "set xlabel 'GPUs (log scale)'\nset ylabel '%s'\n"
-               "set logscale x 2\nset logscale y 10\nset format y '%%g'\n"
-               "set xrange [%g:%g]\nset yrange [%.6g:%.6g]\n"
-               "set grid xtics ytics mytics lc rgb '#d0d0d0', lc rgb '#ececec'\n"
-               "set key outside right top vertical Left reverse samplen 3\n",
-            ylabel, (double)gpus[0] / 1.3, (double)gpus[n_gpus - 1] * 1.3, lo, hi);
+    fprintf(f,
+        "set xlabel 'GPUs (log scale)'\nset ylabel '%s'\n"
+        "set logscale x 2\nset logscale y 10\nset format y '%%g'\n"
+        "set xrange [%g:%g]\nset yrange [%.6g:%.6g]\n"
+        "set grid xtics ytics mytics lc rgb '#d0d0d0', lc rgb '#ececec'\n"
+        "set key outside right top vertical Left reverse samplen 3\n",
+        ylabel, (double)gpus[0] / 1.3, (double)gpus[n_gpus - 1] * 1.3, lo, hi);
 }
 
 /* One strategy's line of a sweep chart; the first line drawn carries the x tics. */
@@ -43,7 +44,7 @@ static void sweep_line(sbuf *p, const char *file, const char *ycol, bool ticks, 
 {
     int k = plot_strat_index(st);
     sb_add(p, "'%s' using 1:(%s)%s with linespoints lw 2 pt %d ps 1.2 lc rgb '%s' title '%s'", file, ycol,
-           ticks ? "" : ":xtic(1)", 5 + 2 * k, plot_strat_color[k], st->label);
+        ticks ? "" : ":xtic(1)", 5 + 2 * k, plot_strat_color[k], st->label);
 }
 
 /* ---- memory vs GPUs ------------------------------------------------------------------------ */
@@ -87,27 +88,29 @@ static int sweep_compute(const scenario *s, const plot_request *q, void *data, z
     return zs_fail(err, ZS_ERR_USAGE, "memory-vs-gpus: no strategy applies at any GPU count");
 }
 
-
 static void sweep_dat(FILE *f, const void *data)
 {
     const sweep_data *d = data;
     int ns = plot_n_chosen(d->s);
     char desc[512];
     describe(d->s, DESC_SWEEP, desc, sizeof desc);
-    dat_head(f, "memory-vs-gpus", "memory per GPU (total) against the number of GPUs, one column per strategy",
-             d->s, desc);
+    dat_head(f, "memory-vs-gpus",
+        "memory per GPU (total) against the number of GPUs, one column per strategy", d->s, desc);
     fputs("# unit: bytes (the chart divides by 1 GiB = 2^30 bytes); ? = not applicable or rejected.\n"
           "# non_sharded_floor: activations + logits + communication buffers + ZeRO-3 gathered\n"
           "# parameters + CUDA context, the smallest over the strategies: what sharding never removes.\n"
-          "# columns: gpus", f);
+          "# columns: gpus",
+        f);
     for (int k = 0; k < ns; k++) fprintf(f, " %s", d->s->chosen[k]->name);
     fputs(" non_sharded_floor hbm\n", f);
     for (int i = 0; i < d->n_gpus; i++) {
         fprintf(f, "%lld", (long long)d->gpus[i]);
         for (int k = 0; k <= ns; k++) {
             double v = k < ns ? d->mem_total[i][k] : d->mem_floor[i];
-            if (isfinite(v)) fprintf(f, " %.17g", v);
-            else fputs(" ?", f);
+            if (isfinite(v))
+                fprintf(f, " %.17g", v);
+            else
+                fputs(" ?", f);
         }
         fprintf(f, " %.17g\n", d->s->hw->hbm_bytes);
     }
@@ -134,7 +137,7 @@ static void sweep_gp(FILE *f, const void *data, const plot_options *o)
     describe(s, DESC_SWEEP, desc, sizeof desc);
     gp_title(f, "Memory per GPU vs number of GPUs", desc);
     sweep_axes(f, d->gpus, d->n_gpus, "memory per GPU (GiB = 2^30 bytes, log scale)", lo / GiB / 1.5,
-               hi / GiB * 1.5);
+        hi / GiB * 1.5);
     sbuf p = {.n = 0};
     sb_add(&p, "plot ");
     bool ticks = false;
@@ -146,9 +149,12 @@ static void sweep_gp(FILE *f, const void *data, const plot_options *o)
         sb_add(&p, ", \\\n     ");
         ticks = true;
     }
-    sb_add(&p, "'memory-vs-gpus.dat' using 1:($%d/GiB) with lines dt 2 lw 2 lc rgb '#555555' title 'non-sharded floor', \\\n"
-               "     'memory-vs-gpus.dat' using 1:($%d/GiB) with lines dt 4 lw 2.5 lc rgb '#c00000' title sprintf('GPU HBM %%.4g GiB', %.17g/GiB)\n",
-           ns + 2, ns + 3, s->hw->hbm_bytes);
+    sb_add(&p,
+        "'memory-vs-gpus.dat' using 1:($%d/GiB) with lines dt 2 lw 2 lc rgb '#555555' title 'non-sharded "
+        "floor', \\\n"
+        "     'memory-vs-gpus.dat' using 1:($%d/GiB) with lines dt 4 lw 2.5 lc rgb '#c00000' title "
+        "sprintf('GPU HBM %%.4g GiB', %.17g/GiB)\n",
+        ns + 2, ns + 3, s->hw->hbm_bytes);
     gp_output(f, o, p.s);
 }
 
@@ -177,7 +183,8 @@ static int max_model_compute(const scenario *s, const plot_request *q, void *dat
         sp.allow_tp = d->searched_tp;
         sp.allow_pp = d->searched_pp;
         for (int k = 0; k < ns; k++) {
-            if (plan_max_model(s, &sp, s->chosen[k], d->gpus[i], &d->max_params[i][k], &d->max_layers[i][k], err)) {
+            if (plan_max_model(
+                    s, &sp, s->chosen[k], d->gpus[i], &d->max_params[i][k], &d->max_layers[i][k], err)) {
                 zs_error_prefix(err, "max-model");
                 return err->code;
             }
@@ -212,9 +219,9 @@ static void describe_max_model(const max_model_data *d, char *buf, size_t len)
     searched(d, yes, no, sizeof yes);
     if (!s->m->params_only)
         snprintf(shape, sizeof shape, ", seq %lld, micro-batch 1, full recompute", (long long)t->seq_len);
-    snprintf(buf + n, len - (size_t)n, "%s%s %s%s; searched: %s%s%s", s->m->params_only ? "" : "depth scaled; ",
-             precision_name(t->precision), optimizer_name(t->optimizer), shape, yes[0] ? yes : "nothing",
-             no[0] ? "; not searched: " : "", no);
+    snprintf(buf + n, len - (size_t)n, "%s%s %s%s; searched: %s%s%s",
+        s->m->params_only ? "" : "depth scaled; ", precision_name(t->precision), optimizer_name(t->optimizer),
+        shape, yes[0] ? yes : "nothing", no[0] ? "; not searched: " : "", no);
 }
 
 static void max_model_dat(FILE *f, const void *data)
@@ -225,19 +232,22 @@ static void max_model_dat(FILE *f, const void *data)
     char desc[512];
     describe_max_model(d, desc, sizeof desc);
     dat_head(f, "max-model", "largest trainable model against the number of GPUs, per strategy", s, desc);
-    fprintf(f, "# plan_max_model per strategy and GPU count (as `zerosim plan --max-model` with the same\n"
-               "# flags): %s; offload %s, tensor parallelism %s, pipeline parallelism %s.\n"
-               "# unit: parameters (the chart divides by 1e9); ? = even the smallest model does not fit.\n"
-               "# columns: gpus",
-            s->m->params_only ? "the largest bare parameter count" : "the most layers at the model's width",
-            yes_no(d->searched_offload), yes_no(d->searched_tp), yes_no(d->searched_pp));
+    fprintf(f,
+        "# plan_max_model per strategy and GPU count (as `zerosim plan --max-model` with the same\n"
+        "# flags): %s; offload %s, tensor parallelism %s, pipeline parallelism %s.\n"
+        "# unit: parameters (the chart divides by 1e9); ? = even the smallest model does not fit.\n"
+        "# columns: gpus",
+        s->m->params_only ? "the largest bare parameter count" : "the most layers at the model's width",
+        yes_no(d->searched_offload), yes_no(d->searched_tp), yes_no(d->searched_pp));
     for (int k = 0; k < ns; k++) fprintf(f, " %s_params %s_layers", s->chosen[k]->name, s->chosen[k]->name);
     fputc('\n', f);
     for (int i = 0; i < d->n_gpus; i++) {
         fprintf(f, "%lld", (long long)d->gpus[i]);
         for (int k = 0; k < ns; k++) {
-            if (d->max_params[i][k] > 0) fprintf(f, " %.17g %lld", d->max_params[i][k], (long long)d->max_layers[i][k]);
-            else fputs(" ? ?", f);
+            if (d->max_params[i][k] > 0)
+                fprintf(f, " %.17g %lld", d->max_params[i][k], (long long)d->max_layers[i][k]);
+            else
+                fputs(" ? ?", f);
         }
         fputc('\n', f);
     }
@@ -261,7 +271,7 @@ static void max_model_gp(FILE *f, const void *data, const plot_options *o)
     if (!(hi > 0)) lo = hi = 1e9;
     gp_title(f, "Largest trainable model vs number of GPUs", desc);
     sweep_axes(f, d->gpus, d->n_gpus, "largest model (billions of parameters, log scale)", lo / 1e9 / 2,
-               hi / 1e9 * 2);
+        hi / 1e9 * 2);
     sbuf p = {.n = 0};
     sb_add(&p, "plot ");
     int drawn = 0;
@@ -282,12 +292,20 @@ static void max_model_gp(FILE *f, const void *data, const plot_options *o)
 
 const plot_chart_def plot_chart_memory_vs_gpus = {
     .name = "memory-vs-gpus",
-    .help = "memory per GPU vs number of GPUs, with the non-sharded floor", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(sweep_data),
-    .compute = sweep_compute, .dat = sweep_dat, .gp = sweep_gp,
+    .help = "memory per GPU vs number of GPUs, with the non-sharded floor",
+    .needs = PLOT_NEEDS_SCENARIO,
+    .size = sizeof(sweep_data),
+    .compute = sweep_compute,
+    .dat = sweep_dat,
+    .gp = sweep_gp,
 };
 
 const plot_chart_def plot_chart_max_model = {
     .name = "max-model",
-    .help = "largest trainable model vs number of GPUs per strategy", .needs = PLOT_NEEDS_SCENARIO, .size = sizeof(max_model_data),
-    .compute = max_model_compute, .dat = max_model_dat, .gp = max_model_gp,
+    .help = "largest trainable model vs number of GPUs per strategy",
+    .needs = PLOT_NEEDS_SCENARIO,
+    .size = sizeof(max_model_data),
+    .compute = max_model_compute,
+    .dat = max_model_dat,
+    .gp = max_model_gp,
 };

@@ -1,4 +1,5 @@
-/* plot_render.c -- a chart's private directory, the gnuplot run inside it, the all-or-none commit, signal clean-up. */
+/* plot_render.c -- a chart's private directory, the gnuplot run inside it, the all-or-none commit, signal
+ * clean-up. */
 #include "report/plot_stage.h"
 
 #include <errno.h>
@@ -58,7 +59,8 @@ static void clean_arm(void)
     for (int i = 0; i < N_SIGS; i++) sigaddset(&sa.sa_mask, clean_sigs[i]);
     for (int i = 0; i < N_SIGS; i++) {
         clean_armed[i] = false;
-        if (sigaction(clean_sigs[i], NULL, &clean_old[i]) != 0 || clean_old[i].sa_handler == SIG_IGN) continue;
+        if (sigaction(clean_sigs[i], NULL, &clean_old[i]) != 0 || clean_old[i].sa_handler == SIG_IGN)
+            continue;
         clean_armed[i] = sigaction(clean_sigs[i], &sa, NULL) == 0;
     }
 }
@@ -97,7 +99,8 @@ int plot_stage_open(plot_stage *st, const char *dir, const char *name, zs_error 
     memset(st, 0, sizeof *st);
     if (snprintf(st->dir, sizeof st->dir, "%s", dir) >= (int)sizeof st->dir ||
         snprintf(st->name, sizeof st->name, "%s", name) >= (int)sizeof st->name ||
-        snprintf(st->tmp, sizeof st->tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) >= (int)sizeof st->tmp - 16)
+        snprintf(st->tmp, sizeof st->tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) >=
+            (int)sizeof st->tmp - 16)
         return zs_fail(err, ZS_ERR_IO, "%s: path too long", dir);
     /* The handler reads these: fill them with the signals blocked. */
     sigset_t old;
@@ -187,15 +190,17 @@ static int replace_files(char (*tmp)[4200], char (*final)[4200], int n, zs_error
         int e = errno;
         struct stat st;
         if (e == EACCES && stat(final[opened], &st) == 0 && S_ISREG(st.st_mode))
-            rc = zs_fail(err, ZS_ERR_IO, "%s: exists and is read-only; not replaced (make it writable or choose another -o)",
-                         final[opened]);
+            rc = zs_fail(err, ZS_ERR_IO,
+                "%s: exists and is read-only; not replaced (make it writable or choose another -o)",
+                final[opened]);
         else
             rc = zs_fail(err, ZS_ERR_IO, "%s: cannot write: %s", final[opened], strerror(e));
         break;
     }
     for (int i = 0; !rc && i < n; i++) rc = copy_into(tmp[i], a[i].f, final[i], err);
     for (int i = 0; i < opened; i++) {
-        if (rc) atomicfile_abort(&a[i]);
+        if (rc)
+            atomicfile_abort(&a[i]);
         else if (atomicfile_commit(&a[i]) != 0)
             rc = zs_fail(err, ZS_ERR_IO, "%s: write failed: %s", final[i], strerror(errno));
     }
@@ -314,7 +319,10 @@ int plot_stage_render(const plot_stage *st, const char *gnuplot, const plot_opti
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) return zs_fail(err, ZS_ERR_IO, "%s: cannot write: %s", log, strerror(errno));
     /* execvp takes char *const argv[]; the union hands it the name without casting const away. */
-    union { const char *in; char *out; } prog = {gnuplot};
+    union {
+        const char *in;
+        char *out;
+    } prog = {gnuplot};
     char *argv[] = {prog.out, "-e", vars, script, NULL};
     pid_t child = spawn(st, gnuplot, argv, fd);
     int e = errno;
@@ -322,14 +330,18 @@ int plot_stage_render(const plot_stage *st, const char *gnuplot, const plot_opti
     if (child < 0) return zs_fail(err, ZS_ERR_IO, "cannot start gnuplot: %s", strerror(e));
     int status = 0;
     while (waitpid(child, &status, 0) < 0)
-        if (errno != EINTR) { status = -1; break; }
+        if (errno != EINTR) {
+            status = -1;
+            break;
+        }
     clean_child = 0;
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return zs_fail(err, ZS_ERR_IO, "cannot run %s", gnuplot);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+            return zs_fail(err, ZS_ERR_IO, "cannot run %s", gnuplot);
         char why[400];
         first_error(log, why, sizeof why);
-        return zs_fail(err, ZS_ERR_IO, "gnuplot failed on %s/%s (nothing of that chart replaced): %s", st->dir, script,
-                       why[0] ? why : "no message");
+        return zs_fail(err, ZS_ERR_IO, "gnuplot failed on %s/%s (nothing of that chart replaced): %s",
+            st->dir, script, why[0] ? why : "no message");
     }
     const char *ext[2] = {o->png ? "png" : NULL, o->svg ? "svg" : NULL};
     for (int i = 0; i < 2; i++) {
@@ -338,7 +350,8 @@ int plot_stage_render(const plot_stage *st, const char *gnuplot, const plot_opti
         if (!ext[i]) continue;
         stage_path(st, ext[i], path, sizeof path);
         if (stat(path, &sb) != 0 || sb.st_size == 0)
-            return zs_fail(err, ZS_ERR_IO, "gnuplot wrote no %s for %s/%s", i ? "SVG" : "PNG", st->dir, script);
+            return zs_fail(
+                err, ZS_ERR_IO, "gnuplot wrote no %s for %s/%s", i ? "SVG" : "PNG", st->dir, script);
     }
     return ZS_OK;
 }

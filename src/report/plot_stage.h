@@ -1,4 +1,5 @@
-/* plot_stage.h -- a chart's files made in a private directory and moved into place together (internal to plot*.c). */
+/* plot_stage.h -- a chart's files made in a private directory and moved into place together (internal to
+ * plot*.c). */
 #ifndef ZS_PLOT_STAGE_H
 #define ZS_PLOT_STAGE_H
 
@@ -10,9 +11,9 @@
 
 /* The files of one chart while they are made: DIR/.NAME.tmp.PID/NAME.{dat,gp,png,svg,log}. */
 typedef struct plot_stage {
-    char dir[4096];           /* the output directory */
-    char tmp[4096];           /* the private directory inside it */
-    char name[64];            /* the chart's name */
+    char dir[4096]; /* the output directory */
+    char tmp[4096]; /* the private directory inside it */
+    char name[64];  /* the chart's name */
 } plot_stage;
 
 /* Create the private directory and arm the signal clean-up (SIGINT, SIGTERM, SIGHUP unless

@@ -9,7 +9,7 @@
 /* The predicted runs of a file. */
 typedef struct validate_data {
     const char *runs_path;
-    validate_report val;      /* freed by validate_release */
+    validate_report val; /* freed by validate_release */
 } validate_data;
 
 /* The measured and predicted step time of a run, in seconds; false when it has none to plot
@@ -39,7 +39,8 @@ static int validate_compute(const scenario *s, const plot_request *q, void *data
     if (validate_file(q->runs_path, NULL, NULL, q->progress, q->progress_ctx, &d->val, err)) return err->code;
     d->runs_path = q->runs_path;
     if (!has_points(d))
-        return zs_fail(err, ZS_ERR_INPUT, "%s: no run with a measured step time or MFU to plot", d->runs_path);
+        return zs_fail(
+            err, ZS_ERR_INPUT, "%s: no run with a measured step time or MFU to plot", d->runs_path);
     return ZS_OK;
 }
 
@@ -58,15 +59,16 @@ static void validate_dat(FILE *f, const void *data)
           "# measured_tokens_per_second; for rows with only an MFU/HFU, the step time that MFU implies\n"
           "# (predicted / (1 + error)). error = predicted / measured - 1, as `zerosim validate` prints.\n"
           "# Rows grouped by strategy (ddp, zero1, zero2, zero3); the chart picks them by column 2.\n"
-          "# columns: name strategy gpus measured_step_seconds predicted_step_seconds error metric\n", f);
+          "# columns: name strategy gpus measured_step_seconds predicted_step_seconds error metric\n",
+        f);
     for (int k = 0; strategies[k]; k++) {
         for (int j = 0; j < v->n; j++) {
             const outcome *o = &v->o[j];
             double meas, pred;
             if (o->r.strategy != strategies[k] || !val_point(o, &meas, &pred)) continue;
             dat_str(f, o->run->name);
-            fprintf(f, " %s %lld %.17g %.17g %.17g %s\n", strategies[k]->name, (long long)o->run->gpus, meas, pred,
-                    o->error, o->metric);
+            fprintf(f, " %s %lld %.17g %.17g %.17g %s\n", strategies[k]->name, (long long)o->run->gpus, meas,
+                pred, o->error, o->metric);
         }
     }
 }
@@ -90,33 +92,43 @@ static void validate_gp(FILE *f, const void *data, const plot_options *o)
     hi *= 1.5;
     const char *base = strrchr(d->runs_path, '/');
     char t[512];
-    snprintf(t, sizeof t, "%d runs from %s: mean absolute error %.1f%%", total, base ? base + 1 : d->runs_path,
-             100 * v->mape);
+    snprintf(t, sizeof t, "%d runs from %s: mean absolute error %.1f%%", total,
+        base ? base + 1 : d->runs_path, 100 * v->mape);
     gp_title(f, "Predicted vs measured step time", t);
-    fprintf(f, "set xlabel 'measured step time (seconds, log scale)'\n"
-               "set ylabel 'predicted step time (seconds, log scale)'\n"
-               "set logscale xy 10\nset format x '%%g'\nset format y '%%g'\n"
-               "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\nset size ratio -1\n"
-               "set grid xtics ytics mxtics mytics lc rgb '#d0d0d0', lc rgb '#ececec'\n"
-               "set key inside left top vertical Left reverse box opaque samplen 2\nset samples 400\n"
-               "set style fill transparent solid 0.18 noborder\n",
-            lo, hi, lo, hi);
+    fprintf(f,
+        "set xlabel 'measured step time (seconds, log scale)'\n"
+        "set ylabel 'predicted step time (seconds, log scale)'\n"
+        "set logscale xy 10\nset format x '%%g'\nset format y '%%g'\n"
+        "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\nset size ratio -1\n"
+        "set grid xtics ytics mxtics mytics lc rgb '#d0d0d0', lc rgb '#ececec'\n"
+        "set key inside left top vertical Left reverse box opaque samplen 2\nset samples 400\n"
+        "set style fill transparent solid 0.18 noborder\n",
+        lo, hi, lo, hi);
     static const int pts[STRATEGY_MAX] = {7, 5, 9, 11, 13, 6, 8, 10};
     sbuf p = {.n = 0};
-    sb_add(&p, "plot [%.6g:%.6g] '+' using 1:(0.8*$1):(1.2*$1) with filledcurves lc rgb '#888888' title '+/-20%% band', \\\n"
-               "     x with lines lw 1.5 lc rgb '#333333' title 'y = x'", lo, hi);
+    sb_add(&p,
+        "plot [%.6g:%.6g] '+' using 1:(0.8*$1):(1.2*$1) with filledcurves lc rgb '#888888' title '+/-20%% "
+        "band', \\\n"
+        "     x with lines lw 1.5 lc rgb '#333333' title 'y = x'",
+        lo, hi);
     for (int k = 0; strategies[k]; k++)
         if (count[k])
-            sb_add(&p, ", \\\n     'validate.dat' using 4:(strcol(2) eq '%s' ? $5 : NaN) with points pt %d ps 1.4 "
-                       "lc rgb '%s' title '%s (%d run%s)'",
-                   strategies[k]->name, pts[k], plot_strat_color[k], strategies[k]->label, count[k],
-                   count[k] == 1 ? "" : "s");
+            sb_add(&p,
+                ", \\\n     'validate.dat' using 4:(strcol(2) eq '%s' ? $5 : NaN) with points pt %d ps 1.4 "
+                "lc rgb '%s' title '%s (%d run%s)'",
+                strategies[k]->name, pts[k], plot_strat_color[k], strategies[k]->label, count[k],
+                count[k] == 1 ? "" : "s");
     sb_add(&p, "\n");
     gp_output(f, o, p.s);
 }
 
 const plot_chart_def plot_chart_validate = {
     .name = "validate",
-    .help = "predicted vs measured step time of --runs FILE (only with --runs)", .needs = PLOT_NEEDS_RUNS, .size = sizeof(validate_data),
-    .compute = validate_compute, .dat = validate_dat, .gp = validate_gp, .release = validate_release,
+    .help = "predicted vs measured step time of --runs FILE (only with --runs)",
+    .needs = PLOT_NEEDS_RUNS,
+    .size = sizeof(validate_data),
+    .compute = validate_compute,
+    .dat = validate_dat,
+    .gp = validate_gp,
+    .release = validate_release,
 };

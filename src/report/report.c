@@ -20,31 +20,32 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
     char a[32], b[32];
     if (s->m->params_only)
         fprintf(f, "model      %s parameters (--params; model states only)\n",
-                units_fmt_count(s->pc->total, a, sizeof a));
+            units_fmt_count(s->pc->total, a, sizeof a));
     else
         fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m->name,
-                units_fmt_count(s->pc->total, a, sizeof a), units_fmt_short(s->pc->active, b, sizeof b),
-                (long long)s->m->num_layers, (long long)s->m->hidden_size);
+            units_fmt_count(s->pc->total, a, sizeof a), units_fmt_short(s->pc->active, b, sizeof b),
+            (long long)s->m->num_layers, (long long)s->m->hidden_size);
     int64_t gpn = scenario_gpus_per_node(s->hw, t), full = t->gpus / gpn, rest = t->gpus % gpn;
     /* Both units, so "--hbm 80GB" reads back as what it is; the real layout, partial node
      * included. */
     fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB), %lld GPUs = %lld node%s x %lld", s->hw->name,
-            s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), s->hw->hbm_bytes / 1e9,
-            (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
+        s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), s->hw->hbm_bytes / 1e9,
+        (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
     if (rest) fprintf(f, " + 1 node x %lld", (long long)rest);
     fputc('\n', f);
     char cp[64] = "", ep[32] = "";
     if (t->cp > 1) snprintf(cp, sizeof cp, ", CP %lld", (long long)t->cp);
     if (t->ep > 1) snprintf(ep, sizeof ep, ", EP %lld", (long long)t->ep);
     strncat(cp, ep, sizeof cp - strlen(cp) - 1);
-    fprintf(f, "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld%s, DP %lld\n",
-            precision_name(t->precision), optimizer_name(t->optimizer), (long long)t->micro_batch,
-            (long long)t->seq_len, (long long)t->grad_accum, (long long)t->tp, (long long)t->pp, cp,
-            (long long)training_dp(t));
+    fprintf(f,
+        "training   %s, %s; micro-batch %lld x seq %lld, grad-accum %lld; TP %lld, PP %lld%s, DP %lld\n",
+        precision_name(t->precision), optimizer_name(t->optimizer), (long long)t->micro_batch,
+        (long long)t->seq_len, (long long)t->grad_accum, (long long)t->tp, (long long)t->pp, cp,
+        (long long)training_dp(t));
     fprintf(f, "           checkpointing %s%s, %s attention, offload optimizer %s, params %s\n",
-            ckpt_name(t->checkpointing), t->sequence_parallel ? ", sequence parallel" : "",
-            t->flash_attention ? "flash" : "eager", offload_name(t->offload_optimizer),
-            offload_name(t->offload_params));
+        ckpt_name(t->checkpointing), t->sequence_parallel ? ", sequence parallel" : "",
+        t->flash_attention ? "flash" : "eager", offload_name(t->offload_optimizer),
+        offload_name(t->offload_params));
     const framework *fw = framework_of(t);
     if (t->framework) {
         /* Which of the framework's modes each column is. */
@@ -52,20 +53,23 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         const char *sep = ": ";
         for (int i = 0; strategies[i]; i++) {
             if (fw->runs[i] && strcmp(fw->runs[i], strategies[i]->label) == 0) continue;
-            fprintf(f, "%s%s %s %s", sep, strategies[i]->label, fw->runs[i] ? "=" : "is", fw->runs[i] ? fw->runs[i] : "not offered");
+            fprintf(f, "%s%s %s %s", sep, strategies[i]->label, fw->runs[i] ? "=" : "is",
+                fw->runs[i] ? fw->runs[i] : "not offered");
             sep = ", ";
         }
         fputc('\n', f);
     }
     if (t->finetune != FT_FULL)
         fprintf(f, "finetune   %s: rank %lld adapters on %s linear layers, frozen base in %s\n",
-                finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
-                t->lora_targets == LORA_ATTN ? "attention" : t->lora_targets == LORA_MLP ? "MLP" : "all",
-                t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits");
+            finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
+            t->lora_targets == LORA_ATTN      ? "attention"
+                : t->lora_targets == LORA_MLP ? "MLP"
+                                              : "all",
+            t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits");
     if (t->shard_group > 0 || t->hpz_group > 0 || t->quant_weights || t->quant_grads)
-        fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n", (long long)t->shard_group,
-                t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group, t->quant_weights ? "on" : "off",
-                t->quant_grads ? "on" : "off");
+        fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n",
+            (long long)t->shard_group, t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group,
+            t->quant_weights ? "on" : "off", t->quant_grads ? "on" : "off");
     if (o->ds_path && o->ds_notes && o->ds_notes[0])
         fprintf(f, "deepspeed  %s; %s\n", o->ds_path, o->ds_notes);
 }
@@ -100,11 +104,15 @@ typedef struct table_row {
     const char *label;
     double (*get)(const result *r);
     const char *fmt;
-    double scale;                    /* divides the value (1e9: bytes to GB) */
+    double scale; /* divides the value (1e9: bytes to GB) */
     row_show show;
 } table_row;
 
-#define GETTER(name, expr) static double name(const result *r) { return expr; }
+#define GETTER(name, expr)              \
+    static double name(const result *r) \
+    {                                   \
+        return expr;                    \
+    }
 GETTER(g_compute, r->step.compute)
 GETTER(g_comm, r->step.comm_exposed)
 GETTER(g_opt, r->step.optimizer)
@@ -188,7 +196,10 @@ static void time_part(FILE *f, table_part part, const result *r, int n)
         if (t->part != part || !row_shown(t, r, n)) continue;
         fprintf(f, "  %-30s", t->label);
         for (int i = 0; i < n; i++) {
-            if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
+            if (!r[i].applicable) {
+                fprintf(f, "%12s", "-");
+                continue;
+            }
             cell(buf, sizeof buf, t->fmt, t->get(&r[i]) / t->scale);
             fprintf(f, "%12s", buf);
         }
@@ -206,7 +217,7 @@ static void time_table(FILE *f, const scenario *s, const result *r, int n)
         char t[32];
         fprintf(f, "\n%-32s", "");
         fprintf(f, "Training on %s tokens at $%.2f per GPU-hour\n", units_fmt_short(s->tokens, t, sizeof t),
-                s->hw->price_per_gpu_hour);
+            s->hw->price_per_gpu_hour);
         time_part(f, PART_COST, r, n);
     }
 }
@@ -220,7 +231,10 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
         if (mf->optional && !mem_field_shown(mf, r, n)) continue;
         fprintf(f, "  %-30s", mf->label);
         for (int i = 0; i < n; i++) {
-            if (!r[i].applicable) { fprintf(f, "%12s", "-"); continue; }
+            if (!r[i].applicable) {
+                fprintf(f, "%12s", "-");
+                continue;
+            }
             cell(buf, sizeof buf, "%.2f", mem_field_value(&r[i].mem, mf) / GiB);
             fprintf(f, "%12s", buf);
         }
@@ -239,12 +253,16 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
     char hbm[32];
     fprintf(f, "  %-30s", "fits?");
     for (int i = 0; i < n; i++) {
-        const char *v = !r[i].applicable ? "n/a" : r[i].fits ? "yes" : !r[i].mem.fits_gpu ? "NO" : "NO (host)";
+        const char *v = !r[i].applicable ? "n/a"
+            : r[i].fits                  ? "yes"
+            : !r[i].mem.fits_gpu         ? "NO"
+                                         : "NO (host)";
         fprintf(f, "%12s", v);
     }
     fputc('\n', f);
-    fprintf(f, "GPU memory %s (%s); host RAM per node %s.", units_fmt_bytes(s->hw->hbm_bytes, hbm, sizeof hbm),
-            s->hw->gpu_model, units_fmt_bytes(s->hw->host_memory_bytes, buf, sizeof buf));
+    fprintf(f, "GPU memory %s (%s); host RAM per node %s.",
+        units_fmt_bytes(s->hw->hbm_bytes, hbm, sizeof hbm), s->hw->gpu_model,
+        units_fmt_bytes(s->hw->host_memory_bytes, buf, sizeof buf));
     for (int i = 0; i < n; i++)
         if (!r[i].applicable) fprintf(f, " %s: %s.", r[i].strategy->label, r[i].why);
     fputc('\n', f);
@@ -267,7 +285,10 @@ int report_estimate(FILE *f, const scenario *s, const report_options *o, const r
     case FMT_JSON: {
         cJSON *j = report_estimate_json(s, o, r, n);
         char *text = cJSON_Print(j);
-        if (text) { fputs(text, f); fputc('\n', f); }
+        if (text) {
+            fputs(text, f);
+            fputc('\n', f);
+        }
         free(text);
         cJSON_Delete(j);
         break;
@@ -278,7 +299,9 @@ int report_estimate(FILE *f, const scenario *s, const report_options *o, const r
 
 const char *report_offload_name(const training *t)
 {
-    if (t->offload_params != OFFLOAD_NONE) return t->offload_params == OFFLOAD_NVME ? "opt+param nvme" : "opt+param cpu";
-    if (t->offload_optimizer != OFFLOAD_NONE) return t->offload_optimizer == OFFLOAD_NVME ? "opt nvme" : "opt cpu";
+    if (t->offload_params != OFFLOAD_NONE)
+        return t->offload_params == OFFLOAD_NVME ? "opt+param nvme" : "opt+param cpu";
+    if (t->offload_optimizer != OFFLOAD_NONE)
+        return t->offload_optimizer == OFFLOAD_NVME ? "opt nvme" : "opt cpu";
     return "none";
 }

@@ -14,12 +14,12 @@ typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
 /* How to write a report, beyond what the scenario says. */
 typedef struct report_options {
     out_format format;
-    bool explain;              /* print the formulas first (--explain) */
-    const char *ds_path;       /* the ds_config read, or NULL */
-    const char *ds_defaulted;  /* its keys that took DeepSpeed's defaults ("" when none) */
-    const char *ds_notes;      /* defaulted, "auto"-filled and ignored keys, for the table */
-    const char *ds_ignored;    /* keys read but not modelled ("" when none), for JSON */
-    const char *ds_filled;     /* "auto" keys filled as the HF Trainer does ("" when none) */
+    bool explain;             /* print the formulas first (--explain) */
+    const char *ds_path;      /* the ds_config read, or NULL */
+    const char *ds_defaulted; /* its keys that took DeepSpeed's defaults ("" when none) */
+    const char *ds_notes;     /* defaulted, "auto"-filled and ignored keys, for the table */
+    const char *ds_ignored;   /* keys read but not modelled ("" when none), for JSON */
+    const char *ds_filled;    /* "auto" keys filled as the HF Trainer does ("" when none) */
 } report_options;
 
 /* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the

@@ -16,8 +16,10 @@ static const char *layout(const training *t, char *buf, size_t len)
 {
     char v[24] = "";
     if (t->virtual_stages > 1) snprintf(v, sizeof v, "x%lld", (long long)t->virtual_stages);
-    const char *off = t->offload_params != OFFLOAD_NONE ? (t->offload_params == OFFLOAD_NVME ? " nvme+" : " cpu+")
-                      : t->offload_optimizer != OFFLOAD_NONE ? (t->offload_optimizer == OFFLOAD_NVME ? " nvme" : " cpu") : "";
+    const char *off = t->offload_params != OFFLOAD_NONE
+        ? (t->offload_params == OFFLOAD_NVME ? " nvme+" : " cpu+")
+        : t->offload_optimizer != OFFLOAD_NONE ? (t->offload_optimizer == OFFLOAD_NVME ? " nvme" : " cpu")
+                                               : "";
     snprintf(buf, len, "T%lldP%lld%s%s", (long long)t->tp, (long long)t->pp, v, off);
     return buf;
 }
@@ -25,21 +27,28 @@ static const char *layout(const training *t, char *buf, size_t len)
 typedef double (*getter)(const compare_row *r);
 
 /* One table row: a label and a cell per column ("-" where the getter gives NAN). */
-static void row(FILE *f, const char *label, const compare_row *r, int n, getter get, const char *fmt, double scale)
+static void row(
+    FILE *f, const char *label, const compare_row *r, int n, getter get, const char *fmt, double scale)
 {
     fprintf(f, "  %-34s", label);
     for (int i = 0; i < n; i++) {
         double v = get(&r[i]);
         char buf[32];
-        if (isnan(v)) snprintf(buf, sizeof buf, "-");
-        else snprintf(buf, sizeof buf, fmt, v / scale);
+        if (isnan(v))
+            snprintf(buf, sizeof buf, "-");
+        else
+            snprintf(buf, sizeof buf, fmt, v / scale);
         if (strlen(buf) > 13) snprintf(buf, sizeof buf, "%.4g", v / scale);
         fprintf(f, "%14s", buf);
     }
     fputc('\n', f);
 }
 
-#define G(name, expr) static double name(const compare_row *r) { return expr; }
+#define G(name, expr)                        \
+    static double name(const compare_row *r) \
+    {                                        \
+        return expr;                         \
+    }
 G(g_mem, r->given.applicable ? r->given.mem.total : NAN)
 G(g_mb, r->max_micro_batch > 0 ? (double)r->max_micro_batch : NAN)
 G(g_mbr, r->max_micro_batch_recompute > 0 ? (double)r->max_micro_batch_recompute : NAN)
@@ -65,9 +74,12 @@ static void text_row(FILE *f, const char *label, const compare_row *r, int n, in
     fprintf(f, "  %-34s", label);
     for (int i = 0; i < n; i++) {
         char buf[40] = "-";
-        if (which == 0) snprintf(buf, sizeof buf, "%s", !r[i].given.applicable ? "n/a" : r[i].given.fits ? "yes" : "NO");
-        else if (which == 1 && r[i].min_gpus > 0) layout(&r[i].min_entry.t, buf, sizeof buf);
-        else if (which == 2 && r[i].has_best) layout(&r[i].best.t, buf, sizeof buf);
+        if (which == 0)
+            snprintf(buf, sizeof buf, "%s", !r[i].given.applicable ? "n/a" : r[i].given.fits ? "yes" : "NO");
+        else if (which == 1 && r[i].min_gpus > 0)
+            layout(&r[i].min_entry.t, buf, sizeof buf);
+        else if (which == 2 && r[i].has_best)
+            layout(&r[i].best.t, buf, sizeof buf);
         fprintf(f, "%14.13s", buf);
     }
     fputc('\n', f);
@@ -76,12 +88,14 @@ static void text_row(FILE *f, const char *label, const compare_row *r, int n, in
 static void table(FILE *f, const scenario *s, const plan_space *sp, const compare_row *r, int n, bool show_fw)
 {
     char a[32], b[32];
-    fprintf(f, "compare: %s on %s, %lld GPUs (%lld per node), micro-batch %lld x seq %lld, grad-accum %lld, checkpointing %s\n",
-           s->m->params_only ? units_fmt_short(s->pc->total, a, sizeof a) : s->m->name, s->hw->name, (long long)s->t->gpus,
-           (long long)scenario_gpus_per_node(s->hw, s->t), (long long)s->t->micro_batch, (long long)s->t->seq_len,
-           (long long)s->t->grad_accum, ckpt_name(s->t->checkpointing));
-    fprintf(f, "searches: up to %lld GPUs, global batch %lld sequences; HBM %s per GPU\n\n", (long long)sp->max_gpus,
-           (long long)sp->global_batch, units_fmt_bytes(s->hw->hbm_bytes, b, sizeof b));
+    fprintf(f,
+        "compare: %s on %s, %lld GPUs (%lld per node), micro-batch %lld x seq %lld, grad-accum %lld, "
+        "checkpointing %s\n",
+        s->m->params_only ? units_fmt_short(s->pc->total, a, sizeof a) : s->m->name, s->hw->name,
+        (long long)s->t->gpus, (long long)scenario_gpus_per_node(s->hw, s->t), (long long)s->t->micro_batch,
+        (long long)s->t->seq_len, (long long)s->t->grad_accum, ckpt_name(s->t->checkpointing));
+    fprintf(f, "searches: up to %lld GPUs, global batch %lld sequences; HBM %s per GPU\n\n",
+        (long long)sp->max_gpus, (long long)sp->global_batch, units_fmt_bytes(s->hw->hbm_bytes, b, sizeof b));
     fprintf(f, "  %-34s", "");
     for (int i = 0; i < n; i++) fprintf(f, "%14.13s", r[i].s->label);
     fputc('\n', f);
@@ -112,7 +126,7 @@ static void table(FILE *f, const scenario *s, const plan_space *sp, const compar
     row(f, "  MFU %", r, n, g_best_mfu, "%.1f", 1);
     if (s->tokens > 0) {
         fprintf(f, "Training on %s tokens (fastest configuration, $%.2f per GPU-hour)\n",
-               units_fmt_short(s->tokens, a, sizeof a), s->hw->price_per_gpu_hour);
+            units_fmt_short(s->tokens, a, sizeof a), s->hw->price_per_gpu_hour);
         row(f, "days", r, n, g_days, "%.1f", 1);
         row(f, "GPU-hours", r, n, g_gpuh, "%.0f", 1);
         row(f, "dollars", r, n, g_usd, "%.0f", 1);
@@ -126,13 +140,16 @@ static void table(FILE *f, const scenario *s, const plan_space *sp, const compar
     row(f, "step time, fastest (s)", r, n, g_s_step, "%.3f", 1);
     if (s->tokens > 0) row(f, "dollars, fastest", r, n, g_s_usd, "%.0f", 1);
     for (int i = 0; i < n; i++)
-        if (!r[i].given.applicable && r[i].given.why[0]) fprintf(f, "%s: %s\n", r[i].s->label, r[i].given.why);
+        if (!r[i].given.applicable && r[i].given.why[0])
+            fprintf(f, "%s: %s\n", r[i].s->label, r[i].given.why);
 }
 
 static void num_or_null(cJSON *o, const char *key, double v)
 {
-    if (isnan(v)) cJSON_AddNullToObject(o, key);
-    else cJSON_AddNumberToObject(o, key, v);
+    if (isnan(v))
+        cJSON_AddNullToObject(o, key);
+    else
+        cJSON_AddNumberToObject(o, key, v);
 }
 
 static cJSON *to_json(const compare_row *r, int n)
@@ -149,16 +166,23 @@ static cJSON *to_json(const compare_row *r, int n)
         cJSON_AddBoolToObject(o, "fits", x->given.fits);
         cJSON *mem = cJSON_AddObjectToObject(o, "memory_bytes");
         for (const mem_field *mf = mem_fields; mf->key; mf++)
-            cJSON_AddNumberToObject(mem, mf->key, x->given.applicable ? mem_field_value(&x->given.mem, mf) : 0);
+            cJSON_AddNumberToObject(
+                mem, mf->key, x->given.applicable ? mem_field_value(&x->given.mem, mf) : 0);
         cJSON_AddNumberToObject(o, "max_micro_batch", (double)x->max_micro_batch);
         cJSON_AddNumberToObject(o, "max_micro_batch_with_recompute", (double)x->max_micro_batch_recompute);
-        if (x->max_micro_batch > 0) cJSON_AddItemToObject(o, "at_max_micro_batch", report_entry_json(&x->at_max_t, &x->at_max));
-        else cJSON_AddNullToObject(o, "at_max_micro_batch");
+        if (x->max_micro_batch > 0)
+            cJSON_AddItemToObject(o, "at_max_micro_batch", report_entry_json(&x->at_max_t, &x->at_max));
+        else
+            cJSON_AddNullToObject(o, "at_max_micro_batch");
         num_or_null(o, "min_gpus", x->min_gpus > 0 ? (double)x->min_gpus : NAN);
-        if (x->min_gpus > 0) cJSON_AddItemToObject(o, "min_gpus_config", report_entry_json(&x->min_entry.t, &x->min_entry.r));
-        else cJSON_AddNullToObject(o, "min_gpus_config");
-        if (x->has_best) cJSON_AddItemToObject(o, "best", report_entry_json(&x->best.t, &x->best.r));
-        else cJSON_AddNullToObject(o, "best");
+        if (x->min_gpus > 0)
+            cJSON_AddItemToObject(o, "min_gpus_config", report_entry_json(&x->min_entry.t, &x->min_entry.r));
+        else
+            cJSON_AddNullToObject(o, "min_gpus_config");
+        if (x->has_best)
+            cJSON_AddItemToObject(o, "best", report_entry_json(&x->best.t, &x->best.r));
+        else
+            cJSON_AddNullToObject(o, "best");
         cJSON *c = cJSON_AddObjectToObject(o, "cost");
         bool cost = x->has_best && x->best.r.cost.tokens > 0;
         num_or_null(c, "tokens", cost ? x->best.r.cost.tokens : NAN);
@@ -166,8 +190,10 @@ static cJSON *to_json(const compare_row *r, int n)
         num_or_null(c, "gpu_hours", cost ? x->best.r.cost.gpu_hours : NAN);
         num_or_null(c, "dollars", cost ? x->best.r.cost.dollars : NAN);
         cJSON *sv = cJSON_AddObjectToObject(o, "savings");
-        if (x->baseline) cJSON_AddStringToObject(sv, "against", x->baseline->s->name);
-        else cJSON_AddNullToObject(sv, "against");
+        if (x->baseline)
+            cJSON_AddStringToObject(sv, "against", x->baseline->s->name);
+        else
+            cJSON_AddNullToObject(sv, "against");
         num_or_null(sv, "gpus", x->saved_gpus);
         num_or_null(sv, "memory_bytes", x->saved_memory_bytes);
         num_or_null(sv, "step_seconds", x->saved_step_seconds);
@@ -179,29 +205,41 @@ static cJSON *to_json(const compare_row *r, int n)
 
 static void csv(FILE *f, const compare_row *r, int n)
 {
-    fprintf(f, "strategy,framework,applicable,fits,memory_bytes.total,max_micro_batch,max_micro_batch_with_recompute,"
-           "at_max.step_time_seconds,at_max.tokens_per_second,at_max.mfu,min_gpus,min_gpus_config.tp,min_gpus_config.pp,"
-           "best.gpus,best.tp,best.pp,best.step_time_seconds,best.tokens_per_second,best.mfu,cost.dollars,"
-           "savings.against,savings.gpus,savings.memory_bytes,savings.step_seconds,savings.dollars\n");
+    fprintf(f,
+        "strategy,framework,applicable,fits,memory_bytes.total,max_micro_batch,max_micro_batch_with_"
+        "recompute,"
+        "at_max.step_time_seconds,at_max.tokens_per_second,at_max.mfu,min_gpus,min_gpus_config.tp,min_gpus_"
+        "config.pp,"
+        "best.gpus,best.tp,best.pp,best.step_time_seconds,best.tokens_per_second,best.mfu,cost.dollars,"
+        "savings.against,savings.gpus,savings.memory_bytes,savings.step_seconds,savings.dollars\n");
     for (int i = 0; i < n; i++) {
         const compare_row *x = &r[i];
-        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld,", x->s->name, x->fw->name, x->given.applicable ? "true" : "false",
-               x->given.fits ? "true" : "false", x->given.applicable ? x->given.mem.total : 0,
-               (long long)x->max_micro_batch, (long long)x->max_micro_batch_recompute);
-        if (x->max_micro_batch > 0) fprintf(f, "%.6g,%.6g,%.6g,", x->at_max.step.total, x->at_max.tokens_per_second, x->at_max.mfu);
-        else fprintf(f, ",,,");
-        if (x->min_gpus > 0) fprintf(f, "%lld,%lld,%lld,", (long long)x->min_gpus, (long long)x->min_entry.t.tp, (long long)x->min_entry.t.pp);
-        else fprintf(f, ",,,");
+        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld,", x->s->name, x->fw->name,
+            x->given.applicable ? "true" : "false", x->given.fits ? "true" : "false",
+            x->given.applicable ? x->given.mem.total : 0, (long long)x->max_micro_batch,
+            (long long)x->max_micro_batch_recompute);
+        if (x->max_micro_batch > 0)
+            fprintf(f, "%.6g,%.6g,%.6g,", x->at_max.step.total, x->at_max.tokens_per_second, x->at_max.mfu);
+        else
+            fprintf(f, ",,,");
+        if (x->min_gpus > 0)
+            fprintf(f, "%lld,%lld,%lld,", (long long)x->min_gpus, (long long)x->min_entry.t.tp,
+                (long long)x->min_entry.t.pp);
+        else
+            fprintf(f, ",,,");
         if (x->has_best)
-            fprintf(f, "%lld,%lld,%lld,%.6g,%.6g,%.6g,", (long long)x->best.t.gpus, (long long)x->best.t.tp, (long long)x->best.t.pp,
-                   x->best.r.step.total, x->best.r.tokens_per_second, x->best.r.mfu);
-        else fprintf(f, ",,,,,,");
+            fprintf(f, "%lld,%lld,%lld,%.6g,%.6g,%.6g,", (long long)x->best.t.gpus, (long long)x->best.t.tp,
+                (long long)x->best.t.pp, x->best.r.step.total, x->best.r.tokens_per_second, x->best.r.mfu);
+        else
+            fprintf(f, ",,,,,,");
         if (x->has_best && x->best.r.cost.tokens > 0) fprintf(f, "%.0f", x->best.r.cost.dollars);
         fprintf(f, ",%s", x->baseline ? x->baseline->s->name : "");
         const double sv[4] = {x->saved_gpus, x->saved_memory_bytes, x->saved_step_seconds, x->saved_dollars};
         for (int k = 0; k < 4; k++) {
-            if (isnan(sv[k])) fprintf(f, ",");
-            else fprintf(f, ",%.6g", sv[k]);
+            if (isnan(sv[k]))
+                fprintf(f, ",");
+            else
+                fprintf(f, ",%.6g", sv[k]);
         }
         fputc('\n', f);
     }
@@ -212,7 +250,10 @@ void report_compare(FILE *f, out_format format, const compare_report *c)
     if (format == FMT_JSON) {
         cJSON *j = to_json(c->rows, c->n);
         char *text = j ? cJSON_Print(j) : NULL;
-        if (text) { fputs(text, f); fputc('\n', f); }
+        if (text) {
+            fputs(text, f);
+            fputc('\n', f);
+        }
         free(text);
         cJSON_Delete(j);
     } else if (format == FMT_CSV) {

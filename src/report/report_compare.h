@@ -11,11 +11,11 @@
 
 /* A finished comparison. */
 typedef struct compare_report {
-    const scenario *sc;         /* the given settings */
-    const plan_space *sp;       /* the fewest-GPU and fastest searches' space */
+    const scenario *sc;   /* the given settings */
+    const plan_space *sp; /* the fewest-GPU and fastest searches' space */
     const compare_row *rows;
     int n;
-    bool show_framework;        /* framework rows (a framework was named, or all) */
+    bool show_framework; /* framework rows (a framework was named, or all) */
 } compare_report;
 
 /* Write the comparison in format: a table (the given settings, the searches, the cost of

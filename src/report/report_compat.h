@@ -16,10 +16,10 @@
 /* DeepSpeed's *_all_cold tables for its stages 2 and 3. */
 typedef struct compat_ds_report {
     int nodes, gpus_per_node;
-    double params;                          /* parameters of the model */
-    double largest;                         /* parameters of its largest layer (stage 3) */
-    bool want[2];                           /* stage 2, stage 3 asked for */
-    int n[2];                               /* rows of each stage asked for */
+    double params;  /* parameters of the model */
+    double largest; /* parameters of its largest layer (stage 3) */
+    bool want[2];   /* stage 2, stage 3 asked for */
+    int n[2];       /* rows of each stage asked for */
     ds_row rows[2][COMPAT_DS_MAX_ROWS];
 } compat_ds_report;
 

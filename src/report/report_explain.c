@@ -20,7 +20,7 @@ static void states_terms(FILE *o, const double *b, int n, const char *unit)
 static void explain_states(FILE *o, const byte_table *bt)
 {
     fprintf(o, "Byte table (%s): param %.0f B, grad %.0f B, fp32 master %.0f B, moments %.0f B; K = %.0f\n",
-            bt->what, bt->param, bt->grad, bt->master, bt->moments, bt->master + bt->moments);
+        bt->what, bt->param, bt->grad, bt->master, bt->moments, bt->master + bt->moments);
     fprintf(o, "Model states per GPU, P local params, N = DP (ZeRO paper, arXiv 1910.02054, section 5):\n");
     for (int i = 0; strategies[i]; i++) {
         /* Each strategy's bytes: parameters, gradients, optimizer states, whole or / N. */
@@ -30,8 +30,10 @@ static void explain_states(FILE *o, const byte_table *bt)
         double whole[3], split[3];
         int nw = 0, ns = 0;
         for (int k = 0; k < 3; k++) {
-            if (sharded[k]) split[ns++] = bytes[k];
-            else whole[nw++] = bytes[k];
+            if (sharded[k])
+                split[ns++] = bytes[k];
+            else
+                whole[nw++] = bytes[k];
         }
         fprintf(o, "  %-6s ", st->label);
         states_terms(o, whole, nw, "P");
@@ -45,34 +47,33 @@ static void explain_states(FILE *o, const byte_table *bt)
 static void explain_formulas(FILE *o, const scenario *s)
 {
     fprintf(o,
-            "Activations per block per micro-batch (Korthikanti et al. 2022, arXiv 2205.05198, Table 2,\n"
-            "generalised; e = bytes/element, q = a*head_dim, kv = kv_heads*head_dim, i = FFN width):\n"
-            "  [s b h (4e + 2 dropout)] / (t if sequence parallel)\n"
-            "  + [e s b (2q + 2kv) + k e s b i (4 gated | 2 plain) + scores] / t\n"
-            "  scores: eager a s^2 b (2e+1 with dropout | e), selective recompute 0, flash 4 a s b\n"
-            "  full recompute keeps e s b h per block (+ one block's full set while recomputing)\n"
-            "  1F1B keeps min(p, m) micro-batches on stage 1; interleaving x (1 + (p-1)/(p v))\n"
-            "Logits: 4 s b V / t (fp32 for the loss). Buckets: DDP copies grads unless\n"
-            "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
-            "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
-            "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n",
-            s->hw->cuda_context_bytes / GiB, s->hw->allocator_fraction * 100);
+        "Activations per block per micro-batch (Korthikanti et al. 2022, arXiv 2205.05198, Table 2,\n"
+        "generalised; e = bytes/element, q = a*head_dim, kv = kv_heads*head_dim, i = FFN width):\n"
+        "  [s b h (4e + 2 dropout)] / (t if sequence parallel)\n"
+        "  + [e s b (2q + 2kv) + k e s b i (4 gated | 2 plain) + scores] / t\n"
+        "  scores: eager a s^2 b (2e+1 with dropout | e), selective recompute 0, flash 4 a s b\n"
+        "  full recompute keeps e s b h per block (+ one block's full set while recomputing)\n"
+        "  1F1B keeps min(p, m) micro-batches on stage 1; interleaving x (1 + (p-1)/(p v))\n"
+        "Logits: 4 s b V / t (fp32 for the loss). Buckets: DDP copies grads unless\n"
+        "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
+        "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
+        "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n",
+        s->hw->cuda_context_bytes / GiB, s->hw->allocator_fraction * 100);
     /* The links exactly as the simulation sees them: the run's GPUs per node share the NICs. */
     coll_link links[LEVEL_COUNT];
     coll_links(s->hw, scenario_gpus_per_node(s->hw, s->t), links);
     fprintf(o,
-            "Collectives (Thakur et al. 2005; a = latency per step, B = achieved bandwidth per GPU):\n"
-            "  all-reduce min(ring 2(n-1)a + 2(n-1)/n S/B, tree 2 log2(n) a + 2 S/B); reduce-scatter and\n"
-            "  all-gather (n-1)a + (n-1)/n S/B; across nodes NVLink inside, the GPU's NIC share between.\n"
-            "  NVLink a = %.2f us, B = %.1f GB/s; network a = %.2f us, B = %.1f GB/s per GPU.\n"
-            "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
-            "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
-            "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
-            "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n",
-            links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9,
-            links[LEVEL_INTER].alpha * 1e6, links[LEVEL_INTER].bandwidth / 1e9,
-            compute_peak(s->hw, s->t) / 1e12,
-            s->hw->matmul_max_fraction, s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
+        "Collectives (Thakur et al. 2005; a = latency per step, B = achieved bandwidth per GPU):\n"
+        "  all-reduce min(ring 2(n-1)a + 2(n-1)/n S/B, tree 2 log2(n) a + 2 S/B); reduce-scatter and\n"
+        "  all-gather (n-1)a + (n-1)/n S/B; across nodes NVLink inside, the GPU's NIC share between.\n"
+        "  NVLink a = %.2f us, B = %.1f GB/s; network a = %.2f us, B = %.1f GB/s per GPU.\n"
+        "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
+        "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
+        "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
+        "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n",
+        links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9, links[LEVEL_INTER].alpha * 1e6,
+        links[LEVEL_INTER].bandwidth / 1e9, compute_peak(s->hw, s->t) / 1e12, s->hw->matmul_max_fraction,
+        s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
 }
 
 /* The sections only some runs need: hybrid sharding, NVMe, a framework, CP, FP8, fine-tuning. */
@@ -81,53 +82,67 @@ static void explain_options(FILE *o, const scenario *s)
     const training *t = s->t;
     if (t->shard_group > 0 || t->hpz_group > 0 || t->quant_weights || t->quant_grads)
         fprintf(o,
-                "Hybrid sharding and ZeRO++ (S = shard group %lld, R = DP / S replicas, H = hpZ group %lld):\n"
-                "  states / S instead of / DP; gathers and reduce-scatters inside the shard group, then an\n"
-                "  all-reduce of each rank's gradient shard (G / S bytes) across R replicas: 2 (R-1)/R G/S on the\n"
-                "  network instead of (DP-1)/DP G (HSDP, MiCS: Zhang et al. 2022). ZeRO++ (Wang et al. 2023):\n"
-                "  qwZ forward gathers int8 (x 0.5), hpZ backward gathers from a secondary partition over H ranks\n"
-                "  (P / H more parameter memory), qgZ reduce-scatters int4 gradients (x 0.25).\n",
-                (long long)t->shard_group, (long long)t->hpz_group);
+            "Hybrid sharding and ZeRO++ (S = shard group %lld, R = DP / S replicas, H = hpZ group %lld):\n"
+            "  states / S instead of / DP; gathers and reduce-scatters inside the shard group, then an\n"
+            "  all-reduce of each rank's gradient shard (G / S bytes) across R replicas: 2 (R-1)/R G/S on "
+            "the\n"
+            "  network instead of (DP-1)/DP G (HSDP, MiCS: Zhang et al. 2022). ZeRO++ (Wang et al. 2023):\n"
+            "  qwZ forward gathers int8 (x 0.5), hpZ backward gathers from a secondary partition over H "
+            "ranks\n"
+            "  (P / H more parameter memory), qgZ reduce-scatters int4 gradients (x 0.25).\n",
+            (long long)t->shard_group, (long long)t->hpz_group);
     if (t->offload_optimizer == OFFLOAD_NVME) {
         int64_t gpn = scenario_gpus_per_node(s->hw, t);
         fprintf(o,
-                "NVMe optimizer offload (ZeRO-Infinity, arXiv 2104.07857): per step each GPU reads (K + 4) P' B (fp32\n"
-                "  master, moments, fp32 gradient) and writes K P' B at the node's NVMe %.1f GB/s / %lld GPUs, P' = local\n"
-                "  optimizer shard; in k = ceil(P' / sub_group_size %.3g) sub-groups, pipelined I/O (pipeline_read %s,\n"
-                "  pipeline_write %s) overlaps the CPU step: T = ov/k + cpu/k + (k-1)/k max(cpu, ov) + unpipelined I/O.\n",
-                s->hw->nvme_bandwidth / 1e9, (long long)gpn, t->sub_group_size,
-                t->nvme_pipeline_read ? "on" : "off", t->nvme_pipeline_write ? "on" : "off");
+            "NVMe optimizer offload (ZeRO-Infinity, arXiv 2104.07857): per step each GPU reads (K + 4) P' B "
+            "(fp32\n"
+            "  master, moments, fp32 gradient) and writes K P' B at the node's NVMe %.1f GB/s / %lld GPUs, "
+            "P' = local\n"
+            "  optimizer shard; in k = ceil(P' / sub_group_size %.3g) sub-groups, pipelined I/O "
+            "(pipeline_read %s,\n"
+            "  pipeline_write %s) overlaps the CPU step: T = ov/k + cpu/k + (k-1)/k max(cpu, ov) + "
+            "unpipelined I/O.\n",
+            s->hw->nvme_bandwidth / 1e9, (long long)gpn, t->sub_group_size,
+            t->nvme_pipeline_read ? "on" : "off", t->nvme_pipeline_write ? "on" : "off");
     }
     const framework *fw = framework_of(t);
     if (t->framework)
         fprintf(o,
-                "Framework %s: GEMM efficiency x %.3f of the profile's; %.3f s of host work per step (fitted);\n"
-                "  %.1f us per parameter gather; %.0f%% of TP communication hidden; gradients reduced in %s;\n"
-                "  selective recompute = %s.\n",
-                fw->label, fw->gemm_efficiency, fw->step_overhead, fw->gather_overhead * 1e6, fw->tp_overlap * 100,
-                fw->fp32_grads ? "fp32" : "the training's gradient dtype",
-                fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
-                : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)" : "not offered");
+            "Framework %s: GEMM efficiency x %.3f of the profile's; %.3f s of host work per step (fitted);\n"
+            "  %.1f us per parameter gather; %.0f%% of TP communication hidden; gradients reduced in %s;\n"
+            "  selective recompute = %s.\n",
+            fw->label, fw->gemm_efficiency, fw->step_overhead, fw->gather_overhead * 1e6,
+            fw->tp_overlap * 100, fw->fp32_grads ? "fp32" : "the training's gradient dtype",
+            fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
+                : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)"
+                                                 : "not offered");
     if (t->cp > 1)
         fprintf(o,
-                "Context parallelism (CP = %lld): each rank holds s/CP tokens: activations, logits, FLOPs, TP and PP\n"
-                "  traffic / CP; not split: two K/V receive buffers 2 x 2 e (s/CP) b kv / t. Ring attention sends\n"
-                "  the K/V chunk 2 e (s/CP) b kv / t to the next CP rank CP-1 times per layer forward (2x backward),\n"
-                "  hidden only under that layer's attention; gradients reduce over DP x CP.\n", (long long)t->cp);
+            "Context parallelism (CP = %lld): each rank holds s/CP tokens: activations, logits, FLOPs, TP "
+            "and PP\n"
+            "  traffic / CP; not split: two K/V receive buffers 2 x 2 e (s/CP) b kv / t. Ring attention "
+            "sends\n"
+            "  the K/V chunk 2 e (s/CP) b kv / t to the next CP rank CP-1 times per layer forward (2x "
+            "backward),\n"
+            "  hidden only under that layer's attention; gradients reduce over DP x CP.\n",
+            (long long)t->cp);
     if (t->precision == PREC_FP8)
         fprintf(o,
-                "FP8 (Transformer Engine): GEMMs at the FP8 peak x fp8_matmul_ratio %.3f (the best FP8 matmul's\n"
-                "  fraction of its peak over the best 16-bit one's; half-efficiency size x peak_fp8/peak_bf16),\n"
-                "  attention at bf16; per linear input 2+1+2 bytes of cast and amax traffic each way; linear inputs\n"
-                "  saved in 1 byte; cached FP8 weights and transposes 2 bytes per linear weight.\n",
-                s->hw->fp8_matmul_ratio > 0 ? s->hw->fp8_matmul_ratio : 1.0);
+            "FP8 (Transformer Engine): GEMMs at the FP8 peak x fp8_matmul_ratio %.3f (the best FP8 matmul's\n"
+            "  fraction of its peak over the best 16-bit one's; half-efficiency size x peak_fp8/peak_bf16),\n"
+            "  attention at bf16; per linear input 2+1+2 bytes of cast and amax traffic each way; linear "
+            "inputs\n"
+            "  saved in 1 byte; cached FP8 weights and transposes 2 bytes per linear weight.\n",
+            s->hw->fp8_matmul_ratio > 0 ? s->hw->fp8_matmul_ratio : 1.0);
     if (t->finetune != FT_FULL)
         fprintf(o,
-                "Fine-tuning (%s, r = %lld): adapters r (d_in + d_out) per adapted linear are the only trainable\n"
-                "  parameters (gradients, optimizer, reductions); the frozen base is %s; backward skips the\n"
-                "  frozen weights' gradient GEMMs (2 x instead of 3 x forward FLOPs for them).\n",
-                finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
-                t->finetune == FT_QLORA ? "NF4, (4 + 8/64 + 32/(64 x 256)) bits per weight, dequantized per use" : "16-bit");
+            "Fine-tuning (%s, r = %lld): adapters r (d_in + d_out) per adapted linear are the only "
+            "trainable\n"
+            "  parameters (gradients, optimizer, reductions); the frozen base is %s; backward skips the\n"
+            "  frozen weights' gradient GEMMs (2 x instead of 3 x forward FLOPs for them).\n",
+            finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
+            t->finetune == FT_QLORA ? "NF4, (4 + 8/64 + 32/(64 x 256)) bits per weight, dequantized per use"
+                                    : "16-bit");
 }
 
 void report_explain(FILE *f, const scenario *s, const report_options *op)

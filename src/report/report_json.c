@@ -109,7 +109,8 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);
     cJSON_AddStringToObject(tr, "finetune", finetune_name((finetune_kind)t->finetune));
     if (t->finetune != FT_FULL) cJSON_AddNumberToObject(tr, "lora_rank", (double)t->lora_rank);
-    double adapters = finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
+    double adapters =
+        finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
     cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);
     cJSON_AddNumberToObject(tr, "shard_group", (double)t->shard_group);
     if (op->ds_path) {
@@ -157,7 +158,8 @@ static cJSON *result_json(const scenario *s, const result *r)
     cJSON_AddStringToObject(o, "strategy", r->strategy->name);
     cJSON_AddStringToObject(o, "framework", framework_of(t)->name);
     char lab[96];
-    cJSON_AddStringToObject(o, "label", framework_strategy_label(framework_of(t), r->strategy, lab, sizeof lab));
+    cJSON_AddStringToObject(
+        o, "label", framework_strategy_label(framework_of(t), r->strategy, lab, sizeof lab));
     cJSON_AddBoolToObject(o, "applicable", r->applicable);
     if (!r->applicable) {
         cJSON_AddStringToObject(o, "reason", r->why);
@@ -224,4 +226,3 @@ cJSON *report_entry_json(const training *t, const result *r)
     }
     return o;
 }
-

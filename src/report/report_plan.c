@@ -16,13 +16,15 @@ static void print_entry(FILE *f, int rank, const plan_entry *e, bool tokens, boo
     const result *r = &e->r;
     char v[24] = "";
     if (t->virtual_stages > 1) snprintf(v, sizeof v, "x%lld", (long long)t->virtual_stages);
-    if (fw) fprintf(f, "%3d  %-10s", rank, framework_of(t)->name);
-    else fprintf(f, "%3d", rank);
+    if (fw)
+        fprintf(f, "%3d  %-10s", rank, framework_of(t)->name);
+    else
+        fprintf(f, "%3d", rank);
     fprintf(f, "  %-6s %5lld %3lld %3lld%-3s %4lld %3lld %4lld  %-9s %-14s %7.1f %9.3f %10.0f %5.1f",
-            r->strategy->label, (long long)t->gpus, (long long)t->tp, (long long)t->pp, v,
-            (long long)training_dp(t), (long long)t->micro_batch, (long long)t->grad_accum,
-            ckpt_name(t->checkpointing), report_offload_name(t), r->mem.total / GiB, r->step.total,
-            r->tokens_per_second, 100 * r->mfu);
+        r->strategy->label, (long long)t->gpus, (long long)t->tp, (long long)t->pp, v,
+        (long long)training_dp(t), (long long)t->micro_batch, (long long)t->grad_accum,
+        ckpt_name(t->checkpointing), report_offload_name(t), r->mem.total / GiB, r->step.total,
+        r->tokens_per_second, 100 * r->mfu);
     if (tokens) fprintf(f, " %8.1f %12.0f", r->cost.seconds / 86400, r->cost.dollars);
     if (r->has_interval) fprintf(f, "  (%.3f to %.3f s, 90%%)", r->step_lo, r->step_hi);
     if (t->cp > 1) fprintf(f, "  CP %lld", (long long)t->cp);
@@ -31,10 +33,12 @@ static void print_entry(FILE *f, int rank, const plan_entry *e, bool tokens, boo
 
 static void header(FILE *f, bool tokens, bool fw)
 {
-    if (fw) fprintf(f, "%3s  %-10s", "#", "framework");
-    else fprintf(f, "%3s", "#");
+    if (fw)
+        fprintf(f, "%3s  %-10s", "#", "framework");
+    else
+        fprintf(f, "%3s", "#");
     fprintf(f, "  %-6s %5s %3s %6s %4s %3s %4s  %-9s %-14s %7s %9s %10s %5s", "strat", "GPUs", "TP", "PP",
-            "DP", "mb", "GA", "recompute", "offload", "GiB/GPU", "step s", "tokens/s", "MFU%");
+        "DP", "mb", "GA", "recompute", "offload", "GiB/GPU", "step s", "tokens/s", "MFU%");
     if (tokens) fprintf(f, " %8s %12s", "days", "dollars");
     fprintf(f, "\n");
 }
@@ -47,16 +51,20 @@ static void hint_text(const plan_hint *h, char *out, size_t len)
         return;
     }
     if (h->kind == PLAN_HINT_NONE) {
-        snprintf(out, len, "nothing up to 4096 GPUs either: try --global-batch, a shorter --seq-len or offload");
+        snprintf(
+            out, len, "nothing up to 4096 GPUs either: try --global-batch, a shorter --seq-len or offload");
         return;
     }
     const plan_entry *e = &h->entry;
     char change[64];
-    if (h->kind == PLAN_HINT_MORE_GPUS) snprintf(change, sizeof change, "with --max-gpus %lld", (long long)e->t.gpus);
-    else snprintf(change, sizeof change, "without --no-offload");
-    snprintf(out, len, "fits %s (%s on %lld GPUs: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s)",
-             change, e->r.strategy->label, (long long)e->t.gpus, (long long)e->t.tp, (long long)e->t.pp,
-             (long long)e->t.micro_batch, ckpt_name(e->t.checkpointing), report_offload_name(&e->t));
+    if (h->kind == PLAN_HINT_MORE_GPUS)
+        snprintf(change, sizeof change, "with --max-gpus %lld", (long long)e->t.gpus);
+    else
+        snprintf(change, sizeof change, "without --no-offload");
+    snprintf(out, len,
+        "fits %s (%s on %lld GPUs: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s)", change,
+        e->r.strategy->label, (long long)e->t.gpus, (long long)e->t.tp, (long long)e->t.pp,
+        (long long)e->t.micro_batch, ckpt_name(e->t.checkpointing), report_offload_name(&e->t));
 }
 
 /* The title lines: what was searched, the rounding note, how much was evaluated. */
@@ -66,14 +74,19 @@ static void table_title(FILE *f, const plan_report *rp)
     const plan_space *sp = rp->sp;
     char a[32], b[32];
     fprintf(f, "plan: %s on %s, up to %lld GPUs, global batch %lld x %lld tokens; ranked by %s\n",
-            sc->m->params_only ? units_fmt_short(sc->pc->total, a, sizeof a) : sc->m->name, sc->hw->name,
-            (long long)sp->max_gpus, (long long)sp->global_batch, (long long)sc->t->seq_len,
-            sp->rank == RANK_COST ? "cost (GPU-seconds per step)" : sp->rank == RANK_THROUGHPUT ? "tokens/s per GPU" : "step time");
+        sc->m->params_only ? units_fmt_short(sc->pc->total, a, sizeof a) : sc->m->name, sc->hw->name,
+        (long long)sp->max_gpus, (long long)sp->global_batch, (long long)sc->t->seq_len,
+        sp->rank == RANK_COST             ? "cost (GPU-seconds per step)"
+            : sp->rank == RANK_THROUGHPUT ? "tokens/s per GPU"
+                                          : "step time");
     if (sp->global_batch != rp->asked)
-        fprintf(f, "note: no configuration divides %lld sequences (%.0f tokens); rounded to the nearest feasible batch, %lld sequences\n",
-                (long long)rp->asked, (double)rp->asked * (double)sc->t->seq_len, (long long)sp->global_batch);
-    fprintf(f, "evaluated %s configurations, %s feasible\n\n", units_fmt_count((double)rp->pr->evaluated, a, sizeof a),
-            units_fmt_count((double)rp->pr->feasible, b, sizeof b));
+        fprintf(f,
+            "note: no configuration divides %lld sequences (%.0f tokens); rounded to the nearest feasible "
+            "batch, %lld sequences\n",
+            (long long)rp->asked, (double)rp->asked * (double)sc->t->seq_len, (long long)sp->global_batch);
+    fprintf(f, "evaluated %s configurations, %s feasible\n\n",
+        units_fmt_count((double)rp->pr->evaluated, a, sizeof a),
+        units_fmt_count((double)rp->pr->feasible, b, sizeof b));
 }
 
 static void table(FILE *f, const plan_report *rp)
@@ -85,10 +98,10 @@ static void table(FILE *f, const plan_report *rp)
     if (pr->n_top == 0) {
         char hint[256] = "";
         if (rp->hint) hint_text(rp->hint, hint, sizeof hint);
-        fprintf(f, "Nothing fits%s%s%s.\n", sp->budget_dollars > 0 || sp->deadline_seconds > 0 ? " within the budget/deadline" : "",
-                hint[0] ? "; " : "", hint);
-    }
-    else {
+        fprintf(f, "Nothing fits%s%s%s.\n",
+            sp->budget_dollars > 0 || sp->deadline_seconds > 0 ? " within the budget/deadline" : "",
+            hint[0] ? "; " : "", hint);
+    } else {
         header(f, tokens, show_fw);
         for (int k = 0; k < pr->n_top; k++) print_entry(f, k + 1, &pr->top[k], tokens, show_fw);
     }
@@ -96,15 +109,19 @@ static void table(FILE *f, const plan_report *rp)
     header(f, tokens, show_fw);
     for (int k = 0; strategies[k]; k++) {
         if (!sp->strategies[k]) continue;
-        if (pr->has_best[k]) print_entry(f, 0, &pr->best_per_strategy[k], tokens, show_fw);
-        else fprintf(f, "  -  %-6s does not fit (within the constraints)\n", strategies[k]->label);
+        if (pr->has_best[k])
+            print_entry(f, 0, &pr->best_per_strategy[k], tokens, show_fw);
+        else
+            fprintf(f, "  -  %-6s does not fit (within the constraints)\n", strategies[k]->label);
         if (pr->min_gpus[k]) {
             const training *mt = &pr->min_entry[k].t;
-            fprintf(f, "     %-6s fits from %lld GPU%s%s%s: TP %lld, PP %lld, micro-batch %lld, recompute %s, offload %s\n",
-                    strategies[k]->label, (long long)pr->min_gpus[k], pr->min_gpus[k] == 1 ? "" : "s",
-                    show_fw ? " under " : "", show_fw ? framework_of(mt)->name : "",
-                    (long long)mt->tp, (long long)mt->pp, (long long)mt->micro_batch,
-                    ckpt_name(mt->checkpointing), report_offload_name(mt));
+            fprintf(f,
+                "     %-6s fits from %lld GPU%s%s%s: TP %lld, PP %lld, micro-batch %lld, recompute %s, "
+                "offload %s\n",
+                strategies[k]->label, (long long)pr->min_gpus[k], pr->min_gpus[k] == 1 ? "" : "s",
+                show_fw ? " under " : "", show_fw ? framework_of(mt)->name : "", (long long)mt->tp,
+                (long long)mt->pp, (long long)mt->micro_batch, ckpt_name(mt->checkpointing),
+                report_offload_name(mt));
         }
     }
 }
@@ -113,7 +130,10 @@ static void table(FILE *f, const plan_report *rp)
 static void print_json(FILE *f, cJSON *root)
 {
     char *text = cJSON_Print(root);
-    if (text) { fputs(text, f); fputc('\n', f); }
+    if (text) {
+        fputs(text, f);
+        fputc('\n', f);
+    }
     free(text);
     cJSON_Delete(root);
 }
@@ -125,35 +145,43 @@ static void json(FILE *f, const plan_report *rp)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
     cJSON_AddNumberToObject(root, "global_batch", (double)sp->global_batch);
-    if (sp->global_batch != rp->asked) cJSON_AddNumberToObject(root, "global_batch_requested", (double)rp->asked);
+    if (sp->global_batch != rp->asked)
+        cJSON_AddNumberToObject(root, "global_batch_requested", (double)rp->asked);
     cJSON_AddNumberToObject(root, "evaluated", (double)pr->evaluated);
     cJSON_AddNumberToObject(root, "feasible", (double)pr->feasible);
     cJSON *ranked = cJSON_AddArrayToObject(root, "ranked");
-    for (int k = 0; k < pr->n_top; k++) cJSON_AddItemToArray(ranked, report_entry_json(&pr->top[k].t, &pr->top[k].r));
+    for (int k = 0; k < pr->n_top; k++)
+        cJSON_AddItemToArray(ranked, report_entry_json(&pr->top[k].t, &pr->top[k].r));
     cJSON *best = cJSON_AddObjectToObject(root, "best_per_strategy");
     cJSON *ming = cJSON_AddObjectToObject(root, "min_gpus");
     for (int k = 0; strategies[k]; k++) {
         if (!sp->strategies[k]) continue;
         const plan_entry *b = &pr->best_per_strategy[k];
-        if (pr->has_best[k]) cJSON_AddItemToObject(best, strategies[k]->name, report_entry_json(&b->t, &b->r));
-        else cJSON_AddNullToObject(best, strategies[k]->name);
-        if (pr->min_gpus[k]) cJSON_AddNumberToObject(ming, strategies[k]->name, (double)pr->min_gpus[k]);
-        else cJSON_AddNullToObject(ming, strategies[k]->name);
+        if (pr->has_best[k])
+            cJSON_AddItemToObject(best, strategies[k]->name, report_entry_json(&b->t, &b->r));
+        else
+            cJSON_AddNullToObject(best, strategies[k]->name);
+        if (pr->min_gpus[k])
+            cJSON_AddNumberToObject(ming, strategies[k]->name, (double)pr->min_gpus[k]);
+        else
+            cJSON_AddNullToObject(ming, strategies[k]->name);
     }
     print_json(f, root);
 }
 
 void report_plan(FILE *f, out_format format, const plan_report *r)
 {
-    if (format == FMT_TABLE) table(f, r);
-    else json(f, r);
+    if (format == FMT_TABLE)
+        table(f, r);
+    else
+        json(f, r);
 }
 
 static void max_model_table(FILE *f, const scenario *s, const plan_model_grid *g)
 {
     fprintf(f, "Largest trainable model (parameters) on %s, %s%s\n", s->hw->name,
-            s->m->params_only ? "model states + overhead only (--params)" : "scaling the depth of ",
-            s->m->params_only ? "" : s->m->name);
+        s->m->params_only ? "model states + overhead only (--params)" : "scaling the depth of ",
+        s->m->params_only ? "" : s->m->name);
     fprintf(f, "%8s", "GPUs");
     for (int i = 0; i < g->n_strategies; i++) fprintf(f, "%12s", strategies[i]->label);
     fprintf(f, "\n");
@@ -163,7 +191,7 @@ static void max_model_table(FILE *f, const scenario *s, const plan_model_grid *g
         for (int i = 0; i < g->n_strategies; i++) {
             char b[32], c[40];
             snprintf(c, sizeof c, "%s%s", g->capped[k][i] ? ">= " : "",
-                     g->params[k][i] > 0 ? units_fmt_short(g->params[k][i], b, sizeof b) : "-");
+                g->params[k][i] > 0 ? units_fmt_short(g->params[k][i], b, sizeof b) : "-");
             any_cap |= g->capped[k][i];
             fprintf(f, "%12s", c);
         }
@@ -171,7 +199,7 @@ static void max_model_table(FILE *f, const scenario *s, const plan_model_grid *g
     }
     if (any_cap)
         fprintf(f, ">= : the search limit (%s) fits; the largest trainable model is at least that.\n",
-                s->m->params_only ? "1e16 parameters" : "100,000 layers");
+            s->m->params_only ? "1e16 parameters" : "100,000 layers");
 }
 
 void report_plan_max_model(FILE *f, out_format format, const scenario *sc, const plan_model_grid *g)

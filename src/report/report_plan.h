@@ -13,12 +13,12 @@
 
 /* A finished plan search and what the table says around it. */
 typedef struct plan_report {
-    const scenario *sc;         /* the fixed configuration searched around */
-    const plan_space *sp;       /* as searched: global_batch is the batch used */
+    const scenario *sc;   /* the fixed configuration searched around */
+    const plan_space *sp; /* as searched: global_batch is the batch used */
     const plan_result *pr;
-    int64_t asked;              /* the batch asked for; differs from sp->global_batch when rounded */
-    bool show_framework;        /* a framework column (a framework was named, or all) */
-    const plan_hint *hint;      /* when nothing fits: what would (read by the table only) */
+    int64_t asked;         /* the batch asked for; differs from sp->global_batch when rounded */
+    bool show_framework;   /* a framework column (a framework was named, or all) */
+    const plan_hint *hint; /* when nothing fits: what would (read by the table only) */
 } plan_report;
 
 /* Write the plan in format: a table (title, the ranked configurations or what would fit,

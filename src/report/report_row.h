@@ -21,6 +21,6 @@ void report_row_header(FILE *f);
  * configuration that could not be evaluated (its numbers are 0). tokens > 0 adds the cost
  * columns' values. Never fails. */
 void report_row_write(FILE *f, const model *m, const hardware *hw, const training *t, const strategy *st,
-                      const result *r, const char *error, bool json);
+    const result *r, const char *error, bool json);
 
 #endif

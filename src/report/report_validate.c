@@ -14,7 +14,10 @@
 static void print_json(FILE *f, cJSON *root)
 {
     char *text = cJSON_Print(root);
-    if (text) { fputs(text, f); fputc('\n', f); }
+    if (text) {
+        fputs(text, f);
+        fputc('\n', f);
+    }
     free(text);
     cJSON_Delete(root);
 }
@@ -66,8 +69,8 @@ static void csv(FILE *f, const validate_report *rep)
         csvout_field(f, o[j].run->name);
         fputc(',', f);
         csvout_field(f, o[j].metric);
-        fprintf(f, ",%.6g,%.6g,%.4f,%.6g,%.4f\n", o[j].measured, o[j].predicted, o[j].error, o[j].r.step.total,
-                o[j].r.mfu);
+        fprintf(f, ",%.6g,%.6g,%.4f,%.6g,%.4f\n", o[j].measured, o[j].predicted, o[j].error,
+            o[j].r.step.total, o[j].r.mfu);
     }
 }
 
@@ -89,25 +92,31 @@ static void cells(const outcome *o, char *meas, char *pred, size_t len)
 static void table(FILE *f, const validate_report *rep)
 {
     const outcome *o = rep->o;
-    fprintf(f, "%-44s %6s %-6s %10s %10s %8s %6s\n", "run", "GPUs", "strat", "measured", "predicted", "error", "MFU");
+    fprintf(f, "%-44s %6s %-6s %10s %10s %8s %6s\n", "run", "GPUs", "strat", "measured", "predicted", "error",
+        "MFU");
     for (int j = 0; j < rep->n; j++) {
         char meas[32], pred[32];
         cells(&o[j], meas, pred, sizeof meas);
-        fprintf(f, "%-44.44s %6lld %-6s %10s %10s %+7.1f%% %5.1f%%%s%s\n", o[j].run->name, (long long)o[j].run->gpus,
-                o[j].run->strategy, meas, pred, 100 * o[j].error, 100 * o[j].r.mfu, o[j].r.fits ? "" : "  (does not fit)",
-                o[j].run->excluded[0] ? "  (excluded from fits)" : "");
+        fprintf(f, "%-44.44s %6lld %-6s %10s %10s %+7.1f%% %5.1f%%%s%s\n", o[j].run->name,
+            (long long)o[j].run->gpus, o[j].run->strategy, meas, pred, 100 * o[j].error, 100 * o[j].r.mfu,
+            o[j].r.fits ? "" : "  (does not fit)", o[j].run->excluded[0] ? "  (excluded from fits)" : "");
     }
     fprintf(f, "\n%d runs: mean absolute error %.1f%%", rep->n, 100 * rep->mape);
-    if (rep->worst >= 0) fprintf(f, ", worst %+.1f%% (%s)", 100 * o[rep->worst].error, o[rep->worst].run->name);
-    fprintf(f, "\nerror = predicted step time / measured - 1 (MFU-only rows: measured MFU / predicted - 1;\n"
-               "peak-memory rows: predicted total per GPU / measured - 1)\n");
+    if (rep->worst >= 0)
+        fprintf(f, ", worst %+.1f%% (%s)", 100 * o[rep->worst].error, o[rep->worst].run->name);
+    fprintf(f,
+        "\nerror = predicted step time / measured - 1 (MFU-only rows: measured MFU / predicted - 1;\n"
+        "peak-memory rows: predicted total per GPU / measured - 1)\n");
 }
 
 void report_validate(FILE *f, out_format format, const validate_report *rep)
 {
-    if (format == FMT_JSON) json(f, rep);
-    else if (format == FMT_CSV) csv(f, rep);
-    else table(f, rep);
+    if (format == FMT_JSON)
+        json(f, rep);
+    else if (format == FMT_CSV)
+        csv(f, rep);
+    else
+        table(f, rep);
 }
 
 static cJSON *fit_json(const fwfit_result *fr)
@@ -139,16 +148,21 @@ void report_validate_fits(FILE *f, out_format format, const fwfit_result *fits, 
         print_json(f, root);
         return;
     }
-    fprintf(f, "%-10s %5s %5s %13s %17s %17s %10s %10s %10s %10s %10s\n", "framework", "train", "held", "shipped eff/s",
-            "fitted eff (+/-)", "fitted s (+/-)", "train", "held-out", "train fit", "held fit", "held worst");
+    fprintf(f, "%-10s %5s %5s %13s %17s %17s %10s %10s %10s %10s %10s\n", "framework", "train", "held",
+        "shipped eff/s", "fitted eff (+/-)", "fitted s (+/-)", "train", "held-out", "train fit", "held fit",
+        "held worst");
     for (int k = 0; k < n; k++) {
         const fwfit_result *fr = &fits[k];
-        fprintf(f, "%-10s %5d %5d %6.3f/%-6.3f %8.3f +/- %-5.3f %8.3f +/- %-5.3f %9.1f%% %9.1f%% %9.1f%% %9.1f%% %9.1f%%\n",
-                fr->fw->name, fr->n_train, fr->n_held, fr->builtin, fr->builtin_overhead, fr->efficiency, fr->stderr_eff,
-                fr->overhead, fr->stderr_overhead, 100 * fr->mape_train_builtin, 100 * fr->mape_held_builtin,
-                100 * fr->mape_train, 100 * fr->mape_held, 100 * fr->worst_held_builtin);
+        fprintf(f,
+            "%-10s %5d %5d %6.3f/%-6.3f %8.3f +/- %-5.3f %8.3f +/- %-5.3f %9.1f%% %9.1f%% %9.1f%% %9.1f%% "
+            "%9.1f%%\n",
+            fr->fw->name, fr->n_train, fr->n_held, fr->builtin, fr->builtin_overhead, fr->efficiency,
+            fr->stderr_eff, fr->overhead, fr->stderr_overhead, 100 * fr->mape_train_builtin,
+            100 * fr->mape_held_builtin, 100 * fr->mape_train, 100 * fr->mape_held,
+            100 * fr->worst_held_builtin);
     }
-    fprintf(f, "\nshipped = the framework's gemm_efficiency and step_overhead (seconds) in src/fw_*.c; fitted on\n"
-               "the train half (1st, 3rd, .. time-like run of the framework in file order), judged on the\n"
-               "held-out half (2nd, 4th, ..); columns train/held-out: MAPE with the shipped values.\n");
+    fprintf(f,
+        "\nshipped = the framework's gemm_efficiency and step_overhead (seconds) in src/fw_*.c; fitted on\n"
+        "the train half (1st, 3rd, .. time-like run of the framework in file order), judged on the\n"
+        "held-out half (2nd, 4th, ..); columns train/held-out: MAPE with the shipped values.\n");
 }

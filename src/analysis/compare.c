@@ -17,7 +17,10 @@ static bool fits_with(const scenario *sc, const training *t, const strategy *s, 
     return sim_run_memory(&in, s, &r);
 }
 
-int64_t compare_max_micro_batch(const scenario *sc, const training *t, const strategy *s)
+/* Largest micro-batch of strategy s that fits with training t (its micro-batch ignored);
+ * 0 when micro-batch 1 does not fit or the configuration does not prepare. Searches up to
+ * 2^20 by doubling then bisection (fit is monotone in the micro-batch). Pure. */
+static int64_t compare_max_micro_batch(const scenario *sc, const training *t, const strategy *s)
 {
     if (!fits_with(sc, t, s, 1)) return 0;
     int64_t lo = 1, hi = 2;

@@ -47,9 +47,4 @@ typedef struct compare_row {
 int compare_run(const scenario *sc, const plan_space *sp, const framework *const *frameworks,
     compare_row *rows, int max, int *n, zs_error *err);
 
-/* Largest micro-batch of strategy s that fits with training t (its micro-batch ignored);
- * 0 when micro-batch 1 does not fit or the configuration does not prepare. Searches up to
- * 2^20 by doubling then bisection (fit is monotone in the micro-batch). Pure. */
-int64_t compare_max_micro_batch(const scenario *sc, const training *t, const strategy *s);
-
 #endif

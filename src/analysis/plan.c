@@ -267,7 +267,9 @@ static void merge(plan_result *out, const plan_result *p, int top_n)
     }
 }
 
-int plan_threads(void)
+/* Threads plan_search uses: $ZEROSIM_THREADS, else the online cores, at most PLAN_MAX_THREADS.
+ * The result does not depend on it. */
+static int plan_threads(void)
 {
     const char *env = getenv("ZEROSIM_THREADS");
     long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);

@@ -82,10 +82,6 @@ void plan_result_free(plan_result *r);
 /* Largest expert-parallel degree plan tries for MoE models. */
 #define PLAN_MAX_EP 64
 
-/* Threads plan_search uses: $ZEROSIM_THREADS, else the online cores, at most PLAN_MAX_THREADS.
- * The result does not depend on it. */
-int plan_threads(void);
-
 /* The largest model strategy st can train on `gpus` GPUs: with sc->m a real model, the most
  * layers (depth scaling, width fixed) for which some configuration (TP, PP, micro-batch 1,
  * any checkpointing, offload if sp allows) fits; without one, the largest bare parameter

@@ -111,7 +111,7 @@ const cli_opt *setup_options_table(void)
             if (own_opts[k].before == (id < TRAINING_FLAG_END ? id : 0)) add_own(table, n++, k);
         if (id < TRAINING_FLAG_END && training_flag(id)) add_flag(table, n++, id);
     }
-    table[n] = (cli_opt){NULL};
+    table[n] = (cli_opt){0};
     return table;
 }
 
@@ -413,6 +413,6 @@ const cli_opt *setup_merge_options(
             if (!dropped) out[n++] = *o;
         }
     }
-    out[n] = (cli_opt){NULL};
+    out[n] = (cli_opt){0};
     return out;
 }

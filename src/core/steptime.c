@@ -15,7 +15,12 @@ static double steptime_optimizer_bytes(const byte_table *bt)
     return bt->grad + weights + 2 * bt->moments;
 }
 
-double steptime_nvme_step(const sim_input *in, double shard, double cpu, double *io)
+/* Seconds one rank's CPU optimizer step takes with its states on NVMe (ZeRO-Infinity), given
+ * the step's CPU time `cpu` over `shard` local parameters: reads and writes at the node's NVMe
+ * bandwidth shared by its GPUs, overlapped with the CPU step as DeepSpeed's pipeline_read /
+ * pipeline_write do. *io gets the NVMe seconds alone (may be NULL). Pure; 0 I/O when the
+ * optimizer is not on NVMe. */
+static double steptime_nvme_step(const sim_input *in, double shard, double cpu, double *io)
 {
     const training *t = in->t;
     if (io) *io = 0;

@@ -12,11 +12,4 @@
 void steptime_compute(
     const sim_input *in, const comm_plan *plan, double opt_div, double expert_div, step_time *out);
 
-/* Seconds one rank's CPU optimizer step takes with its states on NVMe (ZeRO-Infinity), given
- * the step's CPU time `cpu` over `shard` local parameters: reads and writes at the node's NVMe
- * bandwidth shared by its GPUs, overlapped with the CPU step as DeepSpeed's pipeline_read /
- * pipeline_write do. *io gets the NVMe seconds alone (may be NULL). Pure; 0 I/O when the
- * optimizer is not on NVMe. */
-double steptime_nvme_step(const sim_input *in, double shard, double cpu, double *io);
-
 #endif

@@ -55,17 +55,18 @@ int64_t training_dp(const training *t)
 #define STR(x) STR_(x)
 #define ELEMS_MAX_TEXT STR(ELEMS_MAX)
 
-const flag_choice precision_choices[] = {{"fp32", PREC_FP32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16},
+static const flag_choice precision_choices[] = {{"fp32", PREC_FP32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16},
     {"bf16-pure", PREC_BF16_PURE}, {"fp8", PREC_FP8}, {NULL, 0}};
-const flag_choice optimizer_choices[] = {{"adam", OPT_ADAM}, {"adamw", OPT_ADAMW}, {"sgd", OPT_SGD},
+static const flag_choice optimizer_choices[] = {{"adam", OPT_ADAM}, {"adamw", OPT_ADAMW}, {"sgd", OPT_SGD},
     {"adafactor", OPT_ADAFACTOR}, {"adam8bit", OPT_ADAM8BIT}, {NULL, 0}};
-const flag_choice ckpt_choices[] = {
+static const flag_choice ckpt_choices[] = {
     {"none", CKPT_NONE}, {"selective", CKPT_SELECTIVE}, {"full", CKPT_FULL}, {NULL, 0}};
 const flag_choice offload_choices[] = {
     {"none", OFFLOAD_NONE}, {"cpu", OFFLOAD_CPU}, {"nvme", OFFLOAD_NVME}, {NULL, 0}};
-/* finetune.h's kinds and LoRA targets (finetune_name reads the kinds for output). */
+/* finetune.h's kinds (finetune_name reads them for output) and LoRA targets. */
 const flag_choice finetune_choices[] = {{"full", FT_FULL}, {"lora", FT_LORA}, {"qlora", FT_QLORA}, {NULL, 0}};
-const flag_choice target_choices[] = {{"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {NULL, 0}};
+static const flag_choice target_choices[] = {
+    {"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
 static const flag_choice grad_choices[] = {{"16-bit", 2}, {"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
@@ -338,10 +339,6 @@ const char *offload_name(offload_kind o)
 int precision_parse(const char *s)
 {
     return lookup(precision_choices, s);
-}
-int optimizer_parse(const char *s)
-{
-    return lookup(optimizer_choices, s);
 }
 int ckpt_parse(const char *s)
 {

@@ -95,11 +95,9 @@ typedef struct flag_choice {
     int value;
 } flag_choice;
 
-/* The named values of precision, optimizer, checkpointing and offload, in enum order; each
- * ends with a NULL name. */
-extern const flag_choice precision_choices[], optimizer_choices[], ckpt_choices[], offload_choices[];
-/* Fine-tuning kinds (finetune_kind) and LoRA targets (LORA_*), in the same form. */
-extern const flag_choice finetune_choices[], target_choices[];
+/* The named values of offload (offload_kind) and fine-tuning (finetune_kind), in enum order;
+ * each ends with a NULL name (the other flags' tables are training.c's own). */
+extern const flag_choice offload_choices[], finetune_choices[];
 
 /* How a training flag's value is read and checked. */
 typedef enum {
@@ -196,7 +194,6 @@ const char *optimizer_name(optimizer_kind o);
 const char *ckpt_name(ckpt_kind c);
 const char *offload_name(offload_kind o);
 int precision_parse(const char *s);
-int optimizer_parse(const char *s);
 int ckpt_parse(const char *s);
 int offload_parse(const char *s);
 

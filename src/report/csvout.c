@@ -3,7 +3,9 @@
 
 #include <string.h>
 
-bool csvout_needs_quotes(const char *s)
+/* Whether s must be quoted in a CSV field: it holds a comma, a double quote, a CR or LF, or
+ * starts or ends with a space or tab (which readers may trim). Never fails. */
+static bool csvout_needs_quotes(const char *s)
 {
     if (!s || !*s) return false;
     size_t n = strlen(s);
@@ -24,13 +26,4 @@ void csvout_field(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
-}
-
-void csvout_row(FILE *f, const char *const *fields, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (i) fputc(',', f);
-        csvout_field(f, fields[i]);
-    }
-    fputc('\n', f);
 }

@@ -6,7 +6,8 @@
 
 #include "core/units.h"
 
-void gp_str(FILE *f, const char *s)
+/* A gnuplot string expression: single-quoted, a newline joined in as "\n". */
+static void gp_str(FILE *f, const char *s)
 {
     /* No escapes inside single quotes except '' for a quote, and no backquote substitution. */
     fputc('\'', f);

@@ -10,9 +10,6 @@
 #include "core/strategy.h"
 #include "report/plot.h"
 
-/* A gnuplot string expression: single-quoted, a newline joined in as "\n". */
-void gp_str(FILE *f, const char *s);
-
 /* A data-file string: double-quoted, with quotes and newlines replaced. */
 void dat_str(FILE *f, const char *s);
 

@@ -255,6 +255,38 @@ static void descriptor_lists(void)
         CHECK(strcspn(line, "\n") + (line == sw ? 11 : 0) <= 90);
 }
 
+/* training_validate's list of ranged rows is exactly the rows with a range: a flag added
+ * with a range but left out of the list would go unchecked. */
+static void ranged_rows(void)
+{
+    bool listed[TRAINING_FLAG_COUNT] = {false};
+    for (int k = 0; k < training_ranged_count; k++) {
+        CHECK(training_ranged_rows[k] < TRAINING_FLAG_COUNT);
+        if (training_ranged_rows[k] < TRAINING_FLAG_COUNT) listed[training_ranged_rows[k]] = true;
+    }
+    for (int i = 0; i < TRAINING_FLAG_COUNT; i++) {
+        const flag_desc *d = &training_flags[i];
+        bool ranged = d->name && (d->kind == FLAG_WHOLE || d->kind == FLAG_ELEMS);
+        if (ranged != listed[i]) CHECK_STREQ(d->name ? d->name : "(no row)", "a row listed iff it has a range");
+    }
+    /* and each listed row's range is checked: one past its maximum fails */
+    for (int k = 0; k < training_ranged_count; k++) {
+        const flag_desc *d = &training_flags[training_ranged_rows[k]];
+        training t;
+        training_init(&t);
+        zs_error e = {0};
+        if (d->kind == FLAG_WHOLE) {
+            int64_t v = (int64_t)d->max + 1;
+            memcpy((char *)&t + d->offset, &v, sizeof v);
+        } else {
+            double v = d->max * 2;
+            memcpy((char *)&t + d->offset, &v, sizeof v);
+        }
+        CHECK_EQ_INT(training_validate(&t, &e), ZS_ERR_USAGE);
+        CHECK(strstr(e.msg, d->name) != NULL);
+    }
+}
+
 void suite_cli(void)
 {
     RUN_TEST(bindings);
@@ -262,4 +294,5 @@ void suite_cli(void)
     RUN_TEST(choices);
     RUN_TEST(flag_tables);
     RUN_TEST(descriptor_lists);
+    RUN_TEST(ranged_rows);
 }

@@ -11,7 +11,7 @@ static bool fits_with(const scenario *sc, const training *t, const strategy *s, 
     training x = *t;
     x.micro_batch = mb;
     sim_input in;
-    zs_error ignore;
+    zs_error ignore = {.quiet = true};
     result r;
     if (sim_prepare(&in, sc->m, sc->pc, sc->hw, &x, &ignore)) return false;
     return sim_run_memory(&in, s, &r);
@@ -85,7 +85,7 @@ int compare_run(const scenario *sc, const plan_space *sp, const framework *const
                     row->at_max_t = t;
                     row->at_max_t.micro_batch = row->max_micro_batch;
                     sim_input mi;
-                    zs_error ignore;
+                    zs_error ignore = {.quiet = true};
                     if (sim_prepare(&mi, sc->m, sc->pc, sc->hw, &row->at_max_t, &ignore) == ZS_OK)
                         sim_run(&mi, s, sc->tokens, &row->at_max);
                 }

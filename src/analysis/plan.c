@@ -109,7 +109,7 @@ static void try_config(plan_job *job, training *t)
     for (int fi = 0; fi == 0 || sp->frameworks[fi]; fi++) {
         if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
         sim_input in;
-        zs_error ignore;
+        zs_error ignore = {.quiet = true};
         if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) continue;
         for (int si = 0; strategies[si]; si++) {
             if (!sp->strategies[si]) continue;
@@ -365,7 +365,7 @@ static bool fits_any(const scenario *sc, const plan_space *sp, const model *m, c
                 }
                 if (!strategy_allows(st, &t, NULL, 0)) continue;
                 sim_input in;
-                zs_error ignore;
+                zs_error ignore = {.quiet = true};
                 result r;
                 if (sim_prepare(&in, m, pc, sc->hw, &t, &ignore)) continue;
                 if (sim_run_memory(&in, st, &r)) return true;
@@ -452,7 +452,7 @@ int plan_max_model_capped(const scenario *sc, const plan_space *sp, const strate
 static const strategy *first_fit(const scenario *sc, const training *t, result *r)
 {
     sim_input in;
-    zs_error ignore;
+    zs_error ignore = {.quiet = true};
     if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) return NULL;
     for (int k = 0; sc->chosen[k]; k++)
         if (sim_run_memory(&in, sc->chosen[k], r)) return sc->chosen[k];

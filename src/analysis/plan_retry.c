@@ -68,7 +68,7 @@ void plan_what_would_fit(const scenario *sc, const plan_space *sp, plan_hint *ou
             t.min_gpus = lo;
             t.max_gpus = hi;
             plan_result r;
-            zs_error ignore;
+            zs_error ignore = {.quiet = true};
             if (plan_search(sc, &t, 1, NULL, NULL, &r, &ignore) == ZS_OK && r.n_top > 0) {
                 out->kind = pass == 0 ? PLAN_HINT_MORE_GPUS : PLAN_HINT_OFFLOAD;
                 out->entry = r.top[0];

@@ -62,7 +62,7 @@ bool uncertainty_interval(const sim_input *in, const strategy *s, double level, 
         hw.matmul_max_fraction = draw(rng, hw.matmul_max_fraction, hw.matmul_max_stderr, 1e-3, 1);
         hw.hbm_fraction = draw(rng, hw.hbm_fraction, hw.hbm_fraction_stderr, 1e-3, 1);
         sim_input x;
-        zs_error err;
+        zs_error err = {.quiet = true};
         if (sim_prepare(&x, in->m, in->pc, &hw, in->t, &err)) continue;
         sim_run(&x, s, 0, &r);
         v[n++] = r.step.total;
@@ -84,7 +84,7 @@ bool uncertainty_interval(const sim_input *in, const strategy *s, double level, 
 void uncertainty_add(const scenario *sc, result *r)
 {
     sim_input in;
-    zs_error err;
+    zs_error err = {.quiet = true};
     if (!uncertainty_available(sc->hw) || !r->applicable) return;
     if (sim_prepare(&in, sc->m, sc->pc, sc->hw, sc->t, &err)) return;
     r->has_interval = uncertainty_interval(&in, r->strategy, 0.9, &r->step_lo, &r->step_hi);

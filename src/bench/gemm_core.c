@@ -12,7 +12,7 @@
 int gemm_model_lookup(const char *name, struct gemm_model_dims *d, char *err, size_t len)
 {
     char path[4096];
-    zs_error e;
+    zs_error e = {0};
     model m;
     memset(&e, 0, sizeof e);
     memset(&m, 0, sizeof m);

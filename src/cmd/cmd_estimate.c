@@ -58,7 +58,7 @@ int cmd_estimate(int argc, char **argv)
         ps.t = &plain;
         result pr[STRATEGY_MAX];
         int pn = 0;
-        zs_error ignore;
+        zs_error ignore = {.quiet = true};
         if (sim_run_scenario(&ps, pr, &pn, &ignore) == ZS_OK)
             for (int k = 0; k < n && k < pn; k++)
                 if (r[k].applicable && pr[k].applicable)

@@ -8,6 +8,12 @@
 int zs_fail(zs_error *err, int code, const char *fmt, ...)
 {
     if (!err) return code;
+    err->code = code;
+    if (err->quiet) {
+        /* formatting is most of what a refused configuration costs in plan's search */
+        err->msg[0] = '\0';
+        return code;
+    }
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
@@ -18,7 +24,7 @@ int zs_fail(zs_error *err, int code, const char *fmt, ...)
 
 void zs_error_prefix(zs_error *err, const char *prefix)
 {
-    if (!err || !prefix) return;
+    if (!err || !prefix || err->quiet) return;
     char tmp[sizeof err->msg];
     memcpy(tmp, err->msg, sizeof tmp);
     /* Using the result tells gcc the truncation is deliberate. */

@@ -2,6 +2,7 @@
 #ifndef ZS_ERROR_H
 #define ZS_ERROR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Status codes double as the process exit statuses documented in the README. */
@@ -19,10 +20,12 @@ enum {
 typedef struct zs_error {
     int code;      /* one of the ZS_ERR_* values; ZS_OK when clear */
     char msg[512]; /* one line, no trailing newline */
+    bool quiet;    /* the caller wants only the code (plan's search): no message is formatted */
 } zs_error;
 
 /* Record an error (printf-style message). Returns code, so callers can `return zs_fail(...)`.
- * A NULL err is allowed and ignored. Never fails. */
+ * A NULL err is allowed and ignored; a quiet one gets the code and an empty message. Never
+ * fails. */
 int zs_fail(zs_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Prefix an existing message with "prefix: " (e.g. a file name). Never fails; truncates. */

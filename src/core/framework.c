@@ -74,16 +74,26 @@ static bool offers(const framework *fw, const degree_rule *d)
 
 /* "; use deepspeed, fsdp2 or megatron": the frameworks but generic that offer d, in table
  * order; "" when none does. Writes into buf and returns it. */
+/* Append text to buf (len bytes, o used), cut short when full. Returns the new length. */
+static size_t append(char *buf, size_t len, size_t o, const char *text)
+{
+    while (*text && o + 1 < len) buf[o++] = *text++;
+    buf[o] = '\0';
+    return o;
+}
+
 static const char *alternatives(const degree_rule *d, char *buf, size_t len)
 {
+    /* Plain appends, not snprintf: plan meets this refusal for every configuration a
+     * framework cannot run, and formats it each time. */
     int n = 0, k = 0;
     for (int i = 0; frameworks[i]; i++) n += frameworks[i] != &fw_generic && offers(frameworks[i], d);
     size_t o = 0;
     buf[0] = '\0';
-    for (int i = 0; frameworks[i] && o < len; i++) {
+    for (int i = 0; frameworks[i]; i++) {
         if (frameworks[i] == &fw_generic || !offers(frameworks[i], d)) continue;
-        const char *sep = k == 0 ? "; use " : k == n - 1 ? " or " : ", ";
-        o += (size_t)snprintf(buf + o, len - o, "%s%s", sep, frameworks[i]->name);
+        o = append(buf, len, o, k == 0 ? "; use " : k == n - 1 ? " or " : ", ");
+        o = append(buf, len, o, frameworks[i]->name);
         k++;
     }
     return buf;

@@ -153,7 +153,7 @@ static void sim_stage_params(
     } else if (t->persistence_threshold > 0) {
         /* Recount small tensors against the run's threshold. */
         param_counts small;
-        zs_error ignore;
+        zs_error ignore = {.quiet = true};
         if (model_count(m, t->persistence_threshold, &small, &ignore) == ZS_OK)
             in->local_small = small.layer_small_params * layers + small.global_small_params;
     }

@@ -156,6 +156,18 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", SWITCH(ddp_bucket_view, FLAG_ON)},
 };
 
+/* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,
+ * FLAG_ELEMS), listed so the check does not walk all the rows on plan's hot path.
+ * tests/test_cli.c checks that this list is exactly the table's ranged rows. */
+#define R(id) (id - TRAINING_FLAG_FIRST)
+const unsigned char training_ranged_rows[] = {R(OPT_GPUS), R(OPT_GPN), R(OPT_SHARD_GROUP), R(OPT_HPZ),
+    R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_VSTAGES),
+    R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH), R(OPT_MAX_LIVE),
+    R(OPT_PERSIST)};
+#undef R
+#define RANGED_COUNT ((int)sizeof training_ranged_rows)
+const int training_ranged_count = RANGED_COUNT;
+
 /* Fields no flag sets that training_validate checks too (ds_config and PyTorch defaults). */
 static const flag_desc unflagged[] = {
     {"DDP bucket_cap", NULL, NULL, ELEMS(ddp_bucket_bytes, 1)},
@@ -233,33 +245,49 @@ void training_flag_copy(training *dst, const training *src, const flag_desc *d)
     memcpy((char *)dst + d->offset, (const char *)src + d->offset, d->size);
 }
 
-/* A range check of one field; writes the message when it fails. */
-static bool in_range(const training *t, const flag_desc *d, const char *prefix, zs_error *err)
+/* Whether row d's field in t is in its range (rows without one always are). Small enough to
+ * inline: training_validate runs once per evaluation, on plan's hot path. */
+static inline bool in_range(const training *t, const flag_desc *d)
 {
     const char *field = (const char *)t + d->offset;
     if (d->kind == FLAG_WHOLE) {
         int64_t v;
         memcpy(&v, field, sizeof v);
-        if ((v >= (int64_t)d->min && v <= (int64_t)d->max) || (v == 0 && d->zero_unset)) return true;
-        zs_fail(err, ZS_ERR_USAGE, "%s%s: %lld is out of range (expected %lld to %lld)", prefix, d->name,
-            (long long)v, (long long)d->min, (long long)d->max);
-        return false;
+        return (v >= (int64_t)d->min && v <= (int64_t)d->max) || (v == 0 && d->zero_unset);
     }
     if (d->kind == FLAG_ELEMS) {
         double v;
         memcpy(&v, field, sizeof v);
-        if (v >= d->min && v <= d->max) return true;
-        zs_fail(err, ZS_ERR_USAGE, "%s%s: %g is out of range (expected %g to " ELEMS_MAX_TEXT " elements)",
-            prefix, d->name, v, d->min);
-        return false;
+        return v >= d->min && v <= d->max;
     }
     return true;
 }
 
+/* The message for row d's field in t being out of range. Returns ZS_ERR_USAGE. */
+static int range_fail(const training *t, const flag_desc *d, const char *prefix, zs_error *err)
+{
+    const char *field = (const char *)t + d->offset;
+    if (d->kind == FLAG_WHOLE) {
+        int64_t v;
+        memcpy(&v, field, sizeof v);
+        return zs_fail(err, ZS_ERR_USAGE, "%s%s: %lld is out of range (expected %lld to %lld)", prefix,
+            d->name, (long long)v, (long long)d->min, (long long)d->max);
+    }
+    double v;
+    memcpy(&v, field, sizeof v);
+    return zs_fail(err, ZS_ERR_USAGE, "%s%s: %g is out of range (expected %g to " ELEMS_MAX_TEXT " elements)",
+        prefix, d->name, v, d->min);
+}
+
 int training_validate(const training *t, zs_error *err)
 {
-    for (int k = 0; k < TRAINING_FLAG_COUNT; k++)
-        if (!in_range(t, &training_flags[k], "--", err)) return err->code;
+    /* Unrolled, every row's kind, offset and bounds are constants the compiler folds: the
+     * check costs what the hand-written comparisons did (it runs once per evaluation). */
+#pragma GCC unroll 64
+    for (int k = 0; k < RANGED_COUNT; k++) {
+        const flag_desc *d = &training_flags[training_ranged_rows[k]];
+        if (!in_range(t, d)) return range_fail(t, d, "--", err);
+    }
     if (t->gpus % (t->tp * t->pp * t->cp) != 0)
         return t->cp > 1
             ? zs_fail(err, ZS_ERR_USAGE, "--gpus %lld is not a multiple of --tp %lld x --pp %lld x --cp %lld",
@@ -272,7 +300,7 @@ int training_validate(const training *t, zs_error *err)
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
     for (size_t i = 0; i < sizeof unflagged / sizeof unflagged[0]; i++)
-        if (!in_range(t, &unflagged[i], "", err)) return err->code;
+        if (!in_range(t, &unflagged[i])) return range_fail(t, &unflagged[i], "", err);
     return ZS_OK;
 }
 

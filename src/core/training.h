@@ -173,6 +173,11 @@ typedef enum {
 /* The rows, one per training flag: flag id's is training_flags[id - TRAINING_FLAG_FIRST]. */
 extern const flag_desc training_flags[TRAINING_FLAG_COUNT];
 
+/* The indexes into training_flags of the rows with a range (FLAG_WHOLE, FLAG_ELEMS), which
+ * training_validate checks, and their number. */
+extern const unsigned char training_ranged_rows[];
+extern const int training_ranged_count;
+
 /* The row of flag id; NULL when id is no training flag. Never fails. */
 const flag_desc *training_flag(int id);
 

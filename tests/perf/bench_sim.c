@@ -23,11 +23,11 @@ static int cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int load(setup *s, const char *model, const char *hw)
+static int load(setup *s, const char *model_arg, const char *hw)
 {
     zs_error err = {0};
     setup_init(s);
-    setup_take(s, OPT_MODEL, model, &err);
+    setup_take(s, OPT_MODEL, model_arg, &err);
     setup_take(s, OPT_HARDWARE, hw, &err);
     if (setup_finish(s, &err)) { fprintf(stderr, "bench: %s\n", err.msg); return -1; }
     return 0;
@@ -51,7 +51,7 @@ int main(void)
             t.grad_accum = 1 + i % 16;
             t.checkpointing = (ckpt_kind)(i % 3);
             sim_input in;
-            zs_error e;
+            zs_error e = {.quiet = true};
             if (sim_prepare(&in, &s.m, &s.pc, &s.hw, &t, &e)) continue;
             result r;
             sim_run(&in, strategies[i % 4], 0, &r);

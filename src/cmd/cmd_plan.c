@@ -14,6 +14,9 @@
 #include "analysis/uncertainty.h"
 #include "core/units.h"
 
+/* --rank's names, in plan_rank order (the index is the rank). */
+#define PLAN_RANKS "time|cost|throughput"
+
 static void usage(FILE *f, const cli_opt *plan_only)
 {
     fprintf(f,
@@ -176,8 +179,8 @@ int cmd_plan(int argc, char **argv)
         {"deadline", "HOURS", "keep configurations whose --tokens run finishes in time",
             .count = &deadline_hours},
         /* in plan_rank's order */
-        {"rank", "BY", "time|cost|throughput (default time; cost = GPU-hours)", .choice = &rank,
-            .choices = "time|cost|throughput"},
+        {"rank", "BY", PLAN_RANKS " (default time; cost = GPU-hours)", .choice = &rank,
+            .choices = PLAN_RANKS},
         {"top", "N", "how many configurations to print (default 10)", .whole = &top, .min = 1, .max = 1000},
         {"no-offload", NULL, "do not consider CPU/NVMe offload", .off = &sp.allow_offload},
         {"no-pp", NULL, "do not consider pipeline parallelism", .off = &sp.allow_pp},

@@ -1,6 +1,7 @@
 /* report_compat.c -- what `estimate --compat deepspeed|megatron` prints: those tools' own
  * estimates, in their own words. */
 #include "report/report_compat.h"
+#include "report/report_json.h"
 
 #include <stdlib.h>
 
@@ -11,18 +12,6 @@
 static const char *dev(int on)
 {
     return on ? "cpu" : "none";
-}
-
-/* Print a JSON document to f as puts would, and free it. */
-static void print_json(FILE *f, cJSON *root)
-{
-    char *text = cJSON_Print(root);
-    if (text) {
-        fputs(text, f);
-        fputc('\n', f);
-    }
-    free(text);
-    cJSON_Delete(root);
 }
 
 /* One stage's table: DeepSpeed's header, then a line per row. */
@@ -76,7 +65,7 @@ void report_compat_deepspeed(FILE *f, out_format format, const compat_ds_report 
             cJSON_AddItemToArray(arr, o);
         }
     }
-    print_json(f, root);
+    report_json_print(f, root);
 }
 
 void report_compat_megatron(FILE *f, out_format format, const megatron_memory *r, int64_t padded_vocab)
@@ -106,5 +95,5 @@ void report_compat_megatron(FILE *f, out_format format, const megatron_memory *r
     cJSON_AddNumberToObject(o, "parameters_on_most_loaded_shard", r->num_parameters_on_most_loaded_shard);
     cJSON_AddNumberToObject(o, "total_parameters", r->num_total_parameters);
     cJSON_AddNumberToObject(o, "padded_vocab_size", (double)padded_vocab);
-    print_json(f, o);
+    report_json_print(f, o);
 }

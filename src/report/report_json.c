@@ -2,6 +2,7 @@
 #include "report/report_json.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include <cjson/cJSON.h>
 
@@ -225,4 +226,15 @@ cJSON *report_entry_json(const training *t, const result *r)
         cJSON_AddNullToObject(o, "cost_dollars");
     }
     return o;
+}
+
+void report_json_print(FILE *f, cJSON *root)
+{
+    char *text = cJSON_Print(root);
+    if (text) {
+        fputs(text, f);
+        fputc('\n', f);
+    }
+    free(text);
+    cJSON_Delete(root);
 }

@@ -2,6 +2,8 @@
 #ifndef ZS_REPORT_JSON_H
 #define ZS_REPORT_JSON_H
 
+#include <stdio.h>
+
 #include "core/result.h"
 #include "core/scenario.h"
 #include "core/training.h"
@@ -18,5 +20,9 @@ struct cJSON *report_estimate_json(const scenario *s, const report_options *op, 
  * framework, gpus, tp, pp, ..., memory_bytes, step_time_seconds, cost_dollars). Returns NULL
  * when out of memory. */
 struct cJSON *report_entry_json(const training *t, const result *r);
+
+/* Print root to f as puts would (pretty JSON and a newline) and free it; write errors show in
+ * ferror(f), and a document cJSON cannot print (out of memory) prints nothing. */
+void report_json_print(FILE *f, struct cJSON *root);
 
 #endif

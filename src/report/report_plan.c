@@ -126,18 +126,6 @@ static void table(FILE *f, const plan_report *rp)
     }
 }
 
-/* Print a JSON document to f as puts would, and free it. */
-static void print_json(FILE *f, cJSON *root)
-{
-    char *text = cJSON_Print(root);
-    if (text) {
-        fputs(text, f);
-        fputc('\n', f);
-    }
-    free(text);
-    cJSON_Delete(root);
-}
-
 static void json(FILE *f, const plan_report *rp)
 {
     const plan_space *sp = rp->sp;
@@ -166,7 +154,7 @@ static void json(FILE *f, const plan_report *rp)
         else
             cJSON_AddNullToObject(ming, strategies[k]->name);
     }
-    print_json(f, root);
+    report_json_print(f, root);
 }
 
 void report_plan(FILE *f, out_format format, const plan_report *r)
@@ -222,5 +210,5 @@ void report_plan_max_model(FILE *f, out_format format, const scenario *sc, const
         cJSON_AddItemToObject(row, "at_least", cap);
         cJSON_AddItemToArray(rows, row);
     }
-    print_json(f, root);
+    report_json_print(f, root);
 }

@@ -1,6 +1,7 @@
 /* report_validate.c -- what `validate` prints: predicted against measured per run, and the
  * per-framework fits of `validate --fit`. */
 #include "report/report_validate.h"
+#include "report/report_json.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -9,18 +10,6 @@
 #include <cjson/cJSON.h>
 
 #include "report/csvout.h"
-
-/* Print a JSON document to f as puts would, and free it. */
-static void print_json(FILE *f, cJSON *root)
-{
-    char *text = cJSON_Print(root);
-    if (text) {
-        fputs(text, f);
-        fputc('\n', f);
-    }
-    free(text);
-    cJSON_Delete(root);
-}
 
 static cJSON *outcome_json(const outcome *o)
 {
@@ -58,7 +47,7 @@ static void json(FILE *f, const validate_report *rep)
         cJSON_AddStringToObject(w, "name", o[rep->worst].run->name);
         cJSON_AddNumberToObject(w, "error", o[rep->worst].error);
     }
-    print_json(f, root);
+    report_json_print(f, root);
 }
 
 static void csv(FILE *f, const validate_report *rep)
@@ -145,7 +134,7 @@ void report_validate_fits(FILE *f, out_format format, const fwfit_result *fits, 
         cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "frameworks");
         cJSON_AddNumberToObject(root, "schema_version", 1);
         for (int k = 0; k < n; k++) cJSON_AddItemToArray(arr, fit_json(&fits[k]));
-        print_json(f, root);
+        report_json_print(f, root);
         return;
     }
     fprintf(f, "%-10s %5s %5s %13s %17s %17s %10s %10s %10s %10s %10s\n", "framework", "train", "held",

@@ -10,19 +10,18 @@
 #include "cmd/cli.h"
 #include "report/report.h"
 #include "report/report_validate.h"
+#include "cmd/setup.h"
 #include "analysis/validate.h"
-
-/* --format's names, in out_format's order (the index is the format). */
-#define VALIDATE_FORMATS "table|json|csv"
 
 static void usage(FILE *f, const cli_opt *validate_opts)
 {
     fprintf(f,
         "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] "
-        "[--format " VALIDATE_FORMATS "]\n\n"
+        "[--format %s]\n\n"
         "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
         "compare with what was measured: step time when known, else MFU. Prints each error,\n"
-        "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n");
+        "the mean absolute percentage error (MAPE) and the worst case.\n\nOptions:\n",
+        setup_format_names());
     cli_print_options(f, validate_opts);
     fprintf(f, "\nExample:\n  zerosim validate tests/validation/published_runs.csv\n");
 }
@@ -79,11 +78,12 @@ int cmd_validate(int argc, char **argv)
     runs_files rf = {{NULL}, 0};
     int format = FMT_TABLE;
     bool fit = false;
+    char format_help[64];
+    snprintf(format_help, sizeof format_help, "%s (default table)", setup_format_names());
     const cli_opt validate_opts[] = {
         {"hardware", "NAME|FILE", "use this profile for every run (e.g. a calibrated one)", .text = &hw},
         {"filter", "TEXT", "only runs whose name contains TEXT", .text = &filter},
-        {"format", "F", VALIDATE_FORMATS " (default table)", .choice = &format,
-            .choices = VALIDATE_FORMATS}, /* out_format's order */
+        {"format", "F", format_help, .choice = &format, .choices = setup_format_names()},
         {"fit", NULL, "per framework: fit its GEMM efficiency on the 1st, 3rd.. of its runs, report the rest",
             .on = &fit},
         {NULL},

@@ -18,7 +18,7 @@
 static const flag_choice format_choices[] = {
     {"table", FMT_TABLE}, {"json", FMT_JSON}, {"csv", FMT_CSV}, {NULL, 0}};
 
-static const char *format_names(void)
+const char *setup_format_names(void)
 {
     static char names[64];
     return flag_choice_names(format_choices, 0, names, sizeof names);
@@ -62,7 +62,7 @@ static const own_opt own_opts[] = {
         0, NULL},
     {{"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE}, 0,
         NULL},
-    {{"format", "F", " (default table)", .id = OPT_FORMAT}, 0, format_names},
+    {{"format", "F", " (default table)", .id = OPT_FORMAT}, 0, setup_format_names},
     {{"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN}, 0, NULL},
 };
 

@@ -104,4 +104,8 @@ report_options setup_report_options(const setup *s);
 const cli_opt *setup_merge_options(
     const cli_opt *extra, bool extra_first, const char *const *drop, cli_opt *out, int cap);
 
+/* "table|json|csv": --format's names in out_format's order (the index is the format), for the
+ * commands whose --format is their own (validate). Never fails. */
+const char *setup_format_names(void);
+
 #endif

@@ -196,15 +196,22 @@ const char *flag_choice_names(const flag_choice *choices, int listed, char *buf,
     return buf;
 }
 
+static int lookup(const flag_choice *c, const char *s)
+{
+    for (int i = 0; s && c[i].name; i++)
+        if (strcmp(c[i].name, s) == 0) return c[i].value;
+    return -1;
+}
+
 static int set_choice(training *t, const flag_desc *d, const char *v, zs_error *err)
 {
-    for (const flag_choice *c = d->choices; c->name; c++)
-        if (strcmp(c->name, v) == 0) {
-            if (d->size != sizeof(int))
-                return zs_fail(err, ZS_ERR_USAGE, "internal: --%s is no int field", d->name);
-            memcpy((char *)t + d->offset, &c->value, sizeof(int));
-            return ZS_OK;
-        }
+    int value = lookup(d->choices, v);
+    if (value >= 0) {
+        if (d->size != sizeof(int))
+            return zs_fail(err, ZS_ERR_USAGE, "internal: --%s is no int field", d->name);
+        memcpy((char *)t + d->offset, &value, sizeof(int));
+        return ZS_OK;
+    }
     char names[160];
     return zs_fail(err, ZS_ERR_USAGE, "--%s: \"%s\" is not one of %s", d->name, v,
         flag_choice_names(d->choices, d->listed, names, sizeof names));
@@ -281,8 +288,9 @@ static int range_fail(const training *t, const flag_desc *d, const char *prefix,
 
 int training_validate(const training *t, zs_error *err)
 {
-    /* Unrolled, every row's kind, offset and bounds are constants the compiler folds: the
-     * check costs what the hand-written comparisons did (it runs once per evaluation). */
+    /* Unrolled, every row's kind, offset and bounds are constants the compiler folds into
+     * plain comparisons (it runs once per evaluation: callgrind counts about 150 instructions
+     * a call, against 95 for the hand-written checks it replaced). */
 #pragma GCC unroll 64
     for (int k = 0; k < RANGED_COUNT; k++) {
         const flag_desc *d = &training_flags[training_ranged_rows[k]];
@@ -338,13 +346,6 @@ byte_table training_bytes(const training *t)
     }
     if (t->grad_bytes) bt.grad = t->grad_bytes;
     return bt;
-}
-
-static int lookup(const flag_choice *c, const char *s)
-{
-    for (int i = 0; s && c[i].name; i++)
-        if (strcmp(c[i].name, s) == 0) return c[i].value;
-    return -1;
 }
 
 /* The tables are in enum order, so a value is its row. */

@@ -42,6 +42,7 @@ EXEMPT=""
 # collectives do. A call cycle is allowed only inside one family.
 FAMILIES="
 core/collective core/coll_*
+core/mixer core/mix_*
 core/strategy core/strat_* core/zero_common core/comm
 report/plot report/plot_*
 cmd/main cmd/cmd_*

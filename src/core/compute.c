@@ -5,35 +5,26 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/mixer.h"
 
-/* Attention-score FLOPs per input token of one block, model convention (full, non-causal:
- * QK^T and attention x V, 2 x keys x width each) and as executed: causal flash attention
- * skips the masked upper triangle (half; a causal band of w keys over s skips w / 2s of it),
- * eager attention computes every score of the s x s matrix even where a window masks it,
- * and bidirectional (encoder) and cross-attention compute all of theirs. */
-static void block_attention(const model *m, const training *t, block_kind kind, bool local, double scale,
+/* The mixing FLOPs per input token of one block of class c (its mixers' scores or scans,
+ * mixer_ops.flops), model convention and as executed; `local` for its sliding or chunked
+ * layers. A block of an encoder-decoder's decoder runs scale tokens per input token. */
+static void block_mixing(const model *m, const param_counts *pc, const training *t, int c, bool local,
     double *model_flops, double *exec_flops)
 {
-    double s = (double)t->seq_len * scale, s_enc = (double)t->seq_len;
-    double q = (double)(m->num_heads * m->head_dim), wqk = q, wv = q;
-    if (m->kv_lora_rank > 0) {
-        /* MLA: scores over nope + rope per head, values of v_head_dim (DeepSeek-V2 2.1.2). */
-        wqk = (double)(m->num_heads * (m->qk_nope_dim + m->qk_rope_dim));
-        wv = (double)(m->num_heads * m->v_head_dim);
-    }
-    double keys = local ? fmin(s, (double)m->sliding_window) : s;
-    double full = 2 * keys * (wqk + wv);
-    double exec;
-    if (kind == BLOCK_ENCODER)
-        exec = full;
-    else if (!t->flash_attention)
-        exec = 2 * s * (wqk + wv);
-    else
-        exec = full * (1 - keys / (2 * s));
-    double mf = full, ef = exec;
-    if (m->encoder_layers > 0 && kind == BLOCK_DENSE) {
-        mf += 4 * s_enc * q; /* cross-attention over the encoder's tokens, all computed */
-        ef += 4 * s_enc * q;
+    double scale = pc->seq_scale[c];
+    mix_dims d = {.s = (double)t->seq_len * scale,
+        .s_enc = (double)t->seq_len,
+        .local = local,
+        .encoder = pc->kind[c] == BLOCK_ENCODER};
+    double mf = 0, ef = 0, a, b;
+    const mixer_kind mk[2] = {pc->mixer[c], pc->mixer2[c]};
+    for (int k = 0; k < 2; k++) {
+        if (mk[k] == MIX_NONE) continue;
+        mixer_table[mk[k]]->flops(m, t, &d, &a, &b);
+        mf += a;
+        ef += b;
     }
     *model_flops = mf * scale;
     *exec_flops = ef * scale;
@@ -74,14 +65,14 @@ static double flops_per_token(const model *m, const param_counts *pc, const trai
      * encoder-decoder's decoder blocks and head once per decoder token. */
     double lin = 0, attn_exec = 0, L = (double)m->num_layers;
     f->attention = 0;
-    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+    for (int kind = 0; kind < pc->nclass; kind++) {
         double n = pc->nblocks[kind];
         if (n <= 0) continue;
         double local = pc->nlocal[kind], scale = pc->seq_scale[kind], am, ae, gm, ge;
         lin += n * scale * pc->blocks_active[kind];
         am = ae = 0;
-        if (local > 0) block_attention(m, t, (block_kind)kind, true, scale, &am, &ae);
-        block_attention(m, t, (block_kind)kind, false, scale, &gm, &ge);
+        if (local > 0) block_mixing(m, pc, t, kind, true, &am, &ae);
+        block_mixing(m, pc, t, kind, false, &gm, &ge);
         f->attention += local * am + (n - local) * gm;
         attn_exec += local * ae + (n - local) * ge;
     }
@@ -111,17 +102,38 @@ static void flops_memory(
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double repl = e * (m->block_norms == 4 ? 14 : 10) * h + (m->dropout ? 2 * (2 * e + 1) * h : 0);
     double act = m->gated_mlp ? 3 : 2, width = 0;
-    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+    for (int kind = 0; kind < pc->nclass; kind++) {
         double n = pc->nblocks[kind];
-        double w = kind == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
+        double dense = m->dense_intermediate_size > 0 ? (double)m->dense_intermediate_size
+                                                      : (double)m->intermediate_size;
+        double w = pc->kind[kind] == BLOCK_MOE
+            ? (double)m->experts_per_token * (double)model_expert_width(m) +
                 (double)m->shared_intermediate_size
-                                     : (double)m->intermediate_size;
+            : pc->kind[kind] == BLOCK_NOFFN ? 0
+                                            : dense;
         width += n * w / L;
     }
     double split = e * width * act + (m->pos == POS_ROTARY ? 2 * e * (q + kv) : 0);
+    double attn_layers = L;
+    if (m->nclass > 0 || m->nope_layers > 0) {
+        /* A hybrid stack's mixers each move their own elementwise bytes (mixer_ops.traffic);
+         * NoPE layers rotate nothing. */
+        double mixing = 0;
+        attn_layers = 0;
+        for (int c = 0; c < pc->nclass; c++) {
+            const mixer_kind mk[2] = {pc->mixer[c], pc->mixer2[c]};
+            for (int k = 0; k < 2; k++)
+                if (mk[k] != MIX_NONE) mixing += pc->nblocks[c] * mixer_table[mk[k]]->traffic(m, e);
+            if (pc->mixer[c] == MIX_ATTENTION || pc->mixer2[c] == MIX_ATTENTION)
+                attn_layers += pc->nblocks[c];
+        }
+        double nope = fmin((double)m->nope_layers, attn_layers);
+        mixing -= nope * mix_attention.traffic(m, e);
+        split = e * width * act + mixing / L;
+    }
     double per_tok = (repl / (t->sequence_parallel ? tp : 1) + split / tp) * L / (double)t->pp;
     double loss = 16 * (double)m->vocab_size / tp / (double)t->pp;
-    f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * L / mp;
+    f->attn_mem_fwd_mb = t->flash_attention ? 0 : 4 * e * (double)m->num_heads * s * s * b * attn_layers / mp;
     f->mem_fwd_mb = (per_tok + loss) * tokens_mb + f->attn_mem_fwd_mb;
     if (t->precision == PREC_FP8) {
         /* Each linear casts its input to FP8 forward and its output gradient backward,
@@ -143,7 +155,7 @@ static void flops_memory(
         /* QLoRA dequantizes each NF4 block weight to bf16 before its GEMM: read the NF4
          * bytes, write 2 per parameter, per micro-batch (backward repeats it: 2x fwd). */
         double blocks = 0; /* every block's parameters, each kind counted by its number */
-        for (int kind = 0; kind < BLOCK_KINDS; kind++) blocks += pc->nblocks[kind] * pc->blocks[kind];
+        for (int kind = 0; kind < pc->nclass; kind++) blocks += pc->nblocks[kind] * pc->blocks[kind];
         double linear = (blocks - pc->norm_per_layer * L) / mp;
         f->mem_fwd_mb += linear * (finetune_nf4_bytes() + 2);
     }

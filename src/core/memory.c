@@ -5,6 +5,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/mixer.h"
 #include "core/scenario.h"
 #include "core/strategy.h"
 
@@ -140,92 +141,67 @@ static int moe_terms(const model *m, act_dims d, double e8, double per_width, ac
     return n;
 }
 
-int memory_block_terms(const sim_input *in, int kind, bool local, bool keep_attention_matrix, act_term *out)
+int memory_block_terms(const sim_input *in, int c, bool local, bool keep_attention_matrix, act_term *out)
 {
     const model *m = in->m;
     const training *t = in->t;
+    const param_counts *pc = in->pc;
     int n = 0;
-    double scale = in->pc->seq_scale[kind];
+    double scale = pc->seq_scale[c];
+    block_kind kind = pc->kind[c];
     /* Context parallelism: each rank keeps the activations of its s / cp tokens. */
     double s = (double)t->seq_len * scale / (double)t->cp, b = (double)t->micro_batch,
            h = (double)m->hidden_size;
-    double a = (double)m->num_heads, e = in->bt.act;
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double e = in->bt.act;
     double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
     double drop = m->dropout ? 1 : 0; /* dropout masks are 1 byte per element */
     /* FP8 (Transformer Engine): each linear saves its FP8-cast input for the weight gradient,
      * 1 byte instead of e (the QKV and first MLP inputs come from TE's fused LayerNormLinear). */
     double e8 = t->precision == PREC_FP8 ? 1 : e;
-    bool cross = m->encoder_layers > 0 && kind == BLOCK_DENSE;
-    double s_enc = (double)t->seq_len / (double)t->cp;
-    /* Keys a query sees: all s (or the encoder's), a sliding window's w, causal or not. */
-    double ctx = local ? fmin(s, (double)m->sliding_window) : s;
+    bool cross = pc->mixer2[c] == MIX_CROSS;
 
     /* Korthikanti et al. Table 2 derivation, term by term (with e = 2, q = kv = h, i = 4h and
      * dropout it is exactly s b h (34 + 5 a s / h)). Replicated across TP ranks unless
      * sequence parallel: the inputs of the norms and of the projections they feed (pre-norm:
      * norm1, QKV, norm2, MLP = 4 e s b h; a parallel block's one norm feeds both = 2; Gemma's
-     * post-norms add 2; a decoder's cross-attention adds its norm and Q input), and the
-     * dropout masks after attention and MLP (and cross-attention). */
+     * post-norms add 2; a decoder's cross-attention adds its norm and Q input; a hybrid
+     * layer one of each per sub-block), and the dropout masks after attention and MLP (and
+     * cross-attention). */
     double norms = m->parallel_block ? 1 : 2, projections = norms;
     if (m->block_norms == 4) norms += 2;
     if (cross) norms += 1, projections += 1;
-    term(out, &n,
+    if (m->nclass > 0) norms = projections = pc->cls_norms[c];
+    n = mix_term(out, n,
         "norm, projection inputs: s b h (e N + e8 P) / sp; N = P = 2 (parallel 1), post-norms N+2, cross +1",
         s * b * h * (e * norms + e8 * projections) / sp);
-    term(out, &n, "dropout masks: 2 s b h / sp (3 with cross-attention), 1 byte each",
+    n = mix_term(out, n, "dropout masks: 2 s b h / sp (3 with cross-attention), 1 byte each",
         s * b * h * drop * (cross ? 3 : 2) / sp);
-    if (m->kv_lora_rank > 0) {
-        /* Multi-head Latent Attention (DeepSeek-V2 section 2.1): the q latent enters its norm
-         * and q_b; the kv latent enters its norm and kv_b, with the one rotary key (shared by
-         * all heads); both down-projections are replicated across TP ranks. Per head: Q and
-         * K of nope + rope, V of v_head_dim, and the attention output (o_proj input). */
-        double qr = (double)m->q_lora_rank, kvr = (double)m->kv_lora_rank;
-        double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), vh = (double)m->v_head_dim;
-        term(out, &n, "MLA q latent, q_a_norm and q_b inputs: (e + e8) s b q_lora / sp",
-            (e + e8) * s * b * qr / sp);
-        term(out, &n, "MLA kv latent and rotary key: s b ((e + e8) kv_lora + e rope) / sp",
-            s * b * ((e + e8) * kvr + e * (double)m->qk_rope_dim) / sp);
-        term(out, &n, "MLA per-head Q, K (nope + rope) and V: e s b a (2 (nope + rope) + v) / t",
-            e * s * b * a * (2 * qk + vh) / tp);
-        term(out, &n, "attention output (o_proj input): e8 s b a v / t", e8 * s * b * a * vh / tp);
-    } else {
-        /* Q, K, V (GQA shrinks K and V) and the output projection's input. */
-        term(out, &n, "Q, K, V: e s b (q + 2 kv) / t", e * s * b * (q + 2 * kv) / tp);
-        term(out, &n, "attention output (o_proj input): e8 s b q / t", e8 * s * b * q / tp);
-    }
-    /* q/k norms (Qwen3, OLMo-2, Gemma-3) keep their inputs: the projections' outputs. */
-    if (m->qk_norm != QKNORM_NONE)
-        term(out, &n, "q/k norm inputs: e s b (q + kv) / t", e * s * b * (q + kv) / tp);
-    /* Eager attention stores softmax output (e), dropout mask (1) and dropout output (e) per
-     * score: 5 a s^2 b with dropout; Gemma-2's tanh soft-cap keeps its input (e) too. A local
-     * layer keeps the band of w keys per query. Flash attention stores only the log-sum-exp
-     * (fp32). */
-    double per_score = (drop ? 1 + 2 * e : e) + (m->attn_softcap > 0 ? e : 0);
-    if (!t->flash_attention && keep_attention_matrix)
-        term(out, &n,
-            local ? "attention scores, sliding window: a s w b (softmax e, dropout 1 + e, soft-cap e) / t"
-                  : "attention scores: a s^2 b (softmax e, dropout 1 + e, soft-cap e) / t",
-            a * s * ctx * b * per_score / tp);
-    if (t->flash_attention)
-        term(out, &n, "flash attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
-    if (cross) {
-        /* Cross-attention: Q from the decoder, K and V over the encoder's s_enc tokens. */
-        term(out, &n, "cross-attention Q, K, V: e b (s q + 2 s_enc kv) / t",
-            e * b * (s * q + 2 * s_enc * kv) / tp);
-        term(out, &n, "cross-attention output: e8 s b q / t", e8 * s * b * q / tp);
-        if (!t->flash_attention && keep_attention_matrix)
-            term(out, &n, "cross-attention scores: a s s_enc b (e, dropout 1 + e) / t",
-                a * s * s_enc * b * per_score / tp);
-        if (t->flash_attention)
-            term(out, &n, "cross-attention log-sum-exp: 4 a s b / t (fp32)", 4 * a * s * b / tp);
-    }
+    /* The block's mixers (mixer_ops.act_terms): attention's Q, K, V, scores or log-sum-exp;
+     * a linear-attention or SSM layer's projections, conv and chunk states. */
+    mix_dims d = {.s = s,
+        .b = b,
+        .h = h,
+        .e = e,
+        .e8 = e8,
+        .tp = tp,
+        .sp = sp,
+        .drop = drop,
+        .s_enc = (double)t->seq_len / (double)t->cp,
+        .local = local,
+        .keep_scores = keep_attention_matrix,
+        .flash = t->flash_attention,
+        .cross = cross,
+        .encoder = kind == BLOCK_ENCODER};
+    if (pc->mixer[c] != MIX_NONE) n = mixer_table[pc->mixer[c]]->act_terms(m, &d, out, n);
+    if (pc->mixer2[c] != MIX_NONE) n = mixer_table[pc->mixer2[c]]->act_terms(m, &d, out, n);
     /* MLP: fc output and activation output (2 x e s b i); gated MLPs keep gate, up, act(gate)
      * and their product (4 x e s b i), the last being the down projection's input (e8). */
     double per_width = (m->gated_mlp ? 3 : 1) * e + e8;
+    if (kind == BLOCK_NOFFN) return n;
     if (kind != BLOCK_MOE) {
-        term(out, &n, "MLP: s b i (3 e + e8 gated | e + e8 plain) / t",
-            per_width * s * b * (double)m->intermediate_size / tp);
+        double w = m->dense_intermediate_size > 0 ? (double)m->dense_intermediate_size
+                                                  : (double)m->intermediate_size;
+        n = mix_term(out, n, "MLP: s b i (3 e + e8 gated | e + e8 plain) / t", per_width * s * b * w / tp);
         return n;
     }
     return moe_terms(m, (act_dims){s, b, h, tp, sp}, e8, per_width, out, n);
@@ -247,10 +223,11 @@ double memory_layer_activations(const sim_input *in, bool keep_attention_matrix)
     /* A uniform model is one kind of block: return it exactly, not a mean of L equal terms
      * (and without the loop: this is on plan's evaluation path). */
     const param_counts *pc = in->pc;
-    if (m->encoder_layers <= 0 && m->num_experts <= 0 && (m->sliding_window <= 0 || m->sliding_layers <= 0))
+    if (m->nclass <= 0 && m->encoder_layers <= 0 && m->num_experts <= 0 &&
+        (m->sliding_window <= 0 || m->sliding_layers <= 0))
         return block_activations(in, BLOCK_DENSE, false, keep_attention_matrix);
     double total = 0, L = (double)m->num_layers;
-    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
+    for (int kind = 0; kind < pc->nclass; kind++) {
         double blocks = pc->nblocks[kind];
         if (blocks <= 0) continue;
         double local = pc->nlocal[kind];
@@ -296,8 +273,10 @@ void memory_activations(const sim_input *in, memory *mem)
     double full = memory_layer_activations(in, true), kept;
     switch (t->checkpointing) {
     case CKPT_SELECTIVE:
-        kept = in->fw->selective == SELECTIVE_OPS ? memory_layer_ops_sac(in)
-                                                  : memory_layer_activations(in, false);
+        /* torchtitan's op list is written for attention blocks; a hybrid stack keeps what
+         * drops only the attention scores. */
+        kept = in->fw->selective == SELECTIVE_OPS && m->nclass <= 0 ? memory_layer_ops_sac(in)
+                                                                    : memory_layer_activations(in, false);
         break;
     case CKPT_FULL: kept = e * s * b * h / sp; break;
     default: kept = full; break;

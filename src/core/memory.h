@@ -71,11 +71,12 @@ typedef struct act_term {
 } act_term;
 #define ACT_TERMS_MAX 16
 
-/* The terms (Korthikanti et al. Table 2, generalised) of one block of kind `kind` (a
- * block_kind of model.h), `local` for a sliding-window layer, into out (ACT_TERMS_MAX).
- * Returns how many. memory_layer_activations sums them over the model's blocks. Pure. */
+/* The terms (Korthikanti et al. Table 2, generalised) of one block of class `c` (an index into
+ * param_counts' classes: norms, its mixers' terms from mixer_ops, its MLP or experts), `local`
+ * for a sliding-window or chunked layer, into out (ACT_TERMS_MAX). Returns how many.
+ * memory_layer_activations sums them over the model's blocks. Pure. */
 int memory_block_terms(
-    const struct sim_input *in, int kind, bool local, bool keep_attention_matrix, act_term *out);
+    const struct sim_input *in, int c, bool local, bool keep_attention_matrix, act_term *out);
 
 /* Add context and allocator overhead, sum the total and decide fits. Pure. */
 void memory_finish(const struct sim_input *in, memory *mem);

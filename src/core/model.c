@@ -1,43 +1,28 @@
 /* model.c -- parameter tensors of a transformer, exact counts, and shape validation. */
 #include "core/model.h"
+#include "core/mixer.h"
+#include "core/model_tensor.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_TENSORS 64
-
-/* One parameter tensor of a block or of the model's ends. */
-typedef struct model_tensor {
-    const char *name; /* e.g. "mlp.up.weight" */
-    double numel;     /* elements */
-    double count;     /* how many of this tensor per block (experts) or in the model */
-    int module;       /* tensors with the same module id belong to one nn.Module */
-    bool active_all;  /* false for expert tensors: only top-k of `count` are used per token */
-} model_tensor;
-
-/* Append one tensor; module ids group tensors into nn.Modules. */
+/* Appends with the old signature, over a tensor_list: the embedding, head, norm and MLP lists
+ * below keep their shape. */
 static void add(model_tensor *t, int *n, int max, const char *name, double numel, double count, int module,
     bool active_all)
 {
-    if (*n < max) t[*n] = (model_tensor){name, numel, count, module, active_all};
-    (*n)++;
-}
-
-/* A norm of width w contributes a weight and, for LayerNorm with beta, a bias: two tensors,
- * one module; OLMo-1's non-parametric LayerNorm contributes nothing. */
-static void add_norm_w(
-    const model *m, model_tensor *t, int *n, int max, const char *w, const char *b, int module, double width)
-{
-    if (m->norm_weightless) return;
-    add(t, n, max, w, width, 1, module, true);
-    if (m->norm == NORM_LAYERNORM && m->norm_bias) add(t, n, max, b, width, 1, module, true);
+    tensor_list l = {t, *n, max};
+    tensor_add(&l, name, numel, count, module, active_all);
+    *n = l.n;
 }
 
 static void add_norm(
     const model *m, model_tensor *t, int *n, int max, const char *w, const char *b, int module)
 {
-    add_norm_w(m, t, n, max, w, b, module, (double)m->hidden_size);
+    tensor_list l = {t, *n, max};
+    tensor_add_norm(m, &l, w, b, module, (double)m->hidden_size);
+    *n = l.n;
 }
 
 int64_t model_expert_width(const model *m)
@@ -57,6 +42,13 @@ double model_tp_allreduces(const model *m)
 {
     double sum = 0, L = (double)m->num_layers;
     if (L <= 0) return 0;
+    /* A hybrid layer: one after its mixer (parallel mixers sum first), one after its MLP. */
+    for (int c = 0; c < m->nclass; c++) {
+        const layer_class *lc = &m->classes[c];
+        sum +=
+            model_class_layers(m, c) * ((lc->mixer != MIX_NONE ? 1 : 0) + (lc->ffn != BLOCK_NOFFN ? 1 : 0));
+    }
+    if (m->nclass > 0) return sum / L;
     for (int kind = 0; kind < BLOCK_KINDS; kind++) {
         double n = (double)model_blocks(m, (block_kind)kind);
         double per = m->parallel_block ? 1 : 2;
@@ -64,52 +56,6 @@ double model_tp_allreduces(const model *m)
         sum += n * per * model_seq_scale(m, (block_kind)kind);
     }
     return sum / L;
-}
-
-/* q, k, v, o of one attention (self or cross); `base` spaces module ids. */
-static void add_qkvo(const model *m, model_tensor *t, int *n, int max, bool cross, int base)
-{
-    double h = (double)m->hidden_size;
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-    if (m->fused_qkv && !cross) {
-        add(t, n, max, "attn.qkv.weight", h * (q + 2 * kv), 1, base, true);
-        if (m->qkv_bias) add(t, n, max, "attn.qkv.bias", q + 2 * kv, 1, base, true);
-    } else {
-        add(t, n, max, cross ? "xattn.q.weight" : "attn.q.weight", h * q, 1, base, true);
-        add(t, n, max, cross ? "xattn.k.weight" : "attn.k.weight", h * kv, 1, base + 1, true);
-        add(t, n, max, cross ? "xattn.v.weight" : "attn.v.weight", h * kv, 1, base + 2, true);
-        if (m->qkv_bias) {
-            add(t, n, max, cross ? "xattn.q.bias" : "attn.q.bias", q, 1, base, true);
-            add(t, n, max, cross ? "xattn.k.bias" : "attn.k.bias", kv, 1, base + 1, true);
-            add(t, n, max, cross ? "xattn.v.bias" : "attn.v.bias", kv, 1, base + 2, true);
-        }
-    }
-    add(t, n, max, cross ? "xattn.o.weight" : "attn.o.weight", q * h, 1, base + 3, true);
-    if (m->out_bias) add(t, n, max, cross ? "xattn.o.bias" : "attn.o.bias", h, 1, base + 3, true);
-}
-
-/* Multi-head Latent Attention (DeepSeek-V2 section 2.1; HF modeling_deepseek_v3.py shapes):
- * q through a q_lora_rank bottleneck (or one projection), a shared latent of kv_lora_rank plus
- * one rotary key of qk_rope_dim, expanded per head to nope keys and values. */
-static void add_mla(const model *m, model_tensor *t, int *n, int max)
-{
-    double h = (double)m->hidden_size, a = (double)m->num_heads;
-    double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), qr = (double)m->q_lora_rank;
-    double kvr = (double)m->kv_lora_rank, rope = (double)m->qk_rope_dim, v = (double)m->v_head_dim;
-    if (m->q_lora_rank > 0) {
-        add(t, n, max, "attn.q_a.weight", h * qr, 1, 2, true);
-        if (m->qkv_bias) add(t, n, max, "attn.q_a.bias", qr, 1, 2, true);
-        add(t, n, max, "attn.q_a_norm.weight", qr, 1, 3, true);
-        add(t, n, max, "attn.q_b.weight", qr * a * qk, 1, 4, true);
-    } else {
-        add(t, n, max, "attn.q.weight", h * a * qk, 1, 2, true);
-    }
-    add(t, n, max, "attn.kv_a.weight", h * (kvr + rope), 1, 5, true);
-    if (m->qkv_bias) add(t, n, max, "attn.kv_a.bias", kvr + rope, 1, 5, true);
-    add(t, n, max, "attn.kv_a_norm.weight", kvr, 1, 6, true);
-    add(t, n, max, "attn.kv_b.weight", kvr * a * ((double)m->qk_nope_dim + v), 1, 7, true);
-    add(t, n, max, "attn.o.weight", a * v * h, 1, 8, true);
-    if (m->out_bias) add(t, n, max, "attn.o.bias", h, 1, 8, true);
 }
 
 /* One MLP of width w: gate/up/down (gated) or fc/down, with biases if the model has them. */
@@ -132,10 +78,10 @@ static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char
     if (m->mlp_bias) add(t, n, max, nm[5], h, copies, base + 2, active_all);
 }
 
-/* Fill `t` (capacity max) with the tensors of one block of `kind` (layer = true) or the
- * model's embedding/head tensors (layer = false, kind ignored). Returns the number written, or
+/* Fill `t` (capacity max) with the tensors of one block of class c of pc (layer = true) or the
+ * model's embedding/head tensors (layer = false, c ignored). Returns the number written, or
  * -1 when max is too small. */
-static int model_tensors(const model *m, bool layer, block_kind kind, model_tensor *t, int max)
+static int model_tensors(const model *m, const param_counts *pc, bool layer, int c, model_tensor *t, int max)
 {
     static const char *const norm_w[] = {"norm1.weight", "norm2.weight", "norm3.weight", "norm4.weight"};
     static const char *const norm_b[] = {"norm1.bias", "norm2.bias", "norm3.bias", "norm4.bias"};
@@ -167,32 +113,21 @@ static int model_tensors(const model *m, bool layer, block_kind kind, model_tens
         if (m->lm_head_bias) add(t, &n, max, "lm_head.bias", v, 1, 4, true);
         return n <= max ? n : -1;
     }
-    /* Norms: pre-norm pairs, Gemma's four, a parallel block's one; a decoder block of an
-     * encoder-decoder has one more, before its cross-attention. */
-    int norms = m->block_norms > 0 ? m->block_norms : 2;
-    bool cross = m->encoder_layers > 0 && kind == BLOCK_DENSE;
-    if (cross) norms++;
-    if (norms > 4) norms = 4;
-    for (int k = 0; k < norms; k++) add_norm(m, t, &n, max, norm_w[k], norm_b[k], k);
-
-    if (m->kv_lora_rank > 0)
-        add_mla(m, t, &n, max);
-    else
-        add_qkvo(m, t, &n, max, false, 4);
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-    double hd = (double)m->head_dim;
-    if (m->qk_norm != QKNORM_NONE) {
-        /* LayerNorm q/k norms (Phi's qk_layernorm) carry a bias of the same width. */
-        double qw = m->qk_norm == QKNORM_HEAD ? hd : q, kw = m->qk_norm == QKNORM_HEAD ? hd : kv;
-        double copies = m->norm == NORM_LAYERNORM && m->norm_bias ? 2 : 1;
-        add(t, &n, max, "attn.q_norm", qw, copies, 9, true);
-        add(t, &n, max, "attn.k_norm", kw, copies, 10, true);
-    }
-    if (m->pos == POS_RELATIVE && m->rel_bias_every_layer) add(t, &n, max, "attn.rel_bias", rel, 1, 11, true);
-    if (cross) add_qkvo(m, t, &n, max, true, 12);
-
+    /* Norms first (pc->cls_norms: pre-norm pairs, Gemma's four, a parallel block's one, one
+     * more before a cross-attention; a hybrid layer's one per sub-block), then the mixers'
+     * own tensors from their ops rows, then the MLP. */
+    int norms = (int)pc->cls_norms[c];
+    for (int k = 0; k < norms && k < 4; k++) add_norm(m, t, &n, max, norm_w[k], norm_b[k], k);
+    tensor_list l = {t, n, max};
+    if (pc->mixer[c] != MIX_NONE) mixer_table[pc->mixer[c]]->tensors(m, &l, 30);
+    if (pc->mixer2[c] != MIX_NONE) mixer_table[pc->mixer2[c]]->tensors(m, &l, 40);
+    n = l.n;
+    block_kind kind = pc->kind[c];
+    if (kind == BLOCK_NOFFN) return n <= max ? n : -1;
     if (kind != BLOCK_MOE) {
-        add_mlp(m, t, &n, max, mlp_nm, (double)m->intermediate_size, 1, 16, true);
+        double w = m->dense_intermediate_size > 0 ? (double)m->dense_intermediate_size
+                                                  : (double)m->intermediate_size;
+        add_mlp(m, t, &n, max, mlp_nm, w, 1, 16, true);
         return n <= max ? n : -1;
     }
     /* MoE: a router, `num_experts` routed MLPs of which top-k are active per token, and
@@ -284,13 +219,64 @@ static void tally(const model *m, const model_tensor *t, int n, double thr, doub
         if (module_sum[j] > *largest_module) *largest_module = module_sum[j];
 }
 
+/* The block an MTP module repeats: an attention block with experts if the model has one (the
+ * last layer's kind in DeepSeek-V3, GLM-4.5, Qwen3-Next), else with a dense MLP. */
+static int mtp_class(const param_counts *pc)
+{
+    int best = 0;
+    for (int c = 0; c < pc->nclass; c++)
+        if (pc->nblocks[c] > 0 && pc->mixer[c] == MIX_ATTENTION && pc->kind[c] == BLOCK_MOE) return c;
+    for (int c = 0; c < pc->nclass; c++)
+        if (pc->nblocks[c] > 0 && pc->mixer[c] == MIX_ATTENTION && pc->kind[c] == BLOCK_DENSE) best = c;
+    return best;
+}
+
+/* The block classes: a classic model's BLOCK_KINDS (every decoder block attention, T5's decoder
+ * blocks cross-attending too), or a hybrid pattern's layer classes, with how many blocks,
+ * how many of them attend locally, their token scale and their norms. */
+static void model_classes(const model *m, param_counts *pc)
+{
+    if (m->nclass <= 0) {
+        pc->nclass = BLOCK_ENCODER + 1;
+        int norms = m->block_norms > 0 ? m->block_norms : 2;
+        for (int k = 0; k < pc->nclass; k++) {
+            bool cross = m->encoder_layers > 0 && k == BLOCK_DENSE;
+            pc->kind[k] = (block_kind)k;
+            pc->mixer[k] = MIX_ATTENTION;
+            pc->mixer2[k] = cross ? MIX_CROSS : MIX_NONE;
+            pc->cls_norms[k] = cross && norms < 4 ? norms + 1 : norms;
+            pc->nblocks[k] = (double)model_blocks(m, (block_kind)k);
+            pc->nlocal[k] = model_blocks_local(m, (block_kind)k);
+            pc->seq_scale[k] = model_seq_scale(m, (block_kind)k);
+        }
+        return;
+    }
+    /* Sliding or chunked layers are attention layers: spread over the attention classes. */
+    double attn = 0;
+    for (int c = 0; c < m->nclass; c++)
+        if (m->classes[c].mixer == MIX_ATTENTION) attn += model_class_layers(m, c);
+    double frac = attn > 0 && m->sliding_window > 0 ? fmin(1, (double)m->sliding_layers / attn) : 0;
+    pc->nclass = m->nclass;
+    for (int c = 0; c < m->nclass; c++) {
+        const layer_class *lc = &m->classes[c];
+        pc->kind[c] = lc->ffn;
+        pc->mixer[c] = lc->mixer;
+        pc->mixer2[c] = lc->mixer2;
+        pc->cls_norms[c] = (lc->mixer != MIX_NONE ? 1 : 0) + (lc->ffn != BLOCK_NOFFN ? 1 : 0);
+        pc->nblocks[c] = model_class_layers(m, c);
+        pc->nlocal[c] = lc->mixer == MIX_ATTENTION ? frac * pc->nblocks[c] : 0;
+        pc->seq_scale[c] = 1;
+    }
+}
+
 int model_count(const model *m, double small_threshold, param_counts *pc, zs_error *err)
 {
     if (model_validate(m, err)) return err ? err->code : ZS_ERR_INPUT;
     if (m->params_only) return ZS_OK; /* counts were set by model_from_params */
     memset(pc, 0, sizeof *pc);
+    model_classes(m, pc);
     model_tensor gt[MAX_TENSORS];
-    int ng = model_tensors(m, false, BLOCK_DENSE, gt, MAX_TENSORS);
+    int ng = model_tensors(m, pc, false, 0, gt, MAX_TENSORS);
     if (ng < 0) return zs_fail(err, ZS_ERR_INPUT, "internal: too many tensors");
 
     double g_all, g_active, largest_module = 0, largest_tensor = 0, L = (double)m->num_layers;
@@ -301,11 +287,11 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
     /* Each kind of block: its own tally times how many the model stacks. Sums over blocks
      * are exact; the per-layer fields are the largest block (memory of a pipeline stage) or
      * the mean over blocks (FLOPs, which multiply by num_layers). */
-    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-        double count = (double)model_blocks(m, (block_kind)kind);
+    for (int kind = 0; kind < pc->nclass; kind++) {
+        double count = pc->nblocks[kind];
         if (count <= 0) continue;
         model_tensor lt[MAX_TENSORS];
-        int nl = model_tensors(m, true, (block_kind)kind, lt, MAX_TENSORS);
+        int nl = model_tensors(m, pc, true, kind, lt, MAX_TENSORS);
         if (nl < 0) return zs_fail(err, ZS_ERR_INPUT, "internal: too many tensors");
         double all, active, small;
         tally(m, lt, nl, small_threshold, &all, &active, &small, &largest_module, &largest_tensor);
@@ -324,13 +310,14 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
         for (int j = 0; j < MAX_TENSORS; j++) modules += seen[j];
         pc->modules_per_layer = fmax(pc->modules_per_layer, modules);
         for (int j = 0; j < nl; j++) {
+            /* Norms, the MLP or experts, and the rest: the mixers' (attention, SSM). */
             double x = lt[j].numel * lt[j].count * count / L;
-            if (strncmp(lt[j].name, "attn.", 5) == 0 || strncmp(lt[j].name, "xattn.", 6) == 0)
-                pc->attention_per_layer += x;
-            else if (strncmp(lt[j].name, "norm", 4) == 0)
+            if (strncmp(lt[j].name, "norm", 4) == 0)
                 pc->norm_per_layer += x;
-            else
+            else if (strncmp(lt[j].name, "mlp.", 4) == 0 || strncmp(lt[j].name, "moe.", 4) == 0)
                 pc->mlp_per_layer += x;
+            else
+                pc->attention_per_layer += x;
         }
     }
     pc->largest_module = largest_module;
@@ -352,13 +339,7 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
      * checkpoint stores copies of both, 2 V h more. */
     if (m->mtp_layers > 0) {
         double h = (double)m->hidden_size;
-        double block = pc->blocks[model_blocks(m, BLOCK_MOE) > 0 ? BLOCK_MOE : BLOCK_DENSE];
-        pc->mtp = (double)m->mtp_layers * (3 * h + 2 * h * h + block);
-    }
-    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-        pc->nblocks[kind] = (double)model_blocks(m, (block_kind)kind);
-        pc->nlocal[kind] = model_blocks_local(m, (block_kind)kind);
-        pc->seq_scale[kind] = model_seq_scale(m, (block_kind)kind);
+        pc->mtp = (double)m->mtp_layers * (3 * h + 2 * h * h + pc->blocks[mtp_class(pc)]);
     }
     return ZS_OK;
 }

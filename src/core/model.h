@@ -14,13 +14,37 @@ typedef enum { POS_ROTARY, POS_LEARNED, POS_ALIBI, POS_RELATIVE } pos_kind;
  * (Qwen3, Gemma-3), or one weight per head channel, i.e. q and kv widths (OLMo-2, Cohere). */
 typedef enum { QKNORM_NONE, QKNORM_HEAD, QKNORM_FULL } qknorm_kind;
 
-/* The kinds of block a model stacks; model_blocks() says how many of each. */
+/* The kinds of block a model stacks, by what follows the token mixer; model_blocks() says how
+ * many of each. */
 typedef enum {
     BLOCK_DENSE,   /* decoder block with a dense MLP (with cross-attention in an encoder-decoder) */
     BLOCK_MOE,     /* decoder block whose MLP is routed experts (plus shared experts) */
     BLOCK_ENCODER, /* encoder block of an encoder-decoder (T5) */
+    BLOCK_NOFFN,   /* a mixer alone, no MLP (Nemotron-H's Mamba-2 and attention layers) */
     BLOCK_KINDS
 } block_kind;
+
+/* Token mixers, the other half of a block: each is one file (src/core/mix_*.c) plugging a row
+ * of mixer_ops[] (core/mixer.h) that gives its tensors, FLOPs and activations. */
+typedef enum {
+    MIX_ATTENTION, /* softmax attention: MHA/GQA/MQA or MLA; global, sliding or chunked */
+    MIX_DELTANET,  /* gated DeltaNet linear attention (Qwen3-Next, Qwen3.5) */
+    MIX_MAMBA2,    /* Mamba-2 selective state space (SSD) */
+    MIX_MAMBA1,    /* Mamba-1 selective scan (Jamba) */
+    MIX_CROSS,     /* cross-attention over an encoder's tokens (T5's decoder, beside attention) */
+    MIX_NONE,      /* no mixer: a block that is only an MLP (Nemotron-H's "-" and "E" layers) */
+    MIX_KINDS
+} mixer_kind;
+
+/* One class of layer in a hybrid stack: which mixer (and a second one in parallel, Falcon-H1),
+ * which kind of MLP, and how many layers of the pattern are of it. */
+typedef struct layer_class {
+    mixer_kind mixer;  /* MIX_NONE: no token mixer */
+    mixer_kind mixer2; /* a second mixer reading the same input (Falcon-H1); MIX_NONE: none */
+    block_kind ffn;    /* BLOCK_DENSE, BLOCK_MOE or BLOCK_NOFFN */
+    int64_t count;     /* layers of this class in the config's pattern */
+} layer_class;
+#define LAYER_CLASSES_MAX 6
 
 typedef struct model {
     char name[64];        /* catalog name or the file's "name" */
@@ -86,45 +110,97 @@ typedef struct model {
     int64_t rel_buckets;       /* relative-attention buckets (a bucket x head bias table) */
     bool rel_bias_every_layer; /* UMT5: every self-attention has its own table; T5: the first */
     double decoder_seq_ratio;  /* decoder tokens per encoder token; 0 = 1 */
+
+    /* Hybrid stacks (read from the config's layer pattern). nclass 0: every decoder layer is
+     * attention followed by its MLP, the classic layout the fields above describe. */
+    int nclass;
+    layer_class classes[LAYER_CLASSES_MAX];
+    bool window_chunked;             /* sliding_window is a chunk: queries see their chunk only (Llama 4) */
+    int64_t nope_layers;             /* attention layers without rotary embedding (SmolLM3, Llama 4) */
+    bool attn_sinks;                 /* a learned sink logit per head (gpt-oss): num_heads per layer */
+    bool attn_output_gate;           /* q_proj also makes a sigmoid gate of the output (Qwen3-Next) */
+    bool qk_norm_weightless;         /* q/k norms without parameters (Llama 4's L2 norm) */
+    int64_t dense_intermediate_size; /* dense blocks' MLP width when it differs from
+                                        intermediate_size (Llama 4's intermediate_size_mlp); 0 = same */
+    /* Gated DeltaNet (Yang et al. 2024, arXiv 2412.06464; HF Qwen3NextGatedDeltaNet). */
+    int64_t lin_k_heads, lin_v_heads; /* key and value heads */
+    int64_t lin_k_dim, lin_v_dim;     /* their widths */
+    int64_t lin_conv;                 /* short causal convolution width */
+    /* Mamba (Gu and Dao 2024, arXiv 2405.21060; HF Mamba2Mixer, JambaMambaMixer). */
+    int64_t ssm_inner;   /* d_inner = expand x h (Mamba-2: heads x head_dim) */
+    int64_t ssm_state;   /* d_state, N */
+    int64_t ssm_heads;   /* Mamba-2 heads H (head_dim = ssm_inner / H) */
+    int64_t ssm_groups;  /* Mamba-2 B/C groups G */
+    int64_t ssm_conv;    /* convolution width d_conv */
+    int64_t ssm_chunk;   /* SSD chunk length Q (scan FLOPs) */
+    int64_t ssm_dt_rank; /* Mamba-1 dt projection rank */
+    bool ssm_conv_bias;  /* conv1d has a bias */
+    bool ssm_proj_bias;  /* in_proj / out_proj have biases */
+    bool ssm_norm;       /* Mamba-2's gated RMSNorm over d_inner (Mamba-1: Jamba's dt/B/C norms) */
 } model;
+
+#define PC_CLASSES 8 /* >= BLOCK_KINDS and >= LAYER_CLASSES_MAX */
 
 /* Parameter counts. Doubles hold integers exactly up to 2^53 (9e15), far above any model. */
 typedef struct param_counts {
-    double total;                      /* every parameter, tied ones once */
-    double active;                     /* parameters one token passes through (MoE: top-k experts) */
-    double embedding;                  /* token + learned position embeddings + embedding norm */
-    double lm_head;                    /* untied output projection; 0 when tied */
-    double final_norm;                 /* the last norm before the LM head */
-    double per_layer;                  /* the largest block, every expert (every block for a uniform
-                                          model): a pipeline stage's worst case */
-    double per_layer_active;           /* mean over blocks of one block as one token sees it */
-    double attention_per_layer;        /* mean over blocks: q, k, v, o (or MLA) and their biases */
-    double mlp_per_layer;              /* mean over blocks: MLP or all experts plus router */
-    double norm_per_layer;             /* mean over blocks: the block's norms */
-    double largest_module;             /* largest module's own parameters: what DeepSpeed calls the
-                                          largest layer, gathered whole by ZeRO-3 */
-    double largest_tensor;             /* largest single parameter tensor */
-    double layer_small_params;         /* per block: parameters in tensors below
-                                          small_tensor_threshold elements (ZeRO-3 persistence) */
-    double global_small_params;        /* the same outside the blocks */
-    double small_tensor_threshold;     /* elements; the threshold the two fields above used */
-    double modules_per_layer;          /* linear modules in a block (experts counted each): the units
-                                          ZeRO-3 gathers one at a time */
-    double mtp;                        /* DeepSeek-V3 multi-token-prediction modules' own parameters
-                                          (embedding and head shared): not in total */
-    double blocks[BLOCK_KINDS];        /* parameters of one block of each kind */
-    double blocks_active[BLOCK_KINDS]; /* the same as one token sees it */
-    /* The model's shape by kind of block, computed once here for the evaluation path:
-     * model_blocks, model_blocks_local and model_seq_scale of each kind. */
-    double nblocks[BLOCK_KINDS];
-    double nlocal[BLOCK_KINDS];
-    double seq_scale[BLOCK_KINDS];
+    double total;                  /* every parameter, tied ones once */
+    double active;                 /* parameters one token passes through (MoE: top-k experts) */
+    double embedding;              /* token + learned position embeddings + embedding norm */
+    double lm_head;                /* untied output projection; 0 when tied */
+    double final_norm;             /* the last norm before the LM head */
+    double per_layer;              /* the largest block, every expert (every block for a uniform
+                                      model): a pipeline stage's worst case */
+    double per_layer_active;       /* mean over blocks of one block as one token sees it */
+    double attention_per_layer;    /* mean over blocks: q, k, v, o (or MLA) and their biases */
+    double mlp_per_layer;          /* mean over blocks: MLP or all experts plus router */
+    double norm_per_layer;         /* mean over blocks: the block's norms */
+    double largest_module;         /* largest module's own parameters: what DeepSpeed calls the
+                                      largest layer, gathered whole by ZeRO-3 */
+    double largest_tensor;         /* largest single parameter tensor */
+    double layer_small_params;     /* per block: parameters in tensors below
+                                      small_tensor_threshold elements (ZeRO-3 persistence) */
+    double global_small_params;    /* the same outside the blocks */
+    double small_tensor_threshold; /* elements; the threshold the two fields above used */
+    double modules_per_layer;      /* linear modules in a block (experts counted each): the units
+                                      ZeRO-3 gathers one at a time */
+    double mtp;                    /* DeepSeek-V3 multi-token-prediction modules' own parameters
+                                      (embedding and head shared): not in total */
+    /* The model's blocks by class, computed once here for the evaluation path. A classic model
+     * has the BLOCK_KINDS classes, class c of kind c with attention; a hybrid stack has its
+     * layer classes. The FLOP, memory and explain loops walk classes and never switch on a
+     * model family. */
+    int nclass;
+    block_kind kind[PC_CLASSES];      /* what follows the mixer: dense MLP, experts, none */
+    mixer_kind mixer[PC_CLASSES];     /* the token mixer (MIX_NONE: none) */
+    mixer_kind mixer2[PC_CLASSES];    /* a parallel second mixer (MIX_NONE: none) */
+    double blocks[PC_CLASSES];        /* parameters of one block of each class */
+    double blocks_active[PC_CLASSES]; /* the same as one token sees it */
+    double nblocks[PC_CLASSES];       /* blocks of the class (fractional for a scaled pattern) */
+    double nlocal[PC_CLASSES];        /* of them, sliding-window or chunked attention */
+    double seq_scale[PC_CLASSES];     /* tokens per input token (model_seq_scale) */
+    double cls_norms[PC_CLASSES];     /* h-wide norms a block of the class applies */
 } param_counts;
+
+/* Layers of class c of a hybrid stack, its pattern's count scaled to num_layers (plan's depth
+ * search changes num_layers). Never fails. */
+static inline double model_class_layers(const model *m, int c)
+{
+    double sum = 0;
+    for (int k = 0; k < m->nclass; k++) sum += (double)m->classes[k].count;
+    return sum > 0 && m->num_layers > 0 ? (double)m->classes[c].count * (double)m->num_layers / sum : 0;
+}
 
 /* How many blocks of `kind` the model stacks (they sum to num_layers). Inline: the
  * evaluation path asks for it per block kind on every configuration. */
 static inline int64_t model_blocks(const model *m, block_kind kind)
 {
+    if (m->nclass > 0) {
+        double n = 0;
+        for (int c = 0; c < m->nclass; c++)
+            if (m->classes[c].ffn == kind) n += model_class_layers(m, c);
+        return (int64_t)llround(n);
+    }
+    if (kind == BLOCK_NOFFN) return 0;
     int64_t L = m->num_layers > 0 ? m->num_layers : 0;
     int64_t enc = m->encoder_layers < 0 ? 0 : m->encoder_layers < L ? m->encoder_layers : L;
     int64_t moe = m->num_experts > 0 ? (m->moe_layers > 0 ? m->moe_layers : L - enc) : 0;

@@ -2,17 +2,27 @@
 #include "report/model_explain.h"
 
 #include "core/memory.h"
+#include "core/mixer.h"
 #include "core/scenario.h"
 #include "core/sim.h"
 #include "core/units.h"
 
-static const char *block_name(const model *m, block_kind kind)
+/* A class's name: the classic kinds as before; a hybrid layer by its mixers and MLP. */
+static const char *block_name(const model *m, const param_counts *pc, int c, char *buf, size_t len)
 {
-    switch (kind) {
-    case BLOCK_MOE: return "MoE block";
-    case BLOCK_ENCODER: return "encoder block";
-    default: return m->encoder_layers > 0 ? "decoder block (with cross-attention)" : "dense block";
+    block_kind kind = pc->kind[c];
+    if (m->nclass <= 0) {
+        switch (kind) {
+        case BLOCK_MOE: return "MoE block";
+        case BLOCK_ENCODER: return "encoder block";
+        default: return m->encoder_layers > 0 ? "decoder block (with cross-attention)" : "dense block";
+        }
     }
+    const char *mix = pc->mixer[c] == MIX_NONE ? "" : mixer_table[pc->mixer[c]]->name;
+    const char *mix2 = pc->mixer2[c] == MIX_NONE ? "" : mixer_table[pc->mixer2[c]]->name;
+    const char *ffn = kind == BLOCK_MOE ? "MoE" : kind == BLOCK_DENSE ? "MLP" : "";
+    snprintf(buf, len, "%s%s%s%s%s block", mix, *mix2 ? " || " : "", mix2, *mix && *ffn ? " + " : "", ffn);
+    return buf;
 }
 
 /* The family's features that change the count, the FLOPs or the activations. */
@@ -85,10 +95,11 @@ void model_explain(FILE *o, const scenario *s)
     fprintf(o, "  embedding %s, LM head %s, final norm %.0f; per block (total / active):\n",
         units_fmt_count(pc->embedding, a, sizeof a),
         pc->lm_head > 0 ? units_fmt_count(pc->lm_head, b, sizeof b) : "tied", pc->final_norm);
-    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-        int64_t n = model_blocks(m, (block_kind)kind);
+    char nm[96];
+    for (int kind = 0; kind < pc->nclass; kind++) {
+        double n = pc->nblocks[kind];
         if (n <= 0) continue;
-        fprintf(o, "  %4lld x %-38s %18s / %s\n", (long long)n, block_name(m, (block_kind)kind),
+        fprintf(o, "  %4.4g x %-38s %18s / %s\n", n, block_name(m, pc, kind, nm, sizeof nm),
             units_fmt_count(pc->blocks[kind], a, sizeof a),
             units_fmt_count(pc->blocks_active[kind], b, sizeof b));
     }
@@ -103,18 +114,18 @@ void model_explain(FILE *o, const scenario *s)
         "Activations of one block per micro-batch on one GPU (s %lld, b %lld, t %lld%s; e = %.0f B):\n",
         (long long)s->t->seq_len, (long long)s->t->micro_batch, (long long)s->t->tp,
         s->t->sequence_parallel ? ", sequence parallel" : "", in.bt.act);
-    for (int kind = 0; kind < BLOCK_KINDS; kind++) {
-        double n = (double)model_blocks(m, (block_kind)kind);
+    for (int kind = 0; kind < pc->nclass; kind++) {
+        double n = pc->nblocks[kind];
         if (n <= 0) continue;
-        double local = model_blocks_local(m, (block_kind)kind);
+        double local = pc->nlocal[kind];
         for (int l = 0; l < 2; l++) {
             double count = l ? local : n - local;
             if (count <= 0) continue;
             act_term terms[ACT_TERMS_MAX];
             int nt = memory_block_terms(&in, kind, l == 1, s->t->checkpointing != CKPT_SELECTIVE, terms);
             double sum = 0;
-            fprintf(o, "  %s%s, %.4g of them:\n", block_name(m, (block_kind)kind),
-                l ? " (sliding window)" : "", count);
+            fprintf(o, "  %s%s, %.4g of them:\n", block_name(m, pc, kind, nm, sizeof nm),
+                l ? (m->window_chunked ? " (chunked attention)" : " (sliding window)") : "", count);
             for (int j = 0; j < nt; j++) {
                 sum += terms[j].bytes;
                 fprintf(o, "    %-96s %12s\n", terms[j].what, units_fmt_bytes(terms[j].bytes, a, sizeof a));

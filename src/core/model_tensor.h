@@ -1,0 +1,46 @@
+/* model_tensor.h -- one parameter tensor of a block, as model.c and the mixer files list them. */
+#ifndef ZS_MODEL_TENSOR_H
+#define ZS_MODEL_TENSOR_H
+
+#include <stdbool.h>
+
+#include "core/model.h"
+
+#define MAX_TENSORS 64
+
+/* One parameter tensor of a block or of the model's ends. */
+typedef struct model_tensor {
+    const char *name; /* e.g. "mlp.up.weight" */
+    double numel;     /* elements */
+    double count;     /* how many of this tensor per block (experts) or in the model */
+    int module;       /* tensors with the same module id belong to one nn.Module (< MAX_TENSORS) */
+    bool active_all;  /* false for expert tensors: only top-k of `count` are used per token */
+} model_tensor;
+
+/* A list being filled: tensors t[0..n), capacity max; n counts past max so the caller can
+ * tell the list was too short. */
+typedef struct tensor_list {
+    model_tensor *t;
+    int n, max;
+} tensor_list;
+
+/* Append one tensor; module ids group tensors into nn.Modules. Never fails (an overflow shows
+ * as n > max). Inline: model.c and the mixer files both add, and neither calls the other. */
+static inline void tensor_add(
+    tensor_list *l, const char *name, double numel, double count, int module, bool all)
+{
+    if (l->n < l->max) l->t[l->n] = (model_tensor){name, numel, count, module, all};
+    l->n++;
+}
+
+/* A norm of width w: its weight and, for LayerNorm with beta, its bias, one module; OLMo-1's
+ * non-parametric LayerNorm adds nothing. Never fails. */
+static inline void tensor_add_norm(
+    const model *m, tensor_list *l, const char *w, const char *b, int module, double width)
+{
+    if (m->norm_weightless) return;
+    tensor_add(l, w, width, 1, module, true);
+    if (m->norm == NORM_LAYERNORM && m->norm_bias) tensor_add(l, b, width, 1, module, true);
+}
+
+#endif

@@ -70,6 +70,15 @@ static void attention_tensors(const model *m, tensor_list *l, int base)
     }
     if (m->pos == POS_RELATIVE && m->rel_bias_every_layer)
         tensor_add(l, "attn.rel_bias", (double)(m->rel_buckets * m->num_heads), 1, 11, true);
+    /* DeepSeek-V3.2's indexer (HF DeepseekV32Indexer): wq_b from the q latent, wk and its
+     * LayerNorm, and the per-head weights. */
+    if (m->idx_heads > 0) {
+        double h = (double)m->hidden_size, ih = (double)m->idx_heads, id = (double)m->idx_head_dim;
+        tensor_add(l, "attn.indexer.wq_b.weight", (double)m->q_lora_rank * ih * id, 1, 12, true);
+        tensor_add(l, "attn.indexer.wk.weight", h * id, 1, 13, true);
+        tensor_add(l, "attn.indexer.k_norm", 2 * id, 1, 13, true);
+        tensor_add(l, "attn.indexer.weights_proj.weight", h * ih, 1, 15, true);
+    }
     /* gpt-oss: one learned sink logit per head joins each softmax (HF GptOssAttention.sinks). */
     if (m->attn_sinks) tensor_add(l, "attn.sinks", (double)m->num_heads, 1, 14, true);
 }
@@ -98,6 +107,14 @@ static void attention_flops(const model *m, const training *t, const mix_dims *d
     else
         *ef = full * (1 - keys / (2 * span));
     *mf = full;
+    if (m->idx_heads > 0 && m->idx_topk > 0 && m->idx_topk < s) {
+        /* Sparse attention over idx_topk keys per query, all computed, after the indexer's
+         * causal scores over every earlier key (2 x heads x width a key). */
+        double sparse = 2 * (double)m->idx_topk * (wqk + wv);
+        double index = 2 * s * (double)(m->idx_heads * m->idx_head_dim);
+        *mf = sparse + index;
+        *ef = sparse + index / 2;
+    }
 }
 
 /* The attention part of Korthikanti et al. Table 2, generalised: Q, K, V and the output

@@ -115,11 +115,15 @@ typedef struct model {
      * attention followed by its MLP, the classic layout the fields above describe. */
     int nclass;
     layer_class classes[LAYER_CLASSES_MAX];
-    bool window_chunked;             /* sliding_window is a chunk: queries see their chunk only (Llama 4) */
-    int64_t nope_layers;             /* attention layers without rotary embedding (SmolLM3, Llama 4) */
-    bool attn_sinks;                 /* a learned sink logit per head (gpt-oss): num_heads per layer */
-    bool attn_output_gate;           /* q_proj also makes a sigmoid gate of the output (Qwen3-Next) */
-    bool qk_norm_weightless;         /* q/k norms without parameters (Llama 4's L2 norm) */
+    bool window_chunked;     /* sliding_window is a chunk: queries see their chunk only (Llama 4) */
+    int64_t nope_layers;     /* attention layers without rotary embedding (SmolLM3, Llama 4) */
+    bool attn_sinks;         /* a learned sink logit per head (gpt-oss): num_heads per layer */
+    bool attn_output_gate;   /* q_proj also makes a sigmoid gate of the output (Qwen3-Next) */
+    bool qk_norm_weightless; /* q/k norms without parameters (Llama 4's L2 norm) */
+    /* DeepSeek-V3.2's sparse attention: a lightning indexer scores every earlier token and the
+     * attention runs over the top idx_topk (DeepSeek-V3.2-Exp report, section 2.1). */
+    int64_t idx_heads, idx_head_dim; /* indexer heads and their width; 0: dense attention */
+    int64_t idx_topk;                /* keys each query attends to */
     int64_t dense_intermediate_size; /* dense blocks' MLP width when it differs from
                                         intermediate_size (Llama 4's intermediate_size_mlp); 0 = same */
     /* Gated DeltaNet (Yang et al. 2024, arXiv 2412.06464; HF Qwen3NextGatedDeltaNet). */

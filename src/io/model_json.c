@@ -7,167 +7,7 @@
 #include <string.h>
 
 #include "io/jsonutil.h"
-
-#define JSON_BIG ((int64_t)1 << 53) /* wide bounds; model_validate applies the real ones */
-
-typedef struct arch arch;
-/* A family's own keys, read after the common ones (MoE layout, MLA, Falcon's variants). */
-typedef int (*family_fn)(const cJSON *j, const arch *a, model *m, zs_error *err);
-
-/* What each HF model_type implies; the config's own keys may override the *_default fields.
- * Sources: the HF transformers configuration_*.py (defaults) and modeling_*.py (tensor
- * shapes) of each type, read at v4.57. */
-struct arch {
-    const char *type;
-    bool gated_mlp;
-    norm_kind norm;
-    bool norm_bias;
-    pos_kind pos;
-    bool fused_qkv;
-    bool qkv_bias, out_bias, mlp_bias; /* defaults; llama-family configs override with
-                                          attention_bias / mlp_bias */
-    bool tied_default;                 /* the config class's tie_word_embeddings default */
-    bool embedding_norm;
-    bool moe;        /* reads num_local_experts / num_experts_per_tok */
-    bool bias_keys;  /* honours attention_bias and mlp_bias keys */
-    int block_norms; /* h-wide norms per block (0: 2) */
-    qknorm_kind qk_norm;
-    family_fn family;     /* the family's own keys; NULL for none */
-    const char *defaults; /* JSON object: the config class's defaults for keys a
-                             published config may leave out */
-};
-
-static int fam_sliding(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_qwen2(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_gemma2(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_gemma3(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_phi(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_falcon(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_olmo(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_cohere(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_cohere2(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_qwen_moe(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_deepseek(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_t5(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_olmoe(const cJSON *j, const arch *a, model *m, zs_error *err);
-static int fam_phimoe(const cJSON *j, const arch *a, model *m, zs_error *err);
-
-/* Rows name their fields; one left out is false (flags), QKNORM_NONE or NULL. */
-#define RMS NORM_RMSNORM
-#define LN NORM_LAYERNORM
-/* One row per model type, as written (clang-format keeps them). */
-/* clang-format off */
-static const arch archs[] = {
-    {.type = "llama", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2},
-    {.type = "mistral", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true,
-     .block_norms = 2, .family = fam_sliding},
-    {.type = "mixtral", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
-     .block_norms = 2, .family = fam_sliding},
-    {.type = "qwen2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .qkv_bias = true, .block_norms = 2,
-     .family = fam_qwen2},
-    /* GPT2Config: dropout probabilities default to 0.1 */
-    {.type = "gpt2", .norm = LN, .norm_bias = true, .pos = POS_LEARNED, .fused_qkv = true, .qkv_bias = true,
-     .out_bias = true, .mlp_bias = true, .tied_default = true, .block_norms = 2,
-     .defaults = "{\"attn_pdrop\":0.1,\"resid_pdrop\":0.1,\"embd_pdrop\":0.1,\"n_positions\":1024}"},
-    {.type = "gpt_neox", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
-     .qkv_bias = true, .out_bias = true, .mlp_bias = true, .block_norms = 2},
-    {.type = "bloom", .norm = LN, .norm_bias = true, .pos = POS_ALIBI, .fused_qkv = true, .qkv_bias = true,
-     .out_bias = true, .mlp_bias = true, .tied_default = true, .embedding_norm = true, .block_norms = 2},
-    {.type = "transformer", .norm = LN, .norm_bias = true, .pos = POS_LEARNED, .fused_qkv = true,
-     .tied_default = true, .moe = true, .bias_keys = true, .block_norms = 2},
-    /* Llama-shaped families: the same tensors, plus q/k norms (Qwen3) or Granite's multipliers
-     * (which change no shape). Phi-3 fuses qkv_proj (one module; the count is the same). */
-    {.type = "granite", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true,
-     .block_norms = 2},
-    {.type = "qwen3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,
-     .qk_norm = QKNORM_HEAD, .family = fam_qwen2, .defaults = "{\"head_dim\":128}"},
-    {.type = "phi3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .fused_qkv = true, .block_norms = 2,
-     .family = fam_sliding},
-    {.type = "starcoder2", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .qkv_bias = true,
-     .out_bias = true, .mlp_bias = true, .tied_default = true, .block_norms = 2, .family = fam_sliding},
-    {.type = "olmo", .gated_mlp = true, .norm = LN, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,
-     .family = fam_olmo},
-    {.type = "olmo2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,
-     .qk_norm = QKNORM_FULL},
-    {.type = "gemma", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
-     .bias_keys = true, .block_norms = 2, .defaults = "{\"head_dim\":256}"},
-    {.type = "gemma2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
-     .bias_keys = true, .block_norms = 4, .family = fam_gemma2,
-     .defaults = "{\"head_dim\":256,\"sliding_window\":4096,\"attn_logit_softcapping\":50.0,"
-                 "\"final_logit_softcapping\":30.0}"},
-    /* Gemma3TextConfig defaults: the multimodal configs' text_config leaves most keys out. */
-    {.type = "gemma3_text", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
-     .bias_keys = true, .block_norms = 4, .qk_norm = QKNORM_HEAD, .family = fam_gemma3,
-     .defaults = "{\"vocab_size\":262208,\"hidden_size\":2304,\"intermediate_size\":9216,"
-                 "\"num_hidden_layers\":26,\"num_attention_heads\":8,\"num_key_value_heads\":4,"
-                 "\"head_dim\":256,\"max_position_embeddings\":131072,\"sliding_window\":4096,"
-                 "\"sliding_window_pattern\":6}"},
-    {.type = "gemma3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
-     .bias_keys = true, .block_norms = 4, .qk_norm = QKNORM_HEAD, .family = fam_gemma3},
-    {.type = "phi", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .qkv_bias = true, .out_bias = true,
-     .mlp_bias = true, .block_norms = 1, .family = fam_phi},
-    {.type = "falcon", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
-     .tied_default = true, .block_norms = 1, .family = fam_falcon},
-    /* Falcon's configs before its transformers port: RefinedWebModel (7B) and RefinedWeb
-     * (40B, the new decoder architecture; FalconConfig maps it so). */
-    {.type = "RefinedWebModel", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
-     .tied_default = true, .block_norms = 1, .family = fam_falcon},
-    {.type = "RefinedWeb", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,
-     .tied_default = true, .block_norms = 1, .family = fam_falcon,
-     .defaults = "{\"new_decoder_architecture\":true}"},
-    {.type = "cohere", .gated_mlp = true, .norm = LN, .pos = POS_ROTARY, .tied_default = true,
-     .bias_keys = true, .block_norms = 1, .family = fam_cohere},
-    /* Cohere2Config defaults: a 4096-token window on three layers of every four. */
-    {.type = "cohere2", .gated_mlp = true, .norm = LN, .pos = POS_ROTARY, .tied_default = true,
-     .bias_keys = true, .block_norms = 1, .family = fam_cohere2,
-     .defaults = "{\"sliding_window\":4096,\"sliding_window_pattern\":4}"},
-    {.type = "qwen2_moe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .qkv_bias = true, .moe = true,
-     .block_norms = 2, .family = fam_qwen_moe},
-    {.type = "qwen3_moe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
-     .block_norms = 2, .qk_norm = QKNORM_HEAD, .family = fam_qwen_moe, .defaults = "{\"head_dim\":128}"},
-    {.type = "deepseek_v2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true,
-     .bias_keys = true, .block_norms = 2, .family = fam_deepseek,
-     .defaults = "{\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
-                 "\"kv_lora_rank\":512,\"q_lora_rank\":1536}"},
-    {.type = "deepseek_v3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true,
-     .bias_keys = true, .block_norms = 2, .family = fam_deepseek,
-     .defaults = "{\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
-                 "\"kv_lora_rank\":512,\"q_lora_rank\":1536,\"first_k_dense_replace\":3,"
-                 "\"moe_layer_freq\":1,\"n_shared_experts\":1,\"n_routed_experts\":256,"
-                 "\"num_experts_per_tok\":8}"},
-    /* Mixtral-shaped MoE families (every MLP top-k of E SwiGLU experts, a bias-free h x E router,
-     * no shared experts). OLMoE: OLMo-2's RMS q/k norms over the whole q and k projections,
-     * experts keyed num_experts. GraniteMoE: Granite's multipliers change no shape; its fused
-     * input_linear (E x 2i x h) and output_linear (E x h x i) hold the same numbers as E gated
-     * MLPs. PhiMoE: LayerNorms with bias, attention_bias and lm_head_bias keys. Defaults: the
-     * OlmoeConfig / GraniteMoeConfig / PhimoeConfig class defaults. */
-    {.type = "olmoe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
-     .block_norms = 2, .qk_norm = QKNORM_FULL, .family = fam_olmoe,
-     .defaults = "{\"num_local_experts\":64,\"num_experts_per_tok\":8}"},
-    {.type = "granitemoe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
-     .block_norms = 2, .defaults = "{\"num_local_experts\":8,\"num_experts_per_tok\":2}"},
-    {.type = "phimoe", .gated_mlp = true, .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .moe = true,
-     .bias_keys = true, .block_norms = 2, .family = fam_phimoe,
-     .defaults = "{\"num_local_experts\":16,\"num_experts_per_tok\":2}"},
-    /* T5Config / MT5Config / UMT5Config defaults (t5-small's shape; dropout_rate 0.1). */
-    {.type = "t5", .norm = RMS, .pos = POS_RELATIVE, .tied_default = true, .block_norms = 2,
-     .family = fam_t5,
-     .defaults = "{\"vocab_size\":32128,\"d_model\":512,\"d_kv\":64,\"d_ff\":2048,\"num_layers\":6,"
-                 "\"num_heads\":8,\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,"
-                 "\"feed_forward_proj\":\"relu\",\"n_positions\":512}"},
-    {.type = "mt5", .norm = RMS, .pos = POS_RELATIVE, .block_norms = 2, .family = fam_t5,
-     .defaults = "{\"vocab_size\":250112,\"d_model\":512,\"d_kv\":64,\"d_ff\":1024,\"num_layers\":8,"
-                 "\"num_heads\":6,\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,"
-                 "\"feed_forward_proj\":\"gated-gelu\",\"n_positions\":512}"},
-    {.type = "umt5", .norm = RMS, .pos = POS_RELATIVE, .tied_default = true, .block_norms = 2,
-     .family = fam_t5,
-     .defaults = "{\"vocab_size\":250112,\"d_model\":512,\"d_kv\":64,\"d_ff\":1024,\"num_layers\":8,"
-                 "\"num_heads\":6,\"relative_attention_num_buckets\":32,\"dropout_rate\":0.1,"
-                 "\"feed_forward_proj\":\"gated-gelu\",\"n_positions\":512}"},
-};
-/* clang-format on */
-#undef RMS
-#undef LN
+#include "io/model_arch.h"
 
 /* HF spells the same quantity differently per model type. */
 static const char *const K_HIDDEN[] = {"hidden_size", "n_embd", "n_embed", "d_model", NULL};
@@ -212,322 +52,23 @@ static int parse_enum(
     return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": \"%s\" is not one of %s", key, s, list);
 }
 
-/* The supported model_type values, "a, b or c", for messages. */
-static const char *type_list(char *list, size_t len)
+/* Append one sentence to the notes (NULL: none kept). */
+static void note(model_notes *n, const char *fmt, const char *a, const char *b)
 {
-    list[0] = '\0';
-    size_t n = sizeof archs / sizeof archs[0];
-    for (size_t i = 0; i < n; i++) {
-        strncat(list, i == 0 ? "" : i + 1 == n ? " or " : ", ", len - strlen(list) - 1);
-        strncat(list, archs[i].type, len - strlen(list) - 1);
-    }
-    return list;
+    if (!n) return;
+    size_t used = strlen(n->text);
+    if (used + 2 >= sizeof n->text) return;
+    snprintf(n->text + used, sizeof n->text - used, fmt, a, b);
+    used = strlen(n->text);
+    if (used + 1 < sizeof n->text) strcat(n->text, "\n");
 }
 
-/* Layers whose layer_types entry names sliding attention (Gemma-2/3, newer HF configs);
- * -1 when the config has no layer_types list. */
-static int64_t count_layer_types(const cJSON *j, const char *what)
-{
-    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(j, "layer_types");
-    if (!cJSON_IsArray(lt)) return -1;
-    int64_t n = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, lt) if (cJSON_IsString(e) && strcmp(e->valuestring, what) == 0) n++;
-    return n;
-}
-
-static int read_int(const cJSON *j, const char *key, int64_t *out, zs_error *err)
-{
-    bool have;
-    return json_get_int(j, key, -JSON_BIG, JSON_BIG, out, &have, err);
-}
-
-/* Mistral, Mixtral, Phi-3, StarCoder2: a sliding_window (when not null) applies to every
- * layer (HF MistralAttention passes config.sliding_window to every layer). StarCoder2's
- * use_bias switches every linear bias (Starcoder2Config default true). */
-static int fam_sliding(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    bool have, bias;
-    if (read_int(j, "sliding_window", &m->sliding_window, err)) return err->code;
-    if (m->sliding_window > 0) m->sliding_layers = m->num_layers;
-    if (json_get_bool(j, "use_bias", &bias, &have, err)) return err->code;
-    if (have) m->qkv_bias = m->out_bias = m->mlp_bias = bias;
-    return ZS_OK;
-}
-
-/* Qwen2/Qwen3: sliding windows only with use_sliding_window, on layers from max_window_layers
- * up (HF Qwen2Attention; newer configs list layer_types instead). */
-static int fam_qwen2(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    bool have, use = false;
-    int64_t from = m->num_layers;
-    if (json_get_bool(j, "use_sliding_window", &use, &have, err)) return err->code;
-    if (!use) return ZS_OK;
-    if (read_int(j, "sliding_window", &m->sliding_window, err)) return err->code;
-    if (read_int(j, "max_window_layers", &from, err)) return err->code;
-    int64_t n = count_layer_types(j, "sliding_attention");
-    m->sliding_layers = n >= 0 ? n : from < m->num_layers ? m->num_layers - (from > 0 ? from : 0) : 0;
-    if (m->sliding_window <= 0) m->sliding_layers = 0;
-    return ZS_OK;
-}
-
-static int read_softcaps(const cJSON *j, model *m, zs_error *err)
-{
-    bool have;
-    if (json_get_number(j, "attn_logit_softcapping", 0, 1e9, &m->attn_softcap, &have, err)) return err->code;
-    if (json_get_number(j, "final_logit_softcapping", 0, 1e9, &m->final_softcap, &have, err))
-        return err->code;
-    return ZS_OK;
-}
-
-/* Gemma-2: every other layer (even indices) is local (HF Gemma2DecoderLayer is_sliding). */
-static int fam_gemma2(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    if (read_int(j, "sliding_window", &m->sliding_window, err) || read_softcaps(j, m, err)) return err->code;
-    int64_t n = count_layer_types(j, "sliding_attention");
-    m->sliding_layers = m->sliding_window > 0 ? (n >= 0 ? n : (m->num_layers + 1) / 2) : 0;
-    return ZS_OK;
-}
-
-/* Local layers by sliding_window_pattern (default `pattern`): layer i is global when
- * (i + 1) % pattern == 0 and slides otherwise, L - floor(L / pattern) of them (HF Gemma3 and
- * Cohere2 configs); a layer_types list, when given, names each layer instead. */
-static int read_pattern(const cJSON *j, model *m, int64_t pattern, zs_error *err)
-{
-    if (read_int(j, "sliding_window", &m->sliding_window, err)) return err->code;
-    if (read_int(j, "sliding_window_pattern", &pattern, err)) return err->code;
-    int64_t n = count_layer_types(j, "sliding_attention");
-    if (n < 0) n = pattern > 0 ? m->num_layers - m->num_layers / pattern : 0;
-    m->sliding_layers = m->sliding_window > 0 ? n : 0;
-    return ZS_OK;
-}
-
-/* Gemma-3: five local layers to one global. */
-static int fam_gemma3(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    if (read_softcaps(j, m, err)) return err->code;
-    return read_pattern(j, m, 6, err);
-}
-
-/* Phi-1/1.5/2 (PhiForCausalLM): one input LayerNorm shared by parallel attention and MLP,
- * biases everywhere including the LM head; qk_layernorm adds LayerNorm(head_dim) to q and k. */
-static int fam_phi(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    bool have, qkln = false;
-    m->parallel_block = true;
-    m->lm_head_bias = true;
-    if (json_get_bool(j, "qk_layernorm", &qkln, &have, err)) return err->code;
-    if (qkln) m->qk_norm = QKNORM_HEAD; /* weight only counted; bias of head_dim each below */
-    return ZS_OK;
-}
-
-/* Falcon (FalconConfig / modeling_falcon.py): the old decoder (7B) is multi-query with one
- * input LayerNorm for parallel attention + MLP; new_decoder_architecture (40B, 180B) has
- * num_kv_heads groups and two norms (ln_attn, ln_mlp); without parallel_attn (RW-1B) a
- * second norm sits before the MLP. `bias` switches every linear bias; alibi replaces rotary. */
-static int fam_falcon(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    bool have, nda = false, parallel = true, bias = false, alibi = false, mqa = true;
-    int64_t nln = 0;
-    if (json_get_bool(j, "new_decoder_architecture", &nda, &have, err)) return err->code;
-    if (json_get_bool(j, "parallel_attn", &parallel, &have, err)) return err->code;
-    if (json_get_bool(j, "bias", &bias, &have, err)) return err->code;
-    if (json_get_bool(j, "alibi", &alibi, &have, err)) return err->code;
-    if (json_get_bool(j, "multi_query", &mqa, &have, err)) return err->code;
-    if (read_int(j, "num_ln_in_parallel_attn", &nln, err)) return err->code;
-    if (nda) {
-        m->num_kv_heads = m->num_heads;
-        if (read_int(j, "num_kv_heads", &m->num_kv_heads, err)) return err->code;
-        if (read_int(j, "n_head_kv", &m->num_kv_heads, err)) return err->code;
-    } else {
-        m->num_kv_heads = mqa ? 1 : m->num_heads;
-    }
-    m->parallel_block = parallel;
-    m->block_norms = (nda && (nln == 0 || nln == 2)) ? 2 : parallel ? 1 : 2;
-    m->qkv_bias = m->out_bias = m->mlp_bias = bias;
-    m->pos = alibi ? POS_ALIBI : POS_ROTARY;
-    return ZS_OK;
-}
-
-/* OLMo: the HF port (OlmoForCausalLM) has LayerNorms without parameters. The original
- * hf_olmo config.json (d_model, n_layers, mlp_ratio, ...) pads the vocabulary to
- * embedding_size, fuses the SwiGLU input projection (mlp_hidden_size is both halves), and
- * switches biases, affine norms and tying with include_bias / layer_norm_with_affine /
- * weight_tying (OLMo ModelConfig defaults: true, true, true). */
-static int fam_olmo(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    bool have;
-    m->norm_weightless = true;
-    if (!cJSON_GetObjectItemCaseSensitive(j, "d_model")) return ZS_OK;
-    bool bias = true, affine = true, tied = true;
-    int64_t ffn = 0, ratio = 4;
-    if (json_get_bool(j, "include_bias", &bias, &have, err)) return err->code;
-    if (json_get_bool(j, "layer_norm_with_affine", &affine, &have, err)) return err->code;
-    if (json_get_bool(j, "weight_tying", &tied, &have, err)) return err->code;
-    if (read_int(j, "embedding_size", &m->vocab_size, err)) return err->code;
-    if (read_int(j, "n_kv_heads", &m->num_kv_heads, err)) return err->code;
-    if (read_int(j, "mlp_ratio", &ratio, err)) return err->code;
-    if (read_int(j, "mlp_hidden_size", &ffn, err)) return err->code;
-    m->intermediate_size = (ffn > 0 ? ffn : ratio * m->hidden_size) / 2;
-    m->qkv_bias = m->out_bias = m->mlp_bias = bias;
-    m->norm_weightless = !affine;
-    m->norm_bias = affine && bias;
-    m->tied_embeddings = tied;
-    m->fused_qkv = true;
-    return ZS_OK;
-}
-
-/* Cohere (Command-R): one weight-only LayerNorm before parallel attention and MLP;
- * use_qk_norm adds weight-only LayerNorms over (heads, head_dim) on q and k. */
-static int fam_cohere(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    bool have, qk = false;
-    m->parallel_block = true;
-    if (json_get_bool(j, "use_qk_norm", &qk, &have, err)) return err->code;
-    if (qk) m->qk_norm = QKNORM_FULL;
-    return ZS_OK;
-}
-
-/* Cohere2 (Command R7B, Command A; HF modeling_cohere2.py): Command-R's parallel block (one
- * weight-only LayerNorm, gated MLP, tied head, logit_scale) without q/k norms, GQA, and three
- * of every four layers sliding over sliding_window keys (Cohere2DecoderLayer.is_sliding:
- * (i + 1) % sliding_window_pattern != 0; Cohere2Config's BC default pattern 4). Only the
- * sliding layers rotate q and k (Cohere2Attention); the global ones have no position
- * embedding, which has no parameters, so pos stays rotary: compute.c's rotary traffic term
- * (2 e (q + kv) bytes a token) then also counts the global quarter of the layers. */
-static int fam_cohere2(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    m->parallel_block = true;
-    return read_pattern(j, m, 4, err);
-}
-
-/* Qwen2-MoE / Qwen3-MoE: layer i has experts unless listed in mlp_only_layers, when
- * (i + 1) % decoder_sparse_step == 0; Qwen2-MoE adds one gated shared expert. */
-static int fam_qwen_moe(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    int64_t step = 1;
-    if (read_int(j, "num_experts", &m->num_experts, err)) return err->code;
-    if (read_int(j, "moe_intermediate_size", &m->moe_intermediate_size, err)) return err->code;
-    if (read_int(j, "decoder_sparse_step", &step, err)) return err->code;
-    if (strcmp(a->type, "qwen2_moe") == 0) {
-        if (read_int(j, "shared_expert_intermediate_size", &m->shared_intermediate_size, err))
-            return err->code;
-        m->shared_expert_gate = m->shared_intermediate_size > 0;
-    }
-    if (step < 1)
-        return zs_fail(
-            err, ZS_ERR_INPUT, "field \"decoder_sparse_step\": %lld (expected 1 or more)", (long long)step);
-    const cJSON *only = cJSON_GetObjectItemCaseSensitive(j, "mlp_only_layers");
-    m->moe_layers = 0;
-    if (m->num_layers < 1 || m->num_layers > 100000) return ZS_OK; /* model_validate names it */
-    /* One pass over the list (each listed layer once), one over the layers. */
-    bool *dense = calloc((size_t)m->num_layers, sizeof *dense);
-    if (!dense) return zs_fail(err, ZS_ERR_INPUT, "out of memory");
-    const cJSON *e;
-    cJSON_ArrayForEach(e, only) if (cJSON_IsNumber(e) && e->valuedouble >= 0 &&
-        e->valuedouble < (double)m->num_layers) dense[(int64_t)e->valuedouble] = true;
-    for (int64_t i = 0; i < m->num_layers; i++)
-        if (!dense[i] && (i + 1) % step == 0) m->moe_layers++;
-    free(dense);
-    return fam_qwen2(j, a, m, err);
-}
-
-/* DeepSeek-V2/V3: Multi-head Latent Attention, and experts in layer i when
- * i >= first_k_dense_replace and i % moe_layer_freq == 0 (n_shared_experts shared ones of the
- * same width); V3's noaux_tc router keeps an e_score_correction_bias per expert. */
-static int fam_deepseek(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    int64_t k = 0, freq = 1, shared = 0;
-    char method[32] = "";
-    bool have;
-    if (read_int(j, "n_routed_experts", &m->num_experts, err)) return err->code;
-    if (read_int(j, "moe_intermediate_size", &m->moe_intermediate_size, err)) return err->code;
-    if (read_int(j, "n_shared_experts", &shared, err)) return err->code;
-    if (read_int(j, "first_k_dense_replace", &k, err)) return err->code;
-    if (read_int(j, "moe_layer_freq", &freq, err)) return err->code;
-    if (read_int(j, "q_lora_rank", &m->q_lora_rank, err)) return err->code;
-    if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "q_lora_rank")))
-        m->q_lora_rank = 0; /* null: V2-Lite */
-    if (read_int(j, "kv_lora_rank", &m->kv_lora_rank, err)) return err->code;
-    if (read_int(j, "qk_nope_head_dim", &m->qk_nope_dim, err)) return err->code;
-    if (read_int(j, "qk_rope_head_dim", &m->qk_rope_dim, err)) return err->code;
-    if (read_int(j, "v_head_dim", &m->v_head_dim, err)) return err->code;
-    if (read_int(j, "num_nextn_predict_layers", &m->mtp_layers, err)) return err->code;
-    if (json_get_string(j, "topk_method", method, sizeof method, &have, err)) return err->code;
-    if (freq < 1)
-        return zs_fail(
-            err, ZS_ERR_INPUT, "field \"moe_layer_freq\": %lld (expected 1 or more)", (long long)freq);
-    if (shared < 0 || shared > 1000 || m->moe_intermediate_size > JSON_BIG / 1000)
-        return zs_fail(err, ZS_ERR_INPUT,
-            "field \"n_shared_experts\": %lld is out of range (expected 0 to 1000)", (long long)shared);
-    m->shared_intermediate_size = shared * m->moe_intermediate_size;
-    m->router_bias = strcmp(a->type, "deepseek_v3") == 0 || strcmp(method, "noaux_tc") == 0;
-    m->moe_layers = 0;
-    for (int64_t i = k < 0 ? 0 : k; i < m->num_layers && i < 100000; i++)
-        if (i % freq == 0) m->moe_layers++;
-    /* Attention widths for the shared code paths: q/k heads of nope + rope, all heads keyed. */
-    m->num_kv_heads = m->num_heads;
-    m->head_dim = m->qk_nope_dim + m->qk_rope_dim;
-    return ZS_OK;
-}
-
-/* OLMoE: published configs spell the experts' count num_experts; OlmoeConfig's attribute_map
- * accepts num_local_experts too (read by the common MoE keys, default 64), which this overrides. */
-static int fam_olmoe(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    (void)a;
-    return read_int(j, "num_experts", &m->num_experts, err);
-}
-
-/* PhiMoE (PhimoeForCausalLM): nn.Linear(h, V, bias=lm_head_bias); a sliding_window, when set,
- * applies to every layer as in Mixtral. */
-static int fam_phimoe(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    bool have;
-    if (json_get_bool(j, "lm_head_bias", &m->lm_head_bias, &have, err)) return err->code;
-    return fam_sliding(j, a, m, err);
-}
-
-/* T5/MT5/UMT5 (T5ForConditionalGeneration): num_layers encoder blocks and num_decoder_layers
- * (default num_layers) decoder blocks with cross-attention; d_kv per head; weight-only RMS
- * norms, no biases; gated-gelu feed-forward (v1.1, mT5, Flan) has wi_0 and wi_1. */
-static int fam_t5(const cJSON *j, const arch *a, model *m, zs_error *err)
-{
-    int64_t enc = 0, dec = -1;
-    char ff[32] = "relu";
-    bool have;
-    if (read_int(j, "num_layers", &enc, err)) return err->code;
-    if (read_int(j, "num_decoder_layers", &dec, err)) return err->code;
-    if (read_int(j, "d_kv", &m->head_dim, err)) return err->code;
-    if (read_int(j, "d_ff", &m->intermediate_size, err)) return err->code;
-    if (read_int(j, "relative_attention_num_buckets", &m->rel_buckets, err)) return err->code;
-    if (json_get_string(j, "feed_forward_proj", ff, sizeof ff, &have, err)) return err->code;
-    if (dec < 0) dec = enc;
-    if (enc < 1 || dec < 1 || enc > 100000 || dec > 100000)
-        return zs_fail(err, ZS_ERR_INPUT,
-            "field \"num_layers\": %lld encoder and %lld decoder layers (expected 1 to 100000 each)",
-            (long long)enc, (long long)dec);
-    m->encoder_layers = enc;
-    m->num_layers = enc + dec;
-    m->gated_mlp = strncmp(ff, "gated-", 6) == 0;
-    m->rel_bias_every_layer = strcmp(a->type, "umt5") == 0;
-    return ZS_OK;
-}
-
-/* A copy of `j` with the family's class defaults added for the keys it leaves out. */
-static cJSON *with_defaults(const cJSON *j, const char *defaults)
+/* A copy of `j` with the family's class defaults added for the keys it leaves out, each
+ * named in the notes (a missing key that changes shapes is never a silent guess). */
+static cJSON *with_defaults(const cJSON *j, const arch *a, model_notes *notes)
 {
     cJSON *c = cJSON_Duplicate(j, 1);
-    cJSON *d = defaults ? cJSON_Parse(defaults) : NULL;
+    cJSON *d = a->defaults ? cJSON_Parse(a->defaults) : NULL;
     if (c && d) {
         const cJSON *e;
         cJSON_ArrayForEach(e, d)
@@ -535,6 +76,10 @@ static cJSON *with_defaults(const cJSON *j, const char *defaults)
             /* A key present as null keeps its null: DeepSeek-V2-Lite's q_lora_rank: null
              * means no q compression, not the class default. */
             if (cJSON_GetObjectItemCaseSensitive(c, e->string)) continue;
+            char *v = cJSON_PrintUnformatted(e);
+            if (v && (strcmp(e->string, "intermediate_size") == 0 || strcmp(e->string, "head_dim") == 0))
+                note(notes, "\"%s\" is missing: the configuration class's default %s is used", e->string, v);
+            cJSON_free(v);
             cJSON_AddItemToObject(c, e->string, cJSON_Duplicate(e, 1));
         }
     }
@@ -544,47 +89,89 @@ static cJSON *with_defaults(const cJSON *j, const char *defaults)
 
 static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err);
 
-static int from_json(const cJSON *j, model *m, zs_error *err)
+/* Read j with row a: defaults added, the row's keys and hook. */
+static int from_row(const cJSON *j, const arch *a, model *m, model_notes *notes, zs_error *err)
 {
-    memset(m, 0, sizeof *m);
-    bool have;
-    if (json_get_string(j, "model_type", m->model_type, sizeof m->model_type, &have, err)) return err->code;
-    char types[512];
-    if (!have)
-        return zs_fail(
-            err, ZS_ERR_INPUT, "missing field \"model_type\" (%s)", type_list(types, sizeof types));
-    const arch *a = NULL;
-    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
-        if (strcmp(archs[i].type, m->model_type) == 0) a = &archs[i];
-    if (!a)
-        return zs_fail(err, ZS_ERR_INPUT, "field \"model_type\": \"%s\" is not supported (expected %s)",
-            m->model_type, type_list(types, sizeof types));
-    /* Gemma-3's multimodal config nests the language model in text_config (Gemma3TextConfig
-     * defaults); the vision tower is not counted. */
-    const cJSON *text = cJSON_GetObjectItemCaseSensitive(j, "text_config");
-    if (strcmp(a->type, "gemma3") == 0 && cJSON_IsObject(text)) {
-        for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
-            if (strcmp(archs[i].type, "gemma3_text") == 0) a = &archs[i];
-        cJSON *c = with_defaults(text, a->defaults);
-        if (!c) return zs_fail(err, ZS_ERR_INPUT, "out of memory");
-        int rc = from_json_arch(c, a, m, err);
-        cJSON_Delete(c);
-        if (rc) {
-            zs_error_prefix(err, "text_config");
-            return rc;
-        }
-        if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
-        if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
-        if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err))
-            return err->code;
-        snprintf(m->model_type, sizeof m->model_type, "gemma3");
-        return ZS_OK;
-    }
-    cJSON *c = with_defaults(j, a->defaults);
+    cJSON *c = with_defaults(j, a, notes);
     if (!c) return zs_fail(err, ZS_ERR_INPUT, "out of memory");
     int rc = from_json_arch(c, a, m, err);
     cJSON_Delete(c);
     return rc;
+}
+
+/* A wrapper (vision-language) config: the language model from text_config (read with the row
+ * text_config's model_type names, else the wrapper's text row), or from the top level when the
+ * published config is flat (Qwen2.5-VL); top-level tie_word_embeddings applies when
+ * text_config leaves it out. The vision tower is stated, not counted. */
+static int from_wrapper(const cJSON *j, const arch *wrap, model *m, model_notes *notes, zs_error *err)
+{
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(j, "text_config");
+    const arch *a = model_arch_find(wrap->text);
+    if (!cJSON_IsObject(text)) {
+        if (!a)
+            return zs_fail(err, ZS_ERR_INPUT, "missing field \"text_config\" (the language model's keys)");
+        return from_row(j, a, m, notes, err);
+    }
+    const cJSON *tt = cJSON_GetObjectItemCaseSensitive(text, "model_type");
+    const arch *named = cJSON_IsString(tt) ? model_arch_find(tt->valuestring) : NULL;
+    if (named && !named->text) a = named;
+    if (!a) return zs_fail(err, ZS_ERR_INPUT, "internal: no text row for \"%s\"", wrap->type);
+    cJSON *c = cJSON_Duplicate(text, 1);
+    if (!c) return zs_fail(err, ZS_ERR_INPUT, "out of memory");
+    const cJSON *tie = cJSON_GetObjectItemCaseSensitive(j, "tie_word_embeddings");
+    if (tie && !cJSON_GetObjectItemCaseSensitive(c, "tie_word_embeddings"))
+        cJSON_AddItemToObject(c, "tie_word_embeddings", cJSON_Duplicate(tie, 1));
+    int rc = from_row(c, a, m, notes, err);
+    cJSON_Delete(c);
+    if (rc) {
+        zs_error_prefix(err, "text_config");
+        return rc;
+    }
+    return ZS_OK;
+}
+
+static int from_json(const cJSON *j, bool strict, model *m, model_notes *notes, zs_error *err)
+{
+    memset(m, 0, sizeof *m);
+    bool have;
+    char type[32];
+    if (json_get_string(j, "model_type", type, sizeof type, &have, err)) return err->code;
+    char types[1400];
+    if (!have)
+        return zs_fail(
+            err, ZS_ERR_INPUT, "missing field \"model_type\" (%s)", model_arch_types(types, sizeof types));
+    const arch *a = model_arch_find(type);
+    if (!a) {
+        if (strict || !model_generic_fits(j))
+            return zs_fail(err, ZS_ERR_INPUT, "field \"model_type\": \"%s\" is not supported (expected %s)%s",
+                type, model_arch_types(types, sizeof types),
+                strict ? "; without --strict a config with the standard keys loads as a generic decoder"
+                       : "");
+        int rc = model_generic(j, type, m, notes, err);
+        if (rc == ZS_OK && notes) notes->approximate = true;
+        return rc;
+    }
+    /* Gemma-3's multimodal config nests the language model in text_config (Gemma3TextConfig
+     * defaults); the vision tower is not counted. */
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(j, "text_config");
+    if (strcmp(a->type, "gemma3") == 0 && cJSON_IsObject(text)) {
+        if (from_row(text, model_arch_find("gemma3_text"), m, notes, err)) {
+            zs_error_prefix(err, "text_config");
+            return err->code;
+        }
+    } else if (a->text) {
+        if (from_wrapper(j, a, m, notes, err)) return err->code;
+    } else {
+        return from_row(j, a, m, notes, err);
+    }
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "vision_config")))
+        note(notes, "%s: the vision tower (vision_config) is not counted; the text model is%s", type, "");
+    if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
+    if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
+    if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err))
+        return err->code;
+    snprintf(m->model_type, sizeof m->model_type, "%s", a->type);
+    return ZS_OK;
 }
 
 /* The sizes under any of their HF spellings: hidden, layers, heads, vocabulary, key/value
@@ -719,11 +306,88 @@ static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err
     return model_validate(m, err);
 }
 
-int model_from_json(const cJSON *root, const char *origin, model *m, zs_error *err)
+/* Keys the generic decoder reads (fam_generic and the common keys). */
+static const char *const GENERIC_READ[] = {"model_type", "hidden_size", "num_hidden_layers",
+    "num_attention_heads", "num_key_value_heads", "head_dim", "intermediate_size", "vocab_size",
+    "tie_word_embeddings", "max_position_embeddings", "attention_bias", "mlp_bias", "num_local_experts",
+    "num_experts", "n_routed_experts", "num_experts_per_tok", "moe_intermediate_size",
+    "shared_expert_intermediate_size", "n_shared_experts", "first_k_dense_replace", "decoder_sparse_step",
+    "mlp_only_layers", "sliding_window", "use_sliding_window", "layer_types", "use_qk_norm", "name", "source",
+    "_name_or_path", "capacity_factor", "attention_dropout", "hidden_dropout", NULL};
+/* Keys that set no shape: token ids, dtypes, rotary and norm constants, router options. */
+static const char *const GENERIC_HARMLESS[] = {"architectures", "auto_map", "bos_token_id", "eos_token_id",
+    "pad_token_id", "torch_dtype", "dtype", "transformers_version", "rope_theta", "rope_scaling",
+    "rope_parameters", "partial_rotary_factor", "rms_norm_eps", "layer_norm_eps", "norm_eps",
+    "layer_norm_epsilon", "initializer_range", "use_cache", "hidden_act", "quantization_config",
+    "router_aux_loss_coef", "output_router_logits", "norm_topk_prob", "routed_scaling_factor", "scoring_func",
+    "topk_method", "n_group", "topk_group", "max_window_layers", "pretraining_tp", "tokenizer_class",
+    "num_logits_to_keep", "logits_to_keep", "router_jitter_noise", "attn_implementation", NULL};
+
+static bool listed(const char *const *l, const char *k)
 {
-    int rc = from_json(root, m, err);
+    for (; *l; l++)
+        if (strcmp(*l, k) == 0) return true;
+    return false;
+}
+
+bool model_generic_fits(const cJSON *j)
+{
+    static const char *const need[] = {
+        "hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, need[i]))) return false;
+    const cJSON *ed = cJSON_GetObjectItemCaseSensitive(j, "is_encoder_decoder");
+    return !cJSON_IsTrue(ed);
+}
+
+int model_generic(const cJSON *j, const char *type, model *m, model_notes *notes, zs_error *err)
+{
+    static const arch generic = {.type = "generic",
+        .gated_mlp = true,
+        .norm = NORM_RMSNORM,
+        .pos = POS_ROTARY,
+        .moe = true,
+        .bias_keys = true,
+        .block_norms = 2,
+        .family = fam_generic};
+    char unknown[600] = "";
+    const cJSON *e;
+    cJSON_ArrayForEach(e, j)
+    {
+        if (!e->string || listed(GENERIC_READ, e->string) || listed(GENERIC_HARMLESS, e->string)) continue;
+        size_t used = strlen(unknown);
+        snprintf(unknown + used, sizeof unknown - used, "%s%s", used ? ", " : "", e->string);
+    }
+    note(notes,
+        "model_type \"%s\" is not one zerosim knows: read as a generic decoder (Llama-shaped: "
+        "gated MLP, RMSNorm, rotary, the usual MoE and sliding-window keys); counts are approximate until "
+        "--weights confirms them (--strict refuses instead)%s",
+        type, "");
+    if (unknown[0]) note(notes, "keys not understood (they may change shapes): %s%s", unknown, "");
+    if (!cJSON_GetObjectItemCaseSensitive(j, "intermediate_size"))
+        note(notes, "\"intermediate_size\" is missing: %s%s", "LlamaConfig's default 11008 is used", "");
+    cJSON *c = cJSON_Duplicate(j, 1);
+    if (!c) return zs_fail(err, ZS_ERR_INPUT, "out of memory");
+    if (!cJSON_GetObjectItemCaseSensitive(c, "intermediate_size"))
+        cJSON_AddNumberToObject(c, "intermediate_size", 11008);
+    int rc = from_json_arch(c, &generic, m, err);
+    cJSON_Delete(c);
+    if (rc == ZS_OK) snprintf(m->model_type, sizeof m->model_type, "%s", type);
+    return rc;
+}
+
+int model_from_json_ex(
+    const cJSON *root, const char *origin, bool strict, model *m, model_notes *notes, zs_error *err)
+{
+    if (notes) memset(notes, 0, sizeof *notes);
+    int rc = from_json(root, strict, m, notes, err);
     if (rc) zs_error_prefix(err, origin);
     return rc;
+}
+
+int model_from_json(const cJSON *root, const char *origin, model *m, zs_error *err)
+{
+    return model_from_json_ex(root, origin, false, m, NULL, err);
 }
 
 void model_name_from_path(const char *path, const char *name_or_path, char *out, size_t len)
@@ -761,9 +425,14 @@ void model_name_from_path(const char *path, const char *name_or_path, char *out,
 
 int model_load(const char *path, model *m, zs_error *err)
 {
+    return model_load_ex(path, false, m, NULL, err);
+}
+
+int model_load_ex(const char *path, bool strict, model *m, model_notes *notes, zs_error *err)
+{
     cJSON *root;
     if (json_load_object(path, &root, err)) return err->code;
-    int rc = model_from_json(root, path, m, err);
+    int rc = model_from_json_ex(root, path, strict, m, notes, err);
     if (rc == ZS_OK && m->name[0] == '\0') {
         /* Name an unnamed file after itself, dots kept: "dir/qwen2.5-72b.json" -> "qwen2.5-72b". */
         const cJSON *np = cJSON_GetObjectItemCaseSensitive(root, "_name_or_path");

@@ -2,6 +2,7 @@
 #ifndef ZS_MODEL_JSON_H
 #define ZS_MODEL_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -19,8 +20,32 @@
  * starts with the path and names the field and what was expected. */
 int model_load(const char *path, model *m, zs_error *err);
 
+/* What a load did that its user should be told: the class defaults used for missing keys
+ * that set shapes, a vision tower left out, an unknown model_type read as a generic decoder
+ * with the keys it did not understand. The caller prints it; the loader never does. */
+typedef struct model_notes {
+    char text[1024];  /* complete sentences, one a line, each ending in '\n'; "" for none */
+    bool approximate; /* counts are approximate until a checkpoint (--weights) confirms them */
+} model_notes;
+
+/* model_load with notes (may be NULL) and `strict`: refuse an unknown model_type instead of
+ * reading it as a generic decoder. Fails as model_load does. */
+int model_load_ex(const char *path, bool strict, model *m, model_notes *notes, zs_error *err);
+
+/* A decoder-only config of an unknown model_type that carries the standard keys, read as a
+ * Llama-shaped decoder (with the usual MoE and sliding-window keys); the notes name the type,
+ * every key not understood, and that the counts are approximate (model_generic.c). Fails with
+ * ZS_ERR_INPUT like model_load. */
+int model_generic(const cJSON *j, const char *type, model *m, model_notes *notes, zs_error *err);
+
+/* Whether j has the standard keys a generic decoder needs (hidden_size, num_hidden_layers,
+ * num_attention_heads, vocab_size) and is not an encoder-decoder. Never fails. */
+bool model_generic_fits(const cJSON *j);
+
 /* The same from a parsed JSON object; `origin` names the input in messages. */
 int model_from_json(const cJSON *root, const char *origin, model *m, zs_error *err);
+int model_from_json_ex(
+    const cJSON *root, const char *origin, bool strict, model *m, model_notes *notes, zs_error *err);
 
 /* A model's name from its file: the file name without ".json" (dots kept); a "config.json" is
  * named by its _name_or_path's last component (may be NULL), else by its folder. Never fails. */

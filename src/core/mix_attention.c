@@ -3,26 +3,46 @@
 
 #include "core/mixer.h"
 
+/* The widths one softmax attention works with: the full layers' (the model's heads and
+ * head_dim), or MiMo-V2-Flash's sliding layers' own (swa_*). */
+typedef struct attn_shape {
+    double heads, q, kv, vkv, vo; /* heads; q, k and v widths (heads x width), o_proj's input */
+    bool sinks;
+} attn_shape;
+
+static attn_shape shape_of(const model *m, bool swa)
+{
+    if (swa && m->swa_heads > 0) {
+        double hd = (double)m->swa_head_dim, vd = (double)(m->swa_v_dim > 0 ? m->swa_v_dim : m->swa_head_dim);
+        return (attn_shape){(double)m->swa_heads, (double)m->swa_heads * hd, (double)m->swa_kv_heads * hd,
+            (double)m->swa_kv_heads * vd, (double)m->swa_heads * vd, m->swa_sinks};
+    }
+    double hd = (double)m->head_dim,
+           vd = m->v_head_dim > 0 && m->kv_lora_rank <= 0 ? (double)m->v_head_dim : hd;
+    return (attn_shape){(double)m->num_heads, (double)m->num_heads * hd, (double)m->num_kv_heads * hd,
+        (double)m->num_kv_heads * vd, (double)m->num_heads * vd, m->attn_sinks};
+}
+
 /* q, k, v, o (fused or not); Qwen3-Next's gated attention doubles q_proj (query and gate). */
-static void add_qkvo(const model *m, tensor_list *l, bool cross, int base)
+static void add_qkvo(const model *m, const attn_shape *a, tensor_list *l, bool cross, int base)
 {
     double h = (double)m->hidden_size;
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    double q = a->q, kv = a->kv, vkv = a->vkv;
     double qp = !cross && m->attn_output_gate ? 2 * q : q;
     if (m->fused_qkv && !cross) {
-        tensor_add(l, "attn.qkv.weight", h * (qp + 2 * kv), 1, base, true);
-        if (m->qkv_bias) tensor_add(l, "attn.qkv.bias", qp + 2 * kv, 1, base, true);
+        tensor_add(l, "attn.qkv.weight", h * (qp + kv + vkv), 1, base, true);
+        if (m->qkv_bias) tensor_add(l, "attn.qkv.bias", qp + kv + vkv, 1, base, true);
     } else {
         tensor_add(l, cross ? "xattn.q.weight" : "attn.q.weight", h * qp, 1, base, true);
         tensor_add(l, cross ? "xattn.k.weight" : "attn.k.weight", h * kv, 1, base + 1, true);
-        tensor_add(l, cross ? "xattn.v.weight" : "attn.v.weight", h * kv, 1, base + 2, true);
+        tensor_add(l, cross ? "xattn.v.weight" : "attn.v.weight", h * vkv, 1, base + 2, true);
         if (m->qkv_bias) {
             tensor_add(l, cross ? "xattn.q.bias" : "attn.q.bias", qp, 1, base, true);
             tensor_add(l, cross ? "xattn.k.bias" : "attn.k.bias", kv, 1, base + 1, true);
-            tensor_add(l, cross ? "xattn.v.bias" : "attn.v.bias", kv, 1, base + 2, true);
+            tensor_add(l, cross ? "xattn.v.bias" : "attn.v.bias", vkv, 1, base + 2, true);
         }
     }
-    tensor_add(l, cross ? "xattn.o.weight" : "attn.o.weight", q * h, 1, base + 3, true);
+    tensor_add(l, cross ? "xattn.o.weight" : "attn.o.weight", a->vo * h, 1, base + 3, true);
     if (m->out_bias) tensor_add(l, cross ? "xattn.o.bias" : "attn.o.bias", h, 1, base + 3, true);
 }
 
@@ -52,15 +72,15 @@ static void add_mla(const model *m, tensor_list *l)
 
 /* Self-attention's tensors. Module ids are fixed (2..15) whatever `base`: the counts of the
  * classic families, and what ZeRO-3 gathers as one module, stay as they were. */
-static void attention_tensors(const model *m, tensor_list *l, int base)
+static void self_tensors(const model *m, tensor_list *l, bool swa)
 {
-    (void)base;
+    attn_shape a = shape_of(m, swa);
     if (m->kv_lora_rank > 0)
         add_mla(m, l);
     else
-        add_qkvo(m, l, false, 4);
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-    double hd = (double)m->head_dim;
+        add_qkvo(m, &a, l, false, 4);
+    double q = a.q, kv = a.kv;
+    double hd = swa && m->swa_heads > 0 ? (double)m->swa_head_dim : (double)m->head_dim;
     if (m->qk_norm != QKNORM_NONE && !m->qk_norm_weightless) {
         /* LayerNorm q/k norms (Phi's qk_layernorm) carry a bias of the same width. */
         double qw = m->qk_norm == QKNORM_HEAD ? hd : q, kw = m->qk_norm == QKNORM_HEAD ? hd : kv;
@@ -80,7 +100,19 @@ static void attention_tensors(const model *m, tensor_list *l, int base)
         tensor_add(l, "attn.indexer.weights_proj.weight", h * ih, 1, 15, true);
     }
     /* gpt-oss: one learned sink logit per head joins each softmax (HF GptOssAttention.sinks). */
-    if (m->attn_sinks) tensor_add(l, "attn.sinks", (double)m->num_heads, 1, 14, true);
+    if (a.sinks) tensor_add(l, "attn.sinks", a.heads, 1, 14, true);
+}
+
+static void attention_tensors(const model *m, tensor_list *l, int base)
+{
+    (void)base;
+    self_tensors(m, l, false);
+}
+
+static void swa_tensors(const model *m, tensor_list *l, int base)
+{
+    (void)base;
+    self_tensors(m, l, true);
 }
 
 /* Attention-score FLOPs per token, model convention (full, non-causal: QK^T and attention x V,
@@ -88,10 +120,11 @@ static void attention_tensors(const model *m, tensor_list *l, int base)
  * triangle (half; a causal band of w keys over s skips w / 2s of it; a chunk of c keys is a
  * triangle, half of it), eager attention computes every score of the s x s matrix even where a
  * window masks it, and bidirectional (encoder) attention computes all of its. */
-static void attention_flops(const model *m, const training *t, const mix_dims *d, double *mf, double *ef)
+static void self_flops(const model *m, const training *t, const mix_dims *d, bool swa, double *mf, double *ef)
 {
     double s = d->s;
-    double q = (double)(m->num_heads * m->head_dim), wqk = q, wv = q;
+    attn_shape sh = shape_of(m, swa);
+    double wqk = sh.q, wv = sh.vo;
     if (m->kv_lora_rank > 0) {
         /* MLA: scores over nope + rope per head, values of v_head_dim (DeepSeek-V2 2.1.2). */
         wqk = (double)(m->num_heads * (m->qk_nope_dim + m->qk_rope_dim));
@@ -117,14 +150,26 @@ static void attention_flops(const model *m, const training *t, const mix_dims *d
     }
 }
 
+static void attention_flops(const model *m, const training *t, const mix_dims *d, double *mf, double *ef)
+{
+    self_flops(m, t, d, false, mf, ef);
+}
+
+static void swa_flops(const model *m, const training *t, const mix_dims *d, double *mf, double *ef)
+{
+    mix_dims local = *d;
+    local.local = true;
+    self_flops(m, t, &local, true, mf, ef);
+}
+
 /* The attention part of Korthikanti et al. Table 2, generalised: Q, K, V and the output
  * projection's input (or MLA's latents), q/k norm inputs, and the scores (eager) or the
  * log-sum-exp (flash). */
-static int attention_terms(const model *m, const mix_dims *d, act_term *out, int n)
+static int self_terms(const model *m, const mix_dims *d, bool swa, act_term *out, int n)
 {
     double s = d->s, b = d->b, e = d->e, e8 = d->e8, tp = d->tp, sp = d->sp;
-    double a = (double)m->num_heads;
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
+    attn_shape sh = shape_of(m, swa);
+    double a = sh.heads, q = sh.q, kv = sh.kv;
     if (m->kv_lora_rank > 0) {
         /* Multi-head Latent Attention (DeepSeek-V2 section 2.1): the q latent enters its norm
          * and q_b; the kv latent enters its norm and kv_b, with the one rotary key (shared by
@@ -141,8 +186,8 @@ static int attention_terms(const model *m, const mix_dims *d, act_term *out, int
         n = mix_term(out, n, "attention output (o_proj input): e8 s b a v / t", e8 * s * b * a * vh / tp);
     } else {
         /* Q, K, V (GQA shrinks K and V) and the output projection's input. */
-        n = mix_term(out, n, "Q, K, V: e s b (q + 2 kv) / t", e * s * b * (q + 2 * kv) / tp);
-        n = mix_term(out, n, "attention output (o_proj input): e8 s b q / t", e8 * s * b * q / tp);
+        n = mix_term(out, n, "Q, K, V: e s b (q + 2 kv) / t", e * s * b * (q + kv + sh.vkv) / tp);
+        n = mix_term(out, n, "attention output (o_proj input): e8 s b q / t", e8 * s * b * sh.vo / tp);
     }
     /* Gated attention (Qwen3-Next): the sigmoid gate and the pre-gate output it multiplies. */
     if (m->attn_output_gate)
@@ -165,12 +210,40 @@ static int attention_terms(const model *m, const mix_dims *d, act_term *out, int
     return n;
 }
 
+static int attention_terms(const model *m, const mix_dims *d, act_term *out, int n)
+{
+    return self_terms(m, d, false, out, n);
+}
+
+static int swa_terms(const model *m, const mix_dims *d, act_term *out, int n)
+{
+    mix_dims local = *d;
+    local.local = true;
+    return self_terms(m, &local, true, out, n);
+}
+
 /* Rotary embedding on q and k (read + write), on the layers that rotate (not NoPE ones). */
 static double attention_traffic(const model *m, double e)
 {
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-    return m->pos == POS_ROTARY ? 2 * e * (q + kv) : 0;
+    attn_shape a = shape_of(m, false);
+    return m->pos == POS_ROTARY ? 2 * e * (a.q + a.kv) : 0;
 }
+
+static double swa_traffic(const model *m, double e)
+{
+    attn_shape a = shape_of(m, true);
+    return m->pos == POS_ROTARY ? 2 * e * (a.q + a.kv) : 0;
+}
+
+const mixer_ops mix_swa = {
+    .name = "sliding attention",
+    .tensors = swa_tensors,
+    .flops = swa_flops,
+    .act_terms = swa_terms,
+    .traffic = swa_traffic,
+    .formula = "sliding-window attention with its own heads and widths: KV of the last w tokens only; "
+               "scores 2 x w x (q/k + v width) per token",
+};
 
 const mixer_ops mix_attention = {
     .name = "attention",
@@ -187,7 +260,8 @@ const mixer_ops mix_attention = {
 static void cross_tensors(const model *m, tensor_list *l, int base)
 {
     (void)base;
-    add_qkvo(m, l, true, 12);
+    attn_shape a = shape_of(m, false);
+    add_qkvo(m, &a, l, true, 12);
 }
 
 static void cross_flops(const model *m, const training *t, const mix_dims *d, double *mf, double *ef)

@@ -46,7 +46,7 @@ typedef struct mixer_ops {
 /* The row of each mixer_kind; NULL for MIX_NONE. */
 extern const mixer_ops *const mixer_table[MIX_KINDS];
 
-extern const mixer_ops mix_attention, mix_cross, mix_deltanet, mix_mamba2, mix_mamba1;
+extern const mixer_ops mix_attention, mix_swa, mix_cross, mix_deltanet, mix_mamba2, mix_mamba1;
 
 /* Append one term when it is not zero (inline: the mixer files and memory.c both use it).
  * Returns the new count. */

@@ -255,7 +255,11 @@ static void model_classes(const model *m, param_counts *pc)
     double attn = 0;
     for (int c = 0; c < m->nclass; c++)
         if (m->classes[c].mixer == MIX_ATTENTION) attn += model_class_layers(m, c);
-    double frac = attn > 0 && m->sliding_window > 0 ? fmin(1, (double)m->sliding_layers / attn) : 0;
+    double swa = 0;
+    for (int c = 0; c < m->nclass; c++)
+        if (m->classes[c].mixer == MIX_SWA) swa += model_class_layers(m, c);
+    double frac =
+        attn > 0 && m->sliding_window > 0 ? fmax(0, fmin(1, ((double)m->sliding_layers - swa) / attn)) : 0;
     pc->nclass = m->nclass;
     for (int c = 0; c < m->nclass; c++) {
         const layer_class *lc = &m->classes[c];
@@ -264,7 +268,9 @@ static void model_classes(const model *m, param_counts *pc)
         pc->mixer2[c] = lc->mixer2;
         pc->cls_norms[c] = (lc->mixer != MIX_NONE ? 1 : 0) + (lc->ffn != BLOCK_NOFFN ? 1 : 0);
         pc->nblocks[c] = model_class_layers(m, c);
-        pc->nlocal[c] = lc->mixer == MIX_ATTENTION ? frac * pc->nblocks[c] : 0;
+        pc->nlocal[c] = lc->mixer == MIX_ATTENTION ? frac * pc->nblocks[c]
+            : lc->mixer == MIX_SWA                 ? pc->nblocks[c]
+                                                   : 0;
         pc->seq_scale[c] = 1;
     }
 }

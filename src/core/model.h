@@ -31,6 +31,7 @@ typedef enum {
     MIX_DELTANET,  /* gated DeltaNet linear attention (Qwen3-Next, Qwen3.5) */
     MIX_MAMBA2,    /* Mamba-2 selective state space (SSD) */
     MIX_MAMBA1,    /* Mamba-1 selective scan (Jamba) */
+    MIX_SWA,       /* sliding-window attention with its own heads and widths (MiMo-V2-Flash) */
     MIX_CROSS,     /* cross-attention over an encoder's tokens (T5's decoder, beside attention) */
     MIX_NONE,      /* no mixer: a block that is only an MLP (Nemotron-H's "-" and "E" layers) */
     MIX_KINDS
@@ -92,7 +93,8 @@ typedef struct model {
     int64_t kv_lora_rank; /* compressed KV latent width, the part the KV cache keeps */
     int64_t qk_nope_dim;  /* per-head q/k width without rotary */
     int64_t qk_rope_dim;  /* per-head rotary width; the rotary key is shared by all heads */
-    int64_t v_head_dim;   /* per-head value width */
+    int64_t v_head_dim;   /* per-head value width (also softmax attention's when it differs from
+                             head_dim, MiMo-V2-Flash; 0 = head_dim) */
 
     /* Mixture of experts beyond Mixtral's "every MLP is top-k of E". */
     int64_t moe_intermediate_size;    /* one routed expert's width; 0 = intermediate_size */
@@ -115,9 +117,13 @@ typedef struct model {
      * attention followed by its MLP, the classic layout the fields above describe. */
     int nclass;
     layer_class classes[LAYER_CLASSES_MAX];
-    bool window_chunked;     /* sliding_window is a chunk: queries see their chunk only (Llama 4) */
-    int64_t nope_layers;     /* attention layers without rotary embedding (SmolLM3, Llama 4) */
-    bool attn_sinks;         /* a learned sink logit per head (gpt-oss): num_heads per layer */
+    bool window_chunked; /* sliding_window is a chunk: queries see their chunk only (Llama 4) */
+    int64_t nope_layers; /* attention layers without rotary embedding (SmolLM3, Llama 4) */
+    bool attn_sinks;     /* a learned sink logit per head (gpt-oss): num_heads per layer */
+    /* Sliding layers shaped apart from the full ones (MiMo-V2-Flash's swa_*); swa_heads 0: the
+     * sliding layers share the full layers' shape. */
+    int64_t swa_heads, swa_kv_heads, swa_head_dim, swa_v_dim;
+    bool swa_sinks;          /* the sliding layers' sink logits (add_swa_attention_sink_bias) */
     bool attn_output_gate;   /* q_proj also makes a sigmoid gate of the output (Qwen3-Next) */
     bool qk_norm_weightless; /* q/k norms without parameters (Llama 4's L2 norm) */
     /* DeepSeek-V3.2's sparse attention: a lightning indexer scores every earlier token and the

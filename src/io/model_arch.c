@@ -165,6 +165,10 @@ static const arch archs[] = {
      .block_norms = 2, .family = fam_minimax_m2,
      .defaults = "{\"num_local_experts\":256,\"num_experts_per_tok\":8,\"head_dim\":128,"
                  "\"intermediate_size\":1536}"},
+    {.type = "mimo_v2_flash", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true,
+     .bias_keys = true, .block_norms = 2, .family = fam_mimo_v2,
+     .defaults = "{\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,"
+                 "\"head_dim\":192,\"v_head_dim\":128,\"sliding_window\":128,\"intermediate_size\":16384}"},
     {.type = "ernie4_5", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
      .block_norms = 2, .family = fam_ernie},
     {.type = "ernie4_5_moe", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,

@@ -296,3 +296,67 @@ int fam_generic(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (pattern_read_types(&p, j, "layer_types", err)) return err->code;
     return pattern_apply(&p, m, err);
 }
+
+/* A 0/1 list `key` into field[i] = (entry == 1 ? one : zero); absent: no change. */
+static void plan_flags(layer_plan *p, const cJSON *j, const char *key, unsigned char *field,
+    unsigned char one, unsigned char zero)
+{
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, key), *e;
+    int64_t i = 0;
+    if (!cJSON_IsArray(l)) return;
+    cJSON_ArrayForEach(e, l)
+    {
+        if (i >= p->n) break;
+        field[i++] = cJSON_IsNumber(e) && e->valuedouble == 1 ? one : zero;
+    }
+}
+
+/* MiMo-V2-Flash (HF MiMoV2FlashConfig; XiaomiMiMo's config.json): full attention on layer 0
+ * and every sixth layer, 128-token sliding attention elsewhere (hybrid_layer_pattern 1, or
+ * layer_types), the sliding layers with their own heads and widths (swa_*; the HF class's
+ * default is twice the key/value heads) and sink logits (add_swa_attention_sink_bias); values
+ * narrower than keys (v_head_dim); a dense first layer and experts after (moe_layer_freq or
+ * mlp_layer_types), sigmoid routing with a correction bias. */
+int fam_mimo_v2(const cJSON *j, const arch *a, model *m, zs_error *err)
+{
+    (void)a;
+    layer_plan p;
+    bool have, sink = true, full_sink = false;
+    int64_t window = 0;
+    if (read_int(j, "n_routed_experts", &m->num_experts, err) ||
+        read_int(j, "moe_intermediate_size", &m->moe_intermediate_size, err) ||
+        read_int(j, "v_head_dim", &m->v_head_dim, err) ||
+        read_int(j, "sliding_window", &m->sliding_window, err) ||
+        read_int(j, "sliding_window_size", &window, err))
+        return err->code;
+    if (window > 0) m->sliding_window = window;
+    m->swa_heads = m->num_heads, m->swa_kv_heads = 2 * m->num_kv_heads, m->swa_head_dim = m->head_dim;
+    m->swa_v_dim = m->v_head_dim;
+    if (read_int(j, "swa_num_attention_heads", &m->swa_heads, err) ||
+        read_int(j, "swa_num_key_value_heads", &m->swa_kv_heads, err) ||
+        read_int(j, "swa_head_dim", &m->swa_head_dim, err) ||
+        read_int(j, "swa_v_head_dim", &m->swa_v_dim, err))
+        return err->code;
+    if (json_get_bool(j, "add_swa_attention_sink_bias", &sink, &have, err) ||
+        json_get_bool(j, "add_full_attention_sink_bias", &full_sink, &have, err))
+        return err->code;
+    if (m->swa_heads < 1 || m->swa_kv_heads < 1 || m->swa_head_dim < 1 || m->swa_heads > 100000 ||
+        m->swa_kv_heads > 100000 || m->swa_head_dim > 100000 || m->swa_v_dim < 0 || m->swa_v_dim > 100000)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"swa_num_attention_heads\": the sliding layers need heads, "
+            "key/value heads and head_dim of 1 to 100000");
+    m->swa_sinks = sink, m->attn_sinks = full_sink, m->router_bias = true;
+    if (pattern_init(&p, m, err)) return err->code;
+    for (int64_t i = 0; i < p.n; i++) {
+        p.local[i] = !(i == 0 || (i + 1) % 6 == 0);
+        p.ffn[i] = i == 0 ? BLOCK_DENSE : BLOCK_MOE;
+    }
+    plan_flags(&p, j, "hybrid_layer_pattern", p.local, 1, 0);
+    plan_flags(&p, j, "moe_layer_freq", p.ffn, BLOCK_MOE, BLOCK_DENSE);
+    if (pattern_read_types(&p, j, "layer_types", err)) return err->code;
+    const cJSON *mlt = cJSON_GetObjectItemCaseSensitive(j, "mlp_layer_types"), *e;
+    int64_t i = 0;
+    cJSON_ArrayForEach(e, mlt) if (i < p.n && cJSON_IsString(e)) p.ffn[i++] =
+        strcmp(e->valuestring, "sparse") == 0 ? BLOCK_MOE : BLOCK_DENSE;
+    return pattern_apply(&p, m, err);
+}

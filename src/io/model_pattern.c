@@ -116,12 +116,20 @@ int pattern_read_nope(layer_plan *p, const cJSON *j, const char *key, int nope_v
     return ZS_OK;
 }
 
+/* Layer i's mixer: a sliding attention layer of a model whose sliding layers have their own
+ * shape (swa_heads) is MIX_SWA. */
+static mixer_kind mixer_at(const layer_plan *p, const model *m, int64_t i)
+{
+    if (p->mixer[i] == MIX_ATTENTION && p->local[i] && m->swa_heads > 0) return MIX_SWA;
+    return (mixer_kind)p->mixer[i];
+}
+
 int pattern_apply(const layer_plan *p, model *m, zs_error *err)
 {
     bool classic = true;
     int64_t moe = 0, local = 0, nope = 0;
     for (int64_t i = 0; i < p->n; i++) {
-        if (p->mixer[i] != MIX_ATTENTION || p->mixer2[i] != MIX_NONE || p->ffn[i] == BLOCK_NOFFN)
+        if (mixer_at(p, m, i) != MIX_ATTENTION || p->mixer2[i] != MIX_NONE || p->ffn[i] == BLOCK_NOFFN)
             classic = false;
         moe += p->ffn[i] == BLOCK_MOE;
         local += p->mixer[i] == MIX_ATTENTION && p->local[i];
@@ -134,16 +142,16 @@ int pattern_apply(const layer_plan *p, model *m, zs_error *err)
     if (classic) return ZS_OK;
     for (int64_t i = 0; i < p->n; i++) {
         int c = 0;
+        mixer_kind mk = mixer_at(p, m, i);
         while (c < m->nclass &&
-            !(m->classes[c].mixer == p->mixer[i] && m->classes[c].mixer2 == p->mixer2[i] &&
+            !(m->classes[c].mixer == mk && m->classes[c].mixer2 == p->mixer2[i] &&
                 m->classes[c].ffn == p->ffn[i]))
             c++;
         if (c == m->nclass) {
             if (m->nclass == LAYER_CLASSES_MAX)
                 return zs_fail(
                     err, ZS_ERR_INPUT, "layer pattern: more than %d kinds of layer", LAYER_CLASSES_MAX);
-            m->classes[c] =
-                (layer_class){(mixer_kind)p->mixer[i], (mixer_kind)p->mixer2[i], (block_kind)p->ffn[i], 0};
+            m->classes[c] = (layer_class){mk, (mixer_kind)p->mixer2[i], (block_kind)p->ffn[i], 0};
             m->nclass++;
         }
         m->classes[c].count++;

@@ -37,8 +37,7 @@ static const own_opt own_opts[] = {
     {{"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
         OPT_GPUS, NULL},
     {{"weights", "PATH",
-         "with --model: a checkpoint's safetensors (file, folder or index.json), its exact counts beside the "
-         "config's",
+         "with --model: a safetensors checkpoint (file, folder, index.json) counted against it",
          .id = OPT_WEIGHTS},
         OPT_GPUS, NULL},
     {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9",

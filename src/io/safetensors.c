@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,8 +69,8 @@ static double whole(const cJSON *v)
     if (!cJSON_IsNumber(v)) return -2;
     double x = v->valuedouble;
     if (x < 0) return -1;
-    if (x != (double)(int64_t)x) return -2;
-    return x >= EXACT_MAX ? -3 : x;
+    if (!(x < EXACT_MAX)) return -3; /* before any conversion: 1e400 parses as inf */
+    return x == floor(x) ? x : -2;
 }
 
 /* The elements of a tensor's "shape" into *elements and its rank into *ndim. Fails with

@@ -266,7 +266,7 @@ static int read_folder(const char *dir, tlist *l, int *files, zs_error *err)
     closedir(d);
     if (rc == ZS_OK && n == 0)
         rc = zs_fail(err, ZS_ERR_INPUT, "%s: no *.safetensors files in the folder", dir);
-    if (n > 1) qsort(v, n, sizeof *v, cmp_str);
+    if (rc == ZS_OK && n > 1) qsort(v, n, sizeof *v, cmp_str);
     char path[4096];
     for (size_t i = 0; i < n && rc == ZS_OK; i++) {
         rc = join(dir, v[i], path, sizeof path, err);

@@ -8,6 +8,12 @@ int cmd_take_setup(void *ctx, int id, const char *value, zs_error *err)
     return setup_take(ctx, id, value, err);
 }
 
+void cmd_weights_warn(const char *cmd, const setup *s)
+{
+    char line[1024];
+    if (setup_weights_warning(s, line, sizeof line)) fprintf(stderr, "zerosim %s: warning: %s\n", cmd, line);
+}
+
 int cmd_parse(const cmd_spec *spec, int argc, char **argv)
 {
     cli_opt merged[128];

@@ -55,6 +55,7 @@ int cmd_compare(int argc, char **argv)
     int rc = cmd_parse(&(cmd_spec){"compare", compare_only, usage, &s, .shared = true}, argc, argv);
     if (rc != CMD_GO) return rc;
     if (setup_finish(&s, &err)) return cmd_error("compare", err.code, err.msg);
+    cmd_weights_warn("compare", &s);
     if (sp.max_gpus == 0) sp.max_gpus = s.t.gpus > 64 ? s.t.gpus : 64;
     /* The searches keep the batch the given settings train with, so their rows compare. */
     int64_t dp = training_dp(&s.t);

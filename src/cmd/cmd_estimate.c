@@ -40,6 +40,7 @@ int cmd_estimate(int argc, char **argv)
     int rc = cmd_parse(&(cmd_spec){"estimate", estimate_only, usage, &s, .shared = true}, argc, argv);
     if (rc != CMD_GO) return rc;
     if (setup_finish(&s, &err)) return cmd_error("estimate", err.code, err.msg);
+    cmd_weights_warn("estimate", &s);
     if (s.all_frameworks)
         return cmd_error("estimate", ZS_ERR_USAGE,
             "--framework all: name one framework (plan --framework all ranks across them)");

@@ -199,6 +199,7 @@ int cmd_plan(int argc, char **argv)
     sp.deadline_seconds = deadline_hours * 3600;
     sp.rank = (plan_rank)rank;
     if (setup_finish(&s, &err)) return cmd_error("plan", err.code, err.msg);
+    cmd_weights_warn("plan", &s);
     space_from_setup(&s, maxmodel, &sp);
     if ((sp.budget_dollars > 0 || sp.deadline_seconds > 0) && s.tokens <= 0)
         return cmd_error(

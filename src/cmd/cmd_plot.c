@@ -163,6 +163,7 @@ int cmd_plot(int argc, char **argv)
     bool need_setup = false;
     for (int c = 0; c < nc; c++) need_setup |= want[c] && !(plot_chart_needs(c) & PLOT_NEEDS_RUNS);
     if (need_setup && setup_finish(&s, &err)) return cmd_error("plot", err.code, err.msg);
+    if (need_setup) cmd_weights_warn("plot", &s);
     scenario sc = setup_scenario(&s);
     if (plot_dir_prepare(o.dir, &err)) return cmd_error("plot", err.code, err.msg);
     progress_line line = {NULL, false};

@@ -143,6 +143,7 @@ int cmd_sweep(int argc, char **argv)
     const char *strategy_list = a.strategy_list;
     s.strategy_arg = strategy_list ? strategy_list : "all";
     if (setup_finish(&s, &err)) return fail(dims, nd, err.code, err.msg);
+    cmd_weights_warn("sweep", &s);
     /* Check every value parses before writing a row. */
     for (int d = 0; d < nd; d++)
         for (int k = 0; k < dims[d].n; k++) {

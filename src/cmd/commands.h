@@ -25,6 +25,10 @@ struct setup;
  * finished setup. Returns an exit status. */
 int cmd_compat(struct setup *s, const char *tool, bool distributed_optimizer);
 
+/* With --weights, print setup_weights_warning's line (if any) to stderr as
+ * "zerosim CMD: warning: ...". Never fails. */
+void cmd_weights_warn(const char *cmd, const struct setup *s);
+
 /* Print an error value as "zerosim: message" to stderr and return its code. */
 int cmd_error(const char *cmd, int code, const char *msg);
 

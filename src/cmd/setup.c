@@ -12,6 +12,7 @@
 #include "core/framework.h"
 #include "io/hardware_json.h"
 #include "io/model_json.h"
+#include "io/safetensors.h"
 #include "core/units.h"
 
 /* The output formats, in out_format's order. */
@@ -34,6 +35,10 @@ typedef struct own_opt {
 
 static const own_opt own_opts[] = {
     {{"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
+        OPT_GPUS, NULL},
+    {{"weights", "PATH",
+         "with --model: a safetensors checkpoint (file, folder, index.json) counted against it",
+         .id = OPT_WEIGHTS},
         OPT_GPUS, NULL},
     {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9",
          .id = OPT_PARAMS},
@@ -146,6 +151,7 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
 {
     switch (id) {
     case OPT_MODEL: s->model_arg = v; return ZS_OK;
+    case OPT_WEIGHTS: s->weights_arg = v; return ZS_OK;
     case OPT_HARDWARE: s->hw_arg = v; return ZS_OK;
     case OPT_DEEPSPEED: s->ds_arg = v; return ZS_OK;
     case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
@@ -266,6 +272,10 @@ static int check_model_flags(const setup *s, zs_error *err)
     if (!s->model_arg && s->params <= 0)
         return zs_fail(
             err, ZS_ERR_USAGE, "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')");
+    if (s->weights_arg && !s->model_arg)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--weights needs --model NAME|FILE: the config whose parameter count the checkpoint is checked "
+            "against");
     if (s->largest_layer > 0 && s->model_arg)
         return zs_fail(err, ZS_ERR_USAGE,
             "--largest-layer-params goes with --params (a --model's layers come from its shapes)");
@@ -375,6 +385,10 @@ int setup_finish(setup *s, zs_error *err)
     }
     /* Count once, with the run's ZeRO-3 persistence threshold, so evaluations reuse it. */
     if (!s->m.params_only && model_count(&s->m, s->t.persistence_threshold, &s->pc, err)) return err->code;
+    if (s->weights_arg) {
+        if (safetensors_load(s->weights_arg, s->m.num_layers, &s->weights, err)) return err->code;
+        weights_compare(&s->weights, s->pc.total, s->pc.mtp);
+    }
     /* reduce_bucket_size 0: DeepSpeed flushes the bucket before each gradient is added, so a
      * bucket holds one tensor, at most the largest. */
     if (s->ds.reduce_bucket_zero && !setup_flag_given(s, OPT_REDUCE_BUCKET)) {
@@ -389,6 +403,18 @@ int setup_finish(setup *s, zs_error *err)
     return training_validate(&s->t, err);
 }
 
+bool setup_weights_warning(const setup *s, char *buf, size_t len)
+{
+    const wt_summary *w = &s->weights;
+    if (!s->weights_arg || w->explained) return false;
+    snprintf(buf, len,
+        "%s: %.0f parameters in the checkpoint, %.0f in the config of %s (difference %+.0f), more than "
+        "its buffers (%.0f) and extra layers (%.0f) explain",
+        s->weights_arg, w->parameters, w->config_parameters, s->m.name, w->difference, w->buffer_elements,
+        w->extra_layer_params);
+    return true;
+}
+
 scenario setup_scenario(const setup *s)
 {
     return (scenario){&s->m, &s->pc, &s->hw, &s->t, s->chosen, s->tokens};
@@ -397,7 +423,7 @@ scenario setup_scenario(const setup *s)
 report_options setup_report_options(const setup *s)
 {
     return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted,
-        s->ds_notes, s->ds.ignored, s->ds.filled};
+        s->ds_notes, s->ds.ignored, s->ds.filled, s->weights_arg, s->weights_arg ? &s->weights : NULL};
 }
 
 const cli_opt *setup_merge_options(

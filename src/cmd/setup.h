@@ -8,6 +8,7 @@
 
 #include "cmd/cli.h"
 #include "io/dsconfig.h"
+#include "io/weights.h"
 #include "core/error.h"
 #include "core/hardware.h"
 #include "core/model.h"
@@ -30,6 +31,8 @@ typedef struct setup {
     bool explain;
     /* file and strategy arguments, resolved in finish() */
     const char *model_arg, *hw_arg, *ds_arg, *strategy_arg, *framework_arg;
+    const char *weights_arg;      /* --weights: a safetensors checkpoint, checked against --model */
+    wt_summary weights;           /* what it holds, compared with pc (when weights_arg) */
     bool all_frameworks;          /* --framework all (plan): every real framework */
     double params, largest_layer; /* --params, --largest-layer-params; 0 = unset */
     double hbm_override;          /* --hbm bytes; 0 = profile's */
@@ -61,6 +64,7 @@ enum {
     OPT_PRICE,
     OPT_FORMAT,
     OPT_EXPLAIN,
+    OPT_WEIGHTS,
 };
 
 /* The shared options table (ends with a NULL name), built once from training_flags[] and
@@ -90,6 +94,11 @@ bool setup_flag_given(const setup *s, int id);
 /* Load files and apply flags: model or --params, hardware, ds_config, then the flags, then
  * validation. Fails with ZS_ERR_USAGE (flags) or ZS_ERR_INPUT (files). */
 int setup_finish(setup *s, zs_error *err);
+
+/* With --weights, when the checkpoint's parameters differ from the config's by more than its
+ * buffers and extra layers explain: one line naming the file, both counts and the difference,
+ * written into buf (len bytes); returns whether there is one. Never fails. */
+bool setup_weights_warning(const setup *s, char *buf, size_t len);
 
 /* The finished setup as the plain scenario the core reads (pointers into s). Never fails. */
 scenario setup_scenario(const setup *s);

@@ -25,6 +25,7 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m->name,
             units_fmt_count(s->pc->total, a, sizeof a), units_fmt_short(s->pc->active, b, sizeof b),
             (long long)s->m->num_layers, (long long)s->m->hidden_size);
+    if (o->weights_path && o->weights) report_weights(f, o->weights_path, o->weights);
     int64_t gpn = scenario_gpus_per_node(s->hw, t), full = t->gpus / gpn, rest = t->gpus % gpn;
     /* Both units, so "--hbm 80GB" reads back as what it is; the real layout, partial node
      * included. */
@@ -295,6 +296,30 @@ int report_estimate(FILE *f, const scenario *s, const report_options *o, const r
     }
     }
     return ferror(f) ? ZS_ERR_IO : ZS_OK;
+}
+
+void report_weights(FILE *f, const char *path, const wt_summary *w)
+{
+    char a[32], b[32], c[32], d[32];
+    fprintf(f, "checkpoint %s: %d file%s, %s tensors, %s parameters (config %s, difference %+.0f%s)\n", path,
+        w->files, w->files == 1 ? "" : "s", units_fmt_count(w->tensors, a, sizeof a),
+        units_fmt_count(w->parameters, b, sizeof b), units_fmt_count(w->config_parameters, c, sizeof c),
+        w->difference, w->explained ? "" : ": unexplained");
+    for (int i = 0; i < w->n_dtypes; i++) {
+        const wt_row *r = &w->by_dtype[i];
+        fprintf(f, "           %-8s %8.0f tensors %20s elements %20s bytes\n", r->dtype, r->tensors,
+            units_fmt_count(r->elements, a, sizeof a), units_fmt_count(r->bytes, b, sizeof b));
+    }
+    fprintf(f, "           stored %s (%s B)", units_fmt_bytes(w->stored_bytes, a, sizeof a),
+        units_fmt_count(w->stored_bytes, b, sizeof b));
+    if (w->index_total_size >= 0)
+        fprintf(f, ", index total_size %s", units_fmt_count(w->index_total_size, c, sizeof c));
+    if (w->packed_tensors > 0)
+        fprintf(f, ", %.0f 4-bit packed tensors (2 parameters a byte)", w->packed_tensors);
+    fprintf(f, "\n           scales %s elements (%s B), buffers %s elements, extra layers (e.g. MTP) %s\n",
+        units_fmt_count(w->scale_elements, a, sizeof a), units_fmt_count(w->scale_bytes, b, sizeof b),
+        units_fmt_count(w->buffer_elements, c, sizeof c),
+        units_fmt_count(w->extra_layer_params, d, sizeof d));
 }
 
 const char *report_offload_name(const training *t)

@@ -7,6 +7,7 @@
 
 #include "core/result.h"
 #include "core/scenario.h"
+#include "io/weights.h"
 #include "report/mem_fields.h"
 
 typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
@@ -14,17 +15,23 @@ typedef enum { FMT_TABLE, FMT_JSON, FMT_CSV } out_format;
 /* How to write a report, beyond what the scenario says. */
 typedef struct report_options {
     out_format format;
-    bool explain;             /* print the formulas first (--explain) */
-    const char *ds_path;      /* the ds_config read, or NULL */
-    const char *ds_defaulted; /* its keys that took DeepSpeed's defaults ("" when none) */
-    const char *ds_notes;     /* defaulted, "auto"-filled and ignored keys, for the table */
-    const char *ds_ignored;   /* keys read but not modelled ("" when none), for JSON */
-    const char *ds_filled;    /* "auto" keys filled as the HF Trainer does ("" when none) */
+    bool explain;              /* print the formulas first (--explain) */
+    const char *ds_path;       /* the ds_config read, or NULL */
+    const char *ds_defaulted;  /* its keys that took DeepSpeed's defaults ("" when none) */
+    const char *ds_notes;      /* defaulted, "auto"-filled and ignored keys, for the table */
+    const char *ds_ignored;    /* keys read but not modelled ("" when none), for JSON */
+    const char *ds_filled;     /* "auto" keys filled as the HF Trainer does ("" when none) */
+    const char *weights_path;  /* --weights: the checkpoint read, or NULL */
+    const wt_summary *weights; /* what it holds against the config (with weights_path) */
 } report_options;
 
 /* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the
  * stream fails (a closed pipe is not reported as an error by the caller). */
 int report_estimate(FILE *f, const scenario *sc, const report_options *o, const result *r, int n);
+
+/* The checkpoint block of the table (--weights): files, tensors, parameters against the
+ * config's, one line per dtype, scales, buffers, extra layers. Never fails. */
+void report_weights(FILE *f, const char *path, const wt_summary *w);
 
 /* The offload column of plan and compare tables: "none", "opt cpu", "opt+param nvme". */
 const char *report_offload_name(const training *t);

@@ -79,6 +79,44 @@ static void model_json(cJSON *root, const scenario *s)
     cJSON_AddStringToObject(m, "source", s->m->source);
 }
 
+/* The "checkpoint" object (--weights): what the safetensors headers hold, against the config. */
+static void checkpoint_json(cJSON *root, const report_options *op)
+{
+    const wt_summary *w = op->weights;
+    cJSON *c = cJSON_AddObjectToObject(root, "checkpoint");
+    cJSON_AddStringToObject(c, "path", op->weights_path);
+    cJSON_AddNumberToObject(c, "files", w->files);
+    cJSON_AddNumberToObject(c, "tensors", w->tensors);
+    cJSON_AddNumberToObject(c, "parameters", w->parameters);
+    cJSON_AddNumberToObject(c, "stored_bytes", w->stored_bytes);
+    cJSON *rows = cJSON_AddArrayToObject(c, "by_dtype");
+    for (int i = 0; i < w->n_dtypes; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "dtype", w->by_dtype[i].dtype);
+        cJSON_AddNumberToObject(r, "tensors", w->by_dtype[i].tensors);
+        cJSON_AddNumberToObject(r, "elements", w->by_dtype[i].elements);
+        cJSON_AddNumberToObject(r, "bytes", w->by_dtype[i].bytes);
+        cJSON_AddItemToArray(rows, r);
+    }
+    cJSON_AddNumberToObject(c, "packed_4bit_tensors", w->packed_tensors);
+    cJSON *sc = cJSON_AddObjectToObject(c, "scales");
+    cJSON_AddNumberToObject(sc, "tensors", w->scale_tensors);
+    cJSON_AddNumberToObject(sc, "elements", w->scale_elements);
+    cJSON_AddNumberToObject(sc, "bytes", w->scale_bytes);
+    cJSON *bf = cJSON_AddObjectToObject(c, "buffers");
+    cJSON_AddNumberToObject(bf, "tensors", w->buffer_tensors);
+    cJSON_AddNumberToObject(bf, "elements", w->buffer_elements);
+    cJSON_AddNumberToObject(c, "extra_layer_params", w->extra_layer_params);
+    if (w->index_total_size >= 0)
+        cJSON_AddNumberToObject(c, "index_total_size", w->index_total_size);
+    else
+        cJSON_AddNullToObject(c, "index_total_size");
+    cJSON_AddNumberToObject(c, "config_parameters", w->config_parameters);
+    cJSON_AddNumberToObject(c, "config_mtp_parameters", w->config_mtp);
+    cJSON_AddNumberToObject(c, "difference", w->difference);
+    cJSON_AddBoolToObject(c, "difference_explained", w->explained);
+}
+
 static void hardware_json(cJSON *root, const scenario *s)
 {
     cJSON *h = cJSON_AddObjectToObject(root, "hardware");
@@ -191,6 +229,7 @@ cJSON *report_estimate_json(const scenario *s, const report_options *op, const r
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
     model_json(root, s);
+    if (op->weights_path && op->weights) checkpoint_json(root, op);
     hardware_json(root, s);
     training_json(root, s, op);
     cJSON *res = cJSON_AddArrayToObject(root, "results");

@@ -98,4 +98,59 @@ json_check "'gradient_clipping' in d['training']['deepspeed_ignored'] and 'reduc
 # DeepSpeed asserts train_batch_size = micro x accumulation x DP: 64 = 4 x 2 x 8 holds on 8 GPUs only.
 expect 3 "train_batch_size 64" -- estimate $M --gpus 16 --deepspeed tests/data/ds_config_legacy.json
 
+# ---- --weights: a checkpoint's safetensors headers against the config ----
+# A 2-layer llama config and BF16 safetensors whose tensors are exactly its parameters: embed
+# V x h, per layer q, k, v, o (h x h), gate and up (i x h), down (h x i), two norms (h), the
+# final norm (h), an untied lm_head (V x h). The count, from those shapes:
+V=1000 H=64 I=176 L=2
+st_params=$((2 * V * H + L * (4 * H * H + 3 * H * I + 2 * H) + H))
+python3 - "$W" $V $H $I $L <<'PY'
+import json, os, struct, sys
+w, V, h, i, L = sys.argv[1], *map(int, sys.argv[2:])
+json.dump({"model_type": "llama", "hidden_size": h, "intermediate_size": i, "num_hidden_layers": L,
+           "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": V,
+           "tie_word_embeddings": False, "max_position_embeddings": 512}, open(w + "/cfg.json", "w"))
+t = {"model.embed_tokens.weight": [V, h], "model.norm.weight": [h], "lm_head.weight": [V, h]}
+for l in range(L):
+    p = "model.layers.%d." % l
+    for m in "qkvo": t[p + "self_attn.%s_proj.weight" % m] = [h, h]
+    t[p + "mlp.gate_proj.weight"] = t[p + "mlp.up_proj.weight"] = [i, h]
+    t[p + "mlp.down_proj.weight"] = [h, i]
+    t[p + "input_layernorm.weight"] = t[p + "post_attention_layernorm.weight"] = [h]
+def write(path, names):
+    hdr, off = {"__metadata__": {"format": "pt"}}, 0
+    for n in names:
+        size = 2 * t[n][0] * (t[n][1] if len(t[n]) > 1 else 1)
+        hdr[n] = {"dtype": "BF16", "shape": t[n], "data_offsets": [off, off + size]}
+        off += size
+    b = json.dumps(hdr).encode()
+    b += b" " * (-len(b) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(b)) + b)
+        f.truncate(8 + len(b) + off)
+    return off
+names = sorted(t)
+write(w + "/full.safetensors", names)
+write(w + "/missing.safetensors", [n for n in names if n != "model.layers.1.mlp.down_proj.weight"])
+half = len(names) // 2
+size = write(w + "/m-1.safetensors", names[:half]) + write(w + "/m-2.safetensors", names[half:])
+json.dump({"metadata": {"total_size": size}, "weight_map": {n: "m-%d.safetensors" % (1 + (k >= half))
+           for k, n in enumerate(names)}}, open(w + "/model.safetensors.index.json", "w"))
+PY
+json_check "d['checkpoint']['parameters'] == $st_params and d['checkpoint']['difference'] == 0 and d['checkpoint']['config_parameters'] == $st_params and d['model']['parameters'] == $st_params and d['checkpoint']['by_dtype'] == [{'dtype': 'BF16', 'tensors': 3 + 9 * $L, 'elements': $st_params, 'bytes': 2 * $st_params}] and d['checkpoint']['index_total_size'] is None and d['checkpoint']['files'] == 1" estimate --model "$W/cfg.json" --weights "$W/full.safetensors" --format json
+json_check "d['checkpoint']['parameters'] == $st_params and d['checkpoint']['files'] == 2 and d['checkpoint']['index_total_size'] == 2 * $st_params and d['checkpoint']['stored_bytes'] == 2 * $st_params and d['checkpoint']['difference'] == 0" estimate --model "$W/cfg.json" --weights "$W/model.safetensors.index.json" --format json
+expect 0 "" -- estimate --model "$W/cfg.json" --weights "$W/full.safetensors"
+grep -q "warning" "$err" && bad "--weights matching the config warns: $(cat "$err")" || ok
+grep -q "^checkpoint .*full.safetensors: 1 file, $((3 + 9 * L)) tensors" "$out" && ok || bad "--weights table lacks the checkpoint line: $(head -3 "$out")"
+# one tensor missing (layer 1's down_proj, h x i): the difference, and a warning naming the file
+expect 0 "warning: .*missing.safetensors: $((st_params - H * I)) parameters in the checkpoint, $st_params in the config .*difference -$((H * I))" -- estimate --model "$W/cfg.json" --weights "$W/missing.safetensors"
+json_check "d['checkpoint']['difference'] == -$H * $I and not d['checkpoint']['difference_explained']" estimate --model "$W/cfg.json" --weights "$W/missing.safetensors" --format json
+expect 0 "warning: .*missing.safetensors" -- compare --model "$W/cfg.json" --weights "$W/missing.safetensors"
+# usage: --weights needs --model; a bad file is exit 3 naming it
+expect 2 "--weights needs --model" -- estimate --params 7e9 --weights "$W/full.safetensors"
+head -c 5 "$W/full.safetensors" >"$W/short.safetensors"
+expect 3 "short.safetensors: truncated" -- estimate --model "$W/cfg.json" --weights "$W/short.safetensors"
+mkdir "$W/empty"
+expect 3 "empty: no \*.safetensors files" -- estimate --model "$W/cfg.json" --weights "$W/empty"
+
 finish

@@ -43,6 +43,14 @@ grid)
     word list 1,2,4; word geometric 8:4096:x2; word star 8:4096:*2; word range 1:8
     word step 0:1:+0.25; word mixed '1,8:64:x2,100'; word float 0.5:2.5:+0.5
     word one 42; word bad-order 8:1; word bad-factor 1:8:x1; word empty-item '1,,2' ;;
+safetensors)
+    word bf16 '{"__metadata__": {"format": "pt"}, "w": {"dtype": "BF16", "shape": [4, 2], "data_offsets": [0, 16]}}'
+    word mxfp4 '{"e_blocks": {"dtype": "U8", "shape": [2, 4, 16], "data_offsets": [0, 128]}, "e_scales": {"dtype": "U8", "shape": [2, 4], "data_offsets": [128, 136]}}'
+    word fp8 '{"a.weight": {"dtype": "F8_E4M3", "shape": [128, 128], "data_offsets": [0, 16384]}, "a.weight_scale_inv": {"dtype": "F32", "shape": [1, 1], "data_offsets": [16384, 16388]}}'
+    word nf4 '{"l.weight": {"dtype": "U8", "shape": [8, 1], "data_offsets": [0, 8]}, "l.weight.absmax": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}, "l.weight.quant_state.bitsandbytes__nf4": {"dtype": "U8", "shape": [4], "data_offsets": [12, 16]}}'
+    word scalar '{"s": {"dtype": "F32", "shape": [], "data_offsets": [0, 4]}}   '
+    word bad-neg '{"w": {"dtype": "BF16", "shape": [-1], "data_offsets": [0, 2]}}'
+    word bad-dtype '{"w": {"dtype": "Q4", "shape": [1], "data_offsets": [0, 1]}}' ;;
 *)
     echo "seed.sh: unknown target $t" >&2; exit 2 ;;
 esac

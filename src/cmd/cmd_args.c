@@ -2,6 +2,8 @@
 #include "cmd/commands.h"
 #include "cmd/setup.h"
 
+#include <string.h>
+
 int cmd_take_setup(void *ctx, int id, const char *value, zs_error *err)
 {
     if (id == CLI_POSITIONAL) return zs_fail(err, ZS_ERR_USAGE, "unexpected argument (see --help)");
@@ -11,6 +13,16 @@ int cmd_take_setup(void *ctx, int id, const char *value, zs_error *err)
 void cmd_weights_warn(const char *cmd, const setup *s)
 {
     char line[1024];
+    /* The model loader's notes, a line each: a warning when the counts are approximate (an
+     * unknown model_type read as a generic decoder), else a note (defaults, vision towers). */
+    const char *p = s->notes.text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        fprintf(stderr, "zerosim %s: %s: %s: %.*s\n", cmd, s->notes.approximate ? "warning" : "note",
+            s->model_path, len, p);
+        p += len + (nl ? 1 : 0);
+    }
     if (setup_weights_warning(s, line, sizeof line)) fprintf(stderr, "zerosim %s: warning: %s\n", cmd, line);
 }
 

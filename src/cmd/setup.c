@@ -40,6 +40,11 @@ static const own_opt own_opts[] = {
          "with --model: a safetensors checkpoint (file, folder, index.json) counted against it",
          .id = OPT_WEIGHTS},
         OPT_GPUS, NULL},
+    {{"strict", NULL,
+         "refuse a config whose model_type zerosim does not know (default: a generic decoder, with a "
+         "warning)",
+         .id = OPT_STRICT},
+        OPT_GPUS, NULL},
     {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9",
          .id = OPT_PARAMS},
         OPT_GPUS, NULL},
@@ -152,6 +157,7 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     switch (id) {
     case OPT_MODEL: s->model_arg = v; return ZS_OK;
     case OPT_WEIGHTS: s->weights_arg = v; return ZS_OK;
+    case OPT_STRICT: s->strict = true; return ZS_OK;
     case OPT_HARDWARE: s->hw_arg = v; return ZS_OK;
     case OPT_DEEPSPEED: s->ds_arg = v; return ZS_OK;
     case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
@@ -347,7 +353,7 @@ int setup_finish(setup *s, zs_error *err)
     if (s->model_arg) {
         if (catalog_resolve("models", s->model_arg, s->model_path, sizeof s->model_path, err))
             return err->code;
-        if (model_load(s->model_path, &s->m, err)) return err->code;
+        if (model_load_ex(s->model_path, s->strict, &s->m, &s->notes, err)) return err->code;
     } else {
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }

@@ -8,6 +8,7 @@
 
 #include "cmd/cli.h"
 #include "io/dsconfig.h"
+#include "io/model_json.h"
 #include "io/weights.h"
 #include "core/error.h"
 #include "core/hardware.h"
@@ -33,6 +34,8 @@ typedef struct setup {
     const char *model_arg, *hw_arg, *ds_arg, *strategy_arg, *framework_arg;
     const char *weights_arg;      /* --weights: a safetensors checkpoint, checked against --model */
     wt_summary weights;           /* what it holds, compared with pc (when weights_arg) */
+    bool strict;                  /* --strict: refuse a model_type zerosim does not know */
+    model_notes notes;            /* what loading the model used or left out (printed by the command) */
     bool all_frameworks;          /* --framework all (plan): every real framework */
     double params, largest_layer; /* --params, --largest-layer-params; 0 = unset */
     double hbm_override;          /* --hbm bytes; 0 = profile's */
@@ -65,6 +68,7 @@ enum {
     OPT_FORMAT,
     OPT_EXPLAIN,
     OPT_WEIGHTS,
+    OPT_STRICT,
 };
 
 /* The shared options table (ends with a NULL name), built once from training_flags[] and

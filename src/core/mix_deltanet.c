@@ -44,24 +44,29 @@ static void deltanet_flops(const model *m, const training *t, const mix_dims *d,
     *ef = intra / 2 + state + conv;
 }
 
-/* What the layer keeps for backward (fla's chunk_gated_delta_rule saves q, k, v, the decay and
- * beta and recomputes the chunk states from the saved per-chunk state): the in_proj outputs
- * (q, k, v, z, b, a), the conv outputs, the fp32 decay and beta, the dk x dv state at each
- * chunk boundary (fp32, 1 / C of it per token), the kernel output and the gated norm's
- * inputs, and out_proj's input. Nothing grows with the sequence: no KV cache, no scores. */
+/* What the layer keeps for backward. The kernel (flash-linear-attention
+ * fla/ops/gated_delta_rule/chunk.py, ChunkGatedDeltaRuleFunction.forward: save_for_backward(q,
+ * q_rstd, k, k_rstd, v, g, beta, A, ...)) keeps its inputs, the fp32 decay, the q/k L2-norm
+ * statistics and the WY transform A (C values a token and head), and recomputes the chunk
+ * states in backward; around it the causal conv keeps its input (in_proj's q, k, v), the gate
+ * z, a and b feed the decay and beta, the gated norm keeps the kernel output, out_proj its
+ * input. Nothing grows with the sequence: no KV cache, no scores. */
 static int deltanet_terms(const model *m, const mix_dims *d, act_term *out, int n)
 {
     double s = d->s, b = d->b, e = d->e, e8 = d->e8, tp = d->tp;
     double kd = (double)(m->lin_k_heads * m->lin_k_dim), vd = (double)(m->lin_v_heads * m->lin_v_dim);
-    double nv = (double)m->lin_v_heads;
-    n = mix_term(out, n, "DeltaNet in_proj outputs q, k, v, z, beta, a: e s b (2 kd + 2 vd + 2 nv) / t",
-        e * s * b * (2 * kd + 2 * vd + 2 * nv) / tp);
+    double nv = (double)m->lin_v_heads, nk = (double)m->lin_k_heads;
+    n = mix_term(out, n, "DeltaNet conv input q, k, v (in_proj output): e s b (2 kd + vd) / t",
+        e * s * b * (2 * kd + vd) / tp);
+    n = mix_term(out, n, "DeltaNet kernel inputs q, k, v (after conv): e s b (2 kd + vd) / t",
+        e * s * b * (2 * kd + vd) / tp);
+    n = mix_term(out, n, "DeltaNet gate z, a and b: e s b (vd + 2 nv) / t", e * s * b * (vd + 2 * nv) / tp);
+    n = mix_term(out, n,
+        "DeltaNet decay (fp32), beta, q/k norm statistics (fp32): s b ((4 + e) nv + 8 nk) / t",
+        s * b * ((4 + e) * nv + 8 * nk) / tp);
     n = mix_term(
-        out, n, "DeltaNet conv outputs q, k, v: e s b (2 kd + vd) / t", e * s * b * (2 * kd + vd) / tp);
-    n = mix_term(out, n, "DeltaNet decay and beta: 8 s b nv / t (fp32)", 8 * s * b * nv / tp);
-    n = mix_term(out, n, "DeltaNet chunk states: 4 s b nv dk dv / (64 t) (fp32 at chunk ends)",
-        4 * s * b * nv * (double)m->lin_k_dim * (double)m->lin_v_dim / DELTANET_CHUNK / tp);
-    n = mix_term(out, n, "DeltaNet output and gated norm input: 2 e s b vd / t", 2 * e * s * b * vd / tp);
+        out, n, "DeltaNet WY transform A: e s b nv C / t (C = 64)", e * s * b * nv * DELTANET_CHUNK / tp);
+    n = mix_term(out, n, "DeltaNet output (gated norm input): e s b vd / t", e * s * b * vd / tp);
     n = mix_term(out, n, "DeltaNet out_proj input: e8 s b vd / t", e8 * s * b * vd / tp);
     return n;
 }
@@ -79,7 +84,7 @@ const mixer_ops mix_deltanet = {
     .flops = deltanet_flops,
     .act_terms = deltanet_terms,
     .traffic = deltanet_traffic,
-    .formula = "gated DeltaNet: a dk x dv state per value head, nothing that grows with the sequence; "
+    .formula = "gated DeltaNet: a dk x dv state per value head, nothing that grows with the sequence;\n    "
                "chunked delta rule 2 C (3 dk + 2 dv) + 6 dk dv FLOPs a head and token, C = 64 "
                "(Yang et al. 2024, arXiv 2412.06464)",
 };

@@ -38,25 +38,22 @@ static void mamba2_flops(const model *m, const training *t, const mix_dims *d, d
     *ef = intra / 2 + state + conv;
 }
 
-/* What a Mamba-2 layer keeps for backward (mamba_chunk_scan_combined saves its inputs and the
- * chunk states): in_proj's output (z, x, B, C, dt), the conv output, dt after softplus (fp32),
- * the states at chunk ends (fp32 H P N, 1 / Q of it per token), the scan output and the gated
- * norm's inputs, out_proj's input. */
+/* What a Mamba-2 layer keeps for backward: the fused training path (state-spaces/mamba
+ * mamba_ssm/ops/triton/ssd_combined.py, MambaSplitConv1dScanCombinedFn.forward:
+ * save_for_backward(zxbcdt, conv1d_weight, conv1d_bias, out_x, A, D, dt_bias, ..., rstd, ...))
+ * keeps in_proj's output (z, x, B, C, dt), the scan's output before the gated norm and the
+ * norm's fp32 statistics per group, and recomputes the conv, dt, the chunk states and the
+ * norm's output (out_proj's input) in backward. */
 static int mamba2_terms(const model *m, const mix_dims *d, act_term *out, int n)
 {
-    double s = d->s, b = d->b, e = d->e, e8 = d->e8, tp = d->tp;
+    double s = d->s, b = d->b, e = d->e, tp = d->tp;
     double di = (double)m->ssm_inner, nh = (double)m->ssm_heads, N = (double)m->ssm_state;
     double conv = di + 2 * (double)m->ssm_groups * N;
-    double Q = m->ssm_chunk > 0 ? (double)m->ssm_chunk : 256;
     n = mix_term(out, n, "Mamba-2 in_proj output z, x, B, C, dt: e s b (d_inner + conv + H) / t",
         e * s * b * (di + conv + nh) / tp);
-    n = mix_term(out, n, "Mamba-2 conv output x, B, C: e s b conv / t", e * s * b * conv / tp);
-    n = mix_term(out, n, "Mamba-2 dt (softplus): 4 s b H / t (fp32)", 4 * s * b * nh / tp);
-    n = mix_term(out, n, "Mamba-2 chunk states: 4 s b d_inner N / (Q t) (fp32 at chunk ends)",
-        4 * s * b * di * N / Q / tp);
+    n = mix_term(out, n, "Mamba-2 scan output (gated norm input): e s b d_inner / t", e * s * b * di / tp);
     n = mix_term(
-        out, n, "Mamba-2 scan output and gated norm input: 2 e s b d_inner / t", 2 * e * s * b * di / tp);
-    n = mix_term(out, n, "Mamba-2 out_proj input: e8 s b d_inner / t", e8 * s * b * di / tp);
+        out, n, "Mamba-2 gated norm statistics: 4 s b G / t (fp32)", 4 * s * b * (double)m->ssm_groups / tp);
     return n;
 }
 
@@ -72,8 +69,8 @@ const mixer_ops mix_mamba2 = {
     .flops = mamba2_flops,
     .act_terms = mamba2_terms,
     .traffic = mamba2_traffic,
-    .formula = "Mamba-2 (SSD): a P x N state per head and a (d_conv - 1)-token conv window, nothing that "
-               "grows with the sequence; 2 Q (N G + P H) + 4 N P H FLOPs a token, chunk Q "
+    .formula = "Mamba-2 (SSD): a P x N state per head and a (d_conv - 1)-token conv window, nothing "
+               "that\n    grows with the sequence; 2 Q (N G + P H) + 4 N P H FLOPs a token, chunk Q "
                "(Dao and Gu 2024, arXiv 2405.21060)",
 };
 
@@ -136,6 +133,6 @@ const mixer_ops mix_mamba1 = {
     .flops = mamba1_flops,
     .act_terms = mamba1_terms,
     .traffic = mamba1_traffic,
-    .formula = "Mamba-1 selective scan: an N-wide state per channel, nothing that grows with the sequence; "
-               "about 9 N FLOPs a channel and token (Gu and Dao 2023, arXiv 2312.00752)",
+    .formula = "Mamba-1 selective scan: an N-wide state per channel, nothing that grows with the "
+               "sequence;\n    about 9 N FLOPs a channel and token (Gu and Dao 2023, arXiv 2312.00752)",
 };

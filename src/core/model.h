@@ -117,6 +117,7 @@ typedef struct model {
      * attention followed by its MLP, the classic layout the fields above describe. */
     int nclass;
     layer_class classes[LAYER_CLASSES_MAX];
+    bool vision_tower;        /* the config has a vision tower (vision_config), not counted */
     bool window_chunked; /* sliding_window is a chunk: queries see their chunk only (Llama 4) */
     int64_t nope_layers; /* attention layers without rotary embedding (SmolLM3, Llama 4) */
     bool attn_sinks;     /* a learned sink logit per head (gpt-oss): num_heads per layer */

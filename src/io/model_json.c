@@ -136,17 +136,23 @@ static int from_json(const cJSON *j, bool strict, model *m, model_notes *notes, 
     bool have;
     char type[32];
     if (json_get_string(j, "model_type", type, sizeof type, &have, err)) return err->code;
-    char types[1400];
     if (!have)
-        return zs_fail(
-            err, ZS_ERR_INPUT, "missing field \"model_type\" (%s)", model_arch_types(types, sizeof types));
+        return zs_fail(err, ZS_ERR_INPUT,
+            "missing field \"model_type\" (the family a HF config.json names, e.g. \"llama\", \"qwen3_moe\" "
+            "or \"deepseek_v3\"; `zerosim list families` lists them)");
     const arch *a = model_arch_find(type);
+    if (!a && strict)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"model_type\": \"%s\" is not a family zerosim knows, and --strict refuses it (without "
+            "--strict a config with the standard decoder keys loads as a generic decoder, with a warning)",
+            type);
+    if (!a && !model_generic_fits(j))
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"model_type\": \"%s\" is not a family zerosim knows, and the config lacks the standard "
+            "decoder keys (hidden_size, num_hidden_layers, num_attention_heads, vocab_size) to read it as a "
+            "generic decoder",
+            type);
     if (!a) {
-        if (strict || !model_generic_fits(j))
-            return zs_fail(err, ZS_ERR_INPUT, "field \"model_type\": \"%s\" is not supported (expected %s)%s",
-                type, model_arch_types(types, sizeof types),
-                strict ? "; without --strict a config with the standard keys loads as a generic decoder"
-                       : "");
         int rc = model_generic(j, type, m, notes, err);
         if (rc == ZS_OK && notes) notes->approximate = true;
         return rc;
@@ -164,8 +170,8 @@ static int from_json(const cJSON *j, bool strict, model *m, model_notes *notes, 
     } else {
         return from_row(j, a, m, notes, err);
     }
-    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "vision_config")))
-        note(notes, "%s: the vision tower (vision_config) is not counted; the text model is%s", type, "");
+    /* Stated where the counts are shown (estimate's model line and JSON), not counted. */
+    m->vision_tower = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "vision_config"));
     if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
     if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
     if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err))

@@ -25,6 +25,37 @@ static const char *block_name(const model *m, const param_counts *pc, int c, cha
     return buf;
 }
 
+/* The mixers beside softmax attention, once each: their shapes, state and cost (mixer_ops). */
+static void mixers(FILE *o, const model *m, const param_counts *pc)
+{
+    bool seen[MIX_KINDS] = {false};
+    for (int c = 0; c < pc->nclass; c++) {
+        const mixer_kind mk[2] = {pc->mixer[c], pc->mixer2[c]};
+        for (int k = 0; k < 2; k++) {
+            if (mk[k] == MIX_NONE || mk[k] == MIX_ATTENTION || mk[k] == MIX_CROSS || seen[mk[k]]) continue;
+            seen[mk[k]] = true;
+            fprintf(o, "  %s\n", mixer_table[mk[k]]->formula);
+        }
+    }
+    if (seen[MIX_DELTANET])
+        fprintf(o,
+            "    %lld key heads of %lld, %lld value heads of %lld, conv %lld: state %lld values a layer\n",
+            (long long)m->lin_k_heads, (long long)m->lin_k_dim, (long long)m->lin_v_heads,
+            (long long)m->lin_v_dim, (long long)m->lin_conv,
+            (long long)(m->lin_v_heads * m->lin_k_dim * m->lin_v_dim));
+    if (seen[MIX_MAMBA2] || seen[MIX_MAMBA1])
+        fprintf(o,
+            "    d_inner %lld, d_state %lld, %lld heads, %lld groups, conv %lld, chunk %lld: state %lld "
+            "values a layer\n",
+            (long long)m->ssm_inner, (long long)m->ssm_state, (long long)m->ssm_heads,
+            (long long)m->ssm_groups, (long long)m->ssm_conv, (long long)m->ssm_chunk,
+            (long long)(m->ssm_inner * m->ssm_state));
+    if (seen[MIX_SWA])
+        fprintf(o, "    sliding layers: %lld heads, %lld key/value heads, head_dim %lld, v %lld\n",
+            (long long)m->swa_heads, (long long)m->swa_kv_heads, (long long)m->swa_head_dim,
+            (long long)m->swa_v_dim);
+}
+
 /* The family's features that change the count, the FLOPs or the activations. */
 static void features(FILE *o, const model *m, const param_counts *pc)
 {
@@ -49,9 +80,25 @@ static void features(FILE *o, const model *m, const param_counts *pc)
             fprintf(o, "    capacity factor %.3g: each token takes %.3g expert slots\n", m->capacity_factor,
                 m->capacity_factor * (double)m->experts_per_token);
     }
-    if (m->sliding_window > 0 && m->sliding_layers > 0)
+    if (m->sliding_window > 0 && m->sliding_layers > 0 && m->window_chunked)
+        fprintf(o, "  chunked attention: %lld of %lld layers see only their own %lld-token chunk\n",
+            (long long)m->sliding_layers, (long long)m->num_layers, (long long)m->sliding_window);
+    else if (m->sliding_window > 0 && m->sliding_layers > 0)
         fprintf(o, "  sliding-window attention: %lld of %lld layers see the last %lld tokens\n",
             (long long)m->sliding_layers, (long long)m->num_layers, (long long)m->sliding_window);
+    if (m->nope_layers > 0)
+        fprintf(o, "  NoPE: %lld attention layers without rotary embedding\n", (long long)m->nope_layers);
+    if (m->attn_sinks || m->swa_sinks)
+        fprintf(o, "  attention sinks: a learned logit per head joins each softmax (%s layers)\n",
+            m->attn_sinks && m->swa_sinks ? "all"
+                : m->swa_sinks            ? "sliding"
+                                          : "full");
+    if (m->attn_output_gate)
+        fprintf(o, "  gated attention: q_proj also makes a sigmoid gate of the output\n");
+    if (m->idx_heads > 0)
+        fprintf(o, "  sparse attention: an indexer (%lld heads of %lld) picks the top %lld keys per query\n",
+            (long long)m->idx_heads, (long long)m->idx_head_dim, (long long)m->idx_topk);
+    mixers(o, m, pc);
     if (m->attn_softcap > 0 || m->final_softcap > 0)
         fprintf(o,
             "  logit soft-capping: attention %.3g, final %.3g (tanh; eager attention keeps its input)\n",
@@ -107,8 +154,8 @@ void model_explain(FILE *o, const scenario *s)
     const flops *f = &in.fl;
     fprintf(o,
         "FLOPs per token, forward: 2 x linear parameters a token passes through = %.4g; attention\n"
-        "  scores 2 x keys x (q/k width + v width) per block (local: keys = window) = %.4g, as run %.4g\n",
-        f->matmul, f->attention,
+        "  scores 2 x keys x (q/k width + v width) per block (local: keys = window)%s = %.4g, as run %.4g\n",
+        f->matmul, m->nclass > 0 ? ", with the scans above" : "", f->attention,
         f->attn_fwd_mb / ((double)s->t->seq_len * (double)s->t->micro_batch) * (double)(s->t->tp * s->t->pp));
     fprintf(o,
         "Activations of one block per micro-batch on one GPU (s %lld, b %lld, t %lld%s; e = %.0f B):\n",

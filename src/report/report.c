@@ -22,9 +22,10 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         fprintf(f, "model      %s parameters (--params; model states only)\n",
             units_fmt_count(s->pc->total, a, sizeof a));
     else
-        fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld\n", s->m->name,
+        fprintf(f, "model      %s: %s parameters (%s active), %lld layers, hidden %lld%s\n", s->m->name,
             units_fmt_count(s->pc->total, a, sizeof a), units_fmt_short(s->pc->active, b, sizeof b),
-            (long long)s->m->num_layers, (long long)s->m->hidden_size);
+            (long long)s->m->num_layers, (long long)s->m->hidden_size,
+            s->m->vision_tower ? "; text model (vision tower not counted)" : "");
     if (o->weights_path && o->weights) report_weights(f, o->weights_path, o->weights);
     int64_t gpn = scenario_gpus_per_node(s->hw, t), full = t->gpus / gpn, rest = t->gpus % gpn;
     /* Both units, so "--hbm 80GB" reads back as what it is; the real layout, partial node

@@ -75,6 +75,11 @@ static void model_json(cJSON *root, const scenario *s)
         cJSON_AddNumberToObject(m, "embedding_parameters", s->pc->embedding);
         cJSON_AddNumberToObject(m, "layers", (double)s->m->num_layers);
         cJSON_AddNumberToObject(m, "hidden_size", (double)s->m->hidden_size);
+        /* What the count leaves out: a multi-token-prediction module the checkpoint adds, a
+         * vision tower (the count is the text model's). */
+        cJSON_AddNumberToObject(m, "mtp_parameters", s->pc->mtp);
+        cJSON_AddBoolToObject(m, "vision_tower_counted", false);
+        if (!s->m->vision_tower) cJSON_ReplaceItemInObject(m, "vision_tower_counted", cJSON_CreateNull());
     }
     cJSON_AddStringToObject(m, "source", s->m->source);
 }

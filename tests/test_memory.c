@@ -1,6 +1,7 @@
 /* test_memory.c -- the memory model against the ZeRO paper's Table 1 and Korthikanti's Table 2. */
 #include <stdlib.h>
 
+#include "core/compute.h"
 #include "core/sim.h"
 #include "core/strategy.h"
 #include "fixture_hw.h"
@@ -262,6 +263,164 @@ static void nvme_offload(void)
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == ZS_ERR_USAGE && strstr(e.msg, "nvme_bandwidth"));
 }
 
+/* A tiny hand-built hybrid stack: `nd` gated-DeltaNet, `nm` Mamba-2 and `na` attention layers,
+ * each followed by a SwiGLU MLP (no dropout, RMSNorm, rotary). */
+static model hybrid_block(int64_t nd, int64_t nm, int64_t na)
+{
+    model m = {0};
+    snprintf(m.model_type, sizeof m.model_type, "qwen3_next");
+    m.hidden_size = 256; m.num_heads = 4; m.num_kv_heads = 2; m.head_dim = 64;
+    m.intermediate_size = 512; m.vocab_size = 1000; m.max_positions = 65536;
+    m.gated_mlp = true; m.norm = NORM_RMSNORM; m.pos = POS_ROTARY;
+    m.lin_k_heads = 2; m.lin_v_heads = 4; m.lin_k_dim = 32; m.lin_v_dim = 48; m.lin_conv = 4;
+    m.ssm_inner = 512; m.ssm_state = 16; m.ssm_heads = 8; m.ssm_groups = 2; m.ssm_conv = 4;
+    m.ssm_chunk = 64; m.ssm_norm = true; m.ssm_conv_bias = true;
+    const int64_t n[3] = {nd, nm, na};
+    const mixer_kind mk[3] = {MIX_DELTANET, MIX_MAMBA2, MIX_ATTENTION};
+    for (int k = 0; k < 3; k++)
+        if (n[k] > 0) m.classes[m.nclass++] = (layer_class){mk[k], MIX_NONE, BLOCK_DENSE, n[k]};
+    m.num_layers = nd + nm + na;
+    return m;
+}
+
+/* The class of pc holding `mix`; -1 when none. */
+static int class_of(const param_counts *pc, mixer_kind mix)
+{
+    for (int c = 0; c < pc->nclass; c++)
+        if (pc->mixer[c] == mix && pc->nblocks[c] > 0) return c;
+    return -1;
+}
+
+/* Sum of a block's terms whose description starts with `prefix`, and how many there are. */
+static double terms_sum(const act_term *t, int n, const char *prefix, int *count)
+{
+    double sum = 0;
+    *count = 0;
+    for (int i = 0; i < n; i++)
+        if (strncmp(t[i].what, prefix, strlen(prefix)) == 0) sum += t[i].bytes, (*count)++;
+    return sum;
+}
+
+/* Each DeltaNet and Mamba-2 term against the formulas stated in src/core/mix_deltanet.c and
+ * mix_mamba.c, computed here from the dimensions: bf16 (e = e8 = 2), s 4096, b 2, t 2. */
+static void hybrid_terms(void)
+{
+    model m = hybrid_block(2, 1, 1);
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    hardware hw = fixture_hw(FIXTURE_H100_NODE);
+    training t;
+    training_init(&t);
+    t.gpus = t.tp = 2;
+    t.seq_len = 4096;
+    t.micro_batch = 2;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    const double s = 4096, b = 2, tp = 2, E = 2, h = 256;
+    act_term out[ACT_TERMS_MAX];
+    int c = class_of(&pc, MIX_DELTANET), n;
+    CHECK(c >= 0);
+    if (c < 0) return;
+    n = memory_block_terms(&in, c, false, true, out);
+    /* kd = nk dk = 64, vd = nv dv = 192, nv = 4, dk 32, dv 48, C = 64 */
+    const double kd = 64, vd = 192, nv = 4, dk = 32, dv = 48;
+    const double want_d[6] = {
+        E * s * b * (2 * kd + 2 * vd + 2 * nv) / tp, /* in_proj outputs q, k, v, z, beta, a */
+        E * s * b * (2 * kd + vd) / tp,              /* conv outputs */
+        8 * s * b * nv / tp,                         /* fp32 decay and beta */
+        4 * s * b * nv * dk * dv / 64 / tp,          /* fp32 state at each chunk end */
+        2 * E * s * b * vd / tp,                     /* kernel output and gated norm input */
+        E * s * b * vd / tp,                         /* out_proj input */
+    };
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (strncmp(out[i].what, "DeltaNet", 8) == 0 && k < 6) CHECK_NEAR(out[i].bytes, want_d[k++], 1e-12);
+    CHECK_EQ_INT(k, 6);
+    /* The block's MLP (SwiGLU: 3 e + e8 per intermediate element) and its two norms. */
+    int cnt;
+    CHECK_NEAR(terms_sum(out, n, "MLP", &cnt), (3 * E + E) * s * b * 512 / tp, 1e-12);
+    CHECK_NEAR(terms_sum(out, n, "norm", &cnt), s * b * h * (E * 2 + E * 2), 1e-12);
+
+    c = class_of(&pc, MIX_MAMBA2);
+    CHECK(c >= 0);
+    if (c < 0) return;
+    n = memory_block_terms(&in, c, false, true, out);
+    /* d_inner 512, H 8, G 2, N 16: conv = d_inner + 2 G N = 576; chunk Q 64 */
+    const double di = 512, nh = 8, N = 16, conv = 512 + 2 * 2 * 16, Q = 64;
+    const double want_m[6] = {
+        E * s * b * (di + conv + nh) / tp, /* in_proj output z, x, B, C, dt */
+        E * s * b * conv / tp,             /* conv output */
+        4 * s * b * nh / tp,               /* fp32 dt */
+        4 * s * b * di * N / Q / tp,       /* fp32 chunk states */
+        2 * E * s * b * di / tp,           /* scan output and gated norm input */
+        E * s * b * di / tp,               /* out_proj input */
+    };
+    k = 0;
+    for (int i = 0; i < n; i++)
+        if (strncmp(out[i].what, "Mamba-2", 7) == 0 && k < 6) CHECK_NEAR(out[i].bytes, want_m[k++], 1e-12);
+    CHECK_EQ_INT(k, 6);
+}
+
+/* Mixing FLOPs per token (model convention) and as executed, against the formulas in the
+ * mixers' comments: DeltaNet nv (2 C (3 dk + 2 dv) + 6 dk dv) + 2 d_conv (2 kd + vd), its
+ * intra-chunk part half executed; Mamba-2 2 Q (N G + P H) + 4 N P H + 2 d_conv (d_inner +
+ * 2 G N), intra-chunk half executed; flash attention 4 s q, half executed (causal). */
+static void hybrid_flops(void)
+{
+    model m = hybrid_block(2, 1, 1);
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    training t;
+    training_init(&t);
+    t.seq_len = 4096;
+    flops f;
+    compute_flops(&m, &pc, &t, &f);
+    const double s = 4096, C = 64, nv = 4, dk = 32, dv = 48, kd = 64, vd = 192;
+    double d_intra = nv * 2 * C * (3 * dk + 2 * dv), d_rest = nv * 6 * dk * dv + 2 * 4 * (2 * kd + vd);
+    const double Q = 64, N = 16, G = 2, H = 8, P = 512 / 8;
+    double m_intra = 2 * Q * (N * G + P * H), m_rest = 4 * N * P * H + 2 * 4 * (512 + 2 * G * N);
+    double q = 4 * 64, attn = 2 * s * (q + q);
+    CHECK_NEAR(f.attention, 2 * (d_intra + d_rest) + (m_intra + m_rest) + attn, 1e-12);
+    double exec = 2 * (d_intra / 2 + d_rest) + (m_intra / 2 + m_rest) + attn / 2;
+    CHECK_NEAR(f.attn_fwd_mb, exec * s, 1e-12); /* one sequence of s tokens, no model parallelism */
+}
+
+/* A 3:1 DeltaNet:attention stack: with flash attention every term is linear in s, so the
+ * activations at 8192 are exactly twice those at 4096 (the DeltaNet terms themselves double);
+ * with eager attention only the attention layers' a s^2 b e / t score term grows faster. */
+static void hybrid_seq_scaling(void)
+{
+    model m = hybrid_block(3, 0, 1);
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    hardware hw = fixture_hw(FIXTURE_H100_NODE);
+    double act[2][2], delta[2];
+    for (int flash = 0; flash < 2; flash++)
+        for (int k = 0; k < 2; k++) {
+            training t;
+            training_init(&t);
+            t.seq_len = k ? 8192 : 4096;
+            t.flash_attention = flash;
+            sim_input in;
+            CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+            act[flash][k] = memory_layer_activations(&in, true);
+            if (flash) {
+                act_term out[ACT_TERMS_MAX];
+                int n = memory_block_terms(&in, class_of(&pc, MIX_DELTANET), false, true, out), cnt;
+                delta[k] = terms_sum(out, n, "DeltaNet", &cnt);
+                CHECK_EQ_INT(cnt, 6);
+            }
+        }
+    CHECK_NEAR(delta[1], 2 * delta[0], 1e-12);
+    CHECK_NEAR(act[1][1], 2 * act[1][0], 1e-12);
+    /* eager: a s^2 b e per attention layer (no dropout, b 1, t 1), 1 of 4 layers */
+    double a = 4, sq = 8192.0 * 8192 - 2 * 4096.0 * 4096;
+    CHECK_NEAR(act[0][1] - 2 * act[0][0], a * sq * 2 / 4, 1e-12);
+}
+
 void suite_memory(void)
 {
     RUN_TEST(zero_table1);
@@ -270,4 +429,7 @@ void suite_memory(void)
     RUN_TEST(invariants);
     RUN_TEST(offload);
     RUN_TEST(nvme_offload);
+    RUN_TEST(hybrid_terms);
+    RUN_TEST(hybrid_flops);
+    RUN_TEST(hybrid_seq_scaling);
 }

@@ -1,4 +1,5 @@
 /* cmd_list.c -- `zerosim list models|hardware`: the catalogs with a line of facts each. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,31 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: zerosim list models|hardware\n\n"
-        "The model catalog (family, total and active parameters, layers) or the hardware profiles.\n");
+        "The model catalog (family, total and active parameters, layers, hidden size and the layer\n"
+        "pattern: each class of block as its count, token mixer and MLP) or the hardware profiles.\n");
+}
+
+/* The layer pattern from the counted block classes (never from the family): "36 DeltaNet+MoE,
+ * 12 attention+MoE", "24 attention (12 sliding)+MoE", "23 Mamba-2, 6 attention, 23 MoE". */
+static void layer_pattern(const model *m, const param_counts *pc, char *buf, size_t n)
+{
+    static const char *const mixers[MIX_KINDS] = {
+        [MIX_ATTENTION] = "attention", [MIX_DELTANET] = "DeltaNet", [MIX_MAMBA2] = "Mamba-2",
+        [MIX_MAMBA1] = "Mamba-1", [MIX_CROSS] = "cross-attention", [MIX_NONE] = ""};
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < pc->nclass && at < n; c++) {
+        long long blocks = llround(pc->nblocks[c]), local = llround(pc->nlocal[c]);
+        if (blocks <= 0) continue;
+        char win[48] = "";
+        if (local > 0)
+            snprintf(win, sizeof win, " (%lld %s)", local, m->window_chunked ? "chunked" : "sliding");
+        const char *mix = mixers[pc->mixer[c]], *mix2 = mixers[pc->mixer2[c]];
+        const char *ffn = pc->kind[c] == BLOCK_MOE ? "MoE" : pc->kind[c] == BLOCK_NOFFN ? "" : "MLP";
+        const char *sep1 = *mix && *mix2 ? "+" : "", *sep2 = (*mix || *mix2) && *ffn ? "+" : "";
+        at += (size_t)snprintf(buf + at, n - at, "%s%lld %s%s%s%s%s%s%s", at ? ", " : "", blocks,
+            pc->kind[c] == BLOCK_ENCODER ? "encoder " : "", mix, sep1, mix2, win, sep2, ffn);
+    }
 }
 
 static int list(const char *kind)
@@ -23,7 +48,8 @@ static int list(const char *kind)
     bool models = strcmp(kind, "models") == 0;
     if (models)
         printf(
-            "%-20s %-12s %18s %18s %7s %7s\n", "name", "family", "parameters", "active", "layers", "hidden");
+            "%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers",
+            "hidden", "pattern");
     else
         printf("%-14s %-26s %10s %6s %12s %10s\n", "name", "gpu", "HBM", "/node", "intra", "$/GPU-h");
     int bad = 0;
@@ -41,9 +67,11 @@ static int list(const char *kind)
                 bad++;
                 continue;
             }
-            printf("%-20s %-12s %18s %18s %7lld %7lld\n", *p, m.model_type,
+            char pat[256];
+            layer_pattern(&m, &pc, pat, sizeof pat);
+            printf("%-24s %-16s %18s %18s %6lld %6lld  %s\n", *p, m.model_type,
                 units_fmt_count(pc.total, a, sizeof a), units_fmt_count(pc.active, b, sizeof b),
-                (long long)m.num_layers, (long long)m.hidden_size);
+                (long long)m.num_layers, (long long)m.hidden_size, pat);
         } else {
             hardware hw;
             if (hardware_load(path, &hw, &err)) {

@@ -77,7 +77,10 @@ int fam_llama4(const cJSON *j, const arch *a, model *m, zs_error *err)
     if (pattern_init(&p, m, err)) return err->code;
     plan_moe_step(&p, j, NULL, step);
     for (int64_t i = 0; i < p.n; i++) p.nope[i] = interval > 0 && (i + 1) % interval == 0;
-    if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(j, "no_rope_layers"))) {
+    /* Llama4TextConfig: "no_rope_layers == [] is invalid as we cannot have 0 layers"; an
+     * empty list takes the default (no_rope_layers if no_rope_layers else default). */
+    const cJSON *nope = cJSON_GetObjectItemCaseSensitive(j, "no_rope_layers");
+    if (cJSON_IsArray(nope) && cJSON_GetArraySize(nope) > 0) {
         for (int64_t i = 0; i < p.n; i++) p.nope[i] = 0;
         if (pattern_read_nope(&p, j, "no_rope_layers", 0, err)) return err->code;
     }

@@ -6,6 +6,17 @@
 # every catalog model, each family of issue 12 among them, runs through estimate, plan and
 # sweep: exit 0 (fits) or 1 (nothing fits, with a hint on stderr), finite numbers throughout.
 "$Z" list models >"$out" 2>"$err" && grep -q "deepseek_v3" "$out" && grep -q "umt5" "$out" && ok || bad "zerosim list models: families"
+# the layer pattern column, from the configs' own pattern keys (counted there, not from zerosim):
+# Qwen3-Next full_attention_interval 4 of 48 layers, all sparse; Nemotron-3-Nano's
+# hybrid_override_pattern has 23 M, 23 E, 6 *; gpt-oss-20b's layer_types 12 sliding of 24.
+# Totals: huggingface.js parse-safetensors-metadata.spec.ts (gpt-oss-20b), llama.cpp n_params
+# of the GGUF (nemotron-3-nano-30b-a3b), HF safetensors total (granite-4.0-h-small).
+for want in "qwen3-next-80b-a3b .* 36 DeltaNet+MoE, 12 attention+MoE$" \
+        "nemotron-3-nano-30b-a3b .* 31,577,940,288 .* 23 Mamba-2, 23 MoE, 6 attention$" \
+        "gpt-oss-20b .* 20,914,757,184 .* 24 attention (12 sliding)+MoE$" \
+        "granite-4.0-h-small .* 32,207,337,984 .* 36 Mamba-2+MoE, 4 attention+MoE$"; do
+    grep -q "^$want" "$out" && ok || bad "zerosim list models: no line matching '$want'"
+done
 F=$W/fam
 mkdir "$F"
 i=0

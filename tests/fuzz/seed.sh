@@ -19,7 +19,7 @@ word() { # one inline seed: file name, content (no trailing newline: the CLI get
 
 case $t in
 model)
-    copy models/*.json tests/data/models/*/config.json tests/validation/models/*.json tests/data/bad/*.json tests/data/bad/binary.bin ;;
+    copy models/*.json tests/data/models/*/config.json tests/data/configs/*/config.json tests/validation/models/*.json tests/data/bad/*.json tests/data/bad/binary.bin ;;
 hardware)
     copy hardware/*.json tests/data/bad/*.json ;;
 dsconfig)

@@ -368,8 +368,37 @@ static void others_load(void)
     }
 }
 
+/* An unknown model_type with the standard keys loads as a generic (Llama-shaped) decoder, with
+ * notes naming the type and every key not understood; --strict refuses it. Its shapes are
+ * Llama-3-8B's, so the count is KerasHub's llama3_8b_en 8,030,261,248 (tests/data/param_counts.tsv). */
+static void generic_fallback(void)
+{
+    const char *path = "tests/data/models/unknown_decoder.json";
+    model m;
+    param_counts pc;
+    model_notes notes;
+    zs_error e = {0};
+    CHECK(model_load_ex(path, false, &m, &notes, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+    CHECK_EQ_INT(pc.total, 8030261248.0);
+    CHECK(notes.approximate);
+    CHECK(strstr(notes.text, "\"frobnicator\"") != NULL);
+    CHECK(strstr(notes.text, "frob_factor, cross_layer_memory") != NULL); /* both, and only them */
+    CHECK(strstr(notes.text, "rope_theta") == NULL);
+    CHECK(model_load_ex(path, true, &m, &notes, &e) == ZS_ERR_INPUT && strstr(e.msg, "--strict") &&
+        strstr(e.msg, "unknown_decoder.json"));
+    /* A Llama config without intermediate_size: LlamaConfig's 11008 (Llama-2-7B's), said in a
+     * note, so the count is Llama-2-7B's 6,738,415,616 (KerasHub llama2_7b_en). */
+    cJSON *j = cJSON_Parse("{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"
+                           " \"num_attention_heads\": 32, \"vocab_size\": 32000}");
+    CHECK(model_from_json_ex(j, "x.json", false, &m, &notes, &e) == 0 && model_count(&m, 0, &pc, &e) == 0);
+    CHECK_EQ_INT(pc.total, 6738415616.0);
+    CHECK(strstr(notes.text, "intermediate_size") && strstr(notes.text, "11008") && !notes.approximate);
+    cJSON_Delete(j);
+}
+
 void suite_families(void)
 {
+    RUN_TEST(generic_fallback);
     RUN_TEST(independent_totals);
     RUN_TEST(checkpoint_totals);
     RUN_TEST(kimi_k2);

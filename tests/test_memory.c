@@ -324,19 +324,22 @@ static void hybrid_terms(void)
     if (c < 0) return;
     n = memory_block_terms(&in, c, false, true, out);
     /* kd = nk dk = 64, vd = nv dv = 192, nv = 4, dk 32, dv 48, C = 64 */
-    const double kd = 64, vd = 192, nv = 4, dk = 32, dv = 48;
-    const double want_d[6] = {
-        E * s * b * (2 * kd + 2 * vd + 2 * nv) / tp, /* in_proj outputs q, k, v, z, beta, a */
-        E * s * b * (2 * kd + vd) / tp,              /* conv outputs */
-        8 * s * b * nv / tp,                         /* fp32 decay and beta */
-        4 * s * b * nv * dk * dv / 64 / tp,          /* fp32 state at each chunk end */
-        2 * E * s * b * vd / tp,                     /* kernel output and gated norm input */
-        E * s * b * vd / tp,                         /* out_proj input */
+    /* What flash-linear-attention's ChunkGatedDeltaRuleFunction saves (q, k, v, g, beta, A,
+     * q/k rstd) and what the conv, gates, gated norm and out_proj around it keep: */
+    const double kd = 64, vd = 192, nv = 4, nk = 2;
+    const double want_d[7] = {
+        E * s * b * (2 * kd + vd) / tp,               /* conv input: in_proj's q, k, v */
+        E * s * b * (2 * kd + vd) / tp,               /* kernel inputs after the conv */
+        E * s * b * (vd + 2 * nv) / tp,               /* z, a, b */
+        s * b * ((4 + E) * nv + 8 * nk) / tp,         /* fp32 decay g, beta, fp32 q/k rstd */
+        E * s * b * nv * 64 / tp,                     /* WY transform A: C = 64 values a head */
+        E * s * b * vd / tp,                          /* kernel output */
+        E * s * b * vd / tp,                          /* out_proj input */
     };
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (strncmp(out[i].what, "DeltaNet", 8) == 0 && k < 6) CHECK_NEAR(out[i].bytes, want_d[k++], 1e-12);
-    CHECK_EQ_INT(k, 6);
+        if (strncmp(out[i].what, "DeltaNet", 8) == 0 && k < 7) CHECK_NEAR(out[i].bytes, want_d[k++], 1e-12);
+    CHECK_EQ_INT(k, 7);
     /* The block's MLP (SwiGLU: 3 e + e8 per intermediate element) and its two norms. */
     int cnt;
     CHECK_NEAR(terms_sum(out, n, "MLP", &cnt), (3 * E + E) * s * b * 512 / tp, 1e-12);
@@ -347,19 +350,18 @@ static void hybrid_terms(void)
     if (c < 0) return;
     n = memory_block_terms(&in, c, false, true, out);
     /* d_inner 512, H 8, G 2, N 16: conv = d_inner + 2 G N = 576; chunk Q 64 */
-    const double di = 512, nh = 8, N = 16, conv = 512 + 2 * 2 * 16, Q = 64;
-    const double want_m[6] = {
+    /* What mamba_ssm's MambaSplitConv1dScanCombinedFn saves (zxbcdt, out_x, rstd); the conv,
+     * dt, chunk states and out_proj's input are recomputed in backward. */
+    const double di = 512, nh = 8, G = 2, conv = 512 + 2 * 2 * 16;
+    const double want_m[3] = {
         E * s * b * (di + conv + nh) / tp, /* in_proj output z, x, B, C, dt */
-        E * s * b * conv / tp,             /* conv output */
-        4 * s * b * nh / tp,               /* fp32 dt */
-        4 * s * b * di * N / Q / tp,       /* fp32 chunk states */
-        2 * E * s * b * di / tp,           /* scan output and gated norm input */
-        E * s * b * di / tp,               /* out_proj input */
+        E * s * b * di / tp,               /* scan output before the gated norm */
+        4 * s * b * G / tp,                /* the norm's fp32 statistics per group */
     };
     k = 0;
     for (int i = 0; i < n; i++)
-        if (strncmp(out[i].what, "Mamba-2", 7) == 0 && k < 6) CHECK_NEAR(out[i].bytes, want_m[k++], 1e-12);
-    CHECK_EQ_INT(k, 6);
+        if (strncmp(out[i].what, "Mamba-2", 7) == 0 && k < 3) CHECK_NEAR(out[i].bytes, want_m[k++], 1e-12);
+    CHECK_EQ_INT(k, 3);
 }
 
 /* Mixing FLOPs per token (model convention) and as executed, against the formulas in the
@@ -411,7 +413,7 @@ static void hybrid_seq_scaling(void)
                 act_term out[ACT_TERMS_MAX];
                 int n = memory_block_terms(&in, class_of(&pc, MIX_DELTANET), false, true, out), cnt;
                 delta[k] = terms_sum(out, n, "DeltaNet", &cnt);
-                CHECK_EQ_INT(cnt, 6);
+                CHECK_EQ_INT(cnt, 7);
             }
         }
     CHECK_NEAR(delta[1], 2 * delta[0], 1e-12);

@@ -35,6 +35,11 @@ expect 3 "absurd_layers.json: field \"num_hidden_layers\"" -- estimate --model $
 expect 3 "heads_not_dividing.json: field \"num_attention_heads\"" -- estimate --model $D/heads_not_dividing.json
 expect 3 "unknown_type.json: field \"model_type\": \"mamba\"" -- estimate --model $D/unknown_type.json
 expect 3 "array.json: expected a JSON object" -- estimate --model $D/array.json
+# an unknown decoder: a generic one with a warning naming the type and the keys not understood;
+# --strict refuses it
+expect 0 "warning: .*unknown_decoder.json: model_type \"frobnicator\"" -- estimate --model tests/data/models/unknown_decoder.json --gpus 8 --format json
+expect 0 "keys not understood.*frob_factor, cross_layer_memory" -- estimate --model tests/data/models/unknown_decoder.json --gpus 8 --format json
+expect 3 "unknown_decoder.json: field \"model_type\": \"frobnicator\".*--strict" -- estimate --model tests/data/models/unknown_decoder.json --strict
 expect 3 "no-such.json" -- estimate --model tests/data/no-such.json
 expect 3 "unknown model \"llama-9\"" -- estimate --model llama-9
 expect 3 "unknown hardware profile \"tpu-v9\"" -- estimate $M --hardware tpu-v9

@@ -6,24 +6,30 @@
 #include "io/catalog.h"
 #include "cmd/commands.h"
 #include "io/hardware_json.h"
+#include "io/model_arch.h"
 #include "io/model_json.h"
 #include "core/units.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: zerosim list models|hardware\n\n"
+        "usage: zerosim list models|hardware|families\n\n"
         "The model catalog (family, total and active parameters, layers, hidden size and the layer\n"
-        "pattern: each class of block as its count, token mixer and MLP) or the hardware profiles.\n");
+        "pattern: each class of block as its count, token mixer and MLP), the hardware profiles, or\n"
+        "the model_type families a config.json may name.\n");
 }
 
 /* The layer pattern from the counted block classes (never from the family): "36 DeltaNet+MoE,
  * 12 attention+MoE", "24 attention (12 sliding)+MoE", "23 Mamba-2, 6 attention, 23 MoE". */
 static void layer_pattern(const model *m, const param_counts *pc, char *buf, size_t n)
 {
-    static const char *const mixers[MIX_KINDS] = {
-        [MIX_ATTENTION] = "attention", [MIX_DELTANET] = "DeltaNet", [MIX_MAMBA2] = "Mamba-2",
-        [MIX_MAMBA1] = "Mamba-1", [MIX_CROSS] = "cross-attention", [MIX_NONE] = ""};
+    static const char *const mixers[MIX_KINDS] = {[MIX_ATTENTION] = "attention",
+        [MIX_DELTANET] = "DeltaNet",
+        [MIX_MAMBA2] = "Mamba-2",
+        [MIX_MAMBA1] = "Mamba-1",
+        [MIX_SWA] = "sliding-attention",
+        [MIX_CROSS] = "cross-attention",
+        [MIX_NONE] = ""};
     size_t at = 0;
     buf[0] = '\0';
     for (int c = 0; c < pc->nclass && at < n; c++) {
@@ -47,8 +53,7 @@ static int list(const char *kind)
     if (catalog_list(kind, &names, &err)) return cmd_error("list", err.code, err.msg);
     bool models = strcmp(kind, "models") == 0;
     if (models)
-        printf(
-            "%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers",
+        printf("%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers",
             "hidden", "pattern");
     else
         printf("%-14s %-26s %10s %6s %12s %10s\n", "name", "gpu", "HBM", "/node", "intra", "$/GPU-h");
@@ -90,13 +95,34 @@ static int list(const char *kind)
     return bad ? ZS_ERR_INPUT : 0;
 }
 
+/* The model_type values the loader reads, a line each: the family's own keys (its hook) and,
+ * for a wrapper, the row its text_config is read with. */
+static int list_families(void)
+{
+    printf("%-20s %s\n", "model_type", "reads");
+    for (size_t i = 0;; i++) {
+        const arch *a = model_arch_at(i);
+        if (!a) break;
+        if (a->text)
+            printf("%-20s text_config as %s (vision tower stated, not counted)\n", a->type, a->text);
+        else
+            printf("%-20s %s%s%s\n", a->type, a->moe ? "experts; " : "",
+                a->family ? "its own keys" : "the common keys", a->defaults ? " and its class defaults" : "");
+    }
+    printf("%-20s %s\n", "(any other)",
+        "a generic decoder from the standard keys, with a warning (--strict refuses)");
+    return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "families") == 0) return list_families();
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         return 0;
     }
     if (argc != 2 || (strcmp(argv[1], "models") != 0 && strcmp(argv[1], "hardware") != 0))
-        return cmd_error("list", ZS_ERR_USAGE, "expected 'models' or 'hardware' (see 'zerosim list --help')");
+        return cmd_error(
+            "list", ZS_ERR_USAGE, "expected 'models', 'hardware' or 'families' (see 'zerosim list --help')");
     return list(argv[1]);
 }

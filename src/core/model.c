@@ -268,6 +268,12 @@ static void model_classes(const model *m, param_counts *pc)
         pc->mixer2[c] = lc->mixer2;
         pc->cls_norms[c] = (lc->mixer != MIX_NONE ? 1 : 0) + (lc->ffn != BLOCK_NOFFN ? 1 : 0);
         pc->nblocks[c] = model_class_layers(m, c);
+        /* A pattern that says which class each sliding layer is in (Llama 4: the chunked layers
+         * are the rotary ones, and the NoPE ones all have experts) keeps it. */
+        if (lc->local > 0 && lc->mixer == MIX_ATTENTION) {
+            pc->nlocal[c] = (double)lc->local * pc->nblocks[c] / (double)lc->count;
+            continue;
+        }
         pc->nlocal[c] = lc->mixer == MIX_ATTENTION ? frac * pc->nblocks[c]
             : lc->mixer == MIX_SWA                 ? pc->nblocks[c]
                                                    : 0;

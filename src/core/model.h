@@ -44,6 +44,8 @@ typedef struct layer_class {
     mixer_kind mixer2; /* a second mixer reading the same input (Falcon-H1); MIX_NONE: none */
     block_kind ffn;    /* BLOCK_DENSE, BLOCK_MOE or BLOCK_NOFFN */
     int64_t count;     /* layers of this class in the config's pattern */
+    int64_t local;     /* of them, sliding-window or chunked attention layers (0: sliding_layers
+                          spread over the attention classes) */
 } layer_class;
 #define LAYER_CLASSES_MAX 6
 
@@ -117,7 +119,7 @@ typedef struct model {
      * attention followed by its MLP, the classic layout the fields above describe. */
     int nclass;
     layer_class classes[LAYER_CLASSES_MAX];
-    bool vision_tower;        /* the config has a vision tower (vision_config), not counted */
+    bool vision_tower;   /* the config has a vision tower (vision_config), not counted */
     bool window_chunked; /* sliding_window is a chunk: queries see their chunk only (Llama 4) */
     int64_t nope_layers; /* attention layers without rotary embedding (SmolLM3, Llama 4) */
     bool attn_sinks;     /* a learned sink logit per head (gpt-oss): num_heads per layer */

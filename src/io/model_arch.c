@@ -218,6 +218,11 @@ const char *model_arch_types(char *list, size_t len)
     return list;
 }
 
+const arch *model_arch_at(size_t i)
+{
+    return i < sizeof archs / sizeof archs[0] ? &archs[i] : NULL;
+}
+
 const arch *model_arch_find(const char *type)
 {
     for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)

@@ -42,6 +42,9 @@ struct arch {
                              published config may leave out */
 };
 
+/* Row i of the table, or NULL past its end. Never fails. */
+const arch *model_arch_at(size_t i);
+
 /* The row of model_type `type`, or NULL. Never fails. */
 const arch *model_arch_find(const char *type);
 

@@ -127,14 +127,18 @@ static mixer_kind mixer_at(const layer_plan *p, const model *m, int64_t i)
 int pattern_apply(const layer_plan *p, model *m, zs_error *err)
 {
     bool classic = true;
-    int64_t moe = 0, local = 0, nope = 0;
+    int64_t moe = 0, local = 0, nope = 0, local_moe = 0;
     for (int64_t i = 0; i < p->n; i++) {
+        local_moe += p->ffn[i] == BLOCK_MOE && p->mixer[i] == MIX_ATTENTION && p->local[i];
         if (mixer_at(p, m, i) != MIX_ATTENTION || p->mixer2[i] != MIX_NONE || p->ffn[i] == BLOCK_NOFFN)
             classic = false;
         moe += p->ffn[i] == BLOCK_MOE;
         local += p->mixer[i] == MIX_ATTENTION && p->local[i];
         nope += (p->mixer[i] == MIX_ATTENTION || p->mixer2[i] == MIX_ATTENTION) && p->nope[i];
     }
+    /* The classic fields spread sliding layers over dense and MoE blocks in proportion: a
+     * pattern that puts them elsewhere (Llama 4 Maverick) is kept as classes. */
+    if (local_moe * p->n != local * moe) classic = false;
     m->moe_layers = moe;
     m->sliding_layers = m->sliding_window > 0 ? local : 0;
     m->nope_layers = nope;
@@ -151,10 +155,11 @@ int pattern_apply(const layer_plan *p, model *m, zs_error *err)
             if (m->nclass == LAYER_CLASSES_MAX)
                 return zs_fail(
                     err, ZS_ERR_INPUT, "layer pattern: more than %d kinds of layer", LAYER_CLASSES_MAX);
-            m->classes[c] = (layer_class){mk, (mixer_kind)p->mixer2[i], (block_kind)p->ffn[i], 0};
+            m->classes[c] = (layer_class){mk, (mixer_kind)p->mixer2[i], (block_kind)p->ffn[i], 0, 0};
             m->nclass++;
         }
         m->classes[c].count++;
+        m->classes[c].local += mk == MIX_ATTENTION && p->local[i] && m->sliding_window > 0;
     }
     return ZS_OK;
 }

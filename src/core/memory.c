@@ -273,6 +273,11 @@ void memory_activations(const sim_input *in, memory *mem)
     double full = memory_layer_activations(in, true), kept;
     switch (t->checkpointing) {
     case CKPT_SELECTIVE:
+        /* Flash attention keeps no score matrix, so dropping it changes nothing. */
+        if (t->flash_attention && in->fw->selective != SELECTIVE_OPS) {
+            kept = full;
+            break;
+        }
         /* torchtitan's op list is written for attention blocks; a hybrid stack keeps what
          * drops only the attention scores. */
         kept = in->fw->selective == SELECTIVE_OPS && m->nclass <= 0 ? memory_layer_ops_sac(in)

@@ -260,6 +260,8 @@ static void model_classes(const model *m, param_counts *pc)
         if (m->classes[c].mixer == MIX_SWA) swa += model_class_layers(m, c);
     double frac =
         attn > 0 && m->sliding_window > 0 ? fmax(0, fmin(1, ((double)m->sliding_layers - swa) / attn)) : 0;
+    bool exact = false; /* the pattern placed its sliding layers (layer_class.local) */
+    for (int c = 0; c < m->nclass; c++) exact |= m->classes[c].local > 0;
     pc->nclass = m->nclass;
     for (int c = 0; c < m->nclass; c++) {
         const layer_class *lc = &m->classes[c];
@@ -270,13 +272,14 @@ static void model_classes(const model *m, param_counts *pc)
         pc->nblocks[c] = model_class_layers(m, c);
         /* A pattern that says which class each sliding layer is in (Llama 4: the chunked layers
          * are the rotary ones, and the NoPE ones all have experts) keeps it. */
-        if (lc->local > 0 && lc->mixer == MIX_ATTENTION) {
-            pc->nlocal[c] = (double)lc->local * pc->nblocks[c] / (double)lc->count;
-            continue;
-        }
-        pc->nlocal[c] = lc->mixer == MIX_ATTENTION ? frac * pc->nblocks[c]
-            : lc->mixer == MIX_SWA                 ? pc->nblocks[c]
-                                                   : 0;
+        if (lc->mixer == MIX_SWA)
+            pc->nlocal[c] = pc->nblocks[c];
+        else if (lc->mixer != MIX_ATTENTION)
+            pc->nlocal[c] = 0;
+        else if (exact)
+            pc->nlocal[c] = lc->count > 0 ? (double)lc->local * pc->nblocks[c] / (double)lc->count : 0;
+        else
+            pc->nlocal[c] = frac * pc->nblocks[c];
         pc->seq_scale[c] = 1;
     }
 }

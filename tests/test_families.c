@@ -118,6 +118,7 @@ static void checkpoint_totals(void)
     double mtp = 2 * h * h + 3 * h + attn + moe + 2 * h;
     CHECK_EQ_INT(mtp, 1650471424.0); /* research NOTES B: "exactly the 1,650,471,424 gap" */
     CHECK_EQ_INT(pc.total + mtp, 81324862720.0);
+    CHECK_EQ_INT(pc.mtp, mtp); /* and zerosim offers that layer apart */
 }
 
 /* Kimi-K2 (reconstructed config): counted here from the DeepSeek-V3 shapes (NOTES A), then

@@ -115,6 +115,30 @@ static void sim_rates(sim_input *in, double gemm_work, double fw_eff)
 }
 
 /* The checks a layered model's shapes put on the run: stages, heads, parameter offload. */
+/* Linear-attention and SSM heads split over TP as attention heads do: Megatron-Core's
+ * MambaMixer asserts that TP divides nheads and ngroups (NVIDIA/Megatron-LM
+ * megatron/core/ssm/mamba_mixer.py), and a gated DeltaNet's key and value heads split alike. */
+static int sim_check_mixers(const model *m, const training *t, zs_error *err)
+{
+    bool deltanet = false, mamba = false;
+    for (int c = 0; c < m->nclass; c++) {
+        const mixer_kind mk[2] = {m->classes[c].mixer, m->classes[c].mixer2};
+        for (int k = 0; k < 2; k++) {
+            deltanet |= mk[k] == MIX_DELTANET;
+            mamba |= mk[k] == MIX_MAMBA2;
+        }
+    }
+    if (deltanet && (m->lin_k_heads % t->tp != 0 || m->lin_v_heads % t->tp != 0))
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--tp %lld does not divide the model's gated DeltaNet heads (%lld key, %lld value heads)",
+            (long long)t->tp, (long long)m->lin_k_heads, (long long)m->lin_v_heads);
+    if (mamba && (m->ssm_heads % t->tp != 0 || m->ssm_groups % t->tp != 0))
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--tp %lld does not divide the model's Mamba-2 heads (%lld) and groups (%lld)", (long long)t->tp,
+            (long long)m->ssm_heads, (long long)m->ssm_groups);
+    return ZS_OK;
+}
+
 static int sim_check_shapes(const model *m, const training *t, zs_error *err)
 {
     if (t->pp > m->num_layers)
@@ -128,7 +152,7 @@ static int sim_check_shapes(const model *m, const training *t, zs_error *err)
         return zs_fail(err, ZS_ERR_USAGE,
             "--offload-params needs --offload-optimizer too (DeepSpeed offloads parameters only with the "
             "optimizer)");
-    return ZS_OK;
+    return sim_check_mixers(m, t, err);
 }
 
 /* A rank's parameters: its pipeline stage's (the larger of first and last) split by TP, and

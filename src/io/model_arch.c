@@ -130,19 +130,23 @@ static const arch archs[] = {
      .defaults = "{\"num_local_experts\":16,\"num_experts_per_tok\":1,\"interleave_moe_layer_step\":1,"
                  "\"attention_chunk_size\":8192,\"intermediate_size\":8192,\"intermediate_size_mlp\":16384,"
                  "\"head_dim\":128}"},
+    /* Qwen's published Qwen3-Next and Qwen3.5 checkpoints hold one mtp.* layer the HF class skips
+     * (the Hub's 81,324,862,720 for Qwen3-Next-80B-A3B is the class's count plus exactly one
+     * such layer): offered apart as pc.mtp, as DeepSeek-V3's. */
     {.type = "qwen3_next", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
      .block_norms = 2, .qk_norm = QKNORM_HEAD, .family = fam_qwen3_next,
      .defaults = "{\"head_dim\":256,\"linear_conv_kernel_dim\":4,\"linear_key_head_dim\":128,"
                  "\"linear_value_head_dim\":128,\"linear_num_key_heads\":16,\"linear_num_value_heads\":32,"
                  "\"num_experts\":512,\"num_experts_per_tok\":10,\"moe_intermediate_size\":512,"
-                 "\"shared_expert_intermediate_size\":512,\"intermediate_size\":5632}"},
+                 "\"shared_expert_intermediate_size\":512,\"intermediate_size\":5632,"
+                 "\"mtp_num_hidden_layers\":1}"},
     {.type = "qwen3_5_moe", .text = "qwen3_5_moe_text"},
     {.type = "qwen3_5_moe_text", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true,
      .bias_keys = true,     .block_norms = 2, .qk_norm = QKNORM_HEAD, .family = fam_qwen3_next,
      .defaults = "{\"head_dim\":256,\"linear_conv_kernel_dim\":4,\"linear_key_head_dim\":128,"
                  "\"linear_value_head_dim\":128,\"linear_num_key_heads\":16,\"linear_num_value_heads\":32,"
                  "\"num_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":512,"
-                 "\"shared_expert_intermediate_size\":512}"},
+                 "\"shared_expert_intermediate_size\":512,\"mtp_num_hidden_layers\":1}"},
     /* DeepSeek-V3 shapes: Kimi K2 (DeepseekV3 class via auto_map), V3.2 (plus its indexer). */
     {.type = "kimi_k2", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .moe = true, .bias_keys = true,
      .block_norms = 2, .family = fam_deepseek,

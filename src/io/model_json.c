@@ -146,16 +146,29 @@ static int from_json(const cJSON *j, bool strict, model *m, model_notes *notes, 
             "field \"model_type\": \"%s\" is not a family zerosim knows, and --strict refuses it (without "
             "--strict a config with the standard decoder keys loads as a generic decoder, with a warning)",
             type);
-    if (!a && !model_generic_fits(j))
+    /* An unknown wrapper (vision-language, audio) whose text_config has the standard keys: its
+     * language model as a generic decoder. */
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(j, "text_config");
+    bool in_text = !a && !model_generic_fits(j) && cJSON_IsObject(tc) && model_generic_fits(tc);
+    if (!a && !model_generic_fits(j) && !in_text)
         return zs_fail(err, ZS_ERR_INPUT,
             "field \"model_type\": \"%s\" is not a family zerosim knows, and the config lacks the standard "
             "decoder keys (hidden_size, num_hidden_layers, num_attention_heads, vocab_size) to read it as a "
             "generic decoder",
             type);
     if (!a) {
-        int rc = model_generic(j, type, m, notes, err);
-        if (rc == ZS_OK && notes) notes->approximate = true;
-        return rc;
+        int rc = model_generic(in_text ? tc : j, type, m, notes, err);
+        if (rc) {
+            if (in_text) zs_error_prefix(err, "text_config");
+            return rc;
+        }
+        if (notes) notes->approximate = true;
+        if (in_text) {
+            note(notes, "%s: the language model in text_config is counted; the other towers are not%s", type,
+                "");
+            m->vision_tower = true;
+        }
+        return ZS_OK;
     }
     /* Gemma-3's multimodal config nests the language model in text_config (Gemma3TextConfig
      * defaults); the vision tower is not counted. */

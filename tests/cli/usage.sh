@@ -20,6 +20,8 @@ expect 2 "--params" -- estimate --params 7X
 expect 2 "needs a value" -- estimate --model
 expect 2 "--format" -- estimate $M --format yaml
 expect 2 "--pp" -- estimate $M --gpus 64 --pp 64
+# TP splits a Mamba-2 mixer's heads and groups (Megatron-Core's MambaMixer asserts it): 8 groups
+expect 2 "--tp 16 does not divide the model's Mamba-2 heads (64) and groups (8)" -- estimate --model nemotron-3-nano-30b-a3b --gpus 64 --tp 16
 expect 2 "" -- list
 expect 2 "--compat" -- estimate $M --compat vllm
 

@@ -163,19 +163,23 @@ static void flops_memory(
 
 /* The recomputed forward FLOPs of a micro-batch (executed) and the step's MFU and HFU
  * numerators; frozen: the per-token matmul FLOPs of frozen weights. */
-static void flops_step(const model *m, const training *t, double tokens_mb, double frozen, flops *f)
+static void flops_step(
+    const model *m, const training *t, double tokens_mb, double frozen, double attn_exec, flops *f)
 {
     double mp = (double)(t->tp * t->pp);
     /* The LM head, which no recompute reruns, per token. */
     double head_tok = m->params_only ? 0 : 2 * (double)m->vocab_size * (double)m->hidden_size;
     double head = head_tok * tokens_mb / mp;
     double blocks_mm = f->fwd_mb - head - f->attn_fwd_mb;
-    /* HFU counts recompute in the same convention as MFU (full attention), so HFU >= MFU. */
+    /* MFU's and HFU's numerators count attention as it is computed (causal flash attention:
+     * half the score matrix), as the compute time does: counting the full matrix (PaLM's 12 L H
+     * Q T) while timing half of it would put MFU above 1 when attention dominates (a 1M-token
+     * context). HFU adds the recomputed FLOPs in the same convention, so HFU >= MFU. */
     double again;
     switch (recompute_of(t)) {
     case RECOMPUTE_FULL:
         f->recompute_mb = f->fwd_mb - head;
-        again = f->matmul + f->attention - head_tok;
+        again = f->matmul + attn_exec - head_tok;
         break;
     case RECOMPUTE_OPS:
         f->recompute_mb = 0.5 * blocks_mm;
@@ -183,13 +187,14 @@ static void flops_step(const model *m, const training *t, double tokens_mb, doub
         break;
     case RECOMPUTE_ATTENTION:
         f->recompute_mb = f->attn_fwd_mb;
-        again = f->attention;
+        again = attn_exec;
         break;
     default: f->recompute_mb = again = 0; break;
     }
     double m_acc = (double)t->grad_accum;
     /* Frozen weights have no weight-gradient GEMM: their FLOPs count twice, not three times. */
-    f->model_step = (3 * (f->matmul + f->attention) - frozen) * tokens_mb * m_acc / mp;
+    f->model_step = (3 * (f->matmul + attn_exec) - frozen) * tokens_mb * m_acc / mp;
+    f->model_step_full = (3 * (f->matmul + f->attention) - frozen) * tokens_mb * m_acc / mp;
     f->hw_step = f->model_step + again * tokens_mb * m_acc / mp;
 }
 
@@ -213,7 +218,7 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     f->frozen_fwd_mb = frozen * tokens_mb / mp;
     f->bwd_mb = 2 * f->fwd_mb;
     flops_memory(m, pc, t, tokens_mb, f);
-    flops_step(m, t, tokens_mb, frozen, f);
+    flops_step(m, t, tokens_mb, frozen, attn_exec, f);
 }
 
 double compute_peak(const hardware *hw, const training *t)

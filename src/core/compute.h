@@ -12,8 +12,11 @@
 typedef struct flops {
     double matmul;          /* 2 x active linear parameters (blocks + LM head) */
     double attention;       /* 4 s q per layer: QK^T and attention x V, full (non-causal) */
-    double model_step;      /* per GPU per step: 3 x forward over its tokens, the MFU numerator
-                               (PaLM appendix B: 6N + 12 L H Q T per token) */
+    double model_step;      /* per GPU per step: 3 x forward over its tokens with attention as
+                               computed (causal: half), the MFU numerator */
+    double model_step_full; /* the same with attention counted whole, as PaLM appendix B (6N +
+                               12 L H Q T per token) and Megatron/NeMo's published "model TFLOP/s"
+                               count it: tflops_per_gpu, to compare with those tables */
     double hw_step;         /* per GPU per step: model_step plus recomputed FLOPs, counted the same
                                way (the HFU numerator) */
     double fwd_mb;          /* per GPU per micro-batch: forward, executed */

@@ -249,11 +249,19 @@ static double memory_layer_ops_sac(const sim_input *in)
     const model *m = in->m;
     const training *t = in->t;
     double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
-    double a = (double)m->num_heads, i = (double)m->intermediate_size, e = in->bt.act;
+    double a = (double)m->num_heads, e = in->bt.act;
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double tp = (double)t->tp, sp = t->sequence_parallel ? tp : 1;
-    double k = m->num_experts > 0 ? (double)m->experts_per_token : 1;
-    double mm = q + kv + k * i + (m->gated_mlp ? h : 0);
+    /* The MLP's first matmul output a token passes, mean over the blocks: a dense block's
+     * width, an MoE block's k routed experts' and its shared experts' (not k dense widths). */
+    const param_counts *pc = in->pc;
+    double i = 0, L = (double)m->num_layers;
+    for (int c = 0; c < pc->nclass; c++)
+        i += pc->nblocks[c] / L *
+            (pc->kind[c] == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
+                    (double)m->shared_intermediate_size
+                                      : (double)m->intermediate_size);
+    double mm = q + kv + i + (m->gated_mlp ? h : 0);
     return e * s * b * h / sp + (e * s * b * (mm + q) + 4 * a * s * b) / tp;
 }
 
@@ -282,6 +290,8 @@ void memory_activations(const sim_input *in, memory *mem)
          * drops only the attention scores. */
         kept = in->fw->selective == SELECTIVE_OPS && m->nclass <= 0 ? memory_layer_ops_sac(in)
                                                                     : memory_layer_activations(in, false);
+        /* A policy that saves a subset never holds more than saving everything. */
+        kept = fmin(kept, full);
         break;
     case CKPT_FULL: kept = e * s * b * h / sp; break;
     default: kept = full; break;

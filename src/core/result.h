@@ -43,8 +43,10 @@ typedef struct result {
     comm_summary comm; /* bytes per GPU per step by level and kind */
     step_time step;
     double tokens_per_second; /* whole cluster */
-    double tflops_per_gpu;    /* model FLOPs (MFU numerator) per second per GPU, in 1e12 */
-    double mfu;               /* model FLOPs utilisation (PaLM appendix B) */
+    double tflops_per_gpu;    /* model FLOPs per second per GPU, in 1e12, attention counted whole as
+                                 PaLM appendix B and Megatron/NeMo's published tables count it */
+    double mfu;               /* model FLOPs utilisation, attention counted as computed (causal:
+                                 half), as the compute time counts it: 0 < mfu <= hfu < 1 */
     double hfu;               /* hardware FLOPs utilisation: recompute counted */
     train_cost cost;
     bool has_interval;       /* the profile had fitted uncertainties */

@@ -346,7 +346,7 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     /* In double: the int64 product of the largest accepted values overflows. */
     double tokens_step = (double)in->dp * (double)t->micro_batch * (double)t->seq_len * (double)t->grad_accum;
     r->tokens_per_second = tokens_step / step;
-    r->tflops_per_gpu = in->fl.model_step / step / 1e12;
+    r->tflops_per_gpu = in->fl.model_step_full / step / 1e12;
     r->mfu = in->fl.model_step / step / in->peak;
     r->hfu = in->fl.hw_step / step / in->peak;
     memset(&r->cost, 0, sizeof r->cost);

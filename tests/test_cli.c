@@ -61,7 +61,7 @@ static int run(state *st, seen *sn, const char *const *args, zs_error *e)
 
 /* GNU getopt_long's conventions (glibc manual, "Getopt Long Options"): --name value and
  * --name=value alike, a switch takes no value, "--" and bare words are arguments; units'
- * suffixes as --seq-len's help states them (8k = 8000, 8Ki = 8192). */
+ * suffixes as the flags' help states them (--tokens 2e12; --seq-len 8k = 8Ki = 8192). */
 static void bindings(void)
 {
     state st;

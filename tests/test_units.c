@@ -52,11 +52,20 @@ static void parse_ints(void)
     CHECK(units_parse_int("0", "--gpus", 1, 100, &n, &e) == ZS_ERR_USAGE && strstr(e.msg, "--gpus"));
     CHECK(units_parse_int("2.5", "--gpus", 1, 100, &n, &e) == ZS_ERR_USAGE);
     CHECK(units_parse_int("8x", "--gpus", 1, 100, &n, &e) == ZS_ERR_USAGE);
-    /* --seq-len 8k like --tokens 1T: the count rule, decimal without i, binary with it. */
-    CHECK(units_parse_int("8k", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 8000);
+    /* Counts: decimal without i, binary with it (--tokens 1T, --gpus 8k). */
+    CHECK(units_parse_int("8k", "--gpus", 1, 100000000, &n, &e) == 0 && n == 8000);
     CHECK(units_parse_int("8Ki", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 8192);
     CHECK(units_parse_int("1.5Ki", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 1536);
     CHECK(units_parse_int("1.0001k", "--seq-len", 1, 100000000, &n, &e) == ZS_ERR_USAGE);
+    /* Sequence lengths: "4k context" is 4,096 tokens and "1M" 1,048,576 (Llama 3.1's 128k
+     * context is max_position_embeddings 131072 in its config.json), Ki and Mi alike. */
+    CHECK(units_parse_seq("4k", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 4096);
+    CHECK(units_parse_seq("128K", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 131072);
+    CHECK(units_parse_seq("1M", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 1048576);
+    CHECK(units_parse_seq("8Ki", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 8192);
+    CHECK(units_parse_seq("4000", "--seq-len", 1, 100000000, &n, &e) == 0 && n == 4000);
+    CHECK(units_parse_seq("4G", "--seq-len", 1, 100000000, &n, &e) == ZS_ERR_USAGE && strstr(e.msg, "1M"));
+    CHECK(units_parse_seq("0.3k", "--seq-len", 1, 100000000, &n, &e) == ZS_ERR_USAGE); /* 307.2 tokens */
 }
 
 static void format(void)

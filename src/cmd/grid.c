@@ -1,17 +1,35 @@
 /* grid.c -- expanding sweep lists and ranges. */
 #include "cmd/grid.h"
 
+#include <stdint.h>
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int number(const char *s, double *v)
+#include "core/training.h"
+#include "core/units.h"
+
+/* A range's end: a plain number, or one with the flag's suffixes (a sequence length's 4k is
+ * 4096, a count's 4k 4000). */
+static int number(const char *flag, const char *s, double *v)
 {
     char *end;
     *v = strtod(s, &end);
-    return end != s && *end == '\0' && isfinite(*v) ? 0 : -1;
+    if (end != s && *end == '\0' && isfinite(*v)) return 0;
+    zs_error e = {.quiet = true};
+    bool seq = false;
+    for (int i = 0; i < TRAINING_FLAG_COUNT; i++)
+        if (strcmp(training_flags[i].name, flag) == 0) seq = training_flags[i].tokens_binary;
+    int64_t n;
+    if (seq) {
+        if (units_parse_seq(s, flag, 1, INT64_MAX / 2, &n, &e)) return -1;
+        *v = (double)n;
+        return 0;
+    }
+    return units_parse_count(s, flag, v, &e) ? -1 : 0;
 }
 
 /* "a:b[:step]" into values; returns count or -1. */
@@ -28,13 +46,13 @@ static int range(const char *flag, const char *item, char (*out)[32], int n, int
     if (st) *st++ = '\0';
     double lo, hi, step = 1;
     bool geometric = false;
-    if (number(a, &lo) || number(b, &hi) || lo > hi) goto bad;
+    if (number(flag, a, &lo) || number(flag, b, &hi) || lo > hi) goto bad;
     if (st) {
         if (*st == 'x' || *st == '*')
             geometric = true;
         else if (*st != '+')
             goto bad;
-        if (number(st + 1, &step) || (geometric ? step <= 1 : step <= 0)) goto bad;
+        if (number(flag, st + 1, &step) || (geometric ? step <= 1 : step <= 0)) goto bad;
     }
     if (geometric && lo <= 0) goto bad;
     /* slack for rounding in the steps; relative to |hi|, as hi * (1 + 1e-12) falls below a

@@ -104,8 +104,10 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         .sweep = true},
     ROW(OPT_MICRO) = {"micro-batch", "N", "sequences per GPU per micro-batch (default 1)",
         WHOLE(micro_batch, 1, 1000000), .sweep = true},
-    ROW(OPT_SEQ) = {"seq-len", "N", "tokens per sequence (default 2048; 8Ki = 8192, 8k = 8000)",
-        WHOLE(seq_len, 1, 100000000), .sweep = true},
+    ROW(OPT_SEQ) = {"seq-len", "N",
+        "tokens per sequence (default 2048; 4k = 4Ki = 4096 and 1M = 1,048,576 as context lengths are "
+        "counted; --tokens stays decimal: 1T = 10^12)",
+        WHOLE(seq_len, 1, 100000000), .sweep = true, .tokens_binary = true},
     ROW(OPT_ACCUM) = {"grad-accum", "N", "micro-batches per step (default 1)", WHOLE(grad_accum, 1, 1000000),
         .sweep = true},
     ROW(OPT_TP) = {"tp", "N", "tensor-parallel degree (default 1)", WHOLE(tp, 1, 4096), .sweep = true},
@@ -227,7 +229,9 @@ int training_flag_set(training *t, const flag_desc *d, const char *v, zs_error *
     bool on = d->kind == FLAG_ON;
     switch (d->kind) {
     case FLAG_WHOLE:
-        if (units_parse_int(v, flag, (int64_t)d->min, (int64_t)d->max, &n, err)) return err->code;
+        if (d->tokens_binary ? units_parse_seq(v, flag, (int64_t)d->min, (int64_t)d->max, &n, err)
+                             : units_parse_int(v, flag, (int64_t)d->min, (int64_t)d->max, &n, err))
+            return err->code;
         memcpy(field, &n, sizeof n);
         return ZS_OK;
     case FLAG_ELEMS:

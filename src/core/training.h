@@ -119,6 +119,8 @@ typedef struct flag_desc {
     double min, max;            /* FLAG_WHOLE, FLAG_ELEMS, FLAG_FACTOR: accepted values */
     bool min_open;              /* FLAG_FACTOR: min itself is refused */
     bool zero_unset;            /* FLAG_WHOLE: 0 is the field's "not set" default, valid */
+    bool tokens_binary;         /* FLAG_WHOLE: a sequence length, where "4k context" means 4,096:
+                                   k and M are 2^10 and 2^20 (units_parse_seq) */
     const char *expect;         /* FLAG_FACTOR: what its message says is expected */
     const flag_choice *choices; /* FLAG_CHOICE: NULL-name terminated */
     int listed;                 /* FLAG_CHOICE: names help and messages show (the first);

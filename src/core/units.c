@@ -124,6 +124,28 @@ int units_parse_bytes(const char *s, const char *what, double *out, zs_error *er
         "%s: unknown unit \"%s\" in \"%s\" (use B, KB, MB, GB, TB or KiB, MiB, GiB, TiB)", what, suf, s);
 }
 
+int units_parse_seq(const char *s, const char *what, int64_t min, int64_t max, int64_t *out, zs_error *err)
+{
+    double v;
+    const char *suf;
+    if (!s || split_number(s, &v, &suf) != 0 || !(strcmp(suf, "") == 0 || strcasecmp(suf, "k") == 0 ||
+                                                   strcmp(suf, "M") == 0 || strcmp(suf, "Ki") == 0 ||
+                                                   strcmp(suf, "Mi") == 0))
+        return zs_fail(err, ZS_ERR_USAGE,
+            "%s: expected a sequence length such as 4096, 4k (= 4096) or 1M (= 1,048,576), got \"%s\"", what,
+            s ? s : "");
+    char plain[64];
+    double mult = *suf == '\0' ? 1 : (*suf == 'k' || *suf == 'K') ? KiB : *suf == 'M' ? MiB : 1;
+    if (strcmp(suf, "Ki") == 0) mult = KiB;
+    if (strcmp(suf, "Mi") == 0) mult = MiB;
+    double x = v * mult;
+    /* Whole and in range, with the value as the message shows it. */
+    snprintf(plain, sizeof plain, "%.17g", x);
+    if (!isfinite(x) || x != floor(x))
+        return zs_fail(err, ZS_ERR_USAGE, "%s: %s is %s tokens, not a whole number", what, s, plain);
+    return units_parse_int(plain, what, min, max, out, err);
+}
+
 int units_parse_int(const char *s, const char *what, int64_t min, int64_t max, int64_t *out, zs_error *err)
 {
     double v;

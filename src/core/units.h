@@ -28,6 +28,11 @@ int units_parse_bytes(const char *s, const char *what, double *out, zs_error *er
  * "8Ki"); fails with ZS_ERR_USAGE naming `what`. */
 int units_parse_int(const char *s, const char *what, int64_t min, int64_t max, int64_t *out, zs_error *err);
 
+/* A sequence length: as units_parse_int, but k and M are 2^10 and 2^20 ("4k context" is 4,096
+ * tokens, "1M" 1,048,576), as Ki and Mi are; other suffixes are refused. Fails like
+ * units_parse_int. */
+int units_parse_seq(const char *s, const char *what, int64_t min, int64_t max, int64_t *out, zs_error *err);
+
 /* Format bytes as GiB with two decimals ("12.34 GiB"), or MiB below 1 GiB. Returns buf. */
 const char *units_fmt_bytes(double bytes, char *buf, size_t len);
 

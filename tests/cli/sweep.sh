@@ -37,5 +37,8 @@ sed 's/"name": *"[^"]*"/"name": "llama, 7b"/' models/llama-2-7b.json >"$T/m.json
 "$Z" sweep --model "$T/m.json" --gpus 8 --strategy zero3 >"$out" 2>"$err"
 py_check "csv quoting: $(head -2 "$out")" "import csv; r=list(csv.DictReader(open('$(snap "$out")'))); assert len(r)==1 and r[0]['model']=='llama, 7b' and r[0]['strategy']=='zero3'" || bad "csv quoting: $(head -2 "$out")"
 rm -rf "$T"
+# a sequence-length range takes context-length suffixes: 1k:4k:x2 is 1024, 2048, 4096
+"$Z" sweep --model llama-2-7b --gpus 8 --strategy zero3 --seq-len 1k:4k:x2 >"$out" 2>"$err"
+py_check "seq-len range 1k:4k:x2" "import csv; r=list(csv.DictReader(open('$(snap "$out")'))); assert [x['seq_len'] for x in r] == ['1024', '2048', '4096'], r"
 
 finish

@@ -64,7 +64,8 @@ expect 2 "ambiguous" -- estimate $M --hbm 80G
 # 80GB = 80e9 B = 74.51 GiB, and the header says both.
 "$Z" estimate $M --hbm 80GB --strategy zero3 >"$out" 2>"$err"; grep -q "74.51 GiB HBM (80.00 GB)" "$out" && ok || bad "--hbm 80GB header: $(sed -n 2p "$out")"
 json_check "d['training']['seq_len'] == 8192" estimate $M --seq-len 8Ki --strategy zero3 --format json
-json_check "d['training']['seq_len'] == 8000" estimate $M --seq-len 8k --strategy zero3 --format json
+json_check "d['training']['seq_len'] == 8192" estimate $M --seq-len 8k --strategy zero3 --format json
+json_check "d['training']['seq_len'] == 1048576" estimate $M --seq-len 1M --gpus 64 --cp 64 --strategy zero3 --format json
 # 12 GPUs on 8-GPU nodes: one full node and a partial one, not "2 node(s) x 8".
 "$Z" estimate $M --gpus 12 --strategy zero3 >"$out" 2>"$err"; grep -q "12 GPUs = 1 node x 8 + 1 node x 4" "$out" && ok || bad "partial node layout: $(sed -n 2p "$out")"
 # Llama's 4M-token batch is 2048 x 2048 = 4Mi tokens (arXiv 2302.13971, section 2.2): the

@@ -341,6 +341,27 @@ static int batch_from_ds(setup *s, zs_error *err)
     return ZS_OK;
 }
 
+/* Flags that would change nothing are refused, as --ep on a dense model is: a planner that
+ * silently ignores what a user typed answers a question they did not ask. */
+static int refuse_idle_flags(const setup *s, zs_error *err)
+{
+    if ((setup_flag_given(s, OPT_LORA_RANK) || setup_flag_given(s, OPT_LORA_TARGETS)) &&
+        !setup_flag_given(s, OPT_FINETUNE) && s->t.finetune == FT_FULL)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--lora-rank and --lora-targets shape LoRA's adapters: add --finetune lora or --finetune qlora");
+    if (setup_flag_given(s, OPT_MOE_IMBALANCE) && (s->m.params_only || s->m.num_experts <= 0))
+        return zs_fail(err, ZS_ERR_USAGE, "--moe-imbalance: %s has no routed experts",
+            s->m.params_only ? "--params" : s->m.name);
+    /* Said here with the flag's default named; the core refuses each such configuration too. */
+    if (!s->m.params_only && s->m.pos == POS_LEARNED && s->t.seq_len > s->m.max_positions)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--seq-len %lld%s is longer than %s's learned position table (n_positions / "
+            "max_position_embeddings %lld): give --seq-len %lld or less",
+            (long long)s->t.seq_len, setup_flag_given(s, OPT_SEQ) ? "" : " (the default)", s->m.name,
+            (long long)s->m.max_positions, (long long)s->m.max_positions);
+    return ZS_OK;
+}
+
 int setup_finish(setup *s, zs_error *err)
 {
     if (choose_strategies(s, err)) return err->code;
@@ -406,6 +427,7 @@ int setup_finish(setup *s, zs_error *err)
     /* plan searches the GPU count: a fixed --tp/--pp/--cp is checked against the smallest
      * count that holds it, not against the default single GPU. */
     if (s->searches_gpus && !setup_flag_given(s, OPT_GPUS)) s->t.gpus = s->t.tp * s->t.pp * s->t.cp;
+    if (refuse_idle_flags(s, err)) return err->code;
     return training_validate(&s->t, err);
 }
 

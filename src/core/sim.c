@@ -152,6 +152,12 @@ static int sim_check_shapes(const model *m, const training *t, zs_error *err)
         return zs_fail(err, ZS_ERR_USAGE,
             "--offload-params needs --offload-optimizer too (DeepSpeed offloads parameters only with the "
             "optimizer)");
+    /* A learned position table has a row per position and none past it (GPT-2's n_positions). */
+    if (m->pos == POS_LEARNED && m->max_positions > 0 && t->seq_len > m->max_positions)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--seq-len %lld is longer than %s's learned position table (n_positions / "
+            "max_position_embeddings %lld): it has no embedding for later positions",
+            (long long)t->seq_len, m->name, (long long)m->max_positions);
     return sim_check_mixers(m, t, err);
 }
 

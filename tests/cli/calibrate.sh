@@ -167,12 +167,14 @@ import csv, json, subprocess, sys
 z, d = sys.argv[1], sys.argv[2]
 rows = []
 for model, gpus, mb in [('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2-13b', 16, 1), ('gpt2-xl', 8, 4), ('llama-2-13b', 32, 2), ('mistral-7b', 8, 2)]:
+    seq = 1024 if model.startswith('gpt2') else 2048  # GPT-2's n_positions
     out = subprocess.run([z, 'estimate', '--model', model, '--gpus', str(gpus), '--micro-batch', str(mb), '--strategy', 'zero3',
-                          '--framework', 'deepspeed', '--gemm-efficiency', '0.8', '--format', 'json'], capture_output=True, text=True).stdout
+                          '--seq-len', str(seq), '--framework', 'deepspeed', '--gemm-efficiency', '0.8', '--format', 'json'],
+                         capture_output=True, text=True).stdout
     r = json.loads(out)['results'][0]
     step = r['step_time_seconds']['total'] - r['step_time_seconds']['framework_overhead'] + 0.25
     rows.append(dict(name='%s-%d-%d' % (model, gpus, mb), model=model, hardware='a100-80gb', gpus=gpus, gpus_per_node=8, strategy='zero3',
-                     tp=1, pp=1, virtual_stages=1, micro_batch=mb, global_batch=mb * gpus, seq_len=2048, precision='bf16',
+                     tp=1, pp=1, virtual_stages=1, micro_batch=mb, global_batch=mb * gpus, seq_len=seq, precision='bf16',
                      checkpointing='none', sequence_parallel='false', measured_step_seconds='%.9g' % step, source='synthetic'))
 with open(d + '/runs.csv', 'w', newline='') as f:
     w = csv.DictWriter(f, fieldnames=list(rows[0])); w.writeheader(); w.writerows(rows)

@@ -21,14 +21,17 @@ F=$W/fam
 mkdir "$F"
 i=0
 for name in $("$Z" list models 2>/dev/null | awk 'NR > 1 { print $1 }'); do
-    "$Z" estimate --model "$name" --hardware h100-80gb --gpus 64 --seq-len 4096 --format json >"$F/e" 2>"$err"
+    # a learned position table bounds the sequence (GPT-2's n_positions 1024, GPT-3's 2048)
+    case $name in gpt2|gpt2-xl) seq=1024 ;; gpt3-175b|mt-nlg-530b) seq=2048 ;; *) seq=4096 ;; esac
+    pseq=$((seq < 2048 ? seq : 2048))
+    "$Z" estimate --model "$name" --hardware h100-80gb --gpus 64 --seq-len $seq --format json >"$F/e" 2>"$err"
     e=$?
     # nothing fits (1) may say on stderr what would; anything else on stderr is a failure
     [ -s "$err" ] && [ $e -ne 1 ] && e=9
-    "$Z" plan --model "$name" --hardware h100-80gb --max-gpus 64 --top 2 --format json >"$F/p" 2>"$err"
+    "$Z" plan --model "$name" --hardware h100-80gb --max-gpus 64 --top 2 --seq-len $pseq --format json >"$F/p" 2>"$err"
     p=$?
     [ -s "$err" ] && p=9
-    "$Z" sweep --model "$name" --hardware h100-80gb --gpus 8,64 --strategy zero1,zero3 --checkpointing none,full >"$F/s" 2>"$err"
+    "$Z" sweep --model "$name" --hardware h100-80gb --seq-len $pseq --gpus 8,64 --strategy zero1,zero3 --checkpointing none,full >"$F/s" 2>"$err"
     s=$?
     [ -s "$err" ] && s=9
     if [ $e -le 1 ] && [ $p -le 1 ] && [ $s -le 1 ]; then

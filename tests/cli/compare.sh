@@ -17,6 +17,7 @@ def run(*args):
     if p.returncode not in (0, 1): raise SystemExit('%s: exit %d %s' % (' '.join(args), p.returncode, p.stderr))
     return json.loads(p.stdout)
 base = ['--model', model, '--hardware', hw]
+if model.startswith('gpt2'): base += ['--seq-len', '1024']  # GPT-2's n_positions
 d = run('compare', *base, '--gpus', gpus, '--global-batch', '64', '--format', 'json')
 assert d['schema_version'] == 1
 keys = {'strategy', 'framework', 'fits', 'memory_bytes', 'max_micro_batch', 'max_micro_batch_with_recompute',

@@ -20,6 +20,13 @@ expect 2 "--params" -- estimate --params 7X
 expect 2 "needs a value" -- estimate --model
 expect 2 "--format" -- estimate $M --format yaml
 expect 2 "--pp" -- estimate $M --gpus 64 --pp 64
+# flags that would change nothing are refused, as --ep on a dense model is
+expect 2 "--lora-rank and --lora-targets shape LoRA's adapters" -- estimate $M --gpus 8 --lora-rank 8
+expect 2 "--moe-imbalance: llama-2-7b has no routed experts" -- estimate --model llama-2-7b --gpus 8 --moe-imbalance 1.5
+expect 2 "--moe-imbalance: --params has no routed experts" -- estimate --params 7e9 --gpus 8 --moe-imbalance 2
+# GPT-2's learned position table has n_positions 1024 rows (its config.json): longer is refused
+expect 2 "seq-len 2048 (the default) is longer than gpt2's learned position table (n_positions / max_position_embeddings 1024)" -- estimate --model gpt2 --gpus 8
+expect 0 "" -- estimate --model gpt2 --gpus 8 --seq-len 1024
 # TP splits a Mamba-2 mixer's heads and groups (Megatron-Core's MambaMixer asserts it): 8 groups
 expect 2 "--tp 16 does not divide the model's Mamba-2 heads (64) and groups (8)" -- estimate --model nemotron-3-nano-30b-a3b --gpus 64 --tp 16
 expect 2 "" -- list

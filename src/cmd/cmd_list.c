@@ -82,9 +82,9 @@ static int list_hardware(char **names)
         const hardware *hw = &hws[i];
         char a[32], bw[32];
         snprintf(bw, sizeof bw, "%.0f GB/s", hw->intra.bandwidth / 1e9);
-        long long dom = (long long)(hw->domain_gpus > hw->gpus_per_node ? hw->domain_gpus : hw->gpus_per_node);
+        int64_t dom = hw->domain_gpus > hw->gpus_per_node ? hw->domain_gpus : hw->gpus_per_node;
         printf("%-*s %-*s %10s %6lld %7lld %12s %10.2f\n", wname, names[i], wgpu, hw->gpu_model,
-            units_fmt_bytes(hw->hbm_bytes, a, sizeof a), (long long)hw->gpus_per_node, dom, bw,
+            units_fmt_bytes(hw->hbm_bytes, a, sizeof a), (long long)hw->gpus_per_node, (long long)dom, bw,
             hw->price_per_gpu_hour);
     }
     free(hws);
@@ -99,8 +99,8 @@ static int list(const char *kind)
     char **names;
     if (catalog_list(kind, &names, &err)) return cmd_error("list", err.code, err.msg);
     if (strcmp(kind, "models") != 0) return list_hardware(names);
-    printf("%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers", "hidden",
-        "pattern");
+    printf("%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers",
+        "hidden", "pattern");
     int bad = 0;
     for (char **p = names; *p; p++) {
         char path[4096], a[32], b[32];

@@ -119,7 +119,8 @@ int hardware_validate(const hardware *hw, zs_error *err)
      * level the model has; such a profile gives the node-wide link (PCIe) instead. */
     if (hw->domain_gpus > 0 && hw->domain_gpus < hw->gpus_per_node)
         return zs_fail(err, ZS_ERR_INPUT,
-            "field \"intra_node.domain_gpus\": %lld is below node.gpus_per_node %lld (expected 0 or at least that)",
+            "field \"intra_node.domain_gpus\": %lld is below node.gpus_per_node %lld (expected 0 or at "
+            "least that)",
             (long long)hw->domain_gpus, (long long)hw->gpus_per_node);
     return ZS_OK;
 }

@@ -5,6 +5,8 @@
 #include "fixture_hw.h"
 #include "test.h"
 #include "analysis/uncertainty.h"
+#include "io/catalog.h"
+#include "io/hardware_json.h"
 
 /* Thakur, Rabenseifner & Gropp 2005 closed forms at small n. */
 static void closed_forms(void)
@@ -202,6 +204,91 @@ static void intervals(void)
     CHECK(hi2 - lo2 > hi - lo);
 }
 
+/* A catalog profile by name (the tests run from the repository root). */
+static hardware catalog_hw(const char *name)
+{
+    char path[4096];
+    hardware hw;
+    zs_error e = {0};
+    memset(&hw, 0, sizeof hw);
+    CHECK(catalog_resolve("hardware", name, path, sizeof path, &e) == 0);
+    CHECK(hardware_load(path, &hw, &e) == 0);
+    return hw;
+}
+
+/* Ring or tree all-reduce of S bytes over n ranks on one alpha-beta link (Thakur et al. 2005;
+ * NCCL's tree), written out here rather than taken from coll_allreduce. */
+static double allreduce_flat(double S, double n, double alpha, double bw)
+{
+    double ring = 2 * (n - 1) * alpha + 2 * (n - 1) / n * S / bw;
+    double tree = 2 * ceil(log2(n)) * alpha + 2 * S / bw;
+    return fmin(ring, tree);
+}
+
+/* An NVLink domain larger than a node: on GB200 NVL72 (nodes of 4, domain 72) DP 16 and TP 16
+ * run on NVLink across 4 trays; on DGX B200 (domain = node = 8) the same groups cross the
+ * network. The all-reduce of S bytes over 16 GPUs is costed from each profile's own numbers. */
+static void nvlink_domain(void)
+{
+    hardware nvl = catalog_hw("gb200-nvl72"), dgx = catalog_hw("b200-180gb");
+    CHECK_EQ_INT(nvl.gpus_per_node, 4);
+    CHECK_EQ_INT(nvl.domain_gpus, 72);
+    CHECK_EQ_INT(dgx.domain_gpus, 0); /* absent: the node */
+    model m;
+    param_counts pc;
+    model_from_params(&m, &pc, 1e9, 1e7);
+    training t;
+    training_init(&t);
+    t.gpus = 16;
+    sim_input in;
+    zs_error e = {0};
+    double S = 4e9;
+    coll_cost c;
+    /* NVL72: DP 16 fits in the domain: flat on NVLink, nothing on the network. */
+    CHECK(sim_prepare(&in, &m, &pc, &nvl, &t, &e) == 0);
+    CHECK_EQ_INT(in.nodes, 4);
+    CHECK_EQ_INT(in.groups[GROUP_DP].n, 16);
+    CHECK_EQ_INT(in.groups[GROUP_DP].n_local, 16);
+    coll_cost_of(COLL_ALL_REDUCE, S, in.groups[GROUP_DP], in.links, &c);
+    double nv_bw = nvl.intra.bandwidth * nvl.intra.efficiency;
+    CHECK_NEAR(c.seconds, allreduce_flat(S, 16, nvl.intra.latency, nv_bw), 1e-12);
+    CHECK_NEAR(c.bytes[LEVEL_INTRA], 2.0 * 15 / 16 * S, 1e-12);
+    CHECK_EQ_INT(c.bytes[LEVEL_INTER], 0);
+    result r;
+    sim_run(&in, &strat_ddp, 0, &r);
+    CHECK_EQ_INT(r.comm.bytes_level[LEVEL_INTER], 0);
+    CHECK(r.comm.bytes_level[LEVEL_INTRA] > 0);
+    /* DGX B200: 2 nodes of 8; RS + AG inside on NVLink, AR of S/8 across 2 nodes on each
+     * GPU's NIC share (nics x rate / 8 GPUs). */
+    CHECK(sim_prepare(&in, &m, &pc, &dgx, &t, &e) == 0);
+    CHECK_EQ_INT(in.groups[GROUP_DP].n_local, 8);
+    coll_cost_of(COLL_ALL_REDUCE, S, in.groups[GROUP_DP], in.links, &c);
+    double b_nv = dgx.intra.bandwidth * dgx.intra.efficiency;
+    double b_net = (double)dgx.nics_per_node * dgx.inter.bandwidth / 8 * dgx.inter.efficiency;
+    double want = 2 * (7 * dgx.intra.latency + 7.0 / 8 * S / b_nv) +
+        allreduce_flat(S / 8, 2, dgx.inter.latency, b_net);
+    CHECK_NEAR(c.seconds, want, 1e-12);
+    CHECK_NEAR(c.bytes[LEVEL_INTER], S / 8, 1e-12);
+    sim_run(&in, &strat_ddp, 0, &r);
+    CHECK(r.comm.bytes_level[LEVEL_INTER] > 0);
+    /* TP 16: one NVLink group on NVL72, 2 nodes on the DGX. */
+    t.tp = 16;
+    CHECK(sim_prepare(&in, &m, &pc, &nvl, &t, &e) == 0);
+    CHECK_EQ_INT(in.groups[GROUP_TP].n_local, 16);
+    CHECK(sim_prepare(&in, &m, &pc, &dgx, &t, &e) == 0);
+    CHECK_EQ_INT(in.groups[GROUP_TP].n_local, 8);
+    /* Beyond the domain (144 GPUs, DP 144): 72 per domain on NVLink, 2 domains on the network. */
+    t.tp = 1;
+    t.gpus = 144;
+    CHECK(sim_prepare(&in, &m, &pc, &nvl, &t, &e) == 0);
+    CHECK_EQ_INT(in.groups[GROUP_DP].n_local, 72);
+    /* A PCIe-only profile: its intra link is PCIe, at the PCIe line rate. */
+    hardware pci = catalog_hw("rtx4090-24gb");
+    CHECK_NEAR(pci.intra.bandwidth, 31.5e9, 1e-12); /* PCIe 4.0 x16: 16 GT/s x 16 x 128/130 / 8 */
+    CHECK_NEAR(pci.intra.latency, 5.7e-6, 1e-12);   /* NCCL tuning.cc PCI Ring Simple */
+    CHECK(strstr(pci.intra.kind, "pcie") != NULL);
+}
+
 void suite_comm(void)
 {
     RUN_TEST(intervals);
@@ -210,4 +297,5 @@ void suite_comm(void)
     RUN_TEST(strategy_volumes);
     RUN_TEST(narayanan_flops);
     RUN_TEST(monotone_and_limits);
+    RUN_TEST(nvlink_domain);
 }

@@ -1,6 +1,7 @@
 /* cmd_list.c -- `zerosim list models|hardware`: the catalogs with a line of facts each. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/catalog.h"
@@ -46,17 +47,60 @@ static void layer_pattern(const model *m, const param_counts *pc, char *buf, siz
     }
 }
 
+/* The hardware catalog, a line each: the name and GPU columns are as wide as their longest
+ * entry, so every row's columns start at the same offset. Frees names. */
+static int list_hardware(char **names)
+{
+    size_t n = 0;
+    while (names[n]) n++;
+    hardware *hws = calloc(n ? n : 1, sizeof *hws);
+    bool *ok = calloc(n ? n : 1, sizeof *ok);
+    if (!hws || !ok) {
+        free(hws);
+        free(ok);
+        catalog_free(names);
+        return cmd_error("list", ZS_ERR_NOMEM, "out of memory");
+    }
+    int bad = 0, wname = (int)strlen("name"), wgpu = (int)strlen("gpu");
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        zs_error err = {0};
+        if (catalog_resolve("hardware", names[i], path, sizeof path, &err) ||
+            hardware_load(path, &hws[i], &err)) {
+            fprintf(stderr, "zerosim list: %s\n", err.msg);
+            bad++;
+            continue;
+        }
+        ok[i] = true;
+        if ((int)strlen(names[i]) > wname) wname = (int)strlen(names[i]);
+        if ((int)strlen(hws[i].gpu_model) > wgpu) wgpu = (int)strlen(hws[i].gpu_model);
+    }
+    printf("%-*s %-*s %10s %6s %7s %12s %10s\n", wname, "name", wgpu, "gpu", "HBM", "/node", "/domain",
+        "intra", "$/GPU-h");
+    for (size_t i = 0; i < n; i++) {
+        if (!ok[i]) continue;
+        const hardware *hw = &hws[i];
+        char a[32], bw[32];
+        snprintf(bw, sizeof bw, "%.0f GB/s", hw->intra.bandwidth / 1e9);
+        int64_t dom = hw->domain_gpus > hw->gpus_per_node ? hw->domain_gpus : hw->gpus_per_node;
+        printf("%-*s %-*s %10s %6lld %7lld %12s %10.2f\n", wname, names[i], wgpu, hw->gpu_model,
+            units_fmt_bytes(hw->hbm_bytes, a, sizeof a), (long long)hw->gpus_per_node, (long long)dom, bw,
+            hw->price_per_gpu_hour);
+    }
+    free(hws);
+    free(ok);
+    catalog_free(names);
+    return bad ? ZS_ERR_INPUT : 0;
+}
+
 static int list(const char *kind)
 {
     zs_error err = {0};
     char **names;
     if (catalog_list(kind, &names, &err)) return cmd_error("list", err.code, err.msg);
-    bool models = strcmp(kind, "models") == 0;
-    if (models)
-        printf("%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers",
-            "hidden", "pattern");
-    else
-        printf("%-14s %-26s %10s %6s %12s %10s\n", "name", "gpu", "HBM", "/node", "intra", "$/GPU-h");
+    if (strcmp(kind, "models") != 0) return list_hardware(names);
+    printf("%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers",
+        "hidden", "pattern");
     int bad = 0;
     for (char **p = names; *p; p++) {
         char path[4096], a[32], b[32];
@@ -64,32 +108,18 @@ static int list(const char *kind)
             bad++;
             continue;
         }
-        if (models) {
-            model m;
-            param_counts pc;
-            if (model_load(path, &m, &err) || model_count(&m, 0, &pc, &err)) {
-                fprintf(stderr, "zerosim list: %s\n", err.msg);
-                bad++;
-                continue;
-            }
-            char pat[256];
-            layer_pattern(&m, &pc, pat, sizeof pat);
-            printf("%-24s %-16s %18s %18s %6lld %6lld  %s\n", *p, m.model_type,
-                units_fmt_count(pc.total, a, sizeof a), units_fmt_count(pc.active, b, sizeof b),
-                (long long)m.num_layers, (long long)m.hidden_size, pat);
-        } else {
-            hardware hw;
-            if (hardware_load(path, &hw, &err)) {
-                fprintf(stderr, "zerosim list: %s\n", err.msg);
-                bad++;
-                continue;
-            }
-            char bw[32];
-            snprintf(bw, sizeof bw, "%.0f GB/s", hw.intra.bandwidth / 1e9);
-            printf("%-14s %-26s %10s %6lld %12s %10.2f\n", *p, hw.gpu_model,
-                units_fmt_bytes(hw.hbm_bytes, a, sizeof a), (long long)hw.gpus_per_node, bw,
-                hw.price_per_gpu_hour);
+        model m;
+        param_counts pc;
+        if (model_load(path, &m, &err) || model_count(&m, 0, &pc, &err)) {
+            fprintf(stderr, "zerosim list: %s\n", err.msg);
+            bad++;
+            continue;
         }
+        char pat[256];
+        layer_pattern(&m, &pc, pat, sizeof pat);
+        printf("%-24s %-16s %18s %18s %6lld %6lld  %s\n", *p, m.model_type,
+            units_fmt_count(pc.total, a, sizeof a), units_fmt_count(pc.active, b, sizeof b),
+            (long long)m.num_layers, (long long)m.hidden_size, pat);
     }
     catalog_free(names);
     return bad ? ZS_ERR_INPUT : 0;

@@ -31,6 +31,8 @@ static const hw_field fields[] = {
     D("gpu.peak_flops", "bf16", peak_bf16, 1e6, 1e18, NONE),
     D("gpu.peak_flops", "fp16", peak_fp16, 1e6, 1e18, NONE),
     D("gpu.peak_flops", "fp8", peak_fp8, 1e6, 1e18, NONE),
+    D("gpu.peak_flops", "fp6", peak_fp6, 1e6, 1e18, NONE),
+    D("gpu.peak_flops", "fp4", peak_fp4, 1e6, 1e18, NONE),
     I("node", "gpus_per_node", gpus_per_node, 1, 4096, REQ),
     D("node", "host_memory_bytes", host_memory_bytes, 0, 1e16, 0),
     D("node", "host_memory_bandwidth_bytes_per_second", host_memory_bandwidth, 1e3, 1e15, NONE),
@@ -41,6 +43,7 @@ static const hw_field fields[] = {
     D("intra_node", "latency_seconds", intra.latency, 0, 1, REQ),
     D("intra_node", "latency_seconds_stderr", intra.latency_stderr, 0, 1, 0),
     D("intra_node", "bandwidth_stderr", intra.bandwidth_stderr, 0, 1e15, 0),
+    I("intra_node", "domain_gpus", domain_gpus, 1, 1e6, UNSET),
     I("inter_node", "nics_per_node", nics_per_node, 1, 4096, REQ),
     D("inter_node", "nic_bandwidth_bytes_per_second", inter.bandwidth, 1e3, 1e15, REQ),
     D("inter_node", "latency_seconds", inter.latency, 0, 1, REQ),
@@ -112,6 +115,13 @@ int hardware_validate(const hardware *hw, zs_error *err)
             "gpu.peak_flops.bf16 (or fp16/fp32)", peak, 1e6, 1e18);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (hardware_field_check(&fields[i], hardware_field_get(hw, &fields[i]), err)) return err->code;
+    /* An NVLink domain holds whole nodes: one smaller than a node (bridged pairs) is not a
+     * level the model has; such a profile gives the node-wide link (PCIe) instead. */
+    if (hw->domain_gpus > 0 && hw->domain_gpus < hw->gpus_per_node)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"intra_node.domain_gpus\": %lld is below node.gpus_per_node %lld (expected 0 or at "
+            "least that)",
+            (long long)hw->domain_gpus, (long long)hw->gpus_per_node);
     return ZS_OK;
 }
 

@@ -31,6 +31,8 @@ typedef struct hardware {
     double peak_bf16;     /* FLOP/s dense */
     double peak_fp16;     /* FLOP/s dense */
     double peak_fp8;      /* FLOP/s dense; 0 when the chip has none */
+    double peak_fp6;      /* FLOP/s dense; 0 when the chip has none (recorded, not yet a precision) */
+    double peak_fp4;      /* FLOP/s dense; 0 when the chip has none (recorded, not yet a precision) */
     double tdp_watts;     /* W per GPU */
     int64_t gpus_per_node;
     double host_memory_bytes;     /* bytes per node */
@@ -38,7 +40,10 @@ typedef struct hardware {
     int64_t cpu_cores;            /* per node */
     double nvme_bandwidth;        /* bytes/s per node */
     double nvme_bytes;            /* bytes of local NVMe per node; 0 when unknown */
-    hw_link intra;                /* inside a node */
+    hw_link intra;                /* inside a node (inside an NVLink domain) */
+    int64_t domain_gpus;          /* GPUs that share the intra link (one NVLink domain), which
+                                   * may span nodes (GB200 NVL72: 72 GPUs, nodes of 4); 0 = the
+                                   * node (scenario_domain_gpus) */
     hw_link inter;                /* between nodes: bandwidth is per NIC */
     int64_t nics_per_node;
     hw_link host;                /* GPU <-> host (PCIe), per GPU */

@@ -41,6 +41,7 @@ typedef struct sim_input {
     int64_t shard_dp;               /* ranks that shard the states: dp, or the hybrid shard group */
     int64_t gpus_per_node;          /* effective: scenario_gpus_per_node */
     int64_t nodes;                  /* ceil(gpus / gpus_per_node) */
+    int64_t domain_gpus;            /* effective: scenario_domain_gpus */
     int64_t stage_layers;           /* blocks on the most loaded pipeline stage: ceil(L / pp) */
     double local_params;            /* parameters one model-parallel rank holds (most loaded stage) */
     double local_small;             /* of which in tensors below the ZeRO-3 persistence threshold */
@@ -71,5 +72,11 @@ int64_t scenario_node_size(const hardware *hw, const training *t);
  * GPUs (one node of 4 when the run has 4). Every layout, report and explanation uses this.
  * Never fails. */
 int64_t scenario_gpus_per_node(const hardware *hw, const training *t);
+
+/* GPUs of the run that share one NVLink domain: the profile's intra_node.domain_gpus when it
+ * is larger than the node (GB200 NVL72: 72 GPUs in nodes of 4), else the node; never more
+ * than the run's GPUs. A group whose ranks fit in one domain runs on the intra link even
+ * when it spans nodes. Never fails. */
+int64_t scenario_domain_gpus(const hardware *hw, const training *t);
 
 #endif

@@ -30,13 +30,14 @@ static int sim_check_hardware(sim_input *in, const hardware *hw, const training 
     return ZS_OK;
 }
 
-/* The communication groups (size, ranks of it on one node) in Megatron's rank order, and
+/* The communication groups (size, ranks of it in one NVLink domain: a node unless the profile
+ * gives a larger domain) in Megatron's rank order, and
  * in->shard_dp / in->edp. Fails when --shard-group or --zero-hpz does not divide DP x CP. */
 static int sim_groups(sim_input *in, const training *t, zs_error *err)
 {
     /* Megatron's rank order (tp innermost, then dp, then pp): a group's stride decides how
      * many of its ranks share a node. */
-    int64_t gpn = in->gpus_per_node, dp = in->dp;
+    int64_t gpn = in->domain_gpus, dp = in->dp; /* ranks that share the intra link */
     /* Context parallelism sits between TP and DP (Megatron-Core's tp-cp-dp-pp order); the
      * CP ranks hold the same weights, so gradients reduce (and ZeRO shards) over DP x CP. */
     in->groups[GROUP_TP] = (coll_group){t->tp, t->tp < gpn ? t->tp : gpn};
@@ -269,6 +270,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->dp = training_dp(t);
     in->gpus_per_node = scenario_gpus_per_node(hw, t);
     in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
+    in->domain_gpus = scenario_domain_gpus(hw, t);
     if (sim_check_hardware(in, hw, t, err) || sim_groups(in, t, err) || sim_links(in, hw, t, err))
         return err->code;
     double tp = (double)t->tp, pp = (double)t->pp;
@@ -309,6 +311,13 @@ int64_t scenario_node_size(const hardware *hw, const training *t)
 int64_t scenario_gpus_per_node(const hardware *hw, const training *t)
 {
     int64_t n = scenario_node_size(hw, t);
+    return n > t->gpus ? t->gpus : n;
+}
+
+int64_t scenario_domain_gpus(const hardware *hw, const training *t)
+{
+    int64_t n = scenario_node_size(hw, t);
+    if (hw->domain_gpus > n) n = hw->domain_gpus;
     return n > t->gpus ? t->gpus : n;
 }
 

@@ -72,4 +72,35 @@ PY
     tally "$F/tally" "$i"
 fi
 
+# every hardware profile loads and prices a llama-3-8b run on 8 GPUs: exit 0 (fits) or 1
+# (nothing fits, with a hint on stderr), finite numbers in the JSON.
+for hw in $("$Z" list hardware 2>/dev/null | awk 'NR > 1 { print $1 }'); do
+    "$Z" estimate --model llama-3-8b --hardware "$hw" --gpus 8 --format json >"$out" 2>"$err"
+    e=$?
+    if [ $e -le 1 ] && { [ $e -eq 1 ] || [ ! -s "$err" ]; } &&
+        python3 -c 'import json, math, sys
+def finite(x):
+    if isinstance(x, dict): return all(finite(v) for v in x.values())
+    if isinstance(x, list): return all(finite(v) for v in x)
+    return not isinstance(x, float) or math.isfinite(x)
+sys.exit(0 if finite(json.load(open(sys.argv[1]))) else 1)' "$out"; then ok; else
+        bad "estimate --hardware $hw --gpus 8: exit $e: $(tail -c 300 "$err")"
+    fi
+done
+# list hardware: every row's columns start where the header's do (a100-80gb-jeanzay, the
+# longest name, once pushed its row right), and the 2026 profiles are listed.
+"$Z" list hardware >"$out" 2>"$err"
+python3 - "$out" <<'PY' && ok || bad "zerosim list hardware: columns do not align: $(head -c 600 "$out")"
+import re, sys
+rows = open(sys.argv[1]).read().splitlines()
+names = [r.split()[0] for r in rows[1:]]
+assert {"gb200-nvl72", "b200-180gb", "mi300x-192gb", "rtx4090-24gb", "a100-80gb-jeanzay"} <= set(names), names
+# the gpu column starts at one offset; the right-aligned columns end at the header's ends
+starts = {re.match(r"\S+\s+", r).end() for r in rows}
+assert len(starts) == 1, starts
+ends = [m.end() for m in re.finditer(r"\S+", rows[0])][-5:]
+for r in rows[1:]:
+    assert len(r) == len(rows[0]) and all(r[e - 1] != " " and (e == len(r) or r[e] == " ") for e in ends), r
+PY
+
 finish

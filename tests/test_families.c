@@ -2,6 +2,7 @@
  * SOURCE saying whether it is verbatim or reconstructed and where from): exact totals against
  * counts published outside this project, counts computed here from the HF tensor shapes where
  * none is published, and the layer classes the loader reads from each pattern. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,6 +351,109 @@ static void layer_classes(void)
     CHECK(m.idx_heads == 64 && m.idx_head_dim == 128 && m.idx_topk == 2048);
 }
 
+/* Gemma 3n (research G NOTES A2-A3, modeling_gemma3n.py): every block has q, k, v, o (the
+ * KV-shared layers too), q and k norms of hd (v_norm has no weight), four norms, the MLP,
+ * AltUp (A = 4: correct_output_scale h, correction_coefs A^2, prediction_coefs A^3,
+ * modality_router A h, router_norm h), LAuReL (r = 64: 2 h r + h) and the per-layer input
+ * (P = 256: gate, projection, norm); the model adds the embedding (262400 x h, tied), the
+ * per-layer table (262144 x L P), its projection (L P x h) and norm (P), 2 (A - 1) AltUp
+ * projections of h x h and the final norm. */
+static double gemma3n(double L, double I)
+{
+    double h = 2048, a = 4, r = 64, p = 256, hd = 256;
+    double block = gqa(h, 8, 2, hd) + 2 * hd + 4 * h + swiglu(h, I) + (2 * h + a * a + a * a * a + a * h) +
+        (2 * h * r + h) + (2 * h * p + h);
+    return L * block + 262400 * h + 262144 * L * p + L * p * h + p + 2 * (a - 1) * h * h + h;
+}
+
+/* One Gemma 4 layer (NOTES B2, modeling_gemma4.py): q_proj, q_norm (hd) and o_proj always;
+ * k_proj, k_norm and v_proj (none with k_eq_v) unless KV-shared; four norms; the MLP; the
+ * per-layer input gate, projection and norm when P > 0. layer_scalar is a buffer. */
+static double gemma4_layer(
+    double h, double nh, double kv, double hd, bool shared, bool keqv, double I, double p)
+{
+    double attn = 2 * h * nh * hd + hd + (shared ? 0 : h * kv * hd + hd + (keqv ? 0 : h * kv * hd));
+    return attn + 4 * h + swiglu(h, I) + (p > 0 ? 2 * h * p + h : 0);
+}
+
+/* A Gemma 4 stack: full layers every `every`-th (global_head_dim 512, gkv key heads with
+ * k_eq_v), sliding ones of head_dim 256 and kv heads, the last S KV-shared (MLP `wide` times
+ * wider), experts per layer (router proj E h, scale h, per_expert_scale E, E experts of mi,
+ * three norms) beside the dense MLP; the embedding (tied), final norm and per-layer table. */
+static double gemma4(double h, double L, double every, double nh, double kv, double gkv, bool keqv, double S,
+    double wide, double I, double p, double E, double mi)
+{
+    double total = 262144 * h + h + (p > 0 ? 262144 * L * p + L * p * h + p : 0);
+    for (double i = 0; i < L; i++) {
+        bool full = fmod(i + 1, every) == 0, shared = S > 0 && i >= L - S;
+        total += gemma4_layer(h, nh, full && keqv ? gkv : kv, full ? 512 : 256, shared, full && keqv,
+            shared ? wide * I : I, p);
+        if (E > 0) total += E * h + h + E + E * swiglu(h, mi) + 3 * h;
+    }
+    return total;
+}
+
+/* Gemma 3n and Gemma 4 text models (reconstructed configs, research G): counted here term by
+ * term, equal to the research's counter (count.py), and against the rounded figures outside
+ * this project: Ollama's gemma3n e4b 6.87B and e2b 4.46B (text GGUF), llama.cpp's "model
+ * params = 30.70 B" for Gemma 4 31B, the 26B-A4B card's 26B total (with its vision tower) and
+ * 3.8B active. */
+static void gemma(void)
+{
+    static const struct { const char *name; double research; } t[] = {
+        {"gemma-3n-e4b", 6866696688.0},
+        {"gemma-3n-e2b", 4456156768.0},
+        {"gemma-4-e2b", 4628569344.0},
+        {"gemma-4-e4b", 7463013376.0},
+        {"gemma-4-26b-a4b", 25233141760.0},
+        {"gemma-4-31b", 30697345280.0},
+    };
+    double want[6] = {
+        gemma3n(35, 16384),
+        gemma3n(30, 8192),
+        gemma4(1536, 35, 5, 8, 1, 1, false, 20, 2, 6144, 256, 0, 0),
+        gemma4(2560, 42, 6, 8, 2, 2, false, 18, 1, 10240, 256, 0, 0),
+        gemma4(2816, 30, 6, 16, 8, 2, true, 0, 1, 2112, 0, 128, 704),
+        gemma4(5376, 60, 6, 32, 16, 4, true, 0, 1, 21504, 0, 0, 0),
+    };
+    model m;
+    param_counts pc;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        test_current = t[i].name;
+        CHECK(load_cfg(t[i].name, &m, &pc) == 0);
+        CHECK_EQ_INT(pc.total, want[i]);
+        CHECK_EQ_INT(pc.total, t[i].research);
+    }
+    test_current = "gemma-3n: Ollama 6.87B / 4.46B";
+    CHECK_NEAR(want[0], 6.87e9, 0.005);
+    CHECK_NEAR(want[1], 4.46e9, 0.005);
+    test_current = "gemma-4-31b: llama.cpp 30.70 B";
+    CHECK_NEAR(want[5], 30.70e9, 0.0005);
+    test_current = "gemma-4-26b-a4b: 26B total, 3.8B active";
+    CHECK(load_cfg("gemma-4-26b-a4b", &m, &pc) == 0);
+    CHECK_NEAR(pc.total, 26e9, 0.03);
+    CHECK_EQ_INT(pc.active, want[4] - 30 * 120 * swiglu(2816, 704)); /* 8 of 128 experts */
+    CHECK_NEAR(pc.active, 3.8e9, 0.02);
+    test_current = "gemma-4-e2b: 20 KV-shared layers, a class of their own";
+    CHECK(load_cfg("gemma-4-e2b", &m, &pc) == 0);
+    double shared = 0;
+    for (int c = 0; c < pc.nclass; c++) shared += pc.kv_shared[c] ? pc.nblocks[c] : 0;
+    CHECK_EQ_INT(shared, 20);
+    CHECK(m.swa_head_dim == 256 && m.head_dim == 512 && m.kv_shared_intermediate_size == 12288);
+    /* Gemma 3n's per-layer intermediate_size: one width is read, differing ones are refused. */
+    test_current = "gemma3n: intermediate_size lists";
+    zs_error e = {0};
+    cJSON *j = cJSON_Parse("{\"model_type\": \"gemma3n_text\", \"num_hidden_layers\": 2,"
+                           " \"intermediate_size\": [8192, 16384]}");
+    CHECK(model_from_json_ex(j, "x.json", false, &m, NULL, &e) == ZS_ERR_INPUT &&
+        strstr(e.msg, "\"intermediate_size\"") && strstr(e.msg, "differ"));
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"model_type\": \"gemma3n_text\", \"num_hidden_layers\": 2,"
+                    " \"intermediate_size\": [8192, 8192]}");
+    CHECK(model_from_json_ex(j, "x.json", false, &m, NULL, &e) == 0 && m.intermediate_size == 8192);
+    cJSON_Delete(j);
+}
+
 /* The remaining configs load and count (no figure to hold them to beyond their cards). */
 static void others_load(void)
 {
@@ -407,5 +511,6 @@ void suite_families(void)
     RUN_TEST(mamba_hybrids);
     RUN_TEST(text_models);
     RUN_TEST(layer_classes);
+    RUN_TEST(gemma);
     RUN_TEST(others_load);
 }

@@ -38,7 +38,10 @@ static void layer_pattern(const model *m, const param_counts *pc, char *buf, siz
         if (blocks <= 0) continue;
         char win[48] = "";
         if (local > 0)
-            snprintf(win, sizeof win, " (%lld %s)", local, m->window_chunked ? "chunked" : "sliding");
+            snprintf(win, sizeof win, " (%lld %s%s)", local, m->window_chunked ? "chunked" : "sliding",
+                pc->kv_shared[c] ? ", KV-shared" : "");
+        else if (pc->kv_shared[c])
+            snprintf(win, sizeof win, " (KV-shared)");
         const char *mix = mixers[pc->mixer[c]], *mix2 = mixers[pc->mixer2[c]];
         const char *ffn = pc->kind[c] == BLOCK_MOE ? "MoE" : pc->kind[c] == BLOCK_NOFFN ? "" : "MLP";
         const char *sep1 = *mix && *mix2 ? "+" : "", *sep2 = (*mix || *mix2) && *ffn ? "+" : "";

@@ -4,10 +4,12 @@
 #include "core/mixer.h"
 
 /* The widths one softmax attention works with: the full layers' (the model's heads and
- * head_dim), or MiMo-V2-Flash's sliding layers' own (swa_*). */
+ * head_dim), or the sliding layers' own (swa_*: MiMo-V2-Flash; Gemma 4, whose full layers
+ * have global_head_dim and, with attention_k_eq_v, their own key heads and no v_proj). */
 typedef struct attn_shape {
     double heads, q, kv, vkv, vo; /* heads; q, k and v widths (heads x width), o_proj's input */
     bool sinks;
+    bool k_eq_v; /* no v_proj: the values are the keys (Gemma 4's full layers) */
 } attn_shape;
 
 static attn_shape shape_of(const model *m, bool swa)
@@ -15,31 +17,33 @@ static attn_shape shape_of(const model *m, bool swa)
     if (swa && m->swa_heads > 0) {
         double hd = (double)m->swa_head_dim, vd = (double)(m->swa_v_dim > 0 ? m->swa_v_dim : m->swa_head_dim);
         return (attn_shape){(double)m->swa_heads, (double)m->swa_heads * hd, (double)m->swa_kv_heads * hd,
-            (double)m->swa_kv_heads * vd, (double)m->swa_heads * vd, m->swa_sinks};
+            (double)m->swa_kv_heads * vd, (double)m->swa_heads * vd, m->swa_sinks, false};
     }
     double hd = (double)m->head_dim,
            vd = m->v_head_dim > 0 && m->kv_lora_rank <= 0 ? (double)m->v_head_dim : hd;
     return (attn_shape){(double)m->num_heads, (double)m->num_heads * hd, (double)m->num_kv_heads * hd,
-        (double)m->num_kv_heads * vd, (double)m->num_heads * vd, m->attn_sinks};
+        (double)m->num_kv_heads * vd, (double)m->num_heads * vd, m->attn_sinks, m->attn_k_eq_v};
 }
 
-/* q, k, v, o (fused or not); Qwen3-Next's gated attention doubles q_proj (query and gate). */
+/* q, k, v, o (fused or not); Qwen3-Next's gated attention doubles q_proj (query and gate). A
+ * KV-shared layer (l->kv_shared) has no k or v, a k_eq_v one no v (zero widths, no tensor). */
 static void add_qkvo(const model *m, const attn_shape *a, tensor_list *l, bool cross, int base)
 {
     double h = (double)m->hidden_size;
-    double q = a->q, kv = a->kv, vkv = a->vkv;
+    bool shared = l->kv_shared && !cross;
+    double q = a->q, kv = shared ? 0 : a->kv, vkv = shared || (a->k_eq_v && !cross) ? 0 : a->vkv;
     double qp = !cross && m->attn_output_gate ? 2 * q : q;
     if (m->fused_qkv && !cross) {
         tensor_add(l, "attn.qkv.weight", h * (qp + kv + vkv), 1, base, true);
         if (m->qkv_bias) tensor_add(l, "attn.qkv.bias", qp + kv + vkv, 1, base, true);
     } else {
         tensor_add(l, cross ? "xattn.q.weight" : "attn.q.weight", h * qp, 1, base, true);
-        tensor_add(l, cross ? "xattn.k.weight" : "attn.k.weight", h * kv, 1, base + 1, true);
-        tensor_add(l, cross ? "xattn.v.weight" : "attn.v.weight", h * vkv, 1, base + 2, true);
+        if (kv > 0) tensor_add(l, cross ? "xattn.k.weight" : "attn.k.weight", h * kv, 1, base + 1, true);
+        if (vkv > 0) tensor_add(l, cross ? "xattn.v.weight" : "attn.v.weight", h * vkv, 1, base + 2, true);
         if (m->qkv_bias) {
             tensor_add(l, cross ? "xattn.q.bias" : "attn.q.bias", qp, 1, base, true);
-            tensor_add(l, cross ? "xattn.k.bias" : "attn.k.bias", kv, 1, base + 1, true);
-            tensor_add(l, cross ? "xattn.v.bias" : "attn.v.bias", vkv, 1, base + 2, true);
+            if (kv > 0) tensor_add(l, cross ? "xattn.k.bias" : "attn.k.bias", kv, 1, base + 1, true);
+            if (vkv > 0) tensor_add(l, cross ? "xattn.v.bias" : "attn.v.bias", vkv, 1, base + 2, true);
         }
     }
     tensor_add(l, cross ? "xattn.o.weight" : "attn.o.weight", a->vo * h, 1, base + 3, true);
@@ -86,7 +90,7 @@ static void self_tensors(const model *m, tensor_list *l, bool swa)
         double qw = m->qk_norm == QKNORM_HEAD ? hd : q, kw = m->qk_norm == QKNORM_HEAD ? hd : kv;
         double copies = m->norm == NORM_LAYERNORM && m->norm_bias ? 2 : 1;
         tensor_add(l, "attn.q_norm", qw, copies, 9, true);
-        tensor_add(l, "attn.k_norm", kw, copies, 10, true);
+        if (!l->kv_shared) tensor_add(l, "attn.k_norm", kw, copies, 10, true);
     }
     if (m->pos == POS_RELATIVE && m->rel_bias_every_layer)
         tensor_add(l, "attn.rel_bias", (double)(m->rel_buckets * m->num_heads), 1, 11, true);

@@ -12,7 +12,7 @@
 static void add(model_tensor *t, int *n, int max, const char *name, double numel, double count, int module,
     bool active_all)
 {
-    tensor_list l = {t, *n, max};
+    tensor_list l = {t, *n, max, false};
     tensor_add(&l, name, numel, count, module, active_all);
     *n = l.n;
 }
@@ -20,7 +20,7 @@ static void add(model_tensor *t, int *n, int max, const char *name, double numel
 static void add_norm(
     const model *m, model_tensor *t, int *n, int max, const char *w, const char *b, int module)
 {
-    tensor_list l = {t, *n, max};
+    tensor_list l = {t, *n, max, false};
     tensor_add_norm(m, &l, w, b, module, (double)m->hidden_size);
     *n = l.n;
 }
@@ -78,6 +78,55 @@ static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char
     if (m->mlp_bias) add(t, n, max, nm[5], h, copies, base + 2, active_all);
 }
 
+/* Gemma 3n / Gemma 4's model-level tensors beside the token embedding (Gemma3nTextModel,
+ * Gemma4TextModel): the per-layer input table embed_tokens_per_layer (vocab_size_per_layer_input
+ * x L P, a lookup: "embed." so FLOPs do not take it for a matmul), per_layer_model_projection
+ * (L P x h) and per_layer_projection_norm (P); Gemma 3n's AltUp altup_projections and
+ * altup_unembed_projections, A - 1 of h x h each. Their scales are non-persistent buffers. */
+static void add_model_extras(const model *m, tensor_list *l)
+{
+    double h = (double)m->hidden_size, L = (double)m->num_layers, p = (double)m->ple_dim;
+    if (m->ple_dim > 0) {
+        tensor_add(l, "embed.tokens_per_layer", (double)m->ple_vocab * L * p, 1, 8, true);
+        tensor_add(l, "ple.model_projection.weight", L * p * h, 1, 9, true);
+        tensor_add(l, "ple.projection_norm.weight", p, 1, 10, true);
+    }
+    if (m->altup_inputs > 1) {
+        tensor_add(l, "altup.projections", h * h, (double)(m->altup_inputs - 1), 11, true);
+        tensor_add(l, "altup.unembed_projections", h * h, (double)(m->altup_inputs - 1), 12, true);
+    }
+}
+
+/* Gemma 3n / Gemma 4's per-block tensors that are not the token mixer's or the MLP's
+ * (Gemma3nTextDecoderLayer, Gemma4TextDecoderLayer). AltUp: altup.correct_output_scale (h),
+ * correction_coefs (A x A), prediction_coefs (A^2 x A), modality_router (A x h),
+ * router_norm (h; router_input_scale is a buffer). LAuReL: laurel.linear_left (r x h),
+ * linear_right (h x r), post_laurel_norm (h). Per-layer input: per_layer_input_gate (P x h),
+ * per_layer_projection (h x P), post_per_layer_input_norm (h). Gemma 4's layer_scalar ([1]
+ * a layer) is a persistent buffer, in the checkpoint but not a parameter: not counted. */
+static void add_layer_extras(const model *m, tensor_list *l)
+{
+    double h = (double)m->hidden_size, a = (double)m->altup_inputs, r = (double)m->laurel_rank;
+    double p = (double)m->ple_dim;
+    if (m->altup_inputs > 0) {
+        tensor_add(l, "altup.correct_output_scale", h, 1, 50, true);
+        tensor_add(l, "altup.correction_coefs.weight", a * a, 1, 51, true);
+        tensor_add(l, "altup.prediction_coefs.weight", a * a * a, 1, 52, true);
+        tensor_add(l, "altup.modality_router.weight", a * h, 1, 53, true);
+        tensor_add(l, "norm.altup_router.weight", h, 1, 54, true);
+    }
+    if (m->laurel_rank > 0) {
+        tensor_add(l, "laurel.linear_left.weight", r * h, 1, 55, true);
+        tensor_add(l, "laurel.linear_right.weight", h * r, 1, 56, true);
+        tensor_add(l, "norm.post_laurel.weight", h, 1, 57, true);
+    }
+    if (m->ple_dim > 0) {
+        tensor_add(l, "ple.per_layer_input_gate.weight", p * h, 1, 58, true);
+        tensor_add(l, "ple.per_layer_projection.weight", h * p, 1, 59, true);
+        tensor_add(l, "norm.post_per_layer_input.weight", h, 1, 60, true);
+    }
+}
+
 /* Fill `t` (capacity max) with the tensors of one block of class c of pc (layer = true) or the
  * model's embedding/head tensors (layer = false, c ignored). Returns the number written, or
  * -1 when max is too small. */
@@ -85,6 +134,7 @@ static int model_tensors(const model *m, const param_counts *pc, bool layer, int
 {
     static const char *const norm_w[] = {"norm1.weight", "norm2.weight", "norm3.weight", "norm4.weight"};
     static const char *const norm_b[] = {"norm1.bias", "norm2.bias", "norm3.bias", "norm4.bias"};
+    static const char *const norm_moe[] = {"norm.moe1.weight", "norm.moe2.weight", "norm.moe3.weight"};
     static const char *const mlp_nm[] = {"mlp.gate.weight", "mlp.up.weight", "mlp.down.weight",
         "mlp.gate.bias", "mlp.up.bias", "mlp.down.bias"};
     static const char *const exp_nm[] = {"moe.expert.gate.weight", "moe.expert.up.weight",
@@ -111,22 +161,27 @@ static int model_tensors(const model *m, const param_counts *pc, bool layer, int
         add_norm(m, t, &n, max, "final_norm.weight", "final_norm.bias", 3);
         if (!m->tied_embeddings) add(t, &n, max, "lm_head.weight", v * h, 1, 4, true);
         if (m->lm_head_bias) add(t, &n, max, "lm_head.bias", v, 1, 4, true);
-        return n <= max ? n : -1;
+        tensor_list g = {t, n, max, false};
+        add_model_extras(m, &g);
+        return g.n <= max ? g.n : -1;
     }
     /* Norms first (pc->cls_norms: pre-norm pairs, Gemma's four, a parallel block's one, one
      * more before a cross-attention; a hybrid layer's one per sub-block), then the mixers'
      * own tensors from their ops rows, then the MLP. */
     int norms = (int)pc->cls_norms[c];
     for (int k = 0; k < norms && k < 4; k++) add_norm(m, t, &n, max, norm_w[k], norm_b[k], k);
-    tensor_list l = {t, n, max};
+    tensor_list l = {t, n, max, pc->kv_shared[c]};
     if (pc->mixer[c] != MIX_NONE) mixer_table[pc->mixer[c]]->tensors(m, &l, 30);
     if (pc->mixer2[c] != MIX_NONE) mixer_table[pc->mixer2[c]]->tensors(m, &l, 40);
+    add_layer_extras(m, &l);
     n = l.n;
     block_kind kind = pc->kind[c];
     if (kind == BLOCK_NOFFN) return n <= max ? n : -1;
     if (kind != BLOCK_MOE) {
         double w = m->dense_intermediate_size > 0 ? (double)m->dense_intermediate_size
                                                   : (double)m->intermediate_size;
+        if (pc->kv_shared[c] && m->kv_shared_intermediate_size > 0)
+            w = (double)m->kv_shared_intermediate_size;
         add_mlp(m, t, &n, max, mlp_nm, w, 1, 16, true);
         return n <= max ? n : -1;
     }
@@ -139,6 +194,13 @@ static int model_tensors(const model *m, const param_counts *pc, bool layer, int
     if (m->shared_intermediate_size > 0)
         add_mlp(m, t, &n, max, shr_nm, (double)m->shared_intermediate_size, 1, 24, true);
     if (m->shared_expert_gate) add(t, &n, max, "moe.shared_gate.weight", h, 1, 27, true);
+    /* Gemma 4's Gemma4TextRouter: scale (h) and per_expert_scale (E) beside proj; its block's
+     * pre_feedforward_layernorm_2, post_feedforward_layernorm_1 and _2 (moe_norms of them). */
+    if (m->router_scales) {
+        add(t, &n, max, "moe.router.scale", h, 1, 20, true);
+        add(t, &n, max, "moe.router.per_expert_scale", e, 1, 20, true);
+    }
+    for (int k = 0; k < m->moe_norms && k < 3; k++) add(t, &n, max, norm_moe[k], h, 1, 61 + k, true);
     return n <= max ? n : -1;
 }
 
@@ -269,6 +331,9 @@ static void model_classes(const model *m, param_counts *pc)
         pc->mixer[c] = lc->mixer;
         pc->mixer2[c] = lc->mixer2;
         pc->cls_norms[c] = (lc->mixer != MIX_NONE ? 1 : 0) + (lc->ffn != BLOCK_NOFFN ? 1 : 0);
+        /* Gemma's pre and post norms around both sub-blocks (Gemma 4's layer classes). */
+        if (m->block_norms == 4 && pc->cls_norms[c] == 2) pc->cls_norms[c] = 4;
+        pc->kv_shared[c] = lc->kv_shared;
         pc->nblocks[c] = model_class_layers(m, c);
         /* A pattern that says which class each sliding layer is in (Llama 4: the chunked layers
          * are the rotary ones, and the NoPE ones all have experts) keeps it. */
@@ -344,8 +409,10 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
             pc->embedding += gt[j].numel;
         else if (strncmp(nm, "final_norm", 10) == 0)
             pc->final_norm += gt[j].numel;
-        else
+        else if (strncmp(nm, "lm_head", 7) == 0)
             pc->lm_head += gt[j].numel;
+        else
+            pc->embedding += gt[j].numel * gt[j].count; /* Gemma's per-layer input, AltUp */
     }
     /* DeepSeek-V3's multi-token-prediction module (its checkpoint's layer 61; HF's class
      * drops it): enorm, hnorm and the shared head's norm, the 2h x h eh_proj joining the next

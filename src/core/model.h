@@ -46,6 +46,8 @@ typedef struct layer_class {
     int64_t count;     /* layers of this class in the config's pattern */
     int64_t local;     /* of them, sliding-window or chunked attention layers (0: sliding_layers
                           spread over the attention classes) */
+    bool kv_shared;    /* the layers reuse an earlier layer's keys and values and hold no k/v
+                          projections or k norm (Gemma 4's last num_kv_shared_layers) */
 } layer_class;
 #define LAYER_CLASSES_MAX 6
 
@@ -150,6 +152,17 @@ typedef struct model {
     bool ssm_conv_bias;  /* conv1d has a bias */
     bool ssm_proj_bias;  /* in_proj / out_proj have biases */
     bool ssm_norm;       /* Mamba-2's gated RMSNorm over d_inner (Mamba-1: Jamba's dt/B/C norms) */
+    /* Gemma 3n / Gemma 4 (HF modeling_gemma3n.py, modeling_gemma4.py): per-layer features that
+     * are not token mixers, their tensors added per block by model.c. */
+    int64_t ple_dim;     /* hidden_size_per_layer_input: per-layer input width P (0: none) */
+    int64_t ple_vocab;   /* vocab_size_per_layer_input: rows of the per-layer embedding table */
+    int64_t altup_inputs; /* Gemma 3n AltUp's altup_num_inputs A (0: no AltUp) */
+    int64_t laurel_rank; /* Gemma 3n LAuReL's low-rank residual width r (0: none) */
+    bool attn_k_eq_v;    /* Gemma 4's attention_k_eq_v: full layers have no v_proj (V is K) */
+    int64_t kv_shared_intermediate_size; /* MLP width of KV-shared layers (Gemma 4's
+                                            use_double_wide_mlp: 2 x intermediate_size); 0 = same */
+    bool router_scales;  /* Gemma 4's router: scale [h] and per_expert_scale [E] */
+    int moe_norms;       /* h-wide norms an expert block adds (Gemma 4: 3) */
 } model;
 
 #define PC_CLASSES 8 /* >= BLOCK_KINDS and >= LAYER_CLASSES_MAX */
@@ -158,7 +171,9 @@ typedef struct model {
 typedef struct param_counts {
     double total;                  /* every parameter, tied ones once */
     double active;                 /* parameters one token passes through (MoE: top-k experts) */
-    double embedding;              /* token + learned position embeddings + embedding norm */
+    double embedding;              /* token + learned position embeddings + embedding norm, and
+                                      the other model-level tensors before the blocks (Gemma
+                                      3n/4's per-layer input table and projection, AltUp's) */
     double lm_head;                /* untied output projection; 0 when tied */
     double final_norm;             /* the last norm before the LM head */
     double per_layer;              /* the largest block, every expert (every block for a uniform
@@ -192,6 +207,7 @@ typedef struct param_counts {
     double nlocal[PC_CLASSES];        /* of them, sliding-window or chunked attention */
     double seq_scale[PC_CLASSES];     /* tokens per input token (model_seq_scale) */
     double cls_norms[PC_CLASSES];     /* h-wide norms a block of the class applies */
+    bool kv_shared[PC_CLASSES];       /* the class's layers reuse earlier keys and values */
 } param_counts;
 
 /* Layers of class c of a hybrid stack, its pattern's count scaled to num_layers (plan's depth

@@ -22,6 +22,8 @@ typedef struct model_tensor {
 typedef struct tensor_list {
     model_tensor *t;
     int n, max;
+    bool kv_shared; /* the block reuses an earlier layer's keys and values: its attention holds
+                       no k/v projections or k norm (Gemma 4's KV-shared layers) */
 } tensor_list;
 
 /* Append one tensor; module ids group tensors into nn.Modules. Never fails (an overflow shows

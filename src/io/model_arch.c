@@ -57,6 +57,24 @@ static const arch archs[] = {
                  "\"sliding_window_pattern\":6}"},
     {.type = "gemma3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
      .bias_keys = true, .block_norms = 4, .qk_norm = QKNORM_HEAD, .family = fam_gemma3},
+    /* Gemma 3n and Gemma 4 (model_gemma.c): the multimodal configs nest the language model in
+     * text_config; defaults are Gemma3nTextConfig's and Gemma4TextConfig's. */
+    {.type = "gemma3n", .text = "gemma3n_text"},
+    {.type = "gemma3n_text", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 4, .qk_norm = QKNORM_HEAD, .family = fam_gemma3n,
+     .defaults = "{\"vocab_size\":262400,\"hidden_size\":2048,\"intermediate_size\":16384,"
+                 "\"num_hidden_layers\":35,\"num_attention_heads\":8,\"num_key_value_heads\":2,"
+                 "\"head_dim\":256,\"max_position_embeddings\":32768,\"sliding_window\":512,"
+                 "\"vocab_size_per_layer_input\":262144,\"hidden_size_per_layer_input\":256,"
+                 "\"altup_num_inputs\":4,\"laurel_rank\":64,\"final_logit_softcapping\":30.0}"},
+    {.type = "gemma4", .text = "gemma4_text"},
+    {.type = "gemma4_text", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .tied_default = true,
+     .bias_keys = true, .block_norms = 4, .qk_norm = QKNORM_HEAD, .family = fam_gemma4,
+     .defaults = "{\"vocab_size\":262144,\"hidden_size\":2304,\"intermediate_size\":9216,"
+                 "\"num_hidden_layers\":30,\"num_attention_heads\":8,\"num_key_value_heads\":4,"
+                 "\"head_dim\":256,\"global_head_dim\":512,\"max_position_embeddings\":131072,"
+                 "\"sliding_window\":512,\"vocab_size_per_layer_input\":262144,"
+                 "\"hidden_size_per_layer_input\":256}"},
     {.type = "phi", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .qkv_bias = true, .out_bias = true,
      .mlp_bias = true, .block_norms = 1, .family = fam_phi},
     {.type = "falcon", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .fused_qkv = true,

@@ -82,6 +82,8 @@ int fam_bamba(const cJSON *j, const arch *a, model *m, zs_error *err);
 int fam_granite_hybrid(const cJSON *j, const arch *a, model *m, zs_error *err);
 int fam_jamba(const cJSON *j, const arch *a, model *m, zs_error *err);
 int fam_mimo_v2(const cJSON *j, const arch *a, model *m, zs_error *err);
+int fam_gemma3n(const cJSON *j, const arch *a, model *m, zs_error *err);
+int fam_gemma4(const cJSON *j, const arch *a, model *m, zs_error *err);
 int fam_generic(const cJSON *j, const arch *a, model *m, zs_error *err);
 
 /* Helpers the family hooks share (model_family.c). */

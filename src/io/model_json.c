@@ -193,6 +193,31 @@ static int from_json(const cJSON *j, bool strict, model *m, model_notes *notes, 
     return ZS_OK;
 }
 
+/* The MLP width: one number under any of its spellings, or a per-layer list of
+ * intermediate_size (Gemma 3n) whose entries agree; differing widths are refused by name. */
+static int read_ffn(const cJSON *j, int64_t *out, zs_error *err)
+{
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "intermediate_size"), *e;
+    if (!cJSON_IsArray(l)) return get_int_alias(j, K_FFN, out, false, err);
+    int64_t i = 0;
+    cJSON_ArrayForEach(e, l)
+    {
+        double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
+        if (!(v >= 1 && v <= (double)JSON_BIG && v == floor(v)))
+            return zs_fail(err, ZS_ERR_INPUT,
+                "field \"intermediate_size\"[%lld]: expected a positive whole number", (long long)i);
+        if (i > 0 && (int64_t)v != *out)
+            return zs_fail(err, ZS_ERR_INPUT,
+                "field \"intermediate_size\": the per-layer widths differ (entry %lld is %lld, entry 0 is "
+                "%lld); zerosim models one MLP width",
+                (long long)i, (long long)v, (long long)*out);
+        *out = (int64_t)v;
+        i++;
+    }
+    if (i == 0) return zs_fail(err, ZS_ERR_INPUT, "field \"intermediate_size\": an empty list");
+    return ZS_OK;
+}
+
 /* The sizes under any of their HF spellings: hidden, layers, heads, vocabulary, key/value
  * heads, head width, MLP width, positions. */
 static int arch_sizes(const cJSON *j, const arch *a, model *m, zs_error *err)
@@ -224,7 +249,7 @@ static int arch_sizes(const cJSON *j, const arch *a, model *m, zs_error *err)
         m->head_dim = m->hidden_size / m->num_heads;
     }
     m->intermediate_size = 4 * m->hidden_size; /* GPT-2/NeoX/BLOOM default: n_inner = 4 h */
-    if (get_int_alias(j, K_FFN, &m->intermediate_size, false, err)) return err->code;
+    if (read_ffn(j, &m->intermediate_size, err)) return err->code;
     double ratio;
     if (json_get_number(j, "expansion_ratio", 0, 1e4, &ratio, &have, err)) return err->code;
     if (have) {

@@ -14,7 +14,7 @@ int pattern_init(layer_plan *p, const model *m, zs_error *err)
         p->mixer[i] = MIX_ATTENTION;
         p->mixer2[i] = MIX_NONE;
         p->ffn[i] = BLOCK_DENSE;
-        p->local[i] = p->nope[i] = 0;
+        p->local[i] = p->nope[i] = p->shared[i] = 0;
     }
     return ZS_OK;
 }
@@ -130,7 +130,8 @@ int pattern_apply(const layer_plan *p, model *m, zs_error *err)
     int64_t moe = 0, local = 0, nope = 0, local_moe = 0;
     for (int64_t i = 0; i < p->n; i++) {
         local_moe += p->ffn[i] == BLOCK_MOE && p->mixer[i] == MIX_ATTENTION && p->local[i];
-        if (mixer_at(p, m, i) != MIX_ATTENTION || p->mixer2[i] != MIX_NONE || p->ffn[i] == BLOCK_NOFFN)
+        if (mixer_at(p, m, i) != MIX_ATTENTION || p->mixer2[i] != MIX_NONE || p->ffn[i] == BLOCK_NOFFN ||
+            p->shared[i])
             classic = false;
         moe += p->ffn[i] == BLOCK_MOE;
         local += p->mixer[i] == MIX_ATTENTION && p->local[i];
@@ -149,13 +150,14 @@ int pattern_apply(const layer_plan *p, model *m, zs_error *err)
         mixer_kind mk = mixer_at(p, m, i);
         while (c < m->nclass &&
             !(m->classes[c].mixer == mk && m->classes[c].mixer2 == p->mixer2[i] &&
-                m->classes[c].ffn == p->ffn[i]))
+                m->classes[c].ffn == p->ffn[i] && m->classes[c].kv_shared == (p->shared[i] != 0)))
             c++;
         if (c == m->nclass) {
             if (m->nclass == LAYER_CLASSES_MAX)
                 return zs_fail(
                     err, ZS_ERR_INPUT, "layer pattern: more than %d kinds of layer", LAYER_CLASSES_MAX);
-            m->classes[c] = (layer_class){mk, (mixer_kind)p->mixer2[i], (block_kind)p->ffn[i], 0, 0};
+            m->classes[c] =
+                (layer_class){mk, (mixer_kind)p->mixer2[i], (block_kind)p->ffn[i], 0, 0, p->shared[i] != 0};
             m->nclass++;
         }
         m->classes[c].count++;

@@ -19,6 +19,8 @@ typedef struct layer_plan {
     unsigned char ffn[PATTERN_MAX_LAYERS];    /* block_kind */
     unsigned char local[PATTERN_MAX_LAYERS];  /* 1: sliding-window or chunked attention */
     unsigned char nope[PATTERN_MAX_LAYERS];   /* 1: attention without rotary embedding */
+    unsigned char shared[PATTERN_MAX_LAYERS]; /* 1: reuses an earlier layer's keys and values
+                                                 (Gemma 4's KV-shared layers): its own class */
 } layer_plan;
 
 /* Every one of m->num_layers layers an attention layer with a dense MLP. Fails (ZS_ERR_INPUT)

@@ -12,7 +12,11 @@ typedef struct outcome {
     const run_record *run;
     double measured, predicted; /* in the metric's unit */
     double error;               /* predicted step time / measured - 1 */
-    const char *metric;         /* "step_seconds", or "mfu"/"hfu" for throughput-only rows */
+    const char *metric;         /* "step_seconds", or "mfu"/"hfu" for throughput-only rows,
+                                   "peak_memory_bytes", "tflops_per_gpu" */
+    char refused[200];          /* why the run is not predicted (its framework's rule, a
+                                   strategy that does not apply): listed, never scored; "" =
+                                   predicted (error, r valid) */
     result r;                   /* the full prediction */
 } outcome;
 
@@ -22,7 +26,8 @@ typedef struct validate_report {
     int n_runs;
     outcome *o; /* the runs the filter kept, file order (heap); o[i].run points into runs */
     int n;
-    double mape; /* mean |error| over o (a fraction) */
+    int n_refused; /* of o, refused (outcome.refused): out of mape and worst */
+    double mape;   /* mean |error| over the predicted runs of o (a fraction) */
     int worst;   /* index in o of the largest |error|; -1 when n = 0 */
 } validate_report;
 

@@ -272,16 +272,18 @@ void validate_report_free(validate_report *rep)
     rep->worst = -1;
 }
 
-int validate_load_runs(
-    const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end, zs_error *err)
+int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
+    char *notes, size_t notes_len, zs_error *err)
 {
+    if (notes && notes_len) notes[0] = '\0';
     run_record *all = NULL;
     int total = 0, *ends = calloc((size_t)(n_paths > 0 ? n_paths : 1), sizeof *ends);
     if (!ends) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     for (int f = 0; f < n_paths; f++) {
         run_record *more;
         int m;
-        if (runs_load(paths[f], &more, &m, err)) {
+        char note[600];
+        if (runs_load_noted(paths[f], &more, &m, note, sizeof note, err)) {
             free(all);
             free(ends);
             return err->code;
@@ -292,6 +294,10 @@ int validate_load_runs(
             free(more);
             free(ends);
             return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", paths[f]);
+        }
+        if (note[0] && notes && notes_len) { /* one line per file */
+            size_t o = strlen(notes);
+            snprintf(notes + o, notes_len - o, "%s%s", o ? "\n" : "", note);
         }
         memcpy(grown + total, more, (size_t)m * sizeof *grown);
         free(more);
@@ -320,7 +326,8 @@ int validate_files(const char *const *paths, int n_paths, const char *hw_overrid
     memset(rep, 0, sizeof *rep);
     rep->worst = -1;
     int *ends = NULL;
-    if (validate_load_runs(paths, n_paths, &rep->runs, &rep->n_runs, &ends, err)) return err->code;
+    if (validate_load_runs(paths, n_paths, &rep->runs, &rep->n_runs, &ends, rep->notes, sizeof rep->notes, err))
+        return err->code;
     int n = rep->n_runs, file = 0;
     rep->o = calloc((size_t)(n > 0 ? n : 1), sizeof *rep->o);
     validate_models models = {0};

@@ -29,6 +29,7 @@ typedef struct validate_report {
     int n_refused; /* of o, refused (outcome.refused): out of mape and worst */
     double mape;   /* mean |error| over the predicted runs of o (a fraction) */
     int worst;   /* index in o of the largest |error|; -1 when n = 0 */
+    char notes[1200]; /* warnings for the command, a line each: unknown columns per file */
 } validate_report;
 
 /* Called after each predicted run: done of total runs in the file. */
@@ -50,9 +51,10 @@ int validate_files(const char *const *paths, int n_paths, const char *hw_overrid
 
 /* Load the runs of n_paths files, in order, as one heap array (caller frees). When file_end is
  * not NULL it gets a heap array (caller frees): file_end[f] = index after file f's last run.
+ * When notes is not NULL it gets the files' warnings (runs_load_noted), a line each, or "".
  * Fails like runs_load, or with ZS_ERR_NOMEM. */
-int validate_load_runs(
-    const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end, zs_error *err);
+int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
+    char *notes, size_t notes_len, zs_error *err);
 
 /* Free what validate_file allocated; leaves *rep empty. Never fails. */
 void validate_report_free(validate_report *rep);

@@ -159,7 +159,8 @@ int calibrate_check_host(calibration *c, const harness_file *h, const hardware *
     return gate(c, err,
         "%s: host streaming %.3f of the profile's datasheet %.3g B/s (at least %.1f expected), measured "
         "on %.60s with %s; %s's host has %lld cores per node: measure on that host with every core",
-        source, fr, hw->host_memory_bandwidth, CALIB_MIN_STREAM, h->cpu_model[0] ? h->cpu_model : "an unnamed CPU",
+        source, fr, hw->host_memory_bandwidth, CALIB_MIN_STREAM,
+        h->cpu_model[0] ? h->cpu_model : "an unnamed CPU",
         cpus, hw->name, (long long)hw->cpu_cores);
 }
 

@@ -326,7 +326,8 @@ int validate_files(const char *const *paths, int n_paths, const char *hw_overrid
     memset(rep, 0, sizeof *rep);
     rep->worst = -1;
     int *ends = NULL;
-    if (validate_load_runs(paths, n_paths, &rep->runs, &rep->n_runs, &ends, rep->notes, sizeof rep->notes, err))
+    if (validate_load_runs(
+            paths, n_paths, &rep->runs, &rep->n_runs, &ends, rep->notes, sizeof rep->notes, err))
         return err->code;
     int n = rep->n_runs, file = 0;
     rep->o = calloc((size_t)(n > 0 ? n : 1), sizeof *rep->o);

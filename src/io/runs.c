@@ -372,7 +372,8 @@ static int load_csv(const char *path, const char *base, char *text, run_record *
         int used = nf;
         while (used > nh && vals[used - 1][0] == '\0') used--;
         if (used != nh) {
-            rc = zs_fail(err, ZS_ERR_INPUT, "%s:%d: %d fields where the header has %d (%s)", path, start, used, nh,
+            rc = zs_fail(err, ZS_ERR_INPUT, "%s:%d: %d fields where the header has %d (%s)", path, start,
+                used, nh,
                 used < nh ? "a field missing?" : "an unquoted comma?");
             goto out;
         }

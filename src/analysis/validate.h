@@ -39,8 +39,9 @@ typedef void (*validate_progress)(int done, int total, void *ctx);
  * with the hardware profile hw_override (NULL: each run's own). Each model and hardware file is
  * loaded once per call, however many runs name it. cb may be NULL. Fails with ZS_ERR_INPUT
  * (a message starting with path: a bad file or row, an unknown model or profile, a
- * configuration the simulator rejects), ZS_ERR_USAGE when the filter keeps no run, or
- * ZS_ERR_NOMEM; *rep is then empty (nothing to free). */
+ * configuration the simulator rejects, every kept run refused), ZS_ERR_USAGE when the filter
+ * keeps no run, or ZS_ERR_NOMEM; *rep is then empty (nothing to free). A run its framework does
+ * not run is kept in o with outcome.refused set, out of mape and worst. */
 int validate_file(const char *path, const char *hw_override, const char *filter, validate_progress cb,
     void *ctx, validate_report *rep, zs_error *err);
 

@@ -26,7 +26,7 @@ static void note(calibration *c, const char *msg)
 static int gate(calibration *c, zs_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int gate(calibration *c, zs_error *err, const char *fmt, ...)
 {
-    char msg[300];
+    char msg[600];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -137,6 +137,56 @@ int calibrate_check_backend(calibration *c, const harness_file *h, const char *s
         "%s: zerobench's CPU back end timed MPI between CPU processes, not the profile's GPU "
         "links; measure with zerobench-cuda",
         source);
+}
+
+int calibrate_check_host(calibration *c, const harness_file *h, const hardware *hw, const char *source,
+    zs_error *err)
+{
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < h->n_points; i++)
+        if ((strcmp(h->points[i].bench, "membw") == 0 || strcmp(h->points[i].bench, "adam") == 0) &&
+            h->points[i].wrong <= 0 && hw->host_memory_bandwidth > 0) {
+            sum += h->points[i].value / hw->host_memory_bandwidth;
+            n++;
+        }
+    if (n == 0) return ZS_OK;
+    double fr = sum / n;
+    bool few_cpus = h->cpus > 0 && hw->cpu_cores > 0 && 2 * (int64_t)h->cpus < hw->cpu_cores;
+    if (fr >= CALIB_MIN_STREAM && !few_cpus) return ZS_OK;
+    char cpus[32] = "? CPUs";
+    if (h->cpus > 0) snprintf(cpus, sizeof cpus, "%d CPUs", h->cpus);
+    return gate(c, err,
+        "%s: host streaming %.3f of the profile's datasheet %.3g B/s (at least %.1f expected), measured "
+        "on %.60s with %s; %s's host has %lld cores per node: measure on that host with every core",
+        source, fr, hw->host_memory_bandwidth, CALIB_MIN_STREAM,
+        h->cpu_model[0] ? h->cpu_model : "an unnamed CPU",
+        cpus, hw->name, (long long)hw->cpu_cores);
+}
+
+int calibrate_check_framework(calibration *c, const fwfit_result *fr, const char *runs_path, zs_error *err)
+{
+    char left[300] = "";
+    if (fr->n_refused)
+        snprintf(left, sizeof left, "; %d left out, %.240s%s", fr->n_refused, fr->refused,
+            fr->n_refused > 1 ? ", ..." : "");
+    if (fr->at_bound)
+        return gate(c, err,
+            "%s: the %s fit ends on its search bound (gemm_efficiency %.3f in %.1f-%.1f, step_overhead "
+            "%.3f s in 0-%.0f): the runs (lines %s%s) do not determine it",
+            runs_path, fr->fw->name, fr->efficiency, FWFIT_EFF_MIN, FWFIT_EFF_MAX, fr->overhead,
+            FWFIT_OVERHEAD_MAX, fr->used, left);
+    bool eff = fr->stderr_eff > CALIB_MAX_FW_REL_STDERR * fr->efficiency;
+    bool ovh = fr->stderr_overhead > CALIB_FW_OVERHEAD_NOISE &&
+        fr->stderr_overhead > CALIB_MAX_FW_REL_STDERR * fr->overhead;
+    if (eff || ovh)
+        return gate(c, err,
+            "%s: the %s fit is too noisy: standard error %.3g on %s %.3g from %d runs (at most %.1f of "
+            "the value): give more runs, of different sizes (some compute-bound, some short steps)",
+            runs_path, fr->fw->name, eff ? fr->stderr_eff : fr->stderr_overhead,
+            eff ? "gemm_efficiency" : "step_overhead", eff ? fr->efficiency : fr->overhead, fr->n_train,
+            CALIB_MAX_FW_REL_STDERR);
+    return ZS_OK;
 }
 
 /* Which peak a GPU GEMM point of this label ("impl type MxNxK") is judged against: 0 for the
@@ -315,7 +365,7 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
 
 /* Predicted step times for the runs that have a measured one; n_out of them. */
 static int predict_all(const run_record *runs, int n, const hardware *hw, double *pred, double *meas,
-    double *mape, int *n_out, zs_error *err)
+    double *mape, int *n_out, calibration *c, zs_error *err)
 {
     int k = 0;
     double sum = 0;
@@ -324,6 +374,12 @@ static int predict_all(const run_record *runs, int n, const hardware *hw, double
         if (step <= 0) continue;
         outcome o;
         if (validate_run_hw(&runs[i], hw, &o, err)) return err->code;
+        if (o.refused[0]) { /* its framework does not run it: left out, counted the first time */
+            if (c && c->runs_refused++ == 0)
+                snprintf(c->runs_refused_note, sizeof c->runs_refused_note, "line %d: %.200s", runs[i].line,
+                    o.refused);
+            continue;
+        }
         pred[k] = o.r.step.total;
         meas[k] = step;
         sum += fabs(pred[k] / meas[k] - 1);
@@ -344,10 +400,12 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
     }
     int k = 0, rc = ZS_OK;
     double mape, kfit = 1, kse = 0;
-    if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, err))) goto out;
+    c->runs_refused = 0;
+    if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, c, err))) goto out;
     if (k < 3) {
-        rc =
-            zs_fail(err, ZS_ERR_INPUT, "--runs: %d runs with a measured step time; at least 3 are needed", k);
+        rc = zs_fail(err, ZS_ERR_INPUT, "--runs: %d runs with a measured step time that can be predicted; "
+            "at least 3 are needed%s%.240s%s", k, c->runs_refused ? " (left out: " : "", c->runs_refused_note,
+            c->runs_refused ? ")" : "");
         goto out;
     }
     /* measured = k x predicted; compute time scales as 1 / efficiency, other terms do not,
@@ -357,7 +415,7 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
         if ((rc = fit_scale(pred, meas, k, 1, &kfit, &kse, err))) goto out;
         raw = hw->matmul_max_fraction / kfit;
         hw->matmul_max_fraction = fmin(1, fmax(1e-3, raw));
-        if ((rc = predict_all(runs, n, hw, pred, meas, &mape, &k, err))) goto out;
+        if ((rc = predict_all(runs, n, hw, pred, meas, &mape, &k, NULL, err))) goto out;
         if (fabs(kfit - 1) < 1e-4) break;
     }
     if (raw > 1 &&

@@ -7,6 +7,7 @@
 #include "core/collective.h"
 #include "core/error.h"
 #include "analysis/fit.h"
+#include "analysis/fwfit.h"
 #include "core/hardware.h"
 #include "io/harness.h"
 #include "io/nccltests.h"
@@ -44,6 +45,20 @@
  * Zerobench's CPU back end measures MPI between CPU processes, not a GPU profile's links, and
  * nccl-tests "#  Rank ... on HOST" lines decide intra- vs inter-node (a log whose ranks all ran
  * on one host but outnumber the profile's GPUs per node is refused). */
+/* CALIB_MAX_FW_REL_STDERR: a framework fit (calibrate --framework) whose standard error is more
+ *   than this fraction of the fitted gemm_efficiency (or of a step_overhead whose error is above
+ *   CALIB_FW_OVERHEAD_NOISE seconds) is too noisy to use: at 0.5 the 95% interval runs from about
+ *   0 to twice the value, the whole search range (the shipped fits: 0.016 to 0.079 on 0.8 to 1.06,
+ *   README). A fit that ends on its search bound (fwfit.h) is refused likewise.
+ * CALIB_MIN_STREAM: host or HBM streaming below this fraction of the datasheet is not the
+ *   profile's memory system: STREAM-like kernels with every core reach 0.6 to 0.9 of the channel
+ *   rate on servers (the catalog's own: A100 HBM Triad 0.83, README calibration) and a fraction
+ *   of that with a few threads; 0.3 leaves room for a poor DIMM population, and below it the
+ *   file measured fewer cores or another machine (zerobench on the 2-vCPU VM: 0.015 to 0.18 of
+ *   a DGX A100's host). */
+#define CALIB_MAX_FW_REL_STDERR 0.5
+#define CALIB_FW_OVERHEAD_NOISE 0.01
+#define CALIB_MIN_STREAM 0.3
 #define CALIB_MIN_R2 0.9
 #define CALIB_MAX_ALPHA 1e-3
 #define CALIB_MIN_EFFICIENCY 0.05
@@ -67,7 +82,7 @@ typedef struct calibration {
     bool force;     /* keep values the gates would refuse (--force) */
     int n_warnings; /* for the command to print: gates passed only
                        because of force, clamped efficiencies */
-    char warnings[CALIB_MAX_WARNINGS][300];
+    char warnings[CALIB_MAX_WARNINGS][520];
     calib_set sets[CALIB_MAX_SETS];
     int n_sets;
     /* Per link level (LEVEL_INTRA, LEVEL_INTER): inverse-variance combination of the sets. */
@@ -88,6 +103,8 @@ typedef struct calibration {
     double hbm_fraction, hbm_stderr, host_fraction, host_stderr;
     /* End-to-end matmul efficiency from measured runs. */
     bool have_runs;
+    int runs_refused;           /* runs their framework refuses: left out of the fit */
+    char runs_refused_note[240]; /* the first: "line N: rule" */
     bool have_framework; /* a framework's efficiency and overhead were fitted (cmd_calibrate) */
     int runs;
     double matmul_max, matmul_stderr;
@@ -111,6 +128,17 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
 /* Refuse (ZS_ERR_INPUT, unless c->force) collective results of zerobench's CPU back end for a
  * profile: they time MPI between CPU processes, not the GPU links the profile describes. */
 int calibrate_check_backend(calibration *c, const harness_file *h, const char *source, zs_error *err);
+
+/* Gate a framework fit (fwfit_all on the runs of runs_path): refused (ZS_ERR_INPUT, unless
+ * c->force) when it ended on a search bound or is too noisy (CALIB_MAX_FW_REL_STDERR), with
+ * the runs it used and left out. */
+int calibrate_check_framework(calibration *c, const fwfit_result *fr, const char *runs_path, zs_error *err);
+
+/* Refuse (ZS_ERR_INPUT, unless c->force) a zerobench file's host streaming measured on another
+ * host than the profile's: fewer CPUs than half the profile's cpu_cores per node. cpu_model
+ * and cpus are the file's system (cpus 0: unknown, not checked). */
+int calibrate_check_host(calibration *c, const harness_file *h, const hardware *hw, const char *source,
+    zs_error *err);
 
 /* Fit GEMM (flop/s) and streaming points from a zerobench file against hw's peaks. `gpu`
  * says whether the points came from the GPU (HBM) or the host (CPU memory). A GPU GEMM point

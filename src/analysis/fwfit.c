@@ -2,6 +2,7 @@
 #include "analysis/fwfit.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,28 @@ int fwfit_all(
     return fit(runs, n, fw, NULL, hw, false, out, err);
 }
 
+/* Whether run r can be fitted: predicted at the framework's own values, a run the framework
+ * refuses (validate's outcome.refused) is left out and counted in out; a kept run's line joins
+ * out->used. Fails like validate_run. */
+static int admit(const run_record *r, const fit_set *fs, fwfit_result *out, bool *keep, zs_error *err)
+{
+    outcome got;
+    if (fs->profile ? validate_run_hw(r, fs->profile, &got, err) : validate_run(r, fs->hw, &got, err))
+        return err->code;
+    *keep = !got.refused[0];
+    if (!*keep) {
+        if (out->n_refused++ == 0)
+            snprintf(out->refused, sizeof out->refused, "line %d: %.200s", r->line, got.refused);
+        return ZS_OK;
+    }
+    size_t o = strlen(out->used);
+    if (o + 16 < sizeof out->used)
+        snprintf(out->used + o, sizeof out->used - o, "%s%d", o ? ", " : "", r->line);
+    else if (!strstr(out->used, "..."))
+        snprintf(out->used + o, sizeof out->used - o, ", ...");
+    return ZS_OK;
+}
+
 static int fit(const run_record *runs, int n, const framework *fw, const char *hw_override,
     const hardware *profile, bool split, fwfit_result *out, zs_error *err)
 {
@@ -71,20 +94,24 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
         free(fs.train);
         return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     }
+    int rc = ZS_OK;
     for (int i = 0; i < n; i++) {
         const run_record *r = &runs[i];
         bool timed = runs_measured_step(r) > 0 || r->mfu > 0 || r->hfu > 0;
         if (strcmp(r->framework, fw->name) != 0 || !timed || r->excluded[0]) continue;
+        bool keep;
+        if ((rc = admit(r, &fs, out, &keep, err))) goto done;
+        if (!keep) continue;
         fs.run[fs.n] = *r;
         fs.train[fs.n] = !split || fs.n % 2 == 0;
         fs.n++;
     }
     out->n_train = split ? (fs.n + 1) / 2 : fs.n;
     out->n_held = split ? fs.n / 2 : 0;
-    int rc = ZS_OK;
     if (fs.n < 2) {
-        rc = zs_fail(
-            err, ZS_ERR_INPUT, "framework %s: %d time-like runs, the fit needs 2 or more", fw->name, fs.n);
+        rc = zs_fail(err, ZS_ERR_INPUT, "framework %s: %d time-like runs, the fit needs 2 or more%s%.240s%s",
+            fw->name, fs.n, out->n_refused ? " (left out, refused by the framework: " : "", out->refused,
+            out->n_refused ? ")" : "");
         goto done;
     }
     double msle;
@@ -100,7 +127,7 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
         prev_o = o;
         for (int which = 0; which < 2; which++) {
             const double g = (sqrt(5.0) - 1) / 2;
-            double a = which ? 0 : 0.2, b = which ? 5.0 : 2.0;
+            double a = which ? 0 : FWFIT_EFF_MIN, b = which ? FWFIT_OVERHEAD_MAX : FWFIT_EFF_MAX;
             double c = b - g * (b - a), d = a + g * (b - a), fc, fd;
             if ((rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err)) ||
                 (rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err)))
@@ -133,6 +160,10 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
         goto done;
     out->efficiency = k;
     out->overhead = o;
+    if (k < FWFIT_EFF_MIN + FWFIT_BOUND_TOL || k > FWFIT_EFF_MAX - FWFIT_BOUND_TOL)
+        out->at_bound = "gemm_efficiency";
+    else if (o > FWFIT_OVERHEAD_MAX - FWFIT_BOUND_TOL)
+        out->at_bound = "step_overhead";
     /* Least squares on m residuals: var(x) = s^2 / (J'J), with J'J = m f'' / 2 and
      * s^2 = m f / (m - 1) for the mean squared residual f (each parameter alone). */
     double m = (double)out->n_train;

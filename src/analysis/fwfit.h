@@ -22,7 +22,21 @@ typedef struct fwfit_result {
     double mape_train_builtin, mape_held_builtin; /* mean |error| with the shipped value */
     double mape_train, mape_held;                 /* with the fitted value */
     double worst_held_builtin;                    /* largest |error| held out, shipped value */
+    int n_refused;         /* runs of the framework it refuses (validate's outcome.refused): left out */
+    char refused[240];     /* the first: "line N: rule" ("" when none) */
+    char used[200];        /* lines of the runs fitted, "2, 3, 6" (cut short with "...") */
+    const char *at_bound;  /* "gemm_efficiency" or "step_overhead" when the fit ended on its search
+                              bound (FWFIT_*): the runs do not determine it; NULL otherwise */
 } fwfit_result;
+
+/* The searches' bounds: gemm_efficiency in (FWFIT_EFF_MIN, FWFIT_EFF_MAX), step_overhead in
+ * (0, FWFIT_OVERHEAD_MAX) seconds. A fit within FWFIT_BOUND_TOL of the efficiency's bounds or the
+ * overhead's upper one has hit the wall, not a minimum (0 s of overhead is a real value:
+ * Megatron's fits give it). */
+#define FWFIT_EFF_MIN 0.2
+#define FWFIT_EFF_MAX 2.0
+#define FWFIT_OVERHEAD_MAX 5.0
+#define FWFIT_BOUND_TOL 1e-3
 
 /* Fit fw's GEMM efficiency and per-step overhead to the runs of that framework
  * (run_record.framework) in runs[0..n): coordinate descent, golden-section searches over

@@ -72,6 +72,54 @@ static const struct {
 };
 #undef RUN_FIELD
 
+/* Mark o refused with why (the run is listed, not scored). */
+static void refuse(const run_record *run, outcome *o, const char *why)
+{
+    o->run = run;
+    o->error = 0;
+    o->predicted = 0;
+    snprintf(o->refused, sizeof o->refused, "%.199s", why);
+}
+
+/* The metric a run is compared on and its error: step time when measured, else MFU or HFU,
+ * else peak memory, else TFLOP/s per GPU (against the model FLOP/s, the MFU numerator). A
+ * prediction of 0 in the metric refuses the row rather than give an infinite error. */
+static void compare(const run_record *run, outcome *o)
+{
+    double step = runs_measured_step(run);
+    if (step > 0) {
+        o->metric = "step_seconds";
+        o->measured = step;
+        o->predicted = o->r.step.total;
+    } else if (run->mfu > 0 || run->hfu > 0) {
+        /* Throughput-only rows: compare time per step implied by MFU (or HFU). */
+        o->metric = run->mfu > 0 ? "mfu" : "hfu";
+        o->measured = run->mfu > 0 ? run->mfu : run->hfu;
+        o->predicted = run->mfu > 0 ? o->r.mfu : o->r.hfu;
+    } else if (run->peak_memory_bytes > 0) {
+        /* Memory-only rows: the peak the GPU reported against the modelled total. */
+        o->metric = "peak_memory_bytes";
+        o->measured = run->peak_memory_bytes;
+        o->predicted = o->r.mem.total;
+    } else {
+        /* TFLOP/s-only rows: achieved model FLOP/s per GPU, like MFU inverse to time. */
+        o->metric = "tflops_per_gpu";
+        o->measured = run->tflops_per_gpu;
+        o->predicted = o->r.tflops_per_gpu;
+    }
+    if (!(o->predicted > 0) || !isfinite(o->predicted)) {
+        char why[160];
+        snprintf(why, sizeof why, "the simulator predicts no %s for it", o->metric);
+        refuse(run, o, why);
+        return;
+    }
+    /* Error as predicted / measured - 1 in time or bytes: MFU, HFU and TFLOP/s are inverse to
+     * time. */
+    o->error = strcmp(o->metric, "step_seconds") == 0 || strcmp(o->metric, "peak_memory_bytes") == 0
+        ? o->predicted / o->measured - 1
+        : o->measured / o->predicted - 1;
+}
+
 /* Predict one run with its model and hardware already in memory (pc: model_count of m at
  * the default persistence threshold) and compare. Fails with ZS_ERR_INPUT naming the line:
  * a strategy or precision not recognised, a batch that does not divide, a configuration the
@@ -118,6 +166,15 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
             "line %d: global_batch %lld is not a multiple of micro_batch x DP (%lld x %lld)", run->line,
             (long long)run->global_batch, (long long)run->micro_batch, (long long)dp);
     t.grad_accum = run->global_batch / (dp * run->micro_batch);
+    memset(o, 0, sizeof *o);
+    o->run = run;
+    /* A configuration the run's framework does not run (Megatron with ZeRO-3, DeepSpeed's
+     * pipeline engine with ZeRO-2) is refused with the framework's rule, not predicted. */
+    zs_error fw_err = {0};
+    if (framework_check(t.framework, m, &t, &fw_err)) {
+        refuse(run, o, fw_err.msg);
+        return ZS_OK;
+    }
     sim_input in;
     if (sim_prepare(&in, m, pc, &hw, &t, err)) {
         char tmp[sizeof err->msg];
@@ -125,31 +182,14 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
         zs_error_prefix(err, tmp);
         return err->code;
     }
-    memset(o, 0, sizeof *o);
-    o->run = run;
     sim_run(&in, s, 0, &o->r);
+    if (!o->r.applicable) {
+        refuse(run, o, o->r.why);
+        return ZS_OK;
+    }
     if (uncertainty_available(&hw))
         o->r.has_interval = uncertainty_interval(&in, s, 0.9, &o->r.step_lo, &o->r.step_hi);
-    double step = runs_measured_step(run);
-    if (step > 0) {
-        o->metric = "step_seconds";
-        o->measured = step;
-        o->predicted = o->r.step.total;
-    } else if (run->mfu > 0 || run->hfu > 0) {
-        /* Throughput-only rows: compare time per step implied by MFU (or HFU). */
-        o->metric = run->mfu > 0 ? "mfu" : "hfu";
-        o->measured = run->mfu > 0 ? run->mfu : run->hfu;
-        o->predicted = run->mfu > 0 ? o->r.mfu : o->r.hfu;
-    } else {
-        /* Memory-only rows: the peak the GPU reported against the modelled total. */
-        o->metric = "peak_memory_bytes";
-        o->measured = run->peak_memory_bytes;
-        o->predicted = o->r.mem.total;
-    }
-    /* Error as predicted / measured - 1 in time or bytes: MFU is inverse to time. */
-    o->error = strcmp(o->metric, "mfu") == 0 || strcmp(o->metric, "hfu") == 0
-        ? o->measured / o->predicted - 1
-        : o->predicted / o->measured - 1;
+    compare(run, o);
     return ZS_OK;
 }
 
@@ -232,16 +272,18 @@ void validate_report_free(validate_report *rep)
     rep->worst = -1;
 }
 
-int validate_load_runs(
-    const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end, zs_error *err)
+int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
+    char *notes, size_t notes_len, zs_error *err)
 {
+    if (notes && notes_len) notes[0] = '\0';
     run_record *all = NULL;
     int total = 0, *ends = calloc((size_t)(n_paths > 0 ? n_paths : 1), sizeof *ends);
     if (!ends) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     for (int f = 0; f < n_paths; f++) {
         run_record *more;
         int m;
-        if (runs_load(paths[f], &more, &m, err)) {
+        char note[600];
+        if (runs_load_noted(paths[f], &more, &m, note, sizeof note, err)) {
             free(all);
             free(ends);
             return err->code;
@@ -252,6 +294,10 @@ int validate_load_runs(
             free(more);
             free(ends);
             return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", paths[f]);
+        }
+        if (note[0] && notes && notes_len) { /* one line per file */
+            size_t o = strlen(notes);
+            snprintf(notes + o, notes_len - o, "%s%s", o ? "\n" : "", note);
         }
         memcpy(grown + total, more, (size_t)m * sizeof *grown);
         free(more);
@@ -280,7 +326,9 @@ int validate_files(const char *const *paths, int n_paths, const char *hw_overrid
     memset(rep, 0, sizeof *rep);
     rep->worst = -1;
     int *ends = NULL;
-    if (validate_load_runs(paths, n_paths, &rep->runs, &rep->n_runs, &ends, err)) return err->code;
+    if (validate_load_runs(
+            paths, n_paths, &rep->runs, &rep->n_runs, &ends, rep->notes, sizeof rep->notes, err))
+        return err->code;
     int n = rep->n_runs, file = 0;
     rep->o = calloc((size_t)(n > 0 ? n : 1), sizeof *rep->o);
     validate_models models = {0};
@@ -310,10 +358,20 @@ int validate_files(const char *const *paths, int n_paths, const char *hw_overrid
     }
     double sum = 0;
     for (int j = 0; j < rep->n; j++) {
+        if (rep->o[j].refused[0]) {
+            rep->n_refused++;
+            continue;
+        }
         sum += fabs(rep->o[j].error);
         if (rep->worst < 0 || fabs(rep->o[j].error) > fabs(rep->o[rep->worst].error)) rep->worst = j;
     }
-    rep->mape = sum / rep->n;
+    if (rep->n_refused == rep->n) {
+        const outcome *f = &rep->o[0];
+        rc = zs_fail(err, ZS_ERR_INPUT, "%s: no run can be predicted (%d refused; line %d: %s)", paths[0],
+            rep->n, f->run->line, f->refused);
+        goto out;
+    }
+    rep->mape = sum / (rep->n - rep->n_refused);
 out:
     validate_models_free(&models);
     free(hws);

@@ -12,7 +12,11 @@ typedef struct outcome {
     const run_record *run;
     double measured, predicted; /* in the metric's unit */
     double error;               /* predicted step time / measured - 1 */
-    const char *metric;         /* "step_seconds", or "mfu"/"hfu" for throughput-only rows */
+    const char *metric;         /* "step_seconds", or "mfu"/"hfu" for throughput-only rows,
+                                   "peak_memory_bytes", "tflops_per_gpu" */
+    char refused[200];          /* why the run is not predicted (its framework's rule, a
+                                   strategy that does not apply): listed, never scored; "" =
+                                   predicted (error, r valid) */
     result r;                   /* the full prediction */
 } outcome;
 
@@ -22,8 +26,10 @@ typedef struct validate_report {
     int n_runs;
     outcome *o; /* the runs the filter kept, file order (heap); o[i].run points into runs */
     int n;
-    double mape; /* mean |error| over o (a fraction) */
+    int n_refused; /* of o, refused (outcome.refused): out of mape and worst */
+    double mape;   /* mean |error| over the predicted runs of o (a fraction) */
     int worst;   /* index in o of the largest |error|; -1 when n = 0 */
+    char notes[1200]; /* warnings for the command, a line each: unknown columns per file */
 } validate_report;
 
 /* Called after each predicted run: done of total runs in the file. */
@@ -33,8 +39,9 @@ typedef void (*validate_progress)(int done, int total, void *ctx);
  * with the hardware profile hw_override (NULL: each run's own). Each model and hardware file is
  * loaded once per call, however many runs name it. cb may be NULL. Fails with ZS_ERR_INPUT
  * (a message starting with path: a bad file or row, an unknown model or profile, a
- * configuration the simulator rejects), ZS_ERR_USAGE when the filter keeps no run, or
- * ZS_ERR_NOMEM; *rep is then empty (nothing to free). */
+ * configuration the simulator rejects, every kept run refused), ZS_ERR_USAGE when the filter
+ * keeps no run, or ZS_ERR_NOMEM; *rep is then empty (nothing to free). A run its framework does
+ * not run is kept in o with outcome.refused set, out of mape and worst. */
 int validate_file(const char *path, const char *hw_override, const char *filter, validate_progress cb,
     void *ctx, validate_report *rep, zs_error *err);
 
@@ -45,9 +52,10 @@ int validate_files(const char *const *paths, int n_paths, const char *hw_overrid
 
 /* Load the runs of n_paths files, in order, as one heap array (caller frees). When file_end is
  * not NULL it gets a heap array (caller frees): file_end[f] = index after file f's last run.
+ * When notes is not NULL it gets the files' warnings (runs_load_noted), a line each, or "".
  * Fails like runs_load, or with ZS_ERR_NOMEM. */
-int validate_load_runs(
-    const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end, zs_error *err);
+int validate_load_runs(const char *const *paths, int n_paths, run_record **runs, int *n, int **file_end,
+    char *notes, size_t notes_len, zs_error *err);
 
 /* Free what validate_file allocated; leaves *rep empty. Never fails. */
 void validate_report_free(validate_report *rep);

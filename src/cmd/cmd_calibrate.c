@@ -199,14 +199,18 @@ static int inputs_of(const calib_args *a, const char **in)
 /* --framework F: F's GEMM efficiency and per-step overhead fitted on all the runs (those without
  * a framework column ran on F), predicted on hw as calibrated so far; recorded in hw's
  * framework fits, replacing an earlier fit of F. Fails like fwfit_all. */
-static int fit_framework(
-    const framework *fw, run_record *runs, int nr, hardware *hw, calibration *c, zs_error *err)
+static int fit_framework(const framework *fw, run_record *runs, int nr, const char *path, hardware *hw,
+    calibration *c, zs_error *err)
 {
     for (int k = 0; k < nr; k++)
         if (strcmp(runs[k].framework, "generic") == 0)
             snprintf(runs[k].framework, sizeof runs[k].framework, "%s", fw->name);
     fwfit_result fr;
-    if (fwfit_all(runs, nr, fw, hw, &fr, err)) return err->code;
+    if (fwfit_all(runs, nr, fw, hw, &fr, err)) {
+        zs_error_prefix(err, path);
+        return err->code;
+    }
+    if (calibrate_check_framework(c, &fr, path, err)) return err->code;
     hw_framework_fit *f = NULL;
     for (int i = 0; i < hw->n_fw_fits && !f; i++)
         if (strcmp(hw->fw_fits[i].name, fw->name) == 0) f = &hw->fw_fits[i];
@@ -244,12 +248,15 @@ static int fit_inputs(const calib_args *a, hardware *hw, calibration *c, kept_po
                 !(rc = calibrate_add_set(
                       c, &h.sets[j], a->harness[k], hw->gpus_per_node, h.ranks_per_node, err)))
                 rc = keep(kept, &h.sets[j], &c->sets[c->n_sets - 1], err);
+        if (!rc && !gpu) rc = calibrate_check_host(c, &h, hw, a->harness[k], err);
         if (!rc) rc = calibrate_add_bench(c, h.points, h.n_points, hw, gpu, err);
         harness_file_free(&h);
     }
     run_record *runs = NULL;
     int nr = 0;
-    if (!rc && a->runs_path && !(rc = runs_load(a->runs_path, &runs, &nr, err))) {
+    char note[600];
+    if (!rc && a->runs_path && !(rc = runs_load_noted(a->runs_path, &runs, &nr, note, sizeof note, err))) {
+        if (note[0]) fprintf(stderr, "zerosim calibrate: warning: %s\n", note);
         if (a->filter) {
             int kept_runs = 0;
             for (int k = 0; k < nr; k++)
@@ -260,10 +267,16 @@ static int fit_inputs(const calib_args *a, hardware *hw, calibration *c, kept_po
         bool timed = false;
         for (int k = 0; k < nr; k++) timed |= runs_measured_step(&runs[k]) > 0;
         if (!rc && timed && a->fw)
-            rc = fit_framework(a->fw, runs, nr, hw, c, err);
+            rc = fit_framework(a->fw, runs, nr, a->runs_path, hw, c, err);
         else if (!rc && timed)
             rc = calibrate_runs(c, runs, nr, hw, err);
         if (!rc) rc = calibrate_memory(c, runs, nr, hw, err);
+        if (!rc && !timed && (a->fw || !c->have_memory))
+            rc = zs_fail(err, ZS_ERR_INPUT,
+                "%s: no row with a measured step time (columns measured_step_seconds or "
+                "measured_tokens_per_second) among its %d%s, %s",
+                a->runs_path, nr, a->filter ? " the --filter keeps" : " rows",
+                a->fw ? "which --framework fits on" : "nor 3 with peak_memory_bytes for the allocator fit");
     }
     free(runs);
     if (!rc) rc = calibrate_apply(c, hw, err);

@@ -16,7 +16,7 @@
 static void usage(FILE *f, const cli_opt *validate_opts)
 {
     fprintf(f,
-        "usage: zerosim validate FILE... [--hardware NAME|FILE] [--filter TEXT] [--fit] "
+        "usage: zerosim validate FILE... | --runs FILE [--hardware NAME|FILE] [--filter TEXT] [--fit] "
         "[--format %s]\n\n"
         "Predict each measured run in FILE (CSV or JSON; columns in tests/validation/README.md) and\n"
         "compare with what was measured: step time when known, else MFU. Prints each error,\n"
@@ -48,6 +48,16 @@ static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt
     return ferror(stdout) ? ZS_ERR_IO : 0;
 }
 
+/* The runs files' warnings (unknown columns), a line each, on stderr. */
+static void print_notes(const char *notes)
+{
+    while (*notes) {
+        size_t k = strcspn(notes, "\n");
+        fprintf(stderr, "zerosim validate: warning: %.*s\n", (int)k, notes);
+        notes += k + (notes[k] == '\n');
+    }
+}
+
 /* "validate: 12/80" on a terminal while the runs are predicted. */
 static void progress(int done, int total, void *ctx)
 {
@@ -61,11 +71,11 @@ typedef struct runs_files {
     int n;
 } runs_files;
 
-/* Validate's take: each argument is a runs file. */
+/* Validate's take: each argument is a runs file, and so is --runs FILE (as plot takes it). */
 static int take_file(void *ctx, int id, const char *v, zs_error *err)
 {
     runs_files *f = ctx;
-    (void)id; /* only positional arguments come here: every option is bound */
+    (void)id; /* positional arguments and --runs: every other option is bound */
     if (f->n == 16) return zs_fail(err, ZS_ERR_USAGE, "at most 16 runs files");
     f->path[f->n++] = v;
     return ZS_OK;
@@ -81,6 +91,7 @@ int cmd_validate(int argc, char **argv)
     char format_help[64];
     snprintf(format_help, sizeof format_help, "%s (default table)", setup_format_names());
     const cli_opt validate_opts[] = {
+        {"runs", "FILE", "a runs file, as a FILE argument (repeat for more; as plot's --runs)", .id = 1},
         {"hardware", "NAME|FILE", "use this profile for every run (e.g. a calibrated one)", .text = &hw},
         {"filter", "TEXT", "only runs whose name contains TEXT", .text = &filter},
         {"format", "F", format_help, .choice = &format, .choices = setup_format_names()},
@@ -96,8 +107,10 @@ int cmd_validate(int argc, char **argv)
         /* More files: their runs follow the first file's, in order (one set for --fit). */
         run_record *runs;
         int n;
-        if (validate_load_runs(rf.path, rf.n, &runs, &n, NULL, &err))
+        char notes[1200];
+        if (validate_load_runs(rf.path, rf.n, &runs, &n, NULL, notes, sizeof notes, &err))
             return cmd_error("validate", err.code, err.msg);
+        print_notes(notes);
         rc = fit_all(runs, n, hw, fmt);
         free(runs);
         return rc;
@@ -107,6 +120,11 @@ int cmd_validate(int argc, char **argv)
     rc = validate_files(rf.path, rf.n, hw, filter, tty ? progress : NULL, NULL, &rep, &err);
     if (tty) fprintf(stderr, "\r%*s\r", 24, "");
     if (rc) return cmd_error("validate", err.code, err.msg);
+    print_notes(rep.notes);
+    for (int j = 0; j < rep.n && fmt == FMT_CSV; j++) /* CSV lists predictions only: say who is out */
+        if (rep.o[j].refused[0])
+            fprintf(stderr, "zerosim validate: %s%sline %d: %s excluded: %s\n", rf.n == 1 ? rf.path[0] : "",
+                rf.n == 1 ? ":" : "", rep.o[j].run->line, rep.o[j].run->name, rep.o[j].refused);
     report_validate(stdout, fmt, &rep);
     validate_report_free(&rep);
     return 0;

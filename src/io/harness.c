@@ -203,6 +203,10 @@ static int zb_doc(const cJSON *doc, const char *origin, int di, harness_file *h,
     if (nccl_jnum(mpi, "ranks_per_node", &v) && v >= 1 && v <= (1 << 20) && !h->ranks_per_node)
         h->ranks_per_node = (int)v;
     if (nccl_jnum(mpi, "nodes", &v) && v >= 1 && v <= (1 << 20) && !h->nodes) h->nodes = (int)v;
+    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(doc, "system");
+    const char *cpu = nccl_jstr(sys, "cpu_model");
+    if (cpu && !h->cpu_model[0]) snprintf(h->cpu_model, sizeof h->cpu_model, "%s", cpu);
+    if (nccl_jnum(sys, "cpus", &v) && v >= 1 && v <= (1 << 24) && !h->cpus) h->cpus = (int)v;
     const char *coll = busbw_canonical(bench);
     if (coll) {
         coll_samples *ns = realloc(h->sets, (size_t)(h->n_sets + 1) * sizeof *ns);

@@ -31,6 +31,8 @@ typedef struct harness_file {
     char backend[16];   /* "cpu" (MPI + OpenMP) or "cuda" (NCCL); "" when absent */
     int ranks_per_node; /* mpi.ranks_per_node; 0 when absent */
     int nodes;          /* mpi.nodes; 0 when absent */
+    char cpu_model[96]; /* system.cpu_model ("" when absent) */
+    int cpus;           /* system.cpus; 0 when absent */
 } harness_file;
 
 /* Read a zerobench JSON file (schema_version 1, "tool": "zerobench"). Fails with

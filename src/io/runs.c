@@ -97,10 +97,21 @@ static void resolve_near(char *name, size_t len, const char *base)
     if (access(cand, R_OK) == 0 && strlen(cand) < len) memcpy(name, cand, strlen(cand) + 1);
 }
 
-/* "true" or "1" (any case): a boolean column that is set. */
-static bool is_true(const char *v)
+/* A boolean column: "true" or "1", "false" or "0" (any case); absent or empty: def. Anything
+ * else ("maybe", "yes") is refused with the file, line and column. */
+static int get_bool(const row *r, const char *key, int def, int *out, const char *where, zs_error *err)
 {
-    return v && (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0);
+    const char *v = row_get(r, key);
+    if (!v)
+        *out = def;
+    else if (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0)
+        *out = 1;
+    else if (strcasecmp(v, "false") == 0 || strcmp(v, "0") == 0)
+        *out = 0;
+    else
+        return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": expected true or false (or 1 or 0), got \"%s\"",
+            where, key, v);
+    return ZS_OK;
 }
 
 /* The text columns, each in the run_record field of its name: the default when absent or
@@ -152,6 +163,57 @@ static const struct {
 };
 #undef INT
 
+/* Whether key is a column this reader knows (the text and whole-number tables, the booleans and
+ * the measurements). */
+static bool known_column(const char *key)
+{
+    static const char *const other[] = {"sequence_parallel", "quantized_weights", "quantized_gradients",
+        "flash_attention", "overlap_comm", "measured_step_seconds", "measured_tokens_per_second",
+        "measured_tflops_per_gpu", "measured_mfu", "measured_hfu", "peak_memory_bytes"};
+    for (size_t k = 0; k < sizeof text_columns / sizeof text_columns[0]; k++)
+        if (strcmp(key, text_columns[k].key) == 0) return true;
+    for (size_t k = 0; k < sizeof int_columns / sizeof int_columns[0]; k++)
+        if (strcmp(key, int_columns[k].key) == 0) return true;
+    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++)
+        if (strcmp(key, other[k]) == 0) return true;
+    return false;
+}
+
+/* The columns of a file that no reader knows, gathered over its rows (each once). */
+typedef struct unknown_cols {
+    char names[480]; /* "\"a\", \"b\"" */
+    int n, shown;
+} unknown_cols;
+
+static void note_unknown(const row *r, unknown_cols *u)
+{
+    for (int i = 0; i < r->n; i++) {
+        const char *k = r->keys[i];
+        if (!k || known_column(k)) continue;
+        char q[80];
+        snprintf(q, sizeof q, "\"%.70s\"", k);
+        if (strstr(u->names, q)) continue;
+        u->n++;
+        size_t o = strlen(u->names);
+        if (o + strlen(q) + 3 < sizeof u->names - 16) {
+            snprintf(u->names + o, sizeof u->names - o, "%s%s", o ? ", " : "", q);
+            u->shown++;
+        }
+    }
+}
+
+/* The note for note/len (when note is not NULL): "" or "PATH: unknown columns ... (ignored)". */
+static void unknown_note(const unknown_cols *u, const char *path, char *note, size_t len)
+{
+    if (!note || !len) return;
+    note[0] = '\0';
+    if (u->n == 0) return;
+    char more[32] = "";
+    if (u->n > u->shown) snprintf(more, sizeof more, " and %d more", u->n - u->shown);
+    snprintf(note, len, "%s: unknown column%s %s%s (ignored; tests/validation/README.md lists the columns)",
+        path, u->n == 1 ? "" : "s", u->names, more);
+}
+
 static int from_row(const row *r, const char *path, const char *base, int line, run_record *x, zs_error *err)
 {
     char where[512];
@@ -171,12 +233,17 @@ static int from_row(const row *r, const char *path, const char *base, int line, 
         if (get_int(r, int_columns[k].key, int_columns[k].def, int_columns[k].min, int_columns[k].max,
                 (int64_t *)((char *)x + int_columns[k].offset), where, err))
             return err->code;
-    x->sequence_parallel = is_true(row_get(r, "sequence_parallel"));
-    x->quantized_weights = is_true(row_get(r, "quantized_weights"));
-    x->quantized_gradients = is_true(row_get(r, "quantized_gradients"));
-    const char *fa = row_get(r, "flash_attention"), *ov = row_get(r, "overlap_comm");
-    x->flash_attention = !fa || is_true(fa); /* absent: runs since FlashAttention */
-    x->overlap_comm = !ov ? -1 : is_true(ov);
+    int sp, qw, qg, fa;
+    if (get_bool(r, "sequence_parallel", 0, &sp, where, err) ||
+        get_bool(r, "quantized_weights", 0, &qw, where, err) ||
+        get_bool(r, "quantized_gradients", 0, &qg, where, err) ||
+        get_bool(r, "flash_attention", 1, &fa, where, err) || /* absent: runs since FlashAttention */
+        get_bool(r, "overlap_comm", -1, &x->overlap_comm, where, err))
+        return err->code;
+    x->sequence_parallel = sp;
+    x->quantized_weights = qw;
+    x->quantized_gradients = qg;
+    x->flash_attention = fa;
     if (get_num(r, "measured_step_seconds", &x->step_seconds, where, err) ||
         get_num(r, "measured_tokens_per_second", &x->tokens_per_second, where, err) ||
         get_num(r, "measured_tflops_per_gpu", &x->tflops_per_gpu, where, err) ||
@@ -254,8 +321,8 @@ static int csv_record(char **pp, int *line, char ***fv, int *cap)
     return n;
 }
 
-static int load_csv(
-    const char *path, const char *base, char *text, run_record **out, int *count, zs_error *err)
+static int load_csv(const char *path, const char *base, char *text, run_record **out, int *count,
+    unknown_cols *u, zs_error *err)
 {
     char **hdr = NULL, **vals = NULL, *p = text;
     int hcap = 0, vcap = 0, nh = 0, line = 1, n = 0, cap = 0, rc = ZS_OK;
@@ -298,9 +365,19 @@ static int load_csv(
                 goto out;
             }
             r.n = nh;
+            note_unknown(&r, u);
             continue;
         }
-        for (int i = 0; i < nh; i++) r.vals[i] = i < nf ? vals[i] : NULL;
+        /* every record has the header's fields (extra empty ones, as spreadsheets write, are fine) */
+        int used = nf;
+        while (used > nh && vals[used - 1][0] == '\0') used--;
+        if (used != nh) {
+            rc = zs_fail(err, ZS_ERR_INPUT, "%s:%d: %d fields where the header has %d (%s)", path, start,
+                used, nh,
+                used < nh ? "a field missing?" : "an unquoted comma?");
+            goto out;
+        }
+        for (int i = 0; i < nh; i++) r.vals[i] = vals[i];
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
             run_record *nvp = realloc(v, (size_t)cap * sizeof *v);
@@ -349,8 +426,8 @@ static void json_row(const cJSON *o, row *r, char (*num)[32])
     }
 }
 
-static int load_json(
-    const char *path, const char *base, const char *text, run_record **out, int *count, zs_error *err)
+static int load_json(const char *path, const char *base, const char *text, run_record **out, int *count,
+    unknown_cols *u, zs_error *err)
 {
     cJSON *j = cJSON_Parse(text);
     if (!j) return zs_fail(err, ZS_ERR_INPUT, "%s: invalid JSON", path);
@@ -380,6 +457,7 @@ static int load_json(
             goto out;
         }
         json_row(o, &r, num);
+        note_unknown(&r, u);
         if ((rc = from_row(&r, path, base, i + 1, &v[i], err))) goto out;
     }
 out:
@@ -398,13 +476,16 @@ out:
 
 /* Dispatch on the first non-blank character after a UTF-8 byte-order mark (spreadsheets
  * write one); text is modified (the CSV reader splits it). */
-static int load_text(
-    char *text, const char *origin, const char *base, run_record **out, int *n, zs_error *err)
+static int load_text(char *text, const char *origin, const char *base, run_record **out, int *n, char *note,
+    size_t note_len, zs_error *err)
 {
     if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3;
     size_t k = strspn(text, " \t\r\n");
-    return (text[k] == '[' || text[k] == '{') ? load_json(origin, base, text, out, n, err)
-                                              : load_csv(origin, base, text, out, n, err);
+    unknown_cols u = {.n = 0};
+    int rc = (text[k] == '[' || text[k] == '{') ? load_json(origin, base, text, out, n, &u, err)
+                                                : load_csv(origin, base, text, out, n, &u, err);
+    unknown_note(&u, origin, note, rc ? 0 : note_len);
+    return rc;
 }
 
 int runs_load_text(const char *text, const char *origin, run_record **out, int *n, zs_error *err)
@@ -412,17 +493,23 @@ int runs_load_text(const char *text, const char *origin, run_record **out, int *
     if (!origin) origin = "(runs)";
     char *copy = strdup(text);
     if (!copy) return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", origin);
-    int rc = load_text(copy, origin, NULL, out, n, err);
+    int rc = load_text(copy, origin, NULL, out, n, NULL, 0, err);
     free(copy);
     return rc;
 }
 
 int runs_load(const char *path, run_record **out, int *n, zs_error *err)
 {
+    return runs_load_noted(path, out, n, NULL, 0, err);
+}
+
+int runs_load_noted(const char *path, run_record **out, int *n, char *note, size_t note_len, zs_error *err)
+{
     char *text;
     size_t len;
+    if (note && note_len) note[0] = '\0';
     if (file_read_text(path, &text, &len, err)) return err->code;
-    int rc = load_text(text, path, path, out, n, err);
+    int rc = load_text(text, path, path, out, n, note, note_len, err);
     free(text);
     return rc;
 }

@@ -3,6 +3,7 @@
 #define ZS_RUNS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -53,6 +54,13 @@ typedef struct run_record {
  * (where the record starts, blank lines counted) and column: an empty file, a missing column,
  * a bad number, an unknown strategy. */
 int runs_load(const char *path, run_record **out, int *n, zs_error *err);
+
+/* runs_load, and when note is not NULL (room for note_len bytes) a warning for the command to
+ * print: "" or "PATH: unknown column(s) "a", "b" (ignored; ...)" naming the keys no reader
+ * knows (a misspelt column is otherwise silently absent). A boolean column other than
+ * true/false/1/0 and a CSV record whose field count differs from the header's (extra empty
+ * fields aside) are refused (ZS_ERR_INPUT, file:line and column). */
+int runs_load_noted(const char *path, run_record **out, int *n, char *note, size_t note_len, zs_error *err);
 
 /* The same from text in memory (NUL-terminated; not modified); origin names it in messages
  * (NULL: "(runs)"). Relative paths are resolved in the repository, then the working directory. */

@@ -16,6 +16,7 @@ typedef struct validate_data {
  * (for rows with only an MFU/HFU, the step time that MFU implies: predicted / (1 + error)). */
 static bool val_point(const outcome *o, double *meas, double *pred)
 {
+    if (o->refused[0]) return false;
     bool step = strcmp(o->metric, "step_seconds") == 0;
     *pred = o->r.step.total;
     *meas = step ? o->measured : *pred / (1 + o->error);

@@ -93,6 +93,7 @@ cJSON *report_calibrate_record(
         num(r, "matmul_max_fraction_stderr", c->matmul_stderr, &oom);
         num(r, "mape_before", c->mape_before, &oom);
         num(r, "mape_after", c->mape_after, &oom);
+        if (c->runs_refused) num(r, "refused", c->runs_refused, &oom);
     }
     if (c->have_memory) {
         cJSON *m = obj(cal, "memory", &oom);
@@ -203,6 +204,10 @@ void report_calibrate_table(
     if (c->have_runs)
         fprintf(f, "runs: %d; end-to-end matmul efficiency %.3f +/- %.3f; step-time MAPE %.1f%% -> %.1f%%\n",
             c->runs, c->matmul_max, c->matmul_stderr, 100 * c->mape_before, 100 * c->mape_after);
+    if (c->have_runs && c->runs_refused)
+        fprintf(f, "  %d run%s left out, refused by %s framework (%s%s)\n", c->runs_refused,
+            c->runs_refused == 1 ? "" : "s", c->runs_refused == 1 ? "its" : "their", c->runs_refused_note,
+            c->runs_refused > 1 ? ", ..." : "");
     if (c->have_memory)
         fprintf(f,
             "memory: %d runs; allocator overhead %.1f%% +/- %.1f%% of allocated (CUDA context %.2f "
@@ -219,6 +224,11 @@ void report_calibrate_framework(FILE *f, const fwfit_result *fr, const hardware 
         "MAPE %.1f%% with the shipped values, %.1f%% fitted\n",
         fr->fw->name, hw->name, fr->efficiency, fr->stderr_eff, fr->overhead, fr->stderr_overhead,
         fr->n_train, 100 * fr->mape_train_builtin, 100 * fr->mape_train);
+    fprintf(f, "  runs fitted: lines %s", fr->used);
+    if (fr->n_refused)
+        fprintf(f, "; %d left out (the framework refuses them: %s%s)", fr->n_refused, fr->refused,
+            fr->n_refused > 1 ? ", ..." : "");
+    fputc('\n', f);
 }
 
 cJSON *report_calibrate_fw_fit(const hw_framework_fit *fit)

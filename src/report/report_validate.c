@@ -39,8 +39,23 @@ static void json(FILE *f, const validate_report *rep)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
     cJSON *arr = cJSON_AddArrayToObject(root, "runs");
-    for (int j = 0; j < rep->n; j++) cJSON_AddItemToArray(arr, outcome_json(&o[j]));
-    cJSON_AddNumberToObject(root, "count", rep->n);
+    for (int j = 0; j < rep->n; j++)
+        if (!o[j].refused[0]) cJSON_AddItemToArray(arr, outcome_json(&o[j]));
+    cJSON_AddNumberToObject(root, "count", rep->n - rep->n_refused);
+    if (rep->n_refused > 0) {
+        /* Runs not predicted, each with the rule that refuses it: out of count, mape and worst. */
+        cJSON *ref = cJSON_AddArrayToObject(root, "refused");
+        for (int j = 0; j < rep->n; j++) {
+            if (!o[j].refused[0]) continue;
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", o[j].run->name);
+            cJSON_AddNumberToObject(x, "line", o[j].run->line);
+            cJSON_AddStringToObject(x, "framework", o[j].run->framework);
+            cJSON_AddStringToObject(x, "strategy", o[j].run->strategy);
+            cJSON_AddStringToObject(x, "excluded", o[j].refused);
+            cJSON_AddItemToArray(ref, x);
+        }
+    }
     cJSON_AddNumberToObject(root, "mape", rep->mape);
     if (rep->worst >= 0) {
         cJSON *w = cJSON_AddObjectToObject(root, "worst");
@@ -55,6 +70,7 @@ static void csv(FILE *f, const validate_report *rep)
     const outcome *o = rep->o;
     fprintf(f, "name,metric,measured,predicted,error,predicted_step_seconds,predicted_mfu\n");
     for (int j = 0; j < rep->n; j++) {
+        if (o[j].refused[0]) continue; /* no prediction to list: the table and JSON say why */
         csvout_field(f, o[j].run->name);
         fputc(',', f);
         csvout_field(f, o[j].metric);
@@ -72,6 +88,9 @@ static void cells(const outcome *o, char *meas, char *pred, size_t len)
     } else if (strcmp(o->metric, "peak_memory_bytes") == 0) {
         snprintf(meas, len, "%.1f GiB", o->measured / 1073741824.0);
         snprintf(pred, len, "%.1f GiB", o->predicted / 1073741824.0);
+    } else if (strcmp(o->metric, "tflops_per_gpu") == 0) {
+        snprintf(meas, len, "%.1f TF/s", o->measured);
+        snprintf(pred, len, "%.1f TF/s", o->predicted);
     } else {
         snprintf(meas, len, "%.1f%%", 100 * o->measured);
         snprintf(pred, len, "%.1f%%", 100 * o->predicted);
@@ -85,17 +104,26 @@ static void table(FILE *f, const validate_report *rep)
         "MFU");
     for (int j = 0; j < rep->n; j++) {
         char meas[32], pred[32];
+        if (o[j].refused[0]) {
+            fprintf(f, "%-44.44s %6lld %-6s %10s %10s %8s %6s  (excluded: %s)\n", o[j].run->name,
+                (long long)o[j].run->gpus, o[j].run->strategy, "-", "-", "-", "-", o[j].refused);
+            continue;
+        }
         cells(&o[j], meas, pred, sizeof meas);
         fprintf(f, "%-44.44s %6lld %-6s %10s %10s %+7.1f%% %5.1f%%%s%s\n", o[j].run->name,
             (long long)o[j].run->gpus, o[j].run->strategy, meas, pred, 100 * o[j].error, 100 * o[j].r.mfu,
             o[j].r.fits ? "" : "  (does not fit)", o[j].run->excluded[0] ? "  (excluded from fits)" : "");
     }
-    fprintf(f, "\n%d runs: mean absolute error %.1f%%", rep->n, 100 * rep->mape);
+    fprintf(f, "\n%d runs: mean absolute error %.1f%%", rep->n - rep->n_refused, 100 * rep->mape);
     if (rep->worst >= 0)
         fprintf(f, ", worst %+.1f%% (%s)", 100 * o[rep->worst].error, o[rep->worst].run->name);
+    if (rep->n_refused > 0)
+        fprintf(f, "; %d run%s excluded (not predicted: the reason beside each)", rep->n_refused,
+            rep->n_refused == 1 ? "" : "s");
     fprintf(f,
         "\nerror = predicted step time / measured - 1 (MFU-only rows: measured MFU / predicted - 1;\n"
-        "peak-memory rows: predicted total per GPU / measured - 1)\n");
+        "peak-memory rows: predicted total per GPU / measured - 1; TFLOP/s-only rows: measured / predicted\n"
+        "model TFLOP/s per GPU - 1)\n");
 }
 
 void report_validate(FILE *f, out_format format, const validate_report *rep)

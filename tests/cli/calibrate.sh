@@ -190,4 +190,49 @@ PY
 then ok; else bad "calibrate --framework does not recover a synthetic efficiency and overhead"; fi
 rm -rf "$cal_dir"
 
+# --- issue 22: calibrate refuses what it cannot fit ----------------------------------------------
+T=$(mktemp -d)
+H='name,model,hardware,gpus,strategy,tp,pp,micro_batch,global_batch,seq_len,framework,measured_step_seconds,peak_memory_bytes'
+# Rows their framework refuses (Megatron-LM ZeRO-3, DeepSpeed PP with ZeRO-2) are left out of the
+# fits, not fitted as "predicted 0 s" (before: gemm_efficiency 2.000, step_overhead 5.000, exit 0).
+printf '%s\nz3a,llama-2-7b,a100-80gb,8,zero3,1,1,1,8,2048,megatron,1.0,\nz3b,llama-2-7b,a100-80gb,16,zero3,1,1,1,16,2048,megatron,1.1,\nz3c,llama-2-7b,a100-80gb,32,zero3,1,1,1,32,2048,megatron,1.2,\nds,llama-2-7b,a100-80gb,16,zero2,1,2,1,16,2048,deepspeed,1.2,\n' "$H" >$T/refused.csv
+expect 3 "refused.csv: framework megatron: 0 time-like runs.*line 2: Megatron-LM does not run ZeRO-3" -- calibrate --hardware a100-80gb --runs $T/refused.csv --framework megatron
+expect 3 "0 runs with a measured step time that can be predicted.*line 2: Megatron-LM does not run ZeRO-3" -- calibrate --hardware a100-80gb --runs $T/refused.csv
+# With two rows it can fit, the refused ones are named beside the fit.
+printf '%s\nok1,llama-2-7b,a100-80gb,8,ddp,2,1,1,16,2048,megatron,2.0,\nz3,llama-2-7b,a100-80gb,8,zero3,1,1,1,8,2048,megatron,1.0,\nok2,llama-2-7b,a100-80gb,16,ddp,2,1,1,32,2048,megatron,2.1,\n' "$H" >$T/mixed.csv
+"$Z" calibrate --hardware a100-80gb --runs $T/mixed.csv --framework megatron >"$out" 2>"$err" && grep -q "runs fitted: lines 2, 4; 1 left out (the framework refuses them: line 3: Megatron-LM does not run ZeRO-3)" "$out" && ok || bad "calibrate names the runs it fitted and left out: $(cat "$out" "$err")"
+# Step times 1000 s drive the fit to its search bounds (efficiency 0.2, overhead 5 s): refused.
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+rows = ['name,model,hardware,gpus,strategy,micro_batch,global_batch,seq_len,framework,measured_step_seconds']
+for m, g, mb in (('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2-13b', 16, 1), ('gpt2-xl', 8, 4)):
+    rows.append(f'{m}-{g},{m},a100-80gb,{g},zero3,{mb},{mb * g},2048,deepspeed,1000')
+open(f'{t}/slow.csv', 'w').write('\n'.join(rows) + '\n')
+PY
+expect 3 "slow.csv: the deepspeed fit ends on its search bound" -- calibrate --hardware a100-80gb --runs $T/slow.csv --framework deepspeed
+# Step times zerosim's own times x 0.5, 2.5, 0.6, 2.2: no efficiency explains them; the fit's
+# standard error is more than half its value (before: written, or "field gemm_efficiency_stderr
+# ... out of range" from the loader).
+python3 - "$T" "$Z" <<'PY'
+import json, subprocess, sys
+t, z = sys.argv[1], sys.argv[2]
+rows = ['name,model,hardware,gpus,strategy,micro_batch,global_batch,seq_len,framework,measured_step_seconds']
+for (m, g, mb), f in zip((('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2-13b', 16, 1), ('gpt2-xl', 8, 4)), (0.5, 2.5, 0.6, 2.2)):
+    out = subprocess.run([z, 'estimate', '--model', m, '--gpus', str(g), '--micro-batch', str(mb), '--strategy', 'zero3',
+                          '--framework', 'deepspeed', '--format', 'json'], capture_output=True, text=True).stdout
+    step = json.loads(out)['results'][0]['step_time_seconds']['total'] * f
+    rows.append(f'{m}-{g},{m},a100-80gb,{g},zero3,{mb},{mb * g},2048,deepspeed,{step:.6g}')
+open(f'{t}/noisy.csv', 'w').write('\n'.join(rows) + '\n')
+PY
+expect 3 "noisy.csv: the deepspeed fit is too noisy: standard error [0-9.]* on gemm_efficiency [0-9.]* from 4 runs" -- calibrate --hardware a100-80gb --runs $T/noisy.csv --framework deepspeed
+# A runs file with no step time (one memory row) says so, naming the file and the columns.
+printf '%s\nm,llama-2-7b,a100-80gb,8,ddp,1,1,1,8,2048,generic,,1e10\n' "$H" >$T/memonly.csv
+expect 3 "memonly.csv: no row with a measured step time (columns measured_step_seconds or measured_tokens_per_second)" -- calibrate --hardware a100-80gb --runs $T/memonly.csv
+# zerobench's CPU run on a 2-CPU VM is not a DGX A100's 128-core host: refused, naming the file,
+# the fraction and both hosts (before: "host memory streaming: 0.015 of datasheet", exit 0).
+expect 3 "adam_cpu1.json: host streaming 0.0[0-9]* of .*with 2 CPUs; a100-80gb's host has 128 cores" -- calibrate --hardware a100-80gb --harness tests/data/harness/adam_cpu1.json
+expect 3 "membw_cpu1.json: host streaming" -- calibrate --hardware a100-80gb --harness tests/data/harness/membw_cpu1.json
+rm -rf "$T"
+
 finish

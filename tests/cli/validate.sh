@@ -104,4 +104,40 @@ printf '%s\nbad-model,no-such-model,a100-80gb,8,zero2,8,2048,1.0,,x\n' "$HDR" >"
 expect 3 'second.csv: unknown model "no-such-model"' -- validate "$V/ok.csv" "$V/second.csv"
 rm -rf "$V"
 
+# --- issue 22: every answer right or refused ---------------------------------------------------
+V=$(mktemp -d)
+HDR='name,model,hardware,gpus,strategy,tp,pp,micro_batch,global_batch,seq_len,framework,measured_step_seconds,measured_tflops_per_gpu'
+# Megatron-LM runs no ZeRO-3 and DeepSpeed's pipeline engine takes ZeRO stage 0 or 1 only: those
+# two rows are listed as excluded with the rule, out of count and MAPE (before: "predicted 0.00 s,
+# -100%" and in the mean).
+printf '%s\nmeg-ddp,llama-2-7b,a100-80gb,8,ddp,2,1,1,16,2048,megatron,2.0,\nmeg-z3,llama-2-7b,a100-80gb,8,zero3,1,1,1,8,2048,megatron,1.0,\nds-pp-z2,llama-2-7b,a100-80gb,16,zero2,1,2,1,16,2048,deepspeed,1.2,\nmeg-ddp2,llama-2-7b,a100-80gb,16,ddp,2,1,1,32,2048,megatron,2.1,\n' "$HDR" >"$V/refused.csv"
+json_check "d['count'] == 2 and [r['name'] for r in d['runs']] == ['meg-ddp', 'meg-ddp2'] and [(r['name'], r['line']) for r in d['refused']] == [('meg-z3', 3), ('ds-pp-z2', 4)] and 'ZeRO-3' in d['refused'][0]['excluded'] and 'pipeline' in d['refused'][1]['excluded'] and abs(d['mape'] - sum(abs(r['error']) for r in d['runs']) / 2) < 1e-12" validate "$V/refused.csv" --format json
+"$Z" validate "$V/refused.csv" >"$out" 2>"$err" && grep -q "^meg-z3 .*(excluded: Megatron-LM does not run ZeRO-3)" "$out" && grep -q "^2 runs: .*; 2 runs excluded" "$out" && ok || bad "validate table lists refused rows: $(cat "$out" "$err")"
+expect 3 "refused.csv: no run can be predicted" -- validate "$V/refused.csv" --filter meg-z3
+# A row with only a TFLOP/s per GPU compares TFLOP/s: the measured 150 against the model TFLOP/s
+# estimate gives for the same run, error = measured / predicted - 1 (before: a peak-memory row
+# measured at 0 B, +inf%).
+printf '%s\ntf,llama-2-7b,a100-80gb,8,ddp,2,1,1,16,2048,megatron,,150\n' "$HDR" >"$V/tflops.csv"
+"$Z" estimate $M --hardware a100-80gb --gpus 8 --tp 2 --micro-batch 1 --grad-accum 4 --strategy ddp --framework megatron --format json >"$V/est.json" 2>"$err"
+"$Z" validate "$V/tflops.csv" --format json >"$out" 2>>"$err"
+py_check "TFLOP/s-only row: $(head -c 300 "$err")" "
+import json
+e = json.load(open('$(snap "$V/est.json")'))['results'][0]['tflops_per_gpu']
+r = json.load(open('$(snap "$out")'))['runs'][0]
+assert r['metric'] == 'tflops_per_gpu' and r['measured'] == 150, r
+assert abs(r['predicted'] - e) < 1e-9 * e and abs(r['error'] - (150 / e - 1)) < 1e-9, (r, e)
+" || bad "TFLOP/s-only row"
+# Malformed rows are refused with file, line and column; unknown columns warn and go on.
+printf 'name,model,hardware,gpus,global_batch,seq_len,sequence_parallel,measured_step_seconds\nx,llama-2-7b,a100-80gb,8,8,2048,maybe,1.0\n' >"$V/maybe.csv"
+expect 3 'maybe.csv:2: column "sequence_parallel": expected true or false' -- validate "$V/maybe.csv"
+printf 'name,model,hardware,gpus,global_batch,seq_len,measured_step_seconds,source\nx,llama-2-7b,a100-80gb,8,8,2048\n' >"$V/short.csv"
+expect 3 'short.csv:2: 6 fields where the header has 8' -- validate "$V/short.csv"
+printf 'name,model,hardware,gpus,global_batch,seq_len,measured_step_seconds\nx,llama-2-7b,a100-80gb,8,8,2048,1.0,oops\n' >"$V/long.csv"
+expect 3 'long.csv:2: 8 fields where the header has 7' -- validate "$V/long.csv"
+printf 'name,model,hardware,gpus,global_batch,seq_len,measured_step_seconds,gpu_count,seq_length\nx,llama-2-7b,a100-80gb,8,8,2048,1.0,8,2048\n' >"$V/extra.csv"
+expect 0 'warning: .*extra.csv: unknown columns "gpu_count", "seq_length"' -- validate "$V/extra.csv"
+# validate --runs FILE, as plot takes it
+json_check "d['count'] == 2" validate --runs "$V/refused.csv" --format json
+rm -rf "$V"
+
 finish

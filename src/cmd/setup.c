@@ -352,6 +352,9 @@ static int refuse_idle_flags(const setup *s, zs_error *err)
     if (setup_flag_given(s, OPT_MOE_IMBALANCE) && (s->m.params_only || s->m.num_experts <= 0))
         return zs_fail(err, ZS_ERR_USAGE, "--moe-imbalance: %s has no routed experts",
             s->m.params_only ? "--params" : s->m.name);
+    if (setup_flag_given(s, OPT_ETP) && (s->m.params_only || s->m.num_experts <= 0))
+        return zs_fail(err, ZS_ERR_USAGE, "--expert-tp: %s has no routed experts",
+            s->m.params_only ? "--params" : s->m.name);
     /* Said here with the flag's default named; the core refuses each such configuration too. */
     if (!s->m.params_only && s->m.pos == POS_LEARNED && s->t.seq_len > s->m.max_positions)
         return zs_fail(err, ZS_ERR_USAGE,

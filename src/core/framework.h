@@ -54,6 +54,9 @@ typedef struct framework {
     bool exact_layer_split;    /* layers must divide evenly into pp x virtual stages */
     bool interleave_divisible; /* interleaving needs micro-batches a multiple of pp */
     bool ep_tp_needs_sp;       /* expert with tensor parallelism needs sequence parallelism */
+    bool experts_skip_tp;      /* experts are not split by TP unless asked (DeepSpeed-MoE: expert
+                                  slicing off; Megatron-Core's expert_tensor_parallel_size and the
+                                  others split them as the dense weights) */
     selective_kind selective;
     buffers_kind buffers;
     int units_in_flight;       /* BUFFERS_UNITS: units gathered at once (current + prefetch) */

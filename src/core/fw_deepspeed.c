@@ -26,6 +26,10 @@ const framework fw_deepspeed = {
         [STRAT_ZERO2] = "ZeRO-2",
         [STRAT_ZERO3] = "ZeRO-3"},
     .tensor_parallel = true,
+    /* Megatron-DeepSpeed's --enable-expert-tensor-parallelism defaults to False
+     * (microsoft/Megatron-DeepSpeed megatron/arguments.py, _add_distributed_args): the experts
+     * stay whole on every TP rank unless --expert-tp says otherwise. */
+    .experts_skip_tp = true,
     .pipeline_parallel = true,
     .pipeline_sharded_grads = false,
     .interleaving = false,

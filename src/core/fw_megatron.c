@@ -39,6 +39,9 @@ const framework fw_megatron = {
     .exact_layer_split = true,
     .interleave_divisible = true,
     .ep_tp_needs_sp = true,
+    /* Experts split over TP by default: NVIDIA/Megatron-LM megatron/training/arguments.py, "if
+     * args.expert_tensor_parallel_size is None: args.expert_tensor_parallel_size =
+     * args.tensor_model_parallel_size" (experts_skip_tp false). */
     .selective = SELECTIVE_ATTENTION,
     .buffers = BUFFERS_VIEWS,
     .fp32_grads = true,

@@ -80,7 +80,7 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     if (t->precision == PREC_FP8 && !in->m->params_only) {
         double linear =
             (in->pc->per_layer - in->pc->norm_per_layer) * (double)in->stage_layers / (double)t->tp;
-        linear += in->local_expert - in->local_expert * (double)t->ep / (double)t->tp;
+        linear += in->local_expert - in->local_expert * (double)(t->ep * in->etp) / (double)t->tp;
         mem->parameters += 2 * linear;
     }
     /* ZeRO++ hpZ keeps a secondary copy of the parameters partitioned over the hpZ group
@@ -259,7 +259,7 @@ static double memory_layer_ops_sac(const sim_input *in)
     for (int c = 0; c < pc->nclass; c++)
         i += pc->nblocks[c] / L *
             (pc->kind[c] == BLOCK_MOE ? (double)m->experts_per_token * (double)model_expert_width(m) +
-                    (double)m->shared_intermediate_size
+                        (double)m->shared_intermediate_size
                                       : (double)m->intermediate_size);
     double mm = q + kv + i + (m->gated_mlp ? h : 0);
     return e * s * b * h / sp + (e * s * b * (mm + q) + 4 * a * s * b) / tp;
@@ -369,7 +369,8 @@ void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
         /* Expert parallelism: a block's unit holds the rank's E / EP experts, not E / TP
          * (per_layer counts every expert of the block). */
         double eu = memory_expert_unit(in);
-        if (eu > 0) unit = fmin(unit - eu * (double)in->t->ep / (double)in->t->tp + eu, in->local_params);
+        if (eu > 0)
+            unit = fmin(unit - eu * (double)(in->t->ep * in->etp) / (double)in->t->tp + eu, in->local_params);
         mem->gathered_params = s->shards.parameters ? in->bt.param * unit * fw->units_in_flight : 0;
         mem->comm_buffers = s->shards.gradients ? in->bt.grad * unit : 0;
         break;

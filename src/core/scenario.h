@@ -50,7 +50,8 @@ typedef struct sim_input {
                                        reduced over DP (all; LoRA: the adapters; EP: the dense ones) */
     double local_expert;            /* expert parallelism: the routed experts on this rank, reduced and
                                        sharded over the expert-data-parallel group; 0 without EP */
-    int64_t edp;                    /* expert-data-parallel degree: DP x CP x TP / EP */
+    int64_t edp;                    /* expert-data-parallel degree: DP x CP x TP / (EP x ETP) */
+    int64_t etp;                    /* expert tensor-parallel degree in force (1 without EP) */
     double param_bytes;             /* bytes of the rank's parameters as stored (bf16; QLoRA: NF4
                                        block linears), adapters included */
     coll_link links[LEVEL_COUNT];   /* achieved alpha-beta per link level */

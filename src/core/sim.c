@@ -71,7 +71,16 @@ static int sim_groups(sim_input *in, const training *t, zs_error *err)
      * sits right after TP in the rank order; the expert-data-parallel group (EDP = TP x CP x DP
      * / EP) reduces the experts' gradients. */
     int64_t tcd = t->tp * dpc;
-    in->edp = t->ep > 1 ? tcd / t->ep : dpc;
+    /* Expert tensor parallelism: each expert's GEMMs split over ETP ranks of the TP group
+     * (Megatron-Core: ETP x EP x EDP = TP x CP x DP), so a rank holds E / EP experts at 1 / ETP
+     * of their width, and more EP never holds more expert weights. The framework's default:
+     * ETP = TP, except DeepSpeed-MoE's whole experts (ETP 1). */
+    in->etp = t->etp > 0 ? t->etp : in->fw->experts_skip_tp ? 1 : t->tp;
+    if (in->etp > t->tp || t->tp % in->etp != 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--expert-tp %lld must divide --tp %lld (the experts split over TP ranks)", (long long)in->etp,
+            (long long)t->tp);
+    in->edp = t->ep > 1 || in->etp != t->tp ? tcd / (t->ep * in->etp) : dpc;
     int64_t ep_local = t->ep < gpn ? t->ep : gpn;
     in->groups[GROUP_EP] = (coll_group){t->ep, ep_local};
     int64_t edp_per = gpn / t->ep > 1 ? gpn / t->ep : 1;
@@ -196,16 +205,18 @@ static void sim_stage_params(
 static int sim_experts(sim_input *in, const model *m, const training *t, double layers, zs_error *err)
 {
     in->local_expert = 0;
-    if (t->ep <= 1) return ZS_OK;
+    /* No EP and the experts split by TP as the dense weights are: nothing apart. */
+    if (t->ep <= 1 && (in->etp == t->tp || m->params_only || m->num_experts <= 0)) return ZS_OK;
     if (m->num_experts <= 0)
         return zs_fail(err, ZS_ERR_USAGE, "--ep %lld: %s has no routed experts", (long long)t->ep, m->name);
     if (m->num_experts % t->ep != 0)
         return zs_fail(err, ZS_ERR_USAGE, "--ep %lld does not divide the model's %lld experts",
             (long long)t->ep, (long long)m->num_experts);
-    if ((t->tp * in->dp * t->cp) % t->ep != 0)
+    if ((t->tp * in->dp * t->cp) % (t->ep * in->etp) != 0)
         return zs_fail(err, ZS_ERR_USAGE,
-            "--ep %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP from them)",
-            (long long)t->ep, (long long)(t->tp * in->dp * t->cp));
+            "--ep %lld x expert TP %lld does not divide TP x CP x DP = %lld (Megatron-Core carves EP x ETP "
+            "from them)",
+            (long long)t->ep, (long long)in->etp, (long long)(t->tp * in->dp * t->cp));
     /* torchtitan carves EP from dp_shard x cp (x tp), never from the replicas
      * (pytorch/torchtitan@0119de15 torchtitan/distributed/parallel_dims.py). */
     if (in->shard_dp < in->dp * t->cp && (t->tp * in->shard_dp) % t->ep != 0)
@@ -214,12 +225,13 @@ static int sim_experts(sim_input *in, const model *m, const training *t, double 
             "EP from a shard group, not across its replicas)",
             (long long)t->ep, (long long)(t->tp * in->shard_dp));
     if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
-        return zs_fail(err, ZS_ERR_USAGE, "--ep with fine-tuning or offload is not modelled");
+        return zs_fail(err, ZS_ERR_USAGE, "--ep%s with fine-tuning or offload is not modelled",
+            t->ep <= 1 ? " (or experts whole on every TP rank, --expert-tp 1)" : "");
     if (t->hpz_group > 0) return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
     double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
     double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
         (double)model_expert_width(m) * moe_blocks;
-    in->local_expert = experts / (double)t->ep;
+    in->local_expert = experts / ((double)t->ep * (double)in->etp);
     in->local_params += in->local_expert - experts / (double)t->tp;
     return ZS_OK;
 }

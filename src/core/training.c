@@ -118,6 +118,10 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
     ROW(OPT_EP) = {"ep", "N",
         "expert-parallel degree: routed experts split over N ranks, all-to-all dispatch (default 1)",
         WHOLE(ep, 1, 65536)},
+    ROW(OPT_ETP) = {"expert-tp", "N",
+        "expert tensor-parallel degree: each expert split over N of the TP ranks (Megatron-Core's "
+        "--expert-tensor-parallel-size; default TP under megatron, 1 elsewhere)",
+        WHOLE(etp, 1, 4096), .zero_unset = true},
     ROW(OPT_MOE_IMBALANCE) = {"moe-imbalance", "X",
         "busiest expert rank's tokens over the mean, >= 1 (default 1: balanced)",
         FACTOR(moe_imbalance, 1, 1000), .expect = "a factor from 1 (balanced) to 1000"},
@@ -163,7 +167,7 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
  * tests/test_cli.c checks that this list is exactly the table's ranged rows. */
 #define R(id) (id - TRAINING_FLAG_FIRST)
 const unsigned char training_ranged_rows[] = {R(OPT_GPUS), R(OPT_GPN), R(OPT_SHARD_GROUP), R(OPT_HPZ),
-    R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_VSTAGES),
+    R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_ETP), R(OPT_VSTAGES),
     R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH), R(OPT_MAX_LIVE),
     R(OPT_PERSIST)};
 #undef R

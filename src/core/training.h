@@ -24,6 +24,8 @@ typedef struct training {
     int64_t pp;                        /* pipeline-parallel degree p */
     int64_t cp;                        /* context-parallel degree: the sequence split over cp ranks */
     int64_t ep;                        /* expert-parallel degree: routed experts split over ep ranks */
+    int64_t etp;                       /* expert tensor-parallel degree: each expert's GEMMs split over
+                                          etp ranks; 0 = the framework's (Megatron-Core: TP; else 1) */
     double moe_imbalance;              /* busiest expert rank's tokens / the mean (>= 1; 1 = balanced) */
     int64_t virtual_stages;            /* interleaved model chunks per pipeline stage; 1 = plain 1F1B */
     int64_t micro_batch;               /* b, sequences per GPU per micro-batch */
@@ -149,6 +151,7 @@ typedef enum {
     OPT_PP,
     OPT_CP,
     OPT_EP,
+    OPT_ETP,
     OPT_MOE_IMBALANCE,
     OPT_VSTAGES,
     OPT_CKPT,

@@ -206,7 +206,7 @@ python3 - "$T" <<'PY'
 import sys
 t = sys.argv[1]
 rows = ['name,model,hardware,gpus,strategy,micro_batch,global_batch,seq_len,framework,measured_step_seconds']
-for m, g, mb in (('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2-13b', 16, 1), ('gpt2-xl', 8, 4)):
+for m, g, mb in (('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2-13b', 16, 1), ('mistral-7b', 8, 2)):
     rows.append(f'{m}-{g},{m},a100-80gb,{g},zero3,{mb},{mb * g},2048,deepspeed,1000')
 open(f'{t}/slow.csv', 'w').write('\n'.join(rows) + '\n')
 PY
@@ -219,10 +219,11 @@ import json, subprocess, sys
 t, z = sys.argv[1], sys.argv[2]
 rows = ['name,model,hardware,gpus,strategy,micro_batch,global_batch,seq_len,framework,measured_step_seconds']
 for (m, g, mb), f in zip((('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2-13b', 16, 1), ('gpt2-xl', 8, 4)), (0.5, 2.5, 0.6, 2.2)):
+    seq = 1024 if m.startswith('gpt2') else 2048  # GPT-2's n_positions
     out = subprocess.run([z, 'estimate', '--model', m, '--gpus', str(g), '--micro-batch', str(mb), '--strategy', 'zero3',
-                          '--framework', 'deepspeed', '--format', 'json'], capture_output=True, text=True).stdout
+                          '--seq-len', str(seq), '--framework', 'deepspeed', '--format', 'json'], capture_output=True, text=True).stdout
     step = json.loads(out)['results'][0]['step_time_seconds']['total'] * f
-    rows.append(f'{m}-{g},{m},a100-80gb,{g},zero3,{mb},{mb * g},2048,deepspeed,{step:.6g}')
+    rows.append(f'{m}-{g},{m},a100-80gb,{g},zero3,{mb},{mb * g},{seq},deepspeed,{step:.6g}')
 open(f'{t}/noisy.csv', 'w').write('\n'.join(rows) + '\n')
 PY
 expect 3 "noisy.csv: the deepspeed fit is too noisy: standard error [0-9.]* on gemm_efficiency [0-9.]* from 4 runs" -- calibrate --hardware a100-80gb --runs $T/noisy.csv --framework deepspeed

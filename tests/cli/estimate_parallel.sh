@@ -117,6 +117,23 @@ rm -f "$out.2"
 json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('EP all-to-all')] == [(2048*2*4096*2, 32*4)]" estimate --model mixtral-8x7b --gpus 16 --strategy zero1 --ep 8 --format json
 expect 2 "does not divide the model's 8 experts" -- estimate --model mixtral-8x7b --gpus 16 --ep 16
 expect 2 "has no routed experts" -- estimate --model llama-2-7b --gpus 8 --ep 2
+# Expert tensor parallelism (issue 22): Megatron-Core splits each expert over ETP = TP ranks by
+# default (Megatron-LM arguments.py), so with TP 8 and EP 2 a rank holds Mixtral's non-expert
+# weights / 8 and its 45,097,156,608 expert weights (8 x 3 x 4096 x 14336 x 32) / 16:
+# 2 x (1,605,636,096 / 8 + 45,097,156,608 / 16) bytes; more EP never holds more.
+json_check "d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 / 8 + 45097156608 / 16)" estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep 2 --sequence-parallel --framework megatron --strategy zero1 --format json
+for fw in megatron generic deepspeed; do
+    for ep in 1 2 4 8; do
+        "$Z" estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep $ep --sequence-parallel --framework $fw --strategy zero1 --format json >"$out.$ep" 2>>"$err"
+    done
+    py_check "more EP never holds more expert weights ($fw, TP 8)" "import json
+p = [json.load(open(f))['results'][0]['memory_bytes']['parameters'] for f in ('$(snap "$out.1")', '$(snap "$out.2")', '$(snap "$out.4")', '$(snap "$out.8")')]
+assert all(a >= b for a, b in zip(p, p[1:])) and p[0] > p[3], p"
+done
+# DeepSpeed-MoE keeps experts whole on every TP rank (--enable-expert-tensor-parallelism off);
+# --expert-tp 8 splits them as Megatron does
+json_check "d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 / 8 + 45097156608 / 16)" estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep 2 --expert-tp 8 --sequence-parallel --framework deepspeed --strategy zero1 --format json
+expect 2 "--expert-tp 3 must divide --tp 8" -- estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep 2 --expert-tp 3
 # EP with ZeRO-3: DeepSpeed refuses MoE at stage 3 ("MoE not supported with Stage 3",
 # microsoft/DeepSpeed@38327e07 deepspeed/runtime/engine.py); FSDP2 (torchtitan) shards the
 # experts over their expert-data-parallel mesh. Memory: at TP 1 every expert byte is still

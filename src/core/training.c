@@ -168,8 +168,8 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
 #define R(id) (id - TRAINING_FLAG_FIRST)
 const unsigned char training_ranged_rows[] = {R(OPT_GPUS), R(OPT_GPN), R(OPT_SHARD_GROUP), R(OPT_HPZ),
     R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_ETP),
-    R(OPT_VSTAGES), R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH), R(OPT_MAX_LIVE),
-    R(OPT_PERSIST)};
+    R(OPT_VSTAGES), R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH),
+    R(OPT_MAX_LIVE), R(OPT_PERSIST)};
 #undef R
 #define RANGED_COUNT ((int)sizeof training_ranged_rows)
 const int training_ranged_count = RANGED_COUNT;

@@ -305,7 +305,8 @@ static int read_ds(setup *s, zs_error *err)
             "10 h): %s",
             (long long)s->m.hidden_size, s->ds.filled);
     if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
-    if (s->ds.precision_note[0] && !setup_flag_given(s, OPT_PRECISION)) note_ds(s, "%s", s->ds.precision_note);
+    if (s->ds.precision_note[0] && !setup_flag_given(s, OPT_PRECISION))
+        note_ds(s, "%s", s->ds.precision_note);
     if (s->ds.optimizer_set && setup_flag_given(s, OPT_OPTIMIZER))
         note_ds(s, "optimizer.type \"%s\": --optimizer %s wins", s->ds.optimizer_type,
             optimizer_name(s->flag_t.optimizer));

@@ -86,7 +86,8 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
     ROW(OPT_SHARD_GROUP) = {"shard-group", "N",
         "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)",
         WHOLE(shard_group, 1, 10000000), .zero_unset = true},
-    ROW(OPT_HPZ) = {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node); 1 = off, the default, as "
+    ROW(OPT_HPZ) = {"zero-hpz", "N",
+        "ZeRO++ hpZ: secondary parameter partition over N ranks (a node); 1 = off, the default, as "
         "DeepSpeed's zero_hpz_partition_size",
         WHOLE(hpz_group, 1, 10000000), .zero_unset = true},
     ROW(OPT_QWZ) = {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers",

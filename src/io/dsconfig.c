@@ -105,7 +105,8 @@ static int batch_keys(const cJSON *root, training *t, ds_config *ds, zs_error *e
 }
 
 /* One precision section's "enabled" (absent or "auto": defaulted, not enabled). */
-static int section_enabled(const cJSON *root, const char *key, bool *en, bool *said, ds_config *ds, zs_error *err)
+static int section_enabled(
+    const cJSON *root, const char *key, bool *en, bool *said, ds_config *ds, zs_error *err)
 {
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, key);
     *en = *said = false;
@@ -175,7 +176,8 @@ static const struct {
     {"Adam", false, OPT_ADAMW,
         "DeepSpeed runs Adam as AdamW unless optimizer.params.adam_w_mode is false (engine.py)"},
     {"AdamW", false, OPT_ADAMW, NULL},
-    {"Lamb", false, OPT_ADAM, "FusedLamb keeps Adam's two fp32 moments (exp_avg, exp_avg_sq): modelled as adam"},
+    {"Lamb", false, OPT_ADAM,
+        "FusedLamb keeps Adam's two fp32 moments (exp_avg, exp_avg_sq): modelled as adam"},
     {"Lion", false, OPT_SGD, "Lion keeps one fp32 moment (exp_avg), as SGD with momentum: modelled as sgd"},
     {"Adagrad", false, OPT_SGD, "Adagrad keeps one fp32 state (sum), as SGD with momentum: modelled as sgd"},
     {"MuAdam", false, OPT_ADAM, "mup's MuAdam keeps Adam's state: modelled as adam"},

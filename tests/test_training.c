@@ -65,7 +65,8 @@ static void deepspeed_configs(void)
     CHECK(t.overlap_comm == 1);
     /* Keys read but not modelled are listed, never dropped silently. */
     CHECK(strstr(ds.ignored, "zero_optimization.contiguous_gradients") != NULL);
-    CHECK(strstr(ds.ignored, "optimizer") != NULL && strstr(ds.ignored, "fp16.loss_scale") != NULL);
+    CHECK(strstr(ds.ignored, "optimizer.params.lr") != NULL && strstr(ds.ignored, "fp16.loss_scale") != NULL);
+    CHECK(ds.optimizer_set && t.optimizer == OPT_ADAMW); /* "type": "AdamW" is read */
     CHECK(strstr(ds.ignored, "stage3_max_live_parameters") == NULL);
     CHECK(strstr(ds.defaulted, "train_micro_batch_size_per_gpu") != NULL);
     /* Numbers and booleans written as strings. */
@@ -151,6 +152,111 @@ static void deepspeed_hf_auto(void)
     CHECK_EQ_INT(s.t.reduce_bucket, 5e8);
 }
 
+/* Read text as a ds_config over defaults; returns the reader's code. */
+static int ds_text(const char *text, training *t, ds_config *ds, zs_error *e)
+{
+    cJSON *j = cJSON_Parse(text);
+    training_init(t);
+    int rc = dsconfig_from_json(j, "ds.json", t, ds, e);
+    cJSON_Delete(j);
+    return rc;
+}
+
+/* Issue 22: optimizer.type as DeepSpeed resolves it (microsoft/DeepSpeed@38327e07
+ * deepspeed/runtime/config.py lowercases DEEPSPEED_OPTIMIZERS names; engine.py
+ * _configure_basic_optimizer runs "Adam" as AdamW unless adam_w_mode is false, FusedLamb keeps
+ * exp_avg and exp_avg_sq, anything else is torch.optim's exact name). */
+static void deepspeed_optimizer(void)
+{
+    training t;
+    ds_config ds;
+    zs_error e = {0};
+    CHECK(ds_text("{\"optimizer\": {\"type\": \"SGD\"}}", &t, &ds, &e) == ZS_OK);
+    CHECK(t.optimizer == OPT_SGD && ds.optimizer_set);
+    CHECK_EQ_INT(training_bytes(&t).moments, 4);
+    CHECK(ds_text("{\"optimizer\": {\"type\": \"Adafactor\"}}", &t, &ds, &e) == ZS_OK);
+    CHECK(t.optimizer == OPT_ADAFACTOR);
+    CHECK(ds_text("{\"optimizer\": {\"type\": \"adam\"}}", &t, &ds, &e) == ZS_OK);
+    CHECK(t.optimizer == OPT_ADAMW && strstr(ds.optimizer_note, "adam_w_mode"));
+    CHECK(ds_text("{\"optimizer\": {\"type\": \"Adam\", \"params\": {\"adam_w_mode\": false}}}", &t, &ds, &e) ==
+        ZS_OK);
+    CHECK(t.optimizer == OPT_ADAM);
+    CHECK(ds_text("{\"optimizer\": {\"type\": \"Lamb\"}}", &t, &ds, &e) == ZS_OK);
+    CHECK(t.optimizer == OPT_ADAM && strstr(ds.optimizer_note, "FusedLamb"));
+    CHECK_EQ_INT(training_bytes(&t).moments, 8);
+    /* No type: DeepSpeed takes the client's optimizer; the default stays and is listed. */
+    CHECK(ds_text("{\"optimizer\": {\"params\": {\"lr\": 1}}}", &t, &ds, &e) == ZS_OK);
+    CHECK(t.optimizer == OPT_ADAMW && !ds.optimizer_set && strstr(ds.defaulted, "optimizer.type"));
+    CHECK(ds_text("{\"optimizer\": {\"type\": \"OneBitAdam\"}}", &t, &ds, &e) == ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "optimizer.type") && strstr(e.msg, "it knows Adam, AdamW"));
+    CHECK(ds_text("{\"optimizer\": {\"type\": \"sgd\"}}", &t, &ds, &e) == ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "case-sensitive") != NULL);
+    /* Flags still win, and the report line says which. */
+    setup s;
+    const char *args[] = {"--model", "llama-2-7b", "--gpus", "8", "--optimizer", "adam8bit", "--deepspeed",
+        "tests/data/ds_config_hf_zero3.json", NULL};
+    CHECK(setup_run(&s, args, &e) == ZS_OK);
+    CHECK(s.t.optimizer == OPT_ADAM8BIT && strstr(s.ds_notes, "--optimizer adam8bit wins"));
+}
+
+/* Issue 22: fp16 and bf16 both enabled is refused (DeepSpeedConfig._initialize_params asserts
+ * 'bfloat16 and fp16 modes cannot be simultaneously enabled', deepspeed/runtime/config.py);
+ * get_bfloat16_enabled reads "bf16" before its old name "bfloat16"; neither enabled is fp32. */
+static void deepspeed_precision(void)
+{
+    training t;
+    ds_config ds;
+    zs_error e = {0};
+    CHECK(ds_text("{\"fp16\": {\"enabled\": true}, \"bf16\": {\"enabled\": true}}", &t, &ds, &e) ==
+        ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "cannot be simultaneously enabled") != NULL);
+    CHECK(ds_text("{\"fp16\": {\"enabled\": true}, \"bfloat16\": {\"enabled\": true}}", &t, &ds, &e) ==
+        ZS_ERR_INPUT);
+    CHECK(ds_text("{\"fp16\": {\"enabled\": true}}", &t, &ds, &e) == ZS_OK && t.precision == PREC_FP16);
+    CHECK(ds_text("{\"zero_optimization\": {\"stage\": 1}}", &t, &ds, &e) == ZS_OK);
+    CHECK(t.precision == PREC_FP32 && strstr(ds.precision_note, "no fp16 or bf16 section: fp32"));
+    CHECK(ds_text("{\"fp16\": {\"enabled\": false}}", &t, &ds, &e) == ZS_OK && t.precision == PREC_FP32);
+    /* "bf16" decides before "bfloat16": false there is fp32 whatever the old name says. */
+    CHECK(ds_text("{\"bf16\": {\"enabled\": false}, \"bfloat16\": {\"enabled\": true}}", &t, &ds, &e) ==
+        ZS_OK);
+    CHECK(t.precision == PREC_FP32);
+    /* "auto" (the HF Trainer decides) keeps the default, with no fp32 note. */
+    CHECK(ds_text("{\"bf16\": {\"enabled\": \"auto\"}}", &t, &ds, &e) == ZS_OK);
+    CHECK(t.precision == PREC_BF16 && ds.precision_note[0] == '\0');
+    /* A config that enables bf16 gets no fp32 note on the report line. */
+    setup s;
+    const char *args[] = {"--model", "llama-2-7b", "--gpus", "8", "--deepspeed", "tests/data/ds_config_zero2.json",
+        NULL};
+    CHECK(setup_run(&s, args, &e) == ZS_OK && strstr(s.ds_notes, "fp32") == NULL);
+}
+
+/* Issue 22: a HF config.json is no ds_config; groups larger than DP are refused by key. */
+static void deepspeed_misuse(void)
+{
+    training t;
+    ds_config ds;
+    zs_error e = {0};
+    CHECK(ds_text("{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32, "
+                  "\"vocab_size\": 32000}", &t, &ds, &e) == ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "ds.json looks like a model config.json (model_type \"llama\"), not a DeepSpeed "
+                        "config: give it as --model") != NULL);
+    /* A ds_config that happens to carry a hidden_size among its own keys is still read. */
+    CHECK(ds_text("{\"hidden_size\": 4096, \"train_micro_batch_size_per_gpu\": 1, \"bf16\": {\"enabled\": true}}",
+        &t, &ds, &e) == ZS_OK);
+    setup s;
+    const char *args[] = {"--model", "llama-2-7b", "--gpus", "4", "--deepspeed", "tests/data/ds_config_mics64.json",
+        NULL};
+    CHECK(setup_run(&s, args, &e) == ZS_ERR_INPUT);
+    CHECK(strstr(e.msg, "zero_optimization.mics_shard_size 64 does not divide DP x CP = 4") != NULL);
+    /* The flag wins over the key, and is checked by the core. */
+    const char *flag[] = {"--model", "llama-2-7b", "--gpus", "4", "--shard-group", "2", "--deepspeed",
+        "tests/data/ds_config_mics64.json", NULL};
+    CHECK(setup_run(&s, flag, &e) == ZS_OK && s.t.shard_group == 2);
+    CHECK_EQ_INT(training_check_group(16, 8, "--shard-group", ZS_ERR_USAGE, &e), ZS_ERR_USAGE);
+    CHECK_EQ_INT(training_check_group(3, 8, "--shard-group", ZS_ERR_USAGE, &e), ZS_ERR_USAGE);
+    CHECK_EQ_INT(training_check_group(8, 8, "--shard-group", ZS_ERR_USAGE, &e), ZS_OK);
+}
+
 /* Duplicate keys in any JSON input: the last value wins, as Python's json.load (and so HF and
  * DeepSpeed) reads them; cJSON alone returns the first. llama-2-7b's HF config.json has 32
  * layers; a file that says 16 then 32 has 32. */
@@ -191,5 +297,8 @@ void suite_training(void)
     RUN_TEST(deepspeed_configs);
     RUN_TEST(deepspeed_legacy);
     RUN_TEST(deepspeed_hf_auto);
+    RUN_TEST(deepspeed_optimizer);
+    RUN_TEST(deepspeed_precision);
+    RUN_TEST(deepspeed_misuse);
     RUN_TEST(json_duplicates);
 }

@@ -51,7 +51,7 @@ int cmd_estimate(int argc, char **argv)
     int n = 0, fits = 0;
     if (sim_run_scenario(&sc, r, &n, &err)) return cmd_error("estimate", err.code, err.msg);
     /* Hybrid sharding and ZeRO++ are judged by what they save: the same run without them. */
-    if (s.t.shard_group > 0 || s.t.hpz_group > 0 || s.t.quant_weights || s.t.quant_grads) {
+    if (s.t.shard_group > 0 || s.t.hpz_group > 1 || s.t.quant_weights || s.t.quant_grads) {
         training plain = s.t;
         plain.shard_group = plain.hpz_group = 0;
         plain.quant_weights = plain.quant_grads = false;

@@ -305,6 +305,16 @@ static int read_ds(setup *s, zs_error *err)
             "10 h): %s",
             (long long)s->m.hidden_size, s->ds.filled);
     if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
+    if (s->ds.precision_note[0] && !setup_flag_given(s, OPT_PRECISION))
+        note_ds(s, "%s", s->ds.precision_note);
+    if (s->ds.optimizer_set && setup_flag_given(s, OPT_OPTIMIZER))
+        note_ds(s, "optimizer.type \"%s\": --optimizer %s wins", s->ds.optimizer_type,
+            optimizer_name(s->flag_t.optimizer));
+    else if (s->ds.optimizer_set) {
+        bool why = s->ds.optimizer_note[0] != '\0';
+        note_ds(s, "used: optimizer.type \"%s\" as %s%s%s%s", s->ds.optimizer_type,
+            optimizer_name(s->t.optimizer), why ? " (" : "", s->ds.optimizer_note, why ? ")" : "");
+    }
     /* The config's ZeRO stage picks the strategy unless --strategy says otherwise: stage k
      * partitions the first k of optimizer states, gradients, parameters (DeepSpeed docs,
      * zero_optimization.stage). */
@@ -338,6 +348,23 @@ static int batch_from_ds(setup *s, zs_error *err)
             "data-parallel %lld = %.0f (DeepSpeed asserts they agree)",
             s->ds_path, (long long)s->ds.train_batch_size, (long long)s->t.micro_batch,
             (long long)s->t.grad_accum, (long long)dp, got);
+    return ZS_OK;
+}
+
+/* A ds_config's MiCS and hpZ groups against the run's DP x CP, named by their keys (bad input,
+ * as DeepSpeed's own asserts; the core names the flags). */
+static int check_ds_groups(setup *s, zs_error *err)
+{
+    int64_t dpc = training_dp(&s->t) * s->t.cp;
+    char what[4200];
+    if (s->ds.mics_set && !setup_flag_given(s, OPT_SHARD_GROUP)) {
+        snprintf(what, sizeof what, "%s: zero_optimization.mics_shard_size", s->ds_path);
+        if (training_check_group(s->t.shard_group, dpc, what, ZS_ERR_INPUT, err)) return err->code;
+    }
+    if (s->ds.hpz_set && !setup_flag_given(s, OPT_HPZ)) {
+        snprintf(what, sizeof what, "%s: zero_optimization.zero_hpz_partition_size", s->ds_path);
+        if (training_check_group(s->t.hpz_group, dpc, what, ZS_ERR_INPUT, err)) return err->code;
+    }
     return ZS_OK;
 }
 
@@ -431,7 +458,11 @@ int setup_finish(setup *s, zs_error *err)
      * count that holds it, not against the default single GPU. */
     if (s->searches_gpus && !setup_flag_given(s, OPT_GPUS)) s->t.gpus = s->t.tp * s->t.pp * s->t.cp;
     if (refuse_idle_flags(s, err)) return err->code;
-    return training_validate(&s->t, err);
+    /* hpZ over 1 rank is off (DeepSpeed's default zero_hpz_partition_size 1): kept as 0 so the
+     * reports show none. */
+    if (s->t.hpz_group == 1) s->t.hpz_group = 0;
+    if (training_validate(&s->t, err)) return err->code;
+    return s->searches_gpus ? ZS_OK : check_ds_groups(s, err);
 }
 
 bool setup_weights_warning(const setup *s, char *buf, size_t len)

@@ -129,7 +129,7 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             "--framework %s: no selective recomputation (use --checkpointing full or none)", fw->name);
     if (t->shard_group > 0 && !fw->hybrid_shard)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no hybrid sharding (--shard-group)", fw->name);
-    if ((t->hpz_group > 0 || t->quant_weights || t->quant_grads) && !fw->zeropp)
+    if ((t->hpz_group > 1 || t->quant_weights || t->quant_grads) && !fw->zeropp)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: ZeRO++ (hpZ, qwZ, qgZ) is DeepSpeed's", fw->name);
     return ZS_OK;
 }
@@ -157,7 +157,7 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
             "%s offloads parameters and optimizer together, to CPU, when fully sharded", fw->label);
         return false;
     }
-    if ((t->shard_group > 0 || t->hpz_group > 0) && !sharded && !s->shards.optimizer) {
+    if ((t->shard_group > 0 || t->hpz_group > 1) && !sharded && !s->shards.optimizer) {
         snprintf(why, (size_t)whylen, "hybrid sharding needs a sharded strategy");
         return false;
     }
@@ -166,7 +166,7 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
             s->label);
         return false;
     }
-    if ((t->hpz_group > 0 || t->quant_weights) && !s->shards.parameters) {
+    if ((t->hpz_group > 1 || t->quant_weights) && !s->shards.parameters) {
         snprintf(why, (size_t)whylen, "ZeRO++ hpZ and qwZ work on ZeRO-3's parameter gathers");
         return false;
     }

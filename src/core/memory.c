@@ -85,7 +85,7 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     }
     /* ZeRO++ hpZ keeps a secondary copy of the parameters partitioned over the hpZ group
      * (a node), so backward gathers stay on NVLink (Wang et al. 2023, section 4.2). */
-    if (shards.parameters && t->hpz_group > 0 && t->offload_params == OFFLOAD_NONE)
+    if (shards.parameters && t->hpz_group > 1 && t->offload_params == OFFLOAD_NONE)
         mem->parameters += w * (p - small) / (double)in->groups[GROUP_HPZ].n;
     mem->model_states = mem->parameters + mem->gradients + mem->optimizer_states;
     mem->host_per_gpu = host;

@@ -53,19 +53,18 @@ static int sim_groups(sim_input *in, const training *t, zs_error *err)
      * hpz_group consecutive ranks (a node in the paper). */
     int64_t dp_local = in->groups[GROUP_DP].n_local;
     /* Shard groups tile DP x CP: FSDP2's HSDP mesh is replicate x shard, DeepSpeed asserts the
-     * world size divisible by mics_shard_size and by zero_hpz_partition_size. */
-    if (t->shard_group > 0 && t->shard_group < dpc && dpc % t->shard_group != 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--shard-group %lld does not divide DP x CP = %lld",
-            (long long)t->shard_group, (long long)dpc);
-    if (t->hpz_group > 0 && t->hpz_group < dpc && dpc % t->hpz_group != 0)
-        return zs_fail(err, ZS_ERR_USAGE, "--zero-hpz %lld does not divide DP x CP = %lld",
-            (long long)t->hpz_group, (long long)dpc);
-    in->shard_dp = t->shard_group > 0 && t->shard_group < dpc ? t->shard_group : dpc;
+     * data-parallel size divisible by mics_shard_size (microsoft/DeepSpeed@38327e07
+     * deepspeed/runtime/zero/mics_utils.py, _generate_mics_config). A group larger than DP x CP
+     * is refused too (it once ran as plain ZeRO-3). hpZ of 1 rank is off, as in DeepSpeed. */
+    if (training_check_group(t->shard_group, dpc, "--shard-group", ZS_ERR_USAGE, err) ||
+        (t->hpz_group > 1 && training_check_group(t->hpz_group, dpc, "--zero-hpz", ZS_ERR_USAGE, err)))
+        return err->code;
+    in->shard_dp = t->shard_group > 0 ? t->shard_group : dpc;
     int64_t replicas = dpc / in->shard_dp;
     in->groups[GROUP_SHARD] = (coll_group){in->shard_dp, in->shard_dp < dp_local ? in->shard_dp : dp_local};
     in->groups[GROUP_REPLICA] =
         (coll_group){replicas, dp_local / in->shard_dp > 1 ? dp_local / in->shard_dp : 1};
-    int64_t hpz = t->hpz_group > 0 && t->hpz_group < dpc ? t->hpz_group : dpc;
+    int64_t hpz = t->hpz_group > 1 && t->hpz_group < dpc ? t->hpz_group : dpc;
     in->groups[GROUP_HPZ] = (coll_group){hpz, hpz < dp_local ? hpz : dp_local};
     /* Expert parallelism (Megatron-Core): the EP group is carved from TP x CP x DP ranks, so it
      * sits right after TP in the rank order; the expert-data-parallel group (EDP = TP x CP x DP
@@ -227,7 +226,7 @@ static int sim_experts(sim_input *in, const model *m, const training *t, double 
     if (t->finetune != FT_FULL || t->offload_optimizer != OFFLOAD_NONE || t->offload_params != OFFLOAD_NONE)
         return zs_fail(err, ZS_ERR_USAGE, "--ep%s with fine-tuning or offload is not modelled",
             t->ep <= 1 ? " (or experts whole on every TP rank, --expert-tp 1)" : "");
-    if (t->hpz_group > 0) return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
+    if (t->hpz_group > 1) return zs_fail(err, ZS_ERR_USAGE, "--ep with ZeRO++ hpZ is not modelled");
     double moe_blocks = (double)model_blocks(m, BLOCK_MOE) * layers / (double)m->num_layers;
     double experts = (double)m->num_experts * (m->gated_mlp ? 3 : 2) * (double)m->hidden_size *
         (double)model_expert_width(m) * moe_blocks;

@@ -49,7 +49,7 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     bool overlap = strategy_overlap(in, s);
     overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
     overlap_kind bwd = overlap ? OVERLAP_BACKWARD : OVERLAP_NONE;
-    group_kind back = t->hpz_group > 0 ? GROUP_HPZ : GROUP_SHARD;
+    group_kind back = t->hpz_group > 1 ? GROUP_HPZ : GROUP_SHARD;
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params, m * modules, true, fwd, wq * first,
             "parameter all-gather (forward)", 0, 0, fw->gather_overhead, 0});

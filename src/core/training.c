@@ -86,7 +86,9 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
     ROW(OPT_SHARD_GROUP) = {"shard-group", "N",
         "hybrid sharding: shard over N data-parallel ranks, replicate across (HSDP, MiCS)",
         WHOLE(shard_group, 1, 10000000), .zero_unset = true},
-    ROW(OPT_HPZ) = {"zero-hpz", "N", "ZeRO++ hpZ: secondary parameter partition over N ranks (a node)",
+    ROW(OPT_HPZ) = {"zero-hpz", "N",
+        "ZeRO++ hpZ: secondary parameter partition over N ranks (a node); 1 = off, the default, as "
+        "DeepSpeed's zero_hpz_partition_size",
         WHOLE(hpz_group, 1, 10000000), .zero_unset = true},
     ROW(OPT_QWZ) = {"zero-quantized-weights", NULL, "ZeRO++ qwZ: int8 parameter all-gathers",
         SWITCH(quant_weights, FLAG_ON)},
@@ -318,6 +320,13 @@ int training_validate(const training *t, zs_error *err)
     for (size_t i = 0; i < sizeof unflagged / sizeof unflagged[0]; i++)
         if (!in_range(t, &unflagged[i])) return range_fail(t, &unflagged[i], "", err);
     return ZS_OK;
+}
+
+int training_check_group(int64_t group, int64_t dpc, const char *what, int code, zs_error *err)
+{
+    if (group <= 0 || (group <= dpc && dpc % group == 0)) return ZS_OK;
+    return zs_fail(err, code, "%s %lld does not divide DP x CP = %lld (a group must divide the data-parallel "
+        "ranks and not exceed them)", what, (long long)group, (long long)dpc);
 }
 
 byte_table training_bytes(const training *t)

@@ -55,7 +55,8 @@ typedef struct training {
     bool ddp_bucket_view;         /* PyTorch DDP gradient_as_bucket_view */
     int64_t shard_group;          /* ranks that shard the states (HSDP, MiCS mics_shard_size);
                                      0 = the whole data-parallel group */
-    int64_t hpz_group;            /* ZeRO++ hpZ secondary parameter partition (ranks); 0 = off */
+    int64_t hpz_group;            /* ZeRO++ hpZ secondary parameter partition (ranks); 0 or 1 = off,
+                                     as DeepSpeed's zero_hpz_partition_size 1 (its default) */
     bool quant_weights;           /* ZeRO++ qwZ: parameter all-gathers in int8 */
     bool quant_grads;             /* ZeRO++ qgZ: gradient reduce-scatters in int4 */
     int finetune;                 /* finetune_kind (finetune.h): full, lora, qlora */
@@ -87,6 +88,12 @@ int64_t training_dp(const training *t);
 /* Check ranges and divisibility (tp * pp divides gpus; offload_params needs nothing else
  * here). Fails with ZS_ERR_USAGE naming the flag and what was expected. */
 int training_validate(const training *t, zs_error *err);
+
+/* Hybrid sharding's and hpZ's groups tile the DP x CP = dpc ranks (FSDP2's HSDP mesh is replicate
+ * x shard; DeepSpeed asserts the data-parallel size divisible by mics_shard_size): a group of
+ * `group` ranks (<= 0: none) must divide dpc and not exceed it. Fails with `code`, the message
+ * naming `what` (a flag or a ds_config key), the group and dpc. */
+int training_check_group(int64_t group, int64_t dpc, const char *what, int code, zs_error *err);
 
 /* The byte table for a precision, optimizer and gradient width. Never fails. */
 byte_table training_bytes(const training *t);

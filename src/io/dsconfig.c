@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "io/jsonutil.h"
 
@@ -103,44 +104,150 @@ static int batch_keys(const cJSON *root, training *t, ds_config *ds, zs_error *e
     return json_get_int(root, "train_batch_size", 1, 1000000000, &ds->train_batch_size, &have, err);
 }
 
-/* bf16 wins over fp16 when both say enabled, as DeepSpeed refuses both; neither: fp32.
- * "bfloat16" is DeepSpeed's older name for the bf16 section (BFLOAT16_OLD in
- * deepspeed/runtime/constants.py); it still enables bf16. */
+/* One precision section's "enabled" (absent or "auto": defaulted, not enabled). */
+static int section_enabled(
+    const cJSON *root, const char *key, bool *en, bool *said, ds_config *ds, zs_error *err)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, key);
+    *en = *said = false;
+    if (!o) return ZS_OK;
+    if (!cJSON_IsObject(o))
+        return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected an object with \"enabled\"", key);
+    if (json_get_bool(o, "enabled", en, said, err)) {
+        zs_error_prefix(err, key);
+        return err->code;
+    }
+    if (!*said) note_default(ds, key);
+    return ZS_OK;
+}
+
+/* As DeepSpeed reads them (microsoft/DeepSpeed@38327e07 deepspeed/runtime/config.py):
+ * get_bfloat16_enabled takes the first of "bf16" and "bfloat16" (its older name, BFLOAT16_OLD
+ * in constants.py) present, get_fp16_enabled "fp16", and DeepSpeedConfig._initialize_params
+ * asserts not both ('bfloat16 and fp16 modes cannot be simultaneously enabled'). Neither
+ * enabled, with no section or every section false, DeepSpeed trains in fp32: so does zerosim,
+ * and says so. A section left "auto" keeps the default (the HF Trainer's flags decide). */
 static int precision_keys(const cJSON *root, training *t, ds_config *ds, zs_error *err)
 {
-    static const struct {
-        const char *key;
-        precision_kind p;
-    } precs[] = {{"bf16", PREC_BF16}, {"bfloat16", PREC_BF16}, {"fp16", PREC_FP16}};
+    static const char *const keys[] = {"bf16", "bfloat16", "fp16"};
     static const char *const prec_known[] = {"enabled", NULL};
-    bool any = false, have;
     for (size_t i = 0; i < 3; i++) {
         char prefix[16];
-        snprintf(prefix, sizeof prefix, "%s.", precs[i].key);
-        list_ignored(ds, cJSON_GetObjectItemCaseSensitive(root, precs[i].key), prefix, prec_known);
+        snprintf(prefix, sizeof prefix, "%s.", keys[i]);
+        list_ignored(ds, cJSON_GetObjectItemCaseSensitive(root, keys[i]), prefix, prec_known);
     }
-    for (size_t i = 0; i < 3 && !any; i++) {
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, precs[i].key);
-        if (!o) continue;
-        bool en = false;
-        if (!cJSON_IsObject(o))
-            return zs_fail(
-                err, ZS_ERR_INPUT, "field \"%s\": expected an object with \"enabled\"", precs[i].key);
-        if (json_get_bool(o, "enabled", &en, &have, err)) {
-            zs_error_prefix(err, precs[i].key);
+    const char *bkey = cJSON_GetObjectItemCaseSensitive(root, "bf16") ? "bf16"
+        : cJSON_GetObjectItemCaseSensitive(root, "bfloat16")          ? "bfloat16"
+                                                                      : NULL;
+    bool bf = false, bf_said = false, fp, fp_said;
+    if ((bkey && section_enabled(root, bkey, &bf, &bf_said, ds, err)) ||
+        section_enabled(root, "fp16", &fp, &fp_said, ds, err))
+        return err->code;
+    bool fp_sec = cJSON_GetObjectItemCaseSensitive(root, "fp16") != NULL;
+    if (bf && fp)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "fields \"%s.enabled\" and \"fp16.enabled\" are both true: DeepSpeed asserts \"bfloat16 and fp16 "
+            "modes cannot be simultaneously enabled\" (deepspeed/runtime/config.py); enable one",
+            bkey);
+    if (bf || fp) {
+        t->precision = bf ? PREC_BF16 : PREC_FP16;
+    } else if (!bkey && !fp_sec) {
+        t->precision = PREC_FP32;
+        snprintf(ds->precision_note, sizeof ds->precision_note,
+            "no fp16 or bf16 section: fp32, as DeepSpeed runs it");
+    } else if ((!bkey || bf_said) && (!fp_sec || fp_said)) {
+        t->precision = PREC_FP32;
+        snprintf(ds->precision_note, sizeof ds->precision_note,
+            "fp16 and bf16 not enabled: fp32, as DeepSpeed runs it");
+    }
+    return ZS_OK;
+}
+
+/* optimizer.type as DeepSpeed resolves it (microsoft/DeepSpeed@38327e07
+ * deepspeed/runtime/config.py: a name in DEEPSPEED_OPTIMIZERS is lowercased; engine.py
+ * _configure_basic_optimizer builds those and looks any other up in torch.optim by its exact
+ * name). Mapped to the zerosim optimizer whose fp32 state matches; exact: case counts. */
+static const struct {
+    const char *type;
+    bool exact;
+    optimizer_kind kind;
+    const char *note;
+} ds_optimizers[] = {
+    {"Adam", false, OPT_ADAMW,
+        "DeepSpeed runs Adam as AdamW unless optimizer.params.adam_w_mode is false (engine.py)"},
+    {"AdamW", false, OPT_ADAMW, NULL},
+    {"Lamb", false, OPT_ADAM,
+        "FusedLamb keeps Adam's two fp32 moments (exp_avg, exp_avg_sq): modelled as adam"},
+    {"Lion", false, OPT_SGD, "Lion keeps one fp32 moment (exp_avg), as SGD with momentum: modelled as sgd"},
+    {"Adagrad", false, OPT_SGD, "Adagrad keeps one fp32 state (sum), as SGD with momentum: modelled as sgd"},
+    {"MuAdam", false, OPT_ADAM, "mup's MuAdam keeps Adam's state: modelled as adam"},
+    {"MuAdamW", false, OPT_ADAMW, "mup's MuAdamW keeps AdamW's state: modelled as adamw"},
+    {"MuSGD", false, OPT_SGD, "mup's MuSGD keeps SGD's state: modelled as sgd"},
+    {"SGD", true, OPT_SGD,
+        "one fp32 momentum buffer counted; torch.optim.SGD keeps none with its default momentum 0"},
+    {"Adafactor", true, OPT_ADAFACTOR, NULL},
+};
+#define N_DS_OPT (sizeof ds_optimizers / sizeof ds_optimizers[0])
+
+/* Why an optimizer.type is refused, beyond the list of the known ones. */
+static const char *refusal_hint(const char *type)
+{
+    for (size_t i = 0; i < N_DS_OPT; i++)
+        if (ds_optimizers[i].exact && strcasecmp(type, ds_optimizers[i].type) == 0)
+            return ": torch.optim names are case-sensitive";
+    if (strcasecmp(type, "FusedAdam") == 0 || strcasecmp(type, "CPUAdam") == 0 ||
+        strcasecmp(type, "DeepSpeedCPUAdam") == 0)
+        return ": DeepSpeed has no such type; \"Adam\" runs FusedAdam, or DeepSpeedCPUAdam when the "
+               "optimizer is offloaded";
+    if (strcasecmp(type, "OneBitAdam") == 0 || strcasecmp(type, "ZeroOneAdam") == 0 ||
+        strcasecmp(type, "OneBitLamb") == 0)
+        return ": DeepSpeed asserts its 1-bit optimizers are not compatible with ZeRO, and their "
+               "error-feedback buffers are not modelled";
+    return "";
+}
+
+static int optimizer_keys(const cJSON *root, training *t, ds_config *ds, zs_error *err)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "optimizer");
+    if (!o || cJSON_IsNull(o)) return ZS_OK;
+    if (!cJSON_IsObject(o)) return zs_fail(err, ZS_ERR_INPUT, "field \"optimizer\": expected an object");
+    static const char *const opt_known[] = {"type", "params", NULL};
+    static const char *const params_known[] = {"adam_w_mode", NULL};
+    list_ignored(ds, o, "optimizer.", opt_known);
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(o, "params");
+    list_ignored(ds, params, "optimizer.params.", params_known);
+    bool have, w_mode = true;
+    char *type = ds->optimizer_type;
+    if (json_get_string(o, "type", type, sizeof ds->optimizer_type, &have, err)) {
+        zs_error_prefix(err, "optimizer");
+        return err->code;
+    }
+    if (!have || strcmp(type, "auto") == 0) {
+        note_default(ds, "optimizer.type");
+        return ZS_OK;
+    }
+    for (size_t i = 0; i < N_DS_OPT; i++) {
+        if (ds_optimizers[i].exact ? strcmp(type, ds_optimizers[i].type) != 0
+                                   : strcasecmp(type, ds_optimizers[i].type) != 0)
+            continue;
+        t->optimizer = ds_optimizers[i].kind;
+        ds->optimizer_set = true;
+        if (i == 0 && cJSON_IsObject(params) &&
+            json_get_bool(params, "adam_w_mode", &w_mode, &have, err)) {
+            zs_error_prefix(err, "optimizer.params");
             return err->code;
         }
-        if (!have) note_default(ds, precs[i].key);
-        if (en) {
-            t->precision = precs[i].p;
-            any = true;
-        }
+        if (i == 0 && !w_mode)
+            t->optimizer = OPT_ADAM;
+        else if (ds_optimizers[i].note)
+            snprintf(ds->optimizer_note, sizeof ds->optimizer_note, "%s", ds_optimizers[i].note);
+        return ZS_OK;
     }
-    if (!any && !cJSON_GetObjectItemCaseSensitive(root, "bf16") &&
-        !cJSON_GetObjectItemCaseSensitive(root, "bfloat16") &&
-        !cJSON_GetObjectItemCaseSensitive(root, "fp16"))
-        t->precision = PREC_FP32;
-    return ZS_OK;
+    char names[160] = "";
+    for (size_t i = 0, n = 0; i < N_DS_OPT && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", ds_optimizers[i].type);
+    return zs_fail(err, ZS_ERR_INPUT, "field \"optimizer.type\": \"%s\" is not an optimizer zerosim models "
+        "(it knows %s)%s", type, names, refusal_hint(type));
 }
 
 /* zero_optimization's offload sections, the legacy booleans and NVMe pipelining. */
@@ -213,11 +320,15 @@ static int zero_numbers(const cJSON *zero, training *t, ds_config *ds, zs_error 
         json_get_bool(zero, "zero_quantized_weights", &t->quant_weights, &have, err) ||
         json_get_bool(zero, "zero_quantized_gradients", &t->quant_grads, &have, err))
         return err->code;
-    if (hpz > 1) t->hpz_group = hpz;
+    if (hpz > 1) {
+        t->hpz_group = hpz;
+        ds->hpz_set = true;
+    }
     const cJSON *mj = cJSON_GetObjectItemCaseSensitive(zero, "mics_shard_size");
     if (!(cJSON_IsNumber(mj) && mj->valuedouble == -1)) {
         if (json_get_int(zero, "mics_shard_size", 1, 10000000, &mics, &have, err)) return err->code;
         if (have) t->shard_group = mics;
+        ds->mics_set = have;
     }
     return ZS_OK;
 }
@@ -228,9 +339,10 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     ds->stage = -1;
     bool have;
     int64_t v;
-    if (batch_keys(root, t, ds, err) || precision_keys(root, t, ds, err)) return err->code;
+    if (batch_keys(root, t, ds, err) || precision_keys(root, t, ds, err) || optimizer_keys(root, t, ds, err))
+        return err->code;
     static const char *const top_known[] = {"train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
-        "train_batch_size", "bf16", "bfloat16", "fp16", "zero_optimization", NULL};
+        "train_batch_size", "bf16", "bfloat16", "fp16", "optimizer", "zero_optimization", NULL};
     list_ignored(ds, root, "", top_known);
 
     const cJSON *zero = cJSON_GetObjectItemCaseSensitive(root, "zero_optimization");
@@ -281,8 +393,40 @@ void dsconfig_fill_auto(ds_config *ds, int64_t hidden, training *t)
     }
 }
 
+/* A HF config.json given as --deepspeed: a model's shape keys, and few of its keys a ds_config's
+ * top level (DeepSpeed's documented sections, zerosim's read ones among them). */
+static int refuse_model_config(const cJSON *root, const char *origin, zs_error *err)
+{
+    static const char *const markers[] = {"model_type", "hidden_size", "num_hidden_layers", NULL};
+    static const char *const ds_top[] = {"train_batch_size", "train_micro_batch_size_per_gpu",
+        "gradient_accumulation_steps", "optimizer", "scheduler", "fp16", "bf16", "bfloat16", "amp",
+        "zero_optimization", "gradient_clipping", "steps_per_print", "wall_clock_breakdown",
+        "prescale_gradients", "gradient_predivide_factor", "communication_data_type",
+        "zero_allow_untested_optimizer", "zero_force_ds_cpu_optimizer", "activation_checkpointing",
+        "flops_profiler", "tensorboard", "wandb", "csv_monitor", "comms_logger", "aio", "autotuning",
+        "elasticity", "pipeline", "data_efficiency", "compression_training", "checkpoint", "data_types",
+        "sparse_attention", "dump_state", "memory_breakdown", "tensor_parallel", "sequence_parallel_size",
+        NULL};
+    const cJSON *marker = NULL;
+    for (const char *const *k = markers; *k && !marker; k++)
+        marker = cJSON_GetObjectItemCaseSensitive(root, *k);
+    if (!marker) return ZS_OK;
+    int keys = 0, known = 0;
+    for (const cJSON *c = root->child; c; c = c->next, keys++)
+        known += c->string && known_key(c->string, ds_top);
+    if (known * 4 >= keys) return ZS_OK;
+    char what[96];
+    if (cJSON_IsString(marker))
+        snprintf(what, sizeof what, "%s \"%.40s\"", marker->string, marker->valuestring);
+    else
+        snprintf(what, sizeof what, "%s %.0f", marker->string, cJSON_GetNumberValue(marker));
+    return zs_fail(err, ZS_ERR_INPUT,
+        "%s looks like a model config.json (%s), not a DeepSpeed config: give it as --model", origin, what);
+}
+
 int dsconfig_from_json(const cJSON *root, const char *origin, training *t, ds_config *ds, zs_error *err)
 {
+    if (refuse_model_config(root, origin, err)) return err->code;
     int rc = from_json(root, t, ds, err);
     if (rc) zs_error_prefix(err, origin);
     return rc;

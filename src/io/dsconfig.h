@@ -16,6 +16,12 @@ typedef struct ds_config {
                                  stage3_param_persistence_threshold were "auto": the HF
                                  Trainer fills them from the hidden size (dsconfig_fill_auto) */
     bool reduce_bucket_zero;  /* reduce_bucket_size 0: DeepSpeed reduces each gradient alone */
+    bool mics_set;            /* zero_optimization.mics_shard_size set t->shard_group */
+    bool hpz_set;             /* zero_optimization.zero_hpz_partition_size > 1 set t->hpz_group */
+    bool optimizer_set;       /* optimizer.type set t->optimizer */
+    char optimizer_type[48];  /* optimizer.type as written */
+    char optimizer_note[256]; /* how DeepSpeed runs that type, when zerosim maps it */
+    char precision_note[128]; /* fp32 from the precision sections, said */
     char defaulted[768];      /* comma-separated keys that were absent or "auto" */
     char ignored[768];        /* comma-separated keys present that zerosim does not model */
     char filled[256];         /* what dsconfig_fill_auto filled, for the report */

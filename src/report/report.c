@@ -68,7 +68,7 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
                 : t->lora_targets == LORA_MLP ? "MLP"
                                               : "all",
             t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits");
-    if (t->shard_group > 0 || t->hpz_group > 0 || t->quant_weights || t->quant_grads)
+    if (t->shard_group > 0 || t->hpz_group > 1 || t->quant_weights || t->quant_grads)
         fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n",
             (long long)t->shard_group, t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group,
             t->quant_weights ? "on" : "off", t->quant_grads ? "on" : "off");

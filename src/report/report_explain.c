@@ -80,7 +80,7 @@ static void explain_formulas(FILE *o, const scenario *s)
 static void explain_options(FILE *o, const scenario *s)
 {
     const training *t = s->t;
-    if (t->shard_group > 0 || t->hpz_group > 0 || t->quant_weights || t->quant_grads)
+    if (t->shard_group > 0 || t->hpz_group > 1 || t->quant_weights || t->quant_grads)
         fprintf(o,
             "Hybrid sharding and ZeRO++ (S = shard group %lld, R = DP / S replicas, H = hpZ group %lld):\n"
             "  states / S instead of / DP; gathers and reduce-scatters inside the shard group, then an\n"

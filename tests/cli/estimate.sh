@@ -92,6 +92,54 @@ printf '{"zero_optimization": {"stage": 3, "mics_shard_size": 8, "zero_quantized
 json_check "d['training']['framework'] == 'deepspeed' and d['training']['shard_group'] == 8" estimate --model llama-2-13b --gpus 64 --deepspeed "$out.ds" --format json
 rm -f "$out.ds"
 
+# Issue 22. Shard groups larger than DP x CP are refused as non-dividing ones are (they ran as
+# plain ZeRO-3): DeepSpeed asserts (world_size // pp_size) % mics_shard_size == 0
+# (microsoft/DeepSpeed@38327e07 deepspeed/runtime/zero/mics_utils.py, _generate_mics_config):
+# 8 % 64 != 0. A ds_config's key is named as the key (bad input, exit 3).
+expect 2 "^zerosim estimate: --shard-group 16 does not divide DP x CP = 8 " -- estimate $M --gpus 8 --shard-group 16 --strategy zero3
+expect 2 "^zerosim estimate: --zero-hpz 32 does not divide DP x CP = 16 " -- estimate $M --gpus 16 --zero-hpz 32 --strategy zero3 --framework deepspeed
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "mics_shard_size": 64}}' >"$W/mics64.json"
+expect 3 "mics64.json: zero_optimization.mics_shard_size 64 does not divide DP x CP = 8 " -- estimate $M --gpus 8 --deepspeed "$W/mics64.json"
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "zero_hpz_partition_size": 32}}' >"$W/hpz32.json"
+expect 3 "hpz32.json: zero_optimization.zero_hpz_partition_size 32 does not divide DP x CP = 16 " -- estimate $M --gpus 16 --deepspeed "$W/hpz32.json"
+# hpZ over 1 rank is off: DeepSpeed's default zero_hpz_partition_size is 1
+# (deepspeed/runtime/zero/config.py) and it builds the secondary group only when the size is > 1
+# (deepspeed/runtime/zero/stage3.py, partition_parameters.py). Flag and key give plain ZeRO-3.
+for v in "" "--zero-hpz 1"; do
+    "$Z" estimate --model llama-2-13b --gpus 64 --strategy zero3 --framework deepspeed $v --format json >"$W/hpz1$v.out" 2>&1
+done
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3}}' >"$W/hpz_none.json"
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "zero_hpz_partition_size": 1}}' >"$W/hpz_one.json"
+"$Z" estimate --model llama-2-13b --gpus 64 --deepspeed "$W/hpz_none.json" --format json >"$W/hpz_none.out" 2>&1
+"$Z" estimate --model llama-2-13b --gpus 64 --deepspeed "$W/hpz_one.json" --format json >"$W/hpz_one.out" 2>&1
+py_check "--zero-hpz 1 / zero_hpz_partition_size 1 differ from no hpZ" "
+import json
+a, b = (json.load(open(f)) for f in ('$(snap "$W/hpz1.out")', '$(snap "$W/hpz1--zero-hpz 1.out")'))
+c, e = (json.load(open(f)) for f in ('$(snap "$W/hpz_none.out")', '$(snap "$W/hpz_one.out")'))
+assert a['results'] == b['results'] and a['training'] == b['training']
+assert c['results'] == e['results']"
+"$Z" estimate --help >"$out" 2>&1
+grep -q -- "--zero-hpz N .*1 = off, the default" "$out" && ok || bad "--help does not say --zero-hpz 1 is off"
+# The ds_config's optimizer.type is read (it was ignored: SGD modelled AdamW); a flag still wins,
+# an unknown type is refused naming the key and the known ones.
+printf '{"bf16": {"enabled": true}, "optimizer": {"type": "SGD", "params": {"lr": 0.1}}}' >"$W/sgd.json"
+json_check "d['training']['optimizer'] == 'sgd' and 'optimizer.params.lr' in d['training']['deepspeed_ignored']" estimate $M --gpus 8 --deepspeed "$W/sgd.json" --format json
+json_check "d['training']['optimizer'] == 'adam'" estimate $M --gpus 8 --deepspeed "$W/sgd.json" --optimizer adam --format json
+"$Z" estimate $M --gpus 8 --deepspeed "$W/sgd.json" >"$out" 2>&1
+grep -q 'used: optimizer.type "SGD" as sgd' "$out" && ok || bad "the ds_config line does not list optimizer.type as used"
+printf '{"bf16": {"enabled": true}, "optimizer": {"type": "FusedAdam"}}' >"$W/fused.json"
+expect 3 'field "optimizer.type": "FusedAdam" is not an optimizer zerosim models (it knows Adam, AdamW' -- estimate $M --gpus 8 --deepspeed "$W/fused.json"
+# A HF config.json given as --deepspeed is refused (its keys were all "ignored").
+expect 3 'models/llama-2-7b.json looks like a model config.json (model_type "llama"), not a DeepSpeed config: give it as --model' -- estimate $M --gpus 8 --deepspeed models/llama-2-7b.json
+# fp16 and bf16 both enabled: DeepSpeed asserts 'bfloat16 and fp16 modes cannot be simultaneously
+# enabled' (microsoft/DeepSpeed@38327e07 deepspeed/runtime/config.py, _initialize_params).
+printf '{"fp16": {"enabled": true}, "bf16": {"enabled": true}}' >"$W/both.json"
+expect 3 "cannot be simultaneously enabled" -- estimate $M --gpus 8 --deepspeed "$W/both.json"
+# Neither section: DeepSpeed trains in fp32, and the report says so.
+printf '{"zero_optimization": {"stage": 2}}' >"$W/fp32.json"
+"$Z" estimate $M --gpus 8 --deepspeed "$W/fp32.json" >"$out" 2>&1
+grep -q "^training   fp32," "$out" && grep -q "no fp16 or bf16 section: fp32, as DeepSpeed runs it" "$out" && ok || bad "a ds_config without fp16/bf16 runs fp32 without a note"
+
 # ds_config: keys read but not modelled are listed, never dropped; "auto" filled as the HF
 # Trainer does (h = 4096 for llama-2-7b: reduce_bucket_size h^2 = 16777216).
 json_check "'gradient_clipping' in d['training']['deepspeed_ignored'] and 'reduce_bucket_size 16777216' in d['training']['deepspeed_auto_filled']" estimate $M --gpus 8 --deepspeed tests/data/ds_config_hf_zero3.json --format json

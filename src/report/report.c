@@ -198,7 +198,8 @@ static void time_part(FILE *f, table_part part, const result *r, int n)
         if (t->part != part || !row_shown(t, r, n)) continue;
         fprintf(f, "  %-30s", t->label);
         for (int i = 0; i < n; i++) {
-            if (!r[i].applicable) {
+            /* A strategy that does not fit never runs: it has no cost (the line below says why). */
+            if (!r[i].applicable || (part == PART_COST && !r[i].fits)) {
                 fprintf(f, "%12s", "-");
                 continue;
             }
@@ -207,6 +208,19 @@ static void time_part(FILE *f, table_part part, const result *r, int n)
         }
         fputc('\n', f);
     }
+}
+
+/* The line under the cost that names the strategies without one because they do not fit: in
+ * GPU memory (gpu) or, fitting there, in the host's. Nothing when there is none. */
+static void no_cost_line(FILE *f, const result *r, int n, bool gpu)
+{
+    const char *sep = gpu ? "  - : does not fit in GPU memory (" : "  - : does not fit in host memory (";
+    for (int i = 0; i < n; i++) {
+        if (!r[i].applicable || r[i].fits || r[i].mem.fits_gpu != !gpu) continue;
+        fprintf(f, "%s%s", sep, r[i].strategy->label);
+        sep = ", ";
+    }
+    if (sep[0] == ',') fputs("): no run, no cost\n", f);
 }
 
 static void time_table(FILE *f, const scenario *s, const result *r, int n)
@@ -221,6 +235,8 @@ static void time_table(FILE *f, const scenario *s, const result *r, int n)
         fprintf(f, "Training on %s tokens at $%.2f per GPU-hour\n", units_fmt_short(s->tokens, t, sizeof t),
             s->hw->price_per_gpu_hour);
         time_part(f, PART_COST, r, n);
+        no_cost_line(f, r, n, true);
+        no_cost_line(f, r, n, false);
     }
 }
 

@@ -18,14 +18,28 @@ static cJSON *memory_json(const memory *m)
     return o;
 }
 
-static cJSON *cost_json(const train_cost *c)
+/* v under key, or null when it was not asked for (no --tokens) or has no meaning (the
+ * strategy does not fit: it never runs). */
+static void num_or_null(cJSON *o, const char *key, bool known, double v)
 {
+    if (known)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+/* The "cost" of the token budget: always its keys; tokens null without --tokens, and every
+ * figure null then or when the strategy does not fit. */
+static cJSON *cost_json(const scenario *s, const result *r)
+{
+    const train_cost *c = &r->cost;
+    bool asked = s->tokens > 0, known = asked && r->fits;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "tokens", c->tokens);
-    cJSON_AddNumberToObject(o, "seconds", c->seconds);
-    cJSON_AddNumberToObject(o, "gpu_hours", c->gpu_hours);
-    cJSON_AddNumberToObject(o, "dollars", c->dollars);
-    cJSON_AddNumberToObject(o, "energy_kwh", c->kwh);
+    num_or_null(o, "tokens", asked, s->tokens);
+    num_or_null(o, "seconds", known, c->seconds);
+    num_or_null(o, "gpu_hours", known, c->gpu_hours);
+    num_or_null(o, "dollars", known, c->dollars);
+    num_or_null(o, "energy_kwh", known, c->kwh);
     return o;
 }
 
@@ -225,7 +239,7 @@ static cJSON *result_json(const scenario *s, const result *r)
     cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
     cJSON_AddNumberToObject(o, "mfu", r->mfu);
     cJSON_AddNumberToObject(o, "hfu", r->hfu);
-    if (s->tokens > 0) cJSON_AddItemToObject(o, "cost", cost_json(&r->cost));
+    cJSON_AddItemToObject(o, "cost", cost_json(s, r));
     return o;
 }
 
@@ -262,13 +276,11 @@ cJSON *report_entry_json(const training *t, const result *r)
     cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
     cJSON_AddNumberToObject(o, "mfu", r->mfu);
     cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);
-    if (r->cost.tokens > 0) {
-        cJSON_AddNumberToObject(o, "time_to_train_seconds", r->cost.seconds);
-        cJSON_AddNumberToObject(o, "gpu_hours", r->cost.gpu_hours);
-        cJSON_AddNumberToObject(o, "cost_dollars", r->cost.dollars);
-    } else {
-        cJSON_AddNullToObject(o, "cost_dollars");
-    }
+    /* Null when not asked (no --tokens): the same keys either way. */
+    bool asked = r->cost.tokens > 0;
+    num_or_null(o, "time_to_train_seconds", asked, r->cost.seconds);
+    num_or_null(o, "gpu_hours", asked, r->cost.gpu_hours);
+    num_or_null(o, "cost_dollars", asked, r->cost.dollars);
     return o;
 }
 

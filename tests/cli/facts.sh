@@ -1,0 +1,52 @@
+#!/bin/sh
+# facts.sh -- outputs that drop facts (issue 22): no cost for what does not fit, null for what
+# was not asked, every field of a searched configuration, the context blocks, --hbm said.
+# Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+BIG="--model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full"
+
+# ---- 1. a strategy that does not fit has no cost ----
+# DDP replicates 16 bytes per parameter of model states: more than the GPU holds for 69B
+# parameters, so it cannot run and its cost is null (JSON) and "-" (table), with the reason.
+json_check "d['model']['parameters'] * 16 > d['hardware']['hbm_bytes'] and all((r['cost']['dollars'] is None) == (not r['fits']) and (r['cost'][k] is None) == (not r['fits']) for r in d['results'] for k in ('seconds', 'gpu_hours', 'energy_kwh')) and all(r['cost']['tokens'] == 2e12 for r in d['results'])" estimate $BIG --tokens 2e12 --format json
+"$Z" estimate $BIG --tokens 2e12 >"$out" 2>"$err"
+py_check "estimate table: cost rows '-' for a strategy that does not fit, and why" "
+lines = open('$(snap "$out")').read().splitlines()
+head = next(l for l in lines if l.startswith('Memory per GPU')).split()[-4:]
+fits = next(l for l in lines if l.strip().startswith('fits?')).split()[-4:]
+assert head == ['DDP', 'ZeRO-1', 'ZeRO-2', 'ZeRO-3'] and fits[0] == 'NO' and fits[3] == 'yes', (head, fits)
+for label in ('days', 'GPU-hours', 'dollars', 'GPU energy MWh (at TDP)'):
+    cells = next(l for l in lines if l.strip().startswith(label + ' ')).split()[-4:]
+    assert all((c == '-') == (f != 'yes') for c, f in zip(cells, fits)), (label, cells, fits)
+    assert float(cells[3]) > 0, cells
+why = [l for l in lines if 'does not fit in GPU memory' in l]
+assert len(why) == 1 and 'DDP' in why[0] and 'ZeRO-3' not in why[0], why
+"
+# CSV and sweep: empty / null cost for a configuration that does not fit
+"$Z" estimate $BIG --tokens 2e12 --format csv >"$out" 2>"$err"
+py_check "estimate csv: cost.dollars empty where it does not fit" "
+import csv
+rows = list(csv.DictReader(open('$(snap "$out")')))
+assert all((r['cost.dollars'] == '') == (r['fits'] != 'true') for r in rows), [(r['fits'], r['cost.dollars']) for r in rows]
+assert any(r['fits'] == 'true' for r in rows) and any(r['fits'] != 'true' for r in rows)
+"
+
+# ---- 4. a cost not asked for (no --tokens) is null, not 0 ----
+json_check "all(r['cost'] == {'tokens': None, 'seconds': None, 'gpu_hours': None, 'dollars': None, 'energy_kwh': None} for r in d['results'])" estimate $M --gpus 8 --format json
+"$Z" estimate $M --gpus 8 --format csv >"$out" 2>"$err"
+py_check "estimate csv without --tokens: cost.dollars empty" "
+import csv
+rows = list(csv.DictReader(open('$(snap "$out")')))
+assert rows and all(r['cost.dollars'] == '' for r in rows), [r['cost.dollars'] for r in rows]
+"
+"$Z" sweep $M --gpus 8,16 --format json >"$out" 2>"$err"
+py_check "sweep json lines without --tokens: cost.dollars null" "
+import json
+rows = [json.loads(l) for l in open('$(snap "$out")') if l.strip()]
+assert rows and all(r['cost.dollars'] is None for r in rows), [r['cost.dollars'] for r in rows]
+"
+json_check "all(x[k] is None for r in d['results'] for x in (r['best'], r['min_gpus_config']) if x for k in ('time_to_train_seconds', 'gpu_hours', 'cost_dollars')) and all(v is None for r in d['results'] for v in r['cost'].values())" compare $M --gpus 8 --format json
+json_check "all(r['best']['cost_dollars'] > 0 and r['best']['gpu_hours'] > 0 and r['cost']['tokens'] == 1e9 for r in d['results'] if r['best'])" compare $M --gpus 8 --tokens 1e9 --format json
+
+finish

@@ -24,7 +24,8 @@ typedef struct hardware {
     char name[64];
     char description[160];
     char gpu_model[64];
-    double hbm_bytes;     /* bytes of device memory as the driver reports it */
+    double hbm_bytes;     /* bytes of device memory as the driver reports it (or --hbm's) */
+    double profile_hbm_bytes; /* the profile's hbm_bytes when --hbm overrode it; 0 = not overridden */
     double hbm_bandwidth; /* bytes/s, datasheet */
     double peak_fp32;     /* FLOP/s dense, non-tensor-core */
     double peak_tf32;     /* FLOP/s dense */

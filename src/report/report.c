@@ -30,9 +30,10 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
     int64_t gpn = scenario_gpus_per_node(s->hw, t), full = t->gpus / gpn, rest = t->gpus % gpn;
     /* Both units, so "--hbm 80GB" reads back as what it is; the real layout, partial node
      * included. */
-    fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB), %lld GPUs = %lld node%s x %lld", s->hw->name,
+    char note[64];
+    fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB%s), %lld GPUs = %lld node%s x %lld", s->hw->name,
         s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), s->hw->hbm_bytes / 1e9,
-        (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
+        report_hbm_note(s->hw, note, sizeof note), (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
     if (rest) fprintf(f, " + 1 node x %lld", (long long)rest);
     fputc('\n', f);
     char cp[64] = "", ep[32] = "";
@@ -268,7 +269,7 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
         }
         fputc('\n', f);
     }
-    char hbm[32];
+    char hbm[32], note[64];
     fprintf(f, "  %-30s", "fits?");
     for (int i = 0; i < n; i++) {
         const char *v = !r[i].applicable ? "n/a"
@@ -278,8 +279,9 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
         fprintf(f, "%12s", v);
     }
     fputc('\n', f);
-    fprintf(f, "GPU memory %s (%s); host RAM per node %s.",
+    fprintf(f, "GPU memory %s (%s%s); host RAM per node %s.",
         units_fmt_bytes(s->hw->hbm_bytes, hbm, sizeof hbm), s->hw->gpu_model,
+        report_hbm_note(s->hw, note, sizeof note),
         units_fmt_bytes(s->hw->host_memory_bytes, buf, sizeof buf));
     for (int i = 0; i < n; i++)
         if (!r[i].applicable) fprintf(f, " %s: %s.", r[i].strategy->label, r[i].why);
@@ -337,6 +339,15 @@ void report_weights(FILE *f, const char *path, const wt_summary *w)
         units_fmt_count(w->scale_elements, a, sizeof a), units_fmt_count(w->scale_bytes, b, sizeof b),
         units_fmt_count(w->buffer_elements, c, sizeof c),
         units_fmt_count(w->extra_layer_params, d, sizeof d));
+}
+
+const char *report_hbm_note(const hardware *hw, char *buf, size_t len)
+{
+    char a[32];
+    buf[0] = '\0';
+    if (hw->profile_hbm_bytes > 0)
+        snprintf(buf, len, "; --hbm, profile %s", units_fmt_bytes(hw->profile_hbm_bytes, a, sizeof a));
+    return buf;
 }
 
 const char *report_offload_name(const training *t)

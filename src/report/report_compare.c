@@ -94,8 +94,11 @@ static void table(FILE *f, const scenario *s, const plan_space *sp, const compar
         s->m->params_only ? units_fmt_short(s->pc->total, a, sizeof a) : s->m->name, s->hw->name,
         (long long)s->t->gpus, (long long)scenario_gpus_per_node(s->hw, s->t), (long long)s->t->micro_batch,
         (long long)s->t->seq_len, (long long)s->t->grad_accum, ckpt_name(s->t->checkpointing));
-    fprintf(f, "searches: up to %lld GPUs, global batch %lld sequences; HBM %s per GPU\n\n",
-        (long long)sp->max_gpus, (long long)sp->global_batch, units_fmt_bytes(s->hw->hbm_bytes, b, sizeof b));
+    char note[64];
+    report_hbm_note(s->hw, note, sizeof note);
+    fprintf(f, "searches: up to %lld GPUs, global batch %lld sequences; HBM %s per GPU%s%s%s\n\n",
+        (long long)sp->max_gpus, (long long)sp->global_batch, units_fmt_bytes(s->hw->hbm_bytes, b, sizeof b),
+        note[0] ? " (" : "", note[0] ? note + 2 : "", note[0] ? ")" : "");
     fprintf(f, "  %-34s", "");
     for (int i = 0; i < n; i++) fprintf(f, "%14.13s", r[i].s->label);
     fputc('\n', f);

@@ -142,6 +142,10 @@ static void hardware_json(cJSON *root, const scenario *s)
     cJSON_AddStringToObject(h, "name", s->hw->name);
     cJSON_AddStringToObject(h, "gpu", s->hw->gpu_model);
     cJSON_AddNumberToObject(h, "hbm_bytes", s->hw->hbm_bytes);
+    /* What the profile says, and whether --hbm replaced it (then hbm_bytes is --hbm's). */
+    bool over = s->hw->profile_hbm_bytes > 0;
+    cJSON_AddNumberToObject(h, "profile_hbm_bytes", over ? s->hw->profile_hbm_bytes : s->hw->hbm_bytes);
+    cJSON_AddBoolToObject(h, "hbm_overridden", over);
     cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw->host_memory_bytes);
 }
 

@@ -49,4 +49,16 @@ assert rows and all(r['cost.dollars'] is None for r in rows), [r['cost.dollars']
 json_check "all(x[k] is None for r in d['results'] for x in (r['best'], r['min_gpus_config']) if x for k in ('time_to_train_seconds', 'gpu_hours', 'cost_dollars')) and all(v is None for r in d['results'] for v in r['cost'].values())" compare $M --gpus 8 --format json
 json_check "all(r['best']['cost_dollars'] > 0 and r['best']['gpu_hours'] > 0 and r['cost']['tokens'] == 1e9 for r in d['results'] if r['best'])" compare $M --gpus 8 --tokens 1e9 --format json
 
+# ---- 5. --hbm says it overrode the profile's HBM, and keeps the profile's ----
+# 48GiB = 48 x 2^30 bytes; the profile's from its file.
+PROF=$(python3 -c "import json; print(int(json.load(open('hardware/a100-80gb.json'))['gpu']['hbm_bytes']))")
+json_check "d['hardware']['hbm_bytes'] == 48 * 2**30 and d['hardware']['profile_hbm_bytes'] == $PROF and d['hardware']['hbm_overridden'] is True" estimate $M --gpus 8 --hbm 48GiB --format json
+json_check "d['hardware']['hbm_bytes'] == $PROF == d['hardware']['profile_hbm_bytes'] and d['hardware']['hbm_overridden'] is False" estimate $M --gpus 8 --format json
+"$Z" estimate $M --gpus 8 --hbm 48GiB >"$out" 2>"$err"
+grep -q "^hardware .* 48.00 GiB HBM (51.54 GB; --hbm, profile $(python3 -c "print('%.2f' % ($PROF / 2**30))") GiB)" "$out" && ok || bad "estimate --hbm: header does not name the override: $(grep '^hardware' "$out")"
+"$Z" estimate $M --gpus 8 >"$out" 2>"$err"
+grep -q "^hardware" "$out" && ! grep -q -- "--hbm" "$out" && ok || bad "estimate without --hbm names an override"
+"$Z" compare $M --gpus 8 --hbm 48GiB >"$out" 2>"$err"
+grep -q "HBM 48.00 GiB per GPU (--hbm, profile $(python3 -c "print('%.2f' % ($PROF / 2**30))") GiB)" "$out" && ok || bad "compare --hbm: header does not name the override: $(head -2 "$out")"
+
 finish

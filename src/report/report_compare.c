@@ -155,10 +155,14 @@ static void num_or_null(cJSON *o, const char *key, double v)
         cJSON_AddNumberToObject(o, key, v);
 }
 
-static cJSON *to_json(const compare_row *r, int n)
+static cJSON *to_json(const compare_report *cr)
 {
+    const compare_row *r = cr->rows;
+    int n = cr->n;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
+    /* What was asked, with estimate's keys: model, hardware, training (the given settings). */
+    report_json_context(root, cr->sc, cr->ro);
     cJSON *arr = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; i++) {
         const compare_row *x = &r[i];
@@ -251,7 +255,7 @@ static void csv(FILE *f, const compare_row *r, int n)
 void report_compare(FILE *f, out_format format, const compare_report *c)
 {
     if (format == FMT_JSON) {
-        cJSON *j = to_json(c->rows, c->n);
+        cJSON *j = to_json(c);
         char *text = j ? cJSON_Print(j) : NULL;
         if (text) {
             fputs(text, f);

@@ -153,6 +153,8 @@ static void hardware_json(cJSON *root, const scenario *s)
 static void training_json(cJSON *root, const scenario *s, const report_options *op)
 {
     const training *t = s->t;
+    static const report_options none = {0};
+    if (!op) op = &none;
     cJSON *tr = cJSON_AddObjectToObject(root, "training");
     cJSON_AddNumberToObject(tr, "gpus", (double)t->gpus);
     cJSON_AddNumberToObject(tr, "gpus_per_node", (double)scenario_node_size(s->hw, t));
@@ -247,14 +249,19 @@ static cJSON *result_json(const scenario *s, const result *r)
     return o;
 }
 
+void report_json_context(cJSON *root, const scenario *s, const report_options *op)
+{
+    model_json(root, s);
+    if (op && op->weights_path && op->weights) checkpoint_json(root, op);
+    hardware_json(root, s);
+    training_json(root, s, op);
+}
+
 cJSON *report_estimate_json(const scenario *s, const report_options *op, const result *r, int n)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    model_json(root, s);
-    if (op->weights_path && op->weights) checkpoint_json(root, op);
-    hardware_json(root, s);
-    training_json(root, s, op);
+    report_json_context(root, s, op);
     cJSON *res = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(res, result_json(s, &r[i]));
     return root;

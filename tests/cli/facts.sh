@@ -61,4 +61,18 @@ grep -q "^hardware" "$out" && ! grep -q -- "--hbm" "$out" && ok || bad "estimate
 "$Z" compare $M --gpus 8 --hbm 48GiB >"$out" 2>"$err"
 grep -q "HBM 48.00 GiB per GPU (--hbm, profile $(python3 -c "print('%.2f' % ($PROF / 2**30))") GiB)" "$out" && ok || bad "compare --hbm: header does not name the override: $(head -2 "$out")"
 
+# ---- 3. compare's JSON says what was asked, with estimate's blocks and keys ----
+for flags in "$M --gpus 8 --micro-batch 2 --seq-len 1024" "$M --gpus 8 --hbm 48GiB --tp 2 --checkpointing full --tokens 1e9"; do
+    "$Z" compare $flags --format json >"$out" 2>"$err"
+    c=$(snap "$out")
+    "$Z" estimate $flags --format json >"$out" 2>"$err"
+    py_check "compare json has estimate's model, hardware, training blocks ($flags)" "
+import json
+c, e = json.load(open('$c')), json.load(open('$(snap "$out")'))
+for k in ('model', 'hardware', 'training'):
+    assert k in c and c[k] == e[k], (k, c.get(k), e[k])
+assert c['model']['name'] == 'llama-2-7b' and c['hardware']['name'] == 'a100-80gb' and c['training']['gpus'] == 8
+"
+done
+
 finish

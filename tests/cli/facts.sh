@@ -75,4 +75,36 @@ assert c['model']['name'] == 'llama-2-7b' and c['hardware']['name'] == 'a100-80g
 "
 done
 
+# ---- 2. compare's CSV carries every field of the fewest-GPU and fastest configurations ----
+# Each as its own column, equal to JSON's entry; and the fewest-GPU one, given to estimate
+# field by field from the CSV alone, fits (so no field the fit depends on was dropped).
+"$Z" compare $BIG --tokens 2e12 --format csv >"$out" 2>"$err"
+c=$(snap "$out")
+"$Z" compare $BIG --tokens 2e12 --format json >"$out" 2>"$err"
+py_check "compare csv: every configuration field, as JSON has it" "
+import csv, json, subprocess
+rows, d = list(csv.DictReader(open('$c'))), json.load(open('$(snap "$out")'))
+fields = ['gpus', 'tp', 'pp', 'cp', 'ep', 'virtual_stages', 'dp', 'micro_batch', 'grad_accum', 'checkpointing',
+          'sequence_parallel', 'offload_optimizer', 'offload_params']
+assert len(rows) == len(d['results'])
+offloaded = 0
+for row, j in zip(rows, d['results']):
+    for prefix in ('min_gpus_config', 'best'):
+        for k in fields:
+            v, want = row[prefix + '.' + k], j[prefix][k]
+            want = str(want).lower() if isinstance(want, bool) else str(want)
+            assert v == want, (j['strategy'], prefix, k, v, want)
+    cfg = {k: row['min_gpus_config.' + k] for k in fields}
+    offloaded += cfg['offload_optimizer'] != 'none' or cfg['offload_params'] != 'none'
+    args = ['$Z', 'estimate', *'$BIG'.split()[:4], '--seq-len', '4096', '--strategy', row['strategy'], '--format', 'json']
+    for k in fields:
+        if k in ('dp', 'sequence_parallel'): continue
+        args += ['--' + k.replace('_', '-'), cfg[k]]
+    if cfg['sequence_parallel'] == 'true': args.append('--sequence-parallel')
+    e = json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
+    assert e['results'][0]['fits'], (row['strategy'], cfg)
+assert offloaded, 'this scenario needs offload somewhere: the test would not see it dropped'
+assert all(row['cost.tokens'] == '2000000000000' and float(row['cost.dollars']) > 0 for row in rows if row['best.gpus'])
+"
+
 finish

@@ -33,7 +33,8 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
     char note[64];
     fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB%s), %lld GPUs = %lld node%s x %lld", s->hw->name,
         s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), s->hw->hbm_bytes / 1e9,
-        report_hbm_note(s->hw, note, sizeof note), (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
+        report_hbm_note(s->hw, note, sizeof note), (long long)t->gpus, (long long)full, full == 1 ? "" : "s",
+        (long long)gpn);
     if (rest) fprintf(f, " + 1 node x %lld", (long long)rest);
     fputc('\n', f);
     char cp[64] = "", ep[32] = "";

@@ -246,19 +246,22 @@ static void num_cell(FILE *f, const char *fmt, double v)
 
 static void csv(FILE *f, const compare_row *r, int n)
 {
-    fputs("strategy,framework,applicable,fits,memory_bytes.total,max_micro_batch,max_micro_batch_with_recompute,"
+    fputs("strategy,framework,applicable,fits,memory_bytes.total,max_micro_batch,max_micro_batch_with_"
+          "recompute,"
           "at_max.step_time_seconds,at_max.tokens_per_second,at_max.mfu,min_gpus",
         f);
     config_header(f, "min_gpus_config");
     config_header(f, "best");
     fputs(",best.step_time_seconds,best.tokens_per_second,best.mfu,cost.tokens,cost.seconds,cost.gpu_hours,"
-          "cost.dollars,savings.against,savings.gpus,savings.memory_bytes,savings.step_seconds,savings.dollars\n",
+          "cost.dollars,savings.against,savings.gpus,savings.memory_bytes,savings.step_seconds,savings."
+          "dollars\n",
         f);
     for (int i = 0; i < n; i++) {
         const compare_row *x = &r[i];
-        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld", x->s->name, x->fw->name, x->given.applicable ? "true" : "false",
-            x->given.fits ? "true" : "false", x->given.applicable ? x->given.mem.total : 0,
-            (long long)x->max_micro_batch, (long long)x->max_micro_batch_recompute);
+        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld", x->s->name, x->fw->name,
+            x->given.applicable ? "true" : "false", x->given.fits ? "true" : "false",
+            x->given.applicable ? x->given.mem.total : 0, (long long)x->max_micro_batch,
+            (long long)x->max_micro_batch_recompute);
         bool at = x->max_micro_batch > 0;
         num_cell(f, "%.6g", at ? x->at_max.step.total : NAN);
         num_cell(f, "%.6g", at ? x->at_max.tokens_per_second : NAN);

@@ -231,5 +231,42 @@ for r, j in zip(rows, d):
     g = float(r[6]); assert (math.isnan(g) and j["min_gpus"] is None) or g == j["min_gpus"]
 EOF' "compare.dat differs from zerosim compare"
 
+# The compare chart (issue 22): every panel names its y axis; each panel's y range leaves room
+# above its largest value for the value labels and the x range room right of the last
+# (hatched) bar; the fewest-GPU bars carry what their configuration offloads, as compare's
+# JSON gives it (1 GPU for ZeRO-3 here only with offload).
+BIG="--model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full --tokens 2e12"
+"$Z" plot compare $BIG -o "$T/cmp" >/dev/null 2>&1
+"$Z" compare $BIG --format json >"$T/cmp2.json" 2>/dev/null
+check 'python3 - "$T/cmp/compare.dat" "$T/cmp/compare.gp" "$T/cmp2.json" <<"EOF"
+import json, re, shlex, sys
+rows = [shlex.split(l) for l in open(sys.argv[1]) if not l.startswith("#") and l.strip()]
+gp = open(sys.argv[2]).read()
+d = json.load(open(sys.argv[3]))["results"]
+def off(c):
+    o, p = c["offload_optimizer"], c["offload_params"]
+    return "none" if o == p == "none" else ("opt+param " + p if p != "none" else "opt " + o)
+assert [r[9] for r in rows] == [off(j["min_gpus_config"]) for j in d], [r[9] for r in rows]
+assert any(r[9] != "none" for r in rows)
+block = gp[gp.index("set multiplot"):gp.index("unset multiplot")]
+panels = block.split("set title ")[1:]
+assert len(panels) == 4, len(panels)
+for p in panels:
+    assert "set ylabel " in p, ("no y-axis label", p[:60])
+tops = {}
+for p in panels[1:]:
+    m = re.search(r"set yrange \[0:([0-9.e+]+)\]", p)
+    assert m, ("y range not fixed", p[:80])
+    tops[p[:20]] = float(m.group(1))
+mb = max(max(j["max_micro_batch"], j["max_micro_batch_with_recompute"]) for j in d)
+gpus = max(j["min_gpus"] or 0 for j in d)
+usd = max(j["cost"]["dollars"] or 0 for j in d)
+want = [mb * 1.1, gpus * 1.2, usd * 1.1]
+assert all(t >= w for t, w in zip(tops.values(), want)), (tops, want)
+assert "strcol(10)" in panels[2], "fewest-GPU labels do not name the offload"
+m = re.search(r"set xrange \[(-?[0-9.]+):([0-9.]+)\]", block)
+assert float(m.group(2)) >= len(d) - 1 + 0.18 + 0.35 / 2 + 0.15, m.group(0)
+EOF' "compare chart: y labels, headroom, x range or the fewest-GPU offload"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

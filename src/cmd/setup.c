@@ -398,7 +398,10 @@ int setup_finish(setup *s, zs_error *err)
     if (check_model_flags(s, err)) return err->code;
     if (catalog_resolve("hardware", s->hw_arg, s->hw_path, sizeof s->hw_path, err)) return err->code;
     if (hardware_load(s->hw_path, &s->hw, err)) return err->code;
-    if (s->hbm_override > 0) s->hw.hbm_bytes = s->hbm_override;
+    if (s->hbm_override > 0) {
+        s->hw.profile_hbm_bytes = s->hw.hbm_bytes;
+        s->hw.hbm_bytes = s->hbm_override;
+    }
     if (s->price >= 0) s->hw.price_per_gpu_hour = s->price;
 
     if (s->model_arg) {

@@ -24,16 +24,17 @@ typedef struct hardware {
     char name[64];
     char description[160];
     char gpu_model[64];
-    double hbm_bytes;     /* bytes of device memory as the driver reports it */
-    double hbm_bandwidth; /* bytes/s, datasheet */
-    double peak_fp32;     /* FLOP/s dense, non-tensor-core */
-    double peak_tf32;     /* FLOP/s dense */
-    double peak_bf16;     /* FLOP/s dense */
-    double peak_fp16;     /* FLOP/s dense */
-    double peak_fp8;      /* FLOP/s dense; 0 when the chip has none */
-    double peak_fp6;      /* FLOP/s dense; 0 when the chip has none (recorded, not yet a precision) */
-    double peak_fp4;      /* FLOP/s dense; 0 when the chip has none (recorded, not yet a precision) */
-    double tdp_watts;     /* W per GPU */
+    double hbm_bytes;         /* bytes of device memory as the driver reports it (or --hbm's) */
+    double profile_hbm_bytes; /* the profile's hbm_bytes when --hbm overrode it; 0 = not overridden */
+    double hbm_bandwidth;     /* bytes/s, datasheet */
+    double peak_fp32;         /* FLOP/s dense, non-tensor-core */
+    double peak_tf32;         /* FLOP/s dense */
+    double peak_bf16;         /* FLOP/s dense */
+    double peak_fp16;         /* FLOP/s dense */
+    double peak_fp8;          /* FLOP/s dense; 0 when the chip has none */
+    double peak_fp6;          /* FLOP/s dense; 0 when the chip has none (recorded, not yet a precision) */
+    double peak_fp4;          /* FLOP/s dense; 0 when the chip has none (recorded, not yet a precision) */
+    double tdp_watts;         /* W per GPU */
     int64_t gpus_per_node;
     double host_memory_bytes;     /* bytes per node */
     double host_memory_bandwidth; /* bytes/s per node */

@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "report/plot_chart.h"
 #include "report/plot_gp.h"
+#include "report/report.h"
 
 /* One row per strategy (and framework), as `zerosim compare` computes them. */
 typedef struct compare_data {
@@ -44,7 +45,8 @@ static void compare_dat(FILE *f, const void *data)
           "# (does not fit, nothing within the search, no --tokens). Same numbers as\n"
           "# `zerosim compare --format json` for the same flags.\n"
           "# columns: strategy label memory_bytes fits max_micro_batch max_micro_batch_with_recompute "
-          "min_gpus best_step_seconds best_dollars\n",
+          "min_gpus best_step_seconds best_dollars min_gpus_offload\n"
+          "# (min_gpus_offload: what the fewest-GPU configuration offloads, as plan's offload column)\n",
         f);
     for (int i = 0; i < d->n_cmp; i++) {
         const compare_row *r = &d->cmp[i];
@@ -52,13 +54,94 @@ static void compare_dat(FILE *f, const void *data)
         framework_strategy_label(r->fw, r->s, lab, sizeof lab);
         fprintf(f, "%s ", r->s->name);
         dat_str(f, lab);
-        fprintf(f, " %.17g %d %.17g %.17g %.17g %.17g %.17g\n",
-            r->given.applicable ? r->given.mem.total : NAN, r->given.fits ? 1 : 0,
-            r->max_micro_batch > 0 ? (double)r->max_micro_batch : NAN,
+        fprintf(f, " %.17g %d %.17g %.17g %.17g %.17g %.17g", r->given.applicable ? r->given.mem.total : NAN,
+            r->given.fits ? 1 : 0, r->max_micro_batch > 0 ? (double)r->max_micro_batch : NAN,
             r->max_micro_batch_recompute > 0 ? (double)r->max_micro_batch_recompute : NAN,
             r->min_gpus > 0 ? (double)r->min_gpus : NAN, r->has_best ? r->best.r.step.total : NAN,
             r->has_best && r->best.r.cost.tokens > 0 ? r->best.r.cost.dollars : NAN);
+        fputc(' ', f);
+        dat_str(f, r->min_gpus > 0 ? report_offload_name(&r->min_entry.t) : "-");
+        fputc('\n', f);
     }
+}
+
+/* The top of a panel's y range: its largest value (get over the rows; NAN: none) with room
+ * above for the value labels (lines of them), so no label touches the frame; 1 when the panel
+ * has no value. */
+static double panel_top(const compare_data *d, double (*get)(const compare_row *r), int lines)
+{
+    double top = 0;
+    for (int i = 0; i < d->n_cmp; i++) {
+        double v = get(&d->cmp[i]);
+        if (!isnan(v)) top = fmax(top, v);
+    }
+    return top > 0 ? top * (1 + 0.14 * lines) : 1;
+}
+
+static double v_mb(const compare_row *r)
+{
+    return (double)(r->max_micro_batch > r->max_micro_batch_recompute ? r->max_micro_batch
+                                                                      : r->max_micro_batch_recompute);
+}
+static double v_gpus(const compare_row *r)
+{
+    return r->min_gpus > 0 ? (double)r->min_gpus : NAN;
+}
+static double v_step(const compare_row *r)
+{
+    return r->has_best ? r->best.r.step.total : NAN;
+}
+static double v_usd(const compare_row *r)
+{
+    return r->has_best && r->best.r.cost.tokens > 0 ? r->best.r.cost.dollars : NAN;
+}
+
+/* The memory panel: bars clipped at ymax (far above the HBM line) keep their value, written
+ * inside the bar below the frame; the others have it above the bar. */
+static void memory_panel(sbuf *p)
+{
+    sb_add(p,
+        "set title 'memory per GPU (dashed: the GPU; bars past the top are cut)'\nset ylabel 'GiB'\n"
+        "set yrange [0:ymax/GiB]\n"
+        "plot 'compare.dat' using ($3/GiB):xtic(2) with boxes lc rgb '#4e79a7', "
+        "hbm/GiB with lines dt 2 lw 2.5 lc rgb '#c00000', "
+        "'' using 0:($3 > ymax/1.1 ? NaN : $3/GiB):(sprintf('%%.1f', $3/GiB)) with labels offset 0,0.7 "
+        "font ',9', "
+        "'' using 0:($3 > ymax/1.1 ? ymax/GiB*0.9 : NaN):(sprintf('%%.1f', $3/GiB)) with labels "
+        "tc rgb 'white' font ',9'\n");
+}
+
+/* The other three panels, each with its y axis named and room for its labels. */
+static void other_panels(sbuf *p, const compare_data *d, bool cost)
+{
+    sb_add(p,
+        "set title 'largest micro-batch (hatched: with full recompute)'\nset ylabel 'sequences per GPU'\n"
+        "set yrange [0:%.17g]\nset boxwidth 0.35\n"
+        "plot 'compare.dat' using ($0-0.18):5 with boxes lc rgb '#59a14f', "
+        "'' using ($0+0.18):6:xtic(2) with boxes fs pattern 4 lc rgb '#59a14f', "
+        "'' using ($0-0.18):5:(sprintf('%%g', $5)) with labels offset 0,0.7 font ',9', "
+        "'' using ($0+0.18):6:(sprintf('%%g', $6)) with labels offset 0,0.7 font ',9'\nset boxwidth 0.7\n",
+        panel_top(d, v_mb, 1));
+    /* The fewest GPUs with what that configuration offloads: 1 GPU may need CPU offload. */
+    sb_add(p,
+        "set title 'fewest GPUs that fit (and what they offload)'\nset ylabel 'GPUs'\nset yrange [0:%.17g]\n"
+        "plot 'compare.dat' using 7:xtic(2) with boxes lc rgb '#f28e2b', '' using "
+        "0:7:(sprintf(\"%%g\\n%%s\", "
+        "$7, strcol(10) eq 'none' ? 'no offload' : strcol(10))) with labels offset 0,1.6 font ',9'\n",
+        panel_top(d, v_gpus, 2));
+    if (cost)
+        sb_add(p,
+            "set title 'dollars for the tokens, fastest config'\nset ylabel 'dollars'\nset yrange [0:%.17g]\n"
+            "set format y '%%.2s%%c'\n"
+            "plot 'compare.dat' using 9:xtic(2) with boxes lc rgb '#e15759', '' using 0:9:('$'.gprintf("
+            "'%%.3s%%c', $9)) with labels offset 0,0.7 font ',9'\nset format y '%%g'\n",
+            panel_top(d, v_usd, 1));
+    else
+        sb_add(p,
+            "set title 'step time of the fastest config'\nset ylabel 'seconds'\nset yrange [0:%.17g]\n"
+            "plot 'compare.dat' using 8:xtic(2) with boxes lc rgb '#e15759', '' using 0:8:(sprintf('%%.3g', "
+            "$8)) with labels offset 0,0.7 font ',9'\n",
+            panel_top(d, v_step, 1));
 }
 
 static void compare_gp(FILE *f, const void *data, const plot_options *o)
@@ -85,32 +168,10 @@ static void compare_gp(FILE *f, const void *data, const plot_options *o)
     sb_add(&q, "Which strategy? %.*s", (int)strcspn(desc, "\n"), desc);
     for (char *c = q.s; *c; c++)
         if (*c == '\'') *c = ' ';
-    sb_add(&p, "'%s' font ',11'\nset xrange [-0.6:%d.4]\n", q.s, d->n_cmp - 1);
-    sb_add(&p,
-        "set title 'memory per GPU, GiB (dashed: the GPU)'\nset yrange [0:ymax/GiB]\n"
-        "plot 'compare.dat' using ($3/GiB):xtic(2) with boxes lc rgb '#4e79a7', "
-        "hbm/GiB with lines dt 2 lw 2.5 lc rgb '#c00000', "
-        "'' using 0:($3 > ymax ? ymax/GiB*0.93 : $3/GiB):(sprintf('%%.1f', $3/GiB)) with labels offset 0,0.7 "
-        "font ',9'\n");
-    sb_add(&p,
-        "set title 'largest micro-batch (hatched: full recompute)'\n"
-        "set yrange [0:*]\nset boxwidth 0.35\n"
-        "plot 'compare.dat' using ($0-0.18):5 with boxes lc rgb '#59a14f', "
-        "'' using ($0+0.18):6:xtic(2) with boxes fs pattern 4 lc rgb '#59a14f'\nset boxwidth 0.7\n");
-    sb_add(&p,
-        "set title 'fewest GPUs that fit'\nset yrange [0:*]\n"
-        "plot 'compare.dat' using 7:xtic(2) with boxes lc rgb '#f28e2b', '' using 0:7:(sprintf('%%g', $7)) "
-        "with labels offset 0,0.7 font ',9'\n");
-    if (cost)
-        sb_add(&p,
-            "set title 'dollars for the tokens, fastest config'\nset yrange [0:*]\nset format y '%%.2s%%c'\n"
-            "plot 'compare.dat' using 9:xtic(2) with boxes lc rgb '#e15759', '' using 0:9:(sprintf('$%%.3g', "
-            "$9)) with labels offset 0,0.7 font ',9'\n");
-    else
-        sb_add(&p,
-            "set title 'step time of the fastest config, s'\nset yrange [0:*]\n"
-            "plot 'compare.dat' using 8:xtic(2) with boxes lc rgb '#e15759', '' using 0:8:(sprintf('%%.3g', "
-            "$8)) with labels offset 0,0.7 font ',9'\n");
+    /* As much room right of the last bar as left of the first. */
+    sb_add(&p, "'%s' font ',11'\nset xrange [-0.6:%d.6]\n", q.s, d->n_cmp - 1);
+    memory_panel(&p);
+    other_panels(&p, d, cost);
     sb_add(&p, "unset multiplot\n");
     /* A multiplot cannot be replotted: each format draws it whole. */
     plot_options png = *o, svg = *o;

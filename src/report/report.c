@@ -30,9 +30,11 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
     int64_t gpn = scenario_gpus_per_node(s->hw, t), full = t->gpus / gpn, rest = t->gpus % gpn;
     /* Both units, so "--hbm 80GB" reads back as what it is; the real layout, partial node
      * included. */
-    fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB), %lld GPUs = %lld node%s x %lld", s->hw->name,
+    char note[64];
+    fprintf(f, "hardware   %s: %s, %s HBM (%.2f GB%s), %lld GPUs = %lld node%s x %lld", s->hw->name,
         s->hw->gpu_model, units_fmt_bytes(s->hw->hbm_bytes, a, sizeof a), s->hw->hbm_bytes / 1e9,
-        (long long)t->gpus, (long long)full, full == 1 ? "" : "s", (long long)gpn);
+        report_hbm_note(s->hw, note, sizeof note), (long long)t->gpus, (long long)full, full == 1 ? "" : "s",
+        (long long)gpn);
     if (rest) fprintf(f, " + 1 node x %lld", (long long)rest);
     fputc('\n', f);
     char cp[64] = "", ep[32] = "";
@@ -198,7 +200,8 @@ static void time_part(FILE *f, table_part part, const result *r, int n)
         if (t->part != part || !row_shown(t, r, n)) continue;
         fprintf(f, "  %-30s", t->label);
         for (int i = 0; i < n; i++) {
-            if (!r[i].applicable) {
+            /* A strategy that does not fit never runs: it has no cost (the line below says why). */
+            if (!r[i].applicable || (part == PART_COST && !r[i].fits)) {
                 fprintf(f, "%12s", "-");
                 continue;
             }
@@ -207,6 +210,19 @@ static void time_part(FILE *f, table_part part, const result *r, int n)
         }
         fputc('\n', f);
     }
+}
+
+/* The line under the cost that names the strategies without one because they do not fit: in
+ * GPU memory (gpu) or, fitting there, in the host's. Nothing when there is none. */
+static void no_cost_line(FILE *f, const result *r, int n, bool gpu)
+{
+    const char *sep = gpu ? "  - : does not fit in GPU memory (" : "  - : does not fit in host memory (";
+    for (int i = 0; i < n; i++) {
+        if (!r[i].applicable || r[i].fits || r[i].mem.fits_gpu != !gpu) continue;
+        fprintf(f, "%s%s", sep, r[i].strategy->label);
+        sep = ", ";
+    }
+    if (sep[0] == ',') fputs("): no run, no cost\n", f);
 }
 
 static void time_table(FILE *f, const scenario *s, const result *r, int n)
@@ -221,6 +237,8 @@ static void time_table(FILE *f, const scenario *s, const result *r, int n)
         fprintf(f, "Training on %s tokens at $%.2f per GPU-hour\n", units_fmt_short(s->tokens, t, sizeof t),
             s->hw->price_per_gpu_hour);
         time_part(f, PART_COST, r, n);
+        no_cost_line(f, r, n, true);
+        no_cost_line(f, r, n, false);
     }
 }
 
@@ -252,7 +270,7 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
         }
         fputc('\n', f);
     }
-    char hbm[32];
+    char hbm[32], note[64];
     fprintf(f, "  %-30s", "fits?");
     for (int i = 0; i < n; i++) {
         const char *v = !r[i].applicable ? "n/a"
@@ -262,8 +280,9 @@ static void table(FILE *f, const scenario *s, const report_options *o, const res
         fprintf(f, "%12s", v);
     }
     fputc('\n', f);
-    fprintf(f, "GPU memory %s (%s); host RAM per node %s.",
+    fprintf(f, "GPU memory %s (%s%s); host RAM per node %s.",
         units_fmt_bytes(s->hw->hbm_bytes, hbm, sizeof hbm), s->hw->gpu_model,
+        report_hbm_note(s->hw, note, sizeof note),
         units_fmt_bytes(s->hw->host_memory_bytes, buf, sizeof buf));
     for (int i = 0; i < n; i++)
         if (!r[i].applicable) fprintf(f, " %s: %s.", r[i].strategy->label, r[i].why);
@@ -321,6 +340,15 @@ void report_weights(FILE *f, const char *path, const wt_summary *w)
         units_fmt_count(w->scale_elements, a, sizeof a), units_fmt_count(w->scale_bytes, b, sizeof b),
         units_fmt_count(w->buffer_elements, c, sizeof c),
         units_fmt_count(w->extra_layer_params, d, sizeof d));
+}
+
+const char *report_hbm_note(const hardware *hw, char *buf, size_t len)
+{
+    char a[32];
+    buf[0] = '\0';
+    if (hw->profile_hbm_bytes > 0)
+        snprintf(buf, len, "; --hbm, profile %s", units_fmt_bytes(hw->profile_hbm_bytes, a, sizeof a));
+    return buf;
 }
 
 const char *report_offload_name(const training *t)

@@ -33,6 +33,10 @@ int report_estimate(FILE *f, const scenario *sc, const report_options *o, const 
  * config's, one line per dtype, scales, buffers, extra layers. Never fails. */
 void report_weights(FILE *f, const char *path, const wt_summary *w);
 
+/* "" or, when --hbm overrode the profile's HBM, "; --hbm, profile 80.00 GiB" in buf (64 bytes
+ * suffice): what the headers add after the HBM they print. Never fails. */
+const char *report_hbm_note(const hardware *hw, char *buf, size_t len);
+
 /* The offload column of plan and compare tables: "none", "opt cpu", "opt+param nvme". */
 const char *report_offload_name(const training *t);
 

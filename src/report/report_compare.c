@@ -94,8 +94,11 @@ static void table(FILE *f, const scenario *s, const plan_space *sp, const compar
         s->m->params_only ? units_fmt_short(s->pc->total, a, sizeof a) : s->m->name, s->hw->name,
         (long long)s->t->gpus, (long long)scenario_gpus_per_node(s->hw, s->t), (long long)s->t->micro_batch,
         (long long)s->t->seq_len, (long long)s->t->grad_accum, ckpt_name(s->t->checkpointing));
-    fprintf(f, "searches: up to %lld GPUs, global batch %lld sequences; HBM %s per GPU\n\n",
-        (long long)sp->max_gpus, (long long)sp->global_batch, units_fmt_bytes(s->hw->hbm_bytes, b, sizeof b));
+    char note[64];
+    report_hbm_note(s->hw, note, sizeof note);
+    fprintf(f, "searches: up to %lld GPUs, global batch %lld sequences; HBM %s per GPU%s%s%s\n\n",
+        (long long)sp->max_gpus, (long long)sp->global_batch, units_fmt_bytes(s->hw->hbm_bytes, b, sizeof b),
+        note[0] ? " (" : "", note[0] ? note + 2 : "", note[0] ? ")" : "");
     fprintf(f, "  %-34s", "");
     for (int i = 0; i < n; i++) fprintf(f, "%14.13s", r[i].s->label);
     fputc('\n', f);
@@ -152,10 +155,14 @@ static void num_or_null(cJSON *o, const char *key, double v)
         cJSON_AddNumberToObject(o, key, v);
 }
 
-static cJSON *to_json(const compare_row *r, int n)
+static cJSON *to_json(const compare_report *cr)
 {
+    const compare_row *r = cr->rows;
+    int n = cr->n;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
+    /* What was asked, with estimate's keys: model, hardware, training (the given settings). */
+    report_json_context(root, cr->sc, cr->ro);
     cJSON *arr = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; i++) {
         const compare_row *x = &r[i];
@@ -203,44 +210,79 @@ static cJSON *to_json(const compare_row *r, int n)
     return root;
 }
 
+/* Every field of a searched configuration (the fewest-GPU one, the fastest), one CSV column
+ * each, named as report_entry_json's keys after the prefix: what the table's short cell
+ * ("T4P8x4 cpu+") packs. */
+static const char *const config_keys[] = {"gpus", "tp", "pp", "cp", "ep", "virtual_stages", "dp",
+    "micro_batch", "grad_accum", "checkpointing", "sequence_parallel", "offload_optimizer", "offload_params",
+    NULL};
+
+static void config_header(FILE *f, const char *prefix)
+{
+    for (int k = 0; config_keys[k]; k++) fprintf(f, ",%s.%s", prefix, config_keys[k]);
+}
+
+/* t's cells in config_keys' order, or empty cells when there is no such configuration. */
+static void config_cells(FILE *f, const training *t, bool have)
+{
+    if (!have) {
+        for (int k = 0; config_keys[k]; k++) fputc(',', f);
+        return;
+    }
+    const long long w[] = {(long long)t->gpus, (long long)t->tp, (long long)t->pp, (long long)t->cp,
+        (long long)t->ep, (long long)t->virtual_stages, (long long)training_dp(t), (long long)t->micro_batch,
+        (long long)t->grad_accum};
+    for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) fprintf(f, ",%lld", w[k]);
+    fprintf(f, ",%s,%s,%s,%s", ckpt_name(t->checkpointing), t->sequence_parallel ? "true" : "false",
+        offload_name(t->offload_optimizer), offload_name(t->offload_params));
+}
+
+/* v, or an empty cell where it has no value (NAN: does not fit, not asked). */
+static void num_cell(FILE *f, const char *fmt, double v)
+{
+    fputc(',', f);
+    if (!isnan(v)) fprintf(f, fmt, v);
+}
+
 static void csv(FILE *f, const compare_row *r, int n)
 {
-    fprintf(f,
-        "strategy,framework,applicable,fits,memory_bytes.total,max_micro_batch,max_micro_batch_with_"
-        "recompute,"
-        "at_max.step_time_seconds,at_max.tokens_per_second,at_max.mfu,min_gpus,min_gpus_config.tp,min_gpus_"
-        "config.pp,"
-        "best.gpus,best.tp,best.pp,best.step_time_seconds,best.tokens_per_second,best.mfu,cost.dollars,"
-        "savings.against,savings.gpus,savings.memory_bytes,savings.step_seconds,savings.dollars\n");
+    fputs("strategy,framework,applicable,fits,memory_bytes.total,max_micro_batch,max_micro_batch_with_"
+          "recompute,"
+          "at_max.step_time_seconds,at_max.tokens_per_second,at_max.mfu,min_gpus",
+        f);
+    config_header(f, "min_gpus_config");
+    config_header(f, "best");
+    fputs(",best.step_time_seconds,best.tokens_per_second,best.mfu,cost.tokens,cost.seconds,cost.gpu_hours,"
+          "cost.dollars,savings.against,savings.gpus,savings.memory_bytes,savings.step_seconds,savings."
+          "dollars\n",
+        f);
     for (int i = 0; i < n; i++) {
         const compare_row *x = &r[i];
-        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld,", x->s->name, x->fw->name,
+        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld", x->s->name, x->fw->name,
             x->given.applicable ? "true" : "false", x->given.fits ? "true" : "false",
             x->given.applicable ? x->given.mem.total : 0, (long long)x->max_micro_batch,
             (long long)x->max_micro_batch_recompute);
-        if (x->max_micro_batch > 0)
-            fprintf(f, "%.6g,%.6g,%.6g,", x->at_max.step.total, x->at_max.tokens_per_second, x->at_max.mfu);
-        else
-            fprintf(f, ",,,");
-        if (x->min_gpus > 0)
-            fprintf(f, "%lld,%lld,%lld,", (long long)x->min_gpus, (long long)x->min_entry.t.tp,
-                (long long)x->min_entry.t.pp);
-        else
-            fprintf(f, ",,,");
-        if (x->has_best)
-            fprintf(f, "%lld,%lld,%lld,%.6g,%.6g,%.6g,", (long long)x->best.t.gpus, (long long)x->best.t.tp,
-                (long long)x->best.t.pp, x->best.r.step.total, x->best.r.tokens_per_second, x->best.r.mfu);
-        else
-            fprintf(f, ",,,,,,");
-        if (x->has_best && x->best.r.cost.tokens > 0) fprintf(f, "%.0f", x->best.r.cost.dollars);
+        bool at = x->max_micro_batch > 0;
+        num_cell(f, "%.6g", at ? x->at_max.step.total : NAN);
+        num_cell(f, "%.6g", at ? x->at_max.tokens_per_second : NAN);
+        num_cell(f, "%.6g", at ? x->at_max.mfu : NAN);
+        num_cell(f, "%.0f", x->min_gpus > 0 ? (double)x->min_gpus : NAN);
+        config_cells(f, &x->min_entry.t, x->min_gpus > 0);
+        config_cells(f, &x->best.t, x->has_best);
+        num_cell(f, "%.6g", x->has_best ? x->best.r.step.total : NAN);
+        num_cell(f, "%.6g", x->has_best ? x->best.r.tokens_per_second : NAN);
+        num_cell(f, "%.6g", x->has_best ? x->best.r.mfu : NAN);
+        /* The cost of --tokens: empty when not asked, as JSON's null. */
+        bool cost = x->has_best && x->best.r.cost.tokens > 0;
+        num_cell(f, "%.0f", cost ? x->best.r.cost.tokens : NAN);
+        num_cell(f, "%.6g", cost ? x->best.r.cost.seconds : NAN);
+        num_cell(f, "%.6g", cost ? x->best.r.cost.gpu_hours : NAN);
+        num_cell(f, "%.0f", cost ? x->best.r.cost.dollars : NAN);
         fprintf(f, ",%s", x->baseline ? x->baseline->s->name : "");
-        const double sv[4] = {x->saved_gpus, x->saved_memory_bytes, x->saved_step_seconds, x->saved_dollars};
-        for (int k = 0; k < 4; k++) {
-            if (isnan(sv[k]))
-                fprintf(f, ",");
-            else
-                fprintf(f, ",%.6g", sv[k]);
-        }
+        num_cell(f, "%.6g", x->saved_gpus);
+        num_cell(f, "%.6g", x->saved_memory_bytes);
+        num_cell(f, "%.6g", x->saved_step_seconds);
+        num_cell(f, "%.6g", x->saved_dollars);
         fputc('\n', f);
     }
 }
@@ -248,7 +290,7 @@ static void csv(FILE *f, const compare_row *r, int n)
 void report_compare(FILE *f, out_format format, const compare_report *c)
 {
     if (format == FMT_JSON) {
-        cJSON *j = to_json(c->rows, c->n);
+        cJSON *j = to_json(c);
         char *text = j ? cJSON_Print(j) : NULL;
         if (text) {
             fputs(text, f);

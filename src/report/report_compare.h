@@ -15,7 +15,8 @@ typedef struct compare_report {
     const plan_space *sp; /* the fewest-GPU and fastest searches' space */
     const compare_row *rows;
     int n;
-    bool show_framework; /* framework rows (a framework was named, or all) */
+    bool show_framework;      /* framework rows (a framework was named, or all) */
+    const report_options *ro; /* ds_config and --weights notes for JSON's context blocks, or NULL */
 } compare_report;
 
 /* Write the comparison in format: a table (the given settings, the searches, the cost of

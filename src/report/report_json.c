@@ -18,14 +18,28 @@ static cJSON *memory_json(const memory *m)
     return o;
 }
 
-static cJSON *cost_json(const train_cost *c)
+/* v under key, or null when it was not asked for (no --tokens) or has no meaning (the
+ * strategy does not fit: it never runs). */
+static void num_or_null(cJSON *o, const char *key, bool known, double v)
 {
+    if (known)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+/* The "cost" of the token budget: always its keys; tokens null without --tokens, and every
+ * figure null then or when the strategy does not fit. */
+static cJSON *cost_json(const scenario *s, const result *r)
+{
+    const train_cost *c = &r->cost;
+    bool asked = s->tokens > 0, known = asked && r->fits;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "tokens", c->tokens);
-    cJSON_AddNumberToObject(o, "seconds", c->seconds);
-    cJSON_AddNumberToObject(o, "gpu_hours", c->gpu_hours);
-    cJSON_AddNumberToObject(o, "dollars", c->dollars);
-    cJSON_AddNumberToObject(o, "energy_kwh", c->kwh);
+    num_or_null(o, "tokens", asked, s->tokens);
+    num_or_null(o, "seconds", known, c->seconds);
+    num_or_null(o, "gpu_hours", known, c->gpu_hours);
+    num_or_null(o, "dollars", known, c->dollars);
+    num_or_null(o, "energy_kwh", known, c->kwh);
     return o;
 }
 
@@ -128,6 +142,10 @@ static void hardware_json(cJSON *root, const scenario *s)
     cJSON_AddStringToObject(h, "name", s->hw->name);
     cJSON_AddStringToObject(h, "gpu", s->hw->gpu_model);
     cJSON_AddNumberToObject(h, "hbm_bytes", s->hw->hbm_bytes);
+    /* What the profile says, and whether --hbm replaced it (then hbm_bytes is --hbm's). */
+    bool over = s->hw->profile_hbm_bytes > 0;
+    cJSON_AddNumberToObject(h, "profile_hbm_bytes", over ? s->hw->profile_hbm_bytes : s->hw->hbm_bytes);
+    cJSON_AddBoolToObject(h, "hbm_overridden", over);
     cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw->host_memory_bytes);
 }
 
@@ -135,6 +153,8 @@ static void hardware_json(cJSON *root, const scenario *s)
 static void training_json(cJSON *root, const scenario *s, const report_options *op)
 {
     const training *t = s->t;
+    static const report_options none = {0};
+    if (!op) op = &none;
     cJSON *tr = cJSON_AddObjectToObject(root, "training");
     cJSON_AddNumberToObject(tr, "gpus", (double)t->gpus);
     cJSON_AddNumberToObject(tr, "gpus_per_node", (double)scenario_node_size(s->hw, t));
@@ -225,18 +245,23 @@ static cJSON *result_json(const scenario *s, const result *r)
     cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
     cJSON_AddNumberToObject(o, "mfu", r->mfu);
     cJSON_AddNumberToObject(o, "hfu", r->hfu);
-    if (s->tokens > 0) cJSON_AddItemToObject(o, "cost", cost_json(&r->cost));
+    cJSON_AddItemToObject(o, "cost", cost_json(s, r));
     return o;
+}
+
+void report_json_context(cJSON *root, const scenario *s, const report_options *op)
+{
+    model_json(root, s);
+    if (op && op->weights_path && op->weights) checkpoint_json(root, op);
+    hardware_json(root, s);
+    training_json(root, s, op);
 }
 
 cJSON *report_estimate_json(const scenario *s, const report_options *op, const result *r, int n)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    model_json(root, s);
-    if (op->weights_path && op->weights) checkpoint_json(root, op);
-    hardware_json(root, s);
-    training_json(root, s, op);
+    report_json_context(root, s, op);
     cJSON *res = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(res, result_json(s, &r[i]));
     return root;
@@ -262,13 +287,11 @@ cJSON *report_entry_json(const training *t, const result *r)
     cJSON_AddNumberToObject(o, "tokens_per_second", r->tokens_per_second);
     cJSON_AddNumberToObject(o, "mfu", r->mfu);
     cJSON_AddNumberToObject(o, "communication_bytes_per_gpu", r->comm.bytes_total);
-    if (r->cost.tokens > 0) {
-        cJSON_AddNumberToObject(o, "time_to_train_seconds", r->cost.seconds);
-        cJSON_AddNumberToObject(o, "gpu_hours", r->cost.gpu_hours);
-        cJSON_AddNumberToObject(o, "cost_dollars", r->cost.dollars);
-    } else {
-        cJSON_AddNullToObject(o, "cost_dollars");
-    }
+    /* Null when not asked (no --tokens): the same keys either way. */
+    bool asked = r->cost.tokens > 0;
+    num_or_null(o, "time_to_train_seconds", asked, r->cost.seconds);
+    num_or_null(o, "gpu_hours", asked, r->cost.gpu_hours);
+    num_or_null(o, "cost_dollars", asked, r->cost.dollars);
     return o;
 }
 

@@ -16,6 +16,11 @@ struct cJSON;
  * keys). Returns NULL when out of memory. */
 struct cJSON *report_estimate_json(const scenario *s, const report_options *op, const result *r, int n);
 
+/* The blocks that say what was asked, added to root: "model", "checkpoint" (with --weights),
+ * "hardware" and "training" (with op's ds_config notes; op may be NULL). estimate's and
+ * compare's documents share them, keys and all. */
+void report_json_context(struct cJSON *root, const scenario *s, const report_options *op);
+
 /* A configuration and its result as plan and compare write them (stable keys: strategy,
  * framework, gpus, tp, pp, ..., memory_bytes, step_time_seconds, cost_dollars). Returns NULL
  * when out of memory. */

@@ -111,10 +111,14 @@ void report_row_write(FILE *f, const model *m, const hardware *hw, const trainin
             fprintf(f, ",%.0f", v);
     }
     for (int j = 0; j < TAIL_COUNT; j++) {
-        if (json)
-            fprintf(f, ",\"%s\":%.9g", tail_keys[j], valid ? tail[j] : 0);
+        /* The cost (the last column) is empty in CSV, null in JSON, when it was not asked for
+         * (no --tokens) or the configuration does not fit (it never runs). */
+        bool none = j == TAIL_COUNT - 1 && !(valid && r->fits && r->cost.tokens > 0);
+        if (json) fprintf(f, ",\"%s\":", tail_keys[j]);
+        if (none)
+            fputs(json ? "null" : ",", f);
         else
-            fprintf(f, ",%.9g", valid ? tail[j] : 0);
+            fprintf(f, json ? "%.9g" : ",%.9g", valid ? tail[j] : 0);
     }
     fputs(json ? "}\n" : "\n", f);
 }

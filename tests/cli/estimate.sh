@@ -19,8 +19,8 @@ json_check "d['training']['micro_batch'] == 2 and d['training']['grad_accum'] ==
 # step time, communication and cost keys (issue contract)
 json_check "all(set(['compute','communication_exposed','optimizer','bubble','offload','total']) <= set(r['step_time_seconds']) for r in d['results'])" estimate $M --gpus 16 --format json
 json_check "all(r['communication_bytes_per_gpu']['total'] > 0 and 0 < r['mfu'] < 1 and r['tokens_per_second'] > 0 for r in d['results'])" estimate $M --gpus 16 --format json
-json_check "all(abs(r['cost']['gpu_hours'] - r['cost']['seconds'] / 3600 * 16) < 1e-6 * r['cost']['gpu_hours'] and r['cost']['dollars'] > 0 for r in d['results'])" estimate $M --gpus 16 --tokens 1e9 --format json
-json_check "all(abs(r['cost']['dollars'] - r['cost']['gpu_hours'] * 2.5) < 1e-6 * r['cost']['dollars'] for r in d['results'])" estimate $M --gpus 16 --tokens 1e9 --price-per-gpu-hour 2.5 --format json
+json_check "any(r['fits'] for r in d['results']) and all(abs(r['cost']['gpu_hours'] - r['cost']['seconds'] / 3600 * 16) < 1e-6 * r['cost']['gpu_hours'] and r['cost']['dollars'] > 0 for r in d['results'] if r['fits'])" estimate $M --gpus 16 --tokens 1e9 --format json
+json_check "all(abs(r['cost']['dollars'] - r['cost']['gpu_hours'] * 2.5) < 1e-6 * r['cost']['dollars'] for r in d['results'] if r['fits'])" estimate $M --gpus 16 --tokens 1e9 --price-per-gpu-hour 2.5 --format json
 expect 2 "--tokens" -- estimate $M --tokens -5
 
 # CSV: a header and one row per strategy

@@ -68,8 +68,8 @@ expect 3 "empty.json" -- estimate $M --deepspeed $D/empty.json
 # 80000-13) and one for counts (k/M/B/T decimal, Ki/Mi/Gi/Ti binary) ---
 expect 2 "did you mean 80GiB?" -- estimate $M --hbm 80
 expect 2 "ambiguous" -- estimate $M --hbm 80G
-# 80GB = 80e9 B = 74.51 GiB, and the header says both.
-"$Z" estimate $M --hbm 80GB --strategy zero3 >"$out" 2>"$err"; grep -q "74.51 GiB HBM (80.00 GB)" "$out" && ok || bad "--hbm 80GB header: $(sed -n 2p "$out")"
+# 80GB = 80e9 B = 74.51 GiB, and the header says both, and that it replaced the profile's.
+"$Z" estimate $M --hbm 80GB --strategy zero3 >"$out" 2>"$err"; grep -q "74.51 GiB HBM (80.00 GB; --hbm, profile 80.00 GiB)" "$out" && ok || bad "--hbm 80GB header: $(sed -n 2p "$out")"
 json_check "d['training']['seq_len'] == 8192" estimate $M --seq-len 8Ki --strategy zero3 --format json
 json_check "d['training']['seq_len'] == 8192" estimate $M --seq-len 8k --strategy zero3 --format json
 json_check "d['training']['seq_len'] == 1048576" estimate $M --seq-len 1M --gpus 64 --cp 64 --strategy zero3 --format json

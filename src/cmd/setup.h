@@ -27,6 +27,7 @@ typedef struct setup {
     char model_path[4096];
     char hw_path[4096];
     char ds_path[4096];
+    char model_used[256], hw_used[256]; /* the catalog entry a loosely written name matched ("": as given) */
     const strategy *chosen[STRATEGY_MAX + 1]; /* NULL-terminated strategies to evaluate */
     out_format format;
     bool explain;

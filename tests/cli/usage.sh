@@ -29,7 +29,30 @@ expect 2 "seq-len 2048 (the default) is longer than gpt2's learned position tabl
 expect 0 "" -- estimate --model gpt2 --gpus 8 --seq-len 1024
 # TP splits a Mamba-2 mixer's heads and groups (Megatron-Core's MambaMixer asserts it): 8 groups
 expect 2 "--tp 16 does not divide the model's Mamba-2 heads (64) and groups (8)" -- estimate --model nemotron-3-nano-30b-a3b --gpus 64 --tp 16
-expect 2 "" -- list
+# list alone: both catalogs, the models then the hardware profiles
+"$Z" list >"$out" 2>"$err" && grep -q "^llama-3-8b " "$out" && grep -q "^h100-80gb " "$out" &&
+    [ "$(grep -n "^llama-3-8b " "$out" | cut -d: -f1)" -lt "$(grep -n "^h100-80gb " "$out" | cut -d: -f1)" ] &&
+    ok || bad "zerosim list: not both catalogs, models first: $(head -c 300 "$err")"
+expect 2 "expected 'models', 'hardware' or 'families'" -- list gpus
+# catalog names written as people write them: any case, any separators, the Hub's org/ and
+# repository name (the entry's source); the entry used is said on stderr
+for n in Llama-3-8B llama3-8b LLAMA_3_8B meta-llama/Meta-Llama-3-8B; do
+    expect 0 "note: --model $n: using the catalog's llama-3-8b" -- estimate --model $n --gpus 8
+    grep -q "^model  *llama-3-8b: 8,030,261,248 parameters" "$out" && ok || bad "--model $n: $(head -2 "$out")"
+done
+expect 0 "note: --hardware H100_80GB: using the catalog's h100-80gb" -- estimate $M --hardware H100_80GB --gpus 8
+expect 0 "note: --model Qwen/Qwen3-8B: using the catalog's qwen3-8b" -- estimate --model Qwen/Qwen3-8B --gpus 8
+"$Z" estimate $M --gpus 8 >"$out" 2>"$err" && [ ! -s "$err" ] && ok || bad "exact catalog name: stderr $(cat "$err")"
+expect 3 'unknown hardware profile "h100": did you mean h100-80gb, h100-nvl-94gb or h100-pcie-80gb?' -- estimate $M --hardware h100
+expect 3 'unknown model "llama-3-7b": did you mean llama-2-7b, llama-3-70b or llama-3-8b?' -- estimate --model llama-3-7b
+expect 3 'unknown model "frobnicate" (not a file' -- estimate --model frobnicate
+expect 3 "nope/x.json: cannot open" -- estimate --model nope/x.json
+# a directory: a Hugging Face checkpoint folder's config.json, else said plainly
+mkdir -p "$W/ckpt" "$W/empty" && cp models/llama-3-8b.json "$W/ckpt/config.json"
+expect 0 "" -- estimate --model "$W/ckpt" --gpus 8
+grep -q "8,030,261,248 parameters" "$out" && ok || bad "--model DIR: $(head -2 "$out")"
+expect 3 "$W/empty is a directory without config.json" -- estimate --model "$W/empty"
+expect 3 "is a directory, not a hardware profile" -- estimate $M --hardware "$W/empty"
 expect 2 "--compat" -- estimate $M --compat vllm
 
 # bad input files: exit 3, message names the file and the field

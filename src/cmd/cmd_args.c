@@ -6,8 +6,18 @@
 
 int cmd_take_setup(void *ctx, int id, const char *value, zs_error *err)
 {
-    if (id == CLI_POSITIONAL) return zs_fail(err, ZS_ERR_USAGE, "unexpected argument (see --help)");
-    return setup_take(ctx, id, value, err);
+    setup *s = ctx;
+    /* One positional argument is the model (zerosim estimate llama-3-8b); --model then is one
+     * too many, as is a second positional. */
+    if (id == CLI_POSITIONAL && (s->model_arg || s->params > 0))
+        return zs_fail(
+            err, ZS_ERR_USAGE, "unexpected argument \"%.120s\" (the model is given; see --help)", value);
+    if (id == CLI_POSITIONAL) {
+        s->model_arg = value;
+        s->model_positional = true;
+        return ZS_OK;
+    }
+    return setup_take(s, id, value, err);
 }
 
 void cmd_weights_warn(const char *cmd, const setup *s)

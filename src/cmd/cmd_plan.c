@@ -20,7 +20,7 @@
 static void usage(FILE *f, const cli_opt *plan_only)
 {
     fprintf(f,
-        "usage: zerosim plan (--model NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
+        "usage: zerosim plan ([--model] NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
         "Search strategy (DDP, ZeRO-1/2/3), offload, TP, PP (and interleaving), micro-batch,\n"
         "gradient accumulation, activation checkpointing and GPU count in whole nodes; keep what\n"
         "fits; rank by step time, cost or throughput. Precision, optimizer, sequence length and\n"

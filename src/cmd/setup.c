@@ -181,7 +181,12 @@ void setup_init(setup *s)
 int setup_take(setup *s, int id, const char *v, zs_error *err)
 {
     switch (id) {
-    case OPT_MODEL: s->model_arg = v; return ZS_OK;
+    case OPT_MODEL:
+        if (s->model_positional)
+            return zs_fail(err, ZS_ERR_USAGE, "--model %.120s: the model was already given as \"%.120s\"", v,
+                s->model_arg);
+        s->model_arg = v;
+        return ZS_OK;
     case OPT_WEIGHTS: s->weights_arg = v; return ZS_OK;
     case OPT_STRICT: s->strict = true; return ZS_OK;
     case OPT_HARDWARE: s->hw_arg = v; return ZS_OK;

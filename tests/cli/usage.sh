@@ -47,6 +47,17 @@ expect 3 'unknown hardware profile "h100": did you mean h100-80gb, h100-nvl-94gb
 expect 3 'unknown model "llama-3-7b": did you mean llama-2-7b, llama-3-70b or llama-3-8b?' -- estimate --model llama-3-7b
 expect 3 'unknown model "frobnicate" (not a file' -- estimate --model frobnicate
 expect 3 "nope/x.json: cannot open" -- estimate --model nope/x.json
+# the model as the one positional argument, for every command that takes --model
+for c in estimate compare plan sweep; do
+    "$Z" $c --model llama-3-8b --gpus 8 --format json >"$W/by_flag" 2>&1
+    expect 0 "" -- $c llama-3-8b --gpus 8 --format json
+    cmp -s "$out" "$W/by_flag" && ok || bad "zerosim $c llama-3-8b: not what --model llama-3-8b gives"
+done
+expect 0 "" -- estimate Llama-3-8B --gpus 8
+expect 2 '--model gpt2: the model was already given as "llama-3-8b"' -- estimate llama-3-8b --model gpt2
+expect 2 'unexpected argument "gpt2" (the model is given' -- estimate --model llama-3-8b gpt2
+expect 2 'unexpected argument "gpt2" (the model is given' -- estimate --params 7e9 gpt2
+expect 2 'unknown chart "llama-3-8b" (.*); for a model, use --model llama-3-8b' -- plot llama-3-8b
 # a directory: a Hugging Face checkpoint folder's config.json, else said plainly
 mkdir -p "$W/ckpt" "$W/empty" && cp models/llama-3-8b.json "$W/ckpt/config.json"
 expect 0 "" -- estimate --model "$W/ckpt" --gpus 8

@@ -75,6 +75,11 @@ expect 3 "missing_hidden.json: missing field \"hidden_size\"" -- estimate --mode
 expect 3 "negative.json: field \"hidden_size\"" -- estimate --model $D/negative.json
 expect 3 "nonnumeric.json: field \"hidden_size\": expected a number" -- estimate --model $D/nonnumeric.json
 expect 3 "absurd_layers.json: field \"num_hidden_layers\"" -- estimate --model $D/absurd_layers.json
+# past JSON's exact integers: the value as written and model_validate's range, not +-2^53
+expect 3 'huge_layers.json: field "num_hidden_layers": 18446744073709551616 is out of range (expected 1 to 100000)' -- estimate --model $D/huge_layers.json
+expect 3 'absurd_layers.json: field "num_hidden_layers": 1e+300 is out of range (expected 1 to 100000)' -- estimate --model $D/absurd_layers.json
+# experts without their top-k: the field is missing, not 0
+expect 3 'moe_no_topk.json: field "num_experts_per_tok" is missing: an MoE config (8 experts) needs the experts per token' -- estimate --model $D/moe_no_topk.json
 expect 3 "heads_not_dividing.json: field \"num_attention_heads\"" -- estimate --model $D/heads_not_dividing.json
 expect 3 "unknown_type.json: field \"model_type\": \"mamba\"" -- estimate --model $D/unknown_type.json
 expect 3 "array.json: expected a JSON object" -- estimate --model $D/array.json

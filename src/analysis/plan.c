@@ -100,6 +100,35 @@ typedef struct plan_job {
     plan_result part;
 } plan_job;
 
+/* Whether a comes before b in the search's own order of dimensions. */
+static bool earlier(const training *a, const training *b)
+{
+    const int64_t x[] = {a->gpus, a->tp, a->cp, a->pp, a->virtual_stages, a->micro_batch, a->checkpointing,
+        a->offload_optimizer, a->offload_params, a->ep};
+    const int64_t y[] = {b->gpus, b->tp, b->cp, b->pp, b->virtual_stages, b->micro_batch, b->checkpointing,
+        b->offload_optimizer, b->offload_params, b->ep};
+    for (size_t k = 0; k < sizeof x / sizeof x[0]; k++)
+        if (x[k] != y[k]) return x[k] < y[k];
+    return strcmp(framework_of(a)->name, framework_of(b)->name) < 0;
+}
+
+/* Count n refusals by rule (a format string, compared by address), keeping the first
+ * configuration it refused; rules past PLAN_RULES are not counted. */
+static void count_refusal(plan_result *out, const char *rule, const training *t, uint64_t n)
+{
+    for (int k = 0; k < out->n_rules; k++)
+        if (out->rule[k] == rule) {
+            out->refused[k] += n;
+            /* the smallest configuration, so the example does not depend on the threads */
+            if (earlier(t, &out->rule_t[k])) out->rule_t[k] = *t;
+            return;
+        }
+    if (out->n_rules == PLAN_RULES) return;
+    out->rule[out->n_rules] = rule;
+    out->rule_t[out->n_rules] = *t;
+    out->refused[out->n_rules++] = n;
+}
+
 /* One configuration under each framework searched, for every strategy searched. */
 static void try_config(plan_job *job, training *t)
 {
@@ -110,7 +139,11 @@ static void try_config(plan_job *job, training *t)
         if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
         sim_input in;
         zs_error ignore = {.quiet = true};
-        if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) continue;
+        if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) {
+            count_refusal(out, ignore.rule, t, 1);
+            continue;
+        }
+        out->prepared++;
         for (int si = 0; strategies[si]; si++) {
             if (!sp->strategies[si]) continue;
             /* Combinations no strategy offers are not counted as tried. */
@@ -242,6 +275,8 @@ static void merge(plan_result *out, const plan_result *p, int top_n)
 {
     out->evaluated += p->evaluated;
     out->feasible += p->feasible;
+    out->prepared += p->prepared;
+    for (int k = 0; k < p->n_rules; k++) count_refusal(out, p->rule[k], &p->rule_t[k], p->refused[k]);
     for (int si = 0; strategies[si]; si++) {
         if (p->min_gpus[si] &&
             (!out->min_gpus[si] || p->min_gpus[si] < out->min_gpus[si] ||

@@ -45,6 +45,8 @@ typedef struct plan_entry {
                      model's error), ties go to the faster step */
 } plan_entry;
 
+#define PLAN_RULES 8 /* refusal rules counted apart; the rest are not */
+
 /* What a search found. */
 typedef struct plan_result {
     plan_entry *top; /* best first, at most top_n (heap; plan_result_free) */
@@ -55,6 +57,13 @@ typedef struct plan_result {
     plan_entry min_entry[STRATEGY_MAX]; /* the best configuration at min_gpus (where non-zero) */
     uint64_t evaluated;                 /* configurations evaluated */
     uint64_t feasible;                  /* of which fit in memory and met the constraints */
+    /* Configurations sim_prepare refused, by rule (zs_error.rule), the most common first
+     * after plan_search; each with the first configuration it refused, to say it in words
+     * (plan_refusals). prepared: those it accepted (once per framework, not per strategy). */
+    uint64_t prepared, refused[PLAN_RULES];
+    const char *rule[PLAN_RULES];
+    training rule_t[PLAN_RULES];
+    int n_rules;
 } plan_result;
 
 /* Progress callback: called now and then with done/total; may be NULL. */
@@ -118,6 +127,12 @@ void plan_suggest(const scenario *sc, char *buf, size_t len);
 int plan_search_rounded(const scenario *sc, plan_space *sp, int top_n, bool round_batch, plan_progress cb,
     void *ctx, plan_result *out, zs_error *err);
 
+/* When nothing fits: when one rule refused more of the configurations searched than any other
+ * reason (more than were accepted), "94% of the 2,040 configurations searched were refused:
+ * RULE'S MESSAGE" into buf (its message for the first configuration it refused); else "".
+ * Never fails. */
+void plan_refusals(const scenario *sc, const plan_result *pr, char *buf, size_t len);
+
 /* What plan_what_would_fit found. */
 typedef enum {
     PLAN_HINT_BUDGET,    /* a budget or deadline is set: drop it to see what fits at all */
@@ -129,6 +144,7 @@ typedef enum {
 typedef struct plan_hint {
     plan_hint_kind kind;
     plan_entry entry; /* the first configuration that fits (MORE_GPUS, OFFLOAD) */
+    char refused[320]; /* plan_refusals: the rule that refused most of the search, or "" */
 } plan_hint;
 
 /* When a search of sp found nothing: search on, in doubling GPU ranges up to 4096 (only the

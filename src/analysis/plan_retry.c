@@ -2,7 +2,12 @@
  * divides, say what would fit when nothing does, and the largest-model grid. */
 #include "analysis/plan.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "core/sim.h"
+#include "core/units.h"
 
 /* Batches near n, nearest first, that have ever more factors of two: n rounded to a multiple
  * of 2, 4, 8, ... (ties to the smaller). Returns how many were written. */
@@ -102,4 +107,24 @@ int plan_max_model_grid(const scenario *sc, const plan_space *sp, const int64_t 
         }
     }
     return ZS_OK;
+}
+
+void plan_refusals(const scenario *sc, const plan_result *pr, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    uint64_t total = pr->prepared;
+    int top = -1;
+    for (int k = 0; k < pr->n_rules; k++) {
+        total += pr->refused[k];
+        if (top < 0 || pr->refused[k] > pr->refused[top]) top = k;
+    }
+    if (top < 0 || pr->refused[top] <= pr->prepared) return;
+    /* The rule's message for the first configuration it refused, formatted now, once. */
+    sim_input in;
+    zs_error err = {0};
+    if (!sim_prepare(&in, sc->m, sc->pc, sc->hw, &pr->rule_t[top], &err) || !err.msg[0]) return;
+    char a[32];
+    snprintf(buf, len, "%.0f%% of the %s configurations searched were refused: %s",
+        floor(100.0 * (double)pr->refused[top] / (double)total), units_fmt_count((double)total, a, sizeof a),
+        err.msg);
 }

@@ -6,13 +6,30 @@
 
 int cmd_take_setup(void *ctx, int id, const char *value, zs_error *err)
 {
-    if (id == CLI_POSITIONAL) return zs_fail(err, ZS_ERR_USAGE, "unexpected argument (see --help)");
-    return setup_take(ctx, id, value, err);
+    setup *s = ctx;
+    /* One positional argument is the model (zerosim estimate llama-3-8b); --model then is one
+     * too many, as is a second positional. */
+    if (id == CLI_POSITIONAL && (s->model_arg || s->params > 0))
+        return zs_fail(
+            err, ZS_ERR_USAGE, "unexpected argument \"%.120s\" (the model is given; see --help)", value);
+    if (id == CLI_POSITIONAL) {
+        s->model_arg = value;
+        s->model_positional = true;
+        return ZS_OK;
+    }
+    return setup_take(s, id, value, err);
 }
 
 void cmd_weights_warn(const char *cmd, const setup *s)
 {
     char line[1024];
+    /* A name matched loosely (Llama-3-8B, h100-80GB): which catalog entry was used. */
+    if (s->model_used[0])
+        fprintf(stderr, "zerosim %s: note: --model %s: using the catalog's %s\n", cmd, s->model_arg,
+            s->model_used);
+    if (s->hw_used[0])
+        fprintf(
+            stderr, "zerosim %s: note: --hardware %s: using the catalog's %s\n", cmd, s->hw_arg, s->hw_used);
     /* The model loader's notes, a line each: a warning when the counts are approximate (an
      * unknown model_type read as a generic decoder), else a note (defaults, vision towers). */
     const char *p = s->notes.text;

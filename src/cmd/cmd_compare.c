@@ -13,7 +13,7 @@
 static void usage(FILE *f, const cli_opt *compare_only)
 {
     fprintf(f,
-        "usage: zerosim compare (--model NAME|FILE | --params COUNT) [--hardware H] [--gpus N] [options]\n\n"
+        "usage: zerosim compare ([--model] NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
         "One column per strategy (and per framework with --framework all): memory per GPU at the\n"
         "given settings, the largest micro-batch that fits (with and without recomputation) and\n"
         "the speed there, the fewest GPUs with which it fits at all, the fastest configuration up\n"

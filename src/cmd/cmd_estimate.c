@@ -12,7 +12,7 @@
 static void usage(FILE *f, const cli_opt *estimate_only)
 {
     fprintf(f,
-        "usage: zerosim estimate (--model NAME|FILE | --params COUNT) [options]\n\n"
+        "usage: zerosim estimate ([--model] NAME|FILE | --params COUNT) [options]\n\n"
         "Memory per GPU, component by component, for DDP and ZeRO stages 1-3, and whether\n"
         "it fits on the hardware. Exit status: 0 computed, 1 nothing fits, 2 usage, 3 bad input.\n\n"
         "Options:\n");

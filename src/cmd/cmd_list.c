@@ -14,10 +14,11 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: zerosim list models|hardware|families\n\n"
+        "usage: zerosim list [models|hardware|families]\n\n"
         "The model catalog (family, total and active parameters, layers, hidden size and the layer\n"
         "pattern: each class of block as its count, token mixer and MLP), the hardware profiles, or\n"
-        "the model_type families a config.json may name.\n");
+        "the model_type families a config.json may name; without an argument, the models and then\n"
+        "the hardware profiles.\n");
 }
 
 /* The layer pattern from the counted block classes (never from the family): "36 DeltaNet+MoE,
@@ -153,6 +154,13 @@ int cmd_list(int argc, char **argv)
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         return 0;
+    }
+    if (argc == 1) {
+        /* Both catalogs, models first: what a name given to --model or --hardware may be. */
+        int rm = list("models");
+        printf("\n");
+        int rh = list("hardware");
+        return rm ? rm : rh;
     }
     if (argc != 2 || (strcmp(argv[1], "models") != 0 && strcmp(argv[1], "hardware") != 0))
         return cmd_error(

@@ -20,7 +20,7 @@
 static void usage(FILE *f, const cli_opt *plan_only)
 {
     fprintf(f,
-        "usage: zerosim plan (--model NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
+        "usage: zerosim plan ([--model] NAME|FILE | --params COUNT) [--hardware H] [options]\n\n"
         "Search strategy (DDP, ZeRO-1/2/3), offload, TP, PP (and interleaving), micro-batch,\n"
         "gradient accumulation, activation checkpointing and GPU count in whole nodes; keep what\n"
         "fits; rank by step time, cost or throughput. Precision, optimizer, sequence length and\n"
@@ -142,7 +142,10 @@ static int search_and_report(const setup *s, const scenario *sc, plan_space *sp,
     /* What would fit, for the table only: it searches on, up to 4096 GPUs. */
     plan_hint hint;
     bool hinted = s->format == FMT_TABLE && pr.n_top == 0;
-    if (hinted) plan_what_would_fit(sc, sp, &hint);
+    if (hinted) {
+        plan_what_would_fit(sc, sp, &hint);
+        plan_refusals(sc, &pr, hint.refused, sizeof hint.refused);
+    }
     plan_report rep = {sc, sp, &pr, asked, sp->frameworks[0] != NULL, hinted ? &hint : NULL};
     report_plan(stdout, s->format, &rep);
     int rc = pr.n_top ? 0 : ZS_ERR_NOFIT;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "io/catalog.h"
 #include "report/plot.h"
 #include "io/runs.h"
 #include "cmd/setup.h"
@@ -88,7 +89,12 @@ static int take(void *ctx, int id, const char *v, zs_error *err)
                 if (plot_chart_help(c))
                     at += snprintf(
                         names + at, sizeof names - (size_t)at, "%s%s", at ? ", " : "", plot_chart_name(c));
-            return zs_fail(err, ZS_ERR_USAGE, "unknown chart \"%.120s\" (%s)", v, names);
+            /* plot's positionals are charts: a model named there belongs in --model */
+            char path[4096];
+            zs_error quiet = {.quiet = true};
+            bool is_model = catalog_resolve("models", v, path, sizeof path, &quiet) == ZS_OK;
+            return zs_fail(err, ZS_ERR_USAGE, "unknown chart \"%.120s\" (%s)%s%.120s", v, names,
+                is_model ? "; for a model, use --model " : "", is_model ? v : "");
         }
         a->want[k] = a->any = true;
         return ZS_OK;

@@ -29,7 +29,7 @@ static void usage(FILE *f, const cli_opt *sweep_only)
 {
     char sweepable_names[1024];
     fprintf(f,
-        "usage: zerosim sweep (--model M | --params P) [--hardware H] [FLAG LIST|RANGE ...] [--format "
+        "usage: zerosim sweep ([--model] M | --params P) [--hardware H] [FLAG LIST|RANGE ...] [--format "
         "csv|json]\n\n"
         "Evaluate every combination of the listed values and write one row per configuration and\n"
         "strategy (CSV, or JSON lines with --format json), columns named like estimate's JSON keys.\n"

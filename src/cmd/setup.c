@@ -34,46 +34,72 @@ typedef struct own_opt {
 } own_opt;
 
 static const own_opt own_opts[] = {
-    {{"model", "NAME|FILE", "catalog model or a HF config.json / zerosim model JSON", .id = OPT_MODEL},
+    {{.name = "model",
+         .arg = "NAME|FILE",
+         .help = "catalog model or a HF config.json / zerosim model JSON",
+         .id = OPT_MODEL},
         OPT_GPUS, NULL},
-    {{"weights", "PATH",
-         "with --model: a safetensors checkpoint (file, folder, index.json) counted against it",
+    {{.name = "weights",
+         .arg = "PATH",
+         .help = "with --model: a safetensors checkpoint (file, folder, index.json) counted against it",
          .id = OPT_WEIGHTS},
         OPT_GPUS, NULL},
-    {{"strict", NULL,
-         "refuse a config whose model_type zerosim does not know (default: a generic decoder, with a "
-         "warning)",
+    {{.name = "strict",
+         .arg = NULL,
+         .help = "refuse a config whose model_type zerosim does not know (default: a generic decoder, with a "
+                 "warning)",
          .id = OPT_STRICT},
         OPT_GPUS, NULL},
-    {{"params", "COUNT", "a bare parameter count instead of a model (model states only), e.g. 7e9",
+    {{.name = "params",
+         .arg = "COUNT",
+         .help = "a bare parameter count instead of a model (model states only), e.g. 7e9",
          .id = OPT_PARAMS},
         OPT_GPUS, NULL},
-    {{"largest-layer-params", "COUNT", "largest layer's parameters with --params (ZeRO-3 gathers it whole)",
+    {{.name = "largest-layer-params",
+         .arg = "COUNT",
+         .help = "largest layer's parameters with --params (ZeRO-3 gathers it whole)",
          .id = OPT_LARGEST},
         OPT_GPUS, NULL},
-    {{"hardware", "NAME|FILE", "hardware profile (default a100-80gb)", .id = OPT_HARDWARE}, OPT_GPUS, NULL},
-    {{"hbm", "SIZE", "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)",
+    {{.name = "hardware",
+         .arg = "NAME|FILE",
+         .help = "hardware profile (default a100-80gb)",
+         .id = OPT_HARDWARE},
+        OPT_GPUS, NULL},
+    {{.name = "hbm",
+         .arg = "SIZE",
+         .help = "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)",
          .id = OPT_HBM},
         OPT_GPUS, NULL},
-    {{"strategy", "S", "|all, or a comma list (default all)", .id = OPT_STRATEGY}, OPT_SHARD_GROUP,
-        strategy_names},
-    {{"framework", "F", " (plan: also all); default generic, deepspeed with --deepspeed",
+    {{.name = "strategy", .arg = "S", .help = "|all, or a comma list (default all)", .id = OPT_STRATEGY},
+        OPT_SHARD_GROUP, strategy_names},
+    {{.name = "framework",
+         .arg = "F",
+         .help = " (plan: also all); default generic, deepspeed with --deepspeed",
          .id = OPT_FRAMEWORK},
         OPT_SHARD_GROUP, framework_names},
-    {{"decoder-seq-len", "N",
-         "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
+    {{.name = "decoder-seq-len",
+         .arg = "N",
+         .help = "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
          .id = OPT_DEC_SEQ},
         OPT_ACCUM, NULL},
-    {{"deepspeed", "FILE", "read a DeepSpeed ds_config.json (flags given explicitly win)",
+    {{.name = "deepspeed",
+         .arg = "FILE",
+         .help = "read a DeepSpeed ds_config.json (flags given explicitly win)",
          .id = OPT_DEEPSPEED},
         OPT_REDUCE_BUCKET, NULL},
-    {{"tokens", "COUNT", "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy",
+    {{.name = "tokens",
+         .arg = "COUNT",
+         .help = "training budget, e.g. 300e9: adds time, GPU-hours, dollars, energy",
          .id = OPT_TOKENS},
         0, NULL},
-    {{"price-per-gpu-hour", "USD", "price override (default: the hardware profile's)", .id = OPT_PRICE}, 0,
+    {{.name = "price-per-gpu-hour",
+         .arg = "USD",
+         .help = "price override (default: the hardware profile's)",
+         .id = OPT_PRICE},
+        0, NULL},
+    {{.name = "format", .arg = "F", .help = " (default table)", .id = OPT_FORMAT}, 0, setup_format_names},
+    {{.name = "explain", .arg = NULL, .help = "print the formulas and byte table used", .id = OPT_EXPLAIN}, 0,
         NULL},
-    {{"format", "F", " (default table)", .id = OPT_FORMAT}, 0, setup_format_names},
-    {{"explain", NULL, "print the formulas and byte table used", .id = OPT_EXPLAIN}, 0, NULL},
 };
 
 #define N_OWN (sizeof own_opts / sizeof own_opts[0])
@@ -97,7 +123,7 @@ static void add_own(cli_opt *table, size_t n, size_t k)
 static void add_flag(cli_opt *table, size_t n, int id)
 {
     const flag_desc *d = training_flag(id);
-    table[n] = (cli_opt){d->name, d->arg, d->help, .id = id};
+    table[n] = (cli_opt){.name = d->name, .arg = d->arg, .help = d->help, .id = id};
     if (d->kind != FLAG_CHOICE) return;
     char names[160];
     flag_choice_names(d->choices, d->listed, names, sizeof names);
@@ -155,7 +181,12 @@ void setup_init(setup *s)
 int setup_take(setup *s, int id, const char *v, zs_error *err)
 {
     switch (id) {
-    case OPT_MODEL: s->model_arg = v; return ZS_OK;
+    case OPT_MODEL:
+        if (s->model_positional)
+            return zs_fail(err, ZS_ERR_USAGE, "--model %.120s: the model was already given as \"%.120s\"", v,
+                s->model_arg);
+        s->model_arg = v;
+        return ZS_OK;
     case OPT_WEIGHTS: s->weights_arg = v; return ZS_OK;
     case OPT_STRICT: s->strict = true; return ZS_OK;
     case OPT_HARDWARE: s->hw_arg = v; return ZS_OK;
@@ -396,7 +427,9 @@ int setup_finish(setup *s, zs_error *err)
 {
     if (choose_strategies(s, err)) return err->code;
     if (check_model_flags(s, err)) return err->code;
-    if (catalog_resolve("hardware", s->hw_arg, s->hw_path, sizeof s->hw_path, err)) return err->code;
+    if (catalog_resolve_named(
+            "hardware", s->hw_arg, s->hw_path, sizeof s->hw_path, s->hw_used, sizeof s->hw_used, err))
+        return err->code;
     if (hardware_load(s->hw_path, &s->hw, err)) return err->code;
     if (s->hbm_override > 0) {
         s->hw.profile_hbm_bytes = s->hw.hbm_bytes;
@@ -405,7 +438,8 @@ int setup_finish(setup *s, zs_error *err)
     if (s->price >= 0) s->hw.price_per_gpu_hour = s->price;
 
     if (s->model_arg) {
-        if (catalog_resolve("models", s->model_arg, s->model_path, sizeof s->model_path, err))
+        if (catalog_resolve_named("models", s->model_arg, s->model_path, sizeof s->model_path, s->model_used,
+                sizeof s->model_used, err))
             return err->code;
         if (model_load_ex(s->model_path, s->strict, &s->m, &s->notes, err)) return err->code;
     } else {

@@ -27,6 +27,7 @@ typedef struct setup {
     char model_path[4096];
     char hw_path[4096];
     char ds_path[4096];
+    char model_used[256], hw_used[256]; /* the catalog entry a loosely written name matched ("": as given) */
     const strategy *chosen[STRATEGY_MAX + 1]; /* NULL-terminated strategies to evaluate */
     out_format format;
     bool explain;
@@ -34,6 +35,7 @@ typedef struct setup {
     const char *model_arg, *hw_arg, *ds_arg, *strategy_arg, *framework_arg;
     const char *weights_arg;      /* --weights: a safetensors checkpoint, checked against --model */
     wt_summary weights;           /* what it holds, compared with pc (when weights_arg) */
+    bool model_positional;        /* the model was the command's positional argument */
     bool strict;                  /* --strict: refuse a model_type zerosim does not know */
     model_notes notes;            /* what loading the model used or left out (printed by the command) */
     bool all_frameworks;          /* --framework all (plan): every real framework */

@@ -9,6 +9,7 @@ int zs_fail(zs_error *err, int code, const char *fmt, ...)
 {
     if (!err) return code;
     err->code = code;
+    err->rule = fmt; /* a pointer, no text: plan counts its refusals by rule at no cost */
     if (err->quiet) {
         /* formatting is most of what a refused configuration costs in plan's search */
         err->msg[0] = '\0';

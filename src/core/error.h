@@ -21,6 +21,7 @@ typedef struct zs_error {
     int code;      /* one of the ZS_ERR_* values; ZS_OK when clear */
     char msg[512]; /* one line, no trailing newline */
     bool quiet;    /* the caller wants only the code (plan's search): no message is formatted */
+    const char *rule; /* the last failure's format string: which rule refused, even when quiet */
 } zs_error;
 
 /* Record an error (printf-style message). Returns code, so callers can `return zs_fail(...)`.

@@ -204,43 +204,87 @@ static int model_tensors(const model *m, const param_counts *pc, bool layer, int
     return n <= max ? n : -1;
 }
 
+/* The range of each checked field, by its HF name (the values are model_validate's, in the
+ * same order). */
+static const struct {
+    const char *field;
+    int64_t min, max;
+} field_bounds[] = {
+    {"hidden_size", 1, 1000000},
+    {"num_hidden_layers", 1, 100000},
+    {"num_attention_heads", 1, 100000},
+    {"num_key_value_heads", 1, 100000},
+    {"head_dim", 1, 100000},
+    {"intermediate_size", 1, 10000000},
+    {"vocab_size", 1, 100000000},
+    {"max_position_embeddings", 1, 100000000},
+    {"num_local_experts", 0, 100000},
+    {"num_experts_per_tok", 0, 100000},
+    {"moe_intermediate_size", 0, 10000000},
+    {"shared_expert_intermediate_size", 0, 10000000},
+    {"q_lora_rank", 0, 1000000},
+    {"kv_lora_rank", 0, 1000000},
+    {"qk_nope_head_dim", 0, 100000},
+    {"qk_rope_head_dim", 0, 100000},
+    {"v_head_dim", 0, 100000},
+    {"sliding_window", 0, 100000000},
+    {"relative_attention_num_buckets", 0, 100000},
+    {"num_nextn_predict_layers", 0, 1000},
+    {"num_layers (encoder)", 0, 100000},
+    {"layers with experts", 0, 100000},
+    {"layers with sliding-window attention", 0, 100000},
+};
+
+#define N_FIELD_BOUNDS (sizeof field_bounds / sizeof field_bounds[0])
+
+bool model_field_bounds(const char *field, int64_t *min, int64_t *max)
+{
+    for (size_t k = 0; k < N_FIELD_BOUNDS; k++)
+        if (strcmp(field_bounds[k].field, field) == 0) {
+            *min = field_bounds[k].min;
+            *max = field_bounds[k].max;
+            return true;
+        }
+    return false;
+}
+
 /* Range checks in a table: each field, its bounds, and its HF name for messages. */
 int model_validate(const model *m, zs_error *err)
 {
     if (m->params_only) return ZS_OK;
-    const struct {
-        const char *field;
-        int64_t value, min, max;
-    } f[] = {
-        {"hidden_size", m->hidden_size, 1, 1000000},
-        {"num_hidden_layers", m->num_layers, 1, 100000},
-        {"num_attention_heads", m->num_heads, 1, 100000},
-        {"num_key_value_heads", m->num_kv_heads, 1, 100000},
-        {"head_dim", m->head_dim, 1, 100000},
-        {"intermediate_size", m->intermediate_size, 1, 10000000},
-        {"vocab_size", m->vocab_size, 1, 100000000},
-        {"max_position_embeddings", m->max_positions, 1, 100000000},
-        {"num_local_experts", m->num_experts, 0, 100000},
-        {"num_experts_per_tok", m->experts_per_token, 0, 100000},
-        {"moe_intermediate_size", m->moe_intermediate_size, 0, 10000000},
-        {"shared_expert_intermediate_size", m->shared_intermediate_size, 0, 10000000},
-        {"q_lora_rank", m->q_lora_rank, 0, 1000000},
-        {"kv_lora_rank", m->kv_lora_rank, 0, 1000000},
-        {"qk_nope_head_dim", m->qk_nope_dim, 0, 100000},
-        {"qk_rope_head_dim", m->qk_rope_dim, 0, 100000},
-        {"v_head_dim", m->v_head_dim, 0, 100000},
-        {"sliding_window", m->sliding_window, 0, 100000000},
-        {"relative_attention_num_buckets", m->rel_buckets, 0, 100000},
-        {"num_nextn_predict_layers", m->mtp_layers, 0, 1000},
-        /* Upper bounds are num_layers, which plan_max_model scales: model_blocks clamps. */
-        {"num_layers (encoder)", m->encoder_layers, 0, 100000},
-        {"layers with experts", m->moe_layers, 0, 100000},
-        {"layers with sliding-window attention", m->sliding_layers, 0, 100000},
+    /* Upper bounds of the last three are num_layers, which plan_max_model scales: model_blocks
+     * clamps. */
+    const int64_t value[] = {
+        m->hidden_size,
+        m->num_layers,
+        m->num_heads,
+        m->num_kv_heads,
+        m->head_dim,
+        m->intermediate_size,
+        m->vocab_size,
+        m->max_positions,
+        m->num_experts,
+        m->experts_per_token,
+        m->moe_intermediate_size,
+        m->shared_intermediate_size,
+        m->q_lora_rank,
+        m->kv_lora_rank,
+        m->qk_nope_dim,
+        m->qk_rope_dim,
+        m->v_head_dim,
+        m->sliding_window,
+        m->rel_buckets,
+        m->mtp_layers,
+        m->encoder_layers,
+        m->moe_layers,
+        m->sliding_layers,
     };
-    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
-        if (f[k].value < f[k].min || f[k].value > f[k].max)
+    _Static_assert(sizeof value / sizeof value[0] == N_FIELD_BOUNDS, "a value per bounded field");
+    for (size_t k = 0; k < N_FIELD_BOUNDS; k++)
+        if (value[k] < field_bounds[k].min || value[k] > field_bounds[k].max)
             return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %lld is out of range (expected %lld to %lld)",
-                f[k].field, (long long)f[k].value, (long long)f[k].min, (long long)f[k].max);
+                field_bounds[k].field, (long long)value[k], (long long)field_bounds[k].min,
+                (long long)field_bounds[k].max);
     if (m->num_heads % m->num_kv_heads != 0)
         return zs_fail(err, ZS_ERR_INPUT,
             "field \"num_key_value_heads\": %lld does not divide num_attention_heads %lld",

@@ -271,6 +271,10 @@ double model_seq_scale(const model *m, block_kind kind);
  * ZS_ERR_INPUT naming the field and what was expected. */
 int model_validate(const model *m, zs_error *err);
 
+/* The range model_validate accepts for a field, by its HF name ("num_hidden_layers": 1 to
+ * 100000): true with *min and *max set, or false for a field it does not bound. Never fails. */
+bool model_field_bounds(const char *field, int64_t *min, int64_t *max);
+
 /* Count parameters exactly. `small_threshold` is ZeRO-3's persistence threshold in elements
  * (DeepSpeed default 1e5); pass 0 to skip that part. Fails (ZS_ERR_INPUT) only when the model
  * does not validate. Pure: no I/O. */

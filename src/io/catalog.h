@@ -12,6 +12,18 @@
  * ./<kind>. Fails with ZS_ERR_INPUT naming the name and the catalog searched. */
 int catalog_resolve(const char *kind, const char *name, char *out, size_t len, zs_error *err);
 
+/* catalog_resolve, and more forgiving of names: a directory is read as a Hugging Face
+ * checkpoint folder (its config.json; fails naming the folder when it has none); a name that
+ * is no file and no entry is compared with the entries case-insensitively, without separators
+ * (- _ . space) and without an "org/" prefix, and for models also with the repository each
+ * entry's "source" or "_name_or_path" names (meta-llama/Meta-Llama-3-8B: llama-3-8b). When
+ * exactly one entry matches, its path is written to out and its name to used (ulen bytes;
+ * used may be NULL); used is "" when the name was found as given. Otherwise fails with
+ * ZS_ERR_INPUT, suggesting up to 3 entries: those the name begins (h100: h100-80gb,
+ * h100-nvl-94gb, h100-pcie-80gb), else the nearest by edit distance. */
+int catalog_resolve_named(
+    const char *kind, const char *name, char *out, size_t len, char *used, size_t ulen, zs_error *err);
+
 /* The catalog directory for `kind` (first that exists) into out; fails with ZS_ERR_INPUT. */
 int catalog_dir(const char *kind, char *out, size_t len, zs_error *err);
 

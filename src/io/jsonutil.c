@@ -142,6 +142,21 @@ int json_load_object(const char *path, cJSON **root, zs_error *err)
     return ZS_OK;
 }
 
+const char *json_number_text(double x, char *buf, size_t len)
+{
+    /* A whole number in full (18446744073709551616, not 1.84467e+19); else the shortest
+     * form that reads back as x. */
+    if (isfinite(x) && x == floor(x) && fabs(x) < 1e21) {
+        snprintf(buf, len, "%.0f", x);
+        return buf;
+    }
+    for (int digits = 6; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, x);
+        if (!isfinite(x) || strtod(buf, NULL) == x) break;
+    }
+    return buf;
+}
+
 int json_get_number(
     const cJSON *obj, const char *key, double min, double max, double *out, bool *present, zs_error *err)
 {
@@ -161,9 +176,12 @@ int json_get_number(
     } else {
         return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected a number", key);
     }
-    if (!isfinite(x) || x < min || x > max)
-        return zs_fail(
-            err, ZS_ERR_INPUT, "field \"%s\": %g is out of range (expected %g to %g)", key, x, min, max);
+    if (!isfinite(x) || x < min || x > max) {
+        char a[48], b[48], c[48];
+        return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %s is out of range (expected %s to %s)", key,
+            json_number_text(x, a, sizeof a), json_number_text(min, b, sizeof b),
+            json_number_text(max, c, sizeof c));
+    }
     *out = x;
     if (present) *present = true;
     return ZS_OK;

@@ -34,6 +34,10 @@ int json_last_key_wins(cJSON *node);
 int json_get_number(
     const cJSON *obj, const char *key, double min, double max, double *out, bool *present, zs_error *err);
 
+/* x as it would be written: a whole number in full (18446744073709551616), else the shortest
+ * text that reads back as x; into buf (len bytes, 32 are enough), returned. Never fails. */
+const char *json_number_text(double x, char *buf, size_t len);
+
 /* Like json_get_number, but the value must be a whole number. */
 int json_get_int(
     const cJSON *obj, const char *key, int64_t min, int64_t max, int64_t *out, bool *present, zs_error *err);

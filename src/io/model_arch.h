@@ -87,7 +87,11 @@ int fam_gemma4(const cJSON *j, const arch *a, model *m, zs_error *err);
 int fam_generic(const cJSON *j, const arch *a, model *m, zs_error *err);
 
 /* Helpers the family hooks share (model_family.c). */
+/* A whole number at key, read with wide bounds (model_validate checks the real ones); a value
+ * past them fails naming key, the value as written and field's range (model_field_bounds;
+ * read_int: key's own). */
 int read_int(const cJSON *j, const char *key, int64_t *out, zs_error *err);
+int read_int_as(const cJSON *j, const char *key, const char *field, int64_t *out, zs_error *err);
 int64_t count_layer_types(const cJSON *j, const char *what);
 int read_pattern(const cJSON *j, model *m, int64_t pattern, zs_error *err);
 

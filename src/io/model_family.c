@@ -1,6 +1,7 @@
 /* model_family.c -- the classic families' own config keys (sliding windows, MoE layouts, MLA, T5). */
 #include "io/model_arch.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +19,27 @@ int64_t count_layer_types(const cJSON *j, const char *what)
     return n;
 }
 
-int read_int(const cJSON *j, const char *key, int64_t *out, zs_error *err)
+int read_int_as(const cJSON *j, const char *key, const char *field, int64_t *out, zs_error *err)
 {
     bool have;
-    return json_get_int(j, key, -JSON_BIG, JSON_BIG, out, &have, err);
+    /* Wide bounds here (model_validate applies the real ones), but a value past them is
+     * refused now: said with the real range when there is one, and the value as written. */
+    if (!json_get_int(j, key, -JSON_BIG, JSON_BIG, out, &have, err)) return ZS_OK;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+    double x = cJSON_IsNumber(v) ? v->valuedouble : cJSON_IsString(v) ? strtod(v->valuestring, NULL) : 0;
+    if (!(fabs(x) > (double)JSON_BIG)) return err->code;
+    int64_t lo, hi;
+    char t[48];
+    json_number_text(x, t, sizeof t);
+    if (model_field_bounds(field, &lo, &hi))
+        return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %s is out of range (expected %lld to %lld)", key, t,
+            (long long)lo, (long long)hi);
+    return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %s is out of range (too large for a count)", key, t);
+}
+
+int read_int(const cJSON *j, const char *key, int64_t *out, zs_error *err)
+{
+    return read_int_as(j, key, key, out, err);
 }
 
 /* Mistral, Mixtral, Phi-3, StarCoder2: a sliding_window (when not null) applies to every

@@ -11,6 +11,9 @@
 
 /* HF spells the same quantity differently per model type. */
 static const char *const K_HIDDEN[] = {"hidden_size", "n_embd", "n_embed", "d_model", NULL};
+/* The keys that give the experts each token is routed to (the families' own names too). */
+static const char *const K_TOPK[] = {
+    "num_experts_per_tok", "experts_per_token", "top_k_experts", "moe_k", NULL};
 static const char *const K_LAYERS[] = {"num_hidden_layers", "n_layer", "n_layers", "num_layers", NULL};
 static const char *const K_HEADS[] = {"num_attention_heads", "n_head", "n_heads", "num_heads", NULL};
 static const char *const K_FFN[] = {"intermediate_size", "n_inner", "ffn_hidden_size", NULL};
@@ -27,9 +30,8 @@ static int get_int_alias(const cJSON *j, const char *const *keys, int64_t *out, 
         if (!required) return ZS_OK;
         return zs_fail(err, ZS_ERR_INPUT, "missing field \"%s\" (a positive whole number)", keys[0]);
     }
-    bool have;
     /* Wide bounds here; model_validate applies the real ranges with the HF field name. */
-    return json_get_int(j, k, -JSON_BIG, JSON_BIG, out, &have, err);
+    return read_int_as(j, k, keys[0], out, err);
 }
 
 static int parse_enum(
@@ -326,9 +328,8 @@ static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err
         return err->code;
     if (arch_sizes(j, a, m, err) || arch_shape(j, a, m, err)) return err->code;
     if (a->moe) {
-        if (json_get_int(j, "num_local_experts", -JSON_BIG, JSON_BIG, &m->num_experts, &have, err))
-            return err->code;
-        if (json_get_int(j, "num_experts_per_tok", -JSON_BIG, JSON_BIG, &m->experts_per_token, &have, err))
+        if (read_int(j, "num_local_experts", &m->num_experts, err) ||
+            read_int(j, "num_experts_per_tok", &m->experts_per_token, err))
             return err->code;
         m->moe_layers = m->num_layers; /* Mixtral: every MLP is experts; families refine */
     }
@@ -340,6 +341,12 @@ static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err
         m->moe_intermediate_size = m->shared_intermediate_size = 0;
         m->shared_expert_gate = m->router_bias = false;
     }
+    /* Experts without the number each token is routed to: the key is missing, not 0. */
+    if (m->num_experts > 0 && m->moe_layers > 0 && m->experts_per_token == 0 && !json_first_key(j, K_TOPK))
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"num_experts_per_tok\" is missing: an MoE config (%lld experts) needs the experts per "
+            "token",
+            (long long)m->num_experts);
     if (json_get_number(j, "capacity_factor", 0, 1000, &m->capacity_factor, &have, err)) return err->code;
     if (json_get_number(j, "decoder_seq_ratio", 0, 1000, &m->decoder_seq_ratio, &have, err)) return err->code;
     for (const char *const *k = K_DROPOUT; *k; k++) {

@@ -98,9 +98,12 @@ static void table(FILE *f, const plan_report *rp)
     if (pr->n_top == 0) {
         char hint[256] = "";
         if (rp->hint) hint_text(rp->hint, hint, sizeof hint);
-        fprintf(f, "Nothing fits%s%s%s.\n",
+        /* The rule that refused most configurations first: that is the reason, the hint a way
+         * around it. */
+        const char *refused = rp->hint ? rp->hint->refused : "";
+        fprintf(f, "Nothing fits%s%s%s%s%s.\n",
             sp->budget_dollars > 0 || sp->deadline_seconds > 0 ? " within the budget/deadline" : "",
-            hint[0] ? "; " : "", hint);
+            refused[0] ? ": " : "", refused, hint[0] ? "; " : "", hint);
     } else {
         header(f, tokens, show_fw);
         for (int k = 0; k < pr->n_top; k++) print_entry(f, k + 1, &pr->top[k], tokens, show_fw);

@@ -29,7 +29,41 @@ expect 2 "seq-len 2048 (the default) is longer than gpt2's learned position tabl
 expect 0 "" -- estimate --model gpt2 --gpus 8 --seq-len 1024
 # TP splits a Mamba-2 mixer's heads and groups (Megatron-Core's MambaMixer asserts it): 8 groups
 expect 2 "--tp 16 does not divide the model's Mamba-2 heads (64) and groups (8)" -- estimate --model nemotron-3-nano-30b-a3b --gpus 64 --tp 16
-expect 2 "" -- list
+# list alone: both catalogs, the models then the hardware profiles
+"$Z" list >"$out" 2>"$err" && grep -q "^llama-3-8b " "$out" && grep -q "^h100-80gb " "$out" &&
+    [ "$(grep -n "^llama-3-8b " "$out" | cut -d: -f1)" -lt "$(grep -n "^h100-80gb " "$out" | cut -d: -f1)" ] &&
+    ok || bad "zerosim list: not both catalogs, models first: $(head -c 300 "$err")"
+expect 2 "expected 'models', 'hardware' or 'families'" -- list gpus
+# catalog names written as people write them: any case, any separators, the Hub's org/ and
+# repository name (the entry's source); the entry used is said on stderr
+for n in Llama-3-8B llama3-8b LLAMA_3_8B meta-llama/Meta-Llama-3-8B; do
+    expect 0 "note: --model $n: using the catalog's llama-3-8b" -- estimate --model $n --gpus 8
+    grep -q "^model  *llama-3-8b: 8,030,261,248 parameters" "$out" && ok || bad "--model $n: $(head -2 "$out")"
+done
+expect 0 "note: --hardware H100_80GB: using the catalog's h100-80gb" -- estimate $M --hardware H100_80GB --gpus 8
+expect 0 "note: --model Qwen/Qwen3-8B: using the catalog's qwen3-8b" -- estimate --model Qwen/Qwen3-8B --gpus 8
+"$Z" estimate $M --gpus 8 >"$out" 2>"$err" && [ ! -s "$err" ] && ok || bad "exact catalog name: stderr $(cat "$err")"
+expect 3 'unknown hardware profile "h100": did you mean h100-80gb, h100-nvl-94gb or h100-pcie-80gb?' -- estimate $M --hardware h100
+expect 3 'unknown model "llama-3-7b": did you mean llama-2-7b, llama-3-70b or llama-3-8b?' -- estimate --model llama-3-7b
+expect 3 'unknown model "frobnicate" (not a file' -- estimate --model frobnicate
+expect 3 "nope/x.json: cannot open" -- estimate --model nope/x.json
+# the model as the one positional argument, for every command that takes --model
+for c in estimate compare plan sweep; do
+    "$Z" $c --model llama-3-8b --gpus 8 --format json >"$W/by_flag" 2>&1
+    expect 0 "" -- $c llama-3-8b --gpus 8 --format json
+    cmp -s "$out" "$W/by_flag" && ok || bad "zerosim $c llama-3-8b: not what --model llama-3-8b gives"
+done
+expect 0 "" -- estimate Llama-3-8B --gpus 8
+expect 2 '--model gpt2: the model was already given as "llama-3-8b"' -- estimate llama-3-8b --model gpt2
+expect 2 'unexpected argument "gpt2" (the model is given' -- estimate --model llama-3-8b gpt2
+expect 2 'unexpected argument "gpt2" (the model is given' -- estimate --params 7e9 gpt2
+expect 2 'unknown chart "llama-3-8b" (.*); for a model, use --model llama-3-8b' -- plot llama-3-8b
+# a directory: a Hugging Face checkpoint folder's config.json, else said plainly
+mkdir -p "$W/ckpt" "$W/empty" && cp models/llama-3-8b.json "$W/ckpt/config.json"
+expect 0 "" -- estimate --model "$W/ckpt" --gpus 8
+grep -q "8,030,261,248 parameters" "$out" && ok || bad "--model DIR: $(head -2 "$out")"
+expect 3 "$W/empty is a directory without config.json" -- estimate --model "$W/empty"
+expect 3 "is a directory, not a hardware profile" -- estimate $M --hardware "$W/empty"
 expect 2 "--compat" -- estimate $M --compat vllm
 
 # bad input files: exit 3, message names the file and the field
@@ -41,6 +75,11 @@ expect 3 "missing_hidden.json: missing field \"hidden_size\"" -- estimate --mode
 expect 3 "negative.json: field \"hidden_size\"" -- estimate --model $D/negative.json
 expect 3 "nonnumeric.json: field \"hidden_size\": expected a number" -- estimate --model $D/nonnumeric.json
 expect 3 "absurd_layers.json: field \"num_hidden_layers\"" -- estimate --model $D/absurd_layers.json
+# past JSON's exact integers: the value as written and model_validate's range, not +-2^53
+expect 3 'huge_layers.json: field "num_hidden_layers": 18446744073709551616 is out of range (expected 1 to 100000)' -- estimate --model $D/huge_layers.json
+expect 3 'absurd_layers.json: field "num_hidden_layers": 1e+300 is out of range (expected 1 to 100000)' -- estimate --model $D/absurd_layers.json
+# experts without their top-k: the field is missing, not 0
+expect 3 'moe_no_topk.json: field "num_experts_per_tok" is missing: an MoE config (8 experts) needs the experts per token' -- estimate --model $D/moe_no_topk.json
 expect 3 "heads_not_dividing.json: field \"num_attention_heads\"" -- estimate --model $D/heads_not_dividing.json
 expect 3 "unknown_type.json: field \"model_type\": \"mamba\"" -- estimate --model $D/unknown_type.json
 expect 3 "array.json: expected a JSON object" -- estimate --model $D/array.json

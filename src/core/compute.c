@@ -175,27 +175,30 @@ static void flops_step(
      * half the score matrix), as the compute time does: counting the full matrix (PaLM's 12 L H
      * Q T) while timing half of it would put MFU above 1 when attention dominates (a 1M-token
      * context). HFU adds the recomputed FLOPs in the same convention, so HFU >= MFU. */
-    double again;
+    double again, again_full;
     switch (recompute_of(t)) {
     case RECOMPUTE_FULL:
         f->recompute_mb = f->fwd_mb - head;
         again = f->matmul + attn_exec - head_tok;
+        again_full = f->matmul + f->attention - head_tok;
         break;
     case RECOMPUTE_OPS:
         f->recompute_mb = 0.5 * blocks_mm;
-        again = 0.5 * (f->matmul - head_tok);
+        again = again_full = 0.5 * (f->matmul - head_tok);
         break;
     case RECOMPUTE_ATTENTION:
         f->recompute_mb = f->attn_fwd_mb;
         again = attn_exec;
+        again_full = f->attention;
         break;
-    default: f->recompute_mb = again = 0; break;
+    default: f->recompute_mb = again = again_full = 0; break;
     }
     double m_acc = (double)t->grad_accum;
     /* Frozen weights have no weight-gradient GEMM: their FLOPs count twice, not three times. */
     f->model_step = (3 * (f->matmul + attn_exec) - frozen) * tokens_mb * m_acc / mp;
     f->model_step_full = (3 * (f->matmul + f->attention) - frozen) * tokens_mb * m_acc / mp;
     f->hw_step = f->model_step + again * tokens_mb * m_acc / mp;
+    f->hw_step_full = f->model_step_full + again_full * tokens_mb * m_acc / mp;
 }
 
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)

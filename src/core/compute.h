@@ -19,6 +19,7 @@ typedef struct flops {
                                count it: tflops_per_gpu, to compare with those tables */
     double hw_step;         /* per GPU per step: model_step plus recomputed FLOPs, counted the same
                                way (the HFU numerator) */
+    double hw_step_full;    /* the same with attention counted whole (published HFU tables) */
     double fwd_mb;          /* per GPU per micro-batch: forward, executed */
     double bwd_mb;          /* backward, executed (2 x forward) */
     double recompute_mb;    /* recomputed forward (full) or attention scores (selective) */

@@ -47,6 +47,9 @@ typedef struct result {
                                  PaLM appendix B and Megatron/NeMo's published tables count it */
     double mfu;               /* model FLOPs utilisation, attention counted as computed (causal:
                                  half), as the compute time counts it: 0 < mfu <= hfu < 1 */
+    double mfu_published;     /* MFU and HFU with attention counted whole (PaLM appendix B), the
+                                 convention of published MFU/HFU tables: validate compares these */
+    double hfu_published;
     double hfu;               /* hardware FLOPs utilisation: recompute counted */
     train_cost cost;
     bool has_interval;       /* the profile had fitted uncertainties */

@@ -347,6 +347,7 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
         memset(&r->step, 0, sizeof r->step);
         memset(&r->cost, 0, sizeof r->cost);
         r->tokens_per_second = r->tflops_per_gpu = r->mfu = r->hfu = 0;
+        r->mfu_published = r->hfu_published = 0;
         return false;
     }
     memory_states(in, s->shards, &r->mem);
@@ -375,6 +376,8 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     r->tflops_per_gpu = in->fl.model_step_full / step / 1e12;
     r->mfu = in->fl.model_step / step / in->peak;
     r->hfu = in->fl.hw_step / step / in->peak;
+    r->mfu_published = in->fl.model_step_full / step / in->peak;
+    r->hfu_published = in->fl.hw_step_full / step / in->peak;
     memset(&r->cost, 0, sizeof r->cost);
     r->has_interval = false;
     r->step_lo = r->step_hi = step;

@@ -224,6 +224,7 @@ static int transfer(const hub_ref *r, fetch *f, long *status, zs_error *err)
     if (!c) return (curl_global_cleanup(), zs_fail(err, ZS_ERR_NOMEM, "out of memory starting libcurl"));
     struct curl_slist *hdr = NULL;
     const char *tok = getenv("HF_TOKEN");
+    if (tok && tok[strcspn(tok, "\r\n")]) tok = NULL; /* a line break would forge headers: not sent */
     if (tok && *tok) {
         snprintf(auth, sizeof auth, "Authorization: Bearer %s", tok);
         hdr = curl_slist_append(hdr, auth);

@@ -54,7 +54,8 @@ expect 3 "is not in the Hugging Face cache" -- estimate --model zs-test/local@no
 # a path that exists on disk still wins over the Hub id it looks like
 mkdir -p "$W/cwd/zs-test/local"
 sed 's/"num_hidden_layers": 4/"num_hidden_layers": 6/' "$cfg" >"$W/cwd/zs-test/local/config.json"
-(cd "$W/cwd" && "$Zabs" estimate --model zs-test/local $G) >"$out" 2>"$err"
+root=$(pwd)
+(cd "$W/cwd" && ZEROSIM_DATA=${ZEROSIM_DATA:-$root} "$Zabs" estimate --model zs-test/local $G) >"$out" 2>"$err"
 grep -q '"layers":[[:space:]]*6,' "$out" && ok || bad "a folder zs-test/local on disk did not win: $(head -c 300 "$err")"
 
 # --- (b) downloads from a stand-in Hub on the loopback -------------------------------------
@@ -93,6 +94,10 @@ json_check "$same" estimate --model zs-test/noheader $G
 expect 3 "zs-test/gated: gated or private: accept the license on the Hub or set HF_TOKEN" -- estimate --model zs-test/gated $G
 HF_TOKEN=wrong && export HF_TOKEN
 expect 3 "gated or private" -- estimate --model zs-test/gated $G
+# a token with a line break would forge headers: it is not sent
+HF_TOKEN=$(printf 'sekret\r\nX-Forged: 1')
+expect 3 "gated or private" -- estimate --model zs-test/gated $G
+grep -q "X-Forged" "$W/port.log" && bad "a token with a line break was sent" || ok
 HF_TOKEN=sekret
 json_check "$same" estimate --model zs-test/gated $G
 grep -q "^/zs-test/gated/resolve/main/config.json Bearer sekret$" "$W/port.log" && ok || bad "HF_TOKEN was not sent"

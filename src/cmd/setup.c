@@ -6,11 +6,13 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/catalog.h"
 #include "core/finetune.h"
 #include "core/framework.h"
 #include "io/hardware_json.h"
+#include "io/hub.h"
 #include "io/model_json.h"
 #include "io/safetensors.h"
 #include "core/units.h"
@@ -423,6 +425,32 @@ static int refuse_idle_flags(const setup *s, zs_error *err)
     return ZS_OK;
 }
 
+/* --model: a path that exists, else a Hub id "org/name[@revision]" from the Hugging Face cache,
+ * else a catalog entry (a plain id only: a revision asks for that commit's config), else the
+ * Hub's config.json downloaded into the cache unless HF_HUB_OFFLINE. */
+static int resolve_model(setup *s, zs_error *err)
+{
+    hub_ref r;
+    const char *name = s->model_arg;
+    if (!hub_parse(name, &r) || access(name, F_OK) == 0)
+        return catalog_resolve_named(
+            "models", name, s->model_path, sizeof s->model_path, s->model_used, sizeof s->model_used, err);
+    char cache[4096];
+    if (hub_cache_dir(cache, sizeof cache, err)) return err->code;
+    s->model_used[0] = '\0';
+    if (hub_cached(&r, cache, s->model_path, sizeof s->model_path)) return ZS_OK;
+    if (!strchr(name, '@')) {
+        zs_error quiet = {.quiet = true};
+        if (catalog_resolve_named("models", name, s->model_path, sizeof s->model_path, s->model_used,
+                sizeof s->model_used, &quiet) == ZS_OK)
+            return ZS_OK;
+    }
+    if (hub_offline())
+        return zs_fail(
+            err, ZS_ERR_INPUT, "%s is not in the Hugging Face cache (%s) and HF_HUB_OFFLINE=1", name, cache);
+    return hub_download(&r, cache, s->model_path, sizeof s->model_path, err);
+}
+
 int setup_finish(setup *s, zs_error *err)
 {
     if (choose_strategies(s, err)) return err->code;
@@ -438,9 +466,7 @@ int setup_finish(setup *s, zs_error *err)
     if (s->price >= 0) s->hw.price_per_gpu_hour = s->price;
 
     if (s->model_arg) {
-        if (catalog_resolve_named("models", s->model_arg, s->model_path, sizeof s->model_path, s->model_used,
-                sizeof s->model_used, err))
-            return err->code;
+        if (resolve_model(s, err)) return err->code;
         if (model_load_ex(s->model_path, s->strict, &s->m, &s->notes, err)) return err->code;
     } else {
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);

@@ -22,8 +22,8 @@ FUZZ_TARGETS := model hardware dsconfig nccl harness runs units grid safetensors
 # a UBSan finding must stop the run, or the fuzzer would not record it.
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O1 -g -MMD -MP -Isrc \
-                $(shell pkg-config --cflags libcjson gsl 2>/dev/null)
-FUZZ_LDLIBS  := $(shell pkg-config --libs libcjson gsl 2>/dev/null) -lm
+                $(shell pkg-config --cflags libcjson gsl libcurl 2>/dev/null)
+FUZZ_LDLIBS  := $(shell pkg-config --libs libcjson gsl libcurl 2>/dev/null) -lm
 FUZZ_Q       := $(if $(filter 1,$(V)),,@)
 
 FUZZ_LIB_SRC := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))) \

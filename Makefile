@@ -37,16 +37,25 @@ Q := @
 endif
 
 # src/ is grouped by layer, each folder including only the ones before it (tests/arch.sh):
-# core (the pure model), io (files), analysis (searches and fits over the core), report, cmd.
-LAYERS   := core io analysis report cmd
-# Library: everything but main.c and the command files, so tests link it without a main.
-LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
+# core (the pure model), io (files), analysis (searches and fits over the core), report, cmd,
+# api (the library's request interface).
+LAYERS   := core io analysis report cmd api
+# Library: everything but main.c, the command files and the API, so tests link it without a main.
+LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c src/api/%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := src/cmd/main.c $(wildcard src/cmd/cmd_*.c)
+API_SRC  := $(wildcard src/api/*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/fixture_hw.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
+API_OBJ  := $(API_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/perf/bench_sim.d
+# The shared library (libzerosim.so, for the C API and the Python package): the same sources
+# but main.c, compiled again position-independent under $(BUILD)/pic, exporting only zs_*.
+SO_SRC   := $(LIB_SRC) $(filter-out src/cmd/main.c,$(CMD_SRC)) $(API_SRC)
+SO_OBJ   := $(SO_SRC:%.c=$(BUILD)/pic/%.o)
+SHLIB    := $(BUILD)/libzerosim.so
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
+            $(BUILD)/tests/perf/bench_sim.d
 
 ZEROSIM  := zerosim
 ifneq ($(SANITIZER),)
@@ -54,13 +63,22 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: all deps demo test test-unit test-cli test-sanitize bench valgrind clean
-all: $(ZEROSIM)
+.PHONY: all deps demo test test-unit test-cli test-python test-sanitize bench valgrind clean
+all: $(ZEROSIM) $(if $(SANITIZER),,$(SHLIB))
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC PIC  $<")
+	$(Q)$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(SHLIB): $(SO_OBJ)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -shared -fPIC -Wl,-soname,libzerosim.so -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libzerosim.a: $(LIB_OBJ)
 	$(Q)$(AR) rcs $@ $^
@@ -69,7 +87,8 @@ $(ZEROSIM): $(CMD_OBJ) $(BUILD)/libzerosim.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(UNIT): $(TEST_OBJ) $(BUILD)/libzerosim.a
+# The unit suites link the commands and the API too (test_api calls zs_call).
+$(UNIT): $(TEST_OBJ) $(filter-out $(BUILD)/src/cmd/main.o,$(CMD_OBJ)) $(API_OBJ) $(BUILD)/libzerosim.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

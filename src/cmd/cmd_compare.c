@@ -75,6 +75,7 @@ int cmd_compare(int argc, char **argv)
     int any = 0;
     for (int k = 0; k < n; k++) any += rows[k].min_gpus > 0 || rows[k].given.fits;
     report_options ro = setup_report_options(&s);
+    ro.notes = cmd_errs();
     report_compare(
         cmd_out(), s.format, &(compare_report){&sc, &sp, rows, n, s.t.framework || s.all_frameworks, &ro});
     free(rows);

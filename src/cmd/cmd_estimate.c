@@ -78,6 +78,7 @@ int cmd_estimate(int argc, char **argv)
         return cmd_error("estimate", ZS_ERR_USAGE, msg);
     }
     report_options ro = setup_report_options(&s);
+    ro.notes = cmd_errs();
     if (report_estimate(cmd_out(), &sc, &ro, r, n))
         return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
     if (!fits) {

@@ -543,7 +543,7 @@ scenario setup_scenario(const setup *s)
 report_options setup_report_options(const setup *s)
 {
     return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted,
-        s->ds_notes, s->ds.ignored, s->ds.filled, s->weights_arg, s->weights_arg ? &s->weights : NULL};
+        s->ds_notes, s->ds.ignored, s->ds.filled, s->weights_arg, s->weights_arg ? &s->weights : NULL, NULL};
 }
 
 const cli_opt *setup_merge_options(

@@ -3,6 +3,7 @@
 #   make            build ./zerosim
 #   make demo       install dependencies, build, run the default estimate
 #   make test       install dependencies, build, run every test normally and under ASan+UBSan
+#   make test-python  the Python package (src/python) over build/libzerosim.so
 #   make bench      the simulator's own speed benchmark
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
 #   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
@@ -117,7 +118,7 @@ demo: deps
 # Every step's output goes through tests/total.sh, whose last line totals every suite.
 test: deps
 	$(MAKE) --no-print-directory all
-	@sh tests/total.sh build/test.log "$(MAKE) --no-print-directory test-unit test-cli" \
+	@sh tests/total.sh build/test.log "$(MAKE) --no-print-directory test-unit test-cli test-python" \
 	  "$(MAKE) --no-print-directory test-bench" "$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)" \
 	  "$(MAKE) --no-print-directory test-sanitize"
 
@@ -134,6 +135,10 @@ CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/c
 test-cli: $(ZEROSIM)
 	sh tests/arch.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
+
+# The Python package (src/python/zerosim) over the shared library, against the CLI's JSON.
+test-python: $(SHLIB) $(ZEROSIM)
+	ZEROSIM=$(ZEROSIM) ZEROSIM_LIB=$(CURDIR)/$(SHLIB) python3 tests/python/run.py
 
 # The sanitized pass: unit suites, CLI and plot scripts, the zerobench harness test, and the
 # replay of every fuzz regression input.

@@ -3,6 +3,7 @@
 #   make            build ./zerosim
 #   make demo       install dependencies, build, run the default estimate
 #   make test       install dependencies, build, run every test normally and under ASan+UBSan
+#   make test-python  the Python package (src/python) over build/libzerosim.so
 #   make bench      the simulator's own speed benchmark
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
 #   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
@@ -37,16 +38,25 @@ Q := @
 endif
 
 # src/ is grouped by layer, each folder including only the ones before it (tests/arch.sh):
-# core (the pure model), io (files), analysis (searches and fits over the core), report, cmd.
-LAYERS   := core io analysis report cmd
-# Library: everything but main.c and the command files, so tests link it without a main.
-LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
+# core (the pure model), io (files), analysis (searches and fits over the core), report, cmd,
+# api (the library's request interface).
+LAYERS   := core io analysis report cmd api
+# Library: everything but main.c, the command files and the API, so tests link it without a main.
+LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c src/api/%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := src/cmd/main.c $(wildcard src/cmd/cmd_*.c)
+API_SRC  := $(wildcard src/api/*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/fixture_hw.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
+API_OBJ  := $(API_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/perf/bench_sim.d
+# The shared library (libzerosim.so, for the C API and the Python package): the same sources
+# but main.c, compiled again position-independent under $(BUILD)/pic, exporting only zs_*.
+SO_SRC   := $(LIB_SRC) $(filter-out src/cmd/main.c,$(CMD_SRC)) $(API_SRC)
+SO_OBJ   := $(SO_SRC:%.c=$(BUILD)/pic/%.o)
+SHLIB    := $(BUILD)/libzerosim.so
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
+            $(BUILD)/tests/perf/bench_sim.d
 
 ZEROSIM  := zerosim
 ifneq ($(SANITIZER),)
@@ -54,13 +64,22 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: all deps demo test test-unit test-cli test-sanitize bench valgrind clean
-all: $(ZEROSIM)
+.PHONY: all deps demo test test-unit test-cli test-python test-sanitize bench valgrind clean
+all: $(ZEROSIM) $(if $(SANITIZER),,$(SHLIB))
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC PIC  $<")
+	$(Q)$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(SHLIB): $(SO_OBJ)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -shared -fPIC -Wl,-soname,libzerosim.so -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libzerosim.a: $(LIB_OBJ)
 	$(Q)$(AR) rcs $@ $^
@@ -69,7 +88,8 @@ $(ZEROSIM): $(CMD_OBJ) $(BUILD)/libzerosim.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(UNIT): $(TEST_OBJ) $(BUILD)/libzerosim.a
+# The unit suites link the commands and the API too (test_api calls zs_call).
+$(UNIT): $(TEST_OBJ) $(filter-out $(BUILD)/src/cmd/main.o,$(CMD_OBJ)) $(API_OBJ) $(BUILD)/libzerosim.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -98,7 +118,7 @@ demo: deps
 # Every step's output goes through tests/total.sh, whose last line totals every suite.
 test: deps
 	$(MAKE) --no-print-directory all
-	@sh tests/total.sh build/test.log "$(MAKE) --no-print-directory test-unit test-cli" \
+	@sh tests/total.sh build/test.log "$(MAKE) --no-print-directory test-unit test-cli test-python" \
 	  "$(MAKE) --no-print-directory test-bench" "$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)" \
 	  "$(MAKE) --no-print-directory test-sanitize"
 
@@ -116,6 +136,10 @@ CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/c
 test-cli: $(ZEROSIM)
 	sh tests/arch.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
+
+# The Python package (src/python/zerosim) over the shared library, against the CLI's JSON.
+test-python: $(SHLIB) $(ZEROSIM)
+	ZEROSIM=$(ZEROSIM) ZEROSIM_LIB=$(CURDIR)/$(SHLIB) python3 tests/python/run.py
 
 # The sanitized pass: unit suites, CLI and plot scripts, the zerobench harness test, and the
 # replay of every fuzz regression input.

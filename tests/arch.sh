@@ -2,7 +2,8 @@
 # arch.sh -- the architecture rules the README states, checked on a source tree.
 #
 # src/ is grouped by layer: core (the pure model), io (files), analysis (searches and fits over
-# the core), report (tables, JSON, CSV, explain, charts), cmd (main and the commands); src/bench
+# the core), report (tables, JSON, CSV, explain, charts), cmd (main and the commands), api (the
+# library's request interface); src/bench
 # is zerobench, a program of its own. The rules:
 #   layers     a file includes only its own folder and the folders before it, and every quoted
 #              include names its folder ("core/memory.h"), so the direction is visible
@@ -31,7 +32,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 tmp=$(mktemp -d)
 trap '[ -n "$ARCH_KEEP" ] || rm -rf "$tmp"' EXIT
 
-LAYERS="core io analysis report cmd"
+LAYERS="core io analysis report cmd api"
 MAX_FILE_LINES=800
 MAX_FUNC_LINES=100
 MAX_COLUMNS=110

@@ -3,6 +3,60 @@
 #include "cmd/setup.h"
 
 #include <string.h>
+#include <unistd.h>
+
+/* Where this thread's command writes (the library captures both in memory streams); NULL:
+ * stdout and stderr. The last error cmd_error printed, for the library's error object. */
+static _Thread_local FILE *out_stream, *err_stream;
+static _Thread_local int last_code;
+static _Thread_local char last_msg[1024];
+
+FILE *cmd_out(void)
+{
+    return out_stream ? out_stream : stdout;
+}
+
+FILE *cmd_errs(void)
+{
+    return err_stream ? err_stream : stderr;
+}
+
+void cmd_set_streams(FILE *out, FILE *err)
+{
+    out_stream = out;
+    err_stream = err;
+    last_code = 0;
+    last_msg[0] = '\0';
+}
+
+bool cmd_err_tty(void)
+{
+    int fd = fileno(cmd_errs());
+    return fd >= 0 && isatty(fd);
+}
+
+const char *cmd_last_error(int *code)
+{
+    *code = last_code;
+    return last_msg;
+}
+
+int cmd_error(const char *cmd, int code, const char *msg)
+{
+    /* One line, whatever the message quotes: control characters print as '?'. */
+    FILE *f = cmd_errs();
+    size_t n = 0;
+    fprintf(f, "zerosim %s: ", cmd);
+    for (const char *p = msg ? msg : ""; *p; p++) {
+        char c = (unsigned char)*p < 0x20 ? '?' : *p;
+        fputc(c, f);
+        if (n + 1 < sizeof last_msg) last_msg[n++] = c;
+    }
+    fputc('\n', f);
+    last_msg[n] = '\0';
+    last_code = code;
+    return code;
+}
 
 int cmd_take_setup(void *ctx, int id, const char *value, zs_error *err)
 {
@@ -25,22 +79,23 @@ void cmd_weights_warn(const char *cmd, const setup *s)
     char line[1024];
     /* A name matched loosely (Llama-3-8B, h100-80GB): which catalog entry was used. */
     if (s->model_used[0])
-        fprintf(stderr, "zerosim %s: note: --model %s: using the catalog's %s\n", cmd, s->model_arg,
+        fprintf(cmd_errs(), "zerosim %s: note: --model %s: using the catalog's %s\n", cmd, s->model_arg,
             s->model_used);
     if (s->hw_used[0])
-        fprintf(
-            stderr, "zerosim %s: note: --hardware %s: using the catalog's %s\n", cmd, s->hw_arg, s->hw_used);
+        fprintf(cmd_errs(), "zerosim %s: note: --hardware %s: using the catalog's %s\n", cmd, s->hw_arg,
+            s->hw_used);
     /* The model loader's notes, a line each: a warning when the counts are approximate (an
      * unknown model_type read as a generic decoder), else a note (defaults, vision towers). */
     const char *p = s->notes.text;
     while (*p) {
         const char *nl = strchr(p, '\n');
         int len = nl ? (int)(nl - p) : (int)strlen(p);
-        fprintf(stderr, "zerosim %s: %s: %s: %.*s\n", cmd, s->notes.approximate ? "warning" : "note",
+        fprintf(cmd_errs(), "zerosim %s: %s: %s: %.*s\n", cmd, s->notes.approximate ? "warning" : "note",
             s->model_path, len, p);
         p += len + (nl ? 1 : 0);
     }
-    if (setup_weights_warning(s, line, sizeof line)) fprintf(stderr, "zerosim %s: warning: %s\n", cmd, line);
+    if (setup_weights_warning(s, line, sizeof line))
+        fprintf(cmd_errs(), "zerosim %s: warning: %s\n", cmd, line);
 }
 
 int cmd_parse(const cmd_spec *spec, int argc, char **argv)
@@ -51,7 +106,7 @@ int cmd_parse(const cmd_spec *spec, int argc, char **argv)
     zs_error err = {0};
     int rc = cli_parse(argc, argv, opts, spec->take ? spec->take : cmd_take_setup, spec->ctx, &err);
     if (rc == CLI_HELP) {
-        spec->usage(stdout, spec->own);
+        spec->usage(cmd_out(), spec->own);
         return 0;
     }
     return rc ? cmd_error(spec->name, err.code, err.msg) : CMD_GO;

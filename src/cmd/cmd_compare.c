@@ -75,9 +75,11 @@ int cmd_compare(int argc, char **argv)
     int any = 0;
     for (int k = 0; k < n; k++) any += rows[k].min_gpus > 0 || rows[k].given.fits;
     report_options ro = setup_report_options(&s);
+    ro.notes = cmd_errs();
     report_compare(
-        stdout, s.format, &(compare_report){&sc, &sp, rows, n, s.t.framework || s.all_frameworks, &ro});
+        cmd_out(), s.format, &(compare_report){&sc, &sp, rows, n, s.t.framework || s.all_frameworks, &ro});
     free(rows);
-    if (fflush(stdout) || ferror(stdout)) return cmd_error("compare", ZS_ERR_IO, "cannot write the output");
+    if (fflush(cmd_out()) || ferror(cmd_out()))
+        return cmd_error("compare", ZS_ERR_IO, "cannot write the output");
     return any ? 0 : ZS_ERR_NOFIT;
 }

@@ -35,7 +35,7 @@ static int deepspeed(const setup *s)
         r.n[1] = compat_deepspeed_zero3(r.params, r.largest, gpn, nodes, 1.5, r.rows[1], COMPAT_DS_MAX_ROWS);
     if (r.n[0] < 0 || r.n[1] < 0)
         return cmd_error("estimate", ZS_ERR_USAGE, "--compat deepspeed: arguments out of range");
-    report_compat_deepspeed(stdout, s->format, &r);
+    report_compat_deepspeed(cmd_out(), s->format, &r);
     return 0;
 }
 
@@ -64,7 +64,7 @@ static int megatron(const setup *s, bool distopt)
     a.seq_length = t->seq_len;
     a.micro_batch_size = t->micro_batch;
     a.num_experts = m->num_experts;
-    static int pattern[4096];
+    static _Thread_local int pattern[4096];
     if (m->num_experts) {
         a.moe_router_topk = m->experts_per_token;
         a.moe_ffn_hidden_size = model_expert_width(m);
@@ -103,7 +103,7 @@ static int megatron(const setup *s, bool distopt)
     megatron_memory r;
     char err[256];
     if (compat_megatron_memory(&a, &r, err, sizeof err)) return cmd_error("estimate", ZS_ERR_USAGE, err);
-    report_compat_megatron(stdout, s->format, &r, a.padded_vocab_size);
+    report_compat_megatron(cmd_out(), s->format, &r, a.padded_vocab_size);
     return 0;
 }
 

@@ -78,13 +78,14 @@ int cmd_estimate(int argc, char **argv)
         return cmd_error("estimate", ZS_ERR_USAGE, msg);
     }
     report_options ro = setup_report_options(&s);
-    if (report_estimate(stdout, &sc, &ro, r, n))
+    ro.notes = cmd_errs();
+    if (report_estimate(cmd_out(), &sc, &ro, r, n))
         return cmd_error("estimate", ZS_ERR_IO, "cannot write output");
     if (!fits) {
         /* Say what would fit, as the planner finds it; on stderr when stdout is data. */
         char hint[256];
         plan_suggest(&sc, hint, sizeof hint);
-        FILE *o = s.format == FMT_TABLE ? stdout : stderr;
+        FILE *o = s.format == FMT_TABLE ? cmd_out() : cmd_errs();
         if (hint[0])
             fprintf(o, "Nothing fits as given; %s.\n", hint);
         else

@@ -71,7 +71,7 @@ static int list_hardware(char **names)
         zs_error err = {0};
         if (catalog_resolve("hardware", names[i], path, sizeof path, &err) ||
             hardware_load(path, &hws[i], &err)) {
-            fprintf(stderr, "zerosim list: %s\n", err.msg);
+            fprintf(cmd_errs(), "zerosim list: %s\n", err.msg);
             bad++;
             continue;
         }
@@ -79,15 +79,15 @@ static int list_hardware(char **names)
         if ((int)strlen(names[i]) > wname) wname = (int)strlen(names[i]);
         if ((int)strlen(hws[i].gpu_model) > wgpu) wgpu = (int)strlen(hws[i].gpu_model);
     }
-    printf("%-*s %-*s %10s %6s %7s %12s %10s\n", wname, "name", wgpu, "gpu", "HBM", "/node", "/domain",
-        "intra", "$/GPU-h");
+    fprintf(cmd_out(), "%-*s %-*s %10s %6s %7s %12s %10s\n", wname, "name", wgpu, "gpu", "HBM", "/node",
+        "/domain", "intra", "$/GPU-h");
     for (size_t i = 0; i < n; i++) {
         if (!ok[i]) continue;
         const hardware *hw = &hws[i];
         char a[32], bw[32];
         snprintf(bw, sizeof bw, "%.0f GB/s", hw->intra.bandwidth / 1e9);
         int64_t dom = hw->domain_gpus > hw->gpus_per_node ? hw->domain_gpus : hw->gpus_per_node;
-        printf("%-*s %-*s %10s %6lld %7lld %12s %10.2f\n", wname, names[i], wgpu, hw->gpu_model,
+        fprintf(cmd_out(), "%-*s %-*s %10s %6lld %7lld %12s %10.2f\n", wname, names[i], wgpu, hw->gpu_model,
             units_fmt_bytes(hw->hbm_bytes, a, sizeof a), (long long)hw->gpus_per_node, (long long)dom, bw,
             hw->price_per_gpu_hour);
     }
@@ -103,8 +103,8 @@ static int list(const char *kind)
     char **names;
     if (catalog_list(kind, &names, &err)) return cmd_error("list", err.code, err.msg);
     if (strcmp(kind, "models") != 0) return list_hardware(names);
-    printf("%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active", "layers",
-        "hidden", "pattern");
+    fprintf(cmd_out(), "%-24s %-16s %18s %18s %6s %6s  %s\n", "name", "family", "parameters", "active",
+        "layers", "hidden", "pattern");
     int bad = 0;
     for (char **p = names; *p; p++) {
         char path[4096], a[32], b[32];
@@ -115,13 +115,13 @@ static int list(const char *kind)
         model m;
         param_counts pc;
         if (model_load(path, &m, &err) || model_count(&m, 0, &pc, &err)) {
-            fprintf(stderr, "zerosim list: %s\n", err.msg);
+            fprintf(cmd_errs(), "zerosim list: %s\n", err.msg);
             bad++;
             continue;
         }
         char pat[256];
         layer_pattern(&m, &pc, pat, sizeof pat);
-        printf("%-24s %-16s %18s %18s %6lld %6lld  %s\n", *p, m.model_type,
+        fprintf(cmd_out(), "%-24s %-16s %18s %18s %6lld %6lld  %s\n", *p, m.model_type,
             units_fmt_count(pc.total, a, sizeof a), units_fmt_count(pc.active, b, sizeof b),
             (long long)m.num_layers, (long long)m.hidden_size, pat);
     }
@@ -133,17 +133,18 @@ static int list(const char *kind)
  * for a wrapper, the row its text_config is read with. */
 static int list_families(void)
 {
-    printf("%-20s %s\n", "model_type", "reads");
+    fprintf(cmd_out(), "%-20s %s\n", "model_type", "reads");
     for (size_t i = 0;; i++) {
         const arch *a = model_arch_at(i);
         if (!a) break;
         if (a->text)
-            printf("%-20s text_config as %s (vision tower stated, not counted)\n", a->type, a->text);
+            fprintf(
+                cmd_out(), "%-20s text_config as %s (vision tower stated, not counted)\n", a->type, a->text);
         else
-            printf("%-20s %s%s%s\n", a->type, a->moe ? "experts; " : "",
+            fprintf(cmd_out(), "%-20s %s%s%s\n", a->type, a->moe ? "experts; " : "",
                 a->family ? "its own keys" : "the common keys", a->defaults ? " and its class defaults" : "");
     }
-    printf("%-20s %s\n", "(any other)",
+    fprintf(cmd_out(), "%-20s %s\n", "(any other)",
         "a generic decoder from the standard keys, with a warning (--strict refuses)");
     return 0;
 }
@@ -152,13 +153,13 @@ int cmd_list(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "families") == 0) return list_families();
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
+        usage(cmd_out());
         return 0;
     }
     if (argc == 1) {
         /* Both catalogs, models first: what a name given to --model or --hardware may be. */
         int rm = list("models");
-        printf("\n");
+        fprintf(cmd_out(), "\n");
         int rh = list("hardware");
         return rm ? rm : rh;
     }

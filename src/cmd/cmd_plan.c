@@ -91,11 +91,11 @@ static int max_model(const scenario *s, out_format format, const plan_space *sp,
     if (rc) return rc;
     plan_model_grid g;
     zs_error err = {0};
-    bool tty = isatty(2);
+    bool tty = cmd_err_tty();
     rc = plan_max_model_grid(s, sp, counts, n, tty ? max_model_progress : NULL, NULL, &g, &err);
     if (tty) fprintf(stderr, "\r%40s\r", "");
     if (rc) return cmd_error("plan", err.code, err.msg);
-    report_plan_max_model(stdout, format, s, &g);
+    report_plan_max_model(cmd_out(), format, s, &g);
     return 0;
 }
 
@@ -133,7 +133,7 @@ static int search_and_report(const setup *s, const scenario *sc, plan_space *sp,
     zs_error err = {0};
     plan_result pr;
     int64_t asked = sp->global_batch;
-    bool tty = isatty(2);
+    bool tty = cmd_err_tty();
     if (plan_search_rounded(sc, sp, top, from_tokens, tty ? progress : NULL, NULL, &pr, &err))
         return cmd_error("plan", err.code, err.msg);
     for (int k = 0; k < pr.n_top; k++) add_interval(sc, &pr.top[k]);
@@ -147,7 +147,7 @@ static int search_and_report(const setup *s, const scenario *sc, plan_space *sp,
         plan_refusals(sc, &pr, hint.refused, sizeof hint.refused);
     }
     plan_report rep = {sc, sp, &pr, asked, sp->frameworks[0] != NULL, hinted ? &hint : NULL};
-    report_plan(stdout, s->format, &rep);
+    report_plan(cmd_out(), s->format, &rep);
     int rc = pr.n_top ? 0 : ZS_ERR_NOFIT;
     plan_result_free(&pr);
     return rc;

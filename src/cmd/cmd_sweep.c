@@ -159,9 +159,9 @@ int cmd_sweep(int argc, char **argv)
         return fail(dims, nd, ZS_ERR_USAGE, err.msg);
     }
     bool json = s.format == FMT_JSON;
-    if (!json) report_row_header(stdout);
+    if (!json) report_row_header(cmd_out());
     int idx[MAX_DIMS] = {0};
-    bool tty = isatty(2) && total > 10000;
+    bool tty = cmd_err_tty() && total > 10000;
     for (;;) {
         training t = s.t;
         for (int d = 0; d < nd; d++) setup_apply(&t, dims[d].id, dims[d].vals[idx[d]], &err);
@@ -172,7 +172,7 @@ int cmd_sweep(int argc, char **argv)
             result r;
             memset(&r, 0, sizeof r);
             if (ok) sim_run(&in, s.chosen[k], s.tokens, &r);
-            report_row_write(stdout, &s.m, &s.hw, &t, s.chosen[k], &r, ok ? NULL : e.msg, json);
+            report_row_write(cmd_out(), &s.m, &s.hw, &t, s.chosen[k], &r, ok ? NULL : e.msg, json);
             done++;
         }
         if (tty && done % 4096 < ns) fprintf(stderr, "\rsweep: %llu/%llu rows", done, total);
@@ -182,5 +182,5 @@ int cmd_sweep(int argc, char **argv)
     }
     if (tty) fprintf(stderr, "\r%40s\r", "");
     free_dims(dims, nd);
-    return ferror(stdout) ? ZS_ERR_IO : 0;
+    return ferror(cmd_out()) ? ZS_ERR_IO : 0;
 }

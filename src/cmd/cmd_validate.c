@@ -44,8 +44,8 @@ static int fit_all(const run_record *runs, int n, const char *hw, out_format fmt
         }
         nf++;
     }
-    report_validate_fits(stdout, fmt, fits, nf);
-    return ferror(stdout) ? ZS_ERR_IO : 0;
+    report_validate_fits(cmd_out(), fmt, fits, nf);
+    return ferror(cmd_out()) ? ZS_ERR_IO : 0;
 }
 
 /* The runs files' warnings (unknown columns), a line each, on stderr. */
@@ -53,7 +53,7 @@ static void print_notes(const char *notes)
 {
     while (*notes) {
         size_t k = strcspn(notes, "\n");
-        fprintf(stderr, "zerosim validate: warning: %.*s\n", (int)k, notes);
+        fprintf(cmd_errs(), "zerosim validate: warning: %.*s\n", (int)k, notes);
         notes += k + (notes[k] == '\n');
     }
 }
@@ -116,16 +116,17 @@ int cmd_validate(int argc, char **argv)
         return rc;
     }
     validate_report rep;
-    bool tty = isatty(2);
+    bool tty = cmd_err_tty();
     rc = validate_files(rf.path, rf.n, hw, filter, tty ? progress : NULL, NULL, &rep, &err);
     if (tty) fprintf(stderr, "\r%*s\r", 24, "");
     if (rc) return cmd_error("validate", err.code, err.msg);
     print_notes(rep.notes);
     for (int j = 0; j < rep.n && fmt == FMT_CSV; j++) /* CSV lists predictions only: say who is out */
         if (rep.o[j].refused[0])
-            fprintf(stderr, "zerosim validate: %s%sline %d: %s excluded: %s\n", rf.n == 1 ? rf.path[0] : "",
-                rf.n == 1 ? ":" : "", rep.o[j].run->line, rep.o[j].run->name, rep.o[j].refused);
-    report_validate(stdout, fmt, &rep);
+            fprintf(cmd_errs(), "zerosim validate: %s%sline %d: %s excluded: %s\n",
+                rf.n == 1 ? rf.path[0] : "", rf.n == 1 ? ":" : "", rep.o[j].run->line, rep.o[j].run->name,
+                rep.o[j].refused);
+    report_validate(cmd_out(), fmt, &rep);
     validate_report_free(&rep);
     return 0;
 }

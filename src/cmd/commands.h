@@ -29,8 +29,22 @@ int cmd_compat(struct setup *s, const char *tool, bool distributed_optimizer);
  * "zerosim CMD: warning: ...". Never fails. */
 void cmd_weights_warn(const char *cmd, const struct setup *s);
 
-/* Print an error value as "zerosim: message" to stderr and return its code. */
+/* Print an error value as "zerosim CMD: message" to cmd_errs() and return its code; the
+ * message (control characters as '?') and code are kept for cmd_last_error. */
 int cmd_error(const char *cmd, int code, const char *msg);
+
+/* The streams this thread's commands write their data (cmd_out) and messages (cmd_errs) to:
+ * stdout and stderr unless cmd_set_streams named others (the library's memory streams, NULL
+ * for the standard ones; it also clears the last error). Progress lines on a terminal stay on
+ * stderr (cmd_err_tty: whether cmd_errs() is one). Never fail. */
+FILE *cmd_out(void);
+FILE *cmd_errs(void);
+void cmd_set_streams(FILE *out, FILE *err);
+bool cmd_err_tty(void);
+
+/* The message and code (*code; 0: none) of this thread's last cmd_error since
+ * cmd_set_streams. Never fails. */
+const char *cmd_last_error(int *code);
 
 /* What a command's command line is (cmd_args.c): its own options, bound to its variables or
  * with ids for take, and for a planning command the shared ones setup reads. */

@@ -40,15 +40,6 @@ static void usage(FILE *f)
         "Catalogs: models/ and hardware/ beside the binary, or $ZEROSIM_DATA.\n");
 }
 
-int cmd_error(const char *cmd, int code, const char *msg)
-{
-    /* One line, whatever the message quotes: control characters print as '?'. */
-    fprintf(stderr, "zerosim %s: ", cmd);
-    for (const char *p = msg ? msg : ""; *p; p++) fputc((unsigned char)*p < 0x20 ? '?' : *p, stderr);
-    fputc('\n', stderr);
-    return code;
-}
-
 /* Data goes to stdout through stdio's buffer, so a write error (a full disk, /dev/full) shows
  * up when the buffer is flushed: during the command for output larger than the buffer (a big
  * sweep saw ferror and returned 4 without a word), at exit for smaller output (which exited 0).

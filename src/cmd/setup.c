@@ -1,6 +1,7 @@
 /* setup.c -- shared flags: parse values, load the catalogs, apply ds_config then flags. */
 #include "cmd/setup.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include "io/catalog.h"
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/strategy.h"
 #include "io/hardware_json.h"
 #include "io/hub.h"
 #include "io/model_json.h"
@@ -21,10 +23,18 @@
 static const flag_choice format_choices[] = {
     {"table", FMT_TABLE}, {"json", FMT_JSON}, {"csv", FMT_CSV}, {NULL, 0}};
 
+static char format_names[64];
+static pthread_once_t format_once = PTHREAD_ONCE_INIT;
+
+static void build_format_names(void)
+{
+    flag_choice_names(format_choices, 0, format_names, sizeof format_names);
+}
+
 const char *setup_format_names(void)
 {
-    static char names[64];
-    return flag_choice_names(format_choices, 0, names, sizeof names);
+    pthread_once(&format_once, build_format_names);
+    return format_names;
 }
 
 /* A shared option that is no training flag (setup_take reads it), listed in --help before the
@@ -139,10 +149,16 @@ static void add_flag(cli_opt *table, size_t n, int id)
     }
 }
 
-const cli_opt *setup_options_table(void)
+static cli_opt options_table[N_SHARED + 1];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+/* The tables built once for every thread (the library answers from several at a time): the
+ * shared options, the format names, and the core's lazily joined name lists. */
+static void build_tables(void)
 {
-    static cli_opt table[N_SHARED + 1];
-    if (table[0].name) return table;
+    cli_opt *table = options_table;
+    (void)strategy_names();
+    (void)framework_names();
     size_t n = 0;
     for (int id = TRAINING_FLAG_FIRST; id <= TRAINING_FLAG_END; id++) {
         for (size_t k = 0; k < N_OWN; k++)
@@ -150,7 +166,12 @@ const cli_opt *setup_options_table(void)
         if (id < TRAINING_FLAG_END && training_flag(id)) add_flag(table, n++, id);
     }
     table[n] = (cli_opt){0};
-    return table;
+}
+
+const cli_opt *setup_options_table(void)
+{
+    pthread_once(&tables_once, build_tables);
+    return options_table;
 }
 
 const char *setup_sweepable(char *buf, size_t len, int col, int width)
@@ -548,7 +569,7 @@ scenario setup_scenario(const setup *s)
 report_options setup_report_options(const setup *s)
 {
     return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted,
-        s->ds_notes, s->ds.ignored, s->ds.filled, s->weights_arg, s->weights_arg ? &s->weights : NULL};
+        s->ds_notes, s->ds.ignored, s->ds.filled, s->weights_arg, s->weights_arg ? &s->weights : NULL, NULL};
 }
 
 const cli_opt *setup_merge_options(

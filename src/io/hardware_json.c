@@ -13,7 +13,8 @@ static const cJSON *section(const cJSON *root, const char *path)
     char buf[64];
     snprintf(buf, sizeof buf, "%s", path);
     const cJSON *o = root;
-    for (char *tok = strtok(buf, "."); tok && o; tok = strtok(NULL, "."))
+    char *save = NULL; /* strtok_r: the library loads profiles from several threads at once */
+    for (char *tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
         o = cJSON_GetObjectItemCaseSensitive(o, tok);
     return o && cJSON_IsObject(o) ? o : NULL;
 }

@@ -23,6 +23,7 @@ typedef struct report_options {
     const char *ds_filled;     /* "auto" keys filled as the HF Trainer does ("" when none) */
     const char *weights_path;  /* --weights: the checkpoint read, or NULL */
     const wt_summary *weights; /* what it holds against the config (with weights_path) */
+    FILE *notes;               /* where --explain goes beside JSON or CSV (NULL: stderr) */
 } report_options;
 
 /* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the

@@ -148,8 +148,9 @@ static void explain_options(FILE *o, const scenario *s)
 void report_explain(FILE *f, const scenario *s, const report_options *op)
 {
     byte_table bt = training_bytes(s->t);
-    /* With --format json the explanation would break the JSON: it goes to stderr then. */
-    FILE *o = op->format == FMT_TABLE ? f : stderr;
+    /* With --format json the explanation would break the JSON: it goes to stderr (or
+     * op->notes) then. */
+    FILE *o = op->format == FMT_TABLE ? f : op->notes ? op->notes : stderr;
     explain_states(o, &bt);
     explain_formulas(o, s);
     explain_options(o, s);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/commands.h"
 #include "analysis/compare.h"
@@ -35,6 +36,15 @@ static void usage(FILE *f, const cli_opt *own)
         "  zerosim report --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --tokens 2e12 "
         "-o plan.html\n"
         "  zerosim report --model llama-3-8b --gpus 8 --framework all -o llama.html\n");
+}
+
+/* path relative to the working directory when it lies under it (the catalog's absolute paths
+ * read better, and do not name the machine's folders, as models/llama-2-7b.json). */
+static const char *shorter(const char *path, const char *cwd)
+{
+    size_t n = strlen(cwd);
+    if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/') return path + n + 1;
+    return path;
 }
 
 /* Write the page to path whole or not at all. Returns 0 or ZS_ERR_IO (after the message). */
@@ -112,8 +122,10 @@ int cmd_report(int argc, char **argv)
     for (int k = 0; k < n; k++) any += rows[k].min_gpus > 0 || rows[k].given.fits;
     report_options ro = setup_report_options(&s);
     compare_report cr = {&sc, &sp, rows, n, s.t.framework || s.all_frameworks, &ro};
-    html_report h = {&cr, s.m.params_only ? "" : s.model_path, s.hw_path, s.ds_arg ? s.ds_path : NULL,
-        s.framework_arg, ZS_VERSION};
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
+    html_report h = {&cr, s.m.params_only ? "" : shorter(s.model_path, cwd), shorter(s.hw_path, cwd),
+        s.ds_arg ? shorter(s.ds_path, cwd) : NULL, s.framework_arg, ZS_VERSION};
     rc = write_page(out, &h);
     free(rows);
     if (rc) return rc;

@@ -65,11 +65,11 @@ static void config_text(FILE *f, const training *t)
     char buf[256], v[24] = "";
     if (t->virtual_stages > 1) snprintf(v, sizeof v, "x%lld", (long long)t->virtual_stages);
     snprintf(buf, sizeof buf,
-        "%lld GPUs: TP %lld, PP %lld%s, DP %lld, micro-batch %lld x grad-accum %lld, "
+        "%lld GPU%s: TP %lld, PP %lld%s, DP %lld, micro-batch %lld x grad-accum %lld, "
         "checkpointing %s, offload %s",
-        (long long)t->gpus, (long long)t->tp, (long long)t->pp, v, (long long)training_dp(t),
-        (long long)t->micro_batch, (long long)t->grad_accum, ckpt_name(t->checkpointing),
-        report_offload_name(t));
+        (long long)t->gpus, t->gpus == 1 ? "" : "s", (long long)t->tp, (long long)t->pp, v,
+        (long long)training_dp(t), (long long)t->micro_batch, (long long)t->grad_accum,
+        ckpt_name(t->checkpointing), report_offload_name(t));
     html_esc(f, buf);
 }
 

@@ -20,7 +20,7 @@ void html_esc(FILE *f, const char *s)
 }
 
 /* The chart's geometry, in SVG user units (the viewBox; the SVG scales to the page's width). */
-enum { LEFT = 64, RIGHT = 16, TOP = 36, PLOT_H = 260, BOTTOM = 48, MIN_W = 520, BAR_SLOT = 92 };
+enum { LEFT = 64, RIGHT = 110, TOP = 36, PLOT_H = 260, BOTTOM = 48, MIN_W = 640, BAR_SLOT = 92 };
 
 /* A round step for the y axis' ticks: 1, 2 or 5 times a power of ten, about top/5. */
 static double tick_step(double top)
@@ -80,7 +80,7 @@ static void bars(FILE *f, const svg_stack_chart *c, double top)
         if (isnan(tot))
             fputs("n/a", f);
         else
-            fprintf(f, "%.3g", tot);
+            fprintf(f, "%.4g", tot);
         fprintf(f, "</text><text class=\"lab\" x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">", x + w / 2,
             TOP + PLOT_H + 18);
         html_esc(f, c->bar_labels[i]);
@@ -140,8 +140,8 @@ void svg_stacked_bars(FILE *f, const svg_stack_chart *c)
         double py = TOP + PLOT_H - c->line / top * PLOT_H;
         fprintf(f, "<line class=\"limit\" x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>", LEFT, py,
             width - RIGHT, py);
-        fprintf(f, "<text class=\"limit-label\" x=\"%d\" y=\"%.2f\" text-anchor=\"end\">", width - RIGHT - 2,
-            py - 4);
+        fprintf(f, "<text class=\"limit-label\" x=\"%d\" y=\"%.2f\" text-anchor=\"start\">",
+            width - RIGHT + 4, py + 4);
         html_esc(f, c->line_label);
         fputs("</text>\n", f);
     }

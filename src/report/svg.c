@@ -20,7 +20,7 @@ void html_esc(FILE *f, const char *s)
 }
 
 /* The chart's geometry, in SVG user units (the viewBox; the SVG scales to the page's width). */
-enum { LEFT = 64, RIGHT = 110, TOP = 36, PLOT_H = 260, BOTTOM = 48, MIN_W = 640, BAR_SLOT = 92 };
+enum { LEFT = 64, RIGHT = 110, TOP = 36, PLOT_H = 260, BOTTOM = 64, MIN_W = 640, BAR_SLOT = 92 };
 
 /* A round step for the y axis' ticks: 1, 2 or 5 times a power of ten, about top/5. */
 static double tick_step(double top)
@@ -55,6 +55,26 @@ static void axis(FILE *f, const svg_stack_chart *c, double top, int width)
     fputs("</text>\n", f);
 }
 
+/* A bar's label, escaped; one longer than a slot holds ("FSDP2 reshard_after_forward=False")
+ * as two lines split at its first space, the second cut to fit. Returns the lines written. */
+static int label_lines(FILE *f, const char *label, double cx)
+{
+    const char *sp = strchr(label, ' ');
+    if (strlen(label) <= 14 || !sp) {
+        html_esc(f, label);
+        return 1;
+    }
+    char first[64], rest[64];
+    snprintf(first, sizeof first, "%.*s", (int)(sp - label < 63 ? sp - label : 63), label);
+    snprintf(rest, sizeof rest, "%s", sp + 1);
+    if (strlen(rest) > 14) snprintf(rest + 12, sizeof rest - 12, "..");
+    html_esc(f, first);
+    fprintf(f, "<tspan x=\"%.2f\" dy=\"15\">", cx);
+    html_esc(f, rest);
+    fputs("</tspan>", f);
+    return 2;
+}
+
 static void bars(FILE *f, const svg_stack_chart *c, double top)
 {
     for (int i = 0; i < c->n_bars; i++) {
@@ -83,11 +103,11 @@ static void bars(FILE *f, const svg_stack_chart *c, double top)
             fprintf(f, "%.4g", tot);
         fprintf(f, "</text><text class=\"lab\" x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">", x + w / 2,
             TOP + PLOT_H + 18);
-        html_esc(f, c->bar_labels[i]);
+        int lines = label_lines(f, c->bar_labels[i], x + w / 2);
         fputs("</text>", f);
         if (c->bar_notes && c->bar_notes[i] && c->bar_notes[i][0]) {
             fprintf(f, "<text class=\"note\" x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">", x + w / 2,
-                TOP + PLOT_H + 34);
+                TOP + PLOT_H + 18 + 15 * lines);
             html_esc(f, c->bar_notes[i]);
             fputs("</text>", f);
         }

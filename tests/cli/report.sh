@@ -88,6 +88,11 @@ if "$Z" report --model "$W/a<b&c\".json" --gpus 2 --seq-len 1024 -o "$W/esc.html
         bad "report does not escape a file name"
 else bad "report with an odd file name failed: $(head -c 300 "$err")"; fi
 
+# Nothing fits anywhere: exit 1, and the page is still written and says so.
+"$Z" report --model llama-2-70b --hardware a100-40gb --gpus 1 --max-gpus 1 --no-offload -o "$W/nofit.html" 2>"$err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "No strategy fits" "$W/nofit.html" && ok || bad "report with nothing fitting -> exit $rc"
+
 # A non-writable output: exit 4, one line, nothing left behind.
 mkdir "$W/ro" && chmod 555 "$W/ro"
 if [ "$(id -u)" -ne 0 ]; then

@@ -127,7 +127,8 @@ test-unit: $(UNIT)
 
 # The command-line scripts run side by side, each into its own log under $(BUILD)/cli, printed
 # whole when all are done (slowest first: they bound the wall time).
-CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/cli/calibrate.sh \
+CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/cli/report.sh \
+             tests/cli/calibrate.sh \
              tests/cli/estimate_published.sh tests/cli/estimate_parallel.sh tests/cli/estimate.sh \
              tests/cli/validate.sh tests/cli/output.sh tests/cli/facts.sh tests/cli/sweep.sh tests/cli/usage.sh tests/cli/hub.sh \
              tests/test_plot.sh \

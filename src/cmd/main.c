@@ -18,6 +18,7 @@ static const command commands[] = {
     {"estimate", cmd_estimate, "memory, communication, step time and cost for DDP and ZeRO-1/2/3"},
     {"compare", cmd_compare,
         "the strategy decision in one screen: memory, largest batch, fewest GPUs, speed, cost"},
+    {"report", cmd_report, "compare's answer as one self-contained HTML page: tables, SVG charts, cost"},
     {"plan", cmd_plan, "search every configuration: fastest/cheapest that fits, min GPUs, max model"},
     {"sweep", cmd_sweep, "evaluate a grid of configurations, one CSV/JSON row each"},
     {"plot", cmd_plot, "charts of memory, step time, communication, scaling and validation (gnuplot)"},

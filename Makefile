@@ -129,7 +129,7 @@ test-unit: $(UNIT)
 # whole when all are done (slowest first: they bound the wall time).
 CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/cli/calibrate.sh \
              tests/cli/estimate_published.sh tests/cli/estimate_parallel.sh tests/cli/estimate.sh \
-             tests/cli/validate.sh tests/cli/output.sh tests/cli/facts.sh tests/cli/sweep.sh tests/cli/usage.sh tests/cli/hub.sh \
+             tests/cli/validate.sh tests/cli/output.sh tests/cli/facts.sh tests/cli/sweep.sh tests/cli/usage.sh tests/cli/hub.sh tests/cli/config.sh \
              tests/test_plot.sh \
              tests/arch_selftest.sh
 

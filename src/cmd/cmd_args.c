@@ -98,7 +98,8 @@ void cmd_weights_warn(const char *cmd, const setup *s)
     if (s->cfg_arg) {
         const launch_config *c = &s->cfg;
         FILE *e = cmd_errs();
-        fprintf(e, "zerosim %s: config %s: recognised as %s\n", cmd, s->cfg_arg, launch_format_name(c->format));
+        fprintf(e, "zerosim %s: config %s: recognised as %s\n", cmd, s->cfg_arg,
+            launch_format_name(c->format));
         if (c->used[0]) fprintf(e, "  used: %s\n", c->used);
         if (c->defaulted[0]) fprintf(e, "  defaulted: %s\n", c->defaulted);
         if (c->ignored[0]) fprintf(e, "  ignored: %s\n", c->ignored);

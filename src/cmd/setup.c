@@ -500,7 +500,8 @@ static int read_config(setup *s, zs_error *err)
     launch_config *c = &s->cfg;
     if (launchcfg_load(s->cfg_arg, c, err)) return err->code;
     if (c->model[0] && (s->model_arg || s->params > 0))
-        note_to(s->cfg_over, sizeof s->cfg_over, "%s: %s wins", c->model_key, s->model_arg ? "--model" : "--params");
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: %s wins", c->model_key,
+            s->model_arg ? "--model" : "--params");
     else if (c->model[0])
         s->model_arg = c->model;
     if (c->ds_path[0] && s->ds_arg)

@@ -42,13 +42,15 @@ __attribute__((format(printf, 3, 4))) static void add(char *buf, size_t len, con
 static void join(char *buf, size_t len, const char *name)
 {
     size_t n = strlen(buf);
-    if (n + 8 < len) snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
-    else if (n + 4 < len && strcmp(buf + n - 3, "...") != 0) snprintf(buf + n, len - n, "...");
+    if (n + 8 < len)
+        snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+    else if (n + 4 < len && strcmp(buf + n - 3, "...") != 0)
+        snprintf(buf + n, len - n, "...");
 }
 
-#define USED(r, ...) add((r)->lc->used, sizeof (r)->lc->used, __VA_ARGS__)
-#define DEFAULTED(r, ...) add((r)->lc->defaulted, sizeof (r)->lc->defaulted, __VA_ARGS__)
-#define IGNORED(r, ...) add((r)->lc->ignored, sizeof (r)->lc->ignored, __VA_ARGS__)
+#define USED(r, ...) add((r)->lc->used, sizeof(r)->lc->used, __VA_ARGS__)
+#define DEFAULTED(r, ...) add((r)->lc->defaulted, sizeof(r)->lc->defaulted, __VA_ARGS__)
+#define IGNORED(r, ...) add((r)->lc->ignored, sizeof(r)->lc->ignored, __VA_ARGS__)
 
 static void mark(reader *r, const char *key)
 {
@@ -77,12 +79,16 @@ static int bad(reader *r, const char *key, const char *expect)
 /* A boolean: true/false, or the strings "true"/"false". */
 static int boolean(reader *r, const cJSON *v, const char *key, bool *out)
 {
-    if (cJSON_IsBool(v)) *out = cJSON_IsTrue(v);
-    else if (cJSON_IsString(v) && (strcasecmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "1") == 0))
+    if (cJSON_IsBool(v))
+        *out = cJSON_IsTrue(v);
+    else if (cJSON_IsString(v) &&
+        (strcasecmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "1") == 0))
         *out = true;
-    else if (cJSON_IsString(v) && (strcasecmp(v->valuestring, "false") == 0 || strcmp(v->valuestring, "0") == 0))
+    else if (cJSON_IsString(v) &&
+        (strcasecmp(v->valuestring, "false") == 0 || strcmp(v->valuestring, "0") == 0))
         *out = false;
-    else return bad(r, key, "true or false");
+    else
+        return bad(r, key, "true or false");
     return ZS_OK;
 }
 
@@ -142,11 +148,18 @@ static int precision_keys(reader *r)
             "%s: bf16 and fp16 are both true: one mixed precision, not two (set one to false)", r->path);
     const char *p = fon ? "fp16" : bon || (bauto && !fon) ? "bf16" : "fp32";
     if (set_flag(r, OPT_PRECISION, p, b || !f ? "bf16" : "fp16")) return r->err->code;
-    if (b) USED(r, "bf16 %s -> --precision %s%s", bauto ? "auto" : bon ? "true" : "false", p,
-        bauto ? " (auto: bf16 where the GPU has it)" : "");
-    else DEFAULTED(r, "bf16 false");
-    if (f) USED(r, "fp16 %s", fon ? "true" : "false");
-    else DEFAULTED(r, "fp16 false");
+    if (b)
+        USED(r, "bf16 %s -> --precision %s%s",
+            bauto     ? "auto"
+                : bon ? "true"
+                      : "false",
+            p, bauto ? " (auto: bf16 where the GPU has it)" : "");
+    else
+        DEFAULTED(r, "bf16 false");
+    if (f)
+        USED(r, "fp16 %s", fon ? "true" : "false");
+    else
+        DEFAULTED(r, "fp16 false");
     if (!bon && !fon && !bauto) USED(r, "neither bf16 nor fp16: fp32 training");
     return ZS_OK;
 }
@@ -163,15 +176,18 @@ static int optimizer_key(reader *r, const char *key)
     const char *o = v->valuestring, *as = NULL, *why = "";
     if (strstr(o, "8bit")) {
         as = "adam8bit";
-        why = strstr(o, "paged") ? " (approximate: paging to host memory under pressure is not modelled)" : "";
+        why =
+            strstr(o, "paged") ? " (approximate: paging to host memory under pressure is not modelled)" : "";
     } else if (strstr(o, "adamw") || strcmp(o, "adam") == 0 || strstr(o, "adam_")) {
         as = "adamw";
         why = strstr(o, "paged") ? " (approximate: paging to host memory under pressure is not modelled)"
             : strcmp(o, "adamw_torch") && strcmp(o, "adamw_torch_fused") && strcmp(o, "adamw_hf")
             ? " (approximate: counted as 32-bit AdamW states)"
             : "";
-    } else if (strcmp(o, "adafactor") == 0) as = "adafactor";
-    else if (strncmp(o, "sgd", 3) == 0) as = "sgd";
+    } else if (strcmp(o, "adafactor") == 0)
+        as = "adafactor";
+    else if (strncmp(o, "sgd", 3) == 0)
+        as = "sgd";
     if (!as) {
         IGNORED(r, "%s %s (not modelled: estimated as adamw)", key, o);
         return set_flag(r, OPT_OPTIMIZER, "adamw", key);
@@ -217,7 +233,8 @@ static int targets(reader *r, const cJSON *v, const char *key)
             bits |= b;
             unknown += b == 0;
         }
-    } else return bad(r, key, "a list of module names");
+    } else
+        return bad(r, key, "a list of module names");
     if (!bits) {
         IGNORED(r, "%s %s (no attention or MLP projection named: all linear layers assumed)", key, names);
         return set_flag(r, OPT_LORA_TARGETS, "all", key);
@@ -236,7 +253,8 @@ static void follow_ds(reader *r, const cJSON *v, const char *key)
     launch_config *lc = r->lc;
     const char *p = v->valuestring;
     FILE *f = fopen(p, "r");
-    if (f) snprintf(lc->ds_path, sizeof lc->ds_path, "%s", p);
+    if (f)
+        snprintf(lc->ds_path, sizeof lc->ds_path, "%s", p);
     else {
         const char *slash = strrchr(r->path, '/');
         int dir = slash ? (int)(slash - r->path) + 1 : 0;
@@ -260,17 +278,26 @@ static int axolotl_lora(reader *r)
         return zs_fail(r->err, ZS_ERR_INPUT, "%s: load_in_4bit and load_in_8bit are both true", r->path);
     const char *mode = "full";
     if (a && !cJSON_IsString(a)) return bad(r, "adapter", "lora or qlora");
-    if (a && strcmp(a->valuestring, "qlora") == 0) mode = "qlora";
-    else if (a && strcmp(a->valuestring, "lora") == 0) mode = in4 ? "qlora" : "lora";
-    else if (a) return bad(r, "adapter", "lora or qlora");
+    if (a && strcmp(a->valuestring, "qlora") == 0)
+        mode = "qlora";
+    else if (a && strcmp(a->valuestring, "lora") == 0)
+        mode = in4 ? "qlora" : "lora";
+    else if (a)
+        return bad(r, "adapter", "lora or qlora");
     if (set_flag(r, OPT_FINETUNE, mode, "adapter")) return r->err->code;
-    if (a) USED(r, "adapter %s -> --finetune %s%s", a->valuestring, mode,
-        strcmp(a->valuestring, mode) ? " (load_in_4bit: a 4-bit base)" : "");
-    else DEFAULTED(r, "adapter none (full fine-tuning)");
+    if (a)
+        USED(r, "adapter %s -> --finetune %s%s", a->valuestring, mode,
+            strcmp(a->valuestring, mode) ? " (load_in_4bit: a 4-bit base)" : "");
+    else
+        DEFAULTED(r, "adapter none (full fine-tuning)");
     if (q4) USED(r, "load_in_4bit %s", in4 ? "true" : "false");
-    if (in8) IGNORED(r, "load_in_8bit (an 8-bit frozen base is not modelled: counted as 16-bit, an over-estimate)");
-    else if (q8) USED(r, "load_in_8bit false");
-    const cJSON *rank = top(r, "lora_r"), *mods = top(r, "lora_target_modules"), *lin = top(r, "lora_target_linear");
+    if (in8)
+        IGNORED(
+            r, "load_in_8bit (an 8-bit frozen base is not modelled: counted as 16-bit, an over-estimate)");
+    else if (q8)
+        USED(r, "load_in_8bit false");
+    const cJSON *rank = top(r, "lora_r"), *mods = top(r, "lora_target_modules"),
+                *lin = top(r, "lora_target_linear");
     if (!a) {
         if (rank) IGNORED(r, "lora_r (no adapter)");
         if (mods || lin) IGNORED(r, "lora_target_modules/lora_target_linear (no adapter)");
@@ -308,8 +335,10 @@ static int ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, const
     bool on = dflt;
     if (v && boolean(r, v, key, &on)) return r->err->code;
     if (set_flag(r, OPT_CKPT, on ? "full" : "none", key)) return r->err->code;
-    if (v) USED(r, "%s %s -> --checkpointing %s", key, on ? "true" : "false", on ? "full" : "none");
-    else DEFAULTED(r, "%s %s%s", key, dflt ? "true" : "false", why);
+    if (v)
+        USED(r, "%s %s -> --checkpointing %s", key, on ? "true" : "false", on ? "full" : "none");
+    else
+        DEFAULTED(r, "%s %s%s", key, dflt ? "true" : "false", why);
     return ZS_OK;
 }
 
@@ -328,8 +357,8 @@ static void set_framework(reader *r, const char *f, const char *key)
 /* FSDP's sharding strategy (torch ShardingStrategy, or its 1-5 number in older accelerate). */
 static int fsdp_sharding(reader *r, const cJSON *v, const char *key)
 {
-    static const char *const names[] = {"FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD",
-        "HYBRID_SHARD_ZERO2", NULL};
+    static const char *const names[] = {
+        "FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD", "HYBRID_SHARD_ZERO2", NULL};
     static const char *const as[] = {"zero3", "zero2", "ddp", "zero3", "zero2"};
     int k = -1;
     if (cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= 5) k = (int)v->valuedouble - 1;
@@ -352,8 +381,10 @@ static int fsdp_config(reader *r, const cJSON *fc, const char *sect)
         const char *k = strncmp(c->string, "fsdp_", 5) == 0 ? c->string + 5 : c->string;
         snprintf(key, sizeof key, "%s.%s", sect, c->string);
         bool on = false;
-        if (cJSON_IsNull(c)) DEFAULTED(r, "%s (empty)", key);
-        else if (strcmp(k, "version") == 0) ver = c;
+        if (cJSON_IsNull(c))
+            DEFAULTED(r, "%s (empty)", key);
+        else if (strcmp(k, "version") == 0)
+            ver = c;
         else if (strcmp(k, "sharding_strategy") == 0) {
             if (fsdp_sharding(r, c, key)) return r->err->code;
         } else if (strcmp(k, "reshard_after_forward") == 0) {
@@ -368,7 +399,8 @@ static int fsdp_config(reader *r, const cJSON *fc, const char *sect)
                 on ? "true" : "false", on ? "cpu" : "none");
         } else if (strcmp(k, "activation_checkpointing") == 0) {
             if (ckpt_key(r, c, key, false, "")) return r->err->code;
-        } else IGNORED(r, "%s (wrapping, prefetch and state-dict settings are not modelled)", key);
+        } else
+            IGNORED(r, "%s (wrapping, prefetch and state-dict settings are not modelled)", key);
     }
     double v = 1;
     if (ver && !(cJSON_IsNumber(ver) && (ver->valuedouble == 1 || ver->valuedouble == 2)) &&
@@ -377,8 +409,10 @@ static int fsdp_config(reader *r, const cJSON *fc, const char *sect)
     if (ver && cJSON_IsNumber(ver)) v = ver->valuedouble;
     snprintf(key, sizeof key, "%s.fsdp_version", sect);
     set_framework(r, v == 2 ? "fsdp2" : "fsdp", key);
-    if (ver) USED(r, "%s %g -> --framework %s", key, v, v == 2 ? "fsdp2" : "fsdp");
-    else DEFAULTED(r, "%s 1 -> --framework fsdp", key);
+    if (ver)
+        USED(r, "%s %g -> --framework %s", key, v, v == 2 ? "fsdp2" : "fsdp");
+    else
+        DEFAULTED(r, "%s 1 -> --framework fsdp", key);
     return ZS_OK;
 }
 
@@ -389,24 +423,27 @@ static int axolotl(reader *r)
     if (number_key(r, "sequence_len", OPT_SEQ, "2048 (Axolotl's default)")) return r->err->code;
     if (number_key(r, "micro_batch_size", OPT_MICRO, "1 (Axolotl's default)")) return r->err->code;
     if (number_key(r, "gradient_accumulation_steps", OPT_ACCUM, "1 (Axolotl's default)")) return r->err->code;
-    if (ckpt_key(r, top(r, "gradient_checkpointing"), "gradient_checkpointing", false, " (Axolotl's default)"))
+    if (ckpt_key(
+            r, top(r, "gradient_checkpointing"), "gradient_checkpointing", false, " (Axolotl's default)"))
         return r->err->code;
     if (optimizer_key(r, "optimizer") || precision_keys(r)) return r->err->code;
     const cJSON *fa = top(r, "flash_attention");
     bool flash = false;
     if (fa && boolean(r, fa, "flash_attention", &flash)) return r->err->code;
-    if (fa) USED(r, "flash_attention %s%s", flash ? "true" : "false",
-        flash ? "" : " (PyTorch SDPA still stores no s^2 matrix: modelled as flash)");
-    else DEFAULTED(r, "flash_attention false (SDPA: modelled as flash, no s^2 matrix)");
+    if (fa)
+        USED(r, "flash_attention %s%s", flash ? "true" : "false",
+            flash ? "" : " (PyTorch SDPA still stores no s^2 matrix: modelled as flash)");
+    else
+        DEFAULTED(r, "flash_attention false (SDPA: modelled as flash, no s^2 matrix)");
     const cJSON *ds = top(r, "deepspeed"), *fsdp = top(r, "fsdp"), *fc = top(r, "fsdp_config");
     if (ds && (fsdp || fc))
-        return zs_fail(r->err, ZS_ERR_INPUT, "%s: deepspeed and fsdp/fsdp_config are both set: one or the other",
-            r->path);
+        return zs_fail(r->err, ZS_ERR_INPUT,
+            "%s: deepspeed and fsdp/fsdp_config are both set: one or the other", r->path);
     follow_ds(r, ds, "deepspeed");
     if (!ds) DEFAULTED(r, "deepspeed none");
     for (const cJSON *c = cJSON_IsArray(fsdp) ? fsdp->child : NULL; c; c = c->next)
-        if (cJSON_IsString(c) && (strcmp(c->valuestring, "full_shard") == 0 ||
-                                     strcmp(c->valuestring, "shard_grad_op") == 0)) {
+        if (cJSON_IsString(c) &&
+            (strcmp(c->valuestring, "full_shard") == 0 || strcmp(c->valuestring, "shard_grad_op") == 0)) {
             bool full = c->valuestring[0] == 'f';
             set_strategy(r, full ? "zero3" : "zero2", "fsdp");
             set_framework(r, "fsdp", "fsdp");
@@ -415,7 +452,8 @@ static int axolotl(reader *r)
             if (set_flag(r, OPT_OFF_OPT, "cpu", "fsdp") || set_flag(r, OPT_OFF_PARAM, "cpu", "fsdp"))
                 return r->err->code;
             USED(r, "fsdp offload -> --offload-optimizer cpu --offload-params cpu");
-        } else IGNORED(r, "fsdp item (not modelled)");
+        } else
+            IGNORED(r, "fsdp item (not modelled)");
     if (fc && fsdp_config(r, fc, "fsdp_config")) return r->err->code;
     return ZS_OK;
 }
@@ -432,13 +470,18 @@ static int llamafactory(reader *r)
     if (strcmp(type, "lora") && strcmp(type, "full") && strcmp(type, "freeze"))
         return bad(r, "finetuning_type", "lora, full or freeze");
     if (set_flag(r, OPT_FINETUNE, mode, "finetuning_type")) return r->err->code;
-    if (!ft) DEFAULTED(r, "finetuning_type lora (LLaMA-Factory's default) -> --finetune %s", mode);
+    if (!ft)
+        DEFAULTED(r, "finetuning_type lora (LLaMA-Factory's default) -> --finetune %s", mode);
     else if (strcmp(type, "freeze") == 0)
-        IGNORED(r, "finetuning_type freeze (training only the last layers is not modelled: estimated as full, "
-                   "an over-estimate)");
-    else USED(r, "finetuning_type %s -> --finetune %s", type, mode);
-    if (bits == 4) USED(r, "quantization_bit 4 -> a 4-bit (NF4) frozen base");
-    else if (bits) IGNORED(r, "quantization_bit %lld (only 4-bit bases are modelled: counted as 16-bit)", bits);
+        IGNORED(r,
+            "finetuning_type freeze (training only the last layers is not modelled: estimated as full, "
+            "an over-estimate)");
+    else
+        USED(r, "finetuning_type %s -> --finetune %s", type, mode);
+    if (bits == 4)
+        USED(r, "quantization_bit 4 -> a 4-bit (NF4) frozen base");
+    else if (bits)
+        IGNORED(r, "quantization_bit %lld (only 4-bit bases are modelled: counted as 16-bit)", bits);
     const cJSON *rank = top(r, "lora_rank"), *tg = top(r, "lora_target");
     if (strcmp(mode, "full") == 0) {
         if (rank || tg) IGNORED(r, "lora_rank/lora_target (finetuning_type is not lora)");
@@ -459,10 +502,13 @@ static int llamafactory(reader *r)
     bool off = false;
     if (dg && boolean(r, dg, "disable_gradient_checkpointing", &off)) return r->err->code;
     if (set_flag(r, OPT_CKPT, off ? "none" : "full", "disable_gradient_checkpointing")) return r->err->code;
-    if (dg) USED(r, "disable_gradient_checkpointing %s -> --checkpointing %s", off ? "true" : "false",
-        off ? "none" : "full");
-    else DEFAULTED(r, "disable_gradient_checkpointing false (LLaMA-Factory checkpoints by default) -> "
-                      "--checkpointing full");
+    if (dg)
+        USED(r, "disable_gradient_checkpointing %s -> --checkpointing %s", off ? "true" : "false",
+            off ? "none" : "full");
+    else
+        DEFAULTED(r,
+            "disable_gradient_checkpointing false (LLaMA-Factory checkpoints by default) -> "
+            "--checkpointing full");
     if (optimizer_key(r, "optim") || precision_keys(r)) return r->err->code;
     const cJSON *ds = top(r, "deepspeed");
     follow_ds(r, ds, "deepspeed");
@@ -480,9 +526,12 @@ static int accel_deepspeed(reader *r, const cJSON *dc)
         snprintf(key, sizeof key, "deepspeed_config.%s", c->string);
         const char *k = c->string;
         char buf[64];
-        if (cJSON_IsNull(c)) DEFAULTED(r, "%s (empty)", key);
-        else if (strcmp(k, "deepspeed_config_file") == 0) follow_ds(r, c, key);
-        else if (file) IGNORED(r, "%s (deepspeed_config_file holds the configuration)", key);
+        if (cJSON_IsNull(c))
+            DEFAULTED(r, "%s (empty)", key);
+        else if (strcmp(k, "deepspeed_config_file") == 0)
+            follow_ds(r, c, key);
+        else if (file)
+            IGNORED(r, "%s (deepspeed_config_file holds the configuration)", key);
         else if (strcmp(k, "zero_stage") == 0) {
             long long st = -1;
             if (cJSON_IsNumber(c)) st = (long long)c->valuedouble;
@@ -494,14 +543,16 @@ static int accel_deepspeed(reader *r, const cJSON *dc)
             bool opt = k[8] == 'o';
             if (!cJSON_IsString(c)) return bad(r, key, "none, cpu or nvme");
             if (set_flag(r, opt ? OPT_OFF_OPT : OPT_OFF_PARAM, c->valuestring, key)) return r->err->code;
-            USED(r, "%s %s -> --offload-%s %s", key, c->valuestring, opt ? "optimizer" : "params", c->valuestring);
+            USED(r, "%s %s -> --offload-%s %s", key, c->valuestring, opt ? "optimizer" : "params",
+                c->valuestring);
         } else if (strcmp(k, "gradient_accumulation_steps") == 0) {
             long long n;
             if (whole(r, c, key, &n)) return r->err->code;
             snprintf(buf, sizeof buf, "%lld", n);
             if (set_flag(r, OPT_ACCUM, buf, key)) return r->err->code;
             USED(r, "%s %lld -> --grad-accum %lld", key, n, n);
-        } else IGNORED(r, "%s (load-time or clipping setting, not modelled)", key);
+        } else
+            IGNORED(r, "%s (load-time or clipping setting, not modelled)", key);
     }
     return ZS_OK;
 }
@@ -517,8 +568,10 @@ static int accelerate(reader *r)
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", procs);
     if (set_flag(r, OPT_GPUS, buf, "num_processes")) return r->err->code;
-    if (np) USED(r, "num_processes %lld -> --gpus %lld (all machines)", procs, procs);
-    else DEFAULTED(r, "num_processes 1");
+    if (np)
+        USED(r, "num_processes %lld -> --gpus %lld (all machines)", procs, procs);
+    else
+        DEFAULTED(r, "num_processes 1");
     if (nm && procs % machines)
         return zs_fail(r->err, ZS_ERR_INPUT, "%s: num_processes %lld is not a multiple of num_machines %lld",
             r->path, procs, machines);
@@ -526,14 +579,17 @@ static int accelerate(reader *r)
         snprintf(buf, sizeof buf, "%lld", procs / machines);
         if (set_flag(r, OPT_GPN, buf, "num_machines")) return r->err->code;
         USED(r, "num_machines %lld -> --gpus-per-node %lld", machines, procs / machines);
-    } else DEFAULTED(r, "num_machines 1");
+    } else
+        DEFAULTED(r, "num_machines 1");
     const cJSON *mp = top(r, "mixed_precision");
     const char *p = cJSON_IsString(mp) ? mp->valuestring : "no";
     const char *as = strcmp(p, "no") == 0 ? "fp32" : p;
     if (mp && !cJSON_IsString(mp)) return bad(r, "mixed_precision", "no, fp16, bf16 or fp8");
     if (set_flag(r, OPT_PRECISION, as, "mixed_precision")) return r->err->code;
-    if (mp) USED(r, "mixed_precision %s -> --precision %s", p, as);
-    else DEFAULTED(r, "mixed_precision no -> --precision fp32");
+    if (mp)
+        USED(r, "mixed_precision %s -> --precision %s", p, as);
+    else
+        DEFAULTED(r, "mixed_precision no -> --precision fp32");
     const cJSON *dc = top(r, "deepspeed_config"), *fc = top(r, "fsdp_config");
     if (strcmp(d, "DEEPSPEED") == 0) {
         if (accel_deepspeed(r, dc)) return r->err->code;
@@ -545,9 +601,12 @@ static int accelerate(reader *r)
         set_strategy(r, "ddp", "distributed_type");
         if (dc) IGNORED(r, "deepspeed_config (distributed_type is %s)", d);
         if (fc) IGNORED(r, "fsdp_config (distributed_type is %s)", d);
-    } else return bad(r, "distributed_type", "DEEPSPEED, FSDP, MULTI_GPU or NO (GPU training)");
-    if (dt) USED(r, "distributed_type %s%s", d, r->lc->strategy ? "" : " (strategy from the section)");
-    else DEFAULTED(r, "distributed_type NO");
+    } else
+        return bad(r, "distributed_type", "DEEPSPEED, FSDP, MULTI_GPU or NO (GPU training)");
+    if (dt)
+        USED(r, "distributed_type %s%s", d, r->lc->strategy ? "" : " (strategy from the section)");
+    else
+        DEFAULTED(r, "distributed_type NO");
     if (strcmp(d, "MULTI_GPU") == 0 || strcmp(d, "NO") == 0) USED(r, "-> --strategy ddp");
     return ZS_OK;
 }
@@ -555,11 +614,23 @@ static int accelerate(reader *r)
 /* Keys every launcher writes that change no memory or time: named together, not one by one. */
 static bool runtime_key(const char *k)
 {
-    static const char *const keys[] = {"compute_environment", "debug", "machine_rank", "main_training_function",
-        "rdzv_backend", "same_network", "tpu_env", "tpu_use_cluster", "tpu_use_sudo", "use_cpu",
-        "downcast_bf16", "main_process_ip", "main_process_port", "enable_cpu_affinity", "gpu_ids", NULL};
+    static const char *const keys[] = {"compute_environment", "debug", "machine_rank",
+        "main_training_function", "rdzv_backend", "same_network", "tpu_env", "tpu_use_cluster",
+        "tpu_use_sudo", "use_cpu", "downcast_bf16", "main_process_ip", "main_process_port",
+        "enable_cpu_affinity", "gpu_ids", NULL};
     for (const char *const *p = keys; *p; p++)
         if (strcmp(*p, k) == 0) return true;
+    return false;
+}
+
+/* Whether the report text names key as a word (the key followed by a space, "." or the end). */
+static bool named(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        bool start = p == text || p[-1] == ' ' || p[-1] == ',';
+        if (start && (p[n] == ' ' || p[n] == '.' || p[n] == '\0' || p[n] == ';' || p[n] == ',')) return true;
+    }
     return false;
 }
 
@@ -570,10 +641,18 @@ static void list_rest(reader *r)
     for (const cJSON *c = r->root->child; c; c = c->next) {
         bool seen = false;
         for (int i = 0; i < r->nseen && !seen; i++) seen = strcmp(r->seen[i], c->string) == 0;
-        if (seen) continue;
-        if (cJSON_IsNull(c)) join(empty, sizeof empty, c->string);
-        else if (runtime_key(c->string)) join(runtime, sizeof runtime, c->string);
-        else join(rest, sizeof rest, c->string);
+        /* A null key read as absent says its default where its reader did; the rest here. */
+        const launch_config *lc = r->lc;
+        if (seen &&
+            !(cJSON_IsNull(c) && !named(lc->used, c->string) && !named(lc->defaulted, c->string) &&
+                !named(lc->ignored, c->string)))
+            continue;
+        if (cJSON_IsNull(c))
+            join(empty, sizeof empty, c->string);
+        else if (runtime_key(c->string))
+            join(runtime, sizeof runtime, c->string);
+        else
+            join(rest, sizeof rest, c->string);
     }
     if (empty[0]) DEFAULTED(r, "empty, left to the framework: %s", empty);
     if (runtime[0]) IGNORED(r, "launch settings with no memory effect: %s", runtime);
@@ -583,13 +662,16 @@ static void list_rest(reader *r)
 /* The format by its distinctive keys. */
 static int detect(const cJSON *root, launch_format *f)
 {
-    if (item(root, "distributed_type") || item(root, "compute_environment")) *f = LAUNCH_ACCELERATE;
-    else if (cJSON_GetObjectItemCaseSensitive(root, "base_model")) *f = LAUNCH_AXOLOTL;
+    if (item(root, "distributed_type") || item(root, "compute_environment"))
+        *f = LAUNCH_ACCELERATE;
+    else if (cJSON_GetObjectItemCaseSensitive(root, "base_model"))
+        *f = LAUNCH_AXOLOTL;
     else if (cJSON_GetObjectItemCaseSensitive(root, "model_name_or_path") &&
-             (item(root, "finetuning_type") || item(root, "stage") || item(root, "cutoff_len") ||
-                 item(root, "template")))
+        (item(root, "finetuning_type") || item(root, "stage") || item(root, "cutoff_len") ||
+            item(root, "template")))
         *f = LAUNCH_LLAMAFACTORY;
-    else return -1;
+    else
+        return -1;
     return 0;
 }
 
@@ -604,10 +686,12 @@ int launchcfg_load(const char *path, launch_config *lc, zs_error *err)
         cJSON_Delete(root);
         return zs_fail(err, ZS_ERR_INPUT,
             "%s: not a launcher config zerosim knows: expected Axolotl (base_model), LLaMA-Factory "
-            "(model_name_or_path with finetuning_type) or accelerate (distributed_type) keys", path);
+            "(model_name_or_path with finetuning_type) or accelerate (distributed_type) keys",
+            path);
     }
-    int rc = lc->format == LAUNCH_AXOLOTL ? axolotl(&r) : lc->format == LAUNCH_LLAMAFACTORY ? llamafactory(&r)
-                                                                                         : accelerate(&r);
+    int rc = lc->format == LAUNCH_AXOLOTL   ? axolotl(&r)
+        : lc->format == LAUNCH_LLAMAFACTORY ? llamafactory(&r)
+                                            : accelerate(&r);
     if (rc == ZS_OK) list_rest(&r);
     cJSON_Delete(root);
     return rc;

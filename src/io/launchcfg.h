@@ -13,20 +13,20 @@ typedef enum { LAUNCH_AXOLOTL, LAUNCH_LLAMAFACTORY, LAUNCH_ACCELERATE } launch_f
 
 typedef struct launch_config {
     launch_format format;
-    training t;                       /* training_init's, with the fields the file set */
-    uint64_t set;                     /* bit id - TRAINING_FLAG_FIRST: the file set training flag id */
+    training t;                           /* training_init's, with the fields the file set */
+    uint64_t set;                         /* bit id - TRAINING_FLAG_FIRST: the file set training flag id */
     char key_of[TRAINING_FLAG_COUNT][48]; /* the key that set each flag, for "--flag wins" */
-    char model[1024];                 /* base_model / model_name_or_path ("": none) */
+    char model[1024];                     /* base_model / model_name_or_path ("": none) */
     char model_key[32];
-    char ds_path[4096];               /* a ds_config to follow ("": none), relative to the file */
+    char ds_path[4096]; /* a ds_config to follow ("": none), relative to the file */
     char ds_key[96];
-    const char *strategy;             /* the strategy the file implies ("zero3", "ddp"...), or NULL */
-    const char *framework;            /* "deepspeed", "fsdp", "fsdp2", or NULL */
+    const char *strategy;  /* the strategy the file implies ("zero3", "ddp"...), or NULL */
+    const char *framework; /* "deepspeed", "fsdp", "fsdp2", or NULL */
     char strategy_key[96], framework_key[96];
-    bool shard_per_node;              /* HYBRID_SHARD: shard within a node, replicate across */
-    char used[2048];                  /* "key value -> what", "; "-separated */
-    char defaulted[1024];             /* "key (the framework's default)", "; "-separated */
-    char ignored[2048];               /* "key (why)", "; "-separated */
+    bool shard_per_node;  /* HYBRID_SHARD: shard within a node, replicate across */
+    char used[2048];      /* "key value -> what", "; "-separated */
+    char defaulted[1024]; /* "key (the framework's default)", "; "-separated */
+    char ignored[2048];   /* "key (why)", "; "-separated */
 } launch_config;
 
 /* The name of format f as the report says it ("axolotl", "llama-factory", "accelerate"). */

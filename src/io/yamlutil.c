@@ -89,7 +89,9 @@ static int node(yreader *r, yaml_event_t *ev, int depth, cJSON **out)
 {
     if (depth > YAML_MAX_DEPTH) return yfail(r, &ev->start_mark, "nested too deep");
     switch (ev->type) {
-    case YAML_SCALAR_EVENT: *out = scalar(ev); return *out ? ZS_OK : zs_fail(r->err, ZS_ERR_IO, "out of memory");
+    case YAML_SCALAR_EVENT:
+        *out = scalar(ev);
+        return *out ? ZS_OK : zs_fail(r->err, ZS_ERR_IO, "out of memory");
     case YAML_ALIAS_EVENT: return yfail(r, &ev->start_mark, "aliases (*name) are not read");
     case YAML_SEQUENCE_START_EVENT:
     case YAML_MAPPING_START_EVENT: {

@@ -1,0 +1,74 @@
+#!/bin/sh
+# config.sh -- --config FILE: Axolotl, LLaMA-Factory and accelerate YAML (tests/data/launch, each
+# following a file the project ships) read field by field into the training block, every key
+# reported, flags winning over the file, contradictions refused. Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+L=tests/data/launch
+T="t = d['training']; r = [x['strategy'] for x in d['results']]"
+
+# json_training FILE CHECK [FLAGS...]: estimate with the config, CHECK over t (training) and r.
+jt() {
+    f=$1 c=$2
+    shift 2
+    json_check "exec(\"$T\") or ($c)" estimate --config "$L/$f" --format json "$@"
+}
+jt axolotl_llama3_qlora.yml "t['micro_batch'] == 2 and t['grad_accum'] == 4 and t['seq_len'] == 4096 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'qlora' and t['lora_rank'] == 32 and t['lora_targets'] == 'all' and \
+t['framework'] == 'generic' and t['flash_attention'] and t['gpus'] == 1 and t['offload_optimizer'] == 'none' \
+and d['model']['name'] == 'llama-3-8b'"
+jt axolotl_llama3_fft_zero3.yml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 8192 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adam8bit' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'full' and t['framework'] == 'deepspeed' and r == ['zero3']"
+jt llamafactory_llama3_lora_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 2048 \
+and t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'lora' and t['lora_rank'] == 8 and t['lora_targets'] == 'all' and t['framework'] == 'generic'"
+jt llamafactory_llama3_full_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 2 and \
+t['finetune'] == 'full' and t['framework'] == 'deepspeed' and r == ['zero3'] and t['checkpointing'] == 'full'"
+M8="--model llama-3-8b"
+jt accelerate_fsdp.yaml "t['gpus'] == 2 and t['dp'] == 2 and t['precision'] == 'bf16' and \
+t['framework'] == 'fsdp' and r == ['zero3'] and t['checkpointing'] == 'none' and \
+t['offload_optimizer'] == 'none' and t['offload_params'] == 'none'" $M8
+jt accelerate_deepspeed_zero2.yaml "t['gpus'] == 8 and t['gpus_per_node'] == 8 and t['precision'] == 'fp16' \
+and t['grad_accum'] == 4 and t['offload_optimizer'] == 'cpu' and t['offload_params'] == 'none' and \
+t['framework'] == 'deepspeed' and r == ['zero2']" $M8
+jt accelerate_deepspeed_file.yaml "t['gpus'] == 2 and t['precision'] == 'fp32' and \
+t['framework'] == 'deepspeed' and r == ['zero3']" $M8
+
+# Flags win over the file, and the report says which key each overrode.
+jt axolotl_llama3_qlora.yml "t['micro_batch'] == 4 and t['lora_rank'] == 64 and t['finetune'] == 'lora' \
+and r == ['zero2']" --micro-batch 4 --lora-rank 64 --finetune lora --strategy zero2
+grep -q "command line: .*micro_batch_size: --micro-batch wins" "$W/q/$jn.err" && ok || bad "no override note"
+grep -q "lora_r: --lora-rank wins" "$W/q/$jn.err" && ok || bad "no lora_r override note"
+jt accelerate_fsdp.yaml "t['gpus'] == 4 and t['framework'] == 'fsdp2'" --gpus 4 --framework fsdp2 $M8
+grep -q "num_processes: --gpus wins" "$W/q/$jn.err" && ok || bad "no num_processes override note"
+
+# Every top-level key of every file is named in the report, and the format recognised.
+for f in "$L"/*.y*ml; do
+    extra=""
+    case $f in *accelerate*) extra=$M8 ;; esac
+    "$Z" estimate --config "$f" $extra --format json >"$out" 2>"$err"
+    grep -q "config $f: recognised as" "$err" && ok || bad "$f: no 'recognised as' line"
+    missing=""
+    for k in $(sed -n 's/^\([A-Za-z_0-9]*\):.*/\1/p' "$f"); do
+        grep -q "$k" "$err" || missing="$missing $k"
+    done
+    [ -z "$missing" ] && ok || bad "$f: keys not reported:$missing"
+done
+grep -q "recognised as accelerate" "$err" || true
+
+# fp16 and bf16 both true: refused, naming the file and both keys.
+cat >"$W/both.yml" <<'YML'
+base_model: llama-3-8b
+bf16: true
+fp16: true
+YML
+expect 3 "both.yml: bf16 and fp16 are both true" -- estimate --config "$W/both.yml"
+printf 'foo: 1\n' >"$W/none.yml"
+expect 3 "not a launcher config" -- estimate --config "$W/none.yml"
+printf 'base_model: [\n' >"$W/broken.yml"
+expect 3 "broken.yml:" -- estimate --config "$W/broken.yml"
+expect 0 "recognised as llama-factory" -- compare --config "$L/llamafactory_llama3_lora_sft.yaml" --gpus 8
+expect 0 "recognised as axolotl" -- plan --config "$L/axolotl_llama3_qlora.yml" --max-gpus 8
+expect 0 "recognised as accelerate" -- sweep --config "$L/accelerate_fsdp.yaml" $M8 --micro-batch 1,2
+finish

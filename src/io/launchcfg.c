@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/finetune.h"
+#include "io/jsonutil.h"
 #include "io/yamlutil.h"
 
 typedef struct reader {
@@ -557,6 +558,45 @@ static int accel_deepspeed(reader *r, const cJSON *dc)
     return ZS_OK;
 }
 
+/* Whether the ds_config at path enables fp16 or bf16 explicitly (true, not "auto", which
+ * accelerate fills from mixed_precision). A file that cannot be read says no: its reader
+ * reports it. */
+static bool ds_sets_precision(const char *path)
+{
+    cJSON *root = NULL;
+    zs_error quiet = {.quiet = true};
+    if (!path[0] || json_load_object(path, &root, &quiet)) return false;
+    bool set = false;
+    const char *const sections[] = {"fp16", "bf16", "bfloat16"};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *e =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, sections[i]), "enabled");
+        set |= cJSON_IsTrue(e);
+    }
+    cJSON_Delete(root);
+    return set;
+}
+
+/* mixed_precision (accelerate's default "no": fp32); absent beside a ds_config file, that
+ * file's precision sections decide, as accelerate leaves them. */
+static int accel_precision(reader *r)
+{
+    const cJSON *mp = top(r, "mixed_precision");
+    if (!mp && ds_sets_precision(r->lc->ds_path)) {
+        DEFAULTED(r, "mixed_precision (absent: the ds_config file's fp16/bf16 enabled true decides)");
+        return ZS_OK;
+    }
+    const char *p = cJSON_IsString(mp) ? mp->valuestring : "no";
+    const char *as = strcmp(p, "no") == 0 ? "fp32" : p;
+    if (mp && !cJSON_IsString(mp)) return bad(r, "mixed_precision", "no, fp16, bf16 or fp8");
+    if (set_flag(r, OPT_PRECISION, as, "mixed_precision")) return r->err->code;
+    if (mp)
+        USED(r, "mixed_precision %s -> --precision %s", p, as);
+    else
+        DEFAULTED(r, "mixed_precision no -> --precision fp32");
+    return ZS_OK;
+}
+
 static int accelerate(reader *r)
 {
     const cJSON *dt = top(r, "distributed_type");
@@ -581,15 +621,6 @@ static int accelerate(reader *r)
         USED(r, "num_machines %lld -> --gpus-per-node %lld", machines, procs / machines);
     } else
         DEFAULTED(r, "num_machines 1");
-    const cJSON *mp = top(r, "mixed_precision");
-    const char *p = cJSON_IsString(mp) ? mp->valuestring : "no";
-    const char *as = strcmp(p, "no") == 0 ? "fp32" : p;
-    if (mp && !cJSON_IsString(mp)) return bad(r, "mixed_precision", "no, fp16, bf16 or fp8");
-    if (set_flag(r, OPT_PRECISION, as, "mixed_precision")) return r->err->code;
-    if (mp)
-        USED(r, "mixed_precision %s -> --precision %s", p, as);
-    else
-        DEFAULTED(r, "mixed_precision no -> --precision fp32");
     const cJSON *dc = top(r, "deepspeed_config"), *fc = top(r, "fsdp_config");
     if (strcmp(d, "DEEPSPEED") == 0) {
         if (accel_deepspeed(r, dc)) return r->err->code;
@@ -603,6 +634,7 @@ static int accelerate(reader *r)
         if (fc) IGNORED(r, "fsdp_config (distributed_type is %s)", d);
     } else
         return bad(r, "distributed_type", "DEEPSPEED, FSDP, MULTI_GPU or NO (GPU training)");
+    if (accel_precision(r)) return r->err->code;
     if (dt)
         USED(r, "distributed_type %s%s", d, r->lc->strategy ? "" : " (strategy from the section)");
     else

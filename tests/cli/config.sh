@@ -71,4 +71,29 @@ expect 3 "broken.yml:" -- estimate --config "$W/broken.yml"
 expect 0 "recognised as llama-factory" -- compare --config "$L/llamafactory_llama3_lora_sft.yaml" --gpus 8
 expect 0 "recognised as axolotl" -- plan --config "$L/axolotl_llama3_qlora.yml" --max-gpus 8
 expect 0 "recognised as accelerate" -- sweep --config "$L/accelerate_fsdp.yaml" $M8 --micro-batch 1,2
+# accelerate: HYBRID_SHARD over two machines shards within a node; FSDP2; offload together.
+cat >"$W/hybrid.yaml" <<'YML'
+distributed_type: FSDP
+mixed_precision: bf16
+num_machines: 2
+num_processes: 16
+fsdp_config:
+  fsdp_sharding_strategy: HYBRID_SHARD
+  fsdp_offload_params: true
+  fsdp_activation_checkpointing: true
+  fsdp_version: 2
+YML
+json_check "exec(\"$T\") or (t['gpus'] == 16 and t['gpus_per_node'] == 8 and t['shard_group'] == 8 and \
+t['framework'] == 'fsdp2' and r == ['zero3'] and t['offload_optimizer'] == 'cpu' and \
+t['offload_params'] == 'cpu' and t['checkpointing'] == 'full')" estimate --config "$W/hybrid.yaml" $M8 --format json
+# A ds_config file that enables bf16 itself decides when mixed_precision is absent ("auto" does not).
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}\n' >"$W/ds_bf16.json"
+printf 'distributed_type: DEEPSPEED\nnum_processes: 4\ndeepspeed_config:\n  deepspeed_config_file: ds_bf16.json\n' \
+    >"$W/ds_file.yaml"
+json_check "exec(\"$T\") or (t['precision'] == 'bf16' and r == ['zero2'] and t['gpus'] == 4)" \
+    estimate --config "$W/ds_file.yaml" $M8 --format json
+# MULTI_GPU is plain data parallelism.
+printf 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: fp16\n' >"$W/ddp.yaml"
+json_check "exec(\"$T\") or (r == ['ddp'] and t['precision'] == 'fp16' and t['gpus'] == 8)" \
+    estimate --config "$W/ddp.yaml" --params 1e9 --format json
 finish

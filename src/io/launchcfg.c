@@ -16,6 +16,7 @@ typedef struct reader {
     const cJSON *root;
     const char *path;
     zs_error *err;
+    bool files;            /* the config came from a file: a ds_config it names may be opened */
     const char *seen[160]; /* top-level keys read (the rest are listed as ignored) */
     int nseen;
 } reader;
@@ -253,8 +254,8 @@ static void follow_ds(reader *r, const cJSON *v, const char *key)
     if (!cJSON_IsString(v) || !v->valuestring[0]) return;
     launch_config *lc = r->lc;
     const char *p = v->valuestring;
-    FILE *f = fopen(p, "r");
-    if (f)
+    FILE *f = r->files ? fopen(p, "r") : NULL;
+    if (f || p[0] == '/')
         snprintf(lc->ds_path, sizeof lc->ds_path, "%s", p);
     else {
         const char *slash = strrchr(r->path, '/');
@@ -582,7 +583,7 @@ static bool ds_sets_precision(const char *path)
 static int accel_precision(reader *r)
 {
     const cJSON *mp = top(r, "mixed_precision");
-    if (!mp && ds_sets_precision(r->lc->ds_path)) {
+    if (!mp && r->files && ds_sets_precision(r->lc->ds_path)) {
         DEFAULTED(r, "mixed_precision (absent: the ds_config file's fp16/bf16 enabled true decides)");
         return ZS_OK;
     }
@@ -707,24 +708,39 @@ static int detect(const cJSON *root, launch_format *f)
     return 0;
 }
 
-int launchcfg_load(const char *path, launch_config *lc, zs_error *err)
+/* Recognise root's format and read it into lc (root is freed by the caller). */
+static int from_tree(const cJSON *root, const char *path, bool files, launch_config *lc, zs_error *err)
 {
-    memset(lc, 0, sizeof *lc);
-    training_init(&lc->t);
-    cJSON *root = NULL;
-    if (yaml_load_object(path, &root, err)) return err->code;
-    reader r = {.lc = lc, .root = root, .path = path, .err = err};
-    if (detect(root, &lc->format)) {
-        cJSON_Delete(root);
+    reader r = {.lc = lc, .root = root, .path = path, .err = err, .files = files};
+    if (detect(root, &lc->format))
         return zs_fail(err, ZS_ERR_INPUT,
             "%s: not a launcher config zerosim knows: expected Axolotl (base_model), LLaMA-Factory "
             "(model_name_or_path with finetuning_type) or accelerate (distributed_type) keys",
             path);
-    }
     int rc = lc->format == LAUNCH_AXOLOTL   ? axolotl(&r)
         : lc->format == LAUNCH_LLAMAFACTORY ? llamafactory(&r)
                                             : accelerate(&r);
     if (rc == ZS_OK) list_rest(&r);
+    return rc;
+}
+
+static int load(const char *text, size_t len, const char *path, launch_config *lc, zs_error *err)
+{
+    memset(lc, 0, sizeof *lc);
+    training_init(&lc->t);
+    cJSON *root = NULL;
+    int rc = text ? yaml_parse_object(text, len, path, &root, err) : yaml_load_object(path, &root, err);
+    if (rc == ZS_OK) rc = from_tree(root, path, !text, lc, err);
     cJSON_Delete(root);
     return rc;
+}
+
+int launchcfg_load(const char *path, launch_config *lc, zs_error *err)
+{
+    return load(NULL, 0, path, lc, err);
+}
+
+int launchcfg_from_text(const char *text, size_t len, const char *origin, launch_config *lc, zs_error *err)
+{
+    return load(text, len, origin, lc, err);
 }

@@ -37,4 +37,8 @@ const char *launch_format_name(launch_format f);
  * kind, keys that contradict each other (fp16 and bf16 both true); ZS_ERR_IO when unreadable. */
 int launchcfg_load(const char *path, launch_config *lc, zs_error *err);
 
+/* The same from len bytes of YAML text; origin names it in messages. A ds_config it names is
+ * recorded in ds_path but not opened here. */
+int launchcfg_from_text(const char *text, size_t len, const char *origin, launch_config *lc, zs_error *err);
+
 #endif

@@ -8,6 +8,8 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "io/jsonutil.h"
+
 /* Containers nest at most this deep: a launch config is a few levels. */
 #define YAML_MAX_DEPTH 64
 
@@ -128,23 +130,29 @@ static int read_root(yreader *r, cJSON **root)
     return rc;
 }
 
-int yaml_load_object(const char *path, cJSON **root, zs_error *err)
+int yaml_parse_object(const char *text, size_t len, const char *origin, cJSON **root, zs_error *err)
 {
     *root = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return zs_fail(err, ZS_ERR_IO, "%s: %s", path, strerror(errno));
-    yreader r = {.path = path, .err = err};
-    if (!yaml_parser_initialize(&r.parser)) {
-        fclose(f);
-        return zs_fail(err, ZS_ERR_IO, "%s: libyaml could not start", path);
-    }
-    yaml_parser_set_input_file(&r.parser, f);
+    yreader r = {.path = origin, .err = err};
+    if (!yaml_parser_initialize(&r.parser))
+        return zs_fail(err, ZS_ERR_IO, "%s: libyaml could not start", origin);
+    yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
     int rc = read_root(&r, root);
     yaml_parser_delete(&r.parser);
-    fclose(f);
     if (rc) {
         cJSON_Delete(*root);
         *root = NULL;
     }
+    return rc;
+}
+
+int yaml_load_object(const char *path, cJSON **root, zs_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    *root = NULL;
+    if (file_read_text(path, &text, &len, err)) return err->code;
+    int rc = yaml_parse_object(text, len, path, root, err);
+    free(text);
     return rc;
 }

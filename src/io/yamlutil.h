@@ -2,6 +2,8 @@
 #ifndef ZS_YAMLUTIL_H
 #define ZS_YAMLUTIL_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 #include "core/error.h"
@@ -13,5 +15,8 @@
  * YAML 1.2's core schema. Fails with ZS_ERR_INPUT naming the path, line and column (a syntax
  * error, an alias, a document that is not a mapping) or ZS_ERR_IO when it cannot be opened. */
 int yaml_load_object(const char *path, cJSON **root, zs_error *err);
+
+/* The same from len bytes of text in memory; origin names it in messages. */
+int yaml_parse_object(const char *text, size_t len, const char *origin, cJSON **root, zs_error *err);
 
 #endif

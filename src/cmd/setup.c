@@ -540,8 +540,10 @@ static void config_shard_group(setup *s)
     int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
     int64_t dp = training_dp(&s->t);
     if (!s->cfg.shard_per_node || setup_flag_given(s, OPT_SHARD_GROUP)) return;
-    if (gpn > 0 && dp > gpn && dp % gpn == 0) s->t.shard_group = gpn;
-    else note_to(s->cfg_over, sizeof s->cfg_over, "%s: one node's ranks or fewer: sharded over all",
+    if (gpn > 0 && dp > gpn && dp % gpn == 0)
+        s->t.shard_group = gpn;
+    else
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: one node's ranks or fewer: sharded over all",
             s->cfg.strategy_key);
 }
 
@@ -647,8 +649,24 @@ scenario setup_scenario(const setup *s)
 
 report_options setup_report_options(const setup *s)
 {
-    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted,
-        s->ds_notes, s->ds.ignored, s->ds.filled, s->weights_arg, s->weights_arg ? &s->weights : NULL, NULL};
+    report_options o = {.format = s->format,
+        .explain = s->explain,
+        .ds_path = s->ds_arg ? s->ds_path : NULL,
+        .ds_defaulted = s->ds.defaulted,
+        .ds_notes = s->ds_notes,
+        .ds_ignored = s->ds.ignored,
+        .ds_filled = s->ds.filled,
+        .weights_path = s->weights_arg,
+        .weights = s->weights_arg ? &s->weights : NULL};
+    if (s->cfg_arg) {
+        o.config_path = s->cfg_arg;
+        o.config_format = launch_format_name(s->cfg.format);
+        o.config_used = s->cfg.used;
+        o.config_defaulted = s->cfg.defaulted;
+        o.config_ignored = s->cfg.ignored;
+        o.config_overridden = s->cfg_over;
+    }
+    return o;
 }
 
 const cli_opt *setup_merge_options(

@@ -471,6 +471,10 @@ static int llamafactory(reader *r)
     const char *mode = strcmp(type, "lora") == 0 ? (bits == 4 ? "qlora" : "lora") : "full";
     if (strcmp(type, "lora") && strcmp(type, "full") && strcmp(type, "freeze"))
         return bad(r, "finetuning_type", "lora, full or freeze");
+    if (bits && strcmp(mode, "full") == 0)
+        return zs_fail(r->err, ZS_ERR_INPUT,
+            "%s: quantization_bit %lld with finetuning_type %s: a quantized base trains only LoRA adapters",
+            r->path, bits, type);
     if (set_flag(r, OPT_FINETUNE, mode, "finetuning_type")) return r->err->code;
     if (!ft)
         DEFAULTED(r, "finetuning_type lora (LLaMA-Factory's default) -> --finetune %s", mode);

@@ -40,6 +40,11 @@ jt axolotl_llama3_qlora.yml "t['micro_batch'] == 4 and t['lora_rank'] == 64 and 
 and r == ['zero2']" --micro-batch 4 --lora-rank 64 --finetune lora --strategy zero2
 grep -q "command line: .*micro_batch_size: --micro-batch wins" "$W/q/$jn.err" && ok || bad "no override note"
 grep -q "lora_r: --lora-rank wins" "$W/q/$jn.err" && ok || bad "no lora_r override note"
+py_check "JSON training.config names the format and the override" "
+import json
+c = json.load(open('$(snap "$W/q/$jn.out")'))['training']['config']
+assert c['format'] == 'axolotl' and 'micro_batch_size: --micro-batch wins' in c['overridden'], c
+assert 'lora_r 32' in c['used'] and 'wandb_project' in c['defaulted'] and 'datasets' in c['ignored'], c"
 jt accelerate_fsdp.yaml "t['gpus'] == 4 and t['framework'] == 'fsdp2'" --gpus 4 --framework fsdp2 $M8
 grep -q "num_processes: --gpus wins" "$W/q/$jn.err" && ok || bad "no num_processes override note"
 
@@ -64,6 +69,8 @@ bf16: true
 fp16: true
 YML
 expect 3 "both.yml: bf16 and fp16 are both true" -- estimate --config "$W/both.yml"
+printf 'model_name_or_path: x\nfinetuning_type: full\nquantization_bit: 4\n' >"$W/qfull.yaml"
+expect 3 "quantization_bit 4 with finetuning_type full" -- estimate --config "$W/qfull.yaml"
 printf 'foo: 1\n' >"$W/none.yml"
 expect 3 "not a launcher config" -- estimate --config "$W/none.yml"
 printf 'base_model: [\n' >"$W/broken.yml"

@@ -103,7 +103,7 @@ void cmd_weights_warn(const char *cmd, const setup *s)
         if (c->used[0]) fprintf(e, "  used: %s\n", c->used);
         if (c->defaulted[0]) fprintf(e, "  defaulted: %s\n", c->defaulted);
         if (c->ignored[0]) fprintf(e, "  ignored: %s\n", c->ignored);
-        if (s->cfg_over[0]) fprintf(e, "  command line: %s\n", s->cfg_over);
+        if (s->cfg_over[0]) fprintf(e, "  overridden: %s\n", s->cfg_over);
     }
     if (setup_weights_warning(s, line, sizeof line))
         fprintf(cmd_errs(), "zerosim %s: warning: %s\n", cmd, line);

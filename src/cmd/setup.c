@@ -521,6 +521,11 @@ static void apply_config(setup *s)
         if (setup_flag_given(s, id))
             note_to(s->cfg_over, sizeof s->cfg_over, "%s: --%s wins", c->key_of[id - TRAINING_FLAG_FIRST],
                 training_flag(id)->name);
+        /* A ds_config with an optimizer section runs DeepSpeed's optimizer, not the Trainer's
+         * optim (transformers integrations/deepspeed.py, deepspeed_optim_sched). */
+        else if (id == OPT_OPTIMIZER && s->ds.optimizer_set)
+            note_to(s->cfg_over, sizeof s->cfg_over, "%s: the ds_config's optimizer.type wins",
+                c->key_of[id - TRAINING_FLAG_FIRST]);
         else
             training_flag_copy(&s->t, &c->t, training_flag(id));
     }

@@ -38,7 +38,7 @@ t['framework'] == 'deepspeed' and r == ['zero3']" $M8
 # Flags win over the file, and the report says which key each overrode.
 jt axolotl_llama3_qlora.yml "t['micro_batch'] == 4 and t['lora_rank'] == 64 and t['finetune'] == 'lora' \
 and r == ['zero2']" --micro-batch 4 --lora-rank 64 --finetune lora --strategy zero2
-grep -q "command line: .*micro_batch_size: --micro-batch wins" "$W/q/$jn.err" && ok || bad "no override note"
+grep -q "overridden: .*micro_batch_size: --micro-batch wins" "$W/q/$jn.err" && ok || bad "no override note"
 grep -q "lora_r: --lora-rank wins" "$W/q/$jn.err" && ok || bad "no lora_r override note"
 py_check "JSON training.config names the format and the override" "
 import json
@@ -103,4 +103,10 @@ json_check "exec(\"$T\") or (t['precision'] == 'bf16' and r == ['zero2'] and t['
 printf 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: fp16\n' >"$W/ddp.yaml"
 json_check "exec(\"$T\") or (r == ['ddp'] and t['precision'] == 'fp16' and t['gpus'] == 8)" \
     estimate --config "$W/ddp.yaml" --params 1e9 --format json
+# A ds_config with an optimizer section runs DeepSpeed's optimizer, not the Trainer's optim.
+printf '{"optimizer": {"type": "SGD", "params": {"lr": 0.1}}, "zero_optimization": {"stage": 1}}\n' >"$W/dsopt.json"
+printf 'base_model: llama-3-8b\noptimizer: adamw_torch\ndeepspeed: dsopt.json\n' >"$W/ax_dsopt.yml"
+json_check "exec(\"$T\") or (t['optimizer'] == 'sgd' and r == ['zero1'] and t['framework'] == 'deepspeed')" \
+    estimate --config "$W/ax_dsopt.yml" --format json
+grep -q "optimizer: the ds_config's optimizer.type wins" "$W/q/$jn.err" && ok || bad "no ds optimizer note"
 finish

@@ -12,7 +12,7 @@
 #   V=1             show full commands;  SANITIZER=address,undefined  sanitized build
 
 CC       ?= cc
-PKGS     := libcjson gsl libcurl
+PKGS     := libcjson gsl libcurl yaml-0.1
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # Link-time optimisation inlines across the src/ files (the evaluation path crosses sim,
@@ -94,7 +94,7 @@ $(UNIT): $(TEST_OBJ) $(filter-out $(BUILD)/src/cmd/main.o,$(CMD_OBJ)) $(API_OBJ)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Debian packages the project needs; installs only what is missing (as root or via sudo).
-DEB_PKGS := build-essential pkg-config libcjson-dev libgsl-dev libcurl4-openssl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev
+DEB_PKGS := build-essential pkg-config libcjson-dev libyaml-dev libgsl-dev libcurl4-openssl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -130,7 +130,7 @@ test-unit: $(UNIT)
 CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/cli/report.sh \
              tests/cli/calibrate.sh \
              tests/cli/estimate_published.sh tests/cli/estimate_parallel.sh tests/cli/estimate.sh \
-             tests/cli/validate.sh tests/cli/output.sh tests/cli/facts.sh tests/cli/sweep.sh tests/cli/usage.sh tests/cli/hub.sh \
+             tests/cli/validate.sh tests/cli/output.sh tests/cli/facts.sh tests/cli/sweep.sh tests/cli/usage.sh tests/cli/hub.sh tests/cli/config.sh \
              tests/test_plot.sh \
              tests/arch_selftest.sh
 

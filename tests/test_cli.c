@@ -191,7 +191,7 @@ static void flag_tables(void)
             if (listed && d->names_first) CHECK(lists_all(o->help, d->choices[k].name));
         }
     }
-    CHECK_EQ_INT(opts, rows + 15); /* and setup's own fifteen (--weights, --strict) */
+    CHECK_EQ_INT(opts, rows + 16); /* and setup's own sixteen (--weights, --strict, --config) */
     /* the bug this table fixed: fp8 was left out of --precision's message */
     training t;
     training_init(&t);

@@ -94,6 +94,17 @@ void cmd_weights_warn(const char *cmd, const setup *s)
             s->model_path, len, p);
         p += len + (nl ? 1 : 0);
     }
+    /* --config: one block, the format recognised, then every key by what became of it. */
+    if (s->cfg_arg) {
+        const launch_config *c = &s->cfg;
+        FILE *e = cmd_errs();
+        fprintf(e, "zerosim %s: config %s: recognised as %s\n", cmd, s->cfg_arg,
+            launch_format_name(c->format));
+        if (c->used[0]) fprintf(e, "  used: %s\n", c->used);
+        if (c->defaulted[0]) fprintf(e, "  defaulted: %s\n", c->defaulted);
+        if (c->ignored[0]) fprintf(e, "  ignored: %s\n", c->ignored);
+        if (s->cfg_over[0]) fprintf(e, "  overridden: %s\n", s->cfg_over);
+    }
     if (setup_weights_warning(s, line, sizeof line))
         fprintf(cmd_errs(), "zerosim %s: warning: %s\n", cmd, line);
 }

@@ -94,6 +94,11 @@ static const own_opt own_opts[] = {
          .help = "encoder-decoder: decoder tokens per sequence (default: the model's ratio x --seq-len, 1:1)",
          .id = OPT_DEC_SEQ},
         OPT_ACCUM, NULL},
+    {{.name = "config",
+         .arg = "FILE",
+         .help = "read an Axolotl, LLaMA-Factory or accelerate YAML (flags given explicitly win)",
+         .id = OPT_CONFIG},
+        OPT_REDUCE_BUCKET, NULL},
     {{.name = "deepspeed",
          .arg = "FILE",
          .help = "read a DeepSpeed ds_config.json (flags given explicitly win)",
@@ -214,6 +219,7 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     case OPT_STRICT: s->strict = true; return ZS_OK;
     case OPT_HARDWARE: s->hw_arg = v; return ZS_OK;
     case OPT_DEEPSPEED: s->ds_arg = v; return ZS_OK;
+    case OPT_CONFIG: s->cfg_arg = v; return ZS_OK;
     case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
     case OPT_FRAMEWORK:
         if (strcmp(v, "all") != 0 && !framework_find(v))
@@ -306,6 +312,21 @@ static int choose_strategies(setup *s, zs_error *err)
 bool setup_flag_given(const setup *s, int id)
 {
     return training_flag(id) && (s->given >> (id - TRAINING_FLAG_FIRST) & 1);
+}
+
+/* Append one "; "-separated note to buf (len bytes); dropped when full. */
+__attribute__((format(printf, 3, 4))) static void note_to(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n + 3 >= len) return;
+    if (n) {
+        memcpy(buf + n, "; ", 3);
+        n += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, len - n, fmt, ap);
+    va_end(ap);
 }
 
 /* Append one "; "-separated note to the ds_config line of the report. */
@@ -472,9 +493,69 @@ static int resolve_model(setup *s, zs_error *err)
     return hub_download(&r, cache, s->model_path, sizeof s->model_path, err);
 }
 
+/* --config: read the launcher YAML; its model and ds_config stand in for --model and
+ * --deepspeed when those are not given. Fails with the reader's error. */
+static int read_config(setup *s, zs_error *err)
+{
+    launch_config *c = &s->cfg;
+    if (launchcfg_load(s->cfg_arg, c, err)) return err->code;
+    if (c->model[0] && (s->model_arg || s->params > 0))
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: %s wins", c->model_key,
+            s->model_arg ? "--model" : "--params");
+    else if (c->model[0])
+        s->model_arg = c->model;
+    if (c->ds_path[0] && s->ds_arg)
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: --deepspeed wins", c->ds_key);
+    else if (c->ds_path[0])
+        s->ds_arg = c->ds_path;
+    return ZS_OK;
+}
+
+/* The config's training fields over the ds_config's, under the flags given (said in cfg_over),
+ * and the strategy it implies unless --strategy names one. */
+static void apply_config(setup *s)
+{
+    const launch_config *c = &s->cfg;
+    for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++) {
+        if (!(c->set >> (id - TRAINING_FLAG_FIRST) & 1)) continue;
+        if (setup_flag_given(s, id))
+            note_to(s->cfg_over, sizeof s->cfg_over, "%s: --%s wins", c->key_of[id - TRAINING_FLAG_FIRST],
+                training_flag(id)->name);
+        /* A ds_config with an optimizer section runs DeepSpeed's optimizer, not the Trainer's
+         * optim (transformers integrations/deepspeed.py, deepspeed_optim_sched). */
+        else if (id == OPT_OPTIMIZER && s->ds.optimizer_set)
+            note_to(s->cfg_over, sizeof s->cfg_over, "%s: the ds_config's optimizer.type wins",
+                c->key_of[id - TRAINING_FLAG_FIRST]);
+        else
+            training_flag_copy(&s->t, &c->t, training_flag(id));
+    }
+    const strategy *st = c->strategy ? strategy_find(c->strategy) : NULL;
+    if (st && strcmp(s->strategy_arg, "all") == 0) {
+        s->chosen[0] = st;
+        s->chosen[1] = NULL;
+    } else if (st)
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: --strategy wins", c->strategy_key);
+    if (c->framework && s->framework_arg)
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: --framework wins", c->framework_key);
+}
+
+/* HYBRID_SHARD: shard within a node, replicate across nodes, when the run spans nodes. */
+static void config_shard_group(setup *s)
+{
+    int64_t gpn = s->t.gpus_per_node > 0 ? s->t.gpus_per_node : s->hw.gpus_per_node;
+    int64_t dp = training_dp(&s->t);
+    if (!s->cfg.shard_per_node || setup_flag_given(s, OPT_SHARD_GROUP)) return;
+    if (gpn > 0 && dp > gpn && dp % gpn == 0)
+        s->t.shard_group = gpn;
+    else
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: one node's ranks or fewer: sharded over all",
+            s->cfg.strategy_key);
+}
+
 int setup_finish(setup *s, zs_error *err)
 {
     if (choose_strategies(s, err)) return err->code;
+    if (s->cfg_arg && read_config(s, err)) return err->code;
     if (check_model_flags(s, err)) return err->code;
     if (catalog_resolve_named(
             "hardware", s->hw_arg, s->hw_path, sizeof s->hw_path, s->hw_used, sizeof s->hw_used, err))
@@ -493,11 +574,15 @@ int setup_finish(setup *s, zs_error *err)
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }
     if (s->ds_arg && read_ds(s, err)) return err->code;
-    /* The framework: the flag's, else DeepSpeed when a ds_config was read, else generic. */
+    if (s->cfg_arg) apply_config(s);
+    /* The framework: the flag's, else the --config's, else DeepSpeed when a ds_config was read,
+     * else generic. */
     if (s->framework_arg && strcmp(s->framework_arg, "all") == 0)
         s->all_frameworks = true;
     else if (s->framework_arg)
         s->t.framework = framework_find(s->framework_arg);
+    else if (s->cfg.framework)
+        s->t.framework = framework_find(s->cfg.framework);
     else if (s->ds_arg)
         s->t.framework = &fw_deepspeed;
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
@@ -506,6 +591,7 @@ int setup_finish(setup *s, zs_error *err)
     for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++)
         if (setup_flag_given(s, id)) training_flag_copy(&s->t, &s->flag_t, training_flag(id));
     if (s->ds.train_batch_size > 0 && batch_from_ds(s, err)) return err->code;
+    if (s->cfg_arg) config_shard_group(s);
     /* Each pipeline stage holds virtual_stages chunks of at least one layer (Narayanan et al.
      * 2021, section 2.2): more chunks than layers is no configuration at all. */
     if (!s->m.params_only && s->t.pp * s->t.virtual_stages > s->m.num_layers)
@@ -568,8 +654,24 @@ scenario setup_scenario(const setup *s)
 
 report_options setup_report_options(const setup *s)
 {
-    return (report_options){s->format, s->explain, s->ds_arg ? s->ds_path : NULL, s->ds.defaulted,
-        s->ds_notes, s->ds.ignored, s->ds.filled, s->weights_arg, s->weights_arg ? &s->weights : NULL, NULL};
+    report_options o = {.format = s->format,
+        .explain = s->explain,
+        .ds_path = s->ds_arg ? s->ds_path : NULL,
+        .ds_defaulted = s->ds.defaulted,
+        .ds_notes = s->ds_notes,
+        .ds_ignored = s->ds.ignored,
+        .ds_filled = s->ds.filled,
+        .weights_path = s->weights_arg,
+        .weights = s->weights_arg ? &s->weights : NULL};
+    if (s->cfg_arg) {
+        o.config_path = s->cfg_arg;
+        o.config_format = launch_format_name(s->cfg.format);
+        o.config_used = s->cfg.used;
+        o.config_defaulted = s->cfg.defaulted;
+        o.config_ignored = s->cfg.ignored;
+        o.config_overridden = s->cfg_over;
+    }
+    return o;
 }
 
 const cli_opt *setup_merge_options(

@@ -8,6 +8,7 @@
 
 #include "cmd/cli.h"
 #include "io/dsconfig.h"
+#include "io/launchcfg.h"
 #include "io/model_json.h"
 #include "io/weights.h"
 #include "core/error.h"
@@ -51,6 +52,9 @@ typedef struct setup {
                             checked against the flag's DP */
     char ds_notes[2048]; /* what the ds_config report line says beyond the path */
     uint64_t given;      /* bit id - TRAINING_FLAG_FIRST: training flag id was given */
+    const char *cfg_arg;  /* --config: a launcher YAML (Axolotl, LLaMA-Factory, accelerate), or NULL */
+    launch_config cfg;    /* what it set (read in finish) */
+    char cfg_over[1024];  /* "key: --flag wins", "; "-separated: the command line over the file */
 } setup;
 
 /* Ids of the shared options that are no training flag (the training flags' are training.h's
@@ -71,6 +75,7 @@ enum {
     OPT_EXPLAIN,
     OPT_WEIGHTS,
     OPT_STRICT,
+    OPT_CONFIG,
 };
 
 /* The shared options table (ends with a NULL name), built once from training_flags[] and

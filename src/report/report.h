@@ -24,6 +24,10 @@ typedef struct report_options {
     const char *weights_path;  /* --weights: the checkpoint read, or NULL */
     const wt_summary *weights; /* what it holds against the config (with weights_path) */
     FILE *notes;               /* where --explain goes beside JSON or CSV (NULL: stderr) */
+    const char *config_path;   /* --config: the launcher YAML read, or NULL */
+    const char *config_format; /* the format recognised ("axolotl", "llama-factory", "accelerate") */
+    const char *config_used, *config_defaulted, *config_ignored; /* "; "-separated report parts */
+    const char *config_overridden; /* its keys that command-line flags overrode ("" when none) */
 } report_options;
 
 /* Write results (n of them) for scenario sc in o->format. Returns 0, or ZS_ERR_IO when the

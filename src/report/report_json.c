@@ -173,6 +173,11 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);
     cJSON_AddStringToObject(tr, "finetune", finetune_name((finetune_kind)t->finetune));
     if (t->finetune != FT_FULL) cJSON_AddNumberToObject(tr, "lora_rank", (double)t->lora_rank);
+    if (t->finetune != FT_FULL)
+        cJSON_AddStringToObject(tr, "lora_targets",
+            t->lora_targets == LORA_ATTN      ? "attn"
+                : t->lora_targets == LORA_MLP ? "mlp"
+                                              : "all");
     double adapters =
         finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
     cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);
@@ -181,6 +186,13 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
         cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
         cJSON_AddStringToObject(tr, "deepspeed_auto_filled", op->ds_filled ? op->ds_filled : "");
         cJSON_AddStringToObject(tr, "deepspeed_ignored", op->ds_ignored ? op->ds_ignored : "");
+    }
+    if (op->config_path) {
+        cJSON *c = cJSON_AddObjectToObject(tr, "config");
+        const char *const keys[] = {"path", "format", "used", "defaulted", "ignored", "overridden"};
+        const char *const vals[] = {op->config_path, op->config_format, op->config_used, op->config_defaulted,
+            op->config_ignored, op->config_overridden};
+        for (int i = 0; i < 6; i++) cJSON_AddStringToObject(c, keys[i], vals[i] ? vals[i] : "");
     }
 }
 

@@ -16,14 +16,14 @@ FUZZ_SAVED_GOAL := $(.DEFAULT_GOAL)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_BUILD   := build/fuzz
-FUZZ_TARGETS := model hardware dsconfig nccl harness runs units grid safetensors
+FUZZ_TARGETS := model hardware dsconfig nccl harness runs units grid safetensors launch
 
 # Its own compile of the library: instrumented for coverage (fuzzer-no-link) and sanitized;
 # a UBSan finding must stop the run, or the fuzzer would not record it.
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O1 -g -MMD -MP -Isrc \
-                $(shell pkg-config --cflags libcjson gsl libcurl 2>/dev/null)
-FUZZ_LDLIBS  := $(shell pkg-config --libs libcjson gsl libcurl 2>/dev/null) -lm
+                $(shell pkg-config --cflags libcjson gsl libcurl yaml-0.1 2>/dev/null)
+FUZZ_LDLIBS  := $(shell pkg-config --libs libcjson gsl libcurl yaml-0.1 2>/dev/null) -lm
 FUZZ_Q       := $(if $(filter 1,$(V)),,@)
 
 FUZZ_LIB_SRC := $(filter-out src/cmd/main.c src/cmd/cmd_%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))) \

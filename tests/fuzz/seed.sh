@@ -51,6 +51,17 @@ safetensors)
     word scalar '{"s": {"dtype": "F32", "shape": [], "data_offsets": [0, 4]}}   '
     word bad-neg '{"w": {"dtype": "BF16", "shape": [-1], "data_offsets": [0, 2]}}'
     word bad-dtype '{"w": {"dtype": "Q4", "shape": [1], "data_offsets": [0, 1]}}' ;;
+launch)
+    copy tests/data/launch/*.yml tests/data/launch/*.yaml
+    word both 'base_model: x
+bf16: true
+fp16: true'
+    word alias 'a: &x 1
+b: *x'
+    word hybrid 'distributed_type: FSDP
+num_processes: 16
+num_machines: 2
+fsdp_config: {fsdp_sharding_strategy: HYBRID_SHARD, fsdp_version: 2}' ;;
 *)
     echo "seed.sh: unknown target $t" >&2; exit 2 ;;
 esac

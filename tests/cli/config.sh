@@ -1,0 +1,112 @@
+#!/bin/sh
+# config.sh -- --config FILE: Axolotl, LLaMA-Factory and accelerate YAML (tests/data/launch, each
+# following a file the project ships) read field by field into the training block, every key
+# reported, flags winning over the file, contradictions refused. Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+L=tests/data/launch
+T="t = d['training']; r = [x['strategy'] for x in d['results']]"
+
+# json_training FILE CHECK [FLAGS...]: estimate with the config, CHECK over t (training) and r.
+jt() {
+    f=$1 c=$2
+    shift 2
+    json_check "exec(\"$T\") or ($c)" estimate --config "$L/$f" --format json "$@"
+}
+jt axolotl_llama3_qlora.yml "t['micro_batch'] == 2 and t['grad_accum'] == 4 and t['seq_len'] == 4096 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'qlora' and t['lora_rank'] == 32 and t['lora_targets'] == 'all' and \
+t['framework'] == 'generic' and t['flash_attention'] and t['gpus'] == 1 and t['offload_optimizer'] == 'none' \
+and d['model']['name'] == 'llama-3-8b'"
+jt axolotl_llama3_fft_zero3.yml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 8192 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adam8bit' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'full' and t['framework'] == 'deepspeed' and r == ['zero3']"
+jt llamafactory_llama3_lora_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 2048 \
+and t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'lora' and t['lora_rank'] == 8 and t['lora_targets'] == 'all' and t['framework'] == 'generic'"
+jt llamafactory_llama3_full_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 2 and \
+t['finetune'] == 'full' and t['framework'] == 'deepspeed' and r == ['zero3'] and t['checkpointing'] == 'full'"
+M8="--model llama-3-8b"
+jt accelerate_fsdp.yaml "t['gpus'] == 2 and t['dp'] == 2 and t['precision'] == 'bf16' and \
+t['framework'] == 'fsdp' and r == ['zero3'] and t['checkpointing'] == 'none' and \
+t['offload_optimizer'] == 'none' and t['offload_params'] == 'none'" $M8
+jt accelerate_deepspeed_zero2.yaml "t['gpus'] == 8 and t['gpus_per_node'] == 8 and t['precision'] == 'fp16' \
+and t['grad_accum'] == 4 and t['offload_optimizer'] == 'cpu' and t['offload_params'] == 'none' and \
+t['framework'] == 'deepspeed' and r == ['zero2']" $M8
+jt accelerate_deepspeed_file.yaml "t['gpus'] == 2 and t['precision'] == 'fp32' and \
+t['framework'] == 'deepspeed' and r == ['zero3']" $M8
+
+# Flags win over the file, and the report says which key each overrode.
+jt axolotl_llama3_qlora.yml "t['micro_batch'] == 4 and t['lora_rank'] == 64 and t['finetune'] == 'lora' \
+and r == ['zero2']" --micro-batch 4 --lora-rank 64 --finetune lora --strategy zero2
+grep -q "overridden: .*micro_batch_size: --micro-batch wins" "$W/q/$jn.err" && ok || bad "no override note"
+grep -q "lora_r: --lora-rank wins" "$W/q/$jn.err" && ok || bad "no lora_r override note"
+py_check "JSON training.config names the format and the override" "
+import json
+c = json.load(open('$(snap "$W/q/$jn.out")'))['training']['config']
+assert c['format'] == 'axolotl' and 'micro_batch_size: --micro-batch wins' in c['overridden'], c
+assert 'lora_r 32' in c['used'] and 'wandb_project' in c['defaulted'] and 'datasets' in c['ignored'], c"
+jt accelerate_fsdp.yaml "t['gpus'] == 4 and t['framework'] == 'fsdp2'" --gpus 4 --framework fsdp2 $M8
+grep -q "num_processes: --gpus wins" "$W/q/$jn.err" && ok || bad "no num_processes override note"
+
+# Every top-level key of every file is named in the report, and the format recognised.
+for f in "$L"/*.y*ml; do
+    extra=""
+    case $f in *accelerate*) extra=$M8 ;; esac
+    "$Z" estimate --config "$f" $extra --format json >"$out" 2>"$err"
+    grep -q "config $f: recognised as" "$err" && ok || bad "$f: no 'recognised as' line"
+    missing=""
+    for k in $(sed -n 's/^\([A-Za-z_0-9]*\):.*/\1/p' "$f"); do
+        grep -q "$k" "$err" || missing="$missing $k"
+    done
+    [ -z "$missing" ] && ok || bad "$f: keys not reported:$missing"
+done
+grep -q "recognised as accelerate" "$err" || true
+
+# fp16 and bf16 both true: refused, naming the file and both keys.
+cat >"$W/both.yml" <<'YML'
+base_model: llama-3-8b
+bf16: true
+fp16: true
+YML
+expect 3 "both.yml: bf16 and fp16 are both true" -- estimate --config "$W/both.yml"
+printf 'model_name_or_path: x\nfinetuning_type: full\nquantization_bit: 4\n' >"$W/qfull.yaml"
+expect 3 "quantization_bit 4 with finetuning_type full" -- estimate --config "$W/qfull.yaml"
+printf 'foo: 1\n' >"$W/none.yml"
+expect 3 "not a launcher config" -- estimate --config "$W/none.yml"
+printf 'base_model: [\n' >"$W/broken.yml"
+expect 3 "broken.yml:" -- estimate --config "$W/broken.yml"
+expect 0 "recognised as llama-factory" -- compare --config "$L/llamafactory_llama3_lora_sft.yaml" --gpus 8
+expect 0 "recognised as axolotl" -- plan --config "$L/axolotl_llama3_qlora.yml" --max-gpus 8
+expect 0 "recognised as accelerate" -- sweep --config "$L/accelerate_fsdp.yaml" $M8 --micro-batch 1,2
+# accelerate: HYBRID_SHARD over two machines shards within a node; FSDP2; offload together.
+cat >"$W/hybrid.yaml" <<'YML'
+distributed_type: FSDP
+mixed_precision: bf16
+num_machines: 2
+num_processes: 16
+fsdp_config:
+  fsdp_sharding_strategy: HYBRID_SHARD
+  fsdp_offload_params: true
+  fsdp_activation_checkpointing: true
+  fsdp_version: 2
+YML
+json_check "exec(\"$T\") or (t['gpus'] == 16 and t['gpus_per_node'] == 8 and t['shard_group'] == 8 and \
+t['framework'] == 'fsdp2' and r == ['zero3'] and t['offload_optimizer'] == 'cpu' and \
+t['offload_params'] == 'cpu' and t['checkpointing'] == 'full')" estimate --config "$W/hybrid.yaml" $M8 --format json
+# A ds_config file that enables bf16 itself decides when mixed_precision is absent ("auto" does not).
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}\n' >"$W/ds_bf16.json"
+printf 'distributed_type: DEEPSPEED\nnum_processes: 4\ndeepspeed_config:\n  deepspeed_config_file: ds_bf16.json\n' \
+    >"$W/ds_file.yaml"
+json_check "exec(\"$T\") or (t['precision'] == 'bf16' and r == ['zero2'] and t['gpus'] == 4)" \
+    estimate --config "$W/ds_file.yaml" $M8 --format json
+# MULTI_GPU is plain data parallelism.
+printf 'distributed_type: MULTI_GPU\nnum_processes: 8\nmixed_precision: fp16\n' >"$W/ddp.yaml"
+json_check "exec(\"$T\") or (r == ['ddp'] and t['precision'] == 'fp16' and t['gpus'] == 8)" \
+    estimate --config "$W/ddp.yaml" --params 1e9 --format json
+# A ds_config with an optimizer section runs DeepSpeed's optimizer, not the Trainer's optim.
+printf '{"optimizer": {"type": "SGD", "params": {"lr": 0.1}}, "zero_optimization": {"stage": 1}}\n' >"$W/dsopt.json"
+printf 'base_model: llama-3-8b\noptimizer: adamw_torch\ndeepspeed: dsopt.json\n' >"$W/ax_dsopt.yml"
+json_check "exec(\"$T\") or (t['optimizer'] == 'sgd' and r == ['zero1'] and t['framework'] == 'deepspeed')" \
+    estimate --config "$W/ax_dsopt.yml" --format json
+grep -q "optimizer: the ds_config's optimizer.type wins" "$W/q/$jn.err" && ok || bad "no ds optimizer note"
+finish

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd/commands.h"
+#include "cmd/compare_rows.h"
 #include "analysis/compare.h"
 #include "report/report.h"
 #include "report/report_compare.h"
@@ -30,6 +31,32 @@ static void usage(FILE *f, const cli_opt *compare_only)
         "  zerosim compare --model llama-3-8b --gpus 8 --framework all --format json\n");
 }
 
+int cmd_compare_rows(const char *cmd, setup *s, plan_space *sp, double gb_tokens, compare_run_out *out)
+{
+    zs_error err = {0};
+    if (setup_finish(s, &err)) return cmd_error(cmd, err.code, err.msg);
+    cmd_weights_warn(cmd, s);
+    if (sp->max_gpus == 0) sp->max_gpus = s->t.gpus > 64 ? s->t.gpus : 64;
+    /* The searches keep the batch the given settings train with, so their rows compare. */
+    int64_t dp = training_dp(&s->t);
+    if (gb_tokens > 0) sp->global_batch = (int64_t)ceil(gb_tokens / (double)s->t.seq_len);
+    if (sp->global_batch == 0) sp->global_batch = s->t.micro_batch * s->t.grad_accum * dp;
+    sp->tokens = s->tokens;
+    const framework *fws[FRAMEWORK_MAX + 1] = {NULL};
+    int nf = s->all_frameworks ? frameworks_real(fws) : 0;
+    out->sc = setup_scenario(s);
+    out->rows = calloc(COMPARE_MAX_ROWS, sizeof *out->rows);
+    if (!out->rows) return cmd_error(cmd, ZS_ERR_NOMEM, "out of memory");
+    out->n = 0;
+    if (compare_run(&out->sc, sp, nf ? fws : NULL, out->rows, COMPARE_MAX_ROWS, &out->n, &err)) {
+        free(out->rows);
+        return cmd_error(cmd, err.code, err.msg);
+    }
+    out->any = 0;
+    for (int k = 0; k < out->n; k++) out->any += out->rows[k].min_gpus > 0 || out->rows[k].given.fits;
+    return CMD_GO;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     setup s;
@@ -37,7 +64,6 @@ int cmd_compare(int argc, char **argv)
     plan_space sp;
     plan_space_init(&sp);
     sp.max_gpus = 0;
-    zs_error err = {0};
     double gb_tokens = 0;
     const cli_opt compare_only[] = {
         {"max-gpus", "N",
@@ -54,26 +80,12 @@ int cmd_compare(int argc, char **argv)
     };
     int rc = cmd_parse(&(cmd_spec){"compare", compare_only, usage, &s, .shared = true}, argc, argv);
     if (rc != CMD_GO) return rc;
-    if (setup_finish(&s, &err)) return cmd_error("compare", err.code, err.msg);
-    cmd_weights_warn("compare", &s);
-    if (sp.max_gpus == 0) sp.max_gpus = s.t.gpus > 64 ? s.t.gpus : 64;
-    /* The searches keep the batch the given settings train with, so their rows compare. */
-    int64_t dp = training_dp(&s.t);
-    if (gb_tokens > 0) sp.global_batch = (int64_t)ceil(gb_tokens / (double)s.t.seq_len);
-    if (sp.global_batch == 0) sp.global_batch = s.t.micro_batch * s.t.grad_accum * dp;
-    sp.tokens = s.tokens;
-    const framework *fws[FRAMEWORK_MAX + 1] = {NULL};
-    int nf = s.all_frameworks ? frameworks_real(fws) : 0;
-    scenario sc = setup_scenario(&s);
-    compare_row *rows = calloc(COMPARE_MAX_ROWS, sizeof *rows);
-    if (!rows) return cmd_error("compare", ZS_ERR_NOMEM, "out of memory");
-    int n = 0;
-    if (compare_run(&sc, &sp, nf ? fws : NULL, rows, COMPARE_MAX_ROWS, &n, &err)) {
-        free(rows);
-        return cmd_error("compare", err.code, err.msg);
-    }
-    int any = 0;
-    for (int k = 0; k < n; k++) any += rows[k].min_gpus > 0 || rows[k].given.fits;
+    compare_run_out cr;
+    rc = cmd_compare_rows("compare", &s, &sp, gb_tokens, &cr);
+    if (rc != CMD_GO) return rc;
+    scenario sc = cr.sc;
+    compare_row *rows = cr.rows;
+    int n = cr.n, any = cr.any;
     report_options ro = setup_report_options(&s);
     ro.notes = cmd_errs();
     report_compare(

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "cmd/compare_rows.h"
 #include "analysis/compare.h"
 #include "io/atomicfile.h"
 #include "report/report.h"
@@ -79,7 +80,6 @@ int cmd_report(int argc, char **argv)
     plan_space sp;
     plan_space_init(&sp);
     sp.max_gpus = 0;
-    zs_error err = {0};
     double gb_tokens = 0;
     const char *out = NULL;
     const cli_opt own[] = {
@@ -100,26 +100,13 @@ int cmd_report(int argc, char **argv)
     int rc = cmd_parse(&(cmd_spec){"report", own, usage, &s, .shared = true, .drop = drop}, argc, argv);
     if (rc != CMD_GO) return rc;
     if (!out || !out[0]) return cmd_error("report", ZS_ERR_USAGE, "-o FILE.html is required");
-    if (setup_finish(&s, &err)) return cmd_error("report", err.code, err.msg);
-    cmd_weights_warn("report", &s);
     /* The same searches as compare's, so the page shows compare's numbers. */
-    if (sp.max_gpus == 0) sp.max_gpus = s.t.gpus > 64 ? s.t.gpus : 64;
-    int64_t dp = training_dp(&s.t);
-    if (gb_tokens > 0) sp.global_batch = (int64_t)ceil(gb_tokens / (double)s.t.seq_len);
-    if (sp.global_batch == 0) sp.global_batch = s.t.micro_batch * s.t.grad_accum * dp;
-    sp.tokens = s.tokens;
-    const framework *fws[FRAMEWORK_MAX + 1] = {NULL};
-    int nf = s.all_frameworks ? frameworks_real(fws) : 0;
-    scenario sc = setup_scenario(&s);
-    compare_row *rows = calloc(COMPARE_MAX_ROWS, sizeof *rows);
-    if (!rows) return cmd_error("report", ZS_ERR_NOMEM, "out of memory");
-    int n = 0;
-    if (compare_run(&sc, &sp, nf ? fws : NULL, rows, COMPARE_MAX_ROWS, &n, &err)) {
-        free(rows);
-        return cmd_error("report", err.code, err.msg);
-    }
-    int any = 0;
-    for (int k = 0; k < n; k++) any += rows[k].min_gpus > 0 || rows[k].given.fits;
+    compare_run_out run;
+    rc = cmd_compare_rows("report", &s, &sp, gb_tokens, &run);
+    if (rc != CMD_GO) return rc;
+    scenario sc = run.sc;
+    compare_row *rows = run.rows;
+    int n = run.n, any = run.any;
     report_options ro = setup_report_options(&s);
     compare_report cr = {&sc, &sp, rows, n, s.t.framework || s.all_frameworks, &ro};
     char cwd[4096];

@@ -109,7 +109,7 @@ int pattern_read_nope(layer_plan *p, const cJSON *j, const char *key, int nope_v
     cJSON_ArrayForEach(e, l)
     {
         if (i >= p->n) break;
-        if (cJSON_IsNumber(e) && (int)e->valuedouble == nope_value) p->nope[i] = 1;
+        if (cJSON_IsNumber(e) && e->valuedouble == (double)nope_value) p->nope[i] = 1;
         if (cJSON_IsBool(e) && cJSON_IsTrue(e) == (nope_value == 1)) p->nope[i] = 1;
         i++;
     }

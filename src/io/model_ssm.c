@@ -43,6 +43,11 @@ static int read_mamba2(const cJSON *j, const ssm_keys *k, model *m, zs_error *er
     if (m->hidden_size > JSON_BIG / 1000 || expand < 0 || expand > 1000)
         return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %lld is out of range (expected 0 to 1000)",
             k->expand, (long long)expand);
+    /* Bounded before they multiply (a fuzzed config can hold 2^53 in each). */
+    if (hd > 1000000 || m->ssm_heads > 1000000)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"%s\" / \"%s\": %lld heads of %lld (expected 1 to 1000000 each)", k->heads, k->head_dim,
+            (long long)m->ssm_heads, (long long)hd);
     m->ssm_inner = inner > 0         ? inner
         : hd > 0 && m->ssm_heads > 0 ? hd * m->ssm_heads
                                      : expand * m->hidden_size;

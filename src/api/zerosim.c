@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ static const command commands[] = {
     {"plan", cmd_plan},
     {"sweep", cmd_sweep},
     {"validate", cmd_validate},
+    {"report", cmd_report}, /* answers the HTML page itself, not JSON */
     {"list", NULL},
 };
 
@@ -93,8 +95,8 @@ static int value_text(const cJSON *j, const char *key, char *out, size_t len, ch
 }
 
 /* The request's settings after argv[0] (the command): --key VALUE, --key for true, the
- * positional "args", and --format json last. */
-static int request_args(const cJSON *req, args *a, char *msg, size_t mlen)
+ * positional "args", and --format json last (report: -o -, its page into the answer). */
+static int request_args(const cJSON *req, args *a, bool page, char *msg, size_t mlen)
 {
     const cJSON *item;
     int rc = ZS_OK;
@@ -125,6 +127,10 @@ static int request_args(const cJSON *req, args *a, char *msg, size_t mlen)
         snprintf(flag, sizeof flag, "--%s", key);
         for (char *p = flag + 2; *p; p++)
             if (*p == '_') *p = '-';
+        if (page && (strcmp(flag, "--output") == 0 || strcmp(flag, "--o") == 0)) {
+            snprintf(msg, mlen, "report: the library answers with the page; \"output\" is not a setting");
+            return ZS_ERR_USAGE;
+        }
         if (strcmp(flag, "--format") == 0) {
             if (cJSON_IsString(item) && strcmp(item->valuestring, "json") == 0) continue;
             snprintf(msg, mlen, "--format: the library answers in json only");
@@ -135,8 +141,8 @@ static int request_args(const cJSON *req, args *a, char *msg, size_t mlen)
         if ((rc = value_text(item, flag + 2, value, sizeof value, msg, mlen))) return rc;
         if ((rc = push(a, value, msg, mlen))) return rc;
     }
-    if ((rc = push(a, "--format", msg, mlen))) return rc;
-    return push(a, "json", msg, mlen);
+    if ((rc = push(a, page ? "-o" : "--format", msg, mlen))) return rc;
+    return push(a, page ? "-" : "json", msg, mlen);
 }
 
 /* list: the catalog's names as {"models": [...]} or {"hardware": [...]}. */
@@ -192,7 +198,7 @@ static int run(const cJSON *req, char **out, size_t *outlen, char *msg, size_t m
     for (size_t i = 0; cJSON_IsString(name) && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name->valuestring, commands[i].name) == 0) c = &commands[i];
     if (!c) {
-        snprintf(msg, mlen, "\"command\": expected estimate, compare, plan, sweep, validate or list");
+        snprintf(msg, mlen, "\"command\": expected estimate, compare, plan, sweep, validate, report or list");
         return ZS_ERR_USAGE;
     }
     char *errtext = NULL;
@@ -206,7 +212,7 @@ static int run(const cJSON *req, char **out, size_t *outlen, char *msg, size_t m
     args a = {.n = 0};
     int rc = push(&a, c->name, msg, mlen);
     if (!rc && !c->fn) rc = list_catalog(req, o, msg, mlen);
-    if (!rc && c->fn && !(rc = request_args(req, &a, msg, mlen))) {
+    if (!rc && c->fn && !(rc = request_args(req, &a, c->fn == cmd_report, msg, mlen))) {
         cmd_set_streams(o, e);
         a.v[a.n] = NULL;
         rc = c->fn(a.n, a.v);

@@ -9,11 +9,13 @@
  * Each key but "command" and "args" is a flag ("seq_len" is read as --seq-len); true is a
  * switch given (false leaves it out), a number or string its value, a list a comma list
  * ("gpus": [8, 16, 32] for sweep), null leaves it out. "args" is a list of positional
- * arguments (validate's runs files). The commands: estimate, compare, plan, sweep, validate
- * and list ("what": "models" or "hardware").
+ * arguments (validate's runs files). The commands: estimate, compare, plan, sweep, validate,
+ * report and list ("what": "models" or "hardware").
  *
  * The answer is what `zerosim COMMAND ... --format json` prints for those settings, byte for
- * byte (sweep's: a JSON object a line); list's is {"models": [names...]} or {"hardware": [...]}.
+ * byte (sweep's: a JSON object a line); list's is {"models": [names...]} or {"hardware": [...]};
+ * report's is the self-contained HTML page `zerosim report -o -` writes (not JSON; "output" is
+ * refused).
  * A refused request is {"error": {"code": 2|3|4, "message": "..."}} with the command line's
  * message (2 usage, 3 bad input file, 4 output). Nothing is printed and nothing exits; calls
  * from several threads at once are safe. Catalogs: $ZEROSIM_DATA, else models/ and hardware/

@@ -48,9 +48,16 @@ static const char *shorter(const char *path, const char *cwd)
     return path;
 }
 
-/* Write the page to path whole or not at all. Returns 0 or ZS_ERR_IO (after the message). */
+/* Write the page to path whole or not at all ("-": to cmd_out(), as the library asks).
+ * Returns 0 or ZS_ERR_IO (after the message). */
 static int write_page(const char *path, const html_report *h)
 {
+    if (strcmp(path, "-") == 0) {
+        report_html(cmd_out(), h);
+        if (fflush(cmd_out()) != 0 || ferror(cmd_out()))
+            return cmd_error("report", ZS_ERR_IO, "cannot write the page to standard output");
+        return 0;
+    }
     atomicfile a;
     if (atomicfile_open(&a, path) != 0) {
         char msg[4200];
@@ -83,7 +90,7 @@ int cmd_report(int argc, char **argv)
     double gb_tokens = 0;
     const char *out = NULL;
     const cli_opt own[] = {
-        {"output", "FILE.html", "write the page here (also -o; required)", .alias = "-o", .text = &out},
+        {"output", "FILE.html", "write the page here (also -o; required; - for standard output)", .alias = "-o", .text = &out},
         {"max-gpus", "N",
             "largest cluster for the fewest-GPU and fastest searches (default: max(64, --gpus))",
             .whole = &sp.max_gpus, .min = 1, .max = 1000000},

@@ -58,7 +58,8 @@ int64_t training_dp(const training *t)
 static const flag_choice precision_choices[] = {{"fp32", PREC_FP32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16},
     {"bf16-pure", PREC_BF16_PURE}, {"fp8", PREC_FP8}, {NULL, 0}};
 static const flag_choice optimizer_choices[] = {{"adam", OPT_ADAM}, {"adamw", OPT_ADAMW}, {"sgd", OPT_SGD},
-    {"adafactor", OPT_ADAFACTOR}, {"adam8bit", OPT_ADAM8BIT}, {NULL, 0}};
+    {"adafactor", OPT_ADAFACTOR}, {"adam8bit", OPT_ADAM8BIT}, {"paged-adamw", OPT_PAGED_ADAMW},
+    {"paged-adam8bit", OPT_PAGED_ADAM8BIT}, {NULL, 0}};
 static const flag_choice ckpt_choices[] = {
     {"none", CKPT_NONE}, {"selective", CKPT_SELECTIVE}, {"full", CKPT_FULL}, {NULL, 0}};
 const flag_choice offload_choices[] = {
@@ -338,7 +339,8 @@ byte_table training_bytes(const training *t)
      * into row and column vectors and keeps no first moment, so its state is negligible per
      * parameter and counted as 0 here. */
     static const double moments[] = {
-        [OPT_ADAM] = 8, [OPT_ADAMW] = 8, [OPT_SGD] = 4, [OPT_ADAFACTOR] = 0, [OPT_ADAM8BIT] = 2};
+        [OPT_ADAM] = 8, [OPT_ADAMW] = 8, [OPT_SGD] = 4, [OPT_ADAFACTOR] = 0, [OPT_ADAM8BIT] = 2,
+        [OPT_PAGED_ADAMW] = 8, [OPT_PAGED_ADAM8BIT] = 2};
     byte_table bt;
     double mom = moments[t->optimizer];
     switch (t->precision) {
@@ -347,7 +349,7 @@ byte_table training_bytes(const training *t)
         break;
     case PREC_BF16_PURE:
         /* Everything in bf16, no master copy: moments in bf16 halve (8-bit Adam stays 2). */
-        bt = (byte_table){2, 2, 0, t->optimizer == OPT_ADAM8BIT ? mom : mom / 2, 2,
+        bt = (byte_table){2, 2, 0, (t->optimizer == OPT_ADAM8BIT || t->optimizer == OPT_PAGED_ADAM8BIT) ? mom : mom / 2, 2,
             "pure bf16: params, grads and moments in bf16, no fp32 master"};
         break;
     case PREC_FP8:

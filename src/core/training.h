@@ -10,7 +10,12 @@
 
 /* PREC_FP8: Transformer Engine-style FP8 GEMMs with bf16 everything else (fp32 master). */
 typedef enum { PREC_FP32, PREC_FP16, PREC_BF16, PREC_BF16_PURE, PREC_FP8 } precision_kind;
-typedef enum { OPT_ADAM, OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR, OPT_ADAM8BIT } optimizer_kind;
+/* The paged kinds (bitsandbytes' paged_adamw_32bit / paged_adamw_8bit) keep the same state as
+ * their plain kinds; what paging changes (states that move to host memory under pressure) is
+ * the fine-tuning memory model's. */
+typedef enum {
+    OPT_ADAM, OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR, OPT_ADAM8BIT, OPT_PAGED_ADAMW, OPT_PAGED_ADAM8BIT
+} optimizer_kind;
 typedef enum { CKPT_NONE, CKPT_SELECTIVE, CKPT_FULL } ckpt_kind;
 typedef enum { OFFLOAD_NONE, OFFLOAD_CPU, OFFLOAD_NVME } offload_kind;
 

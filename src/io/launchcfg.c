@@ -176,16 +176,14 @@ static int optimizer_key(reader *r, const char *key)
     }
     if (!cJSON_IsString(v)) return bad(r, key, "an optimizer name such as adamw_torch");
     const char *o = v->valuestring, *as = NULL, *why = "";
+    bool paged = strstr(o, "paged") != NULL;
     if (strstr(o, "8bit")) {
-        as = "adam8bit";
-        why =
-            strstr(o, "paged") ? " (approximate: paging to host memory under pressure is not modelled)" : "";
+        as = paged ? "paged-adam8bit" : "adam8bit";
     } else if (strstr(o, "adamw") || strcmp(o, "adam") == 0 || strstr(o, "adam_")) {
-        as = "adamw";
-        why = strstr(o, "paged") ? " (approximate: paging to host memory under pressure is not modelled)"
-            : strcmp(o, "adamw_torch") && strcmp(o, "adamw_torch_fused") && strcmp(o, "adamw_hf")
-            ? " (approximate: counted as 32-bit AdamW states)"
-            : "";
+        as = paged ? "paged-adamw" : "adamw";
+        why = paged || !strcmp(o, "adamw_torch") || !strcmp(o, "adamw_torch_fused") || !strcmp(o, "adamw_hf")
+            ? ""
+            : " (approximate: counted as 32-bit AdamW states)";
     } else if (strcmp(o, "adafactor") == 0)
         as = "adafactor";
     else if (strncmp(o, "sgd", 3) == 0)

@@ -13,12 +13,12 @@ jt() {
     json_check "exec(\"$T\") or ($c)" estimate --config "$L/$f" --format json "$@"
 }
 jt axolotl_llama3_qlora.yml "t['micro_batch'] == 2 and t['grad_accum'] == 4 and t['seq_len'] == 4096 and \
-t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'full' and \
+t['precision'] == 'bf16' and t['optimizer'] == 'paged-adamw' and t['checkpointing'] == 'full' and \
 t['finetune'] == 'qlora' and t['lora_rank'] == 32 and t['lora_targets'] == 'all' and \
 t['framework'] == 'generic' and t['flash_attention'] and t['gpus'] == 1 and t['offload_optimizer'] == 'none' \
 and d['model']['name'] == 'llama-3-8b'"
 jt axolotl_llama3_fft_zero3.yml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 8192 and \
-t['precision'] == 'bf16' and t['optimizer'] == 'adam8bit' and t['checkpointing'] == 'full' and \
+t['precision'] == 'bf16' and t['optimizer'] == 'paged-adam8bit' and t['checkpointing'] == 'full' and \
 t['finetune'] == 'full' and t['framework'] == 'deepspeed' and r == ['zero3']"
 jt llamafactory_llama3_lora_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 2048 \
 and t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'full' and \

@@ -5,11 +5,13 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "core/training.h"
 
 typedef enum { FT_FULL, FT_LORA, FT_QLORA } finetune_kind;
 
-/* Which linear layers get adapters. */
-enum { LORA_ATTN = 1, LORA_MLP = 2, LORA_ALL = 3 };
+/* Which linear layers get adapters: attention's four, the MLP's, both, or only q and v (PEFT's
+ * default target_modules for Llama, LitGPT's lora_query + lora_value). */
+enum { LORA_ATTN = 1, LORA_MLP = 2, LORA_ALL = 3, LORA_QV = 4 };
 
 /* Adapter parameters of one block: r (d_in + d_out) for each targeted linear (LoRA, Hu et al.
  * 2021, arXiv 2106.09685: W + B A with A r x d_in, B d_out x r); routed experts each get
@@ -21,8 +23,29 @@ double finetune_adapters_per_layer(const model *m, int64_t rank, int targets);
  * bits per parameter" of quantization constants). Never fails. */
 double finetune_nf4_bytes(void);
 
+/* The byte table of the adapters (the trainable parameters of --finetune lora|qlora): their
+ * own dtype for the weight and its gradient, no fp32 master copy (PEFT and HF Trainer step
+ * the adapters in place), and the optimizer's states as its implementation keeps them:
+ * torch.optim Adam/AdamW/SGD in the parameter's dtype, bitsandbytes' 32-bit paged AdamW in
+ * fp32, 8-bit Adam in ADAM8BIT_BYTES. `base` is the run's table (training_bytes): its
+ * activation width is kept. Pure; never fails. */
+byte_table finetune_adapter_bytes(const training *t, const byte_table *base);
+
+/* Elements of the largest linear weight of one block (one expert's for MoE): the weight
+ * QLoRA dequantizes to 16 bits for one matmul at a time. 0 for a --params model. Pure. */
+double finetune_largest_linear(const model *m);
+
+/* The share of the adapters' elements in matrices of at least 1e5 elements, the ones
+ * bitsandbytes' paged optimizers page (get_state_buffer: smaller tensors get plain device
+ * buffers): of A (r x d_in) and B (d_out x r) for each targeted linear. 1 for a --params
+ * model. Pure. */
+double finetune_pageable_fraction(const model *m, int64_t rank, int targets);
+
 /* The name of kind k as --finetune spells it ("full", "lora", "qlora"; training.c's
  * finetune_choices parse them); "?" for no kind. Never fails. */
 const char *finetune_name(finetune_kind k);
+
+/* The --lora-targets name of a target set ("attn", "mlp", "all", "qv"). Never fails. */
+const char *finetune_targets_name(int targets);
 
 #endif

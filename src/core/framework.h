@@ -68,8 +68,8 @@ typedef struct framework {
     double gather_overhead;    /* seconds of host work per parameter-gather call */
     double step_overhead;      /* seconds of host work per optimizer step that no GPU work
                                   hides (engine bookkeeping, launches, gradient clipping) */
-    double loss_logit_bytes;   /* bytes per logit live at the loss's peak, with every
-                                  activation still saved (0: 4, one fp32 copy) */
+    int loss;                  /* loss_kind (training.h): the loss implementation its model
+                                  code runs by default (--loss overrides; memory_loss_bytes) */
     double gemm_efficiency;    /* achieved GEMM rate relative to the hardware profile's
                                   matmul_max_fraction (1 = the profile's as fitted) */
 } framework;

@@ -15,6 +15,9 @@
  * - MoE layers refuse stage 3: "MoE not supported with Stage 3" (microsoft/DeepSpeed@38327e07
  *   deepspeed/runtime/engine.py, _configure_zero_optimizer), so EP runs with stages 0-2.
  * - Selective recomputation: Megatron-DeepSpeed carries Megatron's attention-core policy.
+ * - The loss: the runs it carries are Megatron-DeepSpeed's (BLOOM, MT-NLG), with Megatron's
+ *   in-place vocab-parallel cross entropy, LOSS_FUSED; DeepSpeed under HF Trainer runs HF's
+ *   model code, --loss eager.
  * - gemm_efficiency and step_overhead are fitted (below); gather_overhead is 0 until runs
  *   that isolate ZeRO-3's per-fetch cost are in the validation set. */
 const framework fw_deepspeed = {
@@ -45,4 +48,5 @@ const framework fw_deepspeed = {
      * efficiency 0.799 +/- 0.079 of the profile, 0.305 +/- 0.126 s per step. Held-out half: MAPE 10.8%. */
     .gemm_efficiency = 0.799,
     .step_overhead = 0.305,
+    .loss = LOSS_FUSED,
 };

@@ -14,6 +14,10 @@
  *   optimizer there; there is no optimizer-only or NVMe offload.
  * - FSDP1 does not compose with tensor or pipeline parallelism in the recipes (FSDP2 does).
  * - Activation checkpointing wraps whole blocks (checkpoint_wrapper): no selective policy.
+ * - The loss: FSDP1 runs Hugging Face model code (HF Trainer / Accelerate's FSDP plugin), whose
+ *   ForCausalLMLoss upcasts the logits to fp32 before F.cross_entropy
+ *   (huggingface/transformers src/transformers/loss/loss_utils.py): LOSS_EAGER, as torchtitan's
+ *   under FSDP2 (the same model-side loss, whichever FSDP shards it).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp = {
     .name = "fsdp",
@@ -38,4 +42,5 @@ const framework fw_fsdp = {
      * MAPE 7.0%. */
     .gemm_efficiency = 1.040,
     .step_overhead = 0.174,
+    .loss = LOSS_EAGER,
 };

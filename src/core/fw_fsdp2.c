@@ -22,7 +22,7 @@
  *   bf16 logits before backward ("need to free to before bwd to avoid peaking memory",
  *   torchtitan/train.py). Backward starts with every activation saved and runs log_softmax's
  *   backward with its saved fp32 output, the incoming fp32 gradient and the fp32 gradient it
- *   writes alive at once: 12 bytes per logit (eager; torch.compile may fuse it away).
+ *   writes alive at once: 12 bytes per logit, LOSS_EAGER (torch.compile may fuse it away).
  * - CPUOffloadPolicy offloads parameters, gradients and the optimizer step to the host.
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
@@ -45,7 +45,7 @@ const framework fw_fsdp2 = {
     .buffers = BUFFERS_UNITS,
     .units_in_flight = 2,
     .overlap_comm = 1,
-    .loss_logit_bytes = 12,
+    .loss = LOSS_EAGER,
     /* No FSDP2 run is in the validation sources yet: FSDP's fitted values (the same PyTorch
      * kernels and NCCL collectives), until `validate --fit` has fsdp2 runs to fit. */
     .gemm_efficiency = 1.040,

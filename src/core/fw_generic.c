@@ -22,4 +22,5 @@ const framework fw_generic = {
     .buffers = BUFFERS_STRATEGY,
     .overlap_comm = -1,
     .gemm_efficiency = 1.0,
+    /* No loss named (LOSS_DEFAULT): one fp32 copy of the logits, as before the loss was a setting. */
 };

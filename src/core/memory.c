@@ -24,7 +24,9 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     const training *t = in->t;
     const byte_table *bt = &in->bt;
     double p = in->local_params, g = in->trainable;
-    double opt = bt->master + bt->moments;
+    /* Fine-tuning: the trainable parameters are the adapters, with their own byte table. */
+    const byte_table abt = t->finetune != FT_FULL ? finetune_adapter_bytes(t, bt) : *bt;
+    double opt = abt.master + abt.moments;
     /* Bytes per stored parameter on average (16-bit; QLoRA mixes NF4 and 16-bit). */
     double w = t->finetune != FT_FULL && p > 0 ? in->param_bytes / p : bt->param;
 
@@ -37,7 +39,7 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     double experts = shards.parameters ? in->local_expert : 0;
     double expert_div = memory_expert_shards(in);
     mem->parameters = w * ((p - small - experts) / param_div + small + experts / expert_div);
-    mem->gradients = bt->grad * g / grad_div;
+    mem->gradients = abt.grad * g / grad_div;
     mem->optimizer_states = opt * g / opt_div;
     if (in->local_expert > 0) {
         /* Expert parallelism: the experts' gradients and optimizer states are sharded over
@@ -265,6 +267,9 @@ static double memory_layer_ops_sac(const sim_input *in)
     return e * s * b * h / sp + (e * s * b * (mm + q) + 4 * a * s * b) / tp;
 }
 
+/* The fused linear loss's chunk (with the loss terms below memory_finish). */
+static double memory_loss_chunk(const sim_input *in, double tokens_h);
+
 void memory_activations(const sim_input *in, memory *mem)
 {
     const model *m = in->m;
@@ -321,8 +326,7 @@ void memory_activations(const sim_input *in, memory *mem)
     /* An encoder-decoder's head sees the decoder's tokens. */
     double sd = s * in->pc->seq_scale[BLOCK_DENSE];
     double head = 2 * e * sd * b * h / sp;
-    double per_logit = in->fw->loss_logit_bytes > 0 ? in->fw->loss_logit_bytes : 4;
-    double logits = per_logit * sd * b * v / tp;
+    double logits = memory_loss_bytes(in) * sd * b * v / tp + memory_loss_chunk(in, sd * b * h / sp);
     /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its
      * backward: one more V-wide tensor per token in the compute dtype. */
     if (m->final_softcap > 0) logits += e * sd * b * v / tp;
@@ -337,14 +341,109 @@ void memory_activations(const sim_input *in, memory *mem)
     }
 }
 
+/* ---- Loss and fine-tuning terms (issue 23: the loss as the framework's code keeps it; the
+ * fine-tuning recipes' transients, static tensors and paged optimizer states). ---- */
+
+double memory_loss_bytes(const sim_input *in)
+{
+    int kind = in->t->loss != LOSS_DEFAULT ? in->t->loss : in->fw->loss;
+    double e = in->bt.act;
+    switch (kind) {
+    /* HF transformers' ForCausalLMLoss upcasts (logits.float()) and calls F.cross_entropy
+     * (huggingface/transformers src/transformers/loss/loss_utils.py); torchtitan's
+     * cross_entropy_loss the same on pred.float(). log_softmax saves its fp32 output; its
+     * backward holds that, the incoming fp32 gradient and the one it writes: 12 bytes. */
+    case LOSS_EAGER: return 12;
+    /* LitGPT's chunked_cross_entropy on the LM head's 128-token chunks, in the compute dtype
+     * (Lightning-AI/litgpt@26857050 litgpt/utils.py): the chunks and their log-softmax, e each;
+     * a chunk's gradient is transient. */
+    case LOSS_CHUNKED: return 2 * e;
+    /* torchtune's CEWithChunkedOutputLoss (8 chunks, each upcast to fp32 inside the loss): the
+     * chunks in e and the saved fp32 log-softmax. */
+    case LOSS_CHUNKED_FP32: return e + 4;
+    /* Liger's fused linear cross entropy: the head and the loss run chunk by chunk, no whole
+     * logits (memory_loss_chunk counts what it holds). */
+    case LOSS_FUSED_LINEAR: return 0;
+    /* Megatron's vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py)
+     * turns the fp32 logits into the softmax in place, saves it, and writes the gradient into
+     * it in backward: one fp32 copy. Also a framework that names no loss. */
+    default: return 4;
+    }
+}
+
+/* What a fused linear cross entropy holds instead of the logits, for `tokens_h` = tokens x
+ * hidden elements: the gradient of the head's input it computes in forward and one chunk of
+ * logits, sized by Liger to about tokens x hidden elements (linkedin/Liger-Kernel
+ * src/liger_kernel/ops/fused_linear_cross_entropy.py: chunk_size = next power of 2 of
+ * BT / ceil(V / H)), both in the compute dtype. 0 for every other loss. */
+static double memory_loss_chunk(const sim_input *in, double tokens_h)
+{
+    int kind = in->t->loss != LOSS_DEFAULT ? in->t->loss : in->fw->loss;
+    return kind == LOSS_FUSED_LINEAR ? 2 * in->bt.act * tokens_h : 0;
+}
+
+/* QLoRA: bitsandbytes dequantizes a 4-bit weight to the compute dtype for each matmul, forward
+ * and backward (bitsandbytes@95f9af30 bitsandbytes/autograd/_functions.py, MatMul4Bit:
+ * F.dequantize_4bit(B, quant_state).to(A.dtype)), one linear at a time: the largest one's
+ * 16-bit copy, split by TP. */
+static double memory_dequantized(const sim_input *in)
+{
+    if (in->t->finetune != FT_QLORA || in->stage_layers <= 0) return 0;
+    return in->bt.act * finetune_largest_linear(in->m) / (double)in->t->tp;
+}
+
+/* Bytes the caching allocator never frees or resizes, which leave it no cached-but-free blocks:
+ * a fine-tuning run's frozen base (loaded once; only the adapters' tensors and the
+ * activations come and go), and paged optimizer states (bitsandbytes allocates them with
+ * cudaMallocManaged, outside PyTorch's allocator). A full-training run keeps the profile's
+ * fraction on everything, as its allocator_fraction was set. */
+static double memory_static(const sim_input *in, const memory *mem)
+{
+    const training *t = in->t;
+    double fixed = 0;
+    if (t->finetune != FT_FULL) {
+        double adapters = finetune_adapter_bytes(t, &in->bt).param * in->trainable;
+        fixed += fmax(0, mem->parameters - adapters);
+    }
+    if (t->optimizer == OPT_PAGED_ADAMW || t->optimizer == OPT_PAGED_ADAM8BIT) fixed += mem->optimizer_states;
+    return fixed;
+}
+
+/* Paged optimizers (bitsandbytes' paged_adamw_32bit, paged_adamw_8bit: QLoRA section 3, "Paged
+ * Optimizers") put their states in CUDA unified memory (bitsandbytes@95f9af30
+ * bitsandbytes/optim/optimizer.py get_state_buffer -> F.get_paged for tensors of 1e5 elements
+ * or more), which the driver evicts to host RAM when the GPU runs out: they never make a run
+ * run out of memory. They count on the GPU only as far as room remains under the HBM; the
+ * rest moves to host RAM (paged_to_host, in host_per_gpu). */
+static void memory_page_optimizer(const sim_input *in, memory *mem)
+{
+    mem->paged_to_host = 0;
+    const training *t = in->t;
+    if (t->optimizer != OPT_PAGED_ADAMW && t->optimizer != OPT_PAGED_ADAM8BIT) return;
+    double hbm = in->hw->hbm_bytes, states = mem->optimizer_states;
+    if (hbm <= 0 || states <= 0) return;
+    /* Adapters smaller than bitsandbytes' 1e5-element paging threshold keep plain buffers. */
+    double pageable = t->finetune != FT_FULL
+        ? states * finetune_pageable_fraction(in->m, t->lora_rank, t->lora_targets)
+        : states;
+    double evicted = fmin(pageable, fmax(0, mem->total - hbm));
+    mem->paged_to_host = evicted;
+    mem->optimizer_states -= evicted;
+    mem->model_states -= evicted;
+    mem->total -= evicted;
+    mem->host_per_gpu += evicted;
+}
+
 void memory_finish(const sim_input *in, memory *mem)
 {
     const hardware *hw = in->hw;
+    mem->dequantized = memory_dequantized(in);
     double allocated = mem->model_states + mem->activations + mem->logits + mem->cp_kv_buffers +
-        mem->comm_buffers + mem->gathered_params;
+        mem->comm_buffers + mem->gathered_params + mem->dequantized;
     mem->cuda_context = hw->cuda_context_bytes;
-    mem->allocator = hw->allocator_fraction * allocated;
+    mem->allocator = hw->allocator_fraction * (allocated - memory_static(in, mem));
     mem->total = allocated + mem->cuda_context + mem->allocator;
+    memory_page_optimizer(in, mem);
     mem->host_per_node = mem->host_per_gpu * (double)in->gpus_per_node;
     mem->fits_gpu = mem->total <= hw->hbm_bytes;
     /* Host RAM and, for ZeRO-Infinity, the node's NVMe must hold their shares too. */

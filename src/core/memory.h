@@ -26,6 +26,9 @@ typedef struct memory {
     double cp_kv_buffers;    /* bytes: ring attention's K/V receive buffers (context parallel) */
     double comm_buffers;     /* bytes: DDP buckets, DeepSpeed reduce/all-gather buckets */
     double gathered_params;  /* bytes: ZeRO-3 gathered + prefetched + persistent parameters */
+    double dequantized;      /* bytes: QLoRA's one linear weight dequantized to 16 bits in flight */
+    double paged_to_host;    /* bytes: paged optimizer states evicted to host RAM (not in total;
+                                counted in host_per_gpu) */
     double cuda_context;     /* bytes: CUDA context and library workspaces */
     double allocator;        /* bytes: allocator fragmentation and reserve */
     double total;            /* bytes: the sum, the GPU's peak */
@@ -48,6 +51,13 @@ double memory_expert_unit(const struct sim_input *in);
 /* Model states with `shards` partitioned over the data-parallel degree, offload applied.
  * Writes parameters, gradients, optimizer_states, model_states and the host/NVMe shares. Pure. */
 void memory_states(const struct sim_input *in, shard_set shards, memory *mem);
+
+/* The loss's bytes per logit at its peak, with every activation still saved, for the run's
+ * loss implementation (--loss, else the framework's): eager fp32 upcast 12 (its fp32 log-softmax
+ * output and, in backward, the incoming and outgoing fp32 gradients), chunked 2 e (LitGPT, the
+ * compute dtype), chunked-fp32 e + 4 (torchtune), fused 4 (Megatron, in place), fused-linear 0
+ * (no whole logits; memory_activations adds its chunk). Pure; never fails. */
+double memory_loss_bytes(const struct sim_input *in);
 
 /* Buffers beyond the model states, as the framework keeps them: the strategy's own
  * (DeepSpeed buckets), none (Megatron's views of one gradient buffer) or FSDP's unsharded

@@ -248,7 +248,7 @@ static void sim_trainable(
         double adapters = finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * layers / tp;
         double linear = t->finetune == FT_QLORA ? (pc->per_layer - pc->norm_per_layer) * layers / tp : 0;
         in->param_bytes = in->bt.param * (in->local_params - linear) + finetune_nf4_bytes() * linear +
-            in->bt.param * adapters;
+            finetune_adapter_bytes(t, &in->bt).param * adapters;
         in->local_params += adapters;
         in->trainable = adapters;
     }

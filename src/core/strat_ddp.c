@@ -9,6 +9,13 @@
 static void ddp_buffers(const strategy *s, const sim_input *in, memory *mem)
 {
     (void)s;
+    /* One data-parallel rank: nothing to all-reduce, so no DDP wrapper and no buckets (HF
+     * Trainer wraps the model in DistributedDataParallel only when distributed; QLoRA's
+     * single-GPU recipe runs unwrapped). */
+    if (in->dp * in->t->cp <= 1) {
+        mem->comm_buffers = 0;
+        return;
+    }
     mem->comm_buffers = in->t->ddp_bucket_view ? 0 : mem->gradients;
 }
 

@@ -67,7 +67,12 @@ const flag_choice offload_choices[] = {
 /* finetune.h's kinds (finetune_name reads them for output) and LoRA targets. */
 const flag_choice finetune_choices[] = {{"full", FT_FULL}, {"lora", FT_LORA}, {"qlora", FT_QLORA}, {NULL, 0}};
 static const flag_choice target_choices[] = {
-    {"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {NULL, 0}};
+    {"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {"qv", LORA_QV}, {NULL, 0}};
+/* loss_kind's names, in enum order from LOSS_EAGER (LOSS_DEFAULT has no name: no flag). */
+static const flag_choice loss_choices[] = {{"eager", LOSS_EAGER}, {"chunked", LOSS_CHUNKED},
+    {"chunked-fp32", LOSS_CHUNKED_FP32}, {"fused", LOSS_FUSED}, {"fused-linear", LOSS_FUSED_LINEAR}, {NULL, 0}};
+/* The adapters' element width in bytes. */
+static const flag_choice adapter_choices[] = {{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
 static const flag_choice grad_choices[] = {{"16-bit", 2}, {"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
@@ -163,6 +168,14 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         .listed = 2, .sweep = true},
     ROW(OPT_BUCKET_VIEW) = {"ddp-bucket-view", NULL,
         "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", SWITCH(ddp_bucket_view, FLAG_ON)},
+    ROW(OPT_LOSS) = {"loss", "L",
+        ": how the loss keeps the logits: fp32 upcast (HF, torchtitan), chunks (LitGPT; torchtune upcasting "
+        "each), fused vocab-parallel (Megatron), fused with the LM head (Liger); default the framework's",
+        CHOICE(loss, loss_choices), .names_first = true},
+    ROW(OPT_ADAPTER_DTYPE) = {"adapter-dtype", "D",
+        "LoRA adapters' dtype (default: bf16 for qlora as artidoro/qlora casts them, bf16 under bf16-pure, "
+        "else fp32 as PEFT's autocast_adapter_dtype)",
+        CHOICE(adapter_bytes, adapter_choices), .listed = 3},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,
@@ -339,8 +352,8 @@ byte_table training_bytes(const training *t)
      * into row and column vectors and keeps no first moment, so its state is negligible per
      * parameter and counted as 0 here. */
     static const double moments[] = {
-        [OPT_ADAM] = 8, [OPT_ADAMW] = 8, [OPT_SGD] = 4, [OPT_ADAFACTOR] = 0, [OPT_ADAM8BIT] = 2,
-        [OPT_PAGED_ADAMW] = 8, [OPT_PAGED_ADAM8BIT] = 2};
+        [OPT_ADAM] = 8, [OPT_ADAMW] = 8, [OPT_SGD] = 4, [OPT_ADAFACTOR] = 0, [OPT_ADAM8BIT] = ADAM8BIT_BYTES,
+        [OPT_PAGED_ADAMW] = 8, [OPT_PAGED_ADAM8BIT] = ADAM8BIT_BYTES};
     byte_table bt;
     double mom = moments[t->optimizer];
     switch (t->precision) {
@@ -383,6 +396,10 @@ const char *ckpt_name(ckpt_kind c)
 const char *offload_name(offload_kind o)
 {
     return offload_choices[o].name;
+}
+const char *loss_name(loss_kind l)
+{
+    return l >= LOSS_EAGER && l <= LOSS_FUSED_LINEAR ? loss_choices[l - LOSS_EAGER].name : "default";
 }
 int precision_parse(const char *s)
 {

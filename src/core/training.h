@@ -16,6 +16,11 @@ typedef enum { PREC_FP32, PREC_FP16, PREC_BF16, PREC_BF16_PURE, PREC_FP8 } preci
 typedef enum {
     OPT_ADAM, OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR, OPT_ADAM8BIT, OPT_PAGED_ADAMW, OPT_PAGED_ADAM8BIT
 } optimizer_kind;
+/* Bytes per parameter of bitsandbytes' 8-bit Adam states: two 1-byte states and, for each, one
+ * fp32 absmax per 256-element block (bitsandbytes-foundation/bitsandbytes@95f9af30
+ * bitsandbytes/optim/optimizer.py, Optimizer2State.init_state: blocksize 256, absmax1 and
+ * absmax2 float32; tensors under min_8bit_size 4096 elements stay 32-bit and are ignored). */
+#define ADAM8BIT_BYTES (2 + 2 * 4.0 / 256)
 typedef enum { CKPT_NONE, CKPT_SELECTIVE, CKPT_FULL } ckpt_kind;
 typedef enum { OFFLOAD_NONE, OFFLOAD_CPU, OFFLOAD_NVME } offload_kind;
 
@@ -71,7 +76,21 @@ typedef struct training {
                                      the framework's) */
     double gemm_efficiency;       /* the framework's GEMM efficiency overridden (--gemm-efficiency,
                                      calibration); 0 = the framework's */
+    int loss;                     /* loss_kind (below): how the loss keeps its logits; 0 = the
+                                     framework's (framework.loss) */
+    int adapter_bytes;            /* bytes per LoRA adapter element (2 bf16, 4 fp32); 0 = the
+                                     recipe's default (finetune_adapter_bytes) */
 } training;
+
+/* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
+typedef enum {
+    LOSS_DEFAULT,      /* the framework's */
+    LOSS_EAGER,        /* logits upcast to fp32, then F.cross_entropy (HF ForCausalLMLoss, torchtitan) */
+    LOSS_CHUNKED,      /* cross entropy chunk by chunk in the compute dtype (LitGPT) */
+    LOSS_CHUNKED_FP32, /* chunk by chunk, each chunk upcast to fp32 (torchtune CEWithChunkedOutputLoss) */
+    LOSS_FUSED,        /* fused vocab-parallel cross entropy, softmax and gradient in place (Megatron) */
+    LOSS_FUSED_LINEAR, /* LM head and loss fused by chunks, no whole logits (Liger, Cut Cross-Entropy) */
+} loss_kind;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
 typedef struct byte_table {
@@ -181,6 +200,8 @@ typedef enum {
     OPT_PERSIST,
     OPT_OVERLAP,
     OPT_BUCKET_VIEW,
+    OPT_LOSS,
+    OPT_ADAPTER_DTYPE,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 
@@ -215,6 +236,7 @@ const char *precision_name(precision_kind p);
 const char *optimizer_name(optimizer_kind o);
 const char *ckpt_name(ckpt_kind c);
 const char *offload_name(offload_kind o);
+const char *loss_name(loss_kind l);
 int precision_parse(const char *s);
 int ckpt_parse(const char *s);
 int offload_parse(const char *s);

@@ -11,6 +11,7 @@ const mem_field mem_fields[] = {
     {"context_parallel_kv_buffers", "CP K/V receive buffers", offsetof(memory, cp_kv_buffers), true},
     {"communication_buffers", "communication buckets", offsetof(memory, comm_buffers), false},
     {"zero3_gathered_parameters", "ZeRO-3 gathered params", offsetof(memory, gathered_params), false},
+    {"dequantized_weight", "QLoRA weight in flight", offsetof(memory, dequantized), true},
     {"cuda_context", "CUDA context", offsetof(memory, cuda_context), false},
     {"allocator_overhead", "allocator overhead", offsetof(memory, allocator), false},
     {"total", "= total per GPU", offsetof(memory, total), false},

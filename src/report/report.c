@@ -68,6 +68,7 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
             finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
             t->lora_targets == LORA_ATTN      ? "attention"
                 : t->lora_targets == LORA_MLP ? "MLP"
+                : t->lora_targets == LORA_QV  ? "q and v"
                                               : "all",
             t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits");
     if (t->shard_group > 0 || t->hpz_group > 1 || t->quant_weights || t->quant_grads)

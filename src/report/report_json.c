@@ -174,10 +174,7 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddStringToObject(tr, "finetune", finetune_name((finetune_kind)t->finetune));
     if (t->finetune != FT_FULL) cJSON_AddNumberToObject(tr, "lora_rank", (double)t->lora_rank);
     if (t->finetune != FT_FULL)
-        cJSON_AddStringToObject(tr, "lora_targets",
-            t->lora_targets == LORA_ATTN      ? "attn"
-                : t->lora_targets == LORA_MLP ? "mlp"
-                                              : "all");
+        cJSON_AddStringToObject(tr, "lora_targets", finetune_targets_name(t->lora_targets));
     double adapters =
         finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
     cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);

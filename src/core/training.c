@@ -70,7 +70,8 @@ static const flag_choice target_choices[] = {
     {"attn", LORA_ATTN}, {"mlp", LORA_MLP}, {"all", LORA_ALL}, {"qv", LORA_QV}, {NULL, 0}};
 /* loss_kind's names, in enum order from LOSS_EAGER (LOSS_DEFAULT has no name: no flag). */
 static const flag_choice loss_choices[] = {{"eager", LOSS_EAGER}, {"chunked", LOSS_CHUNKED},
-    {"chunked-fp32", LOSS_CHUNKED_FP32}, {"fused", LOSS_FUSED}, {"fused-linear", LOSS_FUSED_LINEAR}, {NULL, 0}};
+    {"chunked-fp32", LOSS_CHUNKED_FP32}, {"fused", LOSS_FUSED}, {"fused-linear", LOSS_FUSED_LINEAR},
+    {NULL, 0}};
 /* The adapters' element width in bytes. */
 static const flag_choice adapter_choices[] = {{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
@@ -362,7 +363,8 @@ byte_table training_bytes(const training *t)
         break;
     case PREC_BF16_PURE:
         /* Everything in bf16, no master copy: moments in bf16 halve (8-bit Adam stays 2). */
-        bt = (byte_table){2, 2, 0, (t->optimizer == OPT_ADAM8BIT || t->optimizer == OPT_PAGED_ADAM8BIT) ? mom : mom / 2, 2,
+        bt = (byte_table){2, 2, 0,
+            (t->optimizer == OPT_ADAM8BIT || t->optimizer == OPT_PAGED_ADAM8BIT) ? mom : mom / 2, 2,
             "pure bf16: params, grads and moments in bf16, no fp32 master"};
         break;
     case PREC_FP8:

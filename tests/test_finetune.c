@@ -1,0 +1,194 @@
+/* test_finetune.c -- fine-tuning memory against published recipes: QLoRA's 65B claim, LitGPT's LoRA table. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/finetune.h"
+#include "core/framework.h"
+#include "core/sim.h"
+#include "core/strategy.h"
+#include "fixture_hw.h"
+#include "io/model_json.h"
+#include "test.h"
+
+extern const framework fw_fsdp, fw_fsdp2, fw_megatron;
+
+/* A loaded model and its counts; false (and a failed check) when the file does not load. */
+static bool load(const char *path, model *m, param_counts *pc)
+{
+    zs_error e = {0};
+    bool ok = model_load(path, m, &e) == ZS_OK && model_count(m, 1e5, pc, &e) == ZS_OK;
+    test_report(ok, __FILE__, __LINE__, "load %s: %s", path, e.msg);
+    return ok;
+}
+
+/* DDP's result (the strategy a single-GPU recipe runs) for t on hw; false when it will not run. */
+static bool run(const model *m, const param_counts *pc, const hardware *hw, const training *t, result *r)
+{
+    sim_input in;
+    zs_error e = {0};
+    bool ok = sim_prepare(&in, m, pc, hw, t, &e) == ZS_OK;
+    test_report(ok, __FILE__, __LINE__, "sim_prepare: %s", e.msg);
+    if (ok) sim_run(&in, strategies[STRAT_DDP], 0, r);
+    return ok;
+}
+
+/* QLoRA (Dettmers et al. 2023, arXiv 2305.14314, abstract: "finetune a 65B parameter model on a
+ * single 48GB GPU"; 16-bit finetuning of it needs ">780GB") at its recipe's settings
+ * (artidoro/qlora@7f4e95a6 scripts/finetune_guanaco_65b.sh and qlora.py defaults): huggyllama/
+ * llama-65b, --bits 4 --quant_type nf4 --double_quant --bf16, --lora_r 64 --lora_modules all,
+ * --gradient_checkpointing, --per_device_train_batch_size 1 --gradient_accumulation_steps 16,
+ * --source_max_len 16 --target_max_len 512 (528 tokens at most), optim paged_adamw_32bit;
+ * LlamaForCausalLM's fp32-upcast loss. */
+static void qlora_65b(void)
+{
+    model m;
+    param_counts pc;
+    if (!load("tests/data/models/llama-65b.json", &m, &pc)) return;
+    hardware hw = fixture_hw(FIXTURE_A100_NODE);
+    hw.hbm_bytes = 48e9;
+    training t;
+    training_init(&t);
+    t.finetune = FT_QLORA;
+    t.lora_rank = 64;
+    t.lora_targets = LORA_ALL;
+    t.checkpointing = CKPT_FULL;
+    t.micro_batch = 1;
+    t.grad_accum = 16;
+    t.seq_len = 16 + 512;
+    t.optimizer = OPT_PAGED_ADAMW;
+    t.loss = LOSS_EAGER;
+    result r;
+    if (!run(&m, &pc, &hw, &t, &r)) return;
+    test_report(r.mem.fits_gpu && r.mem.total <= 48e9, __FILE__, __LINE__,
+        "QLoRA 65B r 64 at the paper's settings: %.2f GB, must fit one 48 GB GPU", r.mem.total / 1e9);
+    /* bf16 adapters (qlora.py casts every LoraLayer) with fp32 AdamW moments, no master copy:
+     * 2 + 2 + 8 bytes per adapter element. */
+    double adapters = finetune_adapters_per_layer(&m, 64, LORA_ALL) * (double)m.num_layers;
+    CHECK_NEAR(r.mem.gradients, 2 * adapters, 1e-9);
+    CHECK_NEAR(r.mem.optimizer_states + r.mem.paged_to_host, 8 * adapters, 1e-9);
+    CHECK(r.mem.comm_buffers == 0); /* one GPU: no DDP buckets */
+    CHECK(r.mem.dequantized > 0);
+    /* Full fine-tuning of the same model and 16-bit LoRA do not fit. */
+    t.finetune = FT_FULL;
+    t.optimizer = OPT_ADAMW;
+    if (run(&m, &pc, &hw, &t, &r)) CHECK(!r.mem.fits_gpu && r.mem.total > 780e9);
+    t.finetune = FT_LORA;
+    if (run(&m, &pc, &hw, &t, &r)) CHECK(!r.mem.fits_gpu);
+}
+
+/* Paged optimizer states move to host RAM when the GPU runs out (bitsandbytes' paged optimizers,
+ * CUDA unified memory): the run fits where the same run with plain AdamW does not, the GPU holds
+ * exactly its HBM, and the evicted bytes are in host memory. */
+static void paged_eviction(void)
+{
+    model m;
+    param_counts pc;
+    if (!load("tests/data/models/llama-65b.json", &m, &pc)) return;
+    hardware hw = fixture_hw(FIXTURE_A100_NODE);
+    training t;
+    training_init(&t);
+    t.finetune = FT_QLORA;
+    t.lora_rank = 64;
+    t.checkpointing = CKPT_FULL;
+    t.seq_len = 528;
+    t.optimizer = OPT_PAGED_ADAMW;
+    hw.hbm_bytes = 1e15;
+    result big, r;
+    if (!run(&m, &pc, &hw, &t, &big)) return;
+    CHECK(big.mem.paged_to_host == 0);
+    hw.hbm_bytes = big.mem.total - 0.5 * big.mem.optimizer_states;
+    if (!run(&m, &pc, &hw, &t, &r)) return;
+    CHECK(r.mem.fits_gpu);
+    CHECK_NEAR(r.mem.total, hw.hbm_bytes, 1e-9);
+    CHECK_NEAR(r.mem.paged_to_host, 0.5 * big.mem.optimizer_states, 1e-6);
+    CHECK_NEAR(r.mem.host_per_gpu - big.mem.host_per_gpu, r.mem.paged_to_host, 1e-9);
+    t.optimizer = OPT_ADAMW; /* torch AdamW on bf16 adapters: bf16 moments, never paged */
+    if (run(&m, &pc, &hw, &t, &r)) CHECK(r.mem.paged_to_host == 0);
+    t.optimizer = OPT_ADAM8BIT; /* bitsandbytes' 8-bit AdamW: 2 bytes + absmax per 256 */
+    if (run(&m, &pc, &hw, &t, &r))
+        CHECK_NEAR(r.mem.optimizer_states,
+            (2 + 8.0 / 256) * finetune_adapters_per_layer(&m, 64, LORA_ALL) * (double)m.num_layers, 1e-9);
+}
+
+/* LitGPT's published peak memory (torch.cuda.max_memory_allocated, GB = 1e9) for its LoRA configs
+ * (Lightning-AI/litgpt@00af8b0d config_hub/finetune/README.md; the configs at @26857050
+ * config_hub/finetune/<model>/lora.yaml): precision bf16-true, lora_r 32 on query and value,
+ * max_seq_length 512, no activation checkpointing, torch.optim.AdamW, one A10G; LitGPT's loss is
+ * chunked_cross_entropy on 128-token LM-head chunks in bf16. Allocated memory is the total less
+ * the CUDA context and the allocator's cache, which max_memory_allocated does not count. */
+static void litgpt_lora(void)
+{
+    static const struct {
+        const char *model;
+        int micro_batch;
+        double gb;
+    } rows[] = {
+        {"models/llama-2-7b.json", 2, 19.77},
+        {"models/llama-3-8b.json", 1, 19.73},
+        {"models/mistral-7b.json", 2, 20.66},
+    };
+    hardware hw = fixture_hw(FIXTURE_A100_NODE);
+    hw.hbm_bytes = 24e9;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        model m;
+        param_counts pc;
+        if (!load(rows[i].model, &m, &pc)) continue;
+        training t;
+        training_init(&t);
+        t.finetune = FT_LORA;
+        t.lora_rank = 32;
+        t.lora_targets = LORA_QV;
+        t.precision = PREC_BF16_PURE;
+        t.micro_batch = rows[i].micro_batch;
+        t.seq_len = 512;
+        t.loss = LOSS_CHUNKED;
+        result r;
+        if (!run(&m, &pc, &hw, &t, &r)) continue;
+        double got = (r.mem.total - r.mem.cuda_context - r.mem.allocator) / 1e9;
+        test_report(fabs(got / rows[i].gb - 1) <= 0.10, __FILE__, __LINE__,
+            "LitGPT LoRA %s: %.2f GB allocated, published %.2f GB (%+.1f%%)", rows[i].model, got,
+            rows[i].gb, (got / rows[i].gb - 1) * 100);
+    }
+}
+
+/* The loss follows the model code, not the sharding: FSDP1 (HF model code) and FSDP2
+ * (torchtitan) keep the same fp32-upcast loss tensors, 12 bytes per logit at backward's start
+ * (log_softmax's fp32 output, the incoming and the outgoing fp32 gradient); Megatron's in-place
+ * vocab-parallel cross entropy one fp32 copy; --loss overrides the framework's. */
+static void loss_per_framework(void)
+{
+    model m;
+    param_counts pc;
+    if (!load("models/llama-2-7b.json", &m, &pc)) return;
+    hardware hw = fixture_hw(FIXTURE_A100_NODE);
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    t.seq_len = 4096;
+    double logits = 4096.0 * 32000;
+    result r1, r2, rm;
+    t.framework = &fw_fsdp;
+    bool ok = run(&m, &pc, &hw, &t, &r1);
+    t.framework = &fw_fsdp2;
+    ok = run(&m, &pc, &hw, &t, &r2) && ok;
+    t.framework = &fw_megatron;
+    ok = run(&m, &pc, &hw, &t, &rm) && ok;
+    if (!ok) return;
+    CHECK_NEAR(r1.mem.logits, 12 * logits, 1e-12);
+    CHECK_NEAR(r2.mem.logits, r1.mem.logits, 1e-12);
+    CHECK_NEAR(rm.mem.logits, 4 * logits, 1e-12);
+    t.loss = LOSS_CHUNKED_FP32; /* torchtune: bf16 chunks and their fp32 log-softmax */
+    if (run(&m, &pc, &hw, &t, &rm)) CHECK_NEAR(rm.mem.logits, 6 * logits, 1e-12);
+    /* Liger's fused linear cross entropy: no whole logits; the head input's gradient and one
+     * chunk of about tokens x hidden logits, both bf16. */
+    t.loss = LOSS_FUSED_LINEAR;
+    if (run(&m, &pc, &hw, &t, &rm)) CHECK_NEAR(rm.mem.logits, 2 * 2 * 4096.0 * 4096, 1e-12);
+}
+
+void suite_finetune(void)
+{
+    RUN_TEST(qlora_65b);
+    RUN_TEST(paged_eviction);
+    RUN_TEST(litgpt_lora);
+    RUN_TEST(loss_per_framework);
+}

@@ -64,13 +64,14 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
         fputc('\n', f);
     }
     if (t->finetune != FT_FULL)
-        fprintf(f, "finetune   %s: rank %lld adapters on %s linear layers, frozen base in %s\n",
+        fprintf(f, "finetune   %s: rank %lld adapters on %s linear layers, frozen base in %s; %s adapters\n",
             finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
             t->lora_targets == LORA_ATTN      ? "attention"
                 : t->lora_targets == LORA_MLP ? "MLP"
                 : t->lora_targets == LORA_QV  ? "q and v"
                                               : "all",
-            t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits");
+            t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits",
+            finetune_adapter_bytes(t, &(byte_table){0}).param > 2 ? "fp32" : "16-bit");
     if (t->shard_group > 0 || t->hpz_group > 1 || t->quant_weights || t->quant_grads)
         fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n",
             (long long)t->shard_group, t->shard_group ? "" : " (all of DP)", (long long)t->hpz_group,

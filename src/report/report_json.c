@@ -172,6 +172,7 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
     cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);
     cJSON_AddStringToObject(tr, "finetune", finetune_name((finetune_kind)t->finetune));
+    cJSON_AddStringToObject(tr, "loss", loss_name((loss_kind)(t->loss ? t->loss : framework_of(t)->loss)));
     if (t->finetune != FT_FULL) cJSON_AddNumberToObject(tr, "lora_rank", (double)t->lora_rank);
     if (t->finetune != FT_FULL)
         cJSON_AddStringToObject(tr, "lora_targets", finetune_targets_name(t->lora_targets));
@@ -243,6 +244,7 @@ static cJSON *result_json(const scenario *s, const result *r)
     cJSON *hm = cJSON_AddObjectToObject(o, "host_memory_bytes");
     cJSON_AddNumberToObject(hm, "per_gpu", r->mem.host_per_gpu);
     cJSON_AddNumberToObject(hm, "per_node", r->mem.host_per_node);
+    cJSON_AddNumberToObject(hm, "paged_optimizer_per_gpu", r->mem.paged_to_host);
     cJSON_AddNumberToObject(o, "nvme_bytes_per_gpu", r->mem.nvme_per_gpu);
     cJSON_AddBoolToObject(o, "fits_gpu", r->mem.fits_gpu);
     cJSON_AddBoolToObject(o, "fits_host", r->mem.fits_host);

@@ -326,7 +326,8 @@ void memory_activations(const sim_input *in, memory *mem)
     /* An encoder-decoder's head sees the decoder's tokens. */
     double sd = s * in->pc->seq_scale[BLOCK_DENSE];
     double head = 2 * e * sd * b * h / sp;
-    double logits = memory_loss_bytes(in) * sd * b * v / tp + memory_loss_chunk(in, sd * b * h / sp);
+    double logits =
+        memory_loss_bytes(t, in->fw, e) * sd * b * v / tp + memory_loss_chunk(in, sd * b * h / sp);
     /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its
      * backward: one more V-wide tensor per token in the compute dtype. */
     if (m->final_softcap > 0) logits += e * sd * b * v / tp;
@@ -344,10 +345,10 @@ void memory_activations(const sim_input *in, memory *mem)
 /* ---- Loss and fine-tuning terms (issue 23: the loss as the framework's code keeps it; the
  * fine-tuning recipes' transients, static tensors and paged optimizer states). ---- */
 
-double memory_loss_bytes(const sim_input *in)
+double memory_loss_bytes(const training *t, const framework *fw, double act_bytes)
 {
-    int kind = in->t->loss != LOSS_DEFAULT ? in->t->loss : in->fw->loss;
-    double e = in->bt.act;
+    int kind = t->loss != LOSS_DEFAULT ? t->loss : fw->loss;
+    double e = act_bytes;
     switch (kind) {
     /* HF transformers' ForCausalLMLoss upcasts (logits.float()) and calls F.cross_entropy
      * (huggingface/transformers src/transformers/loss/loss_utils.py); torchtitan's

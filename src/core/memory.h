@@ -56,8 +56,10 @@ void memory_states(const struct sim_input *in, shard_set shards, memory *mem);
  * loss implementation (--loss, else the framework's): eager fp32 upcast 12 (its fp32 log-softmax
  * output and, in backward, the incoming and outgoing fp32 gradients), chunked 2 e (LitGPT, the
  * compute dtype), chunked-fp32 e + 4 (torchtune), fused 4 (Megatron, in place), fused-linear 0
- * (no whole logits; memory_activations adds its chunk). Pure; never fails. */
-double memory_loss_bytes(const struct sim_input *in);
+ * (no whole logits; memory_activations adds its chunk); e = act_bytes. Pure; never fails. */
+struct training;
+struct framework;
+double memory_loss_bytes(const struct training *t, const struct framework *fw, double act_bytes);
 
 /* Buffers beyond the model states, as the framework keeps them: the strategy's own
  * (DeepSpeed buckets), none (Megatron's views of one gradient buffer) or FSDP's unsharded

@@ -54,10 +54,14 @@ static void explain_formulas(FILE *o, const scenario *s)
         "  scores: eager a s^2 b (2e+1 with dropout | e), selective recompute 0, flash 4 a s b\n"
         "  full recompute keeps e s b h per block (+ one block's full set while recomputing)\n"
         "  1F1B keeps min(p, m) micro-batches on stage 1; interleaving x (1 + (p-1)/(p v))\n"
-        "Logits: 4 s b V / t (fp32 for the loss). Buckets: DDP copies grads unless\n"
+        "Logits: L s b V / t, L = %g bytes per logit as the loss keeps them (--loss %s; 12 fp32\n"
+        "upcast, 4 fused in place, 2e chunked, e + 4 chunked fp32, 0 fused with the head).\n"
+        "Buckets: DDP copies grads unless\n"
         "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
         "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
         "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n",
+        memory_loss_bytes(s->t, framework_of(s->t), training_bytes(s->t).act),
+        loss_name((loss_kind)(s->t->loss ? s->t->loss : framework_of(s->t)->loss)),
         s->hw->cuda_context_bytes / GiB, s->hw->allocator_fraction * 100);
     /* The links exactly as the simulation sees them: the run's GPUs per node share the NICs. */
     coll_link links[LEVEL_COUNT];
@@ -139,7 +143,9 @@ static void explain_options(FILE *o, const scenario *s)
             "Fine-tuning (%s, r = %lld): adapters r (d_in + d_out) per adapted linear are the only "
             "trainable\n"
             "  parameters (gradients, optimizer, reductions); the frozen base is %s; backward skips the\n"
-            "  frozen weights' gradient GEMMs (2 x instead of 3 x forward FLOPs for them).\n",
+            "  frozen weights' gradient GEMMs (2 x instead of 3 x forward FLOPs for them). Adapters keep\n"
+            "  their dtype and no fp32 master; paged optimizer states leave for host RAM when the GPU is\n"
+            "  full; the allocator fraction skips the frozen base; QLoRA dequantizes one linear at a time.\n",
             finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
             t->finetune == FT_QLORA ? "NF4, (4 + 8/64 + 32/(64 x 256)) bits per weight, dequantized per use"
                                     : "16-bit");

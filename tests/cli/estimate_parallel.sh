@@ -39,6 +39,18 @@ json_check "not d['results'][0]['fits']" estimate --model tests/data/models/llam
 # LoRA reduces only the adapters' gradient traffic: DDP all-reduces the 40M adapter gradients.
 json_check "[c['size_bytes'] * c['calls_per_step'] for c in d['results'][0]['collectives'] if c['what'] == 'gradient all-reduce'] == [2 * 39976960]" estimate --model llama-2-7b --gpus 8 --finetune lora --strategy ddp --format json
 expect 2 "--finetune" -- estimate --model llama-2-7b --finetune dora
+# QLoRA at its 65B recipe's settings (artidoro/qlora@7f4e95a6 scripts/finetune_guanaco_65b.sh: r 64 on all
+# linear layers, 16 + 512 tokens, batch 1, gradient checkpointing, paged_adamw_32bit; HF's fp32-upcast loss).
+json_check "d['results'][0]['fits'] and d['results'][0]['memory_bytes']['total'] < 48e9 and d['training']['loss'] == 'eager' and d['results'][0]['memory_bytes']['communication_buffers'] == 0" estimate --model tests/data/models/llama-65b.json --gpus 1 --hbm 48GB --finetune qlora --lora-rank 64 --checkpointing full --seq-len 528 --grad-accum 16 --optimizer paged-adamw --loss eager --strategy ddp --format json
+# Paged states leave for host RAM rather than fail the run: at 44 GB what does not fit is paged out.
+json_check "(lambda r: r['fits'] and r['host_memory_bytes']['paged_optimizer_per_gpu'] > 0 and abs(r['memory_bytes']['total'] - 44e9) < 1)(d['results'][0])" estimate --model tests/data/models/llama-65b.json --gpus 1 --hbm 44GB --finetune qlora --lora-rank 64 --checkpointing full --seq-len 528 --optimizer paged-adamw --strategy ddp --format json
+json_check "not d['results'][0]['fits']" estimate --model tests/data/models/llama-65b.json --gpus 1 --hbm 44GB --finetune qlora --lora-rank 64 --checkpointing full --seq-len 528 --optimizer adamw --adapter-dtype fp32 --strategy ddp --format json
+# The loss follows the model code: FSDP and FSDP2 keep the same logits; --loss overrides.
+json_check "d['results'][0]['memory_bytes']['logits'] == 12 * 4096 * 32000" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --framework fsdp --strategy zero3 --format json
+json_check "d['results'][0]['memory_bytes']['logits'] == 12 * 4096 * 32000" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --framework fsdp2 --strategy zero3 --format json
+json_check "d['results'][0]['memory_bytes']['logits'] == 4 * 4096 * 32000 and d['training']['loss'] == 'fused'" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --framework fsdp2 --loss fused --strategy zero3 --format json
+expect 2 "--loss: \"compiled\" is not one of eager|chunked|chunked-fp32|fused|fused-linear" -- estimate --model llama-2-7b --loss compiled
+expect 2 "--adapter-dtype" -- estimate --model llama-2-7b --finetune lora --adapter-dtype int8
 expect 2 "needs --model" -- estimate --params 7e9 --finetune lora
 
 # ---- FP8 (issue 13) ----

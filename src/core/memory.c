@@ -365,6 +365,12 @@ double memory_loss_bytes(const training *t, const framework *fw, double act_byte
     /* Liger's fused linear cross entropy: the head and the loss run chunk by chunk, no whole
      * logits (memory_loss_chunk counts what it holds). */
     case LOSS_FUSED_LINEAR: return 0;
+    /* torchtune's chunked loss with compile=True: AOTAutograd's min-cut partitioner
+     * (torch/_functorch/partitioners.py, min_cut_rematerialization_partition) saves the graph's
+     * input, the chunk's logits in e, and the per-token log-sum-exp, and recomputes the softmax
+     * in backward instead of saving fp32 copies; one chunk's gradient (1 of torchtune's 8) is
+     * live at a time. */
+    case LOSS_COMPILED: return e * (1 + 1.0 / 8);
     /* Megatron's vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py)
      * turns the fp32 logits into the softmax in place, saves it, and writes the gradient into
      * it in backward: one fp32 copy. Also a framework that names no loss. */

@@ -71,7 +71,7 @@ static const flag_choice target_choices[] = {
 /* loss_kind's names, in enum order from LOSS_EAGER (LOSS_DEFAULT has no name: no flag). */
 static const flag_choice loss_choices[] = {{"eager", LOSS_EAGER}, {"chunked", LOSS_CHUNKED},
     {"chunked-fp32", LOSS_CHUNKED_FP32}, {"fused", LOSS_FUSED}, {"fused-linear", LOSS_FUSED_LINEAR},
-    {NULL, 0}};
+    {"compiled", LOSS_COMPILED}, {NULL, 0}};
 /* The adapters' element width in bytes. */
 static const flag_choice adapter_choices[] = {{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
@@ -171,7 +171,7 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", SWITCH(ddp_bucket_view, FLAG_ON)},
     ROW(OPT_LOSS) = {"loss", "L",
         ": how the loss keeps the logits: fp32 upcast (HF, torchtitan), chunks (LitGPT; torchtune upcasting "
-        "each), fused vocab-parallel (Megatron), fused with the LM head (Liger); default the framework's",
+        "each; compiled), fused vocab-parallel (Megatron), fused with the LM head (Liger); default the framework's",
         CHOICE(loss, loss_choices), .names_first = true},
     ROW(OPT_ADAPTER_DTYPE) = {"adapter-dtype", "D",
         "LoRA adapters' dtype (default: bf16 for qlora as artidoro/qlora casts them, bf16 under bf16-pure, "
@@ -401,7 +401,7 @@ const char *offload_name(offload_kind o)
 }
 const char *loss_name(loss_kind l)
 {
-    return l >= LOSS_EAGER && l <= LOSS_FUSED_LINEAR ? loss_choices[l - LOSS_EAGER].name : "default";
+    return l >= LOSS_EAGER && l <= LOSS_COMPILED ? loss_choices[l - LOSS_EAGER].name : "default";
 }
 int precision_parse(const char *s)
 {

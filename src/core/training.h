@@ -90,6 +90,7 @@ typedef enum {
     LOSS_CHUNKED_FP32, /* chunk by chunk, each chunk upcast to fp32 (torchtune CEWithChunkedOutputLoss) */
     LOSS_FUSED,        /* fused vocab-parallel cross entropy, softmax and gradient in place (Megatron) */
     LOSS_FUSED_LINEAR, /* LM head and loss fused by chunks, no whole logits (Liger, Cut Cross-Entropy) */
+    LOSS_COMPILED,     /* chunked, each chunk's loss torch.compile'd (torchtune compile=True) */
 } loss_kind;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */

@@ -49,7 +49,7 @@ json_check "not d['results'][0]['fits']" estimate --model tests/data/models/llam
 json_check "d['results'][0]['memory_bytes']['logits'] == 12 * 4096 * 32000" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --framework fsdp --strategy zero3 --format json
 json_check "d['results'][0]['memory_bytes']['logits'] == 12 * 4096 * 32000" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --framework fsdp2 --strategy zero3 --format json
 json_check "d['results'][0]['memory_bytes']['logits'] == 4 * 4096 * 32000 and d['training']['loss'] == 'fused'" estimate --model llama-2-7b --gpus 8 --seq-len 4096 --framework fsdp2 --loss fused --strategy zero3 --format json
-expect 2 "--loss: \"compiled\" is not one of eager|chunked|chunked-fp32|fused|fused-linear|compiled" -- estimate --model llama-2-7b --loss compiled
+expect 2 "--loss: \"liger\" is not one of eager|chunked|chunked-fp32|fused|fused-linear|compiled" -- estimate --model llama-2-7b --loss liger
 expect 2 "--adapter-dtype" -- estimate --model llama-2-7b --finetune lora --adapter-dtype int8
 expect 2 "needs --model" -- estimate --params 7e9 --finetune lora
 

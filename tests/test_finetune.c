@@ -151,6 +151,37 @@ static void litgpt_lora(void)
     }
 }
 
+/* PEFT's README table (huggingface/peft@73d7224b README.md, "PEFT-LoRA PyTorch" column, A100 80GB):
+ * bigscience/bloomz-7b1 LoRA "32GB GPU", the peak its example script prints (@73d7224b
+ * examples/causal_language_modeling/pet_lora_clm_accelerate_ds_zero3_offload.py: TorchTracemalloc,
+ * torch.cuda.max_memory_allocated in MiB; from_pretrained in fp32, LoraConfig r 8 on bloom's fused
+ * query_key_value, batch_size 8, max_length 64, torch.optim.AdamW, HF's fp32 loss). The model
+ * counts bloom-7b1's 7,069,016,064 parameters; the fused q|k|v linear's adapter, r (h + 3h), is
+ * --lora-targets qv's r ((h + q) + (h + kv)) for q = kv = h. */
+static void peft_bloomz(void)
+{
+    model m;
+    param_counts pc;
+    if (!load("tests/data/models/bloomz-7b1.json", &m, &pc)) return;
+    CHECK_NEAR(pc.total, 7069016064.0, 1e-12);
+    hardware hw = fixture_hw(FIXTURE_A100_NODE);
+    training t;
+    training_init(&t);
+    t.finetune = FT_LORA;
+    t.lora_rank = 8;
+    t.lora_targets = LORA_QV;
+    t.precision = PREC_FP32;
+    t.micro_batch = 8;
+    t.seq_len = 64;
+    t.loss = LOSS_EAGER;
+    result r;
+    if (!run(&m, &pc, &hw, &t, &r)) return;
+    double got = (r.mem.total - r.mem.cuda_context - r.mem.allocator) / (1024.0 * 1024 * 1024);
+    test_report(fabs(got / 32 - 1) <= 0.10, __FILE__, __LINE__,
+        "PEFT bloomz-7b1 LoRA: %.2f GiB allocated, published 32 GB (MiB / 1024) (%+.1f%%)", got,
+        (got / 32 - 1) * 100);
+}
+
 /* The loss follows the model code, not the sharding: FSDP1 (HF model code) and FSDP2
  * (torchtitan) keep the same fp32-upcast loss tensors, 12 bytes per logit at backward's start
  * (log_softmax's fp32 output, the incoming and the outgoing fp32 gradient); Megatron's in-place
@@ -190,5 +221,6 @@ void suite_finetune(void)
     RUN_TEST(qlora_65b);
     RUN_TEST(paged_eviction);
     RUN_TEST(litgpt_lora);
+    RUN_TEST(peft_bloomz);
     RUN_TEST(loss_per_framework);
 }

@@ -16,7 +16,7 @@
  * - Activation checkpointing wraps whole blocks (checkpoint_wrapper): no selective policy.
  * - The loss: FSDP1 runs Hugging Face model code (HF Trainer / Accelerate's FSDP plugin), whose
  *   ForCausalLMLoss upcasts the logits to fp32 before F.cross_entropy
- *   (huggingface/transformers src/transformers/loss/loss_utils.py): LOSS_EAGER, as torchtitan's
+ *   (huggingface/transformers@0114da07 src/transformers/loss/loss_utils.py): LOSS_EAGER, as torchtitan's
  *   under FSDP2 (the same model-side loss, whichever FSDP shards it).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp = {

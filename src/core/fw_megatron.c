@@ -22,7 +22,8 @@
  * - Context parallelism (--context-parallel-size) splits the sequence over CP ranks with
  *   load-balanced causal chunks and exchanges K/V in a ring, overlapped with attention
  *   (Megatron-Core docs, context_parallel.md; Transformer Engine's fused attention).
- * - The loss: vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py,
+ * - The loss: vocab-parallel cross entropy (NVIDIA/Megatron-LM@d98e8a64
+ *   megatron/core/tensor_parallel/cross_entropy.py,
  *   _VocabParallelCrossEntropy) turns the fp32 logits into the softmax in place, saves it and
  *   writes the gradient into it: one fp32 copy, LOSS_FUSED.
  * - gemm_efficiency is fitted on the declared training half of the published runs. */

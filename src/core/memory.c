@@ -351,7 +351,7 @@ double memory_loss_bytes(const training *t, const framework *fw, double act_byte
     double e = act_bytes;
     switch (kind) {
     /* HF transformers' ForCausalLMLoss upcasts (logits.float()) and calls F.cross_entropy
-     * (huggingface/transformers src/transformers/loss/loss_utils.py); torchtitan's
+     * (huggingface/transformers@0114da07 src/transformers/loss/loss_utils.py); torchtitan's
      * cross_entropy_loss the same on pred.float(). log_softmax saves its fp32 output; its
      * backward holds that, the incoming fp32 gradient and the one it writes: 12 bytes. */
     case LOSS_EAGER: return 12;
@@ -359,8 +359,10 @@ double memory_loss_bytes(const training *t, const framework *fw, double act_byte
      * (Lightning-AI/litgpt@26857050 litgpt/utils.py): the chunks and their log-softmax, e each;
      * a chunk's gradient is transient. */
     case LOSS_CHUNKED: return 2 * e;
-    /* torchtune's CEWithChunkedOutputLoss (8 chunks, each upcast to fp32 inside the loss): the
-     * chunks in e and the saved fp32 log-softmax. */
+    /* torchtune's CEWithChunkedOutputLoss (pytorch/torchtune@30b8519e
+     * torchtune/modules/loss/ce_chunked_output_loss.py: num_output_chunks 8, each chunk's
+     * logits.float() into F.cross_entropy): the chunks in e and the saved fp32 log-softmax, at
+     * the end of forward with every activation saved. */
     case LOSS_CHUNKED_FP32: return e + 4;
     /* Liger's fused linear cross entropy: the head and the loss run chunk by chunk, no whole
      * logits (memory_loss_chunk counts what it holds). */
@@ -371,9 +373,11 @@ double memory_loss_bytes(const training *t, const framework *fw, double act_byte
      * in backward instead of saving fp32 copies; one chunk's gradient (1 of torchtune's 8) is
      * live at a time. */
     case LOSS_COMPILED: return e * (1 + 1.0 / 8);
-    /* Megatron's vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py)
-     * turns the fp32 logits into the softmax in place, saves it, and writes the gradient into
-     * it in backward: one fp32 copy. Also a framework that names no loss. */
+    /* Megatron's vocab-parallel cross entropy (NVIDIA/Megatron-LM@d98e8a64
+     * megatron/core/tensor_parallel/cross_entropy.py: logits.float(), torch.exp(out=), div_,
+     * save_for_backward(exp_logits), grad_input.mul_) turns the fp32 logits into the softmax
+     * in place, saves it, and writes the gradient into it in backward: one fp32 copy. Also
+     * a framework that names no loss. */
     default: return 4;
     }
 }

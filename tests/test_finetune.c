@@ -114,7 +114,7 @@ static void paged_eviction(void)
  * (Lightning-AI/litgpt@00af8b0d config_hub/finetune/README.md; the configs at @26857050
  * config_hub/finetune/<model>/lora.yaml): precision bf16-true, lora_r 32 on query and value,
  * max_seq_length 512, no activation checkpointing, torch.optim.AdamW, one A10G; LitGPT's loss is
- * chunked_cross_entropy on 128-token LM-head chunks in bf16. Allocated memory is the total less
+ * chunked_cross_entropy on 128-token LM-head chunks, which Fabric returns in fp32. Allocated memory is the total less
  * the CUDA context and the allocator's cache, which max_memory_allocated does not count. */
 static void litgpt_lora(void)
 {

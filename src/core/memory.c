@@ -355,10 +355,11 @@ double memory_loss_bytes(const training *t, const framework *fw, double act_byte
      * cross_entropy_loss the same on pred.float(). log_softmax saves its fp32 output; its
      * backward holds that, the incoming fp32 gradient and the one it writes: 12 bytes. */
     case LOSS_EAGER: return 12;
-    /* LitGPT's chunked_cross_entropy on the LM head's 128-token chunks, in the compute dtype
-     * (Lightning-AI/litgpt@26857050 litgpt/utils.py): the chunks and their log-softmax, e each;
-     * a chunk's gradient is transient. */
-    case LOSS_CHUNKED: return 2 * e;
+    /* LitGPT's chunked_cross_entropy on the LM head's 128-token chunks (Lightning-AI/litgpt@26857050
+     * litgpt/utils.py), which Fabric's precision plugins hand back in the default dtype, fp32
+     * (lightning.fabric HalfPrecision.convert_output: dst_type=torch.get_default_dtype()): the
+     * fp32 chunks and their fp32 log-softmax, 4 + 4; a chunk's gradient is transient. */
+    case LOSS_CHUNKED: return 8;
     /* torchtune's CEWithChunkedOutputLoss (pytorch/torchtune@30b8519e
      * torchtune/modules/loss/ce_chunked_output_loss.py: num_output_chunks 8, each chunk's
      * logits.float() into F.cross_entropy): the chunks in e and the saved fp32 log-softmax, at

@@ -54,8 +54,8 @@ void memory_states(const struct sim_input *in, shard_set shards, memory *mem);
 
 /* The loss's bytes per logit at its peak, with every activation still saved, for the run's
  * loss implementation (--loss, else the framework's): eager fp32 upcast 12 (its fp32 log-softmax
- * output and, in backward, the incoming and outgoing fp32 gradients), chunked 2 e (LitGPT, the
- * compute dtype), chunked-fp32 e + 4 (torchtune), fused 4 (Megatron, in place), fused-linear 0
+ * output and, in backward, the incoming and outgoing fp32 gradients), chunked 8 (LitGPT: fp32
+ * chunks and log-softmax), chunked-fp32 e + 4 (torchtune), fused 4 (Megatron, in place), fused-linear 0
  * (no whole logits; memory_activations adds its chunk); e = act_bytes. Pure; never fails. */
 struct training;
 struct framework;

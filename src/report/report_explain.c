@@ -55,7 +55,7 @@ static void explain_formulas(FILE *o, const scenario *s)
         "  full recompute keeps e s b h per block (+ one block's full set while recomputing)\n"
         "  1F1B keeps min(p, m) micro-batches on stage 1; interleaving x (1 + (p-1)/(p v))\n"
         "Logits: L s b V / t, L = %g bytes per logit as the loss keeps them (--loss %s; 12 fp32\n"
-        "upcast, 4 fused in place, 2e chunked, e + 4 chunked fp32, 0 fused with the head).\n"
+        "upcast, 4 fused in place, 8 chunked, e + 4 chunked fp32, 0 fused with the head).\n"
         "Buckets: DDP copies grads unless\n"
         "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
         "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"

@@ -171,7 +171,8 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", SWITCH(ddp_bucket_view, FLAG_ON)},
     ROW(OPT_LOSS) = {"loss", "L",
         ": how the loss keeps the logits: fp32 upcast (HF, torchtitan), fp32 chunks (LitGPT; torchtune's "
-        "16-bit chunks upcast each; compiled), fused vocab-parallel (Megatron), fused with the LM head (Liger); default the framework's",
+        "16-bit chunks upcast each; compiled), fused vocab-parallel (Megatron), fused with the LM head "
+        "(Liger); default the framework's",
         CHOICE(loss, loss_choices), .names_first = true},
     ROW(OPT_ADAPTER_DTYPE) = {"adapter-dtype", "D",
         "LoRA adapters' dtype (default: bf16 for qlora as artidoro/qlora casts them, bf16 under bf16-pure, "

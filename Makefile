@@ -138,9 +138,12 @@ test-cli: $(ZEROSIM)
 	sh tests/arch.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
 
-# The Python package (src/python/zerosim) over the shared library, against the CLI's JSON.
+# The Python package (src/python/zerosim) over the shared library, against the CLI's JSON, and
+# `pip install ./src/python` into fresh virtual environments; with Debian's python3 (pandas and
+# selenium are its packages) where there is one.
+PYTHON   ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 test-python: $(SHLIB) $(ZEROSIM)
-	ZEROSIM=$(ZEROSIM) ZEROSIM_LIB=$(CURDIR)/$(SHLIB) python3 tests/python/run.py
+	ZEROSIM=$(ZEROSIM) ZEROSIM_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/python/run.py
 
 # The sanitized pass: unit suites, CLI and plot scripts, the zerobench harness test, and the
 # replay of every fuzz regression input.

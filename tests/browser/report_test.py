@@ -4,6 +4,8 @@ PNG and a PDF, in light and dark mode; every chart drawn (the screenshot's pixel
 (only its own file:// URL and data: URLs), and no console error.
 
 Usage: /usr/bin/python3 tests/browser/report_test.py PAGE.html [--png OUT.png] [--pdf OUT.pdf]
+       /usr/bin/python3 tests/browser/report_test.py PAGE.html --shot OUT.png   (the README's
+       plots/report.png: the page at 1100 px, down to the validation table, scaled 0.7)
 Prints "ok: ..." lines and ends with "N passed, N failed"; "skipped: <reason>" (exit 0) where
 chromium, chromedriver or python3-selenium is missing."""
 import os
@@ -160,11 +162,35 @@ def ink(rows, box, bg):
     return len(colours), inked / max(n, 1), palette
 
 
+def shot(page, out, scale=0.7):
+    """The README's picture of page: from the top to the validation table's first rows (or the
+    whole page), 1100 px wide, scaled."""
+    import base64
+    d = chrome.start(width=1100, height=900)
+    try:
+        d.get("file://" + os.path.abspath(page))
+        h = d.execute_script("return document.documentElement.scrollHeight")
+        y = d.execute_script("var t = document.getElementById('validation-runs'); return t ? "
+                             "t.getBoundingClientRect().top + window.scrollY + 260 : "
+                             "document.documentElement.scrollHeight")
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": 1100, "height": h, "deviceScaleFactor": 1, "mobile": False})
+        r = d.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                              "clip": {"x": 0, "y": 0, "width": 1100, "height": y, "scale": scale}})
+        with open(out, "wb") as f:
+            f.write(base64.b64decode(r["data"]))
+    finally:
+        chrome.stop(d)
+
+
 def main():
     args = sys.argv[1:]
     if not args:
         print(__doc__)
         sys.exit(2)
+    if "--shot" in args:
+        shot(args[0], args[args.index("--shot") + 1])
+        return
     page, png, pdf = args[0], None, None
     if "--png" in args:
         png = args[args.index("--png") + 1]

@@ -121,6 +121,12 @@ int cmd_report(int argc, char **argv)
         zs_error err = {0};
         if (validate_file(runs, NULL, NULL, NULL, NULL, &val, &err))
             return cmd_error("report", err.code, err.msg);
+        /* The file's warnings (unknown columns), a line each, as validate prints them. */
+        for (const char *p = val.notes; *p;) {
+            size_t k = strcspn(p, "\n");
+            fprintf(cmd_errs(), "zerosim report: warning: %.*s\n", (int)k, p);
+            p += k + (p[k] == '\n');
+        }
     }
     /* The same searches as compare's, so the page shows compare's numbers. */
     compare_run_out run;

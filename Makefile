@@ -3,7 +3,8 @@
 #   make            build ./zerosim
 #   make demo       install dependencies, build, run the default estimate
 #   make test       install dependencies, build, run every test normally and under ASan+UBSan
-#   make test-python  the Python package (src/python) over build/libzerosim.so
+#   make test-python  the Python package (src/python) over build/libzerosim.so, and pip install
+#   make test-tsan  the API's threads test under ThreadSanitizer (build/tsan)
 #   make bench      the simulator's own speed benchmark
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
 #   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
@@ -64,7 +65,7 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: all deps demo test test-unit test-cli test-python test-sanitize bench valgrind clean
+.PHONY: all deps demo test test-unit test-cli test-python test-tsan test-sanitize bench valgrind clean
 all: $(ZEROSIM) $(if $(SANITIZER),,$(SHLIB))
 
 $(BUILD)/%.o: %.c
@@ -94,7 +95,8 @@ $(UNIT): $(TEST_OBJ) $(filter-out $(BUILD)/src/cmd/main.o,$(CMD_OBJ)) $(API_OBJ)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Debian packages the project needs; installs only what is missing (as root or via sudo).
-DEB_PKGS := build-essential pkg-config libcjson-dev libyaml-dev libgsl-dev libcurl4-openssl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev
+DEB_PKGS := build-essential pkg-config libcjson-dev libyaml-dev libgsl-dev libcurl4-openssl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev \
+            chromium chromium-driver python3-selenium python3-pip python3-venv python3-pandas
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -120,7 +122,7 @@ test: deps
 	$(MAKE) --no-print-directory all
 	@sh tests/total.sh build/test.log "$(MAKE) --no-print-directory test-unit test-cli test-python" \
 	  "$(MAKE) --no-print-directory test-bench" "$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)" \
-	  "$(MAKE) --no-print-directory test-sanitize"
+	  "$(MAKE) --no-print-directory test-sanitize" "$(MAKE) --no-print-directory test-tsan"
 
 test-unit: $(UNIT)
 	$(UNIT)
@@ -138,9 +140,18 @@ test-cli: $(ZEROSIM)
 	sh tests/arch.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
 
-# The Python package (src/python/zerosim) over the shared library, against the CLI's JSON.
+# The Python package (src/python/zerosim) over the shared library, against the CLI's JSON, and
+# `pip install ./src/python` into fresh virtual environments; with Debian's python3 (pandas and
+# selenium are its packages) where there is one.
+PYTHON   ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 test-python: $(SHLIB) $(ZEROSIM)
-	ZEROSIM=$(ZEROSIM) ZEROSIM_LIB=$(CURDIR)/$(SHLIB) python3 tests/python/run.py
+	ZEROSIM=$(ZEROSIM) ZEROSIM_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/python/run.py
+
+# ThreadSanitizer over tests/test_api.c (four threads calling zs_call at once with every kind of
+# request): about 10 s to run, plus the instrumented build under build/tsan; any race fails.
+test-tsan:
+	$(MAKE) --no-print-directory SANITIZER=thread BUILD=build/tsan OPT=-O1 build/tsan/unit-tests
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/tsan/unit-tests api
 
 # The sanitized pass: unit suites, CLI and plot scripts, the zerobench harness test, and the
 # replay of every fuzz regression input.

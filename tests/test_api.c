@@ -1,6 +1,7 @@
 /* test_api.c -- the library's request API (src/api): answers, errors, and four threads calling
- * zs_call at once, each answer the same as the one-thread answer. Run from the repository
- * root (the catalogs). */
+ * zs_call at once, each answer the same as the one-thread answer; `make test-tsan` runs this
+ * suite under ThreadSanitizer (ZS_API_ROUNDS sets the rounds, 20 by default). Run from the
+ * repository root (the catalogs). */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -18,10 +19,21 @@ static const char *const requests[] = {
     "{\"command\": \"estimate\", \"model\": \"llama-2-7b\", \"gpu\": 8}",
     "{\"command\": \"estimate\", \"model\": \"no-such-model\"}",
     "{\"command\": \"list\", \"what\": \"models\"}",
+    "{\"command\": \"compare\", \"model\": \"llama-2-7b\", \"gpus\": 8, \"max-gpus\": 8}",
+    "{\"command\": \"validate\", \"args\": [\"tests/validation/published_runs.csv\"], \"filter\": \"t5\"}",
+    "{\"command\": \"report\", \"model\": \"llama-2-7b\", \"gpus\": 8, \"max-gpus\": 8, \"tokens\": 1e9, "
+    "\"runs\": \"tests/validation/published_runs.csv\"}",
 };
 #define NREQ (int)(sizeof requests / sizeof requests[0])
 #define NTHREADS 4
 #define ROUNDS 20
+
+static int rounds(void)
+{
+    const char *e = getenv("ZS_API_ROUNDS");
+    int n = e ? atoi(e) : ROUNDS;
+    return n > 0 ? n : ROUNDS;
+}
 
 static char *want[NREQ];
 static int want_rc[NREQ];
@@ -67,7 +79,7 @@ static void test_answers(void)
 static void *worker(void *arg)
 {
     int *mismatches = arg;
-    for (int r = 0; r < ROUNDS; r++)
+    for (int r = 0, n = rounds(); r < n; r++)
         for (int k = 0; k < NREQ; k++) {
             int rc;
             char *out = call(requests[(k + r) % NREQ], &rc);
@@ -86,6 +98,11 @@ static void test_threads(void)
     for (int k = 0; k < NREQ; k++) want[k] = call(requests[k], &want_rc[k]);
     CHECK_EQ_INT(want_rc[2], 0);
     CHECK_EQ_INT(want_rc[3], 0);
+    CHECK_EQ_INT(want_rc[7], 0);
+    CHECK_EQ_INT(want_rc[8], 0);
+    CHECK(want[8] && strstr(want[8], "\"mape\":"));
+    CHECK_EQ_INT(want_rc[9], 0);
+    CHECK(want[9] && strncmp(want[9], "<!DOCTYPE html>", 15) == 0 && strstr(want[9], "id=\"validation\""));
     pthread_t th[NTHREADS];
     int mismatches[NTHREADS] = {0};
     int started = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "report/report_html_val.h"
 #include "report/svg.h"
 
 /* Light and dark through prefers-color-scheme, print without the dark background. */
@@ -32,6 +33,10 @@ static const char style[] =
     ".lab{font-size:11px}\n"
     "svg .grid{stroke:var(--line);stroke-width:1}svg .axis{stroke:var(--fg)}\n"
     "svg .limit{stroke:var(--bad);stroke-width:2;stroke-dasharray:6 4}svg .limit-label{fill:var(--bad)}\n"
+    "svg .band{fill:var(--mute);fill-opacity:.15}svg .diag{stroke:var(--fg);stroke-width:1.2}"
+    "svg .frame{fill:none;stroke:var(--line)}svg .pt{stroke:var(--bg);stroke-width:1}\n"
+    ".band-key{background:var(--mute);opacity:.3}ul.keys{margin:0;padding-left:1.2em}\n"
+    "td.src{white-space:normal;min-width:26em;text-align:left;font-size:.85em;color:var(--mute)}\n"
     ".legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3em 1.2em;font-size:.9em}\n"
     ".swatch{display:inline-block;width:12px;height:12px;vertical-align:-1px}\n"
     ".limit-key{display:inline-block;width:18px;border-top:2px dashed var(--bad);vertical-align:3px}\n"
@@ -97,6 +102,40 @@ static void dl_file(FILE *f, const char *term, const char *name, const char *pat
     fputs("</dd>\n", f);
 }
 
+/* A "; "-separated report part ("key value -> what; ...") as a list, under term. */
+static void dl_list(FILE *f, const char *term, const char *parts)
+{
+    if (!parts || !parts[0]) return;
+    fputs("<dt>", f);
+    html_esc(f, term);
+    fputs("</dt><dd><ul class=\"keys\">", f);
+    for (const char *p = parts; *p;) {
+        size_t k = strcspn(p, ";");
+        char item[512];
+        snprintf(item, sizeof item, "%.*s", (int)k, p);
+        fputs("<li><code>", f);
+        html_esc(f, item);
+        fputs("</code></li>", f);
+        p += k;
+        while (*p == ';' || *p == ' ') p++;
+    }
+    fputs("</ul></dd>\n", f);
+}
+
+/* The keys the launcher config (--config) and the ds_config set, defaulted or ignored. */
+static void config_items(FILE *f, const report_options *o)
+{
+    if (!o) return;
+    if (o->config_path) {
+        dl_file(f, "launcher config", o->config_format, o->config_path);
+        dl_list(f, "its keys used", o->config_used);
+        dl_list(f, "defaulted", o->config_defaulted);
+        dl_list(f, "ignored", o->config_ignored);
+        dl_list(f, "overridden by flags", o->config_overridden);
+    }
+    if (o->ds_path) dl_list(f, "ds_config keys", o->ds_notes);
+}
+
 static void inputs(FILE *f, const html_report *h)
 {
     const scenario *s = h->c->sc;
@@ -129,6 +168,8 @@ static void inputs(FILE *f, const html_report *h)
         h->c->sp->allow_pp ? "" : ", no PP");
     dl_item(f, "searches", line);
     if (s->tokens > 0) dl_item(f, "token budget", units_fmt_short(s->tokens, a, sizeof a));
+    config_items(f, h->c->ro);
+    if (h->runs_path) dl_file(f, "measured runs", "validated below", h->runs_path);
     fputs("</dl>\n", f);
 }
 
@@ -326,54 +367,137 @@ static void answer(FILE *f, const html_report *h)
 
 enum { STEP_PARTS = 6, MAX_MEM_PARTS = 16 };
 
-/* The two charts at the given settings: memory per GPU (the components, HBM as the limit)
- * and the step's parts. */
-static void charts(FILE *f, const html_report *h)
+/* What every chart's bars share: one per row of the comparison, labelled and keyed as the
+ * tables' rows, with a note under those that do not apply or do not fit. */
+typedef struct bar_names {
+    int n;
+    const char *labels[COMPARE_MAX_ROWS], *keys[COMPARE_MAX_ROWS], *notes[COMPARE_MAX_ROWS];
+    char lab[COMPARE_MAX_ROWS][96], key[COMPARE_MAX_ROWS][96];
+} bar_names;
+
+static void bar_names_fill(const compare_report *c, bar_names *b)
 {
-    const compare_report *c = h->c;
-    int n = c->n, nm = 0;
-    const char *mem_labels[MAX_MEM_PARTS], *labels[COMPARE_MAX_ROWS], *keys[COMPARE_MAX_ROWS];
-    const char *notes[COMPARE_MAX_ROWS];
+    b->n = c->n;
+    for (int i = 0; i < c->n; i++) {
+        const compare_row *r = &c->rows[i];
+        b->labels[i] = row_label(c, r, b->lab[i], (int)sizeof b->lab[i]);
+        b->keys[i] = row_key(c, r, b->key[i], sizeof b->key[i]);
+        b->notes[i] = !r->given.applicable ? "not applicable" : r->given.fits ? "" : "does not fit";
+    }
+}
+
+/* Memory per GPU at the given settings: the components, HBM as the limit. */
+static void memory_chart(FILE *f, const compare_report *c, const bar_names *b, double *v)
+{
+    int nm = 0;
+    const char *mem_labels[MAX_MEM_PARTS];
     const mem_field *mf[MAX_MEM_PARTS];
     for (const mem_field *m = mem_fields; m->key && nm < MAX_MEM_PARTS; m++)
         if (m->label[0] != '=') mem_labels[nm] = m->label, mf[nm++] = m;
-    char(*lab)[96] = calloc((size_t)n, sizeof *lab), (*key)[96] = calloc((size_t)n, sizeof *key);
-    double *mv = calloc((size_t)(n * nm + 1), sizeof *mv),
-           *sv = calloc((size_t)(n * STEP_PARTS + 1), sizeof *sv);
-    if (!lab || !key || !mv || !sv) goto out;
-    for (int i = 0; i < n; i++) {
-        const compare_row *r = &c->rows[i];
-        labels[i] = row_label(c, r, lab[i], (int)sizeof lab[i]);
-        keys[i] = row_key(c, r, key[i], sizeof key[i]);
-        notes[i] = !r->given.applicable ? "not applicable" : r->given.fits ? "" : "does not fit";
+    for (int i = 0; i < c->n; i++)
         for (int k = 0; k < nm; k++)
-            mv[i * nm + k] = r->given.applicable ? mem_field_value(&r->given.mem, mf[k]) / GiB : NAN;
-        const step_time *st = &r->given.step;
-        double parts[STEP_PARTS] = {
-            st->compute, st->comm_exposed, st->optimizer, st->bubble, st->offload, st->overhead};
-        for (int k = 0; k < STEP_PARTS; k++) sv[i * STEP_PARTS + k] = r->given.applicable ? parts[k] : NAN;
-    }
-    char hbm[64], b[32];
-    snprintf(hbm, sizeof hbm, "HBM %s", units_fmt_bytes(c->sc->hw->hbm_bytes, b, sizeof b));
+            v[i * nm + k] =
+                c->rows[i].given.applicable ? mem_field_value(&c->rows[i].given.mem, mf[k]) / GiB : NAN;
+    char hbm[64], buf[32];
+    snprintf(hbm, sizeof hbm, "HBM %s", units_fmt_bytes(c->sc->hw->hbm_bytes, buf, sizeof buf));
     fputs("<h2>Memory per GPU</h2>\n<p class=\"sub\">At the given settings; the dashed line is the "
           "GPU's memory.</p>\n",
         f);
     svg_stacked_bars(f,
-        &(svg_stack_chart){"memory", "Memory per GPU by component (GiB)", "GiB", n, labels, keys, notes, nm,
-            mem_labels, mv, c->sc->hw->hbm_bytes / GiB, hbm});
+        &(svg_stack_chart){"memory", "Memory per GPU by component (GiB)", "GiB", b->n, b->labels, b->keys,
+            b->notes, nm, mem_labels, v, c->sc->hw->hbm_bytes / GiB, hbm});
+}
+
+static void step_chart(FILE *f, const compare_report *c, const bar_names *b, double *v)
+{
+    for (int i = 0; i < c->n; i++) {
+        const step_time *st = &c->rows[i].given.step;
+        double parts[STEP_PARTS] = {
+            st->compute, st->comm_exposed, st->optimizer, st->bubble, st->offload, st->overhead};
+        for (int k = 0; k < STEP_PARTS; k++)
+            v[i * STEP_PARTS + k] = c->rows[i].given.applicable ? parts[k] : NAN;
+    }
     static const char *const step_labels[STEP_PARTS] = {"compute", "exposed communication", "optimizer",
         "pipeline bubble", "offload transfers", "framework overhead"};
     fputs("<h2>Step time</h2>\n<p class=\"sub\">At the given settings (a strategy that does not fit "
           "is drawn as if it ran).</p>\n",
         f);
     svg_stacked_bars(f,
-        &(svg_stack_chart){"steptime", "Step time by part (s)", "s", n, labels, keys, notes, STEP_PARTS,
-            step_labels, sv, NAN, NULL});
-out:
-    free(lab);
-    free(key);
-    free(mv);
-    free(sv);
+        &(svg_stack_chart){"steptime", "Step time by part (s)", "s", b->n, b->labels, b->keys, b->notes,
+            STEP_PARTS, step_labels, v, NAN, NULL});
+}
+
+/* What each GPU sends per step, by link (communication_bytes_per_gpu in the JSON), in GB. */
+static void comm_chart(FILE *f, const compare_report *c, const bar_names *b, double *v)
+{
+    for (int i = 0; i < c->n; i++)
+        for (int k = 0; k < LEVEL_COUNT; k++)
+            v[i * LEVEL_COUNT + k] =
+                c->rows[i].given.applicable ? c->rows[i].given.comm.bytes_level[k] / 1e9 : NAN;
+    static const char *const level_labels[LEVEL_COUNT] = {
+        "within a node (NVLink)", "across nodes (network)", "host link (PCIe, offload)"};
+    fputs("<h2>Communication</h2>\n<p class=\"sub\">Bytes each GPU sends per step at the given settings "
+          "(GB = 10<sup>9</sup> bytes), by link; the exposed part of their time is in the step-time "
+          "chart.</p>\n",
+        f);
+    svg_stacked_bars(f,
+        &(svg_stack_chart){"communication", "Communication per GPU per step (GB)", "GB", b->n, b->labels,
+            b->keys, b->notes, LEVEL_COUNT, level_labels, v, NAN, NULL});
+}
+
+/* The searches side by side: the fewest GPUs that fit, and the fastest configuration's step
+ * time (or, with --tokens, its dollars). */
+static void compare_charts(FILE *f, const compare_report *c, const bar_names *b, double *v)
+{
+    bool cost = c->sc->tokens > 0;
+    double top = 0;
+    for (int i = 0; i < c->n; i++) {
+        const compare_row *r = &c->rows[i];
+        v[i] = r->min_gpus > 0 ? (double)r->min_gpus : NAN;
+        v[c->n + i] = !r->has_best      ? NAN
+            : !cost                     ? r->best.r.step.total
+            : r->best.r.cost.tokens > 0 ? r->best.r.cost.dollars
+                                        : NAN;
+        if (v[c->n + i] > top) top = v[c->n + i];
+    }
+    /* Dollars in millions or thousands, so the axis reads 4.1, not 4.1e+06. */
+    double usd = !cost ? 1 : top >= 1e6 ? 1e6 : top >= 1e3 ? 1e3 : 1;
+    for (int i = 0; i < c->n; i++) v[c->n + i] /= usd;
+    const char *usd_unit = usd == 1e6 ? "million $" : usd == 1e3 ? "thousand $" : "$";
+    char usd_title[96];
+    snprintf(usd_title, sizeof usd_title, "Cost of the tokens, fastest configuration (%s)", usd_unit);
+    static const char *const gpus_label[1] = {"fewest GPUs that fit"};
+    static const char *const step_label[1] = {"step time of the fastest configuration"};
+    static const char *const usd_label[1] = {"dollars for the tokens, fastest configuration"};
+    fprintf(f,
+        "<h2>Compared</h2>\n<p class=\"sub\">The searches of the tables above (up to %lld GPUs): "
+        "the fewest GPUs each strategy needs, and its fastest configuration's %s.</p>\n",
+        (long long)c->sp->max_gpus, cost ? "cost" : "step time");
+    svg_stacked_bars(f,
+        &(svg_stack_chart){"compare-gpus", "Fewest GPUs that fit", "GPUs", b->n, b->labels, b->keys, NULL, 1,
+            gpus_label, v, NAN, NULL});
+    svg_stacked_bars(f,
+        &(svg_stack_chart){cost ? "compare-cost" : "compare-step",
+            cost ? usd_title : "Step time, fastest configuration (s)", cost ? usd_unit : "s", b->n, b->labels,
+            b->keys, NULL, 1, cost ? usd_label : step_label, v + c->n, NAN, NULL});
+}
+
+/* The charts at the given settings (memory against HBM, the step's parts, communication by
+ * link) and the searches' (fewest GPUs, fastest). */
+static void charts(FILE *f, const html_report *h)
+{
+    const compare_report *c = h->c;
+    bar_names *b = calloc(1, sizeof *b);
+    double *v = calloc((size_t)(c->n * MAX_MEM_PARTS + 2), sizeof *v);
+    if (b && v) {
+        bar_names_fill(c, b);
+        memory_chart(f, c, b, v);
+        step_chart(f, c, b, v);
+        comm_chart(f, c, b, v);
+        compare_charts(f, c, b, v);
+    }
+    free(b);
+    free(v);
 }
 
 /* --explain's text, captured through a memory stream and escaped into a <pre>. */
@@ -420,6 +544,7 @@ void report_html(FILE *f, const html_report *h)
     answer(f, h);
     tables(f, h);
     charts(f, h);
+    if (h->val) report_html_validation(f, h->val, h->runs_path ? h->runs_path : "");
     assumptions(f, h);
     fputs("</main>\n<footer class=\"sub\"><p>Written by zerosim ", f);
     html_esc(f, h->version);

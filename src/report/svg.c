@@ -1,7 +1,8 @@
-/* svg.c -- HTML escaping and the inline SVG stacked bar chart of `zerosim report`. */
+/* svg.c -- HTML escaping and the inline SVG charts of `zerosim report`: stacked bars, a log-log scatter. */
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 void html_esc(FILE *f, const char *s)
@@ -168,5 +169,119 @@ void svg_stacked_bars(FILE *f, const svg_stack_chart *c)
     fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</svg>\n", LEFT, TOP + PLOT_H,
         width - RIGHT, TOP + PLOT_H);
     legend(f, c);
+    fputs("</figure>\n", f);
+}
+
+/* The scatter's geometry: a square plot, the legend in HTML below. */
+enum { SC_LEFT = 70, SC_TOP = 20, SC_SIZE = 380, SC_BOTTOM = 50, SC_RIGHT = 20 };
+
+static double sc_pos(double v, double lo, double hi)
+{
+    return (log10(v) - log10(lo)) / (log10(hi) - log10(lo)) * SC_SIZE;
+}
+
+static bool sc_ok(double x, double y)
+{
+    return isfinite(x) && isfinite(y) && x > 0 && y > 0;
+}
+
+/* Grid lines and labels at 1, 2 and 5 times each power of ten within [lo, hi] (only the powers
+ * of ten when the range spans more than two decades). */
+static void sc_ticks(FILE *f, double lo, double hi)
+{
+    bool wide = hi / lo > 100;
+    for (double p = pow(10, floor(log10(lo))); p <= hi; p *= 10) {
+        static const double mult[] = {1, 2, 5};
+        for (int k = 0; k < (wide ? 1 : 3); k++) {
+            double v = p * mult[k];
+            if (v < lo || v > hi) continue;
+            double d = sc_pos(v, lo, hi);
+            fprintf(f,
+                "<line class=\"grid\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\"/>"
+                "<line class=\"grid\" x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>",
+                SC_LEFT + d, SC_TOP, SC_LEFT + d, SC_TOP + SC_SIZE, SC_LEFT, SC_TOP + SC_SIZE - d,
+                SC_LEFT + SC_SIZE, SC_TOP + SC_SIZE - d);
+            fprintf(f,
+                "<text class=\"tick\" x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%g</text>"
+                "<text class=\"tick\" x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%g</text>\n",
+                SC_LEFT + d, SC_TOP + SC_SIZE + 16, v, SC_LEFT - 6, SC_TOP + SC_SIZE - d + 4, v);
+        }
+    }
+}
+
+/* The y = x line and the band around it, as one polygon and one line clipped to the square. */
+static void sc_diagonal(FILE *f, double lo, double hi, double band)
+{
+    double a = sc_pos(lo * (1 + band), lo, hi), b = sc_pos(hi / (1 + band), lo, hi);
+    double c = sc_pos(lo / (1 - band), lo, hi), e = sc_pos(hi * (1 - band), lo, hi);
+    /* upper edge y = (1+band)x from x = lo to hi/(1+band), lower edge y = (1-band)x from
+     * x = lo/(1-band) to hi */
+    fprintf(f, "<polygon class=\"band\" points=\"%d,%.2f %.2f,%d %d,%d %d,%.2f %.2f,%d %d,%d\"/>\n", SC_LEFT,
+        SC_TOP + SC_SIZE - a, SC_LEFT + b, SC_TOP, SC_LEFT + SC_SIZE, SC_TOP, SC_LEFT + SC_SIZE,
+        SC_TOP + SC_SIZE - e, SC_LEFT + c, SC_TOP + SC_SIZE, SC_LEFT, SC_TOP + SC_SIZE);
+    fprintf(f, "<line class=\"diag\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", SC_LEFT, SC_TOP + SC_SIZE,
+        SC_LEFT + SC_SIZE, SC_TOP);
+}
+
+static void sc_legend(FILE *f, const svg_scatter_chart *c)
+{
+    fputs("<ul class=\"legend\">", f);
+    for (int g = 0; g < c->n_groups; g++) {
+        int used = 0;
+        for (int i = 0; i < c->n; i++) used += c->group[i] == g && sc_ok(c->x[i], c->y[i]);
+        if (!used) continue;
+        fprintf(f, "<li><span class=\"swatch p%d\"></span> ", g % 10);
+        html_esc(f, c->group_labels[g]);
+        fprintf(f, " (%d)</li>", used);
+    }
+    fprintf(f, "<li><span class=\"swatch band-key\"></span> &#177;%.0f%%</li></ul>\n", 100 * c->band);
+}
+
+void svg_scatter(FILE *f, const svg_scatter_chart *c)
+{
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < c->n; i++)
+        if (sc_ok(c->x[i], c->y[i])) {
+            lo = fmin(lo, fmin(c->x[i], c->y[i]));
+            hi = fmax(hi, fmax(c->x[i], c->y[i]));
+        }
+    if (!(hi > 0)) lo = 0.1, hi = 10;
+    lo /= 1.5;
+    hi *= 1.5;
+    int w = SC_LEFT + SC_SIZE + SC_RIGHT, h = SC_TOP + SC_SIZE + SC_BOTTOM;
+    fputs("<figure>\n<svg id=\"", f);
+    html_esc(f, c->id);
+    fprintf(f,
+        "\" class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
+        "aria-label=\"",
+        w, h, w, h);
+    html_esc(f, c->title);
+    fputs("\"><title>", f);
+    html_esc(f, c->title);
+    fputs("</title>\n", f);
+    sc_diagonal(f, lo, hi, c->band);
+    sc_ticks(f, lo, hi);
+    fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", SC_LEFT, SC_TOP,
+        SC_SIZE, SC_SIZE);
+    for (int i = 0; i < c->n; i++) {
+        if (!sc_ok(c->x[i], c->y[i])) continue;
+        fprintf(f,
+            "<circle class=\"pt p%d\" cx=\"%.2f\" cy=\"%.2f\" r=\"5\" data-x=\"%.9g\" "
+            "data-y=\"%.9g\"><title>",
+            c->group[i] % 10, SC_LEFT + sc_pos(c->x[i], lo, hi), SC_TOP + SC_SIZE - sc_pos(c->y[i], lo, hi),
+            c->x[i], c->y[i]);
+        html_esc(f, c->labels[i]);
+        fprintf(f, ": measured %.4g, predicted %.4g</title></circle>\n", c->x[i], c->y[i]);
+    }
+    fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", SC_LEFT + SC_SIZE / 2,
+        SC_TOP + SC_SIZE + 38);
+    html_esc(f, c->x_label);
+    fprintf(f,
+        "</text><text class=\"tick\" transform=\"rotate(-90)\" x=\"%d\" y=\"%d\" "
+        "text-anchor=\"middle\">",
+        -(SC_TOP + SC_SIZE / 2), 16);
+    html_esc(f, c->y_label);
+    fputs("</text>\n</svg>\n", f);
+    sc_legend(f, c);
     fputs("</figure>\n", f);
 }

@@ -31,4 +31,24 @@ typedef struct svg_stack_chart {
  * proportional to the values on one scale. Never fails. */
 void svg_stacked_bars(FILE *f, const svg_stack_chart *c);
 
+/* A scatter of predicted against measured values on log-log axes, one point per item, with the
+ * y = x line and a +-band (band 0.2: +-20%) shaded around it. */
+typedef struct svg_scatter_chart {
+    const char *id;                /* the <svg>'s id */
+    const char *title;             /* <title> and aria-label */
+    const char *x_label, *y_label; /* the axes' names, units included */
+    int n;                         /* points */
+    const double *x, *y;           /* n each, > 0 (a point with x or y <= 0 or not finite is left out) */
+    const char *const *labels;     /* each point's <title> (its run's name) */
+    const int *group;              /* each point's colour class pN, N = group % 10 */
+    int n_groups;                  /* the legend's entries */
+    const char *const *group_labels;
+    double band; /* the shaded band's half width, a fraction */
+} svg_scatter_chart;
+
+/* Write c as an <svg> element with a legend: each drawn point a <circle class="pt pN"
+ * data-x=... data-y=...>, the axes' ticks at powers of ten (and 2 and 5 times them when the
+ * range is narrow). Never fails; with no drawable point it writes the frame and a note. */
+void svg_scatter(FILE *f, const svg_scatter_chart *c);
+
 #endif

@@ -71,7 +71,20 @@ typedef struct training {
                                      the framework's) */
     double gemm_efficiency;       /* the framework's GEMM efficiency overridden (--gemm-efficiency,
                                      calibration); 0 = the framework's */
+    int64_t recompute_layers;     /* full checkpointing of N layers per pipeline stage (Megatron
+                                     --recompute-num-layers); 0 = every layer */
+    int recompute_method;         /* recompute_method_kind: how those N are chosen */
+    bool offload_activations;     /* checkpointed layer inputs kept in host memory, copied over PCIe
+                                     (Axolotl gradient_checkpointing: offload, torchtitan) */
+    int64_t doc_len;              /* packed sequences: mean document length in tokens, attention
+                                     masked per document (flash-attention varlen); 0 = one document
+                                     per sequence */
 } training;
+
+/* Megatron-Core's --recompute-method (megatron/core/transformer/transformer_block.py,
+ * _checkpointed_forward): uniform checkpoints every layer in chunks of N and stores one input per
+ * chunk; block checkpoints the first N layers of the stage and stores the rest whole. */
+typedef enum { RECOMPUTE_UNIFORM, RECOMPUTE_BLOCK } recompute_method_kind;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
 typedef struct byte_table {
@@ -181,6 +194,10 @@ typedef enum {
     OPT_PERSIST,
     OPT_OVERLAP,
     OPT_BUCKET_VIEW,
+    OPT_RECOMPUTE_LAYERS,
+    OPT_RECOMPUTE_METHOD,
+    OPT_OFFLOAD_ACT,
+    OPT_DOC_LEN,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

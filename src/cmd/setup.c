@@ -561,7 +561,8 @@ static int config_batch(setup *s, zs_error *err)
     if (per <= 0 || c->global_batch % per)
         return zs_fail(err, ZS_ERR_INPUT,
             "%s: %s %lld is not divisible by micro-batch %lld x data-parallel %lld (%s)", s->cfg_arg,
-            c->global_key, (long long)c->global_batch, (long long)s->t.micro_batch, (long long)dp, c->batch_rule);
+            c->global_key, (long long)c->global_batch, (long long)s->t.micro_batch, (long long)dp,
+            c->batch_rule);
     s->t.grad_accum = c->global_batch / per;
     return ZS_OK;
 }

@@ -267,7 +267,11 @@ static int mg_vocab(reader *r, long long tp, long long *out)
         mg_int(r, "--make-vocab-size-divisible-by", 128, &div, &dgiven))
         return r->err->code;
     const char *tok = mg_str(r, "--tokenizer-type");
-    if (!given && tok && strcmp(tok, "GPT2BPETokenizer") == 0)
+    /* A --vocab-file/--merge-file pair with no --tokenizer-type is GPT-2's BPE (the script's
+     * gpt2-vocab.json and gpt2-merges.txt). */
+    bool bpe = !tok && launch_item(r->root, "--vocab-file") && launch_item(r->root, "--merge-file");
+    if (bpe) launch_mark(r, "--vocab-file"), launch_mark(r, "--merge-file");
+    if (!given && ((tok && strcmp(tok, "GPT2BPETokenizer") == 0) || bpe))
         v = 50257;
     else if (!given && tok && strcmp(tok, "Llama2Tokenizer") == 0)
         v = 32000;
@@ -278,7 +282,8 @@ static int mg_vocab(reader *r, long long tp, long long *out)
             "(LLaMA-2's; give --model for the real one)",
             tok ? tok : "none");
     } else
-        USED(r, "%s %lld", given ? "--vocab-size" : "--tokenizer-type's vocabulary", v);
+        USED(r, "%s %lld", given ? "--vocab-size" : bpe ? "--vocab-file and --merge-file: GPT-2 BPE's vocabulary"
+                                                      : "--tokenizer-type's vocabulary", v);
     *out = compat_megatron_padded_vocab(v, div < 1 ? 128 : div, tp);
     if (*out < 1) return launch_bad(r, "--make-vocab-size-divisible-by", "at least 1");
     USED(r, "vocabulary padded to %lld (a multiple of %lld x TP %lld, as Megatron pads it)", *out, div, tp);

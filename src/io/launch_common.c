@@ -264,6 +264,15 @@ int launch_model_key(reader *r, const char *key)
 int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, const char *why)
 {
     bool on = dflt;
+    /* Axolotl's gradient_checkpointing: offload (offload_disk too): full recomputation with
+     * the checkpointed inputs in host memory (axolotl's CPU-offloaded checkpoint wrapper). */
+    if (cJSON_IsString(v) && strncmp(v->valuestring, "offload", 7) == 0) {
+        if (launch_set_flag(r, OPT_CKPT, "full", key) || launch_set_flag(r, OPT_OFFLOAD_ACT, "", key))
+            return r->err->code;
+        USED(r, "%s %s -> --checkpointing full --offload-activations%s", key, v->valuestring,
+            strcmp(v->valuestring, "offload") ? " (to disk: counted as host memory)" : "");
+        return ZS_OK;
+    }
     if (v && launch_boolean(r, v, key, &on)) return r->err->code;
     if (launch_set_flag(r, OPT_CKPT, on ? "full" : "none", key)) return r->err->code;
     if (v)

@@ -284,6 +284,7 @@ static int mg_vocab(reader *r, long long tp, long long *out)
     } else
         USED(r, "%s %lld", given ? "--vocab-size" : bpe ? "--vocab-file and --merge-file: GPT-2 BPE's vocabulary"
                                                       : "--tokenizer-type's vocabulary", v);
+    if (tok && given) USED(r, "--tokenizer-type %s (the vocabulary is --vocab-size's)", tok);
     *out = compat_megatron_padded_vocab(v, div < 1 ? 128 : div, tp);
     if (*out < 1) return launch_bad(r, "--make-vocab-size-divisible-by", "at least 1");
     USED(r, "vocabulary padded to %lld (a multiple of %lld x TP %lld, as Megatron pads it)", *out, div, tp);
@@ -324,10 +325,20 @@ static int mg_shape(reader *r, cJSON *o, long long h, long long heads)
         gqa ? " (--group-query-attention)" : "", swiglu ? "SwiGLU" : "GeLU MLP",
         rms ? "RMSNorm" : "LayerNorm", rope ? "rotary" : "learned", untie ? "untied" : "tied",
         nobias ? "no" : "with");
-    static const char *const shape_keys[] = {"--kv-channels", "--apply-layernorm-1p", "--rotary-base",
-        "--rotary-percent", "--use-mcore-models", "--no-position-embedding", "--add-qkv-bias", NULL};
+    /* Each flag that went into the shape named, as the report names every key. */
+    static const char *const shape_keys[] = {"--ffn-hidden-size", "--kv-channels", "--group-query-attention",
+        "--num-query-groups", "--swiglu", "--normalization", "--disable-bias-linear",
+        "--untie-embeddings-and-output-weights", "--position-embedding-type", "--no-position-embedding",
+        "--max-position-embeddings", "--add-qkv-bias", NULL};
+    static const char *const no_size[] = {"--apply-layernorm-1p", "--rotary-base", "--rotary-percent",
+        "--use-mcore-models", NULL};
+    char from[512] = "", none[256] = "";
     for (const char *const *k = shape_keys; *k; k++)
-        if (mg_on(r, *k)) USED(r, "%s (in the model shape, or no effect on sizes)", *k);
+        if (mg_on(r, *k)) launch_join(from, sizeof from, *k);
+    for (const char *const *k = no_size; *k; k++)
+        if (mg_on(r, *k)) launch_join(none, sizeof none, *k);
+    if (from[0]) USED(r, "shape flags: %s", from);
+    if (none[0]) USED(r, "%s (no effect on sizes)", none);
     return ZS_OK;
 }
 
@@ -388,6 +399,7 @@ static int mg_model(reader *r, long long layers)
     const char *a = mg_str(r, "--attention-dropout"), *d = mg_str(r, "--hidden-dropout");
     if (a) ad = atof(a);
     if (d) hd = atof(d);
+    if (a || d) USED(r, "--attention-dropout/--hidden-dropout: dropout masks stored when above 0");
     cJSON_AddNumberToObject(o, "attention_dropout", ad);
     cJSON_AddNumberToObject(o, "hidden_dropout", hd);
     int rc = mg_vocab(r, tp < 1 ? 1 : tp, &vocab);

@@ -101,7 +101,7 @@ static int t_parallel(reader *r, long long *pp)
             return r->err->code;
     }
     USED(r,
-        "parallelism.data_parallel_shard_degree %lld x data_parallel_replicate_degree %lld -> --strategy "
+        "parallelism.data_parallel_shard_degree %lld x parallelism.data_parallel_replicate_degree %lld -> --strategy "
         "%s%s%s",
         shard, rep, st, strcmp(st, "ddp") ? " --framework fsdp2" : "",
         rep > 1 && shard > 1 ? " --shard-group (HSDP)" : "");
@@ -192,11 +192,12 @@ static int t_ckpt(reader *r)
     bool sel = layerwise || !strcmp(opt, "op");
     char what[256];
     snprintf(what, sizeof what, "activation_checkpoint.mode %s%s%s -> --checkpointing %s%s%s", mode,
-        sel ? " selective_ac_option " : "", sel ? opt : "", as,
+        sel ? " activation_checkpoint.selective_ac_option " : "", sel ? opt : "", as,
         every > 1 ? " of one layer in each interval (--recompute-method block --recompute-layers "
                     "layers/interval)"
                   : "",
         m ? "" : " (torchtitan's default)");
+    if (o && !sel) USED(r, "activation_checkpoint.selective_ac_option %s (mode %s: no effect)", o, mode);
     if (m)
         USED(r, "%s", what);
     else
@@ -218,9 +219,10 @@ static int t_precision(reader *r)
                                                   : "bf16";
     if (launch_set_flag(r, OPT_PRECISION, p, "training.mixed_precision_param")) return r->err->code;
     USED(r, "precision -> --precision %s (training.dtype %s, mixed_precision_param %s%s)", p,
-        dt ? dt : "float32 (default)", mp ? mp : "bfloat16 (default)", f8 ? ", float8 converter" : "");
+        dt ? dt : "float32 (default)", mp ? mp : "bfloat16 (default)", f8 ? ", model.converters float8" : "");
     if (launch_top(r, "training.mixed_precision_reduce"))
         USED(r, "training.mixed_precision_reduce (fp32 reductions)");
+    if (conv && !f8) USED(r, "model.converters (no float8 converter: no precision change)");
     const char *o = t_str(r, "optimizer.name");
     const char *as = !o || !strcmp(o, "AdamW") ? "adamw" : !strcmp(o, "Adam") ? "adam" : NULL;
     if (o && !as) return launch_bad(r, "optimizer.name", "AdamW or Adam");

@@ -74,6 +74,14 @@ static int axolotl(reader *r)
             " (Axolotl's default)"))
         return r->err->code;
     if (launch_optimizer_key(r, "optimizer") || launch_precision_keys(r)) return r->err->code;
+    const cJSON *sp = launch_top(r, "sample_packing");
+    bool packing = false;
+    if (sp && launch_boolean(r, sp, "sample_packing", &packing)) return r->err->code;
+    if (sp)
+        USED(r, "sample_packing %s%s", packing ? "true" : "false",
+            packing ? " (documents packed, attention within each by flash-attention varlen: --doc-len gives "
+                      "their mean length, else one document a sequence)"
+                    : "");
     const cJSON *fa = launch_top(r, "flash_attention");
     bool flash = false;
     if (fa && launch_boolean(r, fa, "flash_attention", &flash)) return r->err->code;

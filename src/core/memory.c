@@ -272,7 +272,8 @@ static double memory_layer_ops_sac(const sim_input *in)
  * N = 0: every block checkpointed alone. Returns what one micro-batch keeps on the stage (kept:
  * one block input, full: one block's activations); *inputs the block inputs stored, *transient
  * what a recomputation holds at once beyond them. Without full recompute: kept x layers. */
-static double memory_ckpt_stage(const sim_input *in, double kept, double full, double *inputs, double *transient)
+static double memory_ckpt_stage(
+    const sim_input *in, double kept, double full, double *inputs, double *transient)
 {
     const training *t = in->t;
     double layers = (double)in->stage_layers;

@@ -282,8 +282,11 @@ static int mg_vocab(reader *r, long long tp, long long *out)
             "(LLaMA-2's; give --model for the real one)",
             tok ? tok : "none");
     } else
-        USED(r, "%s %lld", given ? "--vocab-size" : bpe ? "--vocab-file and --merge-file: GPT-2 BPE's vocabulary"
-                                                      : "--tokenizer-type's vocabulary", v);
+        USED(r, "%s %lld",
+            given     ? "--vocab-size"
+                : bpe ? "--vocab-file and --merge-file: GPT-2 BPE's vocabulary"
+                      : "--tokenizer-type's vocabulary",
+            v);
     if (tok && given) USED(r, "--tokenizer-type %s (the vocabulary is --vocab-size's)", tok);
     *out = compat_megatron_padded_vocab(v, div < 1 ? 128 : div, tp);
     if (*out < 1) return launch_bad(r, "--make-vocab-size-divisible-by", "at least 1");
@@ -330,8 +333,8 @@ static int mg_shape(reader *r, cJSON *o, long long h, long long heads)
         "--num-query-groups", "--swiglu", "--normalization", "--disable-bias-linear",
         "--untie-embeddings-and-output-weights", "--position-embedding-type", "--no-position-embedding",
         "--max-position-embeddings", "--add-qkv-bias", NULL};
-    static const char *const no_size[] = {"--apply-layernorm-1p", "--rotary-base", "--rotary-percent",
-        "--use-mcore-models", NULL};
+    static const char *const no_size[] = {
+        "--apply-layernorm-1p", "--rotary-base", "--rotary-percent", "--use-mcore-models", NULL};
     char from[512] = "", none[256] = "";
     for (const char *const *k = shape_keys; *k; k++)
         if (mg_on(r, *k)) launch_join(from, sizeof from, *k);

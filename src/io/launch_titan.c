@@ -101,7 +101,8 @@ static int t_parallel(reader *r, long long *pp)
             return r->err->code;
     }
     USED(r,
-        "parallelism.data_parallel_shard_degree %lld x parallelism.data_parallel_replicate_degree %lld -> --strategy "
+        "parallelism.data_parallel_shard_degree %lld x parallelism.data_parallel_replicate_degree %lld -> "
+        "--strategy "
         "%s%s%s",
         shard, rep, st, strcmp(st, "ddp") ? " --framework fsdp2" : "",
         rep > 1 && shard > 1 ? " --shard-group (HSDP)" : "");

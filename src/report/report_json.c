@@ -156,7 +156,8 @@ static void layout_json(cJSON *tr, const training *t)
     cJSON_AddNumberToObject(tr, "virtual_stages", (double)t->virtual_stages);
     cJSON_AddNumberToObject(tr, "expert_tp", (double)t->etp);
     cJSON_AddNumberToObject(tr, "recompute_layers", (double)t->recompute_layers);
-    cJSON_AddStringToObject(tr, "recompute_method", t->recompute_method == RECOMPUTE_BLOCK ? "block" : "uniform");
+    cJSON_AddStringToObject(
+        tr, "recompute_method", t->recompute_method == RECOMPUTE_BLOCK ? "block" : "uniform");
     cJSON_AddBoolToObject(tr, "offload_activations", t->offload_activations);
     cJSON_AddNumberToObject(tr, "doc_len", (double)t->doc_len);
 }

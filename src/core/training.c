@@ -173,7 +173,7 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         ": uniform (chunks of N layers, one input stored per chunk) or block (the first N layers of "
         "each stage; Megatron's --recompute-method; default uniform)",
         CHOICE(recompute_method, recompute_choices), .names_first = true},
-    ROW(OPT_OFFLOAD_ACT) = {"offload-activations", NULL,
+    ROW(OPT_OFFLOAD_ACT) = {"activation-offload", NULL,
         "checkpointed layer inputs kept in host memory, copied over PCIe (Axolotl gradient_checkpointing: "
         "offload)",
         SWITCH(offload_activations, FLAG_ON)},

@@ -269,7 +269,7 @@ int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, const
     if (cJSON_IsString(v) && strncmp(v->valuestring, "offload", 7) == 0) {
         if (launch_set_flag(r, OPT_CKPT, "full", key) || launch_set_flag(r, OPT_OFFLOAD_ACT, "", key))
             return r->err->code;
-        USED(r, "%s %s -> --checkpointing full --offload-activations%s", key, v->valuestring,
+        USED(r, "%s %s -> --checkpointing full --activation-offload%s", key, v->valuestring,
             strcmp(v->valuestring, "offload") ? " (to disk: counted as host memory)" : "");
         return ZS_OK;
     }

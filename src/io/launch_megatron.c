@@ -204,6 +204,11 @@ static int mg_precision(reader *r)
         USED(r, "--%s -> %s", b ? "bf16" : "fp16", f8 ? "the non-FP8 precision" : p);
     else if (!f8)
         DEFAULTED(r, "neither --bf16 nor --fp16: fp32 (Megatron's default params dtype)");
+    /* --grad-reduce-in-bf16: the main gradients (and their reduction) in bf16, not fp32. */
+    if (mg_on(r, "--grad-reduce-in-bf16")) {
+        if (launch_set_flag(r, OPT_GRAD_DTYPE, "bf16", "--grad-reduce-in-bf16")) return r->err->code;
+        USED(r, "--grad-reduce-in-bf16 -> --grad-dtype bf16");
+    }
     const char *o = mg_str(r, "--optimizer");
     bool sgd = o && strcmp(o, "sgd") == 0;
     if (launch_set_flag(r, OPT_OPTIMIZER, sgd ? "sgd" : "adamw", "--optimizer")) return r->err->code;

@@ -30,14 +30,21 @@ static int mg_to_tree(const char *text, size_t len, const char *origin, cJSON **
     cJSON *o = cJSON_CreateObject();
     for (int i = 0; o && i < w.n; i++) {
         if (strncmp(w.word[i], "--", 2) != 0 || !w.word[i][2]) continue;
-        char val[1024] = "";
+        char val[1024] = "", key[128];
         int j = i + 1;
-        for (; j < w.n && strncmp(w.word[j], "--", 2) != 0; j++) launch_join(val, sizeof val, w.word[j]);
+        /* --flag=value (argparse and torchrun take both spellings). */
+        const char *eq = strchr(w.word[i], '=');
+        snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - w.word[i]) : (int)strlen(w.word[i]), w.word[i]);
+        if (eq) launch_join(val, sizeof val, eq + 1);
+        /* A value stops at the next flag and at the script (torchrun's options are before it). */
+        bool launcher = w.args_at > 0 && i < w.args_at - 1;
+        for (; !eq && j < w.n && strncmp(w.word[j], "--", 2) != 0 && !(launcher && j >= w.args_at - 1); j++)
+            launch_join(val, sizeof val, w.word[j]);
         /* torchrun's options before the script, Megatron's after; a value is one word but
          * --data-path's weights and prefixes. */
-        cJSON_DeleteItemFromObjectCaseSensitive(o, w.word[i]);
+        cJSON_DeleteItemFromObjectCaseSensitive(o, key);
         cJSON *v = val[0] ? cJSON_CreateString(val) : cJSON_CreateTrue();
-        if (!v || !cJSON_AddItemToObject(o, w.word[i], v)) {
+        if (!v || !cJSON_AddItemToObject(o, key, v)) {
             cJSON_Delete(v);
             cJSON_Delete(o);
             o = NULL;
@@ -62,6 +69,13 @@ static int mg_int(reader *r, const char *key, long long dflt, long long *out, bo
         long long n = strtoll(v->valuestring, &e, 10);
         if (*e || n < 0 || n > 1000000000000LL) return launch_bad(r, key, "a whole number");
         *out = n;
+        return ZS_OK;
+    }
+    /* No value: a variable the script leaves to the environment ($SLURM_NNODES), unset here. */
+    if (cJSON_IsTrue(v)) {
+        if (given) *given = false;
+        if (!strstr(r->lc->defaulted, key))
+            DEFAULTED(r, "%s (no value: a variable the environment sets; %lld assumed)", key, dflt);
         return ZS_OK;
     }
     return launch_bad(r, key, "a whole number");

@@ -34,8 +34,26 @@ static int flatten(const cJSON *obj, const char *prefix, cJSON *flat, int depth)
     return 0;
 }
 
+/* Keys older torchtitan configs keep elsewhere: the parallel degrees in [training] or
+ * [experimental] before [parallelism] existed, training.batch_size before local_batch_size. */
+static const char *t_alias(reader *r, const char *key)
+{
+    static const char *const alias[][2] = {{"training.local_batch_size", "training.batch_size"},
+        {"parallelism.tensor_parallel_degree", "training.tensor_parallel_degree"},
+        {"parallelism.data_parallel_shard_degree", "training.data_parallel_shard_degree"},
+        {"parallelism.data_parallel_replicate_degree", "training.data_parallel_replicate_degree"},
+        {"parallelism.context_parallel_degree", "experimental.context_parallel_degree"},
+        {"parallelism.pipeline_parallel_degree", "experimental.pipeline_parallel_degree"},
+        {"parallelism.expert_parallel_degree", "experimental.expert_parallel_degree"}};
+    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+        if (!strcmp(alias[i][0], key) && !launch_item(r->root, key) && launch_item(r->root, alias[i][1]))
+            return alias[i][1];
+    return key;
+}
+
 static int t_int(reader *r, const char *key, long long dflt, long long *out, bool *given)
 {
+    key = t_alias(r, key);
     const cJSON *v = launch_top(r, key);
     *out = dflt;
     *given = v != NULL;
@@ -57,6 +75,7 @@ static int t_flag(reader *r, const char *key, int id, long long dflt, long long 
 {
     bool given;
     if (t_int(r, key, dflt, out, &given)) return r->err->code;
+    key = t_alias(r, key);
     if (*out < 1) return launch_bad(r, key, "at least 1");
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", *out);

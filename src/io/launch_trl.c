@@ -131,8 +131,12 @@ static int trl_sharding(reader *r)
     if (ds && fs)
         return zs_fail(
             r->err, ZS_ERR_INPUT, "%s: deepspeed and fsdp are both set: one or the other", r->path);
-    if (ds && !cJSON_IsString(ds)) return launch_bad(r, "deepspeed", "a ds_config file path");
-    launch_follow_ds(r, ds, "deepspeed");
+    if (cJSON_IsObject(ds))
+        IGNORED(r, "deepspeed (an inline ds_config: save it to a file and give --deepspeed FILE)");
+    else if (ds && !cJSON_IsString(ds))
+        return launch_bad(r, "deepspeed", "a ds_config file path");
+    else
+        launch_follow_ds(r, ds, "deepspeed");
     if (!ds) DEFAULTED(r, "deepspeed none");
     char words[256] = "";
     if (cJSON_IsString(fsdp)) snprintf(words, sizeof words, "%s", fsdp->valuestring);

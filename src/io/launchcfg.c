@@ -82,6 +82,13 @@ static int axolotl(reader *r)
             packing ? " (documents packed, attention within each by flash-attention varlen: --doc-len gives "
                       "their mean length, else one document a sequence)"
                     : "");
+    const cJSON *ai = launch_top(r, "attn_implementation");
+    if (cJSON_IsString(ai) && strcmp(ai->valuestring, "eager") == 0) {
+        if (launch_set_flag(r, OPT_EAGER, "", "attn_implementation")) return r->err->code;
+        USED(r, "attn_implementation eager -> --eager-attention");
+    } else if (ai)
+        USED(r, "attn_implementation %s (no s^2 matrix stored: flash attention)",
+            cJSON_IsString(ai) ? ai->valuestring : "?");
     const cJSON *fa = launch_top(r, "flash_attention");
     bool flash = false;
     if (fa && launch_boolean(r, fa, "flash_attention", &flash)) return r->err->code;

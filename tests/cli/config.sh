@@ -25,6 +25,15 @@ and t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'
 t['finetune'] == 'lora' and t['lora_rank'] == 8 and t['lora_targets'] == 'all' and t['framework'] == 'generic'"
 jt llamafactory_llama3_full_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 2 and \
 t['finetune'] == 'full' and t['framework'] == 'deepspeed' and r == ['zero3'] and t['checkpointing'] == 'full'"
+jt axolotl_llama3_lora_8bit.yml "t['micro_batch'] == 2 and t['grad_accum'] == 4 and t['seq_len'] == 4096 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adam8bit' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'lora' and t['lora_rank'] == 32 and t['lora_targets'] == 'all' and t['framework'] == 'generic'"
+grep -q "load_in_8bit (an 8-bit frozen base is not modelled" "$W/q/$jn.err" && ok || bad "8-bit base not said"
+jt llamafactory_qwen3_qlora_otfq.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 2048 \
+and t['precision'] == 'bf16' and t['checkpointing'] == 'full' and t['finetune'] == 'qlora' and \
+t['lora_rank'] == 8 and t['lora_targets'] == 'all' and d['model']['name'] == 'qwen3-8b'"
+jt llamafactory_qwen3_lora_ds3.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 2 and t['finetune'] == 'lora' \
+and t['lora_rank'] == 8 and t['framework'] == 'deepspeed' and r == ['zero3'] and t['gpus'] == 8" --gpus 8
 M8="--model llama-3-8b"
 jt accelerate_fsdp.yaml "t['gpus'] == 2 and t['dp'] == 2 and t['precision'] == 'bf16' and \
 t['framework'] == 'fsdp' and r == ['zero3'] and t['checkpointing'] == 'none' and \

@@ -14,6 +14,7 @@ static bool mg_sniff(const char *text, size_t len)
 {
     size_t i = strspn(text, " \t\r\n");
     if (i < len && text[i] == '{') return false;
+    if (len > 2 && text[0] == '#' && text[1] == '!') return true; /* a shell script */
     static const char *const marks[] = {
         "--num-layers", "--micro-batch-size", "--tensor-model-parallel-size", "pretrain_gpt.py", NULL};
     for (const char *const *m = marks; *m; m++)
@@ -330,7 +331,7 @@ static int mg_shape(reader *r, cJSON *o, long long h, long long heads)
     if (!fgiven) ffn = swiglu ? (long long)(4.0 * (double)h * 2 / 3 / 64) * 64 : 4 * h;
     bool gqa = mg_on(r, "--group-query-attention");
     bool rms = norm && strcmp(norm, "RMSNorm") == 0;
-    bool rope = pos && strcmp(pos, "rope") == 0;
+    bool rope = (pos && strcmp(pos, "rope") == 0) || mg_on(r, "--use-rotary-position-embeddings");
     cJSON_AddNumberToObject(o, "intermediate_size", (double)ffn);
     cJSON_AddNumberToObject(o, "num_key_value_heads", (double)(gqa ? groups : heads));
     if (kgiven) cJSON_AddNumberToObject(o, "head_dim", (double)kv);
@@ -351,7 +352,7 @@ static int mg_shape(reader *r, cJSON *o, long long h, long long heads)
     static const char *const shape_keys[] = {"--ffn-hidden-size", "--kv-channels", "--group-query-attention",
         "--num-query-groups", "--swiglu", "--normalization", "--disable-bias-linear",
         "--untie-embeddings-and-output-weights", "--position-embedding-type", "--no-position-embedding",
-        "--max-position-embeddings", "--add-qkv-bias", NULL};
+        "--use-rotary-position-embeddings", "--max-position-embeddings", "--add-qkv-bias", NULL};
     static const char *const no_size[] = {
         "--apply-layernorm-1p", "--rotary-base", "--rotary-percent", "--use-mcore-models", NULL};
     char from[512] = "", none[256] = "";
@@ -369,10 +370,13 @@ static int mg_moe(reader *r, cJSON *o)
 {
     long long e, k, ffn, shared, freq;
     bool eg, kg, fg, sg, qg;
+    /* --moe-layer-freq is a number or a Python list expression ("([0]*3+[1]*58)"). */
+    const char *fq = mg_str(r, "--moe-layer-freq");
+    qg = fq != NULL;
+    freq = fq && strspn(fq, "0123456789") == strlen(fq) ? atoll(fq) : 0;
     if (mg_int(r, "--num-experts", 0, &e, &eg) || mg_int(r, "--moe-router-topk", 2, &k, &kg) ||
         mg_int(r, "--moe-ffn-hidden-size", 0, &ffn, &fg) ||
-        mg_int(r, "--moe-shared-expert-intermediate-size", 0, &shared, &sg) ||
-        mg_int(r, "--moe-layer-freq", 1, &freq, &qg))
+        mg_int(r, "--moe-shared-expert-intermediate-size", 0, &shared, &sg))
         return r->err->code;
     if (!eg || e < 1) {
         if (kg || fg) IGNORED(r, "--moe-router-topk/--moe-ffn-hidden-size (no --num-experts)");
@@ -388,8 +392,7 @@ static int mg_moe(reader *r, cJSON *o)
             "--moe-shared-expert-intermediate-size (a shared expert beside the routed ones is not in "
             "the model built from arguments: give --model)");
     if (qg && freq != 1)
-        IGNORED(
-            r, "--moe-layer-freq %lld (every layer is counted as MoE: give --model for the pattern)", freq);
+        IGNORED(r, "--moe-layer-freq %s (every layer is counted as MoE: give --model for the pattern)", fq);
     return ZS_OK;
 }
 
@@ -438,6 +441,16 @@ static int mg_model(reader *r, long long layers)
 
 static int mg_read(reader *r)
 {
+    static const char *const marks[] = {"--num-layers", "--hidden-size", "--micro-batch-size",
+        "--global-batch-size", "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
+        "--seq-length", NULL};
+    bool any = false;
+    for (const char *const *m = marks; *m && !any; m++) any = launch_item(r->root, *m) != NULL;
+    if (!any)
+        return zs_fail(r->err, ZS_ERR_INPUT,
+            "%s: a shell script, but the command it runs has no Megatron-LM training arguments "
+            "(--num-layers, --micro-batch-size, --tensor-model-parallel-size...)",
+            r->path);
     long long layers = 0, pp = 1;
     bool given;
     if (mg_int(r, "--num-layers", 0, &layers, &given)) return r->err->code;

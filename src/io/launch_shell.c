@@ -530,6 +530,15 @@ int shell_words_read(const char *text, size_t len, const char *origin, shell_wor
         if (err->code == ZS_OK) statement(s, w, n);
         for (int i = 0; i < n; i++) free(w[i]);
     }
+    /* A configuration script that only assigns (MODEL_ARGS=" --num-layers 32 ..."): the flags
+     * its variables hold. */
+    bool assigns_only = !out->script[0] && s->nargs == 0;
+    for (int i = 0; assigns_only && i < s->nvars && !s->oom; i++) {
+        const char *v = s->vars[i].value ? s->vars[i].value + strspn(s->vars[i].value, " \t\n") : "";
+        char *copy = strncmp(v, "--", 2) == 0 ? strdup(v) : NULL;
+        if (copy) split_into(s, copy, &s->args, &s->nargs, &s->capargs);
+        free(copy);
+    }
     if (!out->script[0]) {
         out->word = s->args;
         out->n = s->nargs;

@@ -127,12 +127,16 @@ static int llamafactory(reader *r)
     if (launch_model_key(r, "model_name_or_path")) return r->err->code;
     const cJSON *ft = launch_top(r, "finetuning_type"), *qb = launch_top(r, "quantization_bit");
     const char *type = cJSON_IsString(ft) ? ft->valuestring : "lora";
-    if (ft && !cJSON_IsString(ft)) return launch_bad(r, "finetuning_type", "lora, full or freeze");
+    if (ft && !cJSON_IsString(ft)) return launch_bad(r, "finetuning_type", "lora, oft, full or freeze");
+    /* OFT (orthogonal fine-tuning) trains small block matrices beside a frozen base as LoRA
+     * does: counted as LoRA adapters of the same rank (approximate, said). */
+    bool oft = strcmp(type, "oft") == 0;
+    if (oft) type = "lora";
     long long bits = 0;
     if (qb && launch_whole(r, qb, "quantization_bit", &bits)) return r->err->code;
     const char *mode = strcmp(type, "lora") == 0 ? (bits == 4 ? "qlora" : "lora") : "full";
     if (strcmp(type, "lora") && strcmp(type, "full") && strcmp(type, "freeze"))
-        return launch_bad(r, "finetuning_type", "lora, full or freeze");
+        return launch_bad(r, "finetuning_type", "lora, oft, full or freeze");
     if (bits && strcmp(mode, "full") == 0)
         return zs_fail(r->err, ZS_ERR_INPUT,
             "%s: quantization_bit %lld with finetuning_type %s: a quantized base trains only LoRA adapters",
@@ -144,6 +148,11 @@ static int llamafactory(reader *r)
         IGNORED(r,
             "finetuning_type freeze (training only the last layers is not modelled: estimated as full, "
             "an over-estimate)");
+    else if (oft)
+        IGNORED(r,
+            "finetuning_type oft (orthogonal fine-tuning is not modelled: estimated as LoRA adapters, "
+            "--finetune %s)",
+            mode);
     else
         USED(r, "finetuning_type %s -> --finetune %s", type, mode);
     if (bits == 4)

@@ -351,7 +351,8 @@ static int check_model_flags(const setup *s, zs_error *err)
     if (s->model_arg && s->params > 0)
         return zs_fail(err, ZS_ERR_USAGE, "give --model or --params, not both");
     if (!s->model_arg && s->params <= 0 && !s->cfg.model_json[0])
-        return zs_fail(err, ZS_ERR_USAGE, "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')%s",
+        return zs_fail(err, ZS_ERR_USAGE,
+            "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')%s",
             s->cfg_arg ? ": the --config file names no model and gives no model shape" : "");
     if (s->weights_arg && !s->model_arg)
         return zs_fail(err, ZS_ERR_USAGE,

@@ -110,7 +110,9 @@ static int t_parallel(reader *r, long long *pp)
     launch_set_framework(
         r, strcmp(st, "ddp") ? "fsdp2" : "generic", "parallelism.data_parallel_shard_degree");
     char buf[32];
-    long long world = rep * (shard > 0 ? shard : 1) * tp * *pp * cp;
+    /* Shard -1 takes the rest of the world: at least what EP borrows from shard x CP
+     * (torchtitan/distributed/parallel_dims.py). */
+    long long world = rep * tp * *pp * (shard > 0 ? shard * cp : (ep > cp ? ep : cp));
     snprintf(buf, sizeof buf, "%lld", world);
     if (launch_set_flag(r, OPT_GPUS, buf, "parallelism.data_parallel_shard_degree")) return r->err->code;
     if (rep > 1 && shard != 1) {
@@ -127,8 +129,8 @@ static int t_parallel(reader *r, long long *pp)
         rep > 1 && shard > 1 ? " --shard-group (HSDP)" : "");
     if (shard < 0)
         DEFAULTED(r,
-            "world size: the config leaves it to torchrun (shard degree -1: the rest); %lld GPUs "
-            "assumed, the model-parallel ones (give --gpus)",
+            "world size: the config leaves it to torchrun (shard degree -1: the rest); %lld GPU(s) "
+            "assumed, the fewest its parallel degrees need (give --gpus)",
             world);
     if (ra) USED(r, "parallelism.fsdp_reshard_after_forward %s", ra);
     return ZS_OK;

@@ -116,6 +116,12 @@ demo: deps
 	./zerosim estimate $(DEMO_ARGS) || [ $$? -eq 1 ]
 	./zerosim plot $(DEMO_ARGS) --runs tests/validation/published_runs.csv -o plots
 	./zerosim compare $(DEMO_ARGS) --tokens 2e12 || [ $$? -eq 1 ]
+	./zerosim estimate --config tests/data/launch/axolotl_llama3_qlora.yml || [ $$? -eq 1 ]
+	./zerosim estimate --config tests/data/launch/llamafactory_llama3_lora_sft.yaml --gpus 8 || [ $$? -eq 1 ]
+	./zerosim estimate --config tests/data/launch/accelerate_fsdp.yaml --model llama-3-8b || [ $$? -eq 1 ]
+	./zerosim estimate --config tests/data/launch/trl_zephyr_sft_qlora.yaml --gpus 8 || [ $$? -eq 1 ]
+	./zerosim estimate --config tests/data/launch/megatron_llama3_8b_fp8.sh --hardware h100-80gb || [ $$? -eq 1 ]
+	./zerosim estimate --config tests/data/launch/titan_llama3_70b.json --gpus 64 || [ $$? -eq 1 ]
 
 # Every step's output goes through tests/total.sh, whose last line totals every suite.
 test: deps

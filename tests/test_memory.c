@@ -278,7 +278,9 @@ static model hybrid_block(int64_t nd, int64_t nm, int64_t na)
     const int64_t n[3] = {nd, nm, na};
     const mixer_kind mk[3] = {MIX_DELTANET, MIX_MAMBA2, MIX_ATTENTION};
     for (int k = 0; k < 3; k++)
-        if (n[k] > 0) m.classes[m.nclass++] = (layer_class){mk[k], MIX_NONE, BLOCK_DENSE, n[k]};
+        if (n[k] > 0)
+            m.classes[m.nclass++] =
+                (layer_class){.mixer = mk[k], .mixer2 = MIX_NONE, .ffn = BLOCK_DENSE, .count = n[k]};
     m.num_layers = nd + nm + na;
     return m;
 }

@@ -39,6 +39,40 @@ static int64_t compare_max_micro_batch(const scenario *sc, const training *t, co
     return lo;
 }
 
+static bool seq_fits(const scenario *sc, const training *t, const strategy *s, int64_t seq)
+{
+    training x = *t;
+    x.seq_len = seq;
+    sim_input in;
+    zs_error ignore = {.quiet = true};
+    result r;
+    if (sim_prepare(&in, sc->m, sc->pc, sc->hw, &x, &ignore)) return false;
+    return sim_run_memory(&in, s, &r);
+}
+
+/* Longest sequence of strategy s that fits with training t (its seq_len ignored), in steps of
+ * 128 x CP tokens (the sequence splits over CP ranks; 128 is flash attention's block), up to
+ * 2^24 tokens; 0 when one step does not fit. Doubling then bisection (memory grows with the
+ * sequence). Pure. */
+static int64_t compare_max_seq(const scenario *sc, const training *t, const strategy *s)
+{
+    int64_t q = 128 * (t->cp > 0 ? t->cp : 1), lo = 1, hi = 2, top = ((int64_t)1 << 24) / q;
+    if (sc->m->params_only || !seq_fits(sc, t, s, q)) return 0;
+    while (hi <= top && seq_fits(sc, t, s, hi * q)) {
+        lo = hi;
+        hi *= 2;
+    }
+    if (hi > top) return lo * q;
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (seq_fits(sc, t, s, mid * q))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo * q;
+}
+
 static double diff(bool ok, double base, double mine)
 {
     return ok ? base - mine : NAN;
@@ -81,6 +115,7 @@ int compare_run(const scenario *sc, const plan_space *sp, const framework *const
                 training full = t;
                 full.checkpointing = CKPT_FULL;
                 row->max_micro_batch_recompute = compare_max_micro_batch(&one, &full, s);
+                row->max_seq_len = compare_max_seq(&one, &t, s);
                 if (row->max_micro_batch > 0) {
                     row->at_max_t = t;
                     row->at_max_t.micro_batch = row->max_micro_batch;

@@ -23,6 +23,8 @@ typedef struct compare_row {
     int64_t max_micro_batch;           /* largest micro-batch that fits at the scenario's GPUs, layout
                                           and checkpointing; 0 when not even 1 fits */
     int64_t max_micro_batch_recompute; /* the same with full recomputation */
+    int64_t max_seq_len;               /* longest --seq-len (tokens, a multiple of 128 x CP) that fits
+                                          at the given micro-batch, layout and checkpointing; 0 = none */
     training at_max_t;                 /* the scenario's training at max_micro_batch */
     result at_max;                     /* its result (valid when max_micro_batch > 0) */
     int64_t min_gpus;                  /* fewest GPUs with which some configuration fits (plan); 0 = none */

@@ -350,9 +350,10 @@ static int check_model_flags(const setup *s, zs_error *err)
 {
     if (s->model_arg && s->params > 0)
         return zs_fail(err, ZS_ERR_USAGE, "give --model or --params, not both");
-    if (!s->model_arg && s->params <= 0)
-        return zs_fail(
-            err, ZS_ERR_USAGE, "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')");
+    if (!s->model_arg && s->params <= 0 && !s->cfg.model_json[0])
+        return zs_fail(err, ZS_ERR_USAGE,
+            "missing --model NAME|FILE or --params COUNT (see 'zerosim list models')%s",
+            s->cfg_arg ? ": the --config file names no model and gives no model shape" : "");
     if (s->weights_arg && !s->model_arg)
         return zs_fail(err, ZS_ERR_USAGE,
             "--weights needs --model NAME|FILE: the config whose parameter count the checkpoint is checked "
@@ -539,6 +540,55 @@ static void apply_config(setup *s)
         note_to(s->cfg_over, sizeof s->cfg_over, "%s: --framework wins", c->framework_key);
 }
 
+/* A config's global batch (Megatron --global-batch-size, torchtitan training.global_batch_size):
+ * the accumulation it implies once the flags are in, refused by the framework's own rule (in
+ * cfg.batch_rule) when micro-batch x DP does not divide it. Megatron's world size must hold its
+ * TP x PP x CP (megatron/training/arguments.py asserts it). Fails with ZS_ERR_INPUT. */
+static int config_batch(setup *s, zs_error *err)
+{
+    const launch_config *c = &s->cfg;
+    int64_t mp = s->t.tp * s->t.pp * s->t.cp, dp = training_dp(&s->t);
+    if (c->format == LAUNCH_MEGATRON && !s->searches_gpus && mp > 0 && s->t.gpus % mp)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "%s: world size (%lld) is not divisible by TP x PP x CP (%lld), as Megatron asserts "
+            "(megatron/training/arguments.py): give --gpus",
+            s->cfg_arg, (long long)s->t.gpus, (long long)mp);
+    if (c->global_batch <= 0 || s->searches_gpus) return ZS_OK;
+    if (setup_flag_given(s, OPT_ACCUM)) {
+        note_to(s->cfg_over, sizeof s->cfg_over, "%s: --grad-accum wins", c->global_key);
+        return ZS_OK;
+    }
+    int64_t per = s->t.micro_batch * dp;
+    if (per <= 0 || c->global_batch % per)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "%s: %s %lld is not divisible by micro-batch %lld x data-parallel %lld (%s)", s->cfg_arg,
+            c->global_key, (long long)c->global_batch, (long long)s->t.micro_batch, (long long)dp,
+            c->batch_rule);
+    s->t.grad_accum = c->global_batch / per;
+    return ZS_OK;
+}
+
+/* torchtitan's layer-wise checkpointing (one block in each `every`, layer_id % every == 0) as
+ * that many blocks of each stage (torchtitan/distributed/activation_checkpoint.py). */
+static void config_recompute_every(setup *s)
+{
+    int64_t every = s->cfg.recompute_every, pp = s->t.pp > 0 ? s->t.pp : 1;
+    if (every <= 1 || s->m.params_only || setup_flag_given(s, OPT_RECOMPUTE_LAYERS)) return;
+    int64_t ckpt = (s->m.num_layers + every - 1) / every;
+    s->t.recompute_layers = (ckpt + pp - 1) / pp;
+}
+
+/* The model a config's shape arguments describe (Megatron's --num-layers...). */
+static int config_model(setup *s, zs_error *err)
+{
+    cJSON *j = cJSON_Parse(s->cfg.model_json);
+    if (!j) return zs_fail(err, ZS_ERR_NOMEM, "%s: out of memory", s->cfg_arg);
+    int rc = model_from_json_ex(j, s->cfg_arg, s->strict, &s->m, &s->notes, err);
+    cJSON_Delete(j);
+    if (rc == ZS_OK) snprintf(s->model_path, sizeof s->model_path, "%s", s->cfg_arg);
+    return rc;
+}
+
 /* HYBRID_SHARD: shard within a node, replicate across nodes, when the run spans nodes. */
 static void config_shard_group(setup *s)
 {
@@ -570,6 +620,8 @@ int setup_finish(setup *s, zs_error *err)
     if (s->model_arg) {
         if (resolve_model(s, err)) return err->code;
         if (model_load_ex(s->model_path, s->strict, &s->m, &s->notes, err)) return err->code;
+    } else if (s->params <= 0 && s->cfg.model_json[0]) {
+        if (config_model(s, err)) return err->code;
     } else {
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }
@@ -592,6 +644,8 @@ int setup_finish(setup *s, zs_error *err)
         if (setup_flag_given(s, id)) training_flag_copy(&s->t, &s->flag_t, training_flag(id));
     if (s->ds.train_batch_size > 0 && batch_from_ds(s, err)) return err->code;
     if (s->cfg_arg) config_shard_group(s);
+    if (s->cfg_arg && config_batch(s, err)) return err->code;
+    if (s->cfg_arg) config_recompute_every(s);
     /* Each pipeline stage holds virtual_stages chunks of at least one layer (Narayanan et al.
      * 2021, section 2.2): more chunks than layers is no configuration at all. */
     if (!s->m.params_only && s->t.pp * s->t.virtual_stages > s->m.num_layers)

@@ -159,6 +159,19 @@ static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
     }
 }
 
+/* Activation offload: each micro-batch's stored block inputs go to the host in forward and
+ * come back in backward over PCIe, on their own stream, beside the compute. */
+static void comm_act_offload(const sim_input *in, comm_plan *p)
+{
+    double bytes = in->t->offload_activations ? memory_ckpt_inputs(in) : 0;
+    if (bytes <= 0) return;
+    double mb = (double)in->t->grad_accum;
+    comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, bytes, mb, true, OVERLAP_FORWARD, 0,
+                    "offload: activations to host", 0, 0, 0, 0});
+    comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, bytes, mb, true, OVERLAP_BACKWARD, 0,
+                    "offload: activations from host", 0, 0, 0, 0});
+}
+
 void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
 {
     const training *t = in->t;
@@ -189,6 +202,7 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
                 "gradient all-reduce across replicas", 0, 0, 0, 0});
     }
     comm_offload(in, s, p);
+    comm_act_offload(in, p);
 }
 
 /* Cost of one op (per call) on its group's levels. */

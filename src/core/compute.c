@@ -161,6 +161,16 @@ static void flops_memory(
     }
 }
 
+/* The share of a stage's blocks full recomputation reruns: all of them, but under Megatron's
+ * --recompute-method block only the first N of each chunk (megatron/core/recompute.py). */
+static double recompute_share(const model *m, const training *t)
+{
+    if (t->recompute_layers <= 0 || t->recompute_method != RECOMPUTE_BLOCK || m->params_only) return 1;
+    double v = t->virtual_stages > 1 ? (double)t->virtual_stages : 1;
+    double stage = ceil((double)m->num_layers / (double)t->pp), chunk = fmax(1, ceil(stage / v));
+    return fmin(1, fmin((double)t->recompute_layers, chunk) * v / stage);
+}
+
 /* The recomputed forward FLOPs of a micro-batch (executed) and the step's MFU and HFU
  * numerators; frozen: the per-token matmul FLOPs of frozen weights. */
 static void flops_step(
@@ -177,11 +187,13 @@ static void flops_step(
      * context). HFU adds the recomputed FLOPs in the same convention, so HFU >= MFU. */
     double again, again_full;
     switch (recompute_of(t)) {
-    case RECOMPUTE_FULL:
-        f->recompute_mb = f->fwd_mb - head;
-        again = f->matmul + attn_exec - head_tok;
-        again_full = f->matmul + f->attention - head_tok;
+    case RECOMPUTE_FULL: {
+        double share = recompute_share(m, t);
+        f->recompute_mb = (f->fwd_mb - head) * share;
+        again = (f->matmul + attn_exec - head_tok) * share;
+        again_full = (f->matmul + f->attention - head_tok) * share;
         break;
+    }
     case RECOMPUTE_OPS:
         f->recompute_mb = 0.5 * blocks_mm;
         again = again_full = 0.5 * (f->matmul - head_tok);

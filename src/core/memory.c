@@ -269,6 +269,56 @@ static double memory_layer_ops_sac(const sim_input *in)
 
 /* The fused linear loss's chunk (with the loss terms below memory_finish). */
 static double memory_loss_chunk(const sim_input *in, double tokens_h);
+/* Full recomputation over a stage (each of its virtual chunks) as Megatron-Core runs it
+ * (NVIDIA/Megatron-LM@d98e8a64 megatron/core/recompute.py): --recompute-method uniform
+ * checkpoints chunks of N blocks, one input stored per chunk, and reruns a whole chunk in
+ * backward; block checkpoints the first N blocks (one input each) and keeps the others whole.
+ * N = 0: every block checkpointed alone. Returns what one micro-batch keeps on the stage (kept:
+ * one block input, full: one block's activations); *inputs the block inputs stored, *transient
+ * what a recomputation holds at once beyond them. Without full recompute: kept x layers. */
+static double memory_ckpt_stage(
+    const sim_input *in, double kept, double full, double *inputs, double *transient)
+{
+    const training *t = in->t;
+    double layers = (double)in->stage_layers;
+    *inputs = layers;
+    *transient = 0;
+    if (t->checkpointing != CKPT_FULL) return kept * layers;
+    double v = t->virtual_stages > 1 ? (double)t->virtual_stages : 1, chunk = fmax(1, ceil(layers / v));
+    double n = t->recompute_layers > 0 ? fmin((double)t->recompute_layers, chunk) : 1;
+    *transient = full - kept;
+    if (t->recompute_layers > 0 && t->recompute_method == RECOMPUTE_BLOCK) {
+        *inputs = n * v;
+        return kept * *inputs + full * (layers - *inputs);
+    }
+    *inputs = ceil(chunk / n) * v;
+    *transient = n * full - kept;
+    return kept * *inputs;
+}
+
+/* Activation offload (Axolotl gradient_checkpointing: offload, torchtitan's): the stored block
+ * inputs of a full recompute wait in host memory; the GPU keeps two in flight (one copying
+ * out or in while the next computes). Returns the host bytes per micro-batch; *per_mb loses
+ * them. Nothing without full recompute. */
+static double memory_act_offload(const sim_input *in, double kept, double inputs, double *per_mb)
+{
+    if (!in->t->offload_activations || in->t->checkpointing != CKPT_FULL || inputs <= 2) return 0;
+    double host = kept * (inputs - 2);
+    *per_mb -= host;
+    return host;
+}
+
+double memory_ckpt_inputs(const sim_input *in)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    if (m->params_only || t->checkpointing != CKPT_FULL) return 0;
+    double kept = in->bt.act * (double)t->seq_len / (double)t->cp * (double)t->micro_batch *
+        (double)m->hidden_size / (t->sequence_parallel ? (double)t->tp : 1);
+    double inputs, transient;
+    memory_ckpt_stage(in, kept, kept, &inputs, &transient);
+    return kept * inputs;
+}
 
 void memory_activations(const sim_input *in, memory *mem)
 {
@@ -279,7 +329,6 @@ void memory_activations(const sim_input *in, memory *mem)
     double s = (double)t->seq_len / (double)t->cp, b = (double)t->micro_batch, h = (double)m->hidden_size;
     double v = (double)m->vocab_size, e = in->bt.act, tp = (double)t->tp;
     double sp = t->sequence_parallel ? tp : 1, p = (double)t->pp;
-    double layers = (double)in->stage_layers;
 
     /* What one block keeps per micro-batch: everything, everything but the attention matrix
      * (selective recompute), or just its input (full recompute, Korthikanti section 5). */
@@ -305,13 +354,15 @@ void memory_activations(const sim_input *in, memory *mem)
      * chunks multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). */
     double inflight = fmin(p, (double)t->grad_accum);
     if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
-    double first = kept * layers * inflight;
-    double last = kept * layers; /* the last stage holds one micro-batch */
-    if (t->checkpointing == CKPT_FULL) {
-        /* The block being recomputed holds its full activations for a moment. */
-        first += full - kept;
-        last += full - kept;
-    }
+    double inputs, transient, host;
+    double per_mb = memory_ckpt_stage(in, kept, full, &inputs, &transient);
+    host = memory_act_offload(in, kept, inputs, &per_mb);
+    mem->host_per_gpu += host * inflight;
+    double first = per_mb * inflight;
+    double last = per_mb; /* the last stage holds one micro-batch */
+    /* The blocks being recomputed hold their full activations for a moment. */
+    first += transient;
+    last += transient;
     if (t->cp > 1) {
         /* Ring attention's two K/V receive buffers, one chunk's K and V each (double
          * buffering: the next chunk arrives while the one in hand is attended to), for the

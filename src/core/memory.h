@@ -71,6 +71,10 @@ void memory_buffers(const struct sim_input *in, const struct strategy *s, memory
  * attention). Pure. */
 void memory_activations(const struct sim_input *in, memory *mem);
 
+/* Bytes of block inputs one micro-batch stores on a stage under full recomputation (what
+ * activation offload copies to the host and back); 0 without it. Never fails. */
+double memory_ckpt_inputs(const struct sim_input *in);
+
 /* Bytes of activations one transformer block saves for one micro-batch on one GPU, with the
  * run's tensor/sequence parallelism, attention kind and checkpointing; the mean over the
  * model's blocks (dense and MoE, local and global, encoder and decoder). Pure. */

@@ -119,6 +119,19 @@ static void swa_tensors(const model *m, tensor_list *l, int base)
     self_tensors(m, l, true);
 }
 
+/* Packed sequences (--doc-len d < s) under flash-attention varlen (cu_seqlens): each token
+ * attends only within its document, so a causal document of d tokens is a d x d triangle and
+ * the sequence's scores scale with the sum of d^2, not s^2 (Dao 2023, FlashAttention-2,
+ * section 3.1, variable-length batches). Eager attention masks the s x s matrix instead and
+ * computes all of it; an encoder's bidirectional attention is left as it is. */
+static void packed_span(const training *t, const mix_dims *d, double *keys, double *span)
+{
+    if (t->doc_len <= 0 || !t->flash_attention || d->encoder) return;
+    double doc = (double)t->doc_len;
+    *keys = fmin(*keys, doc);
+    *span = fmin(*span, doc);
+}
+
 /* Attention-score FLOPs per token, model convention (full, non-causal: QK^T and attention x V,
  * 2 x keys x width each) and as executed: causal flash attention skips the masked upper
  * triangle (half; a causal band of w keys over s skips w / 2s of it; a chunk of c keys is a
@@ -136,6 +149,7 @@ static void self_flops(const model *m, const training *t, const mix_dims *d, boo
     }
     double keys = d->local ? fmin(s, (double)m->sliding_window) : s;
     double span = d->local && m->window_chunked ? keys : s;
+    packed_span(t, d, &keys, &span);
     double full = 2 * keys * (wqk + wv);
     if (d->encoder)
         *ef = full;

@@ -76,6 +76,8 @@ static const flag_choice loss_choices[] = {{"eager", LOSS_EAGER}, {"chunked", LO
 static const flag_choice adapter_choices[] = {{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
 static const flag_choice grad_choices[] = {{"16-bit", 2}, {"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
+static const flag_choice recompute_choices[] = {
+    {"uniform", RECOMPUTE_UNIFORM}, {"block", RECOMPUTE_BLOCK}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
 
 #define FIELD(f) .offset = offsetof(training, f), .size = sizeof((training *)0)->f
@@ -178,6 +180,22 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "LoRA adapters' dtype (default: bf16 for qlora as artidoro/qlora casts them, bf16 under bf16-pure, "
         "else fp32 as PEFT's autocast_adapter_dtype)",
         CHOICE(adapter_bytes, adapter_choices), .listed = 3},
+    ROW(OPT_RECOMPUTE_LAYERS) = {"recompute-layers", "N",
+        "with --checkpointing full: recompute N layers per stage (Megatron --recompute-num-layers; "
+        "default 0: all)",
+        WHOLE(recompute_layers, 1, 100000), .zero_unset = true, .sweep = true},
+    ROW(OPT_RECOMPUTE_METHOD) = {"recompute-method", "M",
+        ": uniform (chunks of N layers, one input stored per chunk) or block (the first N layers of "
+        "each stage; Megatron's --recompute-method; default uniform)",
+        CHOICE(recompute_method, recompute_choices), .names_first = true},
+    ROW(OPT_OFFLOAD_ACT) = {"activation-offload", NULL,
+        "checkpointed layer inputs kept in host memory, copied over PCIe (Axolotl gradient_checkpointing: "
+        "offload)",
+        SWITCH(offload_activations, FLAG_ON)},
+    ROW(OPT_DOC_LEN) = {"doc-len", "N",
+        "packed sequences of documents of N tokens on average, attention within each (flash-attention "
+        "varlen; default: one document per sequence)",
+        WHOLE(doc_len, 1, 100000000), .zero_unset = true, .tokens_binary = true, .sweep = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,
@@ -187,7 +205,7 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
 const unsigned char training_ranged_rows[] = {R(OPT_GPUS), R(OPT_GPN), R(OPT_SHARD_GROUP), R(OPT_HPZ),
     R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_ETP),
     R(OPT_VSTAGES), R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH),
-    R(OPT_MAX_LIVE), R(OPT_PERSIST)};
+    R(OPT_MAX_LIVE), R(OPT_PERSIST), R(OPT_RECOMPUTE_LAYERS), R(OPT_DOC_LEN)};
 #undef R
 #define RANGED_COUNT ((int)sizeof training_ranged_rows)
 const int training_ranged_count = RANGED_COUNT;

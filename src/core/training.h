@@ -80,6 +80,14 @@ typedef struct training {
                                      framework's (framework.loss) */
     int adapter_bytes;            /* bytes per LoRA adapter element (2 bf16, 4 fp32); 0 = the
                                      recipe's default (finetune_adapter_bytes) */
+    int64_t recompute_layers;     /* full checkpointing of N layers per pipeline stage (Megatron
+                                     --recompute-num-layers); 0 = every layer */
+    int recompute_method;         /* recompute_method_kind: how those N are chosen */
+    bool offload_activations;     /* checkpointed layer inputs kept in host memory, copied over PCIe
+                                     (Axolotl gradient_checkpointing: offload, torchtitan) */
+    int64_t doc_len;              /* packed sequences: mean document length in tokens, attention
+                                     masked per document (flash-attention varlen); 0 = one document
+                                     per sequence */
 } training;
 
 /* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
@@ -92,6 +100,11 @@ typedef enum {
     LOSS_FUSED_LINEAR, /* LM head and loss fused by chunks, no whole logits (Liger, Cut Cross-Entropy) */
     LOSS_COMPILED,     /* chunked, each chunk's loss torch.compile'd (torchtune compile=True) */
 } loss_kind;
+
+/* Megatron-Core's --recompute-method (NVIDIA/Megatron-LM@d98e8a64 megatron/core/recompute.py,
+ * _checkpointed_forward): uniform checkpoints every layer in chunks of N and stores one input per
+ * chunk; block checkpoints the first N layers of the stage and stores the rest whole. */
+typedef enum { RECOMPUTE_UNIFORM, RECOMPUTE_BLOCK } recompute_method_kind;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
 typedef struct byte_table {
@@ -203,6 +216,10 @@ typedef enum {
     OPT_BUCKET_VIEW,
     OPT_LOSS,
     OPT_ADAPTER_DTYPE,
+    OPT_RECOMPUTE_LAYERS,
+    OPT_RECOMPUTE_METHOD,
+    OPT_OFFLOAD_ACT,
+    OPT_DOC_LEN,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

@@ -52,6 +52,7 @@ static void row(
 G(g_mem, r->given.applicable ? r->given.mem.total : NAN)
 G(g_mb, r->max_micro_batch > 0 ? (double)r->max_micro_batch : NAN)
 G(g_mbr, r->max_micro_batch_recompute > 0 ? (double)r->max_micro_batch_recompute : NAN)
+G(g_seq, r->max_seq_len > 0 ? (double)r->max_seq_len : NAN)
 G(g_mb_step, r->max_micro_batch > 0 ? r->at_max.step.total : NAN)
 G(g_mb_tps, r->max_micro_batch > 0 ? r->at_max.tokens_per_second : NAN)
 G(g_mb_mfu, r->max_micro_batch > 0 ? 100 * r->at_max.mfu : NAN)
@@ -119,6 +120,7 @@ static void table(FILE *f, const scenario *s, const plan_space *sp, const compar
     row(f, "  tokens/s (cluster)", r, n, g_mb_tps, "%.0f", 1);
     row(f, "  MFU %", r, n, g_mb_mfu, "%.1f", 1);
     row(f, "  exposed communication %", r, n, g_mb_comm, "%.1f", 1);
+    row(f, "longest sequence (tokens)", r, n, g_seq, "%.0f", 1);
     fprintf(f, "Searched (plan)\n");
     row(f, "fewest GPUs that fit", r, n, g_min, "%.0f", 1);
     text_row(f, "  with (TP, PP, offload)", r, n, 1);
@@ -177,6 +179,7 @@ static cJSON *to_json(const compare_report *cr)
                 mem, mf->key, x->given.applicable ? mem_field_value(&x->given.mem, mf) : 0);
         cJSON_AddNumberToObject(o, "max_micro_batch", (double)x->max_micro_batch);
         cJSON_AddNumberToObject(o, "max_micro_batch_with_recompute", (double)x->max_micro_batch_recompute);
+        cJSON_AddNumberToObject(o, "max_seq_len", (double)x->max_seq_len);
         if (x->max_micro_batch > 0)
             cJSON_AddItemToObject(o, "at_max_micro_batch", report_entry_json(&x->at_max_t, &x->at_max));
         else

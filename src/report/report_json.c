@@ -149,6 +149,19 @@ static void hardware_json(cJSON *root, const scenario *s)
     cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw->host_memory_bytes);
 }
 
+/* Virtual stages, expert TP (0: the framework's), recompute of N layers, activation offload and
+ * packed documents' length (0: unpacked). */
+static void layout_json(cJSON *tr, const training *t)
+{
+    cJSON_AddNumberToObject(tr, "virtual_stages", (double)t->virtual_stages);
+    cJSON_AddNumberToObject(tr, "expert_tp", (double)t->etp);
+    cJSON_AddNumberToObject(tr, "recompute_layers", (double)t->recompute_layers);
+    cJSON_AddStringToObject(
+        tr, "recompute_method", t->recompute_method == RECOMPUTE_BLOCK ? "block" : "uniform");
+    cJSON_AddBoolToObject(tr, "offload_activations", t->offload_activations);
+    cJSON_AddNumberToObject(tr, "doc_len", (double)t->doc_len);
+}
+
 /* The "training" object: the layout, precision and options, and the ds_config's notes. */
 static void training_json(cJSON *root, const scenario *s, const report_options *op)
 {
@@ -180,6 +193,7 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
         finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
     cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);
     cJSON_AddNumberToObject(tr, "shard_group", (double)t->shard_group);
+    layout_json(tr, t);
     if (op->ds_path) {
         cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
         cJSON_AddStringToObject(tr, "deepspeed_auto_filled", op->ds_filled ? op->ds_filled : "");

@@ -1,6 +1,6 @@
 #!/bin/sh
-# config.sh -- --config FILE: Axolotl, LLaMA-Factory and accelerate YAML (tests/data/launch, each
-# following a file the project ships) read field by field into the training block, every key
+# config.sh -- --config FILE: Axolotl, LLaMA-Factory, accelerate and TRL YAML, Megatron-LM launch
+# scripts and torchtitan job configs (tests/data/launch, each a file the project ships) read field by field into the training block, every key
 # reported, flags winning over the file, contradictions refused. Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 L=tests/data/launch
@@ -25,12 +25,21 @@ and t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'
 t['finetune'] == 'lora' and t['lora_rank'] == 8 and t['lora_targets'] == 'all' and t['framework'] == 'generic'"
 jt llamafactory_llama3_full_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 2 and \
 t['finetune'] == 'full' and t['framework'] == 'deepspeed' and r == ['zero3'] and t['checkpointing'] == 'full'"
+jt axolotl_llama3_lora_8bit.yml "t['micro_batch'] == 2 and t['grad_accum'] == 4 and t['seq_len'] == 4096 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adam8bit' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'lora' and t['lora_rank'] == 32 and t['lora_targets'] == 'all' and t['framework'] == 'generic'"
+grep -q "load_in_8bit (an 8-bit frozen base is not modelled" "$W/q/$jn.err" && ok || bad "8-bit base not said"
+jt llamafactory_qwen3_qlora_otfq.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 8 and t['seq_len'] == 2048 \
+and t['precision'] == 'bf16' and t['checkpointing'] == 'full' and t['finetune'] == 'qlora' and \
+t['lora_rank'] == 8 and t['lora_targets'] == 'all' and d['model']['name'] == 'qwen3-8b'"
+jt llamafactory_qwen3_lora_ds3.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 2 and t['finetune'] == 'lora' \
+and t['lora_rank'] == 8 and t['framework'] == 'deepspeed' and r == ['zero3'] and t['gpus'] == 8" --gpus 8
 M8="--model llama-3-8b"
 jt accelerate_fsdp.yaml "t['gpus'] == 2 and t['dp'] == 2 and t['precision'] == 'bf16' and \
 t['framework'] == 'fsdp' and r == ['zero3'] and t['checkpointing'] == 'none' and \
 t['offload_optimizer'] == 'none' and t['offload_params'] == 'none'" $M8
-jt accelerate_deepspeed_zero2.yaml "t['gpus'] == 8 and t['gpus_per_node'] == 8 and t['precision'] == 'fp16' \
-and t['grad_accum'] == 4 and t['offload_optimizer'] == 'cpu' and t['offload_params'] == 'none' and \
+jt accelerate_deepspeed_zero2.yaml "t['gpus'] == 8 and t['gpus_per_node'] == 8 and t['precision'] == 'bf16' \
+and t['grad_accum'] == 1 and t['offload_optimizer'] == 'none' and t['offload_params'] == 'none' and \
 t['framework'] == 'deepspeed' and r == ['zero2']" $M8
 jt accelerate_deepspeed_file.yaml "t['gpus'] == 2 and t['precision'] == 'fp32' and \
 t['framework'] == 'deepspeed' and r == ['zero3']" $M8
@@ -49,7 +58,7 @@ jt accelerate_fsdp.yaml "t['gpus'] == 4 and t['framework'] == 'fsdp2'" --gpus 4 
 grep -q "num_processes: --gpus wins" "$W/q/$jn.err" && ok || bad "no num_processes override note"
 
 # Every top-level key of every file is named in the report, and the format recognised.
-for f in "$L"/*.y*ml; do
+for f in "$L"/[!t]*.y*ml "$L"/trl_*.yaml; do
     extra=""
     case $f in *accelerate*) extra=$M8 ;; esac
     "$Z" estimate --config "$f" $extra --format json >"$out" 2>"$err"
@@ -109,4 +118,5 @@ printf 'base_model: llama-3-8b\noptimizer: adamw_torch\ndeepspeed: dsopt.json\n'
 json_check "exec(\"$T\") or (t['optimizer'] == 'sgd' and r == ['zero1'] and t['framework'] == 'deepspeed')" \
     estimate --config "$W/ax_dsopt.yml" --format json
 grep -q "optimizer: the ds_config's optimizer.type wins" "$W/q/$jn.err" && ok || bad "no ds optimizer note"
+. "$(dirname "$0")/config_formats.sh"
 finish

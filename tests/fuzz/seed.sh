@@ -52,7 +52,24 @@ safetensors)
     word bad-neg '{"w": {"dtype": "BF16", "shape": [-1], "data_offsets": [0, 2]}}'
     word bad-dtype '{"w": {"dtype": "Q4", "shape": [1], "data_offsets": [0, 1]}}' ;;
 launch)
-    copy tests/data/launch/*.yml tests/data/launch/*.yaml
+    copy tests/data/launch/*.yml tests/data/launch/*.yaml tests/data/launch/*.sh tests/data/launch/titan_*.json
+    word megatron-args '--num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 \
+--micro-batch-size 2 --global-batch-size 8 --num-experts 4 --recompute-granularity full \
+--recompute-method block --recompute-num-layers 2'
+    word megatron-script 'N=${NODES:-2}
+A=( --num-layers $((N*2)) "--hidden-size 64" )
+if [[ "$N" == 2 ]] || [[ -z "$X" ]]; then A+=(--bf16); else A+=(--fp16); fi
+torchrun --nproc_per_node 4 --nnodes $N pretrain_gpt.py ${A[@]} --num-attention-heads 4'
+    word megatron-bad 'X=$(( 1 / 0 )) A=( "unterminated
+--num-layers ${A:-$(( ( }'
+    word titan '{"job": {}, "training": {"local_batch_size": 2, "global_batch_size": 16, "seq_len": 64},
+"parallelism": {"data_parallel_shard_degree": 2, "pipeline_parallel_degree": 2,
+"pipeline_parallel_microbatch_size": 1}, "activation_checkpoint": {"mode": "selective",
+"selective_ac_option": "3"}}'
+    word trl-json '{"per_device_train_batch_size": 2, "use_peft": true, "load_in_4bit": true, "packing": true,
+"fsdp": ["full_shard", "offload"], "max_length": 512}'
+    word toml '[job]
+dump_folder = "x"'
     word both 'base_model: x
 bf16: true
 fp16: true'

@@ -1,0 +1,158 @@
+# config_formats.sh -- sourced by config.sh: HF TrainingArguments/TRL configs (the alignment
+# handbook's recipes, TRL's own), Megatron-LM launch scripts (examples/gpt3, llama, mixtral) and
+# torchtitan's job configs (v0.2.2 train_configs as JSON), field by field as each framework would
+# run them, every key reported, the frameworks' own refusals; and the knobs they carry.
+
+# TRL: the values are the files' own; the rest TRL's SFTConfig/ModelConfig defaults
+# (gradient_checkpointing and bf16 true, max_length 1024, lora_r 16) and TrainingArguments'.
+jt trl_zephyr_sft_qlora.yaml "t['micro_batch'] == 4 and t['grad_accum'] == 2 and t['seq_len'] == 2048 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'full' and \
+t['finetune'] == 'qlora' and t['lora_rank'] == 16 and t['lora_targets'] == 'all' and t['gpus'] == 1 and \
+t['framework'] == 'generic' and t['offload_optimizer'] == 'none' and d['model']['name'] == 'mistral-7b'"
+jt trl_zephyr_sft_full.yaml "t['micro_batch'] == 16 and t['grad_accum'] == 1 and t['seq_len'] == 2048 and \
+t['precision'] == 'bf16' and t['checkpointing'] == 'full' and t['finetune'] == 'full' and t['doc_len'] == 0"
+jt trl_smollm3_sft.yaml "t['micro_batch'] == 1 and t['grad_accum'] == 2 and t['seq_len'] == 65536 and \
+t['precision'] == 'bf16' and t['checkpointing'] == 'full' and t['finetune'] == 'full' and \
+d['model']['name'] == 'smollm3-3b'" --gpus 8
+grep -q "packing true" "$W/q/$jn.err" && ok || bad "trl packing not reported"
+jt trl_mtp_config.yaml "t['micro_batch'] == 4 and t['grad_accum'] == 4 and t['seq_len'] == 1024 and \
+t['precision'] == 'bf16' and t['checkpointing'] == 'full' and t['finetune'] == 'full'"
+grep -q "max_length 1024 (TRL SFTConfig's default)" "$W/q/$jn.err" && ok || bad "max_length default not said"
+# The same TrainingArguments as JSON read the same.
+/usr/bin/python3 -c "import json,sys,yaml; json.dump(yaml.safe_load(open(sys.argv[1])), open(sys.argv[2],'w'))" \
+    "$L/trl_zephyr_sft_qlora.yaml" "$W/zephyr.json"
+json_check "exec(\"$T\") or (t['micro_batch'] == 4 and t['grad_accum'] == 2 and t['finetune'] == 'qlora' and \
+t['lora_rank'] == 16 and t['config']['format'] == 'trl')" estimate --config "$W/zephyr.json" --format json
+printf 'model_name_or_path: llama-3-8b\nper_device_train_batch_size: 2\nload_in_4bit: true\n' >"$W/q4.yaml"
+expect 3 "load_in_4bit true without use_peft" -- estimate --config "$W/q4.yaml"
+printf 'model_name_or_path: llama-3-8b\nper_device_train_batch_size: 2\nfsdp: full_shard auto_wrap offload\n' \
+    >"$W/fsdp.yaml"
+json_check "exec(\"$T\") or (r == ['zero3'] and t['framework'] == 'fsdp' and t['offload_params'] == 'cpu' and \
+t['micro_batch'] == 2)" estimate --config "$W/fsdp.yaml" --gpus 4 --format json
+
+# Megatron-LM: the GPT-3 175B script names 1 node of 8 GPUs with TP 8 x PP 16 = 128: Megatron
+# refuses that world size; with --gpus 1024 the accumulation is 1536 / (1 x DP 8) = 192, and the
+# model built from the arguments has GPT-3's count with the vocabulary Megatron pads (50257 to a
+# multiple of 128 x 8 = 51200): 96 (12 h^2 + 13 h) + (51200 + 2048) h + 2 h, h = 12288.
+expect 3 "world size (8) is not divisible by TP x PP x CP (128)" -- estimate --config "$L/megatron_gpt3_175b.sh"
+jt megatron_gpt3_175b.sh "t['tp'] == 8 and t['pp'] == 16 and t['dp'] == 8 and t['micro_batch'] == 1 and \
+t['grad_accum'] == 192 and t['seq_len'] == 2048 and t['precision'] == 'fp16' and r == ['ddp'] and \
+t['framework'] == 'megatron' and t['checkpointing'] == 'none' and t['sequence_parallel'] == False and \
+d['model']['parameters'] == 96 * (12 * 12288**2 + 13 * 12288) + (51200 + 2048) * 12288 + 2 * 12288" --gpus 1024
+grep -q "nproc_per_node: --gpus wins" "$W/q/$jn.err" && ok || bad "megatron --gpus override not said"
+# Llama-3 8B FP8: the script's variables, its if [[ \$DTYPE == fp8 ]] block and the MOCK branch's
+# --vocab-size 128256; Llama-3-8B has 8,030,261,248 parameters (meta-llama/Meta-Llama-3-8B).
+jt megatron_llama3_8b_fp8.sh "t['gpus'] == 8 and t['tp'] == 1 and t['cp'] == 1 and t['dp'] == 8 and \
+t['micro_batch'] == 1 and t['grad_accum'] == 16 and t['seq_len'] == 8192 and t['precision'] == 'fp8' and \
+r == ['zero1'] and t['sequence_parallel'] == False and d['model']['parameters'] == 8030261248" \
+    --hardware h100-80gb
+# Mixtral 8x7B: PP 4 x EP 8 needs 32 GPUs (SLURM_NNODES=4); 46,702,792,704 parameters
+# (mistralai/Mixtral-8x7B-v0.1's safetensors index), top-2 of 8 experts.
+jt megatron_mixtral_8x7b.sh "t['gpus'] == 32 and t['pp'] == 4 and t['ep'] == 8 and t['dp'] == 8 and \
+t['grad_accum'] == 32 and t['seq_len'] == 4096 and t['precision'] == 'bf16' and r == ['zero1'] and \
+d['model']['parameters'] == 46702792704 and d['model']['active_parameters'] == 12879925248" --gpus 32
+# The global batch micro-batch x DP cannot make, and recompute as Megatron validates it.
+printf '%s\n' '--num-layers 8 --hidden-size 1024 --num-attention-heads 16 --seq-length 1024 \' \
+    '--micro-batch-size 3 --global-batch-size 16 --bf16' >"$W/args.txt"
+expect 3 "global-batch-size 16 is not divisible by micro-batch 3 x data-parallel 2" -- \
+    estimate --config "$W/args.txt" --gpus 2
+printf '%s\n' '--num-layers 8 --hidden-size 1024 --num-attention-heads 16 --seq-length 1024 --bf16 --fp16' \
+    >"$W/both.txt"
+expect 3 "--fp16 and --bf16 both given" -- estimate --config "$W/both.txt"
+printf '%s\n' '--num-layers 8 --hidden-size 1024 --num-attention-heads 16 --seq-length 1024' \
+    '--recompute-granularity full' >"$W/rc.txt"
+expect 3 "needs --recompute-method uniform|block" -- estimate --config "$W/rc.txt"
+printf '%s\n' 'L=8' 'ARGS=( --num-layers $L --hidden-size 1024 --num-attention-heads 16 --seq-length 1024 )' \
+    'R=(--recompute-granularity full --recompute-method block --recompute-num-layers 2)' \
+    'python pretrain_gpt.py ${ARGS[@]} "${R[@]}" --micro-batch-size 2' >"$W/rc.sh"
+jt_abs() { json_check "exec(\"$T\") or ($1)" estimate --config "$2" --format json; }
+jt_abs "t['checkpointing'] == 'full' and t['recompute_layers'] == 2 and t['recompute_method'] == 'block' and \
+t['micro_batch'] == 2 and d['model']['layers'] == 8" "$W/rc.sh"
+
+# torchtitan (v0.2.2's train_configs as JSON): FSDP2 over what torchrun leaves (shard -1), its
+# default op-level selective checkpointing for 8B, full for 70B/405B, the float8 converter.
+jt titan_llama3_8b.json "t['micro_batch'] == 1 and t['seq_len'] == 8192 and t['tp'] == 1 and \
+t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and t['checkpointing'] == 'selective' and \
+t['framework'] == 'fsdp2' and r == ['zero3'] and t['dp'] == 64 and d['model']['name'] == 'llama-3-8b'" --gpus 64
+jt titan_llama3_70b.json "t['micro_batch'] == 8 and t['tp'] == 8 and t['dp'] == 8 and \
+t['checkpointing'] == 'full' and t['framework'] == 'fsdp2' and r == ['zero3'] and t['grad_accum'] == 1" --gpus 64
+jt titan_llama3_405b.json "t['micro_batch'] == 2 and t['tp'] == 8 and t['precision'] == 'fp8' and \
+t['checkpointing'] == 'full' and d['model']['name'] == 'llama-3.1-405b'" --gpus 128 --hardware h100-80gb
+expect 3 "a TOML file" -- estimate --config "$L/titan_llama3_8b.toml"
+# Layer-wise selective (mode selective, option 2: one block in two) and a global batch.
+printf '{"job": {}, "model": {"name": "llama3", "flavor": "8B"}, "training": {"local_batch_size": 2, %s' \
+    '"global_batch_size": 64}, "parallelism": {"data_parallel_shard_degree": 8}}' >"$W/titan.json"
+jt_abs "t['checkpointing'] == 'full' and t['recompute_method'] == 'block' and t['recompute_layers'] == 16 and \
+t['grad_accum'] == 4 and t['gpus'] == 8" "$W/titan.json"
+printf '{"job": {}, "training": {"local_batch_size": 3, "global_batch_size": 64}, %s' \
+    '"parallelism": {"data_parallel_shard_degree": 8}}' >"$W/titan_bad.json"
+expect 3 "torchtitan asserts global batch size" -- estimate --config "$W/titan_bad.json" --params 1e9
+
+# Every key of the Megatron scripts (--flags) and torchtitan configs (section.key) is reported.
+# Flags only in a branch the script does not take (Llama-3's real-data else, Mixtral's WANDB_API_KEY
+# test) are not run, so not reported.
+for f in "$L"/megatron_*.sh "$L"/titan_*.json; do
+    g=64 skip=""
+    case $f in
+    *gpt3*) g=1024 ;; *mixtral*) g=32 skip="--wandb-project --wandb-exp-name" ;;
+    *llama3_8b_fp8*) g=8 skip="--data-path --tokenizer-model" ;; *405b*) g=128 ;;
+    esac
+    "$Z" estimate --config "$f" --gpus $g --hardware h100-80gb >"$out" 2>"$err"
+    grep -q "recognised as" "$err" && ok || bad "$f: not recognised ($(head -c 200 "$err"))"
+    case $f in
+    *.sh) keys=$(grep -o -- '--[a-z][a-z0-9_-]*' "$f" | sort -u) ;;
+    *) keys=$(/usr/bin/python3 -c "import json,sys
+def walk(d, p):
+    for k, v in d.items():
+        if isinstance(v, dict): walk(v, p + k + '.')
+        else: print(p + k)
+walk(json.load(open(sys.argv[1])), '')" "$f") ;;
+    esac
+    missing=""
+    for k in $keys; do
+        case " $skip " in *" $k "*) continue ;; esac
+        grep -q -- "$k" "$err" || missing="$missing $k"
+    done
+    [ -z "$missing" ] && ok || bad "$f: keys not reported:$missing"
+done
+
+# Knobs: Axolotl's gradient_checkpointing: offload keeps the checkpointed inputs on the host
+# (the GPU's activations fall by what the host gains); recompute of N layers between none and
+# all; packed documents cut attention FLOPs.
+printf 'base_model: llama-3-8b\nsequence_len: 8192\nbf16: true\ngradient_checkpointing: %s\n' true >"$W/ck.yml"
+printf 'base_model: llama-3-8b\nsequence_len: 8192\nbf16: true\ngradient_checkpointing: %s\n' offload >"$W/off.yml"
+"$Z" estimate --config "$W/ck.yml" --format json --strategy zero3 >"$W/ck.json" 2>/dev/null
+"$Z" estimate --config "$W/off.yml" --format json --strategy zero3 >"$W/off.json" 2>/dev/null
+py_check "activation offload moves the stored inputs to the host" "
+import json
+a = json.load(open('$(snap "$W/ck.json")'))['results'][0]
+b = json.load(open('$(snap "$W/off.json")'))['results'][0]
+moved = a['memory_bytes']['activations'] - b['memory_bytes']['activations']
+inp = 2 * 8192 * 4096  # one block input: bf16 x s x h
+assert abs(moved - 30 * inp) < 1 and b['host_memory_bytes']['per_gpu'] - a['host_memory_bytes']['per_gpu'] == moved, (moved, inp)"
+K="--model llama-3-8b --seq-len 8192 --strategy zero3 --gpus 8 --format json"
+"$Z" estimate $K --checkpointing none >"$W/k0.json" 2>/dev/null
+"$Z" estimate $K --checkpointing full >"$W/k1.json" 2>/dev/null
+"$Z" estimate $K --checkpointing full --recompute-method block --recompute-layers 8 >"$W/k2.json" 2>/dev/null
+"$Z" estimate $K --doc-len 1024 >"$W/k3.json" 2>/dev/null
+py_check "block recompute of 8 of 32 layers: a quarter of the recompute time, 24 blocks kept whole" "
+import json
+k = [json.load(open(f))['results'][0] for f in ['$(snap "$W/k0.json")', '$(snap "$W/k1.json")', '$(snap "$W/k2.json")']]
+t = [x['step_time_seconds']['compute'] for x in k]
+a = [x['memory_bytes']['activations'] for x in k]
+assert abs((t[2] - t[0]) - 0.25 * (t[1] - t[0])) < 1e-6 * t[1], t
+# Megatron's block method: 8 inputs + 24 whole blocks + one block recomputing, against 32 inputs +
+# one block recomputing (full) and 32 whole blocks (none): saved 7 (full - input) of full's 31.
+assert abs((a[0] - a[2]) - 7 / 31 * (a[0] - a[1])) < 1e-6 * a[0], a"
+py_check "packed 1k documents in 8k sequences: less compute, the same memory" "
+import json
+a = json.load(open('$(snap "$W/k0.json")'))['results'][0]
+b = json.load(open('$(snap "$W/k3.json")'))['results'][0]
+assert b['step_time_seconds']['compute'] < a['step_time_seconds']['compute']
+assert b['memory_bytes']['total'] == a['memory_bytes']['total']"
+# compare: the longest sequence that fits at the given micro-batch fits, one 128 more does not.
+"$Z" compare --model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero3 --format json >"$out" 2>/dev/null
+S=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['max_seq_len'])" "$out" \
+    2>/dev/null)
+expect 0 "" -- estimate --model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero3 --seq-len "${S:-0}"
+expect 1 "" -- estimate --model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero3 --seq-len $((${S:-0} + 128))

@@ -11,7 +11,7 @@
 /* Thakur, Rabenseifner & Gropp 2005 closed forms at small n. */
 static void closed_forms(void)
 {
-    coll_link l = {2e-6, 100e9};
+    coll_link l = {.alpha = 2e-6, .bandwidth = 100e9};
     double big = 1e9, small = 1e3;
     /* ring all-reduce, n = 4: 2(n-1) alpha + 2 (n-1)/n S / B */
     CHECK_NEAR(coll_allreduce.flat_time(big, 4, l), 6 * 2e-6 + 1.5 * big / 100e9, 1e-12);

@@ -74,98 +74,126 @@ int nccl_table_version(int version)
     return table_of(version)->version;
 }
 
-static int log2i(int64_t n)
+/* min and max without fmin's NaN handling (a library call at -O2); no NaN reaches them. */
+static inline double lo(double a, double b)
 {
-    int l = 0;
-    while (n > 1) {
-        n >>= 1;
-        l++;
-    }
-    return l;
+    return a < b ? a : b;
+}
+static inline double hi(double a, double b)
+{
+    return a > b ? a : b;
 }
 
-/* The bus bandwidth of (algo, proto) after tuning.cc's refinements, GB/s; 0 = not run. */
-static double model_busbw(const nccl_table *t, const nccl_env *e, nccl_fn fn, nccl_algo a, nccl_proto p,
-    int64_t nodes, double ppn, double bw)
+/* floor(log2 n) as tuning.cc's log2i, for n >= 1. */
+static int log2i(int64_t n)
 {
-    int arch = e->arch < 0 ? 0 : e->arch > 2 ? 2 : e->arch, i2 = nodes <= 2 ? (int)nodes - 1 : 2;
-    double ch = e->channels > 0 ? (double)e->channels : INFINITY;
-    /* llMaxBw: one node looks at the GPU, several at the CPU (the Intel row taken). */
-    double ll_max = t->ll_max[nodes == 1 ? arch : 0][i2];
-    if (t->ampere_cap > 0 && arch == 1) bw = fmin(bw, t->ampere_cap);
-    double ll128 = t->ll128_by_fn[fn] > 0 ? t->ll128_by_fn[fn] : t->ring_ll128_ch[arch];
-    if (p == NCCL_PROTO_LL128) {
-        /* LL128 only on NVLink, and on Hopper from the release that enabled it. */
-        if (e->pcie || (arch == 2 && !t->ll128_hopper)) return 0;
-    }
+    return n > 1 ? 63 - __builtin_clzll((unsigned long long)n) : 0;
+}
+
+/* What every (algorithm, protocol) of one call shares, computed once. */
+typedef struct nccl_ctx {
+    const nccl_table *t;
+    const nccl_env *e;
+    nccl_fn fn;
+    int arch, i2, ihw, lg;    /* compCap index, min(nNodes-1, 2), intra hardware, log2(nNodes) */
+    int64_t n, nodes;
+    double ppn, bw, ch, ll_max; /* GB/s: the ring's bottleneck bus bandwidth, caps */
+    double s_in, s_net;         /* profile / table Simple ring step latency */
+} nccl_ctx;
+
+/* The bus bandwidth of (algo, proto) after tuning.cc's refinements, GB/s; 0 = not run. */
+static double model_busbw(const nccl_ctx *c, nccl_algo a, nccl_proto p)
+{
+    const nccl_table *t = c->t;
+    double bw = c->bw;
+    if (p == NCCL_PROTO_LL128 && (c->e->pcie || (c->arch == 2 && !t->ll128_hopper)))
+        return 0; /* LL128 only on NVLink, and on Hopper from the release that enabled it */
     if (a == NCCL_ALGO_RING) {
         if (p == NCCL_PROTO_LL)
-            return fmin(ll_max, bw * (nodes > 1 || fn == NCCL_FN_ALL_REDUCE ? 1.0 / 4 : 1.0 / 3));
-        if (p == NCCL_PROTO_LL128)
-            return fmin(bw * (t->ll128_ppn_discount && ppn < 2 ? 0.7 : 0.92), ch * ll128);
+            return lo(c->ll_max, bw * (c->nodes > 1 || c->fn == NCCL_FN_ALL_REDUCE ? 1.0 / 4 : 1.0 / 3));
+        if (p == NCCL_PROTO_LL128) {
+            double cap = t->ll128_by_fn[c->fn] > 0 ? t->ll128_by_fn[c->fn] : t->ring_ll128_ch[c->arch];
+            return lo(bw * (t->ll128_ppn_discount && c->ppn < 2 ? 0.7 : 0.92), c->ch * cap);
+        }
         return bw;
     }
     if (a == NCCL_ALGO_PAT) return p == NCCL_PROTO_SIMPLE ? bw * .85 : 0;
-    double tree = fmin(bw * .92, ch * t->tree_ch[arch][i2]);
-    if (p == NCCL_PROTO_LL) return fmin(tree / 3.8, ll_max);
+    double tree = lo(bw * .92, c->ch * t->tree_ch[c->arch][c->i2]);
+    if (p == NCCL_PROTO_LL) return lo(tree * (1 / 3.8), c->ll_max);
     if (p == NCCL_PROTO_LL128) {
-        double cap = t->ll128_by_fn[fn] > 0 ? t->ll128_by_fn[fn] : t->tree_ll128_ch[arch];
-        return fmin(tree * (nodes == 1 ? 7.0 / 9 : t->tree_ll128_multi), ch * cap);
+        double cap = t->ll128_by_fn[c->fn] > 0 ? t->ll128_by_fn[c->fn] : t->tree_ll128_ch[c->arch];
+        return lo(tree * (c->nodes == 1 ? 7.0 / 9 : t->tree_ll128_multi), c->ch * cap);
     }
     return tree;
 }
 
-/* The latency of (algo, proto), us, with the profile's measured Simple ring step latencies
- * scaling the table's (scale_intra, scale_net: profile / table). */
-static double model_latency(const nccl_table *t, const nccl_env *e, nccl_fn fn, nccl_algo a, nccl_proto p,
-    int64_t n, int64_t nodes, double s_in, double s_net)
+/* The latency of (algo, proto), us, the table's step latencies scaled by the profile's. */
+static double model_latency(const nccl_ctx *c, nccl_algo a, nccl_proto p)
 {
-    int ihw = e->pcie ? HW_PCI : HW_NVLINK;
+    const nccl_table *t = c->t;
     int ai = a == NCCL_ALGO_TREE ? 0 : 1;
-    double intra = t->hw[ihw][ai][p] * s_in, inter = t->hw[HW_NET][ai][p] * s_net;
-    if (nodes > 1 && p == NCCL_PROTO_LL) intra *= t->ll_intra_multinode;
+    double intra = t->hw[c->ihw][ai][p] * c->s_in, inter = t->hw[HW_NET][ai][p] * c->s_net;
+    if (c->nodes > 1 && p == NCCL_PROTO_LL) intra *= t->ll_intra_multinode;
     if (a == NCCL_ALGO_PAT) /* 2.23: base 8 + log2(nNodes) interLat / 3.5 + 2.8 per rank */
-        return 8 + log2i(nodes) * inter / 3.5 + (double)n * 2.8;
+        return 8 + c->lg * inter * (1 / 3.5) + (double)c->n * 2.8;
     double lat = t->base[ai][p];
-    if (a == NCCL_ALGO_TREE) return lat + 2 * ((double)(n / nodes - 1) * intra + log2i(nodes) * inter);
-    double steps = fn == NCCL_FN_ALL_REDUCE ? 2.0 * (double)(n - 1) : (double)(n - 1);
+    if (a == NCCL_ALGO_TREE) return lat + 2 * ((double)(c->n / c->nodes - 1) * intra + c->lg * inter);
+    double steps = c->fn == NCCL_FN_ALL_REDUCE ? 2.0 * (double)(c->n - 1) : (double)(c->n - 1);
     /* All-reduce counts 2(nNodes-1) network steps up to 2.12, 2 nNodes from 2.18. */
-    double net = fn == NCCL_FN_ALL_REDUCE ? (nodes > 1 ? 2.0 * (double)(nodes - (t->version < 21800)) : 0)
-                                          : (double)(nodes - 1);
-    if (nodes > 1 && t->net_overhead > 0) /* inter-node rings pay host work per step */
-        intra = fmax(intra, t->net_overhead * (p == NCCL_PROTO_SIMPLE ? 3 : 1));
-    return lat + (steps - net) * intra + net * inter;
+    double net = (double)(c->nodes - 1);
+    if (c->fn == NCCL_FN_ALL_REDUCE) net = c->nodes > 1 ? 2.0 * (double)(c->nodes - (t->version < 21800)) : 0;
+    if (c->nodes > 1 && t->net_overhead > 0) /* inter-node rings pay host work per step */
+        intra = hi(intra, t->net_overhead * (p == NCCL_PROTO_SIMPLE ? 3 : 1));
+    lat += (steps - net) * intra + net * inter;
+    if (p == NCCL_PROTO_SIMPLE && c->nodes > 1 && c->fn == NCCL_FN_ALL_REDUCE)
+        lat *= c->arch >= 1 ? t->plateau_ampere : 1.9; /* "plateau effect of ring" */
+    return lat;
 }
 
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e)
 {
     nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
     if (n <= 1 || size <= 0) return best;
-    const nccl_table *t = table_of(e->version);
-    int64_t local = n_local < 1 ? 1 : n_local > n ? n : n_local, nodes = n / local;
-    double ppn = (double)local;
+    nccl_ctx c = {.t = table_of(e->version), .e = e, .fn = fn, .n = n};
+    const nccl_table *t = c.t;
+    int64_t local = n_local < 1 ? 1 : n_local > n ? n : n_local;
+    c.nodes = n / local;
+    c.ppn = (double)local;
+    c.arch = e->arch < 0 ? 0 : e->arch > 2 ? 2 : e->arch;
+    c.i2 = c.nodes <= 2 ? (int)c.nodes - 1 : 2;
+    c.ihw = e->pcie ? HW_PCI : HW_NVLINK;
+    c.lg = log2i(c.nodes);
+    c.ch = e->channels > 0 ? (double)e->channels : INFINITY;
+    /* llMaxBw: one node looks at the GPU, several at the CPU (the Intel row taken). */
+    c.ll_max = t->ll_max[c.nodes == 1 ? c.arch : 0][c.i2];
     /* The bottleneck of a ring through all n ranks: NVLink inside, the node's NICs (ppn ranks'
      * shares) at each node boundary; pipelined, so the slower of the two sets the rate. */
-    double bw = nodes == 1 ? e->intra_bw
-        : local == 1       ? e->inter_bw
-                           : fmin(e->intra_bw, ppn * e->inter_bw);
-    int ihw = e->pcie ? HW_PCI : HW_NVLINK;
-    double s_in = e->intra_lat > 0 ? e->intra_lat * 1e6 / t->hw[ihw][1][NCCL_PROTO_SIMPLE] : 1;
-    double s_net = e->inter_lat > 0 ? e->inter_lat * 1e6 / t->hw[HW_NET][1][NCCL_PROTO_SIMPLE] : 1;
-    double factor = (fn == NCCL_FN_ALL_REDUCE ? 2.0 : 1.0) * (double)(n - 1) / (double)n;
-    best.seconds = INFINITY;
+    double bw = c.nodes == 1 ? e->intra_bw
+        : local == 1         ? e->inter_bw
+                             : lo(e->intra_bw, c.ppn * e->inter_bw);
+    c.bw = bw / 1e9;
+    if (t->ampere_cap > 0 && c.arch == 1) c.bw = lo(c.bw, t->ampere_cap);
+    c.s_in = e->intra_lat > 0 ? e->intra_lat * 1e6 / t->hw[c.ihw][1][NCCL_PROTO_SIMPLE] : 1;
+    c.s_net = e->inter_lat > 0 ? e->inter_lat * 1e6 / t->hw[HW_NET][1][NCCL_PROTO_SIMPLE] : 1;
+    /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
+     * down (tuning.cc's ratio .5). */
+    double ring = size * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
+    double tree = size * 2e-3, best_us = INFINITY;
+    static const nccl_proto order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
     for (int a = 0; a < NCCL_ALGO_N; a++) {
         if (a == NCCL_ALGO_TREE && fn != NCCL_FN_ALL_REDUCE) continue; /* tree: all-reduce only */
         if (a == NCCL_ALGO_PAT && (!t->pat || fn == NCCL_FN_ALL_REDUCE || local != 1)) continue;
-        for (int p = 0; p < NCCL_PROTO_N; p++) {
-            double busbw = model_busbw(t, e, fn, (nccl_algo)a, (nccl_proto)p, nodes, ppn, bw / 1e9) * 1e9;
+        for (int k = 0; k < NCCL_PROTO_N; k++) {
+            nccl_proto p = order[k];
+            double busbw = model_busbw(&c, (nccl_algo)a, p);
             if (!(busbw > 0)) continue;
-            double lat = model_latency(t, e, fn, (nccl_algo)a, (nccl_proto)p, n, nodes, s_in, s_net);
-            if (a == NCCL_ALGO_RING && p == NCCL_PROTO_SIMPLE && nodes > 1 && fn == NCCL_FN_ALL_REDUCE)
-                lat *= e->arch >= 1 ? t->plateau_ampere : 1.9; /* "plateau effect of ring" */
-            /* Tree moves the buffer up and down (tuning.cc's ratio .5); ring the bus factor. */
-            double sec = lat * 1e-6 + size * (a == NCCL_ALGO_TREE ? 2.0 : factor) / busbw;
-            if (sec < best.seconds) best = (nccl_choice){(nccl_algo)a, (nccl_proto)p, lat * 1e-6, busbw, sec};
+            double bytes = a == NCCL_ALGO_TREE ? tree : ring;
+            if (bytes >= best_us * busbw) continue; /* the bandwidth alone loses: skip the latency */
+            double lat = model_latency(&c, (nccl_algo)a, p), us = lat + bytes / busbw;
+            if (us < best_us) {
+                best_us = us;
+                best = (nccl_choice){(nccl_algo)a, p, lat * 1e-6, busbw * 1e9, us * 1e-6};
+            }
         }
     }
     return best;

@@ -78,6 +78,8 @@ typedef struct framework {
                                     for its gather: gathers cannot hide under compute */
     double reduce_overhead;      /* seconds of host work per gradient reduce-scatter call */
     double reduce_per_rank;      /* ... and per rank of the group (list-form reduce_scatter) */
+    double reduces_per_module;   /* gradient reduce-scatters per module, one per parameter; 0 =
+                                    the strategy's buckets (reduce_bucket_size) */
     double step_overhead;      /* seconds of host work per optimizer step that no GPU work
                                   hides (engine bookkeeping, launches, gradient clipping) */
     double loss_logit_bytes;   /* bytes per logit live at the loss's peak, with every

@@ -54,9 +54,12 @@
  *   in PyTorch's ProcessGroupNCCL::allgather (pytorch/pytorch v1.8.0
  *   torch/lib/c10d/ProcessGroupNCCL.cpp) gathers into one flat buffer and then copy_()s
  *   each rank's block into its output: one copy per rank.
- * - _reduce_scatter_gradient builds world_size narrow() views of the gradient and calls the
- *   list form torch.distributed.reduce_scatter, whose flatten_for_scatter_gather copies each
- *   input into a flat buffer: one copy per rank, per parameter.
+ * - stage3.py average_tensor hands the bucket's parameters to reduce_gradients_at_owner, whose
+ *   _reduce_scatter_gradients loops over them: one reduce-scatter per parameter (2 a module),
+ *   on the reduction stream (overlapped with backward). _reduce_scatter_gradient builds
+ *   world_size narrow() views of the gradient and calls the list form
+ *   torch.distributed.reduce_scatter, whose flatten_for_scatter_gather copies each input into a
+ *   flat buffer: one copy per rank, per parameter.
  * Host cost per eager PyTorch op: 3.4 us, the CUDA `split` (a view op like narrow) forward
  * time in PyTorch's operator micro-benchmark (pytorch/pytorch#32194, master timings, M8 N8
  * and M512 N512 on cuda: 3.333-3.416 us); a copy_ launch is taken at the same cost. ESTIMATE
@@ -72,6 +75,7 @@ static const framework fw_deepspeed_v03 = {
     .version = "0.3.13",
     .sync_fetch = true,
     .gathers_per_module = 2,
+    .reduces_per_module = 2,
     .gather_overhead = 4 * 3.4e-6,
     .gather_per_rank = 2 * 3.4e-6,
     .reduce_overhead = 2 * 3.4e-6,

@@ -87,6 +87,10 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
         ? in->bt.grad * fmin(sharded / modules + in->local_small, in->trainable)
         : in->bt.grad * fmin(t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / bucket);
+    if (fw->reduces_per_module > 0) { /* one reduce-scatter per parameter (DeepSpeed v0.3) */
+        buckets = fw->reduces_per_module * modules;
+        bucket = grads / buckets;
+    }
     comm_add(p,
         (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
             "gradient reduce-scatter", 0, 0, r_host, 0});

@@ -404,6 +404,25 @@ static void nccl_tests_busbw(void)
     CHECK(fabs(busbw / 192e9 - 1) < 0.03);
 }
 
+/* NVLink SHARP (2.18.3: baseLat NVLS Simple 23 us, all-reduce in one node only) at the h100-80gb
+ * profile's measured NVLS bus bandwidth: 478.9 GB/s on 8x H100 (Azure ND H100 v5 nccl-tests). */
+static void nccl_nvls(void)
+{
+    hardware hw = catalog_hw("h100-80gb");
+    coll_link l[LEVEL_COUNT];
+    coll_links(&hw, 8, l);
+    double S = 8e9;
+    nccl_choice c = coll_nccl_choice(COLL_ALL_REDUCE, S, (coll_group){8, 8}, l);
+    CHECK_EQ_INT(c.algo, NCCL_ALGO_NVLS);
+    CHECK_NEAR(c.seconds, 23e-6 + S * 2 * 7 / 8 / (450e9 * 1.064), 1e-9);
+    CHECK(fabs(S * 2 * 7 / 8 / c.seconds / 478.9e9 - 1) < 0.01);
+    /* tiny: ring LL (6.6 + 14 x .6 = 15 us) beats NVLS's 23 us; across nodes: no NVLS */
+    CHECK(coll_nccl_choice(COLL_ALL_REDUCE, 64, (coll_group){8, 8}, l).algo != NCCL_ALGO_NVLS);
+    CHECK(coll_nccl_choice(COLL_ALL_REDUCE, S, (coll_group){16, 8}, l).algo != NCCL_ALGO_NVLS);
+    /* reduce-scatter and all-gather: ring in 2.18.3 */
+    CHECK(coll_nccl_choice(COLL_ALL_GATHER, S, (coll_group){8, 8}, l).algo == NCCL_ALGO_RING);
+}
+
 /* Framework versions: name@version finds the version whose string starts with it at a dot. */
 static void framework_versions(void)
 {
@@ -432,5 +451,6 @@ void suite_comm(void)
     RUN_TEST(nccl_latency_at_scale);
     RUN_TEST(nccl_versions);
     RUN_TEST(nccl_tests_busbw);
+    RUN_TEST(nccl_nvls);
     RUN_TEST(framework_versions);
 }

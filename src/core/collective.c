@@ -33,6 +33,7 @@ void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_C
         out[l].nccl_channels = (int)hw->nccl_channels;
         out[l].nccl_arch = arch;
         out[l].pcie = pcie;
+        out[l].nvls_bandwidth = hw->intra.bandwidth * hw->nccl_nvls_fraction;
     }
 }
 
@@ -51,7 +52,7 @@ nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_
     else
         return none;
     nccl_env e = {in->nccl_version, in->nccl_channels, in->nccl_arch, in->pcie, in->bandwidth, net->bandwidth,
-        in->alpha, net->alpha};
+        in->alpha, net->alpha, in->nvls_bandwidth};
     return nccl_cost(fn, size, g.n, g.n_local, &e);
 }
 

@@ -29,6 +29,7 @@ typedef struct coll_link {
     int nccl_channels; /* channels one collective runs on; 0 = unknown */
     int nccl_arch;     /* 0 Volta, 1 Ampere, 2 Hopper or newer */
     bool pcie;         /* the node's GPUs talk over PCIe */
+    double nvls_bandwidth; /* NVLink SHARP all-reduce bus bandwidth, bytes/s; 0 = none */
 } coll_link;
 
 /* Where a group's ranks sit: n ranks, n_local of them in each node (n = n_local * nodes). */

@@ -9,7 +9,8 @@ enum { HW_NVLINK, HW_PCI, HW_NET, HW_N };
  * baseLat and hwLat (us), the LL and LL128 bandwidth caps (GB/s per channel, llMaxBws per
  * rank), and the model refinements that changed between releases. Rows are {Tree, Ring} x
  * {LL, LL128, Simple}; arch rows Volta, Ampere, Hopper (releases before Hopper's row give
- * compCap 90 the Volta row, as their `compCap80 ? 1 : 0` index does). */
+ * compCap 90 the Volta row, as their `compCap80 ? 1 : 0` index does). NVLS: 2.18.3 baseLat
+ * NVLS Simple 23 us with hwLat 0; 2.23.4 baseLat 0 with hwLat NVLink NVLS 25 us. */
 typedef struct nccl_table {
     int version;
     double base[2][NCCL_PROTO_N];
@@ -27,6 +28,7 @@ typedef struct nccl_table {
     bool ll128_hopper;         /* LL128 enabled by default on compCap 90 */
     bool ll128_ppn_discount;   /* ring LL128 x0.7 instead of x0.92 with one rank per node */
     bool pat;                  /* PAT all-gather/reduce-scatter for one rank per node */
+    double nvls_lat;           /* us of an NVLS all-reduce in one node (baseLat + hwLat); 0 = none */
 } nccl_table;
 
 static const nccl_table tables[] = {
@@ -36,28 +38,28 @@ static const nccl_table tables[] = {
             {{5.0, 8.5, 28}, {2.7, 4.0, 9.6}}},
         {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {39.0, 39.0, 20.4}}, {0, 0, 0}, {16.9, 15.2, 18.3},
         {{26.5, 18.5, 10.0}, {24.0, 22.5, 16.0}, {26.5, 18.5, 10.0}}, {16.9, 16.9, 16.9}, 0.915, 235, 1.9,
-        1.8, 0, false, true, false},
+        1.8, 0, false, true, false, 0},
     /* v2.12.12-1 = 7aa1c46fd551d5514474cfc55848219dc67ca683 */
     {21212, {{4.4, 4.4, 0}, {3.6, 10.0, 8.4}},
         {{{.52, 1.25, 28}, {.47, 1.9, 3.4}}, {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}},
             {{5.0, 8.5, 28}, {2.7, 4.0, 28}}},
         {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {39.0, 39.0, 20.4}}, {20, 20, 20}, {0, 0, 0},
         {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {26.5, 18.5, 10.0}}, {20, 20, 20}, 120.0 / 128, 0, 1.9,
-        1.8, 0, false, true, false},
+        1.8, 0, false, true, false, 0},
     /* v2.18.3-1 = ea38312273e5b9a19a224c9ff4c10b7fcf441eaf */
     {21803, {{6.8, 14.0, 0}, {6.6, 14.0, 8.4}},
         {{{.6, 1.25, 4}, {.6, 1.9, 3.4}}, {{1.0, 1.9, 6}, {1.0, 2.5, 5.7}},
             {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}}},
         {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}}, {20, 20, 36.7}, {0, 0, 0},
         {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}}, {20, 20, 29.0}, 120.0 / 128, 0, 1.4,
-        1, 1.0, true, true, false},
+        1, 1.0, true, true, false, 23.0},
     /* v2.23.4-1 = 68b542363f9a44cdaac480f51ebe0fc26de96139 */
     {22304, {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}},
         {{{.6, 1.25, 4.0}, {.6, 1.9, 3.4}}, {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},
             {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}}},
         {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}}, {20, 20, 36.7}, {0, 0, 0},
         {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}}, {20, 20, 29.0}, 120.0 / 128, 0, 1.4,
-        1, 1.0, true, false, true},
+        1, 1.0, true, false, true, 25.0},
 };
 #define N_TABLES (int)(sizeof tables / sizeof tables[0])
 
@@ -118,6 +120,7 @@ static double model_busbw(const nccl_ctx *c, nccl_algo a, nccl_proto p)
         return bw;
     }
     if (a == NCCL_ALGO_PAT) return p == NCCL_PROTO_SIMPLE ? bw * .85 : 0;
+    if (a == NCCL_ALGO_NVLS) return p == NCCL_PROTO_SIMPLE ? c->e->nvls_bw / 1e9 : 0;
     double tree = lo(bw * .92, c->ch * t->tree_ch[c->arch][c->i2]);
     if (p == NCCL_PROTO_LL) return lo(tree * (1 / 3.8), c->ll_max);
     if (p == NCCL_PROTO_LL128) {
@@ -134,6 +137,7 @@ static double model_latency(const nccl_ctx *c, nccl_algo a, nccl_proto p)
     int ai = a == NCCL_ALGO_TREE ? 0 : 1;
     double intra = t->hw[c->ihw][ai][p] * c->s_in, inter = t->hw[HW_NET][ai][p] * c->s_net;
     if (c->nodes > 1 && p == NCCL_PROTO_LL) intra *= t->ll_intra_multinode;
+    if (a == NCCL_ALGO_NVLS) return t->nvls_lat; /* one step through the NVSwitch */
     if (a == NCCL_ALGO_PAT) /* 2.23: base 8 + log2(nNodes) interLat / 3.5 + 2.8 per rank */
         return 8 + c->lg * inter * (1 / 3.5) + (double)c->n * 2.8;
     double lat = t->base[ai][p];
@@ -183,6 +187,12 @@ nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const
     for (int a = 0; a < NCCL_ALGO_N; a++) {
         if (a == NCCL_ALGO_TREE && fn != NCCL_FN_ALL_REDUCE) continue; /* tree: all-reduce only */
         if (a == NCCL_ALGO_PAT && (!t->pat || fn == NCCL_FN_ALL_REDUCE || local != 1)) continue;
+        /* NVLS (NVLink SHARP, from 2.17): all-reduce inside one NVSwitch node on Hopper and
+         * newer (2.18.3 enables it only when nNodes == 1; NVLS-tree across nodes is not
+         * modelled), at the profile's measured NVLS bus bandwidth. */
+        if (a == NCCL_ALGO_NVLS && (t->nvls_lat <= 0 || fn != NCCL_FN_ALL_REDUCE || c.nodes != 1 ||
+                                       c.arch < 2 || e->pcie || !(e->nvls_bw > 0)))
+            continue;
         for (int k = 0; k < NCCL_PROTO_N; k++) {
             nccl_proto p = order[k];
             double busbw = model_busbw(&c, (nccl_algo)a, p);
@@ -201,7 +211,7 @@ nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const
 
 const char *nccl_algo_name(nccl_algo a)
 {
-    return a == NCCL_ALGO_TREE ? "tree" : a == NCCL_ALGO_PAT ? "pat" : "ring";
+    return a == NCCL_ALGO_TREE ? "tree" : a == NCCL_ALGO_PAT ? "pat" : a == NCCL_ALGO_NVLS ? "nvls" : "ring";
 }
 
 const char *nccl_proto_name(nccl_proto p)

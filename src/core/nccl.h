@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* NCCL's algorithms and protocols as its tuning model names them (src/include/devcomm.h). */
-typedef enum { NCCL_ALGO_TREE, NCCL_ALGO_RING, NCCL_ALGO_PAT, NCCL_ALGO_N } nccl_algo;
+typedef enum { NCCL_ALGO_TREE, NCCL_ALGO_RING, NCCL_ALGO_PAT, NCCL_ALGO_NVLS, NCCL_ALGO_N } nccl_algo;
 typedef enum { NCCL_PROTO_LL, NCCL_PROTO_LL128, NCCL_PROTO_SIMPLE, NCCL_PROTO_N } nccl_proto;
 typedef enum { NCCL_FN_ALL_REDUCE, NCCL_FN_REDUCE_SCATTER, NCCL_FN_ALL_GATHER } nccl_fn;
 
@@ -22,6 +22,7 @@ typedef struct nccl_env {
     double inter_bw;     /* one rank's share of its node's NICs, bytes/s */
     double intra_lat;    /* seconds per intra-node ring step, Simple */
     double inter_lat;    /* seconds per inter-node ring step, Simple */
+    double nvls_bw;      /* NVLink SHARP all-reduce bus bandwidth, bytes/s; 0 = no NVLS */
 } nccl_env;
 
 /* The choice NCCL makes for one call and what it costs. */

@@ -98,19 +98,19 @@ void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[
     if (g.n <= 1 || size <= 0) return;
     const coll_ops *op = coll_table[k];
     int64_t local = g.n_local < 1 ? 1 : g.n_local > g.n ? g.n : g.n_local;
+    g.n_local = local;
+    /* NCCL runs all-reduce, reduce-scatter and all-gather as one ring (or tree) through all
+     * the ranks, not as the two-level schedule below: its time replaces the schedule's, whose
+     * bytes per level stay. */
+    nccl_choice c = coll_nccl_choice(k, size, g, links);
     if (local == g.n) {
-        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
+        if (c.seconds <= 0) out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
         out->bytes[LEVEL_INTRA] = op->flat_bytes(size, g.n);
     } else if (local == 1) {
-        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTER]);
+        if (c.seconds <= 0) out->seconds = op->flat_time(size, g.n, links[LEVEL_INTER]);
         out->bytes[LEVEL_INTER] = op->flat_bytes(size, g.n);
     } else {
-        g.n_local = local;
         op->hier(size, g, links[LEVEL_INTRA], links[LEVEL_INTER], out);
     }
-    /* NCCL runs all-reduce, reduce-scatter and all-gather as one ring (or tree) through all
-     * the ranks, not as the two-level schedule above: its time replaces the schedule's. */
-    g.n_local = local;
-    nccl_choice c = coll_nccl_choice(k, size, g, links);
     if (c.seconds > 0) out->seconds = c.seconds;
 }

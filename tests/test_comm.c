@@ -423,6 +423,37 @@ static void nccl_nvls(void)
     CHECK(coll_nccl_choice(COLL_ALL_GATHER, S, (coll_group){8, 8}, l).algo == NCCL_ALGO_RING);
 }
 
+/* Compute beside collectives: 24 NCCL channels of 108 SMs on the a100-80gb profile leave
+ * 84/108 of the GPU, so compute that runs under a collective takes 108/84 as long. A 1B model
+ * on 512 GPUs with ZeRO-3 is communication-bound: the gathers fill every forward and backward
+ * window, so all compute is slowed: contention = compute x 24/84. */
+static void sm_contention(void)
+{
+    hardware hw = catalog_hw("a100-80gb");
+    CHECK_EQ_INT(hw.nccl_channels, 24);
+    CHECK_EQ_INT(hw.sm_count, 108);
+    model m;
+    param_counts pc;
+    model_from_params(&m, &pc, 1e9, 1e7);
+    training t;
+    training_init(&t);
+    t.gpus = 512;
+    t.seq_len = 512;
+    sim_input in;
+    zs_error e = {0};
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    result r;
+    sim_run(&in, &strat_zero3, 0, &r);
+    CHECK(r.step.comm_exposed > 0); /* the windows are full */
+    CHECK_NEAR(r.step.contention, (r.step.compute - r.step.contention) * 24.0 / 84, 1e-9);
+    /* The fixture profile gives no channels: no contention. */
+    hardware fx = node_hw();
+    t.gpus = 8;
+    CHECK(sim_prepare(&in, &m, &pc, &fx, &t, &e) == 0);
+    sim_run(&in, &strat_zero3, 0, &r);
+    CHECK_EQ_INT(r.step.contention, 0);
+}
+
 /* Framework versions: name@version finds the version whose string starts with it at a dot. */
 static void framework_versions(void)
 {
@@ -452,5 +483,6 @@ void suite_comm(void)
     RUN_TEST(nccl_versions);
     RUN_TEST(nccl_tests_busbw);
     RUN_TEST(nccl_nvls);
+    RUN_TEST(sm_contention);
     RUN_TEST(framework_versions);
 }

@@ -59,10 +59,11 @@ static double exposed(double per_mb, double last_only, double window, double m, 
  * slowdown of 22%; Lee et al. 2025 (arXiv 2507.03114, abstract) measure an average compute
  * slowdown of 18.9% (at most 40%) when compute overlaps communication on A100/H100. The
  * overlapped time per micro-batch is min(collectives, window) in the forward and backward
- * windows (PCIe traffic runs on copy engines and takes no SMs). The HBM bandwidth NCCL draws
+ * windows, plus the part of collectives hidden under GEMMs (TP overlap); PCIe traffic runs on
+ * copy engines and takes no SMs. The HBM bandwidth NCCL draws
  * is not modelled: GEMMs are bound by the SMs. Pure; 0 when the profile gives no channels or
  * SM count. */
-static double steptime_contention(const sim_input *in, const double per[OVERLAP_COUNT],
+static double steptime_contention(const sim_input *in, const comm_plan *plan, const double per[OVERLAP_COUNT],
     const double once[OVERLAP_COUNT], double m)
 {
     const hardware *hw = in->hw;
@@ -76,6 +77,14 @@ static double steptime_contention(const sim_input *in, const double per[OVERLAP_
         if (last <= 0) continue;
         busy += (m - 1) * fmin(c, win[i]) + fmin(last, win[i]);
     }
+    /* The part of a collective hidden under the GEMMs it splits (TP overlap) runs beside them
+     * too, on SMs of its own. */
+    double hidden = 0;
+    for (int i = 0; i < plan->n; i++) {
+        const comm_op *op = &plan->op[i];
+        if (op->group != GROUP_HOST) hidden += op->seconds * op->calls * op->hidden;
+    }
+    busy += fmin(hidden, m * (in->mb.fwd + in->mb.bwd));
     return busy * f / (1 - f);
 }
 
@@ -126,7 +135,7 @@ void steptime_compute(
         }
     }
 
-    st->contention = steptime_contention(in, per[0], once[0], m);
+    st->contention = steptime_contention(in, plan, per[0], once[0], m);
     st->compute += st->contention;
 
     /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */

@@ -224,7 +224,8 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     case OPT_FRAMEWORK:
         if (strcmp(v, "all") != 0 && !framework_find(v))
             return zs_fail(
-                err, ZS_ERR_USAGE, "--framework: \"%s\" is not one of %s|all", v, framework_names());
+                err, ZS_ERR_USAGE, "--framework: \"%s\" is not one of %s|all (a version: NAME@VERSION, e.g. "
+                "deepspeed@0.3)", v, framework_names());
         s->framework_arg = v;
         return ZS_OK;
     case OPT_EXPLAIN: s->explain = true; return ZS_OK;

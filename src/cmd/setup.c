@@ -86,7 +86,8 @@ static const own_opt own_opts[] = {
         OPT_SHARD_GROUP, strategy_names},
     {{.name = "framework",
          .arg = "F",
-         .help = " (plan: also all); default generic, deepspeed with --deepspeed",
+         .help = " (plan: also all), or NAME@VERSION (deepspeed@0.3); default generic, deepspeed with"
+                 " --deepspeed",
          .id = OPT_FRAMEWORK},
         OPT_SHARD_GROUP, framework_names},
     {{.name = "decoder-seq-len",

@@ -1,5 +1,10 @@
 /* test_comm.c -- collective closed forms, per-strategy volumes, FLOP counts, overlap limits. */
+#include <math.h>
+#include <string.h>
+
 #include "core/collective.h"
+#include "core/framework.h"
+#include "core/nccl.h"
 #include "core/sim.h"
 #include "core/strategy.h"
 #include "fixture_hw.h"
@@ -11,7 +16,7 @@
 /* Thakur, Rabenseifner & Gropp 2005 closed forms at small n. */
 static void closed_forms(void)
 {
-    coll_link l = {2e-6, 100e9};
+    coll_link l = {.alpha = 2e-6, .bandwidth = 100e9};
     double big = 1e9, small = 1e3;
     /* ring all-reduce, n = 4: 2(n-1) alpha + 2 (n-1)/n S / B */
     CHECK_NEAR(coll_allreduce.flat_time(big, 4, l), 6 * 2e-6 + 1.5 * big / 100e9, 1e-12);
@@ -33,7 +38,8 @@ static void closed_forms(void)
 
 static void hierarchical(void)
 {
-    coll_link links[LEVEL_COUNT] = {{3e-6, 300e9}, {14e-6, 25e9}, {0, 25e9}};
+    coll_link links[LEVEL_COUNT] = {
+        {.alpha = 3e-6, .bandwidth = 300e9}, {.alpha = 14e-6, .bandwidth = 25e9}, {.bandwidth = 25e9}};
     coll_cost c;
     double s = 8e9;
     /* 2 nodes x 4 GPUs: RS + AG inside (2 x 3/4 S on NVLink), AR of S/4 across 2 nodes. */
@@ -216,15 +222,6 @@ static hardware catalog_hw(const char *name)
     return hw;
 }
 
-/* Ring or tree all-reduce of S bytes over n ranks on one alpha-beta link (Thakur et al. 2005;
- * NCCL's tree), written out here rather than taken from coll_allreduce. */
-static double allreduce_flat(double S, double n, double alpha, double bw)
-{
-    double ring = 2 * (n - 1) * alpha + 2 * (n - 1) / n * S / bw;
-    double tree = 2 * ceil(log2(n)) * alpha + 2 * S / bw;
-    return fmin(ring, tree);
-}
-
 /* An NVLink domain larger than a node: on GB200 NVL72 (nodes of 4, domain 72) DP 16 and TP 16
  * run on NVLink across 4 trays; on DGX B200 (domain = node = 8) the same groups cross the
  * network. The all-reduce of S bytes over 16 GPUs is costed from each profile's own numbers. */
@@ -251,7 +248,11 @@ static void nvlink_domain(void)
     CHECK_EQ_INT(in.groups[GROUP_DP].n_local, 16);
     coll_cost_of(COLL_ALL_REDUCE, S, in.groups[GROUP_DP], in.links, &c);
     double nv_bw = nvl.intra.bandwidth * nvl.intra.efficiency;
-    CHECK_NEAR(c.seconds, allreduce_flat(S, 16, nvl.intra.latency, nv_bw), 1e-12);
+    /* NCCL 2.23.4 (the profile's) on one NVLink domain: ring/Simple, baseLat 8.4 us + 2(n-1)
+     * steps of the profile's Simple step latency (tuning.cc @ 68b54236; tree and LL128 lose
+     * at 4 GB on bandwidth). */
+    CHECK_EQ_INT(nvl.nccl_version, 22304);
+    CHECK_NEAR(c.seconds, 8.4e-6 + 30 * nvl.intra.latency + 2.0 * 15 / 16 * S / nv_bw, 1e-9);
     CHECK_NEAR(c.bytes[LEVEL_INTRA], 2.0 * 15 / 16 * S, 1e-12);
     CHECK_EQ_INT(c.bytes[LEVEL_INTER], 0);
     result r;
@@ -265,9 +266,13 @@ static void nvlink_domain(void)
     coll_cost_of(COLL_ALL_REDUCE, S, in.groups[GROUP_DP], in.links, &c);
     double b_nv = dgx.intra.bandwidth * dgx.intra.efficiency;
     double b_net = (double)dgx.nics_per_node * dgx.inter.bandwidth / 8 * dgx.inter.efficiency;
-    double want = 2 * (7 * dgx.intra.latency + 7.0 / 8 * S / b_nv) +
-        allreduce_flat(S / 8, 2, dgx.inter.latency, b_net);
-    CHECK_NEAR(c.seconds, want, 1e-12);
+    /* NCCL 2.23.4: one ring through the 16 ranks: baseLat 8.4 us + (2(n-1) - 2 nNodes) intra
+     * steps (at least the 3 us x 1 us host net overhead of Simple) + 2 nNodes network steps,
+     * x1.4 for the ring plateau on compCap >= 80; bandwidth the slower of NVLink and the
+     * node's NICs (pipelined), not their sum. */
+    double lat = 1.4 * (8.4e-6 + 26 * fmax(dgx.intra.latency, 3e-6) + 4 * dgx.inter.latency);
+    double want = lat + 2.0 * 15 / 16 * S / fmin(b_nv, 8 * b_net);
+    CHECK_NEAR(c.seconds, want, 1e-9);
     CHECK_NEAR(c.bytes[LEVEL_INTER], S / 8, 1e-12);
     sim_run(&in, &strat_ddp, 0, &r);
     CHECK(r.comm.bytes_level[LEVEL_INTER] > 0);
@@ -289,6 +294,182 @@ static void nvlink_domain(void)
     CHECK(strstr(pci.intra.kind, "pcie") != NULL);
 }
 
+/* Links with NCCL's own Simple ring step latencies (scale 1) and round bandwidths. */
+static void nccl_links(coll_link l[LEVEL_COUNT], int version, double in_lat, double net_lat, int channels)
+{
+    memset(l, 0, sizeof(coll_link) * LEVEL_COUNT);
+    l[LEVEL_INTRA] = (coll_link){.alpha = in_lat, .bandwidth = 234e9};
+    l[LEVEL_INTER] = (coll_link){.alpha = net_lat, .bandwidth = 24e9};
+    l[LEVEL_HOST] = (coll_link){.bandwidth = 25e9};
+    for (int i = 0; i < LEVEL_COUNT; i++) {
+        l[i].nccl_version = version;
+        l[i].nccl_channels = channels;
+        l[i].nccl_arch = 1; /* Ampere */
+    }
+}
+
+/* NCCL's latency at scale, by hand from NVIDIA/nccl v2.8.4-1 (911d61f2) src/graph/tuning.cc:
+ * ring latency = baseLat + (nsteps - nInterSteps) intraLat + nInterSteps interLat, with
+ * baseLat Ring {LL 3.6, LL128 10.0, Simple 8.4} us, hwLat NVLink Ring {.47, 1.9, 3.4}, NET
+ * Ring {2.7, 4.0, 9.6}, and the LL intra latency x1.8 across nodes. */
+static void nccl_latency_at_scale(void)
+{
+    coll_link l[LEVEL_COUNT];
+    nccl_links(l, 20804, 3.4e-6, 9.6e-6, 24);
+    /* 1536 ranks on 192 nodes: a 64-byte all-gather runs LL: 3.6 + 1344 x .47 x 1.8 + 191 x
+     * 2.7 us = 1656.324 us (Simple would be 8.4 + 1344 x 3.4 + 191 x 9.6 = 6411.6 us; the
+     * two-level schedule charged 7 NVLink + 191 network steps) */
+    nccl_choice c = coll_nccl_choice(COLL_ALL_GATHER, 64, (coll_group){1536, 8}, l);
+    CHECK_EQ_INT(c.algo, NCCL_ALGO_RING);
+    CHECK_EQ_INT(c.proto, NCCL_PROTO_LL);
+    CHECK_NEAR(c.latency, 1656.324e-6, 1e-9);
+    /* LL bus bandwidth across >2 nodes: min(llMaxBw Intel-N4 20.4 GB/s, busBw / 4) */
+    CHECK_NEAR(c.busbw, fmin(20.4e9, 192e9 / 4), 1e-9);
+    coll_cost cost;
+    coll_cost_of(COLL_ALL_GATHER, 64, (coll_group){1536, 8}, l, &cost);
+    CHECK_NEAR(cost.seconds, 1656.324e-6 + 64 * 1535.0 / 1536 / 20.4e9, 1e-9);
+    /* Latency grows with ranks, not just with the node's NVLink steps: 2x the ranks, more. */
+    nccl_choice c2 = coll_nccl_choice(COLL_ALL_GATHER, 64, (coll_group){3072, 8}, l);
+    CHECK(c2.latency > 1.9 * c.latency);
+    /* 1 GiB on 16 nodes x 8: Simple, 8.4 + 112 x 3.4 + 15 x 9.6 = 533.2 us, at the slower of
+     * NVLink (234 GB/s) and the node's 8 NICs (8 x 24 = 192 GB/s); LL128 (282.8 us, 0.92 x 192
+     * GB/s) loses on bandwidth. */
+    double G = 1073741824.0;
+    c = coll_nccl_choice(COLL_REDUCE_SCATTER, G, (coll_group){128, 8}, l);
+    CHECK_EQ_INT(c.proto, NCCL_PROTO_SIMPLE);
+    CHECK_NEAR(c.seconds, 533.2e-6 + G * 127 / 128 / 192e9, 1e-9);
+    /* One node: no network steps, no 1.8 factor: LL 3.6 + 7 x .47 = 6.89 us for 8 ranks. */
+    c = coll_nccl_choice(COLL_ALL_GATHER, 64, (coll_group){8, 8}, l);
+    CHECK_EQ_INT(c.proto, NCCL_PROTO_LL);
+    CHECK_NEAR(c.latency, 6.89e-6, 1e-9);
+    /* The profile's measured step latency scales the table: twice NCCL's NVLink Simple step
+     * doubles every NVLink term (LL: 3.6 + 7 x .94 us). */
+    nccl_links(l, 20804, 6.8e-6, 9.6e-6, 24);
+    c = coll_nccl_choice(COLL_ALL_GATHER, 64, (coll_group){8, 8}, l);
+    CHECK_NEAR(c.latency, (3.6 + 7 * 0.94) * 1e-6, 1e-9);
+    /* Without a version, the plain alpha-beta ring (and no NCCL choice). */
+    nccl_links(l, 0, 3.4e-6, 9.6e-6, 24);
+    CHECK_EQ_INT(coll_nccl_choice(COLL_ALL_GATHER, 64, (coll_group){8, 8}, l).seconds, 0);
+    coll_cost_of(COLL_ALL_GATHER, 1e9, (coll_group){8, 8}, l, &cost);
+    CHECK_NEAR(cost.seconds, coll_half_ring_time(1e9, 8, l[LEVEL_INTRA]), 1e-12);
+}
+
+/* Versions, all-reduce algorithms and PAT from later tuning.cc tables: v2.18.3-1 (ea383122)
+ * and v2.23.4-1 (68b54236). */
+static void nccl_versions(void)
+{
+    CHECK_EQ_INT(nccl_table_version(0), 20804);
+    CHECK_EQ_INT(nccl_table_version(21003), 20804);
+    CHECK_EQ_INT(nccl_table_version(21805), 21803);
+    CHECK_EQ_INT(nccl_table_version(22807), 22304);
+    coll_link l[LEVEL_COUNT];
+    /* 2.18.3, one node of 8, tiny all-reduce: ring LL 6.6 + 14 x .6 = 15.0 us beats tree LL
+     * (6.8 + 2 x 7 x .6 = 15.2 us); no network, so no host net overhead. */
+    nccl_links(l, 21803, 3.4e-6, 14e-6, 24);
+    nccl_choice c = coll_nccl_choice(COLL_ALL_REDUCE, 64, (coll_group){8, 8}, l);
+    CHECK_EQ_INT(c.algo, NCCL_ALGO_RING);
+    CHECK_EQ_INT(c.proto, NCCL_PROTO_LL);
+    CHECK_NEAR(c.latency, 15.0e-6, 1e-9);
+    /* 2.18.3, 64 nodes x 8, tiny all-reduce: the tree's log2 network depth wins: tree LL 6.8 +
+     * 2 (7 x .6 + 6 x 5.0) = 75.2 us; ring LL would pay 2 x 64 network steps. */
+    c = coll_nccl_choice(COLL_ALL_REDUCE, 64, (coll_group){512, 8}, l);
+    CHECK_EQ_INT(c.algo, NCCL_ALGO_TREE);
+    CHECK_EQ_INT(c.proto, NCCL_PROTO_LL);
+    CHECK_NEAR(c.latency, 75.2e-6, 1e-9);
+    /* 2.23.4, 64 nodes x 1 rank, 1 MB all-gather: PAT, 8 + log2(64) x 14 / 3.5 + 64 x 2.8 =
+     * 211.2 us at 0.85 of the NIC, beats ring LL (6.6 + 63 x 2.7 = 176.7 us at 24/4 GB/s). */
+    nccl_links(l, 22304, 3.4e-6, 14e-6, 24);
+    c = coll_nccl_choice(COLL_ALL_GATHER, 1e6, (coll_group){64, 1}, l);
+    CHECK_EQ_INT(c.algo, NCCL_ALGO_PAT);
+    CHECK_NEAR(c.seconds, 211.2e-6 + 1e6 * 63 / 64 / (0.85 * 24e9), 1e-9);
+    /* PAT needs one rank per node, and 2.18.3 has none. */
+    CHECK(coll_nccl_choice(COLL_ALL_GATHER, 1e6, (coll_group){128, 2}, l).algo != NCCL_ALGO_PAT);
+    nccl_links(l, 21803, 3.4e-6, 14e-6, 24);
+    CHECK(coll_nccl_choice(COLL_ALL_GATHER, 1e6, (coll_group){64, 1}, l).algo != NCCL_ALGO_PAT);
+}
+
+/* nccl-tests' published multi-node number: "On an Nvidia DGX-A100 system we have 8x200Gbit/s
+ * IB cards and we measure 192GB/s AllReduce BusBW" (AddyLaddy, NVIDIA/nccl#812). The
+ * a100-80gb profile's model over 4 nodes at 8 GB comes within 3%. */
+static void nccl_tests_busbw(void)
+{
+    hardware hw = catalog_hw("a100-80gb");
+    coll_link l[LEVEL_COUNT];
+    coll_links(&hw, 8, l);
+    CHECK_EQ_INT(l[LEVEL_INTRA].nccl_version, 20804);
+    coll_cost c;
+    double S = 8e9;
+    coll_cost_of(COLL_ALL_REDUCE, S, (coll_group){32, 8}, l, &c);
+    double busbw = S / c.seconds * 2 * 31 / 32;
+    CHECK(fabs(busbw / 192e9 - 1) < 0.03);
+}
+
+/* NVLink SHARP (2.18.3: baseLat NVLS Simple 23 us, all-reduce in one node only) at the h100-80gb
+ * profile's measured NVLS bus bandwidth: 478.9 GB/s on 8x H100 (Azure ND H100 v5 nccl-tests). */
+static void nccl_nvls(void)
+{
+    hardware hw = catalog_hw("h100-80gb");
+    coll_link l[LEVEL_COUNT];
+    coll_links(&hw, 8, l);
+    double S = 8e9;
+    nccl_choice c = coll_nccl_choice(COLL_ALL_REDUCE, S, (coll_group){8, 8}, l);
+    CHECK_EQ_INT(c.algo, NCCL_ALGO_NVLS);
+    CHECK_NEAR(c.seconds, 23e-6 + S * 2 * 7 / 8 / (450e9 * 1.064), 1e-9);
+    CHECK(fabs(S * 2 * 7 / 8 / c.seconds / 478.9e9 - 1) < 0.01);
+    /* tiny: ring LL (6.6 + 14 x .6 = 15 us) beats NVLS's 23 us; across nodes: no NVLS */
+    CHECK(coll_nccl_choice(COLL_ALL_REDUCE, 64, (coll_group){8, 8}, l).algo != NCCL_ALGO_NVLS);
+    CHECK(coll_nccl_choice(COLL_ALL_REDUCE, S, (coll_group){16, 8}, l).algo != NCCL_ALGO_NVLS);
+    /* reduce-scatter and all-gather: ring in 2.18.3 */
+    CHECK(coll_nccl_choice(COLL_ALL_GATHER, S, (coll_group){8, 8}, l).algo == NCCL_ALGO_RING);
+}
+
+/* Compute beside collectives: 24 NCCL channels of 108 SMs on the a100-80gb profile leave
+ * 84/108 of the GPU, so compute that runs under a collective takes 108/84 as long. A 1B model
+ * on 512 GPUs with ZeRO-3 is communication-bound: the gathers fill every forward and backward
+ * window, so all compute is slowed: contention = compute x 24/84. */
+static void sm_contention(void)
+{
+    hardware hw = catalog_hw("a100-80gb");
+    CHECK_EQ_INT(hw.nccl_channels, 24);
+    CHECK_EQ_INT(hw.sm_count, 108);
+    model m;
+    param_counts pc;
+    model_from_params(&m, &pc, 1e9, 1e7);
+    training t;
+    training_init(&t);
+    t.gpus = 512;
+    t.seq_len = 512;
+    sim_input in;
+    zs_error e = {0};
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    result r;
+    sim_run(&in, &strat_zero3, 0, &r);
+    CHECK(r.step.comm_exposed > 0); /* the windows are full */
+    CHECK_NEAR(r.step.contention, (r.step.compute - r.step.contention) * 24.0 / 84, 1e-9);
+    /* The fixture profile gives no channels: no contention. */
+    hardware fx = node_hw();
+    t.gpus = 8;
+    CHECK(sim_prepare(&in, &m, &pc, &fx, &t, &e) == 0);
+    sim_run(&in, &strat_zero3, 0, &r);
+    CHECK_EQ_INT(r.step.contention, 0);
+}
+
+/* Framework versions: name@version finds the version whose string starts with it at a dot. */
+static void framework_versions(void)
+{
+    const framework *v03 = framework_find("deepspeed@0.3");
+    CHECK(v03 != NULL);
+    CHECK(v03 && v03->sync_fetch);
+    CHECK(v03 && strcmp(v03->version, "0.3.13") == 0);
+    CHECK(v03 && strcmp(v03->name, "deepspeed") == 0);
+    CHECK(framework_find("deepspeed@0.3.13") == v03);
+    CHECK(framework_find("deepspeed@0.16") == framework_find("deepspeed"));
+    CHECK(framework_find("deepspeed@0.31") == NULL);
+    CHECK(framework_find("deepspeed@9") == NULL);
+    CHECK(framework_find("fsdp@0.3") == NULL);
+    CHECK(!framework_find("deepspeed")->sync_fetch);
+}
+
 void suite_comm(void)
 {
     RUN_TEST(intervals);
@@ -298,4 +479,10 @@ void suite_comm(void)
     RUN_TEST(narayanan_flops);
     RUN_TEST(monotone_and_limits);
     RUN_TEST(nvlink_domain);
+    RUN_TEST(nccl_latency_at_scale);
+    RUN_TEST(nccl_versions);
+    RUN_TEST(nccl_tests_busbw);
+    RUN_TEST(nccl_nvls);
+    RUN_TEST(sm_contention);
+    RUN_TEST(framework_versions);
 }

@@ -295,11 +295,17 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
             if ((int)s->level != l) continue;
             /* Inverse-variance weights; a perfect fit (zero stderr) gets a tiny floor. */
             double va = fmax(s->alpha_stderr * s->alpha_stderr, 1e-30);
-            double vb = fmax(s->fit.busbw_stderr * s->fit.busbw_stderr, 1e-6 * s->fit.busbw);
+            /* A ring through several ranks per node crosses each node boundary on all their
+             * NICs at once: its bus bandwidth is per_node x one GPU's NIC share (the network
+             * part of collective.c's two-level schedule, and NCCL's ring in nccl.c alike), so
+             * an inter-node set speaks for per_node shares. */
+            double g = l == LEVEL_INTER && s->per_node > 1 ? (double)s->per_node : 1;
+            double bw = s->fit.busbw / g, bw_err = s->fit.busbw_stderr / g;
+            double vb = fmax(bw_err * bw_err, 1e-6 * bw);
             wa += 1 / va;
             sa += s->alpha / va;
             wb += 1 / vb;
-            sb += s->fit.busbw / vb;
+            sb += bw / vb;
             k++;
         }
         if (!k) continue;

@@ -85,7 +85,8 @@ BENCH_NVCCFLAGS = -O3 -std=c++17 $(BENCH_NVCC_GENCODE) -Xcompiler -Wall,-Wextra 
 # Sources: common files are built once per back end (coll_*.c call MPI or
 # NCCL depending on ZB_NCCL).
 BENCH_COMMON := zb_main.c opts.c dtype.c fmt.c stats.c json.c zb_report.c be_common.c mpi_dtype.c \
-                coll_data.c zb_harness.c zb_coll_allreduce.c zb_coll_allgather.c zb_coll_reducescatter.c \
+                coll_data.c zb_harness.c zb_coll_allreduce.c zb_coll_allgather.c zb_coll_allgather_list.c \
+                zb_coll_reducescatter.c \
                 zb_coll_broadcast.c zb_coll_alltoall.c coll_reduce.c coll_gather.c coll_scatter.c \
                 coll_sendrecv.c coll_run.c adam_common.c gemm_common.c gemm_table.c membw_common.c devsel.c
 BENCH_CPU_ONLY  := be_mpi.c stream.c adam_cpu.c membw_cpu.c gemm_cpu.c

@@ -57,7 +57,7 @@ struct coll_def {
 };
 
 extern const struct coll_def coll_allreduce, coll_allgather, coll_reducescatter, coll_broadcast,
-    coll_alltoall, coll_reduce, coll_gather, coll_scatter, coll_sendrecv;
+    coll_alltoall, coll_reduce, coll_gather, coll_scatter, coll_sendrecv, coll_allgather_list;
 
 /* coll_block_count: helper for the per-rank-block collectives: block
  * elements = (bytes/typesize/nranks) rounded down to 16 bytes. */

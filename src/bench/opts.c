@@ -417,6 +417,7 @@ void opts_usage(FILE *f, const char *prog)
         "sub-benchmarks:\n"
         "  allreduce allgather reducescatter broadcast alltoall    collectives (nccl-tests table)\n"
         "  reduce gather scatter sendrecv                          collectives (nccl-tests table)\n"
+        "  allgather-list  all-gather + one copy per rank (torch.distributed.all_gather's list form)\n"
         "  adam     fused Adam step (fp32 and mixed bf16/fp32) vs memory bandwidth\n"
         "  membw    STREAM-style copy/scale/add/triad bandwidth\n"
         "  gemm     matrix multiply, TFLOP/s\n"

@@ -39,6 +39,7 @@ struct bench_entry {
 static const struct bench_entry benches[] = {
     {"allreduce", &coll_allreduce, NULL, 32u << 20, 32u << 20},
     {"allgather", &coll_allgather, NULL, 32u << 20, 32u << 20},
+    {"allgather-list", &coll_allgather_list, NULL, 32u << 20, 32u << 20},
     {"reducescatter", &coll_reducescatter, NULL, 32u << 20, 32u << 20},
     {"broadcast", &coll_broadcast, NULL, 32u << 20, 32u << 20},
     {"alltoall", &coll_alltoall, NULL, 32u << 20, 32u << 20},
@@ -79,7 +80,7 @@ int main(int argc, char **argv)
     }
     if (rc == 0 && !b) {
         snprintf(err, sizeof err,
-            "unknown sub-benchmark '%s' (one of allreduce, allgather, "
+            "unknown sub-benchmark '%s' (one of allreduce, allgather, allgather-list, "
             "reducescatter, broadcast, alltoall, reduce, gather, scatter, sendrecv, adam, membw, gemm)",
             argv[1]);
         rc = 2;

@@ -16,11 +16,44 @@ const coll_ops *const coll_table[COLL_COUNT] = {
 void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_COUNT])
 {
     double g = gpus_per_node > 0 ? (double)gpus_per_node : 1;
-    out[LEVEL_INTRA] = (coll_link){hw->intra.latency, hw->intra.bandwidth * hw->intra.efficiency};
+    out[LEVEL_INTRA] =
+        (coll_link){.alpha = hw->intra.latency, .bandwidth = hw->intra.bandwidth * hw->intra.efficiency};
     /* Rail-optimised nodes give each GPU its share of the node's NICs. */
     double nic = (double)hw->nics_per_node * hw->inter.bandwidth / g;
-    out[LEVEL_INTER] = (coll_link){hw->inter.latency, nic * hw->inter.efficiency};
-    out[LEVEL_HOST] = (coll_link){hw->host.latency, hw->host.bandwidth * hw->host.efficiency};
+    out[LEVEL_INTER] = (coll_link){.alpha = hw->inter.latency, .bandwidth = nic * hw->inter.efficiency};
+    out[LEVEL_HOST] =
+        (coll_link){.alpha = hw->host.latency, .bandwidth = hw->host.bandwidth * hw->host.efficiency};
+    /* NCCL's tuning model: the profile's release and channels; the GPU generation as
+     * tuning.cc indexes it (compCap 70/80/90): FP8 tensor cores came with Hopper, BF16 with
+     * Ampere. A PCIe node (intra_node.kind "pcie...") uses NCCL's PCI latencies. */
+    int arch = hw->peak_fp8 > 0 ? 2 : hw->peak_bf16 > 0 ? 1 : 0;
+    bool pcie = strncmp(hw->intra.kind, "pcie", 4) == 0;
+    for (int l = 0; l < LEVEL_COUNT; l++) {
+        out[l].nccl_version = (int)hw->nccl_version;
+        out[l].nccl_channels = (int)hw->nccl_channels;
+        out[l].nccl_arch = arch;
+        out[l].pcie = pcie;
+        out[l].nvls_bandwidth = hw->intra.bandwidth * hw->nccl_nvls_fraction;
+    }
+}
+
+nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT])
+{
+    nccl_choice none = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
+    const coll_link *in = &links[LEVEL_INTRA], *net = &links[LEVEL_INTER];
+    if (in->nccl_version <= 0 || g.n <= 1 || size <= 0) return none;
+    nccl_fn fn;
+    if (k == COLL_ALL_REDUCE)
+        fn = NCCL_FN_ALL_REDUCE;
+    else if (k == COLL_REDUCE_SCATTER)
+        fn = NCCL_FN_REDUCE_SCATTER;
+    else if (k == COLL_ALL_GATHER)
+        fn = NCCL_FN_ALL_GATHER;
+    else
+        return none;
+    nccl_env e = {in->nccl_version, in->nccl_channels, in->nccl_arch, in->pcie, in->bandwidth, net->bandwidth,
+        in->alpha, net->alpha, in->nvls_bandwidth};
+    return nccl_cost(fn, size, g.n, g.n_local, &e);
 }
 
 double coll_ring_time(double steps, double bytes, coll_link l)
@@ -65,14 +98,19 @@ void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[
     if (g.n <= 1 || size <= 0) return;
     const coll_ops *op = coll_table[k];
     int64_t local = g.n_local < 1 ? 1 : g.n_local > g.n ? g.n : g.n_local;
+    g.n_local = local;
+    /* NCCL runs all-reduce, reduce-scatter and all-gather as one ring (or tree) through all
+     * the ranks, not as the two-level schedule below: its time replaces the schedule's, whose
+     * bytes per level stay. */
+    nccl_choice c = coll_nccl_choice(k, size, g, links);
     if (local == g.n) {
-        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
+        if (c.seconds <= 0) out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
         out->bytes[LEVEL_INTRA] = op->flat_bytes(size, g.n);
     } else if (local == 1) {
-        out->seconds = op->flat_time(size, g.n, links[LEVEL_INTER]);
+        if (c.seconds <= 0) out->seconds = op->flat_time(size, g.n, links[LEVEL_INTER]);
         out->bytes[LEVEL_INTER] = op->flat_bytes(size, g.n);
     } else {
-        g.n_local = local;
         op->hier(size, g, links[LEVEL_INTRA], links[LEVEL_INTER], out);
     }
+    if (c.seconds > 0) out->seconds = c.seconds;
 }

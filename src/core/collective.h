@@ -4,6 +4,7 @@
 
 #include "core/busbw.h"
 #include "core/hardware.h"
+#include "core/nccl.h"
 
 typedef enum {
     COLL_ALL_REDUCE,
@@ -21,6 +22,14 @@ typedef enum { LEVEL_INTRA, LEVEL_INTER, LEVEL_HOST, LEVEL_COUNT } link_level;
 typedef struct coll_link {
     double alpha;     /* seconds per message step */
     double bandwidth; /* achieved bytes/s per GPU, one direction */
+    /* NCCL's tuning model (nccl.c) for all-reduce, reduce-scatter and all-gather when
+     * nccl_version > 0 (the hardware profile's; the same on every level); 0 = plain
+     * alpha-beta rings, as before. */
+    int nccl_version;  /* NCCL_VERSION_CODE, 20804 = 2.8.4 */
+    int nccl_channels; /* channels one collective runs on; 0 = unknown */
+    int nccl_arch;     /* 0 Volta, 1 Ampere, 2 Hopper or newer */
+    bool pcie;         /* the node's GPUs talk over PCIe */
+    double nvls_bandwidth; /* NVLink SHARP all-reduce bus bandwidth, bytes/s; 0 = none */
 } coll_link;
 
 /* Where a group's ranks sit: n ranks, n_local of them in each node (n = n_local * nodes). */
@@ -63,8 +72,10 @@ extern const coll_ops *const coll_table[COLL_COUNT];
 void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_COUNT]);
 
 /* Cost of one collective of `size` bytes on group g: flat on NVLink inside a node, flat on
- * the network when each node holds one rank, hierarchical otherwise. Pure; a group of one
- * rank costs nothing. */
+ * the network when each node holds one rank, hierarchical otherwise. With an NCCL version on
+ * the links, all-reduce, reduce-scatter and all-gather take NCCL's own time instead (one
+ * ring or tree through every rank, NCCL's algorithm and protocol choice; nccl.c), keeping
+ * the bytes per level of the schedule above. Pure; a group of one rank costs nothing. */
 void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], coll_cost *out);
 
 /* The "half ring" that reduce-scatter and all-gather share (Thakur et al. 2005): factor
@@ -77,5 +88,9 @@ void coll_half_ring_hier(double size, coll_group g, coll_link intra, coll_link i
 /* Ring building blocks shared by the collective files (Thakur, Rabenseifner, Gropp 2005). */
 double coll_ring_time(double steps, double bytes_per_step_total, coll_link l);
 double coll_log2ceil(int64_t n);
+
+/* NCCL's choice for one call of kind k (all-reduce, reduce-scatter, all-gather) on group g;
+ * seconds 0 for other kinds, links without an NCCL version, or a group of one. Pure. */
+nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT]);
 
 #endif

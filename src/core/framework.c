@@ -24,10 +24,28 @@ const framework *const frameworks[] = {FRAMEWORKS(FW_ENTRY) NULL};
 
 _Static_assert(sizeof frameworks / sizeof frameworks[0] <= FRAMEWORK_MAX + 1, "raise FRAMEWORK_MAX");
 
+/* Whether version string v is what `want` (len bytes) names: equal, or v continues it at a
+ * dot ("0.3" names "0.3.13"). */
+static bool version_matches(const char *v, const char *want, size_t len)
+{
+    return v && len > 0 && strncmp(v, want, len) == 0 && (v[len] == '\0' || v[len] == '.');
+}
+
 const framework *framework_find(const char *name)
 {
-    for (int i = 0; frameworks[i]; i++)
-        if (strcmp(frameworks[i]->name, name) == 0) return frameworks[i];
+    if (!name) return NULL;
+    const char *at = strchr(name, '@');
+    size_t base = at ? (size_t)(at - name) : strlen(name);
+    for (int i = 0; frameworks[i]; i++) {
+        const framework *fw = frameworks[i];
+        if (strlen(fw->name) != base || strncmp(fw->name, name, base) != 0) continue;
+        if (!at) return fw;
+        size_t len = strlen(at + 1);
+        if (version_matches(fw->version, at + 1, len)) return fw;
+        for (int v = 0; fw->versions && fw->versions[v]; v++)
+            if (version_matches(fw->versions[v]->version, at + 1, len)) return fw->versions[v];
+        return NULL;
+    }
     return NULL;
 }
 

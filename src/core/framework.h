@@ -66,6 +66,20 @@ typedef struct framework {
                                   forward (Megatron distributed optimizer) */
     double tp_overlap;         /* fraction of TP collectives hidden under GEMMs (0..1) */
     double gather_overhead;    /* seconds of host work per parameter-gather call */
+    /* A framework version (name@version): what its code does around each gather and
+     * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */
+    const char *version;         /* "0.16": the default one is the framework's own descriptor */
+    const struct framework *const *versions; /* other versions, NULL-terminated; NULL = none */
+    double gather_per_rank;      /* seconds of host work per gather call per rank of the group
+                                    (the list form of all_gather: one view and one copy a rank) */
+    double gathers_per_module;   /* gather calls per fetched module (0 = 1: one coalesced call;
+                                    2 = weight and bias each fetched alone) */
+    bool sync_fetch;             /* each fetch waits for the GPU (torch.cuda.synchronize) and
+                                    for its gather: gathers cannot hide under compute */
+    double reduce_overhead;      /* seconds of host work per gradient reduce-scatter call */
+    double reduce_per_rank;      /* ... and per rank of the group (list-form reduce_scatter) */
+    double reduces_per_module;   /* gradient reduce-scatters per module, one per parameter; 0 =
+                                    the strategy's buckets (reduce_bucket_size) */
     double step_overhead;      /* seconds of host work per optimizer step that no GPU work
                                   hides (engine bookkeeping, launches, gradient clipping) */
     int loss;                  /* loss_kind (training.h): the loss implementation its model
@@ -81,7 +95,8 @@ extern const framework fw_generic, fw_deepspeed;
 #define FRAMEWORK_MAX 8
 extern const framework *const frameworks[];
 
-/* Look a framework up by name; NULL when unknown. */
+/* Look a framework up by name, or name@version ("deepspeed@0.3": the version whose string
+ * starts with "0.3"; the framework's own version matches too); NULL when unknown. */
 const framework *framework_find(const char *name);
 
 /* "generic|deepspeed|...": names for usage messages. Never fails. */

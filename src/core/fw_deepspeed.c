@@ -20,33 +20,89 @@
  *   model code, --loss eager.
  * - gemm_efficiency and step_overhead are fitted (below); gather_overhead is 0 until runs
  *   that isolate ZeRO-3's per-fetch cost are in the validation set. */
+/* What every DeepSpeed version shares (fields of the descriptor below). */
+#define DEEPSPEED_COMMON \
+    .name = "deepspeed", \
+    .label = "DeepSpeed", \
+    .prefix = "DeepSpeed", \
+    .runs = {[STRAT_DDP] = "stage 0", \
+        [STRAT_ZERO1] = "ZeRO-1", \
+        [STRAT_ZERO2] = "ZeRO-2", \
+        [STRAT_ZERO3] = "ZeRO-3"}, \
+    .tensor_parallel = true, \
+    /* Megatron-DeepSpeed's --enable-expert-tensor-parallelism defaults to False \
+     * (microsoft/Megatron-DeepSpeed megatron/arguments.py, _add_distributed_args): the experts \
+     * stay whole on every TP rank unless --expert-tp says otherwise. */ \
+    .experts_skip_tp = true, \
+    .pipeline_parallel = true, \
+    .pipeline_sharded_grads = false, \
+    .interleaving = false, \
+    .offload = FW_OFFLOAD_ANY, \
+    .hybrid_shard = true, \
+    .zeropp = true, \
+    .selective = SELECTIVE_ATTENTION, \
+    .buffers = BUFFERS_STRATEGY, \
+    .overlap_comm = -1, \
+    .loss = LOSS_FUSED, \
+    /* end */
+
+/* DeepSpeed v0.3.13 (microsoft/DeepSpeed@12a53b43833b7bea279a205e313f2bd3f0cdfd99, March 2021:
+ * the ZeRO-3 of Narayanan et al. 2021's Table 2), read from deepspeed/runtime/zero:
+ * - stage3.py fetch_sub_module: gathers the module's parameters (async) and then waits for
+ *   them (_synchronize_communication) before the module runs: the fetch is synchronous.
+ * - partition_parameters.py _all_gather loops over the parameters, one _allgather_param call
+ *   each (a Linear's weight and its bias: 2 calls per module); _allgather_param allocates
+ *   the flat tensor, calls torch.cuda.synchronize() (the host waits for all queued GPU work,
+ *   so nothing queued behind the fetch overlaps it), builds world_size narrow() views in a
+ *   Python loop and calls the list form torch.distributed.all_gather(partitions, ...), which
+ *   in PyTorch's ProcessGroupNCCL::allgather (pytorch/pytorch v1.8.0
+ *   torch/lib/c10d/ProcessGroupNCCL.cpp) gathers into one flat buffer and then copy_()s
+ *   each rank's block into its output: one copy per rank.
+ * - stage3.py average_tensor hands the bucket's parameters to reduce_gradients_at_owner, whose
+ *   _reduce_scatter_gradients loops over them: one reduce-scatter per parameter (2 a module),
+ *   on the reduction stream (overlapped with backward). _reduce_scatter_gradient builds
+ *   world_size narrow() views of the gradient and calls the list form
+ *   torch.distributed.reduce_scatter, whose flatten_for_scatter_gather copies each input into a
+ *   flat buffer: one copy per rank, per parameter.
+ * Host cost per eager PyTorch op: 3.4 us, the CUDA `split` (a view op like narrow) forward
+ * time in PyTorch's operator micro-benchmark (pytorch/pytorch#32194, master timings, M8 N8
+ * and M512 N512 on cuda: 3.333-3.416 us); a copy_ launch is taken at the same cost. ESTIMATE
+ * of the constant, not fitted: the per-rank shape (linear in ranks, one view + one copy a
+ * rank) is what zerobench's list all-gather measures (src/bench/zb_coll_allgather_list.c).
+ * - gather: fixed 4 ops (zeros, synchronize, all_gather, the final narrow().view()) =
+ *   13.6 us, per rank 2 ops (narrow + copy_) = 6.8 us; reduce-scatter: fixed 2 ops
+ *   (reduce_scatter, the copy back into the partition) = 6.8 us, per rank 2 ops = 6.8 us.
+ * gemm_efficiency and step_overhead are the current version's (no run of this version is
+ * in a fit: the Table 2 rows are excluded). */
+static const framework fw_deepspeed_v03 = {
+    DEEPSPEED_COMMON
+    .version = "0.3.13",
+    .sync_fetch = true,
+    .gathers_per_module = 2,
+    .reduces_per_module = 2,
+    .gather_overhead = 4 * 3.4e-6,
+    .gather_per_rank = 2 * 3.4e-6,
+    .reduce_overhead = 2 * 3.4e-6,
+    .reduce_per_rank = 2 * 3.4e-6,
+    .gemm_efficiency = 0.817,
+    .step_overhead = 0.311,
+};
+
+static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, NULL};
+
+/* The current version (the sources above, v0.16): coalesced all_gather_into_tensor fetches
+ * (partition_parameters.py _all_gather_dtype), prefetched and overlapped (stage3 prefetch
+ * bucket), reduce-scatter of flat buckets: no per-rank host work. */
 const framework fw_deepspeed = {
-    .name = "deepspeed",
-    .label = "DeepSpeed",
-    .prefix = "DeepSpeed",
-    .runs = {[STRAT_DDP] = "stage 0",
-        [STRAT_ZERO1] = "ZeRO-1",
-        [STRAT_ZERO2] = "ZeRO-2",
-        [STRAT_ZERO3] = "ZeRO-3"},
-    .tensor_parallel = true,
-    /* Megatron-DeepSpeed's --enable-expert-tensor-parallelism defaults to False
-     * (microsoft/Megatron-DeepSpeed megatron/arguments.py, _add_distributed_args): the experts
-     * stay whole on every TP rank unless --expert-tp says otherwise. */
-    .experts_skip_tp = true,
-    .pipeline_parallel = true,
-    .pipeline_sharded_grads = false,
-    .interleaving = false,
-    .offload = FW_OFFLOAD_ANY,
-    .hybrid_shard = true,
-    .zeropp = true,
-    .selective = SELECTIVE_ATTENTION,
-    .buffers = BUFFERS_STRATEGY,
-    .overlap_comm = -1,
+    DEEPSPEED_COMMON
+    .version = "0.16",
+    .versions = deepspeed_versions,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
      * (1st, 3rd, .. in file order; BLOOM-176B, DeepSpeed Azure blog, ZeRO-Offload and autotuning tutorials):
-     * efficiency 0.799 +/- 0.079 of the profile, 0.305 +/- 0.126 s per step. Held-out half: MAPE 10.8%. */
-    .gemm_efficiency = 0.799,
-    .step_overhead = 0.305,
-    .loss = LOSS_FUSED,
+     * efficiency 0.817 +/- 0.086 of the profile, 0.311 +/- 0.131 s per step (refitted after NCCL's
+     * tuning model and the SM contention of overlapped collectives, steptime.c). Held-out half: MAPE
+     * 10.9%. */
+    .gemm_efficiency = 0.817,
+    .step_overhead = 0.311,
 };

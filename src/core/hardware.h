@@ -48,6 +48,13 @@ typedef struct hardware {
     hw_link inter;                /* between nodes: bandwidth is per NIC */
     int64_t nics_per_node;
     hw_link host;                /* GPU <-> host (PCIe), per GPU */
+    int64_t nccl_version;        /* NCCL_VERSION_CODE of the release the system's runs used
+                                  * (20804 = 2.8.4); 0 = plain alpha-beta rings (collective.c) */
+    int64_t nccl_channels;       /* channels (one CTA, one SM each) a collective runs on; 0 =
+                                  * unknown: no per-channel caps and no SM contention */
+    int64_t sm_count;            /* streaming multiprocessors per GPU; 0 = unknown */
+    double nccl_nvls_fraction;   /* NVLS all-reduce bus bandwidth / intra-node line rate; 0 = no
+                                  * NVLink SHARP */
     double cuda_context_bytes;   /* CUDA context + library workspaces per GPU */
     double allocator_fraction;   /* allocator fragmentation/reserve as a fraction of allocated */
     double price_per_gpu_hour;   /* dollars */

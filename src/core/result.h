@@ -13,6 +13,7 @@ struct framework;
 /* Where a step's time goes, in seconds (per GPU, every GPU alike). */
 typedef struct step_time {
     double compute;      /* forward + backward + recompute of all micro-batches */
+    double contention;   /* of compute: its slowdown where it overlaps collectives (NCCL's SMs) */
     double comm_exposed; /* collectives not hidden under compute */
     double exposed_ep;   /* of comm_exposed: the experts' all-to-all (never hidden) */
     double exposed_cp;   /* of comm_exposed: CP's K/V ring beyond the attention it hides under */

@@ -51,6 +51,43 @@ static double exposed(double per_mb, double last_only, double window, double m, 
     return (m - 1) * fmax(0, per_mb - window) + fmax(0, per_mb + last_only - window) + tail;
 }
 
+/* Slowdown of compute that runs beside collectives: NCCL runs each channel as one CTA that
+ * holds an SM for the collective's whole duration (NCCL_MAX_NCHANNELS / NCCL_MIN_NCHANNELS in
+ * NVIDIA's NCCL environment-variable docs bound the CTAs it uses), so a GEMM overlapping it
+ * has channels/SMs fewer SMs and takes 1/(1-f) as long while they overlap. Size: 24 channels
+ * of 132 SMs on an H100 (the profile's, measured with Nsight Systems) is f = 0.18, a
+ * slowdown of 22%; Lee et al. 2025 (arXiv 2507.03114, abstract) measure an average compute
+ * slowdown of 18.9% (at most 40%) when compute overlaps communication on A100/H100. The
+ * overlapped time per micro-batch is min(collectives, window) in the forward and backward
+ * windows, plus the part of collectives hidden under GEMMs (TP overlap); PCIe traffic runs on
+ * copy engines and takes no SMs. The HBM bandwidth NCCL draws
+ * is not modelled: GEMMs are bound by the SMs. Pure; 0 when the profile gives no channels or
+ * SM count. */
+static double steptime_contention(const sim_input *in, const comm_plan *plan, const double per[OVERLAP_COUNT],
+    const double once[OVERLAP_COUNT], double m)
+{
+    const hardware *hw = in->hw;
+    if (hw->nccl_channels <= 0 || hw->sm_count <= 0) return 0;
+    double f = fmin(0.9, (double)hw->nccl_channels / (double)hw->sm_count);
+    double win[2] = {in->mb.fwd, in->mb.bwd};
+    int kind[2] = {OVERLAP_FORWARD, OVERLAP_BACKWARD};
+    double busy = 0;
+    for (int i = 0; i < 2; i++) {
+        double c = per[kind[i]], last = per[kind[i]] + once[kind[i]];
+        if (last <= 0) continue;
+        busy += (m - 1) * fmin(c, win[i]) + fmin(last, win[i]);
+    }
+    /* The part of a collective hidden under the GEMMs it splits (TP overlap) runs beside them
+     * too, on SMs of its own. */
+    double hidden = 0;
+    for (int i = 0; i < plan->n; i++) {
+        const comm_op *op = &plan->op[i];
+        if (op->group != GROUP_HOST) hidden += op->seconds * op->calls * op->hidden;
+    }
+    busy += fmin(hidden, m * (in->mb.fwd + in->mb.bwd));
+    return busy * f / (1 - f);
+}
+
 void steptime_compute(
     const sim_input *in, const comm_plan *plan, double opt_div, double expert_div, step_time *st)
 {
@@ -97,6 +134,9 @@ void steptime_compute(
             st->exposed_cp = ring;
         }
     }
+
+    st->contention = steptime_contention(in, plan, per[0], once[0], m);
+    st->compute += st->contention;
 
     /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
     double shard = in->trainable / opt_div + in->local_expert / expert_div;

@@ -50,15 +50,22 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
     overlap_kind bwd = overlap ? OVERLAP_BACKWARD : OVERLAP_NONE;
     group_kind back = t->hpz_group > 1 ? GROUP_HPZ : GROUP_SHARD;
+    /* The framework version's fetch (framework.h): calls per module, host work per call and
+     * per rank, and whether the fetch waits (then no gather hides). */
+    double per_mod = fw->gathers_per_module > 0 ? fw->gathers_per_module : 1;
+    double ranks = (double)in->groups[GROUP_SHARD].n;
+    double g_host = fw->gather_overhead + fw->gather_per_rank * ranks;
+    double r_host = fw->reduce_overhead + fw->reduce_per_rank * ranks;
+    overlap_kind gfwd = fw->sync_fetch ? OVERLAP_NONE : fwd, gbwd = fw->sync_fetch ? OVERLAP_NONE : bwd;
     comm_add(p,
-        (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params, m * modules, true, fwd, wq * first,
-            "parameter all-gather (forward)", 0, 0, fw->gather_overhead, 0});
+        (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params / per_mod, per_mod * m * modules, true, gfwd,
+            wq * first, "parameter all-gather (forward)", 0, 0, g_host, 0});
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
     comm_add(p,
-        (comm_op){COLL_ALL_GATHER, back, params, again * m * modules, true, bwd, 0,
+        (comm_op){COLL_ALL_GATHER, back, params / per_mod, per_mod * again * m * modules, true, gbwd, 0,
             t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)"
                                           : "parameter all-gather (backward)",
-            0, 0, fw->gather_overhead, 0});
+            0, 0, g_host, 0});
     if (in->local_expert > 0 && memory_expert_shards(in) > 1 && !in->m->params_only) {
         /* Expert parallelism (torchtitan: fully_shard on each MoE block's experts over the
          * expert-data-parallel mesh): one gather of the block's experts forward and again
@@ -80,9 +87,13 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
         ? in->bt.grad * fmin(sharded / modules + in->local_small, in->trainable)
         : in->bt.grad * fmin(t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / bucket);
+    if (fw->reduces_per_module > 0) { /* one reduce-scatter per parameter (DeepSpeed v0.3) */
+        buckets = fw->reduces_per_module * modules;
+        bucket = grads / buckets;
+    }
     comm_add(p,
         (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
-            "gradient reduce-scatter", 0, 0, 0, 0});
+            "gradient reduce-scatter", 0, 0, r_host, 0});
 }
 
 /* DeepSpeed turns overlap_comm on by default for stage 3 (deepspeed/runtime/zero/config.py);

@@ -78,6 +78,16 @@ static void explain_formulas(FILE *o, const scenario *s)
         links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9, links[LEVEL_INTER].alpha * 1e6,
         links[LEVEL_INTER].bandwidth / 1e9, compute_peak(s->hw, s->t) / 1e12, s->hw->matmul_max_fraction,
         s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
+    int v = links[LEVEL_INTRA].nccl_version, tv = nccl_table_version(v);
+    if (v > 0) /* the profile's NCCL release replaces the rings above (core/nccl.c) */
+        fprintf(o,
+            "  NCCL %d.%d.%d (profile; constants of tuning.cc %d.%d.%d): all-reduce, reduce-scatter and\n"
+            "  all-gather cost as NCCL's model, one ring/tree/PAT through all ranks x LL/LL128/Simple,\n"
+            "  baseLat + intra steps + network steps + S/busbw, the fastest taken.\n",
+            v / 10000, v / 100 % 100, v % 100, tv / 10000, tv / 100 % 100, tv % 100);
+    if (s->hw->nccl_channels > 0 && s->hw->sm_count > 0)
+        fprintf(o, "  Compute beside collectives runs x 1/(1 - %lld channels / %lld SMs) while both run.\n",
+            (long long)s->hw->nccl_channels, (long long)s->hw->sm_count);
 }
 
 /* The sections only some runs need: hybrid sharding, NVMe, a framework, CP, FP8, fine-tuning. */

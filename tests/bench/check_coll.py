@@ -25,7 +25,8 @@ TYPESIZE = {"int8": 1, "uint8": 1, "int32": 4, "uint32": 4, "int64": 8, "uint64"
 
 def factor(bench, n):
     """busbw / algbw from nccl-tests doc/PERFORMANCE.md (NVIDIA/nccl-tests)."""
-    return {"allreduce": 2.0 * (n - 1) / n, "allgather": (n - 1) / n, "reducescatter": (n - 1) / n,
+    return {"allreduce": 2.0 * (n - 1) / n, "allgather": (n - 1) / n, "allgather-list": (n - 1) / n,
+            "reducescatter": (n - 1) / n,
             "broadcast": 1.0, "alltoall": (n - 1) / n, "reduce": 1.0, "gather": (n - 1) / n,
             "scatter": (n - 1) / n, "sendrecv": 1.0}[bench]
 
@@ -72,7 +73,8 @@ def main(argv):
             continue
         size, count, typ = int(r[0]), int(r[1]), r[2]
         ts = TYPESIZE[typ]
-        mult = nranks if bench in ("allgather", "reducescatter", "alltoall", "gather", "scatter") else 1
+        mult = nranks if bench in ("allgather", "allgather-list", "reducescatter", "alltoall", "gather",
+                                   "scatter") else 1
         if size != count * ts * mult:
             errs.append("size %d != count %d x %d x %d" % (size, count, ts, mult))
         for p in range(2):

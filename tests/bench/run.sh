@@ -130,6 +130,9 @@ coll reducescatter -b 1K -e 64K -f 8 -d uint64 -o max
 coll broadcast -b 1K -e 64K -f 8 -r 1 -d uint8
 coll alltoall -b 1K -e 64K -f 8 -d bf16
 coll allgather -b 1K -e 64K -f 8 -d double -a 3
+# torch.distributed.all_gather's list form: the same result, one copy per rank after the gather
+coll allgather-list -b 8 -e 1M -f 4
+coll allgather-list -b 1K -e 64K -f 8 -d bf16
 # new collectives (busbw factors: nccl-tests doc/PERFORMANCE.md), non-zero roots, new types and ops
 coll reduce -b 8 -e 64K -f 8 -r 1 -o premulsum -d bf16
 coll gather -b 8 -e 64K -f 8 -r 1 -d f8e4m3

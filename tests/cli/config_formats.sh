@@ -130,7 +130,8 @@ b = json.load(open('$(snap "$W/off.json")'))['results'][0]
 moved = a['memory_bytes']['activations'] - b['memory_bytes']['activations']
 inp = 2 * 8192 * 4096  # one block input: bf16 x s x h
 assert abs(moved - 30 * inp) < 1 and b['host_memory_bytes']['per_gpu'] - a['host_memory_bytes']['per_gpu'] == moved, (moved, inp)"
-K="--model llama-3-8b --seq-len 8192 --strategy zero3 --gpus 8 --format json"
+# One GPU: no collective overlaps compute, so compute is the FLOPs alone (no SM contention).
+K="--model llama-3-8b --seq-len 8192 --strategy zero3 --gpus 1 --format json"
 "$Z" estimate $K --checkpointing none >"$W/k0.json" 2>/dev/null
 "$Z" estimate $K --checkpointing full >"$W/k1.json" 2>/dev/null
 "$Z" estimate $K --checkpointing full --recompute-method block --recompute-layers 8 >"$W/k2.json" 2>/dev/null

@@ -12,7 +12,7 @@
 #   V=1             show full commands;  SANITIZER=address,undefined  sanitized build
 
 CC       ?= cc
-PKGS     := libcjson gsl libcurl yaml-0.1
+PKGS     := libcjson gsl libcurl yaml-0.1 libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # Link-time optimisation inlines across the src/ files (the evaluation path crosses sim,
@@ -45,6 +45,11 @@ LAYERS   := core io analysis report cmd api
 LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c src/api/%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := src/cmd/main.c $(wildcard src/cmd/cmd_*.c)
 API_SRC  := $(wildcard src/api/*.c)
+# serve (after api): `zerosim serve`, the web page and JSON endpoints over the request API, in
+# the program only; the page's files (src/serve/web/) embedded by src/serve/embed.sh.
+SERVE_SRC := $(wildcard src/serve/*.c)
+SERVE_WEB := $(sort $(wildcard src/serve/web/*.html src/serve/web/*.js src/serve/web/*.css src/serve/web/*.svg))
+SERVE_OBJ := $(SERVE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/serve_web.o
 TEST_SRC := $(wildcard tests/test_*.c) tests/fixture_hw.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -55,7 +60,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SO_SRC   := $(LIB_SRC) $(filter-out src/cmd/main.c,$(CMD_SRC)) $(API_SRC)
 SO_OBJ   := $(SO_SRC:%.c=$(BUILD)/pic/%.o)
 SHLIB    := $(BUILD)/libzerosim.so
-DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(SERVE_OBJ:.o=.d) $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
             $(BUILD)/tests/perf/bench_sim.d
 
 ZEROSIM  := zerosim
@@ -64,7 +69,7 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: all deps demo test test-unit test-cli test-python test-sanitize bench valgrind clean
+.PHONY: serve all deps demo test test-unit test-cli test-python test-sanitize bench valgrind clean
 all: $(ZEROSIM) $(if $(SANITIZER),,$(SHLIB))
 
 $(BUILD)/%.o: %.c
@@ -84,7 +89,15 @@ $(SHLIB): $(SO_OBJ)
 $(BUILD)/libzerosim.a: $(LIB_OBJ)
 	$(Q)$(AR) rcs $@ $^
 
-$(ZEROSIM): $(CMD_OBJ) $(BUILD)/libzerosim.a
+$(BUILD)/gen/serve_web.c: src/serve/embed.sh $(SERVE_WEB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  EMBED   $@")
+	$(Q)sh src/serve/embed.sh $@ $(SERVE_WEB)
+
+$(BUILD)/gen/serve_web.o: $(BUILD)/gen/serve_web.c
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(ZEROSIM): $(CMD_OBJ) $(SERVE_OBJ) $(API_OBJ) $(BUILD)/libzerosim.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -94,7 +107,8 @@ $(UNIT): $(TEST_OBJ) $(filter-out $(BUILD)/src/cmd/main.o,$(CMD_OBJ)) $(API_OBJ)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Debian packages the project needs; installs only what is missing (as root or via sudo).
-DEB_PKGS := build-essential pkg-config libcjson-dev libyaml-dev libgsl-dev libcurl4-openssl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev
+DEB_PKGS := build-essential pkg-config libcjson-dev libyaml-dev libgsl-dev libcurl4-openssl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev \
+            libmicrohttpd-dev curl chromium chromium-driver python3-selenium
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -164,6 +178,11 @@ valgrind: $(UNIT) $(ZEROSIM)
 	$(VALGRIND) ./$(ZEROSIM) calibrate --hardware h100-80gb --nccl-tests tests/data/nccl/all_reduce_2.19_h100x8.log >/dev/null
 	$(VALGRIND) ./$(ZEROSIM) sweep --model llama-2-7b --gpus 8:64:x2 >/dev/null
 	@echo "valgrind: clean"
+
+# The web page (http://127.0.0.1:8080/; SERVE_ARGS="--port 9000" to change it). Ctrl-C stops.
+SERVE_ARGS ?=
+serve: $(ZEROSIM)
+	./$(ZEROSIM) serve $(SERVE_ARGS)
 
 clean:
 	rm -rf build zerosim zerobench zerobench-cuda

@@ -37,7 +37,7 @@ static bool loopback_address(const char *a)
 }
 
 /* The catalog folder the server reads for kind: dir as given (a folder, made absolute), else the
- * one the command line would use; linked as data/<kind> under tmp, which $ZEROSIM_DATA names. */
+ * one the command line would use; linked as work/<kind> under tmp, which $ZEROSIM_DATA names. */
 static int link_catalog(const char *kind, const char *dir, const char *tmp, char *msg, size_t mlen)
 {
     char from[PATH_MAX], to[PATH_MAX + 32], cwd[PATH_MAX];
@@ -61,7 +61,7 @@ static int link_catalog(const char *kind, const char *dir, const char *tmp, char
         snprintf(msg, mlen, "--%s: the folder's path is too long", kind);
         return ZS_ERR_INPUT;
     }
-    snprintf(to, sizeof to, "%s/data/%s", tmp, kind);
+    snprintf(to, sizeof to, "%s/work/%s", tmp, kind);
     if (symlink(from, to) != 0) {
         snprintf(msg, mlen, "cannot link the %s catalog into %s: %s", kind, tmp, strerror(errno));
         return ZS_ERR_IO;
@@ -69,8 +69,9 @@ static int link_catalog(const char *kind, const char *dir, const char *tmp, char
     return ZS_OK;
 }
 
-/* The server's own folder: data/ (the catalogs' links), uploads/ (each request's uploads), and
- * an empty work/ made the working directory, so no relative name reaches a file. */
+/* The server's own folder: uploads/ (each request's uploads) and work/, the working directory
+ * and $ZEROSIM_DATA, holding only the links to the catalogs: no relative name reaches another
+ * file, and a report names its catalog files as models/NAME.json, as from the source tree. */
 static int make_tmp(char *tmp, size_t len, const char *models, const char *hardware, char *msg, size_t mlen)
 {
     const char *t = getenv("TMPDIR");
@@ -81,8 +82,8 @@ static int make_tmp(char *tmp, size_t len, const char *models, const char *hardw
         return ZS_ERR_IO;
     }
     char p[PATH_MAX];
-    const char *subs[] = {"data", "uploads", "work"};
-    for (int i = 0; i < 3; i++) {
+    const char *subs[] = {"uploads", "work"};
+    for (int i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/%s", tmp, subs[i]);
         if (mkdir(p, 0700) != 0) {
             snprintf(msg, mlen, "cannot make %s: %s", p, strerror(errno));
@@ -92,7 +93,7 @@ static int make_tmp(char *tmp, size_t len, const char *models, const char *hardw
     int rc = link_catalog("models", models, tmp, msg, mlen);
     if (!rc) rc = link_catalog("hardware", hardware, tmp, msg, mlen);
     if (rc) return rc;
-    snprintf(p, sizeof p, "%s/data", tmp);
+    snprintf(p, sizeof p, "%s/work", tmp);
     setenv("ZEROSIM_DATA", p, 1);
     setenv("HF_HUB_OFFLINE", "1", 1); /* a model name never downloads (vet refuses Hub ids too) */
     setenv("ZEROSIM_THREADS", "1", 0); /* one thread a request: the connections are the parallelism */
@@ -117,8 +118,8 @@ static void remove_tmp(const char *tmp)
 {
     if (!tmp[0]) return;
     char p[PATH_MAX];
-    const char *items[] = {"data/models", "data/hardware", "data", "uploads", "work"};
-    for (int i = 0; i < 5; i++) {
+    const char *items[] = {"work/models", "work/hardware", "work", "uploads"};
+    for (int i = 0; i < 4; i++) {
         snprintf(p, sizeof p, "%s/%s", tmp, items[i]);
         if (remove(p) != 0 && errno != ENOENT) fprintf(stderr, "zerosim serve: cannot remove %s\n", p);
     }

@@ -5,8 +5,8 @@
 #include <stddef.h>
 
 typedef struct serve_asset {
-    const char *path;         /* "/app.js": the URL path it is served at */
-    const char *type;         /* its Content-Type */
+    const char *path;          /* "/app.js": the URL path it is served at */
+    const char *type;          /* its Content-Type */
     const unsigned char *data; /* its bytes (not NUL-terminated) */
     size_t len;
 } serve_asset;

@@ -20,7 +20,8 @@
 struct serve_server {
     struct MHD_Daemon *d;
     bool loopback;
-    char tmpdir[512];
+    char tmpdir[512];  /* uploads go in folders of their own here */
+    char workdir[512]; /* the working directory and catalogs: its path is left out of answers */
 };
 
 /* A request being read: its route and its body so far. */
@@ -36,8 +37,9 @@ static const char HTML[] = "text/html; charset=utf-8";
 /* The headers every answer carries: scripts, styles, images and requests from this server
  * only, no inline script or style, no framing, no type sniffing, no caching. */
 static const char *const headers[][2] = {
-    {"Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                                "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"},
+    {"Content-Security-Policy",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"},
     {"X-Content-Type-Options", "nosniff"},
     {"X-Frame-Options", "DENY"},
     {"Referrer-Policy", "no-referrer"},
@@ -49,7 +51,8 @@ static const char *const headers[][2] = {
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type, const char *data,
     size_t len, const char *extra_name, const char *extra)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_MUST_COPY);
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_MUST_COPY);
     if (!r) return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
@@ -80,8 +83,9 @@ static enum MHD_Result reply_error(
 /* The HTTP status for zs_call's exit status: answered (0, or 1 nothing fits), refused, failed. */
 static unsigned status_of(int rc)
 {
-    return rc <= ZS_ERR_NOFIT ? MHD_HTTP_OK : rc == ZS_ERR_USAGE || rc == ZS_ERR_INPUT ? MHD_HTTP_BAD_REQUEST
-                                                                                          : MHD_HTTP_INTERNAL_SERVER_ERROR;
+    return rc <= ZS_ERR_NOFIT                      ? MHD_HTTP_OK
+        : rc == ZS_ERR_USAGE || rc == ZS_ERR_INPUT ? MHD_HTTP_BAD_REQUEST
+                                                   : MHD_HTTP_INTERNAL_SERVER_ERROR;
 }
 
 /* A form's "request" field, percent-decoded in place (NUL-terminated); NULL when absent. */
@@ -122,7 +126,8 @@ static enum MHD_Result answer_call(serve_server *s, struct MHD_Connection *c, re
     size_t len = r->len;
     if (form) {
         body = form_field(r->body ? r->body : (char *)(uintptr_t) "", "request");
-        if (!body) return reply_error(c, MHD_HTTP_BAD_REQUEST, ZS_ERR_USAGE, "the form has no request field", NULL);
+        if (!body)
+            return reply_error(c, MHD_HTTP_BAD_REQUEST, ZS_ERR_USAGE, "the form has no request field", NULL);
         len = strlen(body);
     }
     char msg[1024] = "", command[32], *json = NULL, *answer = NULL;
@@ -135,13 +140,15 @@ static enum MHD_Result answer_call(serve_server *s, struct MHD_Connection *c, re
         ok = reply_error(c, status_of(rc), rc, msg, NULL);
     } else {
         rc = zs_call(json, &answer);
-        serve_vet_unpath(&up, answer);
+        serve_vet_unpath(up.dir, answer);
+        serve_vet_unpath(s->workdir, answer);
         bool page = strcmp(command, "report") == 0 && answer && answer[0] != '{';
         if (!answer)
             ok = reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, ZS_ERR_NOMEM, "out of memory", NULL);
         else
             ok = reply(c, status_of(rc), page ? HTML : JSON, answer, strlen(answer),
-                page && download ? "Content-Disposition" : NULL, "attachment; filename=\"zerosim-report.html\"");
+                page && download ? "Content-Disposition" : NULL,
+                "attachment; filename=\"zerosim-report.html\"");
     }
     serve_vet_done(&up);
     cJSON_free(json);
@@ -168,18 +175,21 @@ static bool host_ok(const serve_server *s, struct MHD_Connection *c)
     if (!s->loopback || !h) return true;
     size_t n = h[0] == '[' ? strcspn(h, "]") + 1 : strcspn(h, ":");
     if (h[n] != '\0' && h[n] != ':') return false;
-    return (n == 9 && strncasecmp(h, "127.0.0.1", n) == 0) || (n == 9 && strncasecmp(h, "localhost", n) == 0) ||
-           (n == 5 && strncmp(h, "[::1]", n) == 0);
+    return (n == 9 && strncasecmp(h, "127.0.0.1", n) == 0) ||
+        (n == 9 && strncasecmp(h, "localhost", n) == 0) || (n == 5 && strncmp(h, "[::1]", n) == 0);
 }
 
 /* Which answer: the method and path once the request is whole. */
-static enum MHD_Result route(serve_server *s, struct MHD_Connection *c, const char *url, const char *method, req *r)
+static enum MHD_Result route(
+    serve_server *s, struct MHD_Connection *c, const char *url, const char *method, req *r)
 {
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, post = strcmp(method, "POST") == 0;
     if (!host_ok(s, c))
-        return reply_error(c, MHD_HTTP_MISDIRECTED_REQUEST, ZS_ERR_USAGE, "Host: expected a loopback address", NULL);
+        return reply_error(
+            c, MHD_HTTP_MISDIRECTED_REQUEST, ZS_ERR_USAGE, "Host: expected a loopback address", NULL);
     if (r->too_big)
-        return reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE, ZS_ERR_USAGE, "the request is larger than 1 MiB", NULL);
+        return reply_error(
+            c, MHD_HTTP_CONTENT_TOO_LARGE, ZS_ERR_USAGE, "the request is larger than 1 MiB", NULL);
     bool call = strcmp(url, "/api/v1/call") == 0, report = strcmp(url, "/api/v1/report") == 0;
     if (call || report) {
         if (!post) return reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, ZS_ERR_USAGE, "expected POST", "POST");
@@ -249,31 +259,44 @@ static void completed(void *cls, struct MHD_Connection *c, void **state, enum MH
     *state = NULL;
 }
 
-serve_server *serve_start(const char *bind, int port, bool loopback, const char *tmpdir, int *port_out,
-    char *msg, size_t mlen)
+bool serve_address_ok(const char *bind)
+{
+    unsigned char a[sizeof(struct in6_addr)];
+    return inet_pton(strchr(bind, ':') ? AF_INET6 : AF_INET, bind, a) == 1;
+}
+
+serve_server *serve_start(
+    const char *bind, int port, bool loopback, const char *tmpdir, int *port_out, char *msg, size_t mlen)
 {
     struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
     bool v6 = strchr(bind, ':') != NULL;
-    if (v6 ? inet_pton(AF_INET6, bind, &a6.sin6_addr) != 1 : inet_pton(AF_INET, bind, &a4.sin_addr) != 1) {
+    if (!serve_address_ok(bind)) {
         snprintf(msg, mlen, "--bind %.64s: expected an IPv4 or IPv6 address such as 127.0.0.1", bind);
         return NULL;
     }
+    if (v6)
+        inet_pton(AF_INET6, bind, &a6.sin6_addr);
+    else
+        inet_pton(AF_INET, bind, &a4.sin_addr);
     serve_server *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(msg, mlen, "out of memory");
         return NULL;
     }
     s->loopback = loopback;
-    snprintf(s->tmpdir, sizeof s->tmpdir, "%s", tmpdir);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | (v6 ? MHD_USE_IPv6 : 0);
+    snprintf(s->tmpdir, sizeof s->tmpdir, "%s/uploads", tmpdir);
+    snprintf(s->workdir, sizeof s->workdir, "%s/work", tmpdir);
+    unsigned flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | (v6 ? MHD_USE_IPv6 : 0);
     s->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR,
         v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SERVE_PER_CLIENT, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)SERVE_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_TIMEOUT_S,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, MHD_OPTION_END);
     if (!s->d) {
-        snprintf(msg, mlen, "cannot listen on %s port %d (taken, or not an address of this machine)", bind, port);
+        snprintf(
+            msg, mlen, "cannot listen on %s port %d (taken, or not an address of this machine)", bind, port);
         free(s);
         return NULL;
     }

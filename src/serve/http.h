@@ -20,8 +20,11 @@ typedef struct serve_server serve_server;
  * /api/v1/models and /api/v1/hardware. loopback: the Host header must name a loopback
  * address (no DNS rebinding). Returns the server, or NULL with one line in msg (the address
  * does not parse, the port is taken, out of memory). */
-serve_server *serve_start(const char *bind, int port, bool loopback, const char *tmpdir, int *port_out,
-    char *msg, size_t mlen);
+serve_server *serve_start(
+    const char *bind, int port, bool loopback, const char *tmpdir, int *port_out, char *msg, size_t mlen);
+
+/* Whether bind reads as an IPv4 or IPv6 address. Never fails. */
+bool serve_address_ok(const char *bind);
 
 /* Stop listening, finish the requests under way and free the server. NULL is ignored. */
 void serve_stop(serve_server *s);

@@ -77,7 +77,8 @@ static int make_tmp(char *tmp, size_t len, const char *models, const char *hardw
     const char *t = getenv("TMPDIR");
     snprintf(tmp, len, "%s/zerosim-serve-XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(tmp)) {
-        snprintf(msg, mlen, "cannot make a temporary folder in %s: %s", t && *t ? t : "/tmp", strerror(errno));
+        snprintf(
+            msg, mlen, "cannot make a temporary folder in %s: %s", t && *t ? t : "/tmp", strerror(errno));
         tmp[0] = '\0';
         return ZS_ERR_IO;
     }
@@ -95,7 +96,7 @@ static int make_tmp(char *tmp, size_t len, const char *models, const char *hardw
     if (rc) return rc;
     snprintf(p, sizeof p, "%s/work", tmp);
     setenv("ZEROSIM_DATA", p, 1);
-    setenv("HF_HUB_OFFLINE", "1", 1); /* a model name never downloads (vet refuses Hub ids too) */
+    setenv("HF_HUB_OFFLINE", "1", 1);  /* a model name never downloads (vet refuses Hub ids too) */
     setenv("ZEROSIM_THREADS", "1", 0); /* one thread a request: the connections are the parallelism */
     snprintf(p, sizeof p, "%s/work", tmp);
     if (chdir(p) != 0) {
@@ -148,17 +149,16 @@ static int run(const char *bind, int port, const char *tmp)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
-    char msg[512], up[PATH_MAX];
-    snprintf(up, sizeof up, "%s/uploads", tmp);
+    char msg[512];
     int got = port;
-    serve_server *s = serve_start(bind, port, loopback_address(bind), up, &got, msg, sizeof msg);
+    serve_server *s = serve_start(bind, port, loopback_address(bind), tmp, &got, msg, sizeof msg);
     if (!s) return fail(ZS_ERR_IO, msg);
     bool v6 = strchr(bind, ':') != NULL;
-    fprintf(stderr, "zerosim serve: http://%s%s%s:%d/ (Ctrl-C stops)\n", v6 ? "[" : "", bind, v6 ? "]" : "", got);
+    fprintf(
+        stderr, "zerosim serve: http://%s%s%s:%d/ (Ctrl-C stops)\n", v6 ? "[" : "", bind, v6 ? "]" : "", got);
     fflush(stderr);
     int sig = 0;
-    while (sigwait(&stop, &sig) != 0) {
-    }
+    while (sigwait(&stop, &sig) != 0) {}
     serve_stop(s);
     fprintf(stderr, "zerosim serve: stopped (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
     return ZS_OK;
@@ -169,7 +169,8 @@ int cmd_serve(int argc, char **argv)
     int64_t port = 8080;
     const char *bind = "127.0.0.1", *models = NULL, *hardware = NULL;
     const cli_opt opts[] = {
-        {"port", "N", "TCP port (default 8080; 0: any free one, printed)", .whole = &port, .min = 0, .max = 65535},
+        {"port", "N", "TCP port (default 8080; 0: any free one, printed)", .whole = &port, .min = 0,
+            .max = 65535},
         {"bind", "ADDR", "listen address (default 127.0.0.1; any other is reachable from other machines)",
             .text = &bind},
         {"models", "DIR", "model catalog folder (default: the command line's)", .text = &models},
@@ -183,12 +184,20 @@ int cmd_serve(int argc, char **argv)
         return ZS_OK;
     }
     if (rc) return fail(err.code, err.msg);
+    if (!serve_address_ok(bind)) {
+        snprintf(err.msg, sizeof err.msg, "--bind %.64s: expected an IPv4 or IPv6 address such as 127.0.0.1",
+            bind);
+        return fail(ZS_ERR_USAGE, err.msg);
+    }
     if (!loopback_address(bind))
-        fprintf(stderr, "zerosim serve: warning: --bind %s: other machines can reach this server; it has no "
-                        "authentication and no TLS\n", bind);
+        fprintf(stderr,
+            "zerosim serve: warning: --bind %s: other machines can reach this server; it has no "
+            "authentication and no TLS\n",
+            bind);
     char tmp[PATH_MAX - 64], msg[PATH_MAX + 256];
     rc = make_tmp(tmp, sizeof tmp, models, hardware, msg, sizeof msg);
-    if (!rc) rc = run(bind, (int)port, tmp);
+    if (!rc)
+        rc = run(bind, (int)port, tmp);
     else
         fail(rc, msg);
     remove_tmp(tmp);

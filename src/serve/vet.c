@@ -13,7 +13,8 @@
 /* Settings that name a file or folder on the machine that runs the command (setup.c's
  * --weights, --config, --deepspeed; report's --output; validate's and plot's runs files and
  * positional arguments). Uploads take the place of config and deepspeed. */
-static const char *const file_keys[] = {"args", "weights", "config", "deepspeed", "output", "o", "runs", NULL};
+static const char *const file_keys[] = {
+    "args", "weights", "config", "deepspeed", "output", "o", "runs", NULL};
 
 /* Each upload: its key in "files", the setting it becomes and the file name it is written as. */
 static const struct {
@@ -65,9 +66,12 @@ static int vet_names(const char *key, const cJSON *v, char *msg, size_t mlen)
 /* A number setting bounded at most: a larger or non-numeric value is refused. */
 static int vet_bound(const char *key, const cJSON *v, double most, char *msg, size_t mlen)
 {
-    double x = cJSON_IsNumber(v) ? v->valuedouble : cJSON_IsString(v) ? strtod(v->valuestring, NULL) : most + 1;
+    double x = cJSON_IsNumber(v) ? v->valuedouble
+        : cJSON_IsString(v)      ? strtod(v->valuestring, NULL)
+                                 : most + 1;
     if (x <= most) return ZS_OK;
-    snprintf(msg, mlen, "--%s: a served request searches at most %.0f (run the command line for more)", key, most);
+    snprintf(
+        msg, mlen, "--%s: a served request searches at most %.0f (run the command line for more)", key, most);
     return ZS_ERR_USAGE;
 }
 
@@ -84,8 +88,9 @@ static int vet_settings(cJSON *req, const char *command, char *msg, size_t mlen)
         for (int k = 0; file_keys[k]; k++)
             if (strcmp(key, file_keys[k]) == 0) {
                 snprintf(msg, mlen, "\"%s\": a served request names no file on the server%s", it->string,
-                    strcmp(key, "config") == 0 || strcmp(key, "deepspeed") == 0 ? "; send its contents in \"files\""
-                                                                                 : "");
+                    strcmp(key, "config") == 0 || strcmp(key, "deepspeed") == 0
+                        ? "; send its contents in \"files\""
+                        : "");
                 return ZS_ERR_USAGE;
             }
         int rc = ZS_OK;
@@ -101,28 +106,37 @@ static int vet_settings(cJSON *req, const char *command, char *msg, size_t mlen)
     return ZS_OK;
 }
 
-/* An uploaded launch YAML may name a ds_config to follow (Axolotl's deepspeed:, accelerate's
- * deepspeed_config.deepspeed_config_file): only the one uploaded beside it may be named. */
-static int vet_yaml_paths(const char *text, bool have_ds, char *msg, size_t mlen)
+/* An uploaded launch YAML may name files: a ds_config to follow (Axolotl's deepspeed:,
+ * accelerate's deepspeed_config.deepspeed_config_file), of which only the one uploaded beside it
+ * (ds_config.json) may be named, and the model (base_model, model_name_or_path), which must be
+ * a catalog name unless the request names the model itself (its flag wins). */
+static int vet_yaml_paths(const char *text, bool have_ds, bool have_model, char *msg, size_t mlen)
 {
     cJSON *root = NULL;
     zs_error err = {0};
-    if (yaml_parse_object(text, strlen(text), "config.yaml", &root, &err)) return ZS_OK; /* the CLI says why */
+    if (yaml_parse_object(text, strlen(text), "config.yaml", &root, &err))
+        return ZS_OK; /* the CLI says why */
     const cJSON *dc = cJSON_GetObjectItemCaseSensitive(root, "deepspeed_config");
-    const cJSON *names[] = {cJSON_GetObjectItemCaseSensitive(root, "deepspeed"),
-        cJSON_IsObject(dc) ? cJSON_GetObjectItemCaseSensitive(dc, "deepspeed_config_file") : NULL};
+    const char *keys[] = {
+        "deepspeed", "deepspeed_config.deepspeed_config_file", "base_model", "model_name_or_path"};
+    const cJSON *v[] = {cJSON_GetObjectItemCaseSensitive(root, "deepspeed"),
+        cJSON_IsObject(dc) ? cJSON_GetObjectItemCaseSensitive(dc, "deepspeed_config_file") : NULL,
+        cJSON_GetObjectItemCaseSensitive(root, "base_model"),
+        cJSON_GetObjectItemCaseSensitive(root, "model_name_or_path")};
     int rc = ZS_OK;
-    for (int i = 0; i < 2 && !rc; i++) {
-        const cJSON *v = names[i];
-        if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && !v->valuestring[0])) continue;
-        if (cJSON_IsString(v) && have_ds &&
-            (strcmp(v->valuestring, "ds_config.json") == 0 || strcmp(v->valuestring, "./ds_config.json") == 0))
-            continue;
-        if (!cJSON_IsString(v)) continue; /* not a path: the reader says what it expected */
+    for (int i = 0; i < 4 && !rc; i++) {
+        if (!cJSON_IsString(v[i]) || !v[i]->valuestring[0])
+            continue; /* else the reader says what it expected */
+        const char *p = v[i]->valuestring;
+        bool ok = i < 2 ? have_ds && (strcmp(p, "ds_config.json") == 0 || strcmp(p, "./ds_config.json") == 0)
+                        : have_model || catalog_name(p);
+        if (ok) continue;
         snprintf(msg, mlen,
-            "config.yaml: %s: a served request opens no file the config names; upload the ds_config "
-            "beside it and name it ds_config.json",
-            i ? "deepspeed_config.deepspeed_config_file" : "deepspeed");
+            i < 2 ? "config.yaml: %s: a served request opens no file the config names; upload the ds_config "
+                    "beside it and name it ds_config.json"
+                  : "config.yaml: %s: a served request reads no model the config names by path or Hub id; "
+                    "choose a catalog model or upload its config.json",
+            keys[i]);
         rc = ZS_ERR_USAGE;
     }
     cJSON_Delete(root);
@@ -149,8 +163,8 @@ static int vet_files(cJSON *req, const char *base, serve_upload *up, char *msg, 
         int k = 0;
         while (k < N_UPLOADS && strcmp(f->string, uploads[k].key) != 0) k++;
         if (k == N_UPLOADS || !cJSON_IsString(f)) {
-            snprintf(msg, mlen, "\"files\": \"%.64s\": expected model, deepspeed or config, each a file's text",
-                f->string);
+            snprintf(msg, mlen,
+                "\"files\": \"%.64s\": expected model, deepspeed or config, each a file's text", f->string);
             return ZS_ERR_USAGE;
         }
         text[k] = f->valuestring;
@@ -159,8 +173,11 @@ static int vet_files(cJSON *req, const char *base, serve_upload *up, char *msg, 
         snprintf(msg, mlen, "\"files\": expected an object of uploaded contents");
         return ZS_ERR_USAGE;
     }
-    if (text[2] && vet_yaml_paths(text[2], text[1] != NULL, msg, mlen)) return ZS_ERR_USAGE;
-    if (snprintf(up->dir, sizeof up->dir, "%s/upload-XXXXXX", base) >= (int)sizeof up->dir || !mkdtemp(up->dir)) {
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(req, "model");
+    bool have_model = text[0] || (model && !cJSON_IsNull(model) && !cJSON_IsFalse(model));
+    if (text[2] && vet_yaml_paths(text[2], text[1] != NULL, have_model, msg, mlen)) return ZS_ERR_USAGE;
+    if (snprintf(up->dir, sizeof up->dir, "%s/upload-XXXXXX", base) >= (int)sizeof up->dir ||
+        !mkdtemp(up->dir)) {
         up->dir[0] = '\0';
         snprintf(msg, mlen, "cannot make a temporary directory for the upload");
         return ZS_ERR_IO;
@@ -196,8 +213,9 @@ int serve_vet(const char *body, size_t len, const char *base, char **json, char 
     const cJSON *name = rc ? NULL : cJSON_GetObjectItemCaseSensitive(req, "command");
     if (cJSON_IsString(name)) snprintf(command, clen, "%s", name->valuestring);
     if (!rc && strcmp(command, "validate") == 0) {
-        snprintf(msg, mlen, "\"command\": validate reads runs files on the server; serve answers estimate, "
-                            "compare, plan, sweep, report and list");
+        snprintf(msg, mlen,
+            "\"command\": validate reads runs files on the server; serve answers estimate, "
+            "compare, plan, sweep, report and list");
         rc = ZS_ERR_USAGE;
     }
     if (!rc) rc = vet_settings(req, command, msg, mlen);
@@ -222,13 +240,13 @@ void serve_vet_done(serve_upload *up)
     up->dir[0] = '\0';
 }
 
-void serve_vet_unpath(const serve_upload *up, char *text)
+void serve_vet_unpath(const char *dir, char *text)
 {
-    if (!up->dir[0] || !text) return;
-    size_t n = strlen(up->dir);
+    if (!dir[0] || !text) return;
+    size_t n = strlen(dir);
     char *w = text;
     for (const char *r = text; *r;) {
-        if (strncmp(r, up->dir, n) == 0 && r[n] == '/')
+        if (strncmp(r, dir, n) == 0 && r[n] == '/')
             r += n + 1;
         else
             *w++ = *r++;

@@ -32,8 +32,9 @@ int serve_vet(const char *body, size_t len, const char *base, char **json, char 
 /* Remove the request's temporary files and directory (none: nothing). Never fails. */
 void serve_vet_done(serve_upload *up);
 
-/* Replace each occurrence of up's directory and "/" in text (an answer) with nothing, so a
- * message names an upload as "config.json", not by its temporary path. In place; never fails. */
-void serve_vet_unpath(const serve_upload *up, char *text);
+/* Remove each occurrence of dir and "/" from text (an answer), so a message names an upload as
+ * "config.json" and a catalog as "models", not by the server's temporary paths. In place (text
+ * may be NULL; dir "" does nothing); never fails. */
+void serve_vet_unpath(const char *dir, char *text);
 
 #endif

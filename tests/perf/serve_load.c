@@ -116,13 +116,15 @@ int main(int argc, char **argv)
     }
     static char req[(1 << 16) + 512];
     int rl = snprintf(req, sizeof req,
-        "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%.*s",
+        "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\nContent-Length: "
+        "%zu\r\n\r\n%.*s",
         argv[2], port, blen, (int)blen, body);
     worker w[MAX_CONN];
     pthread_t t[MAX_CONN];
     double t0 = now();
     for (int i = 0; i < nc; i++) {
-        w[i] = (worker){port, req, (size_t)rl, t0 + secs, malloc(sizeof(double) * (MAX_SAMPLES / MAX_CONN)), 0, 0};
+        w[i] = (worker){
+            port, req, (size_t)rl, t0 + secs, malloc(sizeof(double) * (MAX_SAMPLES / MAX_CONN)), 0, 0};
         pthread_create(&t[i], NULL, run, &w[i]);
     }
     long n = 0, errors = 0;

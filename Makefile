@@ -4,7 +4,8 @@
 #   make demo       install dependencies, build, run the default estimate
 #   make test       install dependencies, build, run every test normally and under ASan+UBSan
 #   make test-python  the Python package (src/python) over build/libzerosim.so
-#   make bench      the simulator's own speed benchmark
+#   make bench      the simulator's own speed benchmark, then zerosim serve under load
+#   make serve      the web page on http://127.0.0.1:8080 (zerosim serve; SERVE_ARGS="--port N")
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
 #   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
 #   make fuzz       libFuzzer on every parser (FUZZ_SECONDS=10); fuzz-regress replays known crashers
@@ -60,7 +61,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SO_SRC   := $(LIB_SRC) $(filter-out src/cmd/main.c,$(CMD_SRC)) $(API_SRC)
 SO_OBJ   := $(SO_SRC:%.c=$(BUILD)/pic/%.o)
 SHLIB    := $(BUILD)/libzerosim.so
-DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(SERVE_OBJ:.o=.d) $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(SERVE_OBJ:.o=.d) $(BUILD)/tests/perf/serve_load.d $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
             $(BUILD)/tests/perf/bench_sim.d
 
 ZEROSIM  := zerosim
@@ -69,7 +70,7 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: serve all deps demo test test-unit test-cli test-python test-sanitize bench valgrind clean
+.PHONY: serve test-browser all deps demo test test-unit test-cli test-python test-sanitize bench valgrind clean
 all: $(ZEROSIM) $(if $(SANITIZER),,$(SHLIB))
 
 $(BUILD)/%.o: %.c
@@ -145,12 +146,20 @@ CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/c
              tests/cli/calibrate.sh \
              tests/cli/estimate_published.sh tests/cli/estimate_parallel.sh tests/cli/estimate.sh \
              tests/cli/validate.sh tests/cli/output.sh tests/cli/facts.sh tests/cli/sweep.sh tests/cli/usage.sh tests/cli/hub.sh tests/cli/config.sh \
+             tests/cli/serve.sh \
              tests/test_plot.sh \
              tests/arch_selftest.sh
 
 test-cli: $(ZEROSIM)
 	sh tests/arch.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
+	$(if $(SANITIZER),,ZEROSIM=./$(ZEROSIM) $(BROWSER_PY) tests/browser/serve_test.py)
+
+# The browser tests: Debian's python3 (python3-selenium) driving Debian's chromium; each prints
+# "skipped: why" and passes where either is missing.
+BROWSER_PY ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+test-browser: $(ZEROSIM)
+	ZEROSIM=./$(ZEROSIM) $(BROWSER_PY) tests/browser/serve_test.py
 
 # The Python package (src/python/zerosim) over the shared library, against the CLI's JSON.
 test-python: $(SHLIB) $(ZEROSIM)
@@ -165,8 +174,14 @@ test-sanitize:
 $(BUILD)/bench-sim: $(BUILD)/tests/perf/bench_sim.o $(BUILD)/libzerosim.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bench: $(BUILD)/bench-sim
+$(BUILD)/serve-load: $(BUILD)/tests/perf/serve_load.o
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -pthread
+
+# The simulator's speed, then zerosim serve under load (tests/perf/serve_bench.sh: compare,
+# estimate and list on the loopback, server and client on 2 cores, median of 5 runs).
+bench: $(BUILD)/bench-sim $(ZEROSIM) $(BUILD)/serve-load
 	$(BUILD)/bench-sim
+	sh tests/perf/serve_bench.sh ./$(ZEROSIM) $(BUILD)/serve-load
 
 # Memcheck over the unit suites and a few commands; any error or leak fails.
 VALGRIND := valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect

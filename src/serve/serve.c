@@ -154,8 +154,10 @@ static int run(const char *bind, int port, const char *tmp)
     serve_server *s = serve_start(bind, port, loopback_address(bind), tmp, &got, msg, sizeof msg);
     if (!s) return fail(ZS_ERR_IO, msg);
     bool v6 = strchr(bind, ':') != NULL;
-    fprintf(
-        stderr, "zerosim serve: http://%s%s%s:%d/ (Ctrl-C stops)\n", v6 ? "[" : "", bind, v6 ? "]" : "", got);
+    char line[256]; /* one write: a reader waiting for the line sees it whole */
+    snprintf(line, sizeof line, "zerosim serve: http://%s%s%s:%d/ (Ctrl-C stops)\n", v6 ? "[" : "", bind,
+        v6 ? "]" : "", got);
+    fputs(line, stderr);
     fflush(stderr);
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) {}

@@ -18,7 +18,7 @@ start() {
     TMPDIR=$W/tmp "$Zabs" serve --port 0 "$@" 2>"$W/serve.err" &
     pid=$!
     i=0
-    while [ $i -lt 100 ] && ! grep -q 'http://' "$W/serve.err"; do sleep 0.05; i=$((i + 1)); done
+    while [ $i -lt 100 ] && ! grep -q 'Ctrl-C stops' "$W/serve.err" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
     port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$W/serve.err")
     base=http://127.0.0.1:$port
 }
@@ -169,10 +169,10 @@ open(w + '/u/config.json', 'w').write(cfg)
 open(w + '/u/ds_config.json', 'w').write(ds)
 open(w + '/u/config.yaml', 'w').write(yml)
 PY
-(cd "$W/u" && "$Zabs" compare --model config.json --deepspeed ds_config.json --gpus 8 --format json >"$W/cli.json" 2>/dev/null)
+(cd "$W/u" && ZEROSIM_DATA=$OLDPWD "$Zabs" compare --model config.json --deepspeed ds_config.json --gpus 8 --format json >"$W/cli.json" 2>/dev/null)
 post "@$W/up.json"
 [ "$code" = 200 ] && cmp -s "$out" "$W/cli.json" && ok || bad "uploaded config.json + ds_config -> $code, differs from the CLI on the same files"
-(cd "$W/u" && "$Zabs" compare --model llama-2-7b --config config.yaml --deepspeed ds_config.json --format json >"$W/cli.json" 2>/dev/null)
+(cd "$W/u" && ZEROSIM_DATA=$OLDPWD "$Zabs" compare --model llama-2-7b --config config.yaml --deepspeed ds_config.json --format json >"$W/cli.json" 2>/dev/null)
 post "@$W/up3.json"
 [ "$code" = 200 ] && cmp -s "$out" "$W/cli.json" && ok || bad "uploaded launch YAML naming the uploaded ds_config -> $code: $(diff "$out" "$W/cli.json" | head -5)"
 post "@$W/up2.json"
@@ -188,8 +188,8 @@ is "$(ls "$W"/tmp/zerosim-serve-*/uploads | wc -l)" 0 "uploads left behind"
 # --- the report download --------------------------------------------------------------------------
 get POST /api/v1/report -H 'Content-Type: application/json' \
     --data-binary '{"command":"report","model":"llama-2-7b","hardware":"a100-80gb","gpus":8,"tokens":"1e12"}'
-(cd "$(dirname "$Zabs")" && "$Zabs" report --model llama-2-7b --hardware a100-80gb --gpus 8 --tokens 1e12 -o -) \
-    >"$W/report.html" 2>/dev/null
+# From the source tree, the CLI names its catalog files models/NAME.json, as the server does.
+"$Z" report --model llama-2-7b --hardware a100-80gb --gpus 8 --tokens 1e12 -o - >"$W/report.html" 2>/dev/null
 [ "$code" = 200 ] && cmp -s "$out" "$W/report.html" && ok || bad "/api/v1/report -> $code, not the CLI's report"
 is "$(header Content-Type)" "text/html; charset=utf-8" "the report's type"
 is "$(header Content-Disposition)" 'attachment; filename="zerosim-report.html"' "the report's disposition"
@@ -197,6 +197,12 @@ get POST /api/v1/report --data-urlencode 'request={"command":"report","model":"l
 [ "$code" = 200 ] && cmp -s "$out" "$W/report.html" && ok || bad "/api/v1/report as a form -> $code"
 get POST /api/v1/report -H 'Content-Type: application/json' --data-binary '{"command":"compare","model":"llama-2-7b"}'
 is "$code" 400 "/api/v1/report with compare"
+
+# --- the fuzz pass: malformed HTTP and JSON, the per-client limit (tests/perf/serve_fuzz.py) ---------
+if python3 tests/perf/serve_fuzz.py "$port" 26 200 400 >"$W/fuzz.log" 2>&1; then ok; else
+    bad "fuzz pass: $(tail -5 "$W/fuzz.log")"
+fi
+tail -1 "$W/fuzz.log"
 
 # --- stopping ---------------------------------------------------------------------------------------
 kill -TERM "$pid"

@@ -4,6 +4,7 @@
  * Usage: serve-load PORT PATH BODYFILE CONNECTIONS SECONDS
  * Prints "requests N errors N rps X p50_ms X p90_ms X p99_ms X max_ms X"; exits 1 when a
  * request failed (a connection error or a status other than 200), 2 on bad arguments. */
+#define _GNU_SOURCE /* memmem */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>

@@ -15,13 +15,15 @@
 #include "core/error.h"
 #include "api/zerosim.h"
 #include "serve/assets.h"
+#include "serve/cache.h"
 #include "serve/vet.h"
 
 struct serve_server {
     struct MHD_Daemon *d;
     bool loopback;
-    char tmpdir[512];  /* uploads go in folders of their own here */
-    char workdir[512]; /* the working directory and catalogs: its path is left out of answers */
+    char tmpdir[512];   /* uploads go in folders of their own here */
+    char workdir[512];  /* the working directory and catalogs: its path is left out of answers */
+    serve_cache *cache; /* answers by request; NULL: none */
 };
 
 /* A request being read: its route and its body so far. */
@@ -47,9 +49,10 @@ static const char *const headers[][2] = {
     {"Cache-Control", "no-store"},
 };
 
-/* Answer with status and len bytes of type (copied); extra, when not NULL, one more header. */
+/* Answer with status and len bytes of type (copied), and extra headers: name, value pairs
+ * ending with a NULL name (extra itself may be NULL). */
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type, const char *data,
-    size_t len, const char *extra_name, const char *extra)
+    size_t len, const char *const *extra)
 {
     struct MHD_Response *r =
         MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_MUST_COPY);
@@ -57,7 +60,7 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const ch
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
         MHD_add_response_header(r, headers[i][0], headers[i][1]);
-    if (extra_name) MHD_add_response_header(r, extra_name, extra);
+    for (; extra && extra[0]; extra += 2) MHD_add_response_header(r, extra[0], extra[1]);
     enum MHD_Result ok = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return ok;
@@ -75,7 +78,8 @@ static enum MHD_Result reply_error(
     char *text = e ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
     if (!text) return MHD_NO;
-    enum MHD_Result ok = reply(c, status, JSON, text, strlen(text), allow ? "Allow" : NULL, allow);
+    const char *extra[] = {allow ? "Allow" : NULL, allow, NULL};
+    enum MHD_Result ok = reply(c, status, JSON, text, strlen(text), extra);
     cJSON_free(text);
     return ok;
 }
@@ -110,6 +114,20 @@ static char *form_field(char *body, const char *name)
     return NULL;
 }
 
+/* zs_call's answer to a vetted request (its exit status in *rc), from the cache when it holds
+ * one (*hit); without uploads, a computed answer (not a refusal) is kept there. NULL: out of
+ * memory. */
+static char *answer_of(serve_server *s, const char *json, const serve_upload *up, int *rc, bool *hit)
+{
+    char *answer = up->dir[0] ? NULL : serve_cache_get(s->cache, json, rc);
+    if ((*hit = answer != NULL)) return answer;
+    *rc = zs_call(json, &answer);
+    serve_vet_unpath(up->dir, answer);
+    serve_vet_unpath(s->workdir, answer);
+    if (answer && *rc <= ZS_ERR_NOFIT && !up->dir[0]) serve_cache_put(s->cache, json, answer, *rc);
+    return answer;
+}
+
 /* POST /api/v1/call and /api/v1/report: vet the request, answer it, remove its uploads. */
 static enum MHD_Result answer_call(serve_server *s, struct MHD_Connection *c, req *r, bool download)
 {
@@ -136,19 +154,18 @@ static enum MHD_Result answer_call(serve_server *s, struct MHD_Connection *c, re
     if (!rc && download && strcmp(command, "report") != 0)
         rc = ZS_ERR_USAGE, snprintf(msg, sizeof msg, "/api/v1/report: expected \"command\": \"report\"");
     enum MHD_Result ok;
-    if (rc) {
+    bool hit = false;
+    if (!rc) answer = answer_of(s, json, &up, &rc, &hit);
+    if (rc && !answer) {
         ok = reply_error(c, status_of(rc), rc, msg, NULL);
+    } else if (!answer) {
+        ok = reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, ZS_ERR_NOMEM, "out of memory", NULL);
     } else {
-        rc = zs_call(json, &answer);
-        serve_vet_unpath(up.dir, answer);
-        serve_vet_unpath(s->workdir, answer);
-        bool page = strcmp(command, "report") == 0 && answer && answer[0] != '{';
-        if (!answer)
-            ok = reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, ZS_ERR_NOMEM, "out of memory", NULL);
-        else
-            ok = reply(c, status_of(rc), page ? HTML : JSON, answer, strlen(answer),
-                page && download ? "Content-Disposition" : NULL,
-                "attachment; filename=\"zerosim-report.html\"");
+        bool page = strcmp(command, "report") == 0 && answer[0] != '{';
+        const char *extra[] = {"X-Zerosim-Cache", hit ? "hit" : "miss",
+            page && download ? "Content-Disposition" : NULL, "attachment; filename=\"zerosim-report.html\"",
+            NULL};
+        ok = reply(c, status_of(rc), page ? HTML : JSON, answer, strlen(answer), extra);
     }
     serve_vet_done(&up);
     cJSON_free(json);
@@ -162,7 +179,7 @@ static enum MHD_Result answer_list(struct MHD_Connection *c, const char *what)
     char request[96], *answer = NULL;
     snprintf(request, sizeof request, "{\"command\": \"list\", \"what\": \"%s\"}", what);
     int rc = zs_call(request, &answer);
-    enum MHD_Result ok = answer ? reply(c, status_of(rc), JSON, answer, strlen(answer), NULL, NULL) : MHD_NO;
+    enum MHD_Result ok = answer ? reply(c, status_of(rc), JSON, answer, strlen(answer), NULL) : MHD_NO;
     zs_free(answer);
     return ok;
 }
@@ -205,7 +222,7 @@ static enum MHD_Result route(
         return reply_error(c, MHD_HTTP_NOT_FOUND, ZS_ERR_USAGE, msg, NULL);
     }
     if (!get) return reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, ZS_ERR_USAGE, "expected GET", "GET, HEAD");
-    if (a) return reply(c, MHD_HTTP_OK, a->type, (const char *)a->data, a->len, NULL, NULL);
+    if (a) return reply(c, MHD_HTTP_OK, a->type, (const char *)a->data, a->len, NULL);
     return answer_list(c, models ? "models" : "hardware");
 }
 
@@ -265,8 +282,8 @@ bool serve_address_ok(const char *bind)
     return inet_pton(strchr(bind, ':') ? AF_INET6 : AF_INET, bind, a) == 1;
 }
 
-serve_server *serve_start(
-    const char *bind, int port, bool loopback, const char *tmpdir, int *port_out, char *msg, size_t mlen)
+serve_server *serve_start(const char *bind, int port, bool loopback, const char *tmpdir, size_t cache,
+    int *port_out, char *msg, size_t mlen)
 {
     struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
@@ -285,6 +302,11 @@ serve_server *serve_start(
         return NULL;
     }
     s->loopback = loopback;
+    if (cache && !(s->cache = serve_cache_new(cache))) {
+        snprintf(msg, mlen, "out of memory");
+        free(s);
+        return NULL;
+    }
     snprintf(s->tmpdir, sizeof s->tmpdir, "%s/uploads", tmpdir);
     snprintf(s->workdir, sizeof s->workdir, "%s/work", tmpdir);
     unsigned flags =
@@ -297,6 +319,7 @@ serve_server *serve_start(
     if (!s->d) {
         snprintf(
             msg, mlen, "cannot listen on %s port %d (taken, or not an address of this machine)", bind, port);
+        serve_cache_free(s->cache);
         free(s);
         return NULL;
     }
@@ -309,5 +332,6 @@ void serve_stop(serve_server *s)
 {
     if (!s) return;
     MHD_stop_daemon(s->d);
+    serve_cache_free(s->cache);
     free(s);
 }

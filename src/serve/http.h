@@ -18,10 +18,10 @@ typedef struct serve_server serve_server;
  * request, vetted by serve_vet with uploads under tmpdir), POST /api/v1/report (the report
  * page as an attachment; the request as JSON or as a form's "request" field), GET
  * /api/v1/models and /api/v1/hardware. loopback: the Host header must name a loopback
- * address (no DNS rebinding). Returns the server, or NULL with one line in msg (the address
- * does not parse, the port is taken, out of memory). */
-serve_server *serve_start(
-    const char *bind, int port, bool loopback, const char *tmpdir, int *port_out, char *msg, size_t mlen);
+ * address (no DNS rebinding). cache: the answers kept by request (serve/cache.h; 0 none). Returns the server,
+ * or NULL with one line in msg (the address does not parse, the port is taken, out of memory). */
+serve_server *serve_start(const char *bind, int port, bool loopback, const char *tmpdir, size_t cache,
+    int *port_out, char *msg, size_t mlen);
 
 /* Whether bind reads as an IPv4 or IPv6 address. Never fails. */
 bool serve_address_ok(const char *bind);

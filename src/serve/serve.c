@@ -14,12 +14,14 @@
 #include "core/error.h"
 #include "io/catalog.h"
 #include "cmd/cli.h"
+#include "serve/cache.h"
 #include "serve/http.h"
 
 static void usage(FILE *f, const cli_opt *opts)
 {
     fprintf(f,
-        "usage: zerosim serve [--port 8080] [--bind 127.0.0.1] [--models DIR] [--hardware DIR]\n\n"
+        "usage: zerosim serve [--port 8080] [--bind 127.0.0.1] [--models DIR] [--hardware DIR] [--cache "
+        "N]\n\n"
         "A local web page over the library's request API: pick a model (catalog, or upload a\n"
         "config.json, ds_config or launch YAML), a GPU and the parallelism and watch compare's\n"
         "table, the memory bars, the step time and the cost change as you type. POST /api/v1/call\n"
@@ -141,7 +143,7 @@ static int fail(int code, const char *msg)
 }
 
 /* Listen until SIGINT or SIGTERM (blocked in every thread, taken here by sigwait). */
-static int run(const char *bind, int port, const char *tmp)
+static int run(const char *bind, int port, size_t cache, const char *tmp)
 {
     sigset_t stop;
     sigemptyset(&stop);
@@ -151,7 +153,7 @@ static int run(const char *bind, int port, const char *tmp)
     signal(SIGPIPE, SIG_IGN);
     char msg[512];
     int got = port;
-    serve_server *s = serve_start(bind, port, loopback_address(bind), tmp, &got, msg, sizeof msg);
+    serve_server *s = serve_start(bind, port, loopback_address(bind), tmp, cache, &got, msg, sizeof msg);
     if (!s) return fail(ZS_ERR_IO, msg);
     bool v6 = strchr(bind, ':') != NULL;
     char line[256]; /* one write: a reader waiting for the line sees it whole */
@@ -168,13 +170,17 @@ static int run(const char *bind, int port, const char *tmp)
 
 int cmd_serve(int argc, char **argv)
 {
-    int64_t port = 8080;
+    int64_t port = 8080, cache = SERVE_CACHE_ENTRIES;
     const char *bind = "127.0.0.1", *models = NULL, *hardware = NULL;
     const cli_opt opts[] = {
         {"port", "N", "TCP port (default 8080; 0: any free one, printed)", .whole = &port, .min = 0,
             .max = 65535},
         {"bind", "ADDR", "listen address (default 127.0.0.1; any other is reachable from other machines)",
             .text = &bind},
+        {"cache", "N",
+            "answers kept by request (default 256; 0: none); the catalogs are read as at each one's first "
+            "answer",
+            .whole = &cache, .min = 0, .max = 1 << 20},
         {"models", "DIR", "model catalog folder (default: the command line's)", .text = &models},
         {"hardware", "DIR", "hardware catalog folder (default: the command line's)", .text = &hardware},
         {NULL},
@@ -199,7 +205,7 @@ int cmd_serve(int argc, char **argv)
     char tmp[PATH_MAX - 64], msg[PATH_MAX + 256];
     rc = make_tmp(tmp, sizeof tmp, models, hardware, msg, sizeof msg);
     if (!rc)
-        rc = run(bind, (int)port, tmp);
+        rc = run(bind, (int)port, (size_t)cache, tmp);
     else
         fail(rc, msg);
     remove_tmp(tmp);

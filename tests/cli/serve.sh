@@ -95,6 +95,11 @@ is "$have" "$want" "/api/v1/hardware against hardware/"
 same '{"command":"compare","model":"llama-2-7b","hardware":"a100-80gb","gpus":8}' \
     compare --model llama-2-7b --hardware a100-80gb --gpus 8
 is "$(header Content-Type)" application/json "/api/v1/call's type"
+is "$(header X-Zerosim-Cache)" miss "a first request is computed"
+# Asked again: the kept answer, the same bytes.
+same '{"command":"compare","model":"llama-2-7b","hardware":"a100-80gb","gpus":8}' \
+    compare --model llama-2-7b --hardware a100-80gb --gpus 8
+is "$(header X-Zerosim-Cache)" hit "the same request again"
 same '{"command":"compare","model":"llama-2-70b","hardware":"h100-80gb","gpus":64,"seq_len":4096,
        "checkpointing":"full","framework":"deepspeed","tokens":"2e12","tp":2}' \
     compare --model llama-2-70b --hardware h100-80gb --gpus 64 --seq-len 4096 --checkpointing full \
@@ -172,6 +177,8 @@ PY
 (cd "$W/u" && ZEROSIM_DATA=$OLDPWD "$Zabs" compare --model config.json --deepspeed ds_config.json --gpus 8 --format json >"$W/cli.json" 2>/dev/null)
 post "@$W/up.json"
 [ "$code" = 200 ] && cmp -s "$out" "$W/cli.json" && ok || bad "uploaded config.json + ds_config -> $code, differs from the CLI on the same files"
+post "@$W/up.json"
+is "$(header X-Zerosim-Cache)" miss "an upload's answer is never kept"
 (cd "$W/u" && ZEROSIM_DATA=$OLDPWD "$Zabs" compare --model llama-2-7b --config config.yaml --deepspeed ds_config.json --format json >"$W/cli.json" 2>/dev/null)
 post "@$W/up3.json"
 [ "$code" = 200 ] && cmp -s "$out" "$W/cli.json" && ok || bad "uploaded launch YAML naming the uploaded ds_config -> $code: $(diff "$out" "$W/cli.json" | head -5)"

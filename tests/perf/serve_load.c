@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { MAX_SAMPLES = 1 << 20, MAX_CONN = 64 };
+enum { MAX_SAMPLES = 1 << 23, MAX_CONN = 64 }; /* latencies kept in all, split over the connections */
 
 typedef struct worker {
     int port;
@@ -24,6 +24,7 @@ typedef struct worker {
     size_t req_len;
     double until;
     double *lat; /* seconds, one per request */
+    long cap;    /* at most this many */
     long n, errors;
 } worker;
 
@@ -77,7 +78,7 @@ static void *run(void *arg)
     size_t cap = 1 << 22;
     char *buf = malloc(cap);
     int fd = dial(w->port);
-    while (buf && now() < w->until && w->n < MAX_SAMPLES / MAX_CONN) {
+    while (buf && now() < w->until && w->n < w->cap) {
         double t0 = now();
         int status = fd < 0 ? -1 : exchange(fd, w->req, w->req_len, buf, cap);
         if (status != 200) {
@@ -124,8 +125,8 @@ int main(int argc, char **argv)
     pthread_t t[MAX_CONN];
     double t0 = now();
     for (int i = 0; i < nc; i++) {
-        w[i] = (worker){
-            port, req, (size_t)rl, t0 + secs, malloc(sizeof(double) * (MAX_SAMPLES / MAX_CONN)), 0, 0};
+        long cap = MAX_SAMPLES / nc;
+        w[i] = (worker){port, req, (size_t)rl, t0 + secs, malloc(sizeof(double) * (size_t)cap), cap, 0, 0};
         pthread_create(&t[i], NULL, run, &w[i]);
     }
     long n = 0, errors = 0;

@@ -180,6 +180,26 @@ def run(d, base, downloads):
     g.clear()
     g.send_keys("16")
     check(wait_done(d, ['"gpus":16']) == "done", "back to 16 GPUs")
+    # A pasted config.json: the command line names it, the numbers are the CLI's on that file.
+    d.find_element("css selector", "#uploads summary").click()
+    text = open(os.path.join(os.path.dirname(Z), "models", "llama-3-8b.json")).read()
+    d.execute_script("const t = document.getElementById('model-text'); t.value = arguments[0];"
+                     "t.dispatchEvent(new Event('input', {bubbles: true}));", text)
+    check(wait_done(d, ['"files"']) == "done", "the answer for a pasted config.json")
+    line = d.find_element("id", "cli").text
+    check(line == "zerosim compare --hardware a100-80gb --gpus 16 --model config.json", "upload's command line %r" % line)
+    tmp = tempfile.mkdtemp(prefix="zs-up-")
+    open(os.path.join(tmp, "config.json"), "w").write(text)
+    c = json.loads(subprocess.run([Z, "compare", "--model", os.path.join(tmp, "config.json"), "--hardware",
+                                   "a100-80gb", "--gpus", "16", "--format", "json"], capture_output=True).stdout)
+    os.unlink(os.path.join(tmp, "config.json"))
+    os.rmdir(tmp)
+    rows = table(d)
+    check(all(float(rows[r["strategy"] + "/" + r["framework"]][2][1]) == r["memory_bytes"]["total"]
+              for r in c["results"]), "the pasted config's memory against the CLI's on the same file")
+    d.execute_script("const t = document.getElementById('model-text'); t.value = '';"
+                     "t.dispatchEvent(new Event('input', {bubbles: true}));")
+    check(wait_done(d, ['"llama-3-8b"']) == "done", "back to the catalog model")
     # The download is the report the command line writes for these settings.
     d.find_element("id", "download").click()
     path = os.path.join(downloads, "zerosim-report.html")
@@ -211,7 +231,7 @@ def run(d, base, downloads):
         cost = rows[r["strategy"] + "/" + r["framework"]][7][1]
         want = r["cost"]["dollars"]
         check((cost == "" and want is None) or float(cost) == want, "%s cost %r != %r" % (r["strategy"], cost, want))
-    d.execute_script("window.scrollTo(0, 0)")
+    d.execute_script("document.getElementById('uploads').open = false; window.scrollTo(0, 0)")
     os.makedirs("plots", exist_ok=True)
     h = d.execute_script("return document.documentElement.scrollHeight")
     d.set_window_size(1280, min(max(h, 900), 1600))

@@ -164,8 +164,11 @@ function barChart(svg, rows, names, limit, limitText, fmt) {
   const H = top + rows.length * (h + gap) + (limit ? 24 : 10);
   svg.replaceChildren();
   svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-  const max = Math.max(limit ? limit * 1.08 : 0, ...rows.map((r) => r.segs.reduce((a, s) => a + s[1], 0))) || 1;
-  const sx = (v) => (v / max) * (W - left - right);
+  // The scale ends past the largest bar, or at 3 x the limit: longer bars are cut there (their
+  // totals still written), so the HBM line stays readable beside a 1 TiB DDP bar.
+  const largest = Math.max(...rows.map((r) => r.segs.reduce((a, s) => a + s[1], 0)), 0);
+  const max = (limit ? Math.min(Math.max(largest, limit * 1.08), limit * 3) : largest) || 1;
+  const sx = (v) => (Math.min(v, max) / max) * (W - left - right);
   let lx = left;
   names.forEach((n, i) => {
     svg.appendChild(el("rect", { x: lx, y: 6, width: 10, height: 10, class: "s" + i }));
@@ -175,16 +178,19 @@ function barChart(svg, rows, names, limit, limitText, fmt) {
   rows.forEach((r, k) => {
     const y = top + k * (h + gap);
     svg.appendChild(el("text", { x: 4, y: y + 14 }, r.label));
-    let x = left, total = 0;
+    let total = 0;
     r.segs.forEach(([n, v], i) => {
       if (!(v > 0)) return;
-      const rect = el("rect", { x, y, width: Math.max(sx(v), 0.5), height: h, class: "s" + i });
+      const x0 = left + sx(total), x1 = left + sx(total + v);
+      total += v;
+      if (x1 <= x0) return;
+      const rect = el("rect", { x: x0, y, width: Math.max(x1 - x0, 0.5), height: h, class: "s" + i });
       rect.appendChild(el("title", {}, r.label + ": " + n + " " + fmt(v)));
       svg.appendChild(rect);
-      x += sx(v);
-      total += v;
     });
-    svg.appendChild(el("text", { x: x + 4, y: y + 14, "data-total": String(total) }, fmt(total) + (r.note || "")));
+    const cut = total > max ? " \u00bb" : "";
+    svg.appendChild(el("text", { x: left + sx(total) + 4, y: y + 14, "data-total": String(total) },
+      cut + fmt(total) + (r.note || "")));
   });
   if (limit) {
     const x = left + sx(limit);

@@ -6,6 +6,7 @@
 #   make test-python  the Python package (src/python) over build/libzerosim.so
 #   make bench      the simulator's own speed benchmark, then zerosim serve under load
 #   make serve      the web page on http://127.0.0.1:8080 (zerosim serve; SERVE_ARGS="--port N")
+#   make test-browser  the page in headless Chromium (tests/browser; also part of make test)
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
 #   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
 #   make fuzz       libFuzzer on every parser (FUZZ_SECONDS=10); fuzz-regress replays known crashers
@@ -40,7 +41,7 @@ endif
 
 # src/ is grouped by layer, each folder including only the ones before it (tests/arch.sh):
 # core (the pure model), io (files), analysis (searches and fits over the core), report, cmd,
-# api (the library's request interface).
+# api (the library's request interface); then serve (SERVE_SRC below: in the program only).
 LAYERS   := core io analysis report cmd api
 # Library: everything but main.c, the command files and the API, so tests link it without a main.
 LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c src/api/%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))

@@ -18,7 +18,7 @@ start() {
     TMPDIR=$W/tmp "$Zabs" serve --port 0 "$@" 2>"$W/serve.err" &
     pid=$!
     i=0
-    while [ $i -lt 100 ] && ! grep -q 'Ctrl-C stops' "$W/serve.err" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+    while [ $i -lt 400 ] && ! grep -q 'Ctrl-C stops' "$W/serve.err" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
     port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$W/serve.err")
     base=http://127.0.0.1:$port
 }
@@ -232,6 +232,7 @@ expect 2 "--bind nowhere: expected an IPv4" -- serve --port 0 --bind nowhere
 # Any other address: a warning first (192.0.2.1 is TEST-NET-1, on no machine: no listening).
 expect 4 "warning: --bind 192.0.2.1: other machines can reach" -- serve --port 0 --bind 192.0.2.1
 start
+[ -n "$port" ] && ok || bad "serve did not start: $(cat "$W/serve.err")"
 p1=$port pid1=$pid
 expect 4 "cannot listen on 127.0.0.1 port $p1" -- serve --port "$p1"
 kill -TERM "$pid1"

@@ -5,7 +5,9 @@
 #   make test       install dependencies, build, run every test normally and under ASan+UBSan
 #   make test-python  the Python package (src/python) over build/libzerosim.so, and pip install
 #   make test-tsan  the API's threads test under ThreadSanitizer (build/tsan)
-#   make bench      the simulator's own speed benchmark
+#   make bench      the simulator's own speed benchmark, then zerosim serve under load
+#   make serve      the web page on http://127.0.0.1:8080 (zerosim serve; SERVE_ARGS="--port N")
+#   make test-browser  the page in headless Chromium (tests/browser; also part of make test)
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
 #   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
 #   make fuzz       libFuzzer on every parser (FUZZ_SECONDS=10); fuzz-regress replays known crashers
@@ -13,7 +15,7 @@
 #   V=1             show full commands;  SANITIZER=address,undefined  sanitized build
 
 CC       ?= cc
-PKGS     := libcjson gsl libcurl yaml-0.1
+PKGS     := libcjson gsl libcurl yaml-0.1 libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # Link-time optimisation inlines across the src/ files (the evaluation path crosses sim,
@@ -40,12 +42,17 @@ endif
 
 # src/ is grouped by layer, each folder including only the ones before it (tests/arch.sh):
 # core (the pure model), io (files), analysis (searches and fits over the core), report, cmd,
-# api (the library's request interface).
+# api (the library's request interface); then serve (SERVE_SRC below: in the program only).
 LAYERS   := core io analysis report cmd api
 # Library: everything but main.c, the command files and the API, so tests link it without a main.
 LIB_SRC  := $(filter-out src/cmd/main.c src/cmd/cmd_%.c src/api/%.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := src/cmd/main.c $(wildcard src/cmd/cmd_*.c)
 API_SRC  := $(wildcard src/api/*.c)
+# serve (after api): `zerosim serve`, the web page and JSON endpoints over the request API, in
+# the program only; the page's files (src/serve/web/) embedded by src/serve/embed.sh.
+SERVE_SRC := $(wildcard src/serve/*.c)
+SERVE_WEB := $(sort $(wildcard src/serve/web/*.html src/serve/web/*.js src/serve/web/*.css src/serve/web/*.svg))
+SERVE_OBJ := $(SERVE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/serve_web.o
 TEST_SRC := $(wildcard tests/test_*.c) tests/fixture_hw.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -56,7 +63,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 SO_SRC   := $(LIB_SRC) $(filter-out src/cmd/main.c,$(CMD_SRC)) $(API_SRC)
 SO_OBJ   := $(SO_SRC:%.c=$(BUILD)/pic/%.o)
 SHLIB    := $(BUILD)/libzerosim.so
-DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
+DEPS     := $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(SERVE_OBJ:.o=.d) $(BUILD)/tests/perf/serve_load.d $(API_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(SO_OBJ:.o=.d) \
             $(BUILD)/tests/perf/bench_sim.d
 
 ZEROSIM  := zerosim
@@ -65,7 +72,7 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: all deps demo test test-unit test-cli test-python test-tsan test-sanitize bench valgrind clean
+.PHONY: serve test-browser all deps demo test test-unit test-cli test-python test-tsan test-sanitize bench valgrind clean
 all: $(ZEROSIM) $(if $(SANITIZER),,$(SHLIB))
 
 $(BUILD)/%.o: %.c
@@ -85,7 +92,15 @@ $(SHLIB): $(SO_OBJ)
 $(BUILD)/libzerosim.a: $(LIB_OBJ)
 	$(Q)$(AR) rcs $@ $^
 
-$(ZEROSIM): $(CMD_OBJ) $(BUILD)/libzerosim.a
+$(BUILD)/gen/serve_web.c: src/serve/embed.sh $(SERVE_WEB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  EMBED   $@")
+	$(Q)sh src/serve/embed.sh $@ $(SERVE_WEB)
+
+$(BUILD)/gen/serve_web.o: $(BUILD)/gen/serve_web.c
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(ZEROSIM): $(CMD_OBJ) $(SERVE_OBJ) $(API_OBJ) $(BUILD)/libzerosim.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -96,7 +111,7 @@ $(UNIT): $(TEST_OBJ) $(filter-out $(BUILD)/src/cmd/main.o,$(CMD_OBJ)) $(API_OBJ)
 
 # Debian packages the project needs; installs only what is missing (as root or via sudo).
 DEB_PKGS := build-essential pkg-config libcjson-dev libyaml-dev libgsl-dev libcurl4-openssl-dev gnuplot-nox openmpi-bin libopenmpi-dev python3 valgrind clang libclang-rt-14-dev \
-            chromium chromium-driver python3-selenium python3-pip python3-venv python3-pandas
+            libmicrohttpd-dev curl chromium chromium-driver python3-selenium python3-pip python3-venv python3-pandas
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -139,17 +154,25 @@ CLI_TESTS := tests/cli/catalog.sh tests/cli/plan.sh tests/cli/compare.sh tests/c
              tests/cli/calibrate.sh \
              tests/cli/estimate_published.sh tests/cli/estimate_parallel.sh tests/cli/estimate.sh \
              tests/cli/validate.sh tests/cli/output.sh tests/cli/facts.sh tests/cli/sweep.sh tests/cli/usage.sh tests/cli/hub.sh tests/cli/config.sh \
+             tests/cli/serve.sh \
              tests/test_plot.sh \
              tests/arch_selftest.sh
 
 test-cli: $(ZEROSIM)
 	sh tests/arch.sh
 	ZEROSIM=./$(ZEROSIM) sh tests/cli/run.sh $(BUILD)/cli $(CLI_TESTS)
+	$(if $(SANITIZER),,ZEROSIM=./$(ZEROSIM) $(BROWSER_PY) tests/browser/serve_test.py)
+
+# Debian's python3 where there is one (python3-selenium and python3-pandas are its packages).
+PYTHON   ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+# The browser tests: Debian's python3 (python3-selenium) driving Debian's chromium; each prints
+# "skipped: why" and passes where either is missing.
+BROWSER_PY ?= $(PYTHON)
+test-browser: $(ZEROSIM)
+	ZEROSIM=./$(ZEROSIM) $(BROWSER_PY) tests/browser/serve_test.py --shot plots/serve.png
 
 # The Python package (src/python/zerosim) over the shared library, against the CLI's JSON, and
-# `pip install ./src/python` into fresh virtual environments; with Debian's python3 (pandas and
-# selenium are its packages) where there is one.
-PYTHON   ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+# `pip install ./src/python` into fresh virtual environments, with $(PYTHON).
 test-python: $(SHLIB) $(ZEROSIM)
 	ZEROSIM=$(ZEROSIM) ZEROSIM_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/python/run.py
 
@@ -168,8 +191,14 @@ test-sanitize:
 $(BUILD)/bench-sim: $(BUILD)/tests/perf/bench_sim.o $(BUILD)/libzerosim.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bench: $(BUILD)/bench-sim
+$(BUILD)/serve-load: $(BUILD)/tests/perf/serve_load.o
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -pthread
+
+# The simulator's speed, then zerosim serve under load (tests/perf/serve_bench.sh: compare,
+# estimate and list on the loopback, server and client on 2 cores, median of 5 runs).
+bench: $(BUILD)/bench-sim $(ZEROSIM) $(BUILD)/serve-load
 	$(BUILD)/bench-sim
+	sh tests/perf/serve_bench.sh ./$(ZEROSIM) $(BUILD)/serve-load
 
 # Memcheck over the unit suites and a few commands; any error or leak fails.
 VALGRIND := valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
@@ -181,6 +210,11 @@ valgrind: $(UNIT) $(ZEROSIM)
 	$(VALGRIND) ./$(ZEROSIM) calibrate --hardware h100-80gb --nccl-tests tests/data/nccl/all_reduce_2.19_h100x8.log >/dev/null
 	$(VALGRIND) ./$(ZEROSIM) sweep --model llama-2-7b --gpus 8:64:x2 >/dev/null
 	@echo "valgrind: clean"
+
+# The web page (http://127.0.0.1:8080/; SERVE_ARGS="--port 9000" to change it). Ctrl-C stops.
+SERVE_ARGS ?=
+serve: $(ZEROSIM)
+	./$(ZEROSIM) serve $(SERVE_ARGS)
 
 clean:
 	rm -rf build zerosim zerobench zerobench-cuda

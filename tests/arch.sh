@@ -32,7 +32,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 tmp=$(mktemp -d)
 trap '[ -n "$ARCH_KEEP" ] || rm -rf "$tmp"' EXIT
 
-LAYERS="core io analysis report cmd api"
+LAYERS="core io analysis report cmd api serve"
 MAX_FILE_LINES=800
 MAX_FUNC_LINES=100
 MAX_COLUMNS=110

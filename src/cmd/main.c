@@ -8,6 +8,10 @@
 #include "cmd/commands.h"
 #include "core/error.h"
 
+/* The serve layer's command (src/serve/serve.h; that layer comes after cmd, so it is named
+ * here rather than included). */
+int cmd_serve(int argc, char **argv);
+
 typedef struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -25,6 +29,7 @@ static const command commands[] = {
     {"calibrate", cmd_calibrate, "fit a hardware profile to nccl-tests logs, zerobench results and runs"},
     {"validate", cmd_validate, "compare predicted step times with measured runs"},
     {"list", cmd_list, "list the model catalog or the hardware profiles"},
+    {"serve", cmd_serve, "a local web page over the request API: compare live as you type (loopback)"},
 };
 
 static void usage(FILE *f)

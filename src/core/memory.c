@@ -265,6 +265,15 @@ static double memory_layer_ops_sac(const sim_input *in)
     return e * s * b * h / sp + (e * s * b * (mm + q) + 4 * a * s * b) / tp;
 }
 
+double memory_inflight(const sim_input *in)
+{
+    const training *t = in->t;
+    double p = (double)t->pp, i = p > 1 ? (double)in->stage.index : 0;
+    double inflight = fmin(p - i, (double)t->grad_accum);
+    if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
+    return inflight;
+}
+
 void memory_activations(const sim_input *in, memory *mem)
 {
     const model *m = in->m;
@@ -296,17 +305,14 @@ void memory_activations(const sim_input *in, memory *mem)
     case CKPT_FULL: kept = e * s * b * h / sp; break;
     default: kept = full; break;
     }
-    /* 1F1B: the first stage holds min(p, m) micro-batches in flight; interleaving with v
-     * chunks multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). */
-    double inflight = fmin(p, (double)t->grad_accum);
-    if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
-    double first = kept * layers * inflight;
-    double last = kept * layers; /* the last stage holds one micro-batch */
-    if (t->checkpointing == CKPT_FULL) {
-        /* The block being recomputed holds its full activations for a moment. */
-        first += full - kept;
-        last += full - kept;
-    }
+    /* The stage in force (in->stage, one view of the pipeline split; sim_run_memory takes the
+     * heaviest). 1F1B: stage i holds min(p - i, m) micro-batches in flight (Narayanan et al.
+     * 2021 section 2.2: the first stage p, the last one); interleaving with v chunks
+     * multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). */
+    double inflight = memory_inflight(in);
+    double stage = kept * layers * inflight;
+    /* The block being recomputed holds its full activations for a moment. */
+    if (t->checkpointing == CKPT_FULL) stage += full - kept;
     if (t->cp > 1) {
         /* Ring attention's two K/V receive buffers, one chunk's K and V each (double
          * buffering: the next chunk arrives while the one in hand is attended to), for the
@@ -317,7 +323,7 @@ void memory_activations(const sim_input *in, memory *mem)
     /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
      * (e s b h each); the loss's logits (one fp32 copy, or what the framework's loss keeps at
      * its peak), split over the vocabulary by TP. */
-    first += (m->dropout ? s * b * h : 0) / sp * inflight;
+    if (in->stage.embedding || p == 1) stage += (m->dropout ? s * b * h : 0) / sp * inflight;
     /* An encoder-decoder's head sees the decoder's tokens. */
     double sd = s * in->pc->seq_scale[BLOCK_DENSE];
     double head = 2 * e * sd * b * h / sp;
@@ -326,13 +332,9 @@ void memory_activations(const sim_input *in, memory *mem)
     /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its
      * backward: one more V-wide tensor per token in the compute dtype. */
     if (m->final_softcap > 0) logits += e * sd * b * v / tp;
-    if (p == 1) {
-        mem->activations = first + head;
-        mem->logits = logits;
-    } else if (first >= last + head + logits) {
-        mem->activations = first;
-    } else {
-        mem->activations = last + head;
+    mem->activations = stage;
+    if (in->stage.head || p == 1) {
+        mem->activations += head;
         mem->logits = logits;
     }
 }

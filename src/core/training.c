@@ -163,6 +163,13 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         .listed = 2, .sweep = true},
     ROW(OPT_BUCKET_VIEW) = {"ddp-bucket-view", NULL,
         "PyTorch DDP gradient_as_bucket_view=True (no bucket copy)", SWITCH(ddp_bucket_view, FLAG_ON)},
+    ROW(OPT_PP_FIRST) = {"pp-first-layers", "N",
+        "layers on the first pipeline stage, the rest split evenly (Megatron's "
+        "--decoder-first-pipeline-num-layers; default: an even split)",
+        WHOLE(pp_first_layers, 1, 100000), .zero_unset = true, .sweep = true},
+    ROW(OPT_PP_LAST) = {"pp-last-layers", "N",
+        "layers on the last pipeline stage (Megatron's --decoder-last-pipeline-num-layers)",
+        WHOLE(pp_last_layers, 1, 100000), .zero_unset = true, .sweep = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,
@@ -172,7 +179,7 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
 const unsigned char training_ranged_rows[] = {R(OPT_GPUS), R(OPT_GPN), R(OPT_SHARD_GROUP), R(OPT_HPZ),
     R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_ETP),
     R(OPT_VSTAGES), R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH),
-    R(OPT_MAX_LIVE), R(OPT_PERSIST)};
+    R(OPT_MAX_LIVE), R(OPT_PERSIST), R(OPT_PP_FIRST), R(OPT_PP_LAST)};
 #undef R
 #define RANGED_COUNT ((int)sizeof training_ranged_rows)
 const int training_ranged_count = RANGED_COUNT;

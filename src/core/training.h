@@ -71,6 +71,9 @@ typedef struct training {
                                      the framework's) */
     double gemm_efficiency;       /* the framework's GEMM efficiency overridden (--gemm-efficiency,
                                      calibration); 0 = the framework's */
+    int64_t pp_first_layers;      /* layers on the first pipeline stage (Megatron's
+                                     --decoder-first-pipeline-num-layers); 0 = the even split */
+    int64_t pp_last_layers;       /* layers on the last stage (--decoder-last-pipeline-num-layers) */
 } training;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
@@ -181,6 +184,8 @@ typedef enum {
     OPT_PERSIST,
     OPT_OVERLAP,
     OPT_BUCKET_VIEW,
+    OPT_PP_FIRST,
+    OPT_PP_LAST,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

@@ -3,6 +3,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/sim.h"
 #include "core/strategy.h"
 #include "core/units.h"
 #include "report/model_explain.h"
@@ -53,7 +54,7 @@ static void explain_formulas(FILE *o, const scenario *s)
         "  + [e s b (2q + 2kv) + k e s b i (4 gated | 2 plain) + scores] / t\n"
         "  scores: eager a s^2 b (2e+1 with dropout | e), selective recompute 0, flash 4 a s b\n"
         "  full recompute keeps e s b h per block (+ one block's full set while recomputing)\n"
-        "  1F1B keeps min(p, m) micro-batches on stage 1; interleaving x (1 + (p-1)/(p v))\n"
+        "  1F1B keeps min(p - i, m) micro-batches on stage i; interleaving x (1 + (p-1)/(p v))\n"
         "Logits: 4 s b V / t (fp32 for the loss). Buckets: DDP copies grads unless\n"
         "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
         "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
@@ -70,10 +71,32 @@ static void explain_formulas(FILE *o, const scenario *s)
         "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
         "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
         "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
-        "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n",
+        "  are exposed; Adam moves 28 B per local parameter; bubble (p-pace)/v micro-batch slots.\n",
         links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9, links[LEVEL_INTER].alpha * 1e6,
         links[LEVEL_INTER].bandwidth / 1e9, compute_peak(s->hw, s->t) / 1e12, s->hw->matmul_max_fraction,
         s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
+}
+
+/* Pipeline stages: the split, the pace the slowest stage sets, which stage is the memory peak. */
+static void explain_pipeline(FILE *o, const scenario *s)
+{
+    sim_input in;
+    zs_error err = {.quiet = true};
+    if (s->t->pp <= 1 || s->m->params_only || sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err)) return;
+    const pipe_split *ps = &in.pipe;
+    bool uneven = s->t->pp_first_layers > 0 || s->t->pp_last_layers > 0;
+    fprintf(o,
+        "Pipeline (p = %lld, v = %lld): layers first %lld, middle %lld, last %lld (%s);\n"
+        "  a stage's time is its layers x one layer's, + the LM head and loss on the last: the slowest\n"
+        "  sets the pace, %.4f x the mean stage; step = (m-1) T_max + sum T_i (DAPPLE, arXiv 2007.01045),\n"
+        "  bubble (p - pace)/v. Memory peak: the heaviest of the first (embedding, min(p, m) in flight),\n"
+        "  stage 1 and the last (head, logits).\n",
+        (long long)s->t->pp, (long long)s->t->virtual_stages, (long long)ps->first, (long long)ps->mid,
+        (long long)ps->last,
+        uneven ? "Megatron-Core's uneven split, the rest even over the middle"
+            : in.fw->exact_layer_split ? "even, as Megatron requires"
+                                       : "DeepSpeed's partition_uniform: the first L mod p get one more",
+        in.pipe_pace);
 }
 
 /* The sections only some runs need: hybrid sharding, NVMe, a framework, CP, FP8, fine-tuning. */
@@ -153,6 +176,7 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
     FILE *o = op->format == FMT_TABLE ? f : op->notes ? op->notes : stderr;
     explain_states(o, &bt);
     explain_formulas(o, s);
+    explain_pipeline(o, s);
     explain_options(o, s);
     model_explain(o, s);
     fputc('\n', o);

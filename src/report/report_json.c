@@ -73,6 +73,9 @@ static void parallel_json(cJSON *o, const training *t)
     cJSON_AddNumberToObject(o, "pp", (double)t->pp);
     cJSON_AddNumberToObject(o, "cp", (double)t->cp);
     cJSON_AddNumberToObject(o, "ep", (double)t->ep);
+    /* Uneven pipeline stages (--pp-first-layers / --pp-last-layers); 0 = the even split. */
+    cJSON_AddNumberToObject(o, "pp_first_layers", (double)t->pp_first_layers);
+    cJSON_AddNumberToObject(o, "pp_last_layers", (double)t->pp_last_layers);
 }
 
 /* The "model" object: name, type and the parameter counts (per layer ones for a real model). */

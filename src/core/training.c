@@ -30,6 +30,7 @@ void training_init(training *t)
     t->max_live_params = 1e9;
     t->persistence_threshold = 1e5;
     t->overlap_comm = -1;
+    t->tp_comm_overlap = -1;
     t->step_overhead = -1;
     /* LoRA rank 16 on every linear layer: QLoRA's recommendation to adapt all linear layers
      * (Dettmers et al. 2023, section 4); r matters little there (their figure 4). */
@@ -170,6 +171,10 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
     ROW(OPT_PP_LAST) = {"pp-last-layers", "N",
         "layers on the last pipeline stage (Megatron's --decoder-last-pipeline-num-layers)",
         WHOLE(pp_last_layers, 1, 100000), .zero_unset = true, .sweep = true},
+    ROW(OPT_TP_OVERLAP) = {"tp-comm-overlap", NULL,
+        "overlap TP communication with GEMMs, Transformer Engine userbuffers (Megatron/NeMo "
+        "--tp-comm-overlap; needs --sequence-parallel; default: the framework's, off)",
+        CHOICE(tp_comm_overlap, on_off), .listed = 2, .sweep = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,
@@ -323,6 +328,11 @@ int training_validate(const training *t, zs_error *err)
     if (t->cp > 1 && t->seq_len % t->cp != 0)
         return zs_fail(err, ZS_ERR_USAGE, "--seq-len %lld is not a multiple of --cp %lld",
             (long long)t->seq_len, (long long)t->cp);
+    /* Megatron-LM asserts "Tensor parallel communication/GEMM overlap can happen only when
+     * sequence parallelism is enabled" (megatron/training/arguments.py). */
+    if (t->tp_comm_overlap == 1 && t->tp > 1 && !t->sequence_parallel)
+        return zs_fail(err, ZS_ERR_USAGE, "--tp-comm-overlap needs --sequence-parallel (Megatron-LM and "
+            "Transformer Engine overlap only the sequence-parallel all-gather and reduce-scatter)");
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
     for (size_t i = 0; i < sizeof unflagged / sizeof unflagged[0]; i++)

@@ -74,6 +74,8 @@ typedef struct training {
     int64_t pp_first_layers;      /* layers on the first pipeline stage (Megatron's
                                      --decoder-first-pipeline-num-layers); 0 = the even split */
     int64_t pp_last_layers;       /* layers on the last stage (--decoder-last-pipeline-num-layers) */
+    int tp_comm_overlap;          /* TP comm / GEMM overlap (Megatron --tp-comm-overlap): -1 the
+                                     framework's default, else 0/1 */
 } training;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
@@ -186,6 +188,7 @@ typedef enum {
     OPT_BUCKET_VIEW,
     OPT_PP_FIRST,
     OPT_PP_LAST,
+    OPT_TP_OVERLAP,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

@@ -4,6 +4,7 @@
 #include "core/finetune.h"
 #include "core/framework.h"
 #include "core/sim.h"
+#include "core/tpoverlap.h"
 #include "core/strategy.h"
 #include "core/units.h"
 #include "report/model_explain.h"
@@ -99,6 +100,31 @@ static void explain_pipeline(FILE *o, const scenario *s)
         in.pipe_pace);
 }
 
+/* TP communication overlap: the chunking Transformer Engine uses and the fraction it hides. */
+static void explain_tp_overlap(FILE *o, const scenario *s)
+{
+    sim_input in;
+    zs_error err = {.quiet = true};
+    if (s->t->tp <= 1 || !s->t->sequence_parallel || s->m->params_only ||
+        sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err))
+        return;
+    if (!tpoverlap_on(&in)) {
+        fprintf(o, "TP communication: exposed (no --tp-comm-overlap; %s's default is off).\n", in.fw->label);
+        return;
+    }
+    double act = in.bt.act * (double)(s->t->seq_len / s->t->cp * s->t->micro_batch * s->m->hidden_size);
+    coll_cost ag, rs;
+    coll_cost_of(COLL_ALL_GATHER, act, in.groups[GROUP_TP], in.links, &ag);
+    coll_cost_of(COLL_REDUCE_SCATTER, act, in.groups[GROUP_TP], in.links, &rs);
+    tp_hidden h = tpoverlap_hidden(&in, ag.seconds, rs.seconds);
+    fprintf(o,
+        "TP comm overlap (Transformer Engine userbuffers): all-gathers ring-exchanged in %d chunks under\n"
+        "  QKV / MLP-up (forward) and projection / MLP-down dgrad; reduce-scatters pipelined in %d chunks\n"
+        "  after projection / MLP-down, bulk under the wgrad GEMMs backward. Per chunked pair exposed =\n"
+        "  c/n + (n-1)/n max(0, c - g): AG %.0f us, RS %.0f us per call; hidden AG %.1f%%, RS %.1f%%.\n",
+        h.ring_splits, h.pipe_splits, ag.seconds * 1e6, rs.seconds * 1e6, 100 * h.ag, 100 * h.rs);
+}
+
 /* The sections only some runs need: hybrid sharding, NVMe, a framework, CP, FP8, fine-tuning. */
 static void explain_options(FILE *o, const scenario *s)
 {
@@ -132,10 +158,10 @@ static void explain_options(FILE *o, const scenario *s)
     if (t->framework)
         fprintf(o,
             "Framework %s: GEMM efficiency x %.3f of the profile's; %.3f s of host work per step (fitted);\n"
-            "  %.1f us per parameter gather; %.0f%% of TP communication hidden; gradients reduced in %s;\n"
+            "  %.1f us per parameter gather; TP comm overlap %s by default; gradients reduced in %s;\n"
             "  selective recompute = %s.\n",
             fw->label, fw->gemm_efficiency, fw->step_overhead, fw->gather_overhead * 1e6,
-            fw->tp_overlap * 100, fw->fp32_grads ? "fp32" : "the training's gradient dtype",
+            fw->tp_comm_overlap ? "on" : "off", fw->fp32_grads ? "fp32" : "the training's gradient dtype",
             fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
                 : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)"
                                                  : "not offered");
@@ -177,6 +203,7 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
     explain_states(o, &bt);
     explain_formulas(o, s);
     explain_pipeline(o, s);
+    explain_tp_overlap(o, s);
     explain_options(o, s);
     model_explain(o, s);
     fputc('\n', o);

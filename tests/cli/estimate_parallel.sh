@@ -207,4 +207,21 @@ rm -f "$out.2"
 "$Z" estimate --model mixtral-8x7b --compat megatron --gpus 64 --pp 4 --ep 8 --seq-len 4096 --distributed-optimizer --grad-accum 8 >"$out" 2>"$err"
 grep -q "weight and optimizer=19133.87 MB, activation=18345.73 MB" "$out" && ok || bad "--compat megatron with EP: $(tail -3 "$out")"
 
+# --tp-comm-overlap (issue 23): TE userbuffers hide most of the sequence-parallel all-gathers
+# and reduce-scatters under their GEMMs, never more than the TP collectives' own seconds; the
+# compute is unchanged; Megatron-LM refuses it without sequence parallelism.
+TPO="--model llama-3-70b --hardware h100-80gb --gpus 64 --tp 8 --pp 4 --grad-accum 32 --seq-len 8192 --framework megatron --strategy zero1 --sequence-parallel"
+"$Z" estimate $TPO --format json >"$out" 2>"$err"
+"$Z" estimate $TPO --tp-comm-overlap on --format json >"$out.2" 2>>"$err"
+py_check "--tp-comm-overlap hides TP comm" "
+import json; a = json.load(open('$(snap "$out")'))['results'][0]['step_time_seconds']; b = json.load(open('$(snap "$out.2")'))['results'][0]['step_time_seconds']
+assert b['compute'] == a['compute'] and 0 < b['communication_exposed'] < 0.5 * a['communication_exposed'], (a, b)" || bad "--tp-comm-overlap"
+rm -f "$out.2"
+expect 2 "--tp-comm-overlap needs --sequence-parallel" -- estimate --model llama-3-70b --gpus 8 --tp 8 --tp-comm-overlap on
+expect 0 "" -- estimate $TPO --tp-comm-overlap on --explain
+grep -q "TP comm overlap (Transformer Engine userbuffers)" "$out" && ok || bad "--explain lacks the TP overlap line"
+# Uneven stages in --explain and the JSON.
+expect 0 "" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron --pp-first-layers 7 --pp-last-layers 7 --checkpointing full --explain
+grep -q "layers first 7, middle 8, last 7" "$out" && ok || bad "--explain lacks the stage split"
+
 finish

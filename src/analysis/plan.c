@@ -194,7 +194,8 @@ static void plan_stage_split(const scenario *sc, training *t)
     if (sc->t->pp_first_layers > 0 || sc->t->pp_last_layers > 0 || sc->m->params_only) return;
     t->pp_first_layers = t->pp_last_layers = 0;
     if (framework_of(t)->exact_layer_split)
-        pipeline_balance(sc->m->num_layers, t->pp, t->virtual_stages, &t->pp_first_layers, &t->pp_last_layers);
+        pipeline_balance(
+            sc->m->num_layers, t->pp, t->virtual_stages, &t->pp_first_layers, &t->pp_last_layers);
 }
 
 /* Every configuration with `gpus` GPUs. */

@@ -53,7 +53,8 @@ tp_hidden tpoverlap_hidden(const sim_input *in, double ag, double rs)
      * MLP-down. Backward: AG ring of the output gradient into the projection's and MLP-down's
      * dgrad (each the size of its forward GEMM); bulk RS of QKV's and MLP-up's dgrad under
      * their wgrad GEMMs (exposed: what exceeds the GEMM). */
-    double ag_exp = f * (chunked(ag, qkv, n) + chunked(ag, up, n)) + chunked(ag, proj, n) + chunked(ag, down, n);
+    double ag_exp =
+        f * (chunked(ag, qkv, n) + chunked(ag, up, n)) + chunked(ag, proj, n) + chunked(ag, down, n);
     double rs_exp = f * (chunked(rs, proj, TE_PIPELINE_SPLITS) + chunked(rs, down, TE_PIPELINE_SPLITS)) +
         fmax(0, rs - qkv) + fmax(0, rs - up);
     double calls = 2 * f + 2; /* of each kind per block, as comm_tp counts them */

@@ -29,7 +29,8 @@ static void print_entry(FILE *f, int rank, const plan_entry *e, bool tokens, boo
     if (r->has_interval) fprintf(f, "  (%.3f to %.3f s, 90%%)", r->step_lo, r->step_hi);
     if (t->cp > 1) fprintf(f, "  CP %lld", (long long)t->cp);
     if (t->pp_first_layers > 0 || t->pp_last_layers > 0)
-        fprintf(f, "  stages first %lld last %lld", (long long)t->pp_first_layers, (long long)t->pp_last_layers);
+        fprintf(
+            f, "  stages first %lld last %lld", (long long)t->pp_first_layers, (long long)t->pp_last_layers);
     fprintf(f, "\n");
 }
 

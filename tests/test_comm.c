@@ -3,6 +3,7 @@
 #include "core/sim.h"
 #include "core/strategy.h"
 #include "core/tpoverlap.h"
+#include "core/hwvariant.h"
 #include "fixture_hw.h"
 #include "test.h"
 #include "analysis/uncertainty.h"
@@ -176,6 +177,48 @@ static void tp_comm_overlap(void)
     t.sequence_parallel = false;
     e.quiet = true;
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == ZS_ERR_USAGE);
+}
+
+/* Cluster variants on the DGX H100 profile (8 x ConnectX-7 NDR 400 Gb/s, 700 W TDP, the DGX
+ * H100 User Guide): 3.2 Tb/s per node is the same 50e9 B/s per NIC; 800 Gb/s over 8 NICs is
+ * 12.5e9; 4 NICs of the same rate halve the node's. A 350 W cap on the 700 W part gives the
+ * DVFS cube-root clock, 0.5^(1/3), on the achieved GEMM fraction; above the TDP is refused. */
+static void cluster_variants(void)
+{
+    char path[4096];
+    zs_error e = {0};
+    hardware hw, base;
+    CHECK(catalog_resolve("hardware", "h100-80gb", path, sizeof path, &e) == 0);
+    CHECK(hardware_load(path, &base, &e) == 0);
+    hw_variant v = {0};
+    hw = base;
+    CHECK(hwvariant_set(&v, "network-bandwidth", "3.2Tb/s", &e) == 0);
+    CHECK_NEAR(v.network_bits, 3.2e12, 1e-12);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_NEAR(hw.inter.bandwidth, 50e9, 1e-12);
+    hw = base;
+    CHECK(hwvariant_set(&v, "network-bandwidth", "800Gb/s", &e) == 0);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_NEAR(hw.inter.bandwidth, 12.5e9, 1e-12);
+    hw = base;
+    v = (hw_variant){0};
+    CHECK(hwvariant_set(&v, "nics-per-node", "4", &e) == 0);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_EQ_INT(hw.nics_per_node, 4);
+    CHECK_NEAR(hw.inter.bandwidth, 50e9, 1e-12);
+    hw = base;
+    v = (hw_variant){0};
+    CHECK(hwvariant_set(&v, "power-cap", "350W", &e) == 0);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_NEAR(hw.matmul_max_fraction, base.matmul_max_fraction * 0.7937005259840998, 1e-12);
+    CHECK_NEAR(hw.peak_bf16, base.peak_bf16, 1e-15); /* nameplate kept: MFU stays against it */
+    CHECK_NEAR(hw.hbm_bandwidth, base.hbm_bandwidth, 1e-15);
+    CHECK_NEAR(hw.tdp_watts, 350, 1e-15);
+    e.quiet = true;
+    hw = base;
+    v.power_cap = 800;
+    CHECK(hwvariant_apply(&hw, &v, &e) == ZS_ERR_USAGE);
+    CHECK(hwvariant_set(&v, "network-bandwidth", "100GB/s", &e) == ZS_ERR_USAGE);
 }
 
 /* More bandwidth never slows a step; the step is never shorter than its compute; with
@@ -352,5 +395,6 @@ void suite_comm(void)
     RUN_TEST(narayanan_flops);
     RUN_TEST(monotone_and_limits);
     RUN_TEST(tp_comm_overlap);
+    RUN_TEST(cluster_variants);
     RUN_TEST(nvlink_domain);
 }

@@ -239,10 +239,15 @@ double compute_peak(const hardware *hw, const training *t)
  * operands sit lower still. Used when the profile does not give attention_fraction. */
 #define ATTENTION_FRACTION_DEFAULT 0.55
 
+double compute_attention_fraction(const hardware *hw)
+{
+    return hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
+}
+
 mb_time compute_time(
     const hardware *hw, const training *t, const flops *f, double peak, double gemm_efficiency)
 {
-    double attn_frac = hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
+    double attn_frac = compute_attention_fraction(hw);
     /* FP8 runs the GEMMs at the FP8 peak, but cuBLAS reaches a smaller fraction of it than of
      * the 16-bit peak (fp8_matmul_ratio, the profile's MAMF ratio); attention (flash, bf16)
      * stays at the bf16 peak. */

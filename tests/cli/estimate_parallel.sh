@@ -224,4 +224,22 @@ grep -q "TP comm overlap (Transformer Engine userbuffers)" "$out" && ok || bad "
 expect 0 "" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron --pp-first-layers 7 --pp-last-layers 7 --checkpointing full --explain
 grep -q "layers first 7, middle 8, last 7" "$out" && ok || bad "--explain lacks the stage split"
 
+# Cluster variants (issue 23): 3.2 Tb/s per node is the DGX H100's own 8 x 400 Gb/s (same step);
+# 800 Gb/s a quarter of it (more exposed communication, same compute); a power cap slows the
+# compute by at most the cube-root clock and keeps MFU's nameplate peak; bits, not bytes.
+CV="--model llama-3-70b --hardware h100-80gb --gpus 64 --strategy zero3 --framework fsdp --checkpointing full"
+"$Z" estimate $CV --format json >"$out" 2>"$err"
+"$Z" estimate $CV --network-bandwidth 3.2Tb/s --format json >"$out.2" 2>>"$err"
+"$Z" estimate $CV --network-bandwidth 800Gb/s --format json >"$out.3" 2>>"$err"
+"$Z" estimate $CV --power-cap 350W --format json >"$out.4" 2>>"$err"
+py_check "cluster variants" "
+import json
+a, b, c, p = (json.load(open(f))['results'][0]['step_time_seconds'] for f in ('$(snap "$out")', '$(snap "$out.2")', '$(snap "$out.3")', '$(snap "$out.4")'))
+assert abs(a['total'] - b['total']) < 1e-12, (a, b)
+assert c['compute'] == a['compute'] and c['communication_exposed'] > a['communication_exposed'], (a, c)
+assert a['compute'] < p['compute'] <= a['compute'] / 0.5 ** (1 / 3) + 1e-9, (a, p)" || bad "cluster variants"
+rm -f "$out.2" "$out.3" "$out.4"
+expect 2 "give bits per second" -- estimate $CV --network-bandwidth 100GB/s
+expect 2 "above h100-80gb's 700 W TDP" -- estimate $CV --power-cap 800W
+
 finish

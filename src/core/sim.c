@@ -385,8 +385,11 @@ static void sim_stage_memory(const sim_input *in, const strategy *s, memory *mem
         sim_memory_of(in, s, mem);
         return;
     }
+    sim_input v = *in; /* one copy per evaluation; each view overwrites the stage's fields */
     for (int k = 0; k < in->pipe.nviews; k++) {
-        sim_input v = *in;
+        /* A middle stage with no more layers than the first cannot outweigh it (fewer in flight,
+         * no embedding): skip it (plan's hot path, every even split). */
+        if (in->pipe.views[k].index == 1 && in->pipe.mid <= in->pipe.first) continue;
         memory one = {0};
         sim_use_stage(&v, k);
         sim_memory_of(&v, s, &one);

@@ -170,6 +170,9 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddStringToObject(tr, "optimizer", optimizer_name(t->optimizer));
     cJSON_AddStringToObject(tr, "checkpointing", ckpt_name(t->checkpointing));
     cJSON_AddBoolToObject(tr, "sequence_parallel", t->sequence_parallel);
+    /* TP comm / GEMM overlap in force: the flag, else the framework's default (tpoverlap.c). */
+    bool tpo = t->tp_comm_overlap >= 0 ? t->tp_comm_overlap != 0 : framework_of(t)->tp_comm_overlap;
+    cJSON_AddBoolToObject(tr, "tp_comm_overlap", tpo && t->tp > 1 && t->sequence_parallel);
     cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));

@@ -214,7 +214,9 @@ TPO="--model llama-3-70b --hardware h100-80gb --gpus 64 --tp 8 --pp 4 --grad-acc
 "$Z" estimate $TPO --format json >"$out" 2>"$err"
 "$Z" estimate $TPO --tp-comm-overlap on --format json >"$out.2" 2>>"$err"
 py_check "--tp-comm-overlap hides TP comm" "
-import json; a = json.load(open('$(snap "$out")'))['results'][0]['step_time_seconds']; b = json.load(open('$(snap "$out.2")'))['results'][0]['step_time_seconds']
+import json; A = json.load(open('$(snap "$out")')); B = json.load(open('$(snap "$out.2")'))
+a, b = A['results'][0]['step_time_seconds'], B['results'][0]['step_time_seconds']
+assert B['training']['tp_comm_overlap'] is True and A['training']['tp_comm_overlap'] is False
 assert b['compute'] == a['compute'] and 0 < b['communication_exposed'] < 0.5 * a['communication_exposed'], (a, b)" || bad "--tp-comm-overlap"
 rm -f "$out.2"
 expect 2 "--tp-comm-overlap needs --sequence-parallel" -- estimate --model llama-3-70b --gpus 8 --tp 8 --tp-comm-overlap on

@@ -287,7 +287,7 @@ void memory_activations(const sim_input *in, memory *mem)
 
     /* What one block keeps per micro-batch: everything, everything but the attention matrix
      * (selective recompute), or just its input (full recompute, Korthikanti section 5). */
-    double full = memory_layer_activations(in, true), kept;
+    double full = in->layer_act[1] > 0 ? in->layer_act[1] : memory_layer_activations(in, true), kept;
     switch (t->checkpointing) {
     case CKPT_SELECTIVE:
         /* Flash attention keeps no score matrix, so dropping it changes nothing. */
@@ -298,6 +298,7 @@ void memory_activations(const sim_input *in, memory *mem)
         /* torchtitan's op list is written for attention blocks; a hybrid stack keeps what
          * drops only the attention scores. */
         kept = in->fw->selective == SELECTIVE_OPS && m->nclass <= 0 ? memory_layer_ops_sac(in)
+            : in->layer_act[0] > 0                                  ? in->layer_act[0]
                                                                     : memory_layer_activations(in, false);
         /* A policy that saves a subset never holds more than saving everything. */
         kept = fmin(kept, full);

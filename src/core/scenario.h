@@ -77,6 +77,8 @@ typedef struct sim_input {
                                        parameters; memory evaluates every view (sim_run_memory) */
     sim_stage stages[PIPE_VIEWS];   /* each view's share, for the memory of every stage */
     double pipe_pace;               /* slowest stage's time per micro-batch over the mean stage's */
+    double layer_act[2];            /* memory_layer_activations(in, keep = 0 / 1), once per
+                                       prepare (every strategy and stage reads them); 0 = not yet */
 } sim_input;
 
 /* GPUs in one node of this run: --gpus-per-node when given, else the profile's. Never fails. */

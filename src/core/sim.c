@@ -347,6 +347,9 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     double mean = in->mb.fwd + in->mb.bwd;
     double head = compute_head_seconds(m, hw, t, in->peak, in->gemm_efficiency);
     in->pipe_pace = pipeline_pace(&in->pipe, m->num_layers, t->pp, mean > 0 ? head / (pp * mean) : 0);
+    /* A block's activations do not depend on the strategy or the stage: computed once. */
+    in->layer_act[1] = memory_layer_activations(in, true);
+    in->layer_act[0] = t->checkpointing == CKPT_SELECTIVE ? memory_layer_activations(in, false) : 0;
     return ZS_OK;
 }
 
@@ -389,7 +392,8 @@ static void sim_stage_memory(const sim_input *in, const strategy *s, memory *mem
     for (int k = 0; k < in->pipe.nviews; k++) {
         /* A middle stage with no more layers than the first cannot outweigh it (fewer in flight,
          * no embedding): skip it (plan's hot path, every even split). */
-        if (in->pipe.views[k].index == 1 && in->pipe.mid <= in->pipe.first) continue;
+        const pipe_stage *st = &in->pipe.views[k];
+        if (!st->embedding && !st->head && in->pipe.mid <= in->pipe.first) continue;
         memory one = {0};
         sim_use_stage(&v, k);
         sim_memory_of(&v, s, &one);

@@ -5,8 +5,8 @@
 #include "core/result.h"
 #include "core/scenario.h"
 
-/* Time of one step for a plan (after comm_summarise filled each op's seconds): compute of all micro-batches,
- * the pipeline bubble, the part of each collective not hidden under the compute it overlaps (plus its last
+/* Time of one step for a plan (after comm_summarise filled each op's seconds): compute of all micro-batches
+ * at the slowest pipeline stage's pace, the pipeline bubble, the part of each collective not hidden under the compute it overlaps (plus its last
  * bucket), the optimizer step on GPU or host over local_params / opt_div parameters, and exposed PCIe
  * traffic. Pure. */
 void steptime_compute(

@@ -74,7 +74,9 @@ int hwvariant_apply(hardware *hw, const hw_variant *v, zs_error *err)
         hw->inter.bandwidth = v->network_bits / 8 / (double)hw->nics_per_node;
     }
     if (v->power_cap > 0) {
-        if (hw->tdp_watts > 0 && v->power_cap > hw->tdp_watts)
+        if (hw->tdp_watts <= 0)
+            return zs_fail(err, ZS_ERR_USAGE, "--power-cap: %s gives no tdp_watts to cap", hw->name);
+        if (v->power_cap > hw->tdp_watts)
             return zs_fail(err, ZS_ERR_USAGE,
                 "--power-cap %g W is above %s's %g W TDP (nvidia-smi -pl accepts at most the default "
                 "limit)",

@@ -31,8 +31,8 @@ static int pipeline_uneven(int64_t layers, const training *t, pipe_split *ps, zs
     int64_t rest = layers - f - l, stages = p - (f > 0) - (l > 0);
     if (rest < 0 || (rest > 0) != (stages > 0))
         return zs_fail(err, ZS_ERR_USAGE,
-            "--pp-first-layers %lld + --pp-last-layers %lld leave %lld of the model's %lld layers for %lld "
-            "middle stages (Megatron-Core needs middle layers exactly when there are middle stages)",
+            "--pp-first-layers %lld + --pp-last-layers %lld leave %lld of the model's %lld layers for the "
+            "%lld other stages (Megatron-Core needs layers left exactly when stages are)",
             (long long)f, (long long)l, (long long)rest, (long long)layers, (long long)stages);
     if (stages > 0 && rest % stages != 0)
         return zs_fail(err, ZS_ERR_USAGE,

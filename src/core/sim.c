@@ -323,6 +323,9 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         return err->code;
     double tp = (double)t->tp, pp = (double)t->pp;
     if (m->params_only) {
+        if (t->pp_first_layers > 0 || t->pp_last_layers > 0)
+            return zs_fail(
+                err, ZS_ERR_USAGE, "--pp-first-layers / --pp-last-layers need --model (layers to place)");
         if (t->finetune != FT_FULL)
             return zs_fail(err, ZS_ERR_USAGE,
                 "--finetune %s needs --model (adapters follow the layer shapes)",

@@ -191,7 +191,8 @@ static void flag_tables(void)
             if (listed && d->names_first) CHECK(lists_all(o->help, d->choices[k].name));
         }
     }
-    CHECK_EQ_INT(opts, rows + 16); /* and setup's own sixteen (--weights, --strict, --config) */
+    CHECK_EQ_INT(opts, rows + 19); /* and setup's own nineteen (--weights, --strict, --config, the cluster
+                                   * variants --network-bandwidth, --nics-per-node, --power-cap) */
     /* the bug this table fixed: fp8 was left out of --precision's message */
     training t;
     training_init(&t);

@@ -7,6 +7,8 @@
 #include "core/nccl.h"
 #include "core/sim.h"
 #include "core/strategy.h"
+#include "core/tpoverlap.h"
+#include "core/hwvariant.h"
 #include "fixture_hw.h"
 #include "test.h"
 #include "analysis/uncertainty.h"
@@ -128,6 +130,101 @@ static void narayanan_flops(void)
     t.checkpointing = CKPT_FULL;
     compute_flops(&m, &pc, &t, &f);
     CHECK_NEAR(f.hw_step, 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h)), 1e-3);
+}
+
+/* TE userbuffers' chunked overlap (tpoverlap.c): a collective of c seconds split into n chunks
+ * under a GEMM of g >> c seconds exposes only its first or last chunk, c / n. Per block under
+ * TP 8: 2 forward all-gathers ring-exchanged in 8 chunks and 2 backward ones, so 1/8 of each
+ * shows; 2 forward reduce-scatters pipelined in 4 chunks (1/4 each) and 2 backward ones bulk
+ * under the wgrad GEMMs (none): (2/4) / 4 calls = 1/8 shows. A full recompute repeats the
+ * forward pair: reduce-scatters expose 4/4 of 6 calls. A collective far longer than its GEMM
+ * hides only the GEMM's time: c - (n-1)/n g per pipelined pair, c - g in bulk. */
+static void tp_comm_overlap(void)
+{
+    model m = {0};
+    snprintf(m.model_type, sizeof m.model_type, "transformer");
+    m.hidden_size = 8192; m.num_layers = 8; m.num_heads = 64; m.num_kv_heads = 64;
+    m.head_dim = 128; m.intermediate_size = 4 * 8192; m.vocab_size = 32000; m.max_positions = 4096;
+    m.norm = NORM_LAYERNORM; m.pos = POS_ROTARY;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    hardware hw = node_hw();
+    training t;
+    training_init(&t);
+    t.gpus = 8; t.tp = 8; t.sequence_parallel = true; t.seq_len = 4096;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    tp_hidden h = tpoverlap_hidden(&in, 1e-9, 1e-9);
+    CHECK_NEAR(h.ag, 0, 1e-12); /* off: the generic framework's default */
+    t.tp_comm_overlap = 1;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    h = tpoverlap_hidden(&in, 1e-9, 1e-9);
+    CHECK_EQ_INT(h.ring_splits, 8);
+    CHECK_NEAR(h.ag, 1 - 1.0 / 8, 1e-6);
+    CHECK_NEAR(h.rs, 1 - 1.0 / 8, 1e-6);
+    t.checkpointing = CKPT_FULL;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    h = tpoverlap_hidden(&in, 1e-9, 1e-9);
+    CHECK_NEAR(h.ag, 1 - 1.0 / 8, 1e-6);
+    CHECK_NEAR(h.rs, 1 - 1.0 / 6, 1e-6);
+    /* Comm far longer than any GEMM: the hidden seconds are the GEMMs' (each forward GEMM
+     * once per pairing, weighted (n-1)/n in chunked pairs), so hidden x calls x c is their sum. */
+    t.checkpointing = CKPT_NONE;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    double rate = in.peak * in.gemm_efficiency, tok = 4096, hd = 8192, q = 8192, w = 4 * 8192;
+    double per = 2 * tok / 8 / rate;
+    double qkv = per * hd * 3 * q, proj = per * q * hd, up = per * hd * w, down = per * w * hd;
+    double c = 1e3;
+    h = tpoverlap_hidden(&in, c, c);
+    CHECK_NEAR(h.ag * 4 * c, 7.0 / 8 * (qkv + up + proj + down), 1e-6);
+    CHECK_NEAR(h.rs * 4 * c, 3.0 / 4 * (proj + down) + qkv + up, 1e-6);
+    /* Megatron-LM refuses it without sequence parallelism. */
+    t.sequence_parallel = false;
+    e.quiet = true;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == ZS_ERR_USAGE);
+}
+
+/* Cluster variants on the DGX H100 profile (8 x ConnectX-7 NDR 400 Gb/s, 700 W TDP, the DGX
+ * H100 User Guide): 3.2 Tb/s per node is the same 50e9 B/s per NIC; 800 Gb/s over 8 NICs is
+ * 12.5e9; 4 NICs of the same rate halve the node's. A 350 W cap on the 700 W part gives the
+ * DVFS cube-root clock, 0.5^(1/3), on the achieved GEMM fraction; above the TDP is refused. */
+static void cluster_variants(void)
+{
+    char path[4096];
+    zs_error e = {0};
+    hardware hw, base;
+    CHECK(catalog_resolve("hardware", "h100-80gb", path, sizeof path, &e) == 0);
+    CHECK(hardware_load(path, &base, &e) == 0);
+    hw_variant v = {0};
+    hw = base;
+    CHECK(hwvariant_set(&v, "network-bandwidth", "3.2Tb/s", &e) == 0);
+    CHECK_NEAR(v.network_bits, 3.2e12, 1e-12);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_NEAR(hw.inter.bandwidth, 50e9, 1e-12);
+    hw = base;
+    CHECK(hwvariant_set(&v, "network-bandwidth", "800Gb/s", &e) == 0);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_NEAR(hw.inter.bandwidth, 12.5e9, 1e-12);
+    hw = base;
+    v = (hw_variant){0};
+    CHECK(hwvariant_set(&v, "nics-per-node", "4", &e) == 0);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_EQ_INT(hw.nics_per_node, 4);
+    CHECK_NEAR(hw.inter.bandwidth, 50e9, 1e-12);
+    hw = base;
+    v = (hw_variant){0};
+    CHECK(hwvariant_set(&v, "power-cap", "350W", &e) == 0);
+    CHECK(hwvariant_apply(&hw, &v, &e) == 0);
+    CHECK_NEAR(hw.matmul_max_fraction, base.matmul_max_fraction * 0.7937005259840998, 1e-12);
+    CHECK_NEAR(hw.peak_bf16, base.peak_bf16, 1e-15); /* nameplate kept: MFU stays against it */
+    CHECK_NEAR(hw.hbm_bandwidth, base.hbm_bandwidth, 1e-15);
+    CHECK_NEAR(hw.tdp_watts, 350, 1e-15);
+    e.quiet = true;
+    hw = base;
+    v.power_cap = 800;
+    CHECK(hwvariant_apply(&hw, &v, &e) == ZS_ERR_USAGE);
+    CHECK(hwvariant_set(&v, "network-bandwidth", "100GB/s", &e) == ZS_ERR_USAGE);
 }
 
 /* More bandwidth never slows a step; the step is never shorter than its compute; with
@@ -478,6 +575,8 @@ void suite_comm(void)
     RUN_TEST(strategy_volumes);
     RUN_TEST(narayanan_flops);
     RUN_TEST(monotone_and_limits);
+    RUN_TEST(tp_comm_overlap);
+    RUN_TEST(cluster_variants);
     RUN_TEST(nvlink_domain);
     RUN_TEST(nccl_latency_at_scale);
     RUN_TEST(nccl_versions);

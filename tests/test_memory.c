@@ -153,6 +153,93 @@ static void pipeline_inflight(void)
     CHECK_NEAR(r.mem.activations, per_layer * 12 * 2, 1e-12);
 }
 
+/* Uneven stages (Megatron-Core's --decoder-first/last-pipeline-num-layers): 96 layers on 8
+ * stages with 9 on each end leave (96 - 18) / 6 = 13 per middle stage. Under 1F1B stage i holds
+ * min(p - i, m) micro-batches (Narayanan et al. 2021 section 2.2): stage 0 9 x 8 = 72 layers'
+ * worth, stage 1 13 x 7 = 91, the last 9 and the head; stage 1 also holds the most parameters
+ * (13 blocks against 9 + the embedding), so it is the peak. */
+static void pipeline_uneven_memory(void)
+{
+    model m = gpt_block();
+    m.dropout = false;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    hardware hw = test_hw();
+    training t;
+    training_init(&t);
+    t.gpus = 8; t.pp = 8; t.grad_accum = 16;
+    t.pp_first_layers = t.pp_last_layers = 9;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    CHECK_EQ_INT(in.stage_layers, 13);
+    result r;
+    sim_run(&in, &strat_ddp, 0, &r);
+    double per_layer = memory_layer_activations(&in, true);
+    CHECK_NEAR(r.mem.activations, per_layer * 91, 1e-12);
+    CHECK_NEAR(r.mem.parameters, 2 * 13 * pc.per_layer, 1e-12);
+    CHECK_NEAR(r.mem.logits, 0, 1e-12);
+    /* Two stages (no middle): the first holds 2 micro-batches of its layers, the last one of
+     * its layers plus the head's inputs and the fp32 logits. 60 + 36: the first holds 120
+     * layers' worth and the most parameters; 40 + 56: the last's 16 more blocks of states (16
+     * bytes a parameter under DDP) outweigh the first's 24 more layers of activations. */
+    t.pp = 2; t.gpus = 2; t.pp_first_layers = 60; t.pp_last_layers = 36;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, 0, &r);
+    CHECK_NEAR(r.mem.activations, per_layer * 120, 1e-12);
+    CHECK_NEAR(r.mem.logits, 0, 1e-12);
+    t.pp_first_layers = 40; t.pp_last_layers = 56;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, 0, &r);
+    CHECK_NEAR(r.mem.logits, 4.0 * 2048 * 51200, 1e-12);
+    CHECK_NEAR(r.mem.activations, per_layer * 56 + 2 * 2.0 * 2048 * 12288, 1e-12);
+    /* A split Megatron-Core refuses: 96 - 9 = 87 layers over 7 stages. */
+    t.pp = 8; t.gpus = 8; t.pp_first_layers = 9; t.pp_last_layers = 0;
+    e.quiet = true;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == ZS_ERR_USAGE);
+}
+
+/* The slowest stage sets the pace: a step's compute + bubble is (m - 1) T_max + sum_i T_i
+ * (DAPPLE, arXiv 2007.01045 section 4.2), the stages' times built here from the per-layer time
+ * and the head's: 16 layers on 4 stages as 3 + 5 + 5 + 3. */
+static void pipeline_pace_step(void)
+{
+    model m = gpt_block();
+    m.num_layers = 16;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_count(&m, 0, &pc, &e) == 0);
+    hardware hw = test_hw();
+    training t;
+    training_init(&t);
+    t.gpus = 4; t.pp = 4; t.grad_accum = 8;
+    t.pp_first_layers = t.pp_last_layers = 3;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    result r;
+    sim_run(&in, &strat_ddp, 0, &r);
+    double mean = in.mb.fwd + in.mb.bwd, total = 4 * mean;
+    double head = compute_head_seconds(&m, &hw, &t, in.peak, in.gemm_efficiency);
+    double tau = (total - head) / 16;
+    double stages[4] = {3 * tau, 5 * tau, 5 * tau, 3 * tau + head}, tmax = 0, sum = 0;
+    for (int i = 0; i < 4; i++) {
+        tmax = stages[i] > tmax ? stages[i] : tmax;
+        sum += stages[i];
+    }
+    CHECK(head > 0);
+    CHECK_NEAR(r.step.compute + r.step.bubble, 7 * tmax + sum, 1e-9);
+    CHECK_NEAR(r.step.compute, 8 * tmax, 1e-9);
+    /* Even stages of a model without a head cost would give the textbook (p - 1) / m bubble;
+     * with the head on the last stage the bubble is smaller than (p - 1) T_mean and the step
+     * longer than (m + p - 1) T_mean. */
+    t.pp_first_layers = t.pp_last_layers = 0;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, 0, &r);
+    mean = in.mb.fwd + in.mb.bwd;
+    CHECK(r.step.compute + r.step.bubble > 11 * mean);
+    CHECK(r.step.bubble < 3 * mean);
+}
+
 /* Properties that hold whatever the constants: the total is the sum of its parts, ZeRO
  * stages never raise model states, and sharded states fall as GPUs are added. */
 static void invariants(void)
@@ -430,6 +517,8 @@ void suite_memory(void)
     RUN_TEST(zero_table1);
     RUN_TEST(korthikanti_table2);
     RUN_TEST(pipeline_inflight);
+    RUN_TEST(pipeline_uneven_memory);
+    RUN_TEST(pipeline_pace_step);
     RUN_TEST(invariants);
     RUN_TEST(offload);
     RUN_TEST(nvme_offload);

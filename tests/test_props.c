@@ -130,9 +130,11 @@ static void random_configurations(void)
             if (r[s].applicable) check_result(&r[s]);
         }
         /* ZeRO stages never hold more model states than the stage before (DDP too, when it
-         * applies: it does not offload). */
+         * applies: it does not offload). With uneven pipeline stages each strategy reports its
+         * own heaviest stage, which need not be the one holding the most states. */
         for (int s = 1; s < 4; s++)
-            if (r[s - 1].applicable) CHECK(r[s].mem.model_states <= r[s - 1].mem.model_states * (1 + 1e-12));
+            if (r[s - 1].applicable && m.num_layers % t.pp == 0)
+                CHECK(r[s].mem.model_states <= r[s - 1].mem.model_states * (1 + 1e-12));
         /* Doubling the data-parallel degree never raises a ZeRO stage's sharded states. */
         training t2 = t;
         t2.gpus *= 2;

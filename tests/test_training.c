@@ -9,6 +9,7 @@
 #include "cmd/setup.h"
 #include "test.h"
 #include "core/training.h"
+#include "core/pipeline.h"
 
 static void byte_tables(void)
 {
@@ -33,6 +34,69 @@ static void byte_tables(void)
     t.precision = PREC_BF16_PURE;
     b = training_bytes(&t);
     CHECK_EQ_INT(b.param + b.grad + b.master + b.moments, 8);
+}
+
+/* Pipeline splits as Megatron-Core computes them (NVIDIA/Megatron-LM@d98e8a64
+ * transformer_config.py "Uneven PP", transformer_block.py get_num_layers_to_build) and as
+ * DeepSpeed's partition_uniform does (deepspeed/runtime/utils.py). */
+static void pipeline_splits(void)
+{
+    training t;
+    training_init(&t);
+    pipe_split ps;
+    zs_error e = {.quiet = true};
+    /* Llama 3 (Dubey et al. 2024, section 3.3.2): 126 layers on 16 stages, one layer fewer on
+     * the first and last: 7 + 14 x 8 + 7. */
+    t.pp = 16; t.pp_first_layers = 7; t.pp_last_layers = 7;
+    CHECK(pipeline_split(126, &t, true, &ps, &e) == 0);
+    CHECK_EQ_INT(ps.first, 7); CHECK_EQ_INT(ps.mid, 8); CHECK_EQ_INT(ps.last, 7);
+    CHECK_EQ_INT(ps.nviews, 3);
+    CHECK_EQ_INT(ps.views[1].index, 1); CHECK_EQ_INT(ps.views[2].index, 15);
+    CHECK(ps.views[0].embedding && ps.views[2].head && !ps.views[1].head);
+    CHECK_EQ_INT(pipeline_max_layers(&ps), 8);
+    /* Only the first given: the last is a middle stage, 119 / 15 does not divide. */
+    t.pp_last_layers = 0;
+    CHECK(pipeline_split(126, &t, true, &ps, &e) == ZS_ERR_USAGE);
+    /* 126 - 6 = 120 over 15 stages of 8 does. */
+    t.pp_first_layers = 6;
+    CHECK(pipeline_split(126, &t, true, &ps, &e) == 0);
+    CHECK_EQ_INT(ps.first, 6); CHECK_EQ_INT(ps.mid, 8); CHECK_EQ_INT(ps.last, 8);
+    /* Each stage's layers divisible by the virtual stages: 6 and 8 by 2 yes, by 4 no. */
+    t.virtual_stages = 2;
+    CHECK(pipeline_split(126, &t, true, &ps, &e) == 0);
+    t.virtual_stages = 4;
+    CHECK(pipeline_split(126, &t, true, &ps, &e) == ZS_ERR_USAGE);
+    /* Two stages: middle layers exactly when there are middle stages. */
+    t.virtual_stages = 1; t.pp = 2; t.pp_first_layers = 5; t.pp_last_layers = 7;
+    CHECK(pipeline_split(12, &t, true, &ps, &e) == 0);
+    CHECK(pipeline_split(13, &t, true, &ps, &e) == ZS_ERR_USAGE);
+    CHECK_EQ_INT(ps.nviews, 2);
+    t.pp = 1;
+    CHECK(pipeline_split(12, &t, true, &ps, &e) == ZS_ERR_USAGE);
+    /* No flags: Megatron needs L divisible by pp (and the stage's by v); DeepSpeed's uniform
+     * partition of 10 over 4 is [0, 3, 6, 8, 10]: 3, 3, 2, 2. */
+    t.pp_first_layers = t.pp_last_layers = 0; t.pp = 16;
+    CHECK(pipeline_split(126, &t, true, &ps, &e) == ZS_ERR_USAGE);
+    t.pp = 4;
+    CHECK(pipeline_split(10, &t, false, &ps, &e) == 0);
+    CHECK_EQ_INT(ps.first, 3); CHECK_EQ_INT(ps.mid, 3); CHECK_EQ_INT(ps.last, 2);
+    t.pp = 1;
+    CHECK(pipeline_split(10, &t, true, &ps, &e) == 0);
+    CHECK_EQ_INT(ps.nviews, 1);
+    CHECK(ps.views[0].embedding && ps.views[0].head);
+    /* The balanced ends plan proposes: 126 on 16 as Llama 3's 7 / 7; with 2 chunks 6 and 8
+     * (6 + 14 x 8 + 8, each even); 96 on 8 divides already. */
+    int64_t f, l;
+    CHECK(pipeline_balance(126, 16, 1, &f, &l) && f == 7 && l == 7);
+    CHECK(pipeline_balance(126, 16, 2, &f, &l) && f == 6 && l == 8);
+    CHECK(!pipeline_balance(96, 8, 1, &f, &l));
+    /* Pace: 7 / 8 / 7 with no head cost is the 8-layer stage over the mean 126 / 16; a head of
+     * a tenth of the model on the 7-layer last stage: 16 (0.9 x 7 / 126 + 0.1). */
+    t.pp = 16; t.pp_first_layers = t.pp_last_layers = 7;
+    CHECK(pipeline_split(126, &t, true, &ps, &e) == 0);
+    CHECK_NEAR(pipeline_pace(&ps, 126, 16, 0), 16.0 * 8 / 126, 1e-12);
+    CHECK_NEAR(pipeline_pace(&ps, 126, 16, 0.1), 16 * (0.9 * 7 / 126 + 0.1), 1e-12);
+    CHECK_NEAR(pipeline_pace(&ps, 126, 1, 0.1), 1, 1e-12);
 }
 
 static void validate(void)
@@ -293,6 +357,7 @@ static void json_duplicates(void)
 void suite_training(void)
 {
     RUN_TEST(byte_tables);
+    RUN_TEST(pipeline_splits);
     RUN_TEST(validate);
     RUN_TEST(deepspeed_configs);
     RUN_TEST(deepspeed_legacy);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/framework.h"
+#include "core/pipeline.h"
 #include "core/sim.h"
 #include "core/units.h"
 
@@ -184,6 +186,18 @@ static range dim(int64_t fixed, int64_t hi)
     return fixed > 0 ? (range){fixed, fixed} : (range){1, hi};
 }
 
+/* A framework that needs the layers to divide (Megatron) gets, where they do not, the uneven
+ * split large runs use (pipeline_balance: Llama 3's 126 layers on 16 stages as 7 + 14 x 8 + 7)
+ * unless the run fixed its own first/last stage layers. */
+static void plan_stage_split(const scenario *sc, training *t)
+{
+    if (sc->t->pp_first_layers > 0 || sc->t->pp_last_layers > 0 || sc->m->params_only) return;
+    t->pp_first_layers = t->pp_last_layers = 0;
+    if (framework_of(t)->exact_layer_split)
+        pipeline_balance(
+            sc->m->num_layers, t->pp, t->virtual_stages, &t->pp_first_layers, &t->pp_last_layers);
+}
+
 /* Every configuration with `gpus` GPUs. */
 static void search_count(plan_job *job, int64_t gpus)
 {
@@ -222,6 +236,7 @@ static void search_count(plan_job *job, int64_t gpus)
                                 t.pp = pp;
                                 t.cp = cp;
                                 t.virtual_stages = v;
+                                plan_stage_split(sc, &t);
                                 t.micro_batch = mb;
                                 t.grad_accum = ga;
                                 if (!sp->fixed_ckpt) t.checkpointing = ckpts[ck];
@@ -390,6 +405,7 @@ static bool fits_any(const scenario *sc, const plan_space *sp, const model *m, c
                 t.tp = tp;
                 t.pp = pp;
                 t.virtual_stages = sp->fixed_vstages > 0 ? sp->fixed_vstages : 1;
+                plan_stage_split(sc, &t);
                 t.micro_batch = sp->fixed_micro_batch > 0 ? sp->fixed_micro_batch : 1;
                 t.grad_accum = pp; /* enough micro-batches to fill the pipeline */
                 if (!sp->fixed_ckpt) t.checkpointing = m->params_only ? CKPT_NONE : CKPT_FULL;

@@ -154,14 +154,24 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
         t.grad_bytes = 4;
     else if (run->grad_dtype[0])
         t.grad_bytes = 2;
+    /* Every other estimate flag the run gave as a column (runs.c), as estimate sets it, and
+     * the cluster variants on the profile. */
+    for (int k = 0; k < TRAINING_FLAG_COUNT; k++)
+        if (run->flag_given >> k & 1) training_flag_copy(&t, &run->flags, &training_flags[k]);
+    if (hwvariant_apply(&hw, &run->variant, err)) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "line %d", run->line);
+        zs_error_prefix(err, tmp);
+        return err->code = ZS_ERR_INPUT;
+    }
     const strategy *s = strategy_find(run->strategy);
     if (!s)
         return zs_fail(err, ZS_ERR_INPUT, "line %d: strategy \"%s\" is not one of %s", run->line,
             run->strategy, strategy_names());
-    if (run->gpus % (run->tp * run->pp) != 0)
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp", run->line,
+    if (run->gpus % (run->tp * run->pp * t.cp) != 0)
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: gpus %lld is not a multiple of tp x pp x cp", run->line,
             (long long)run->gpus);
-    int64_t dp = run->gpus / (run->tp * run->pp);
+    int64_t dp = run->gpus / (run->tp * run->pp * t.cp);
     if (run->global_batch % (dp * run->micro_batch) != 0)
         return zs_fail(err, ZS_ERR_INPUT,
             "line %d: global_batch %lld is not a multiple of micro_batch x DP (%lld x %lld)", run->line,

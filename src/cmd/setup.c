@@ -82,6 +82,22 @@ static const own_opt own_opts[] = {
          .help = "override the GPU memory, with its unit: 80GiB (2^30 B) or 80GB (10^9 B)",
          .id = OPT_HBM},
         OPT_GPUS, NULL},
+    {{.name = "network-bandwidth",
+         .arg = "BITS/S",
+         .help = "inter-node bandwidth per node over its compute NICs, e.g. 800Gb/s or 3.2Tb/s (default: the "
+                 "profile's NICs x rate)",
+         .id = OPT_NET_BW},
+        OPT_GPUS, NULL},
+    {{.name = "nics-per-node",
+         .arg = "N",
+         .help = "compute NICs per node (default: the profile's); with --network-bandwidth they share it",
+         .id = OPT_NICS},
+        OPT_GPUS, NULL},
+    {{.name = "power-cap",
+         .arg = "W",
+         .help = "GPU power limit in watts (nvidia-smi -pl): compute peaks x (W / TDP)^(1/3), the DVFS law",
+         .id = OPT_POWER_CAP},
+        OPT_GPUS, NULL},
     {{.name = "strategy", .arg = "S", .help = "|all, or a comma list (default all)", .id = OPT_STRATEGY},
         OPT_SHARD_GROUP, strategy_names},
     {{.name = "framework",
@@ -247,6 +263,13 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
             return zs_fail(
                 err, ZS_ERR_USAGE, "--decoder-seq-len: expected a whole number of tokens from 1 to 1e8");
         return ZS_OK;
+    case OPT_NET_BW:
+    case OPT_NICS:
+    case OPT_POWER_CAP:
+        return hwvariant_set(&s->variant, id == OPT_NET_BW ? "network-bandwidth"
+                : id == OPT_NICS                           ? "nics-per-node"
+                                                           : "power-cap",
+            v, err);
     case OPT_HBM:
         if (units_parse_bytes(v, "--hbm", &s->hbm_override, err)) return err->code;
         if (s->hbm_override < 1)
@@ -618,6 +641,7 @@ int setup_finish(setup *s, zs_error *err)
         s->hw.hbm_bytes = s->hbm_override;
     }
     if (s->price >= 0) s->hw.price_per_gpu_hour = s->price;
+    if (hwvariant_apply(&s->hw, &s->variant, err)) return err->code;
 
     if (s->model_arg) {
         if (resolve_model(s, err)) return err->code;

@@ -13,6 +13,7 @@
 #include "io/weights.h"
 #include "core/error.h"
 #include "core/hardware.h"
+#include "core/hwvariant.h"
 #include "core/model.h"
 #include "report/report.h"
 #include "core/scenario.h"
@@ -45,6 +46,7 @@ typedef struct setup {
     double tokens;                /* --tokens: training budget in tokens; 0 = none */
     double price;                 /* --price-per-gpu-hour dollars; < 0 = profile's */
     double decoder_seq;           /* --decoder-seq-len tokens (encoder-decoder); 0 = the model's */
+    hw_variant variant;           /* --network-bandwidth, --nics-per-node, --power-cap (0 = profile's) */
     /* Training flags are parsed when read (a bad value is a usage error before any file is
      * opened) into flag_t, and copied over t after ds_config in finish(), so flags win. */
     training flag_t;
@@ -76,6 +78,9 @@ enum {
     OPT_WEIGHTS,
     OPT_STRICT,
     OPT_CONFIG,
+    OPT_NET_BW,
+    OPT_NICS,
+    OPT_POWER_CAP,
 };
 
 /* The shared options table (ends with a NULL name), built once from training_flags[] and

@@ -7,6 +7,7 @@
 #include "core/framework.h"
 #include "core/scenario.h"
 #include "core/strategy.h"
+#include "core/tpoverlap.h"
 
 void comm_add(comm_plan *p, comm_op op)
 {
@@ -27,20 +28,23 @@ static void comm_tp(const sim_input *in, comm_plan *p)
      * Cohere) 1 + 1; cross-attention one more each way (model_tp_allreduces). */
     double ar = model_tp_allreduces(m);
     double calls = layers * mb * (2 * ar + (t->checkpointing == CKPT_FULL ? ar : 0));
-    /* A framework with TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE
-     * userbuffers) hides a fraction of it under the GEMMs it splits. */
-    double hid = in->fw->tp_overlap;
     if (t->sequence_parallel) {
+        /* TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE userbuffers) hides
+         * what the chunked GEMMs cover (tpoverlap.c). */
+        coll_cost ag, rs;
+        coll_cost_of(COLL_ALL_GATHER, act, in->groups[GROUP_TP], in->links, &ag);
+        coll_cost_of(COLL_REDUCE_SCATTER, act, in->groups[GROUP_TP], in->links, &rs);
+        tp_hidden hid = tpoverlap_hidden(in, ag.seconds, rs.seconds);
         comm_add(p,
             (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
-                "TP reduce-scatter (activations)", 0, 0, 0, hid});
+                "TP reduce-scatter (activations)", 0, 0, 0, hid.rs});
         comm_add(p,
             (comm_op){COLL_ALL_GATHER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
-                "TP all-gather (activations)", 0, 0, 0, hid});
+                "TP all-gather (activations)", 0, 0, 0, hid.ag});
     } else {
         comm_add(p,
             (comm_op){COLL_ALL_REDUCE, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
-                "TP all-reduce (activations)", 0, 0, 0, hid});
+                "TP all-reduce (activations)", 0, 0, 0, 0});
     }
 }
 

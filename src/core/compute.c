@@ -251,10 +251,15 @@ double compute_peak(const hardware *hw, const training *t)
  * operands sit lower still. Used when the profile does not give attention_fraction. */
 #define ATTENTION_FRACTION_DEFAULT 0.55
 
+double compute_attention_fraction(const hardware *hw)
+{
+    return hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
+}
+
 mb_time compute_time(
     const hardware *hw, const training *t, const flops *f, double peak, double gemm_efficiency)
 {
-    double attn_frac = hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
+    double attn_frac = compute_attention_fraction(hw);
     /* FP8 runs the GEMMs at the FP8 peak, but cuBLAS reaches a smaller fraction of it than of
      * the 16-bit peak (fp8_matmul_ratio, the profile's MAMF ratio); attention (flash, bf16)
      * stays at the bf16 peak. */
@@ -282,6 +287,22 @@ mb_time compute_time(
     }
     tm.bwd = 2 * tm.fwd - casts - f->frozen_fwd_mb / mm_rate + rec; /* one cast per linear backward */
     return tm;
+}
+
+double compute_head_seconds(
+    const model *m, const hardware *hw, const training *t, double peak, double gemm_efficiency)
+{
+    if (m->params_only) return 0;
+    /* The rates compute_time charges: GEMMs at the precision's matmul rate, the loss's fp32
+     * logit traffic (16 V bytes per token, flops_memory) at the HBM rate. */
+    double fp8_ratio = t->precision == PREC_FP8 && hw->fp8_matmul_ratio > 0 ? hw->fp8_matmul_ratio : 1;
+    double mm_rate = peak * gemm_efficiency * fp8_ratio, mem_rate = hw->hbm_bandwidth * hw->hbm_fraction;
+    double tokens = (double)t->micro_batch * (double)t->seq_len / (double)t->cp;
+    double v = (double)m->vocab_size / (double)t->tp, h = (double)m->hidden_size;
+    double gemm = 2 * v * h * tokens / mm_rate, fwd = gemm + 16 * v * tokens / mem_rate;
+    /* Backward twice the forward, as compute_time charges it (input and weight gradients); a
+     * frozen head (LoRA) has no weight gradient. */
+    return 3 * fwd - (t->finetune != FT_FULL ? gemm : 0);
 }
 
 double compute_efficiency(const hardware *hw, double w)

@@ -58,6 +58,16 @@ mb_time compute_time(
  * matmul_max_fraction x W / (W + matmul_half_flops). Pure. */
 double compute_efficiency(const hardware *hw, double gemm_flops);
 
+/* The fraction of peak attention scores reach: the profile's attention_fraction, else the
+ * FlashAttention-2 default. Pure. */
+double compute_attention_fraction(const hardware *hw);
+
+/* Seconds one TP rank spends per micro-batch on the LM head and the loss (forward and
+ * backward; not divided over pipeline stages): the share of a step the last stage adds.
+ * 0 for a parameter-count-only model. Pure. */
+double compute_head_seconds(
+    const model *m, const hardware *hw, const training *t, double peak, double gemm_efficiency);
+
 /* FLOPs of the representative GEMM of one micro-batch on one GPU: the MLP up-projection,
  * 2 (b s) h (i / t). Infinity for a --params model (no shape: efficiency at its maximum). */
 double compute_gemm_flops(const model *m, const training *t);

@@ -127,10 +127,12 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no %s (%s %lld)%s", fw->name, d->what, d->flag,
                 (long long)v, alternatives(d, alt, sizeof alt));
     }
-    if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0)
+    if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0 &&
+        t->pp_first_layers == 0 && t->pp_last_layers == 0) /* an uneven split: pipeline_split's rules */
         return zs_fail(err, ZS_ERR_USAGE,
             "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "
-            "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages)",
+            "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages; "
+            "--pp-first-layers / --pp-last-layers put fewer on the end stages)",
             fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
     if (fw->interleave_divisible && t->virtual_stages > 1 && t->grad_accum % t->pp != 0)
         return zs_fail(err, ZS_ERR_USAGE,

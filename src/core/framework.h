@@ -64,7 +64,7 @@ typedef struct framework {
     int overlap_comm;          /* -1: the strategy's (DeepSpeed) default; else 0/1 */
     bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
                                   forward (Megatron distributed optimizer) */
-    double tp_overlap;         /* fraction of TP collectives hidden under GEMMs (0..1) */
+    bool tp_comm_overlap;      /* TP comm / GEMM overlap (TE userbuffers) on by default (tpoverlap.c) */
     double gather_overhead;    /* seconds of host work per parameter-gather call */
     /* A framework version (name@version): what its code does around each gather and
      * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */

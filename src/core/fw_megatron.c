@@ -51,6 +51,10 @@ const framework fw_megatron = {
     .fp32_grads = true,
     .overlap_comm = 1,
     .overlap_param_gather = true,
+    /* TP comm / GEMM overlap off, Megatron-LM's default (ModelParallelConfig.tp_comm_overlap =
+     * False, NVIDIA/Megatron-LM@d98e8a64 megatron/core/model_parallel_config.py); NeMo's large-TP
+     * recipes switch it on, as --tp-comm-overlap on does. */
+    .tp_comm_overlap = false,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
      * (1st, 3rd, .. in file order; Korthikanti 2022 Table 5, Narayanan 2021 Tables 1-2 PTD rows):

@@ -320,6 +320,15 @@ double memory_ckpt_inputs(const sim_input *in)
     return kept * inputs;
 }
 
+double memory_inflight(const sim_input *in)
+{
+    const training *t = in->t;
+    double p = (double)t->pp, i = p > 1 ? (double)in->stage.index : 0;
+    double inflight = fmin(p - i, (double)t->grad_accum);
+    if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
+    return inflight;
+}
+
 void memory_activations(const sim_input *in, memory *mem)
 {
     const model *m = in->m;
@@ -332,7 +341,7 @@ void memory_activations(const sim_input *in, memory *mem)
 
     /* What one block keeps per micro-batch: everything, everything but the attention matrix
      * (selective recompute), or just its input (full recompute, Korthikanti section 5). */
-    double full = memory_layer_activations(in, true), kept;
+    double full = in->layer_act[1] > 0 ? in->layer_act[1] : memory_layer_activations(in, true), kept;
     switch (t->checkpointing) {
     case CKPT_SELECTIVE:
         /* Flash attention keeps no score matrix, so dropping it changes nothing. */
@@ -343,6 +352,7 @@ void memory_activations(const sim_input *in, memory *mem)
         /* torchtitan's op list is written for attention blocks; a hybrid stack keeps what
          * drops only the attention scores. */
         kept = in->fw->selective == SELECTIVE_OPS && m->nclass <= 0 ? memory_layer_ops_sac(in)
+            : in->layer_act[0] > 0                                  ? in->layer_act[0]
                                                                     : memory_layer_activations(in, false);
         /* A policy that saves a subset never holds more than saving everything. */
         kept = fmin(kept, full);
@@ -350,19 +360,19 @@ void memory_activations(const sim_input *in, memory *mem)
     case CKPT_FULL: kept = e * s * b * h / sp; break;
     default: kept = full; break;
     }
-    /* 1F1B: the first stage holds min(p, m) micro-batches in flight; interleaving with v
-     * chunks multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). */
-    double inflight = fmin(p, (double)t->grad_accum);
-    if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
-    double inputs, transient, host;
+    /* The stage in force (in->stage, one view of the pipeline split; sim_run_memory takes the
+     * heaviest). 1F1B: stage i holds min(p - i, m) micro-batches in flight (Narayanan et al.
+     * 2021 section 2.2: the first stage p, the last one); interleaving with v chunks
+     * multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). Full recompute of
+     * N layers (memory_ckpt_stage) decides what each micro-batch keeps on the stage; activation
+     * offload moves the stored inputs to the host. */
+    double inflight = memory_inflight(in);
+    double inputs, transient;
     double per_mb = memory_ckpt_stage(in, kept, full, &inputs, &transient);
-    host = memory_act_offload(in, kept, inputs, &per_mb);
-    mem->host_per_gpu += host * inflight;
-    double first = per_mb * inflight;
-    double last = per_mb; /* the last stage holds one micro-batch */
+    mem->host_per_gpu += memory_act_offload(in, kept, inputs, &per_mb) * inflight;
+    double stage = per_mb * inflight;
     /* The blocks being recomputed hold their full activations for a moment. */
-    first += transient;
-    last += transient;
+    stage += transient;
     if (t->cp > 1) {
         /* Ring attention's two K/V receive buffers, one chunk's K and V each (double
          * buffering: the next chunk arrives while the one in hand is attended to), for the
@@ -373,7 +383,7 @@ void memory_activations(const sim_input *in, memory *mem)
     /* Embedding dropout mask on the first stage; final norm and LM head inputs on the last
      * (e s b h each); the loss's logits (one fp32 copy, or what the framework's loss keeps at
      * its peak), split over the vocabulary by TP. */
-    first += (m->dropout ? s * b * h : 0) / sp * inflight;
+    if (in->stage.embedding || p == 1) stage += (m->dropout ? s * b * h : 0) / sp * inflight;
     /* An encoder-decoder's head sees the decoder's tokens. */
     double sd = s * in->pc->seq_scale[BLOCK_DENSE];
     double head = 2 * e * sd * b * h / sp;
@@ -382,13 +392,9 @@ void memory_activations(const sim_input *in, memory *mem)
     /* A final logit soft-cap (Gemma-2: cap x tanh(logits / cap)) keeps the tanh output for its
      * backward: one more V-wide tensor per token in the compute dtype. */
     if (m->final_softcap > 0) logits += e * sd * b * v / tp;
-    if (p == 1) {
-        mem->activations = first + head;
-        mem->logits = logits;
-    } else if (first >= last + head + logits) {
-        mem->activations = first;
-    } else {
-        mem->activations = last + head;
+    mem->activations = stage;
+    if (in->stage.head || p == 1) {
+        mem->activations += head;
         mem->logits = logits;
     }
 }

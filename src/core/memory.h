@@ -66,7 +66,11 @@ double memory_loss_bytes(const struct training *t, const struct framework *fw, d
  * units. Writes comm_buffers and gathered_params. Pure. */
 void memory_buffers(const struct sim_input *in, const struct strategy *s, memory *mem);
 
-/* Activations and logits of the most loaded pipeline stage (Korthikanti et al. 2022,
+/* Micro-batches whose activations the stage in force (in->stage) holds at its peak under 1F1B:
+ * min(p - i, m) for stage i, times the interleaving factor. Pure; 1 without pipelining. */
+double memory_inflight(const struct sim_input *in);
+
+/* Activations and logits of the pipeline stage in force, in->stage (Korthikanti et al. 2022,
  * arXiv 2205.05198, section 4, generalised to GQA, gated MLPs, MoE top-k and flash
  * attention). Pure. */
 void memory_activations(const struct sim_input *in, memory *mem);

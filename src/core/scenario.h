@@ -10,6 +10,7 @@
 #include "core/compute.h"
 #include "core/hardware.h"
 #include "core/model.h"
+#include "core/pipeline.h"
 #include "core/training.h"
 
 struct strategy;
@@ -28,6 +29,13 @@ typedef struct scenario {
     double tokens;                        /* training budget in tokens; 0 = none */
 } scenario;
 
+/* One pipeline stage's share of the model (sim_prepare fills one per pipe_split view):
+ * the sim_input fields of the same names for that stage. */
+typedef struct sim_stage {
+    pipe_stage stage;
+    double local_params, local_small, local_expert, trainable, param_bytes;
+} sim_stage;
+
 /* Everything an evaluation reads, with the derived quantities computed once by sim_prepare
  * so that a search can evaluate many strategies without recomputing them. */
 typedef struct sim_input {
@@ -42,7 +50,7 @@ typedef struct sim_input {
     int64_t gpus_per_node;          /* effective: scenario_gpus_per_node */
     int64_t nodes;                  /* ceil(gpus / gpus_per_node) */
     int64_t domain_gpus;            /* effective: scenario_domain_gpus */
-    int64_t stage_layers;           /* blocks on the most loaded pipeline stage: ceil(L / pp) */
+    int64_t stage_layers;           /* blocks on the most loaded pipeline stage (pipeline_split) */
     double local_params;            /* parameters one model-parallel rank holds (most loaded stage) */
     double local_small;             /* of which in tensors below the ZeRO-3 persistence threshold */
     double local_largest;           /* largest module on one rank (ZeRO-3 gathers it whole) */
@@ -64,6 +72,13 @@ typedef struct sim_input {
     double hbm_rate;                /* achieved HBM bytes/s for the optimizer step */
     double host_rate;               /* achieved host-memory bytes/s per GPU for CPU Adam */
     double step_overhead;           /* seconds of framework host work per step (flag, calibrated, shipped) */
+    pipe_split pipe;                /* the layers per pipeline stage (pipeline.h) */
+    pipe_stage stage;               /* the stage the fields above describe: the one with the most
+                                       parameters; memory evaluates every view (sim_run_memory) */
+    sim_stage stages[PIPE_VIEWS];   /* each view's share, for the memory of every stage */
+    double pipe_pace;               /* slowest stage's time per micro-batch over the mean stage's */
+    double layer_act[2];            /* memory_layer_activations(in, keep = 0 / 1), once per
+                                       prepare (every strategy and stage reads them); 0 = not yet */
 } sim_input;
 
 /* GPUs in one node of this run: --gpus-per-node when given, else the profile's. Never fails. */

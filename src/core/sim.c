@@ -7,6 +7,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/pipeline.h"
 #include "core/steptime.h"
 #include "core/strategy.h"
 
@@ -170,7 +171,7 @@ static int sim_check_shapes(const model *m, const training *t, zs_error *err)
     return sim_check_mixers(m, t, err);
 }
 
-/* A rank's parameters: its pipeline stage's (the larger of first and last) split by TP, and
+/* A rank's parameters: its pipeline stage's (in->stage) split by TP, and
  * the small tensors it keeps whole under a persistence threshold. */
 static void sim_stage_params(
     sim_input *in, const model *m, const param_counts *pc, const training *t, double layers)
@@ -179,11 +180,11 @@ static void sim_stage_params(
         in->local_params = pc->total;
     } else {
         /* First stage: embedding + its blocks; last: blocks + final norm + head (a tied
-         * head is a second copy of the embedding there, as Megatron keeps it). */
+         * head is a second copy of the embedding there, as Megatron keeps it); middle stages
+         * their blocks. */
         double head = m->tied_embeddings ? pc->embedding : pc->lm_head;
-        double first = pc->per_layer * layers + pc->embedding;
-        double last = pc->per_layer * layers + pc->final_norm + head;
-        in->local_params = fmax(first, last);
+        in->local_params = pc->per_layer * layers + (in->stage.embedding ? pc->embedding : 0) +
+            (in->stage.head ? pc->final_norm + head : 0);
     }
     in->local_params /= (double)t->tp;
     in->local_largest = pc->largest_module / (double)t->tp;
@@ -254,6 +255,42 @@ static void sim_trainable(
     }
 }
 
+/* Make view k of the pipeline split the stage in force: its layers and parameters. Pure. */
+static void sim_use_stage(sim_input *in, int k)
+{
+    const sim_stage *g = &in->stages[k];
+    in->stage = g->stage;
+    in->stage_layers = g->stage.layers;
+    in->local_params = g->local_params;
+    in->local_small = g->local_small;
+    in->local_expert = g->local_expert;
+    in->trainable = g->trainable;
+    in->param_bytes = g->param_bytes;
+}
+
+/* The pipeline split and each of its stage views' parameters; the fields in force are the
+ * view with the most parameters, the stage layers the most any stage holds (the time path's).
+ * Fails for a split the framework or the flags do not allow (pipeline_split) or an EP the
+ * model does not allow (sim_experts). */
+static int sim_stages(sim_input *in, const model *m, const param_counts *pc, const training *t, zs_error *err)
+{
+    if (pipeline_split(m->num_layers, t, in->fw->exact_layer_split, &in->pipe, err)) return err->code;
+    int best = 0;
+    for (int k = 0; k < in->pipe.nviews; k++) {
+        in->stage = in->pipe.views[k];
+        double layers = (double)in->stage.layers;
+        sim_stage_params(in, m, pc, t, layers);
+        if (sim_experts(in, m, t, layers, err)) return err->code;
+        sim_trainable(in, m, pc, t, layers);
+        in->stages[k] = (sim_stage){in->stage, in->local_params, in->local_small, in->local_expert,
+            in->trainable, in->param_bytes};
+        if (in->local_params > in->stages[best].local_params) best = k;
+    }
+    sim_use_stage(in, best);
+    in->stage_layers = pipeline_max_layers(&in->pipe);
+    return ZS_OK;
+}
+
 int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw, const training *t,
     zs_error *err)
 {
@@ -286,6 +323,9 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         return err->code;
     double tp = (double)t->tp, pp = (double)t->pp;
     if (m->params_only) {
+        if (t->pp_first_layers > 0 || t->pp_last_layers > 0)
+            return zs_fail(
+                err, ZS_ERR_USAGE, "--pp-first-layers / --pp-last-layers need --model (layers to place)");
         if (t->finetune != FT_FULL)
             return zs_fail(err, ZS_ERR_USAGE,
                 "--finetune %s needs --model (adapters follow the layer shapes)",
@@ -296,21 +336,23 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
         in->local_small = 0;
         in->trainable = in->local_params;
         in->param_bytes = in->bt.param * in->local_params;
+        in->pipe_pace = 1; /* no layers to place: every stage the mean */
         sim_rates(in, compute_gemm_flops(m, t), fw_eff);
         return ZS_OK;
     }
-    if (sim_check_shapes(m, t, err)) return err->code;
-    in->stage_layers = (m->num_layers + t->pp - 1) / t->pp;
-    double layers = (double)in->stage_layers;
-    sim_stage_params(in, m, pc, t, layers);
-    if (sim_experts(in, m, t, layers, err)) return err->code;
-    sim_trainable(in, m, pc, t, layers);
+    if (sim_check_shapes(m, t, err) || sim_stages(in, m, pc, t, err)) return err->code;
     /* A GEMM's fixed cost (launch, prologue, tail wave) is time, so its half-efficiency size in
      * FLOPs grows with the peak: at the FP8 peak a GEMM of W FLOPs runs as one of
      * W x peak_bf16 / peak_fp8 does at bf16. */
     double w = compute_gemm_flops(m, t);
     if (t->precision == PREC_FP8 && hw->peak_bf16 > 0) w *= hw->peak_bf16 / in->peak;
     sim_rates(in, w, fw_eff);
+    double mean = in->mb.fwd + in->mb.bwd;
+    double head = compute_head_seconds(m, hw, t, in->peak, in->gemm_efficiency);
+    in->pipe_pace = pipeline_pace(&in->pipe, m->num_layers, t->pp, mean > 0 ? head / (pp * mean) : 0);
+    /* A block's activations do not depend on the strategy or the stage: computed once. */
+    in->layer_act[1] = memory_layer_activations(in, true);
+    in->layer_act[0] = t->checkpointing == CKPT_SELECTIVE ? memory_layer_activations(in, false) : 0;
     return ZS_OK;
 }
 
@@ -332,6 +374,36 @@ int64_t scenario_domain_gpus(const hardware *hw, const training *t)
     return n > t->gpus ? t->gpus : n;
 }
 
+/* A rank's memory on its stage's share of the model. */
+static void sim_memory_of(const sim_input *in, const strategy *s, memory *mem)
+{
+    memory_states(in, s->shards, mem);
+    memory_buffers(in, s, mem);
+    memory_activations(in, mem);
+    memory_finish(in, mem);
+}
+
+/* The peak over the pipeline's stages: each view (first, a middle one, last) with its own
+ * layers, embedding or head and micro-batches in flight; the heaviest decides. */
+static void sim_stage_memory(const sim_input *in, const strategy *s, memory *mem)
+{
+    if (in->pipe.nviews <= 1) {
+        sim_memory_of(in, s, mem);
+        return;
+    }
+    sim_input v = *in; /* one copy per evaluation; each view overwrites the stage's fields */
+    for (int k = 0; k < in->pipe.nviews; k++) {
+        /* A middle stage with no more layers than the first cannot outweigh it (fewer in flight,
+         * no embedding): skip it (plan's hot path, every even split). */
+        const pipe_stage *st = &in->pipe.views[k];
+        if (!st->embedding && !st->head && in->pipe.mid <= in->pipe.first) continue;
+        memory one = {0};
+        sim_use_stage(&v, k);
+        sim_memory_of(&v, s, &one);
+        if (k == 0 || one.total > mem->total) *mem = one;
+    }
+}
+
 bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
 {
     r->strategy = s;
@@ -350,10 +422,7 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
         r->mfu_published = r->hfu_published = 0;
         return false;
     }
-    memory_states(in, s->shards, &r->mem);
-    memory_buffers(in, s, &r->mem);
-    memory_activations(in, &r->mem);
-    memory_finish(in, &r->mem);
+    sim_stage_memory(in, s, &r->mem);
     r->fits = r->mem.fits_gpu && r->mem.fits_host;
     return r->fits;
 }

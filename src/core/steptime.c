@@ -88,6 +88,20 @@ static double steptime_contention(const sim_input *in, const comm_plan *plan, co
     return busy * f / (1 - f);
 }
 
+/* Compute and bubble of a pipeline whose stages take different times: the slowest stage sets
+ * the pace, so a step is (m - 1) T_max + sum_i T_i (DAPPLE's pipeline latency, Fan et al. 2021,
+ * arXiv 2007.01045 section 4.2; with equal stages the 1F1B step (m + p - 1) T of Narayanan et
+ * al. 2021 section 2.2), the sum over stages being p times the mean stage's `mean` seconds.
+ * Compute is m T_max; the bubble the rest, divided by v for v interleaved chunks (section
+ * 2.2.2). */
+static void steptime_pipeline(const sim_input *in, double m, double mean, step_time *st)
+{
+    const training *t = in->t;
+    double pace = in->pipe_pace > 0 ? in->pipe_pace : 1, p = (double)t->pp;
+    st->compute = m * pace * mean;
+    if (t->pp > 1) st->bubble = fmax(0, p - pace) / (double)t->virtual_stages * mean;
+}
+
 void steptime_compute(
     const sim_input *in, const comm_plan *plan, double opt_div, double expert_div, step_time *st)
 {
@@ -95,10 +109,7 @@ void steptime_compute(
     memset(st, 0, sizeof *st);
     double m = (double)t->grad_accum;
     double fwd = in->mb.fwd, bwd = in->mb.bwd;
-    st->compute = m * (fwd + bwd);
-    /* 1F1B bubble: (p - 1) micro-batch slots of forward + backward; interleaving with v
-     * chunks divides it by v (Narayanan et al. 2021, section 2.2). */
-    if (t->pp > 1) st->bubble = (double)(t->pp - 1) / (double)t->virtual_stages * (fwd + bwd);
+    steptime_pipeline(in, m, fwd + bwd, st);
 
     /* Per overlap window: per-micro-batch time, once-per-step time, tail. Offload traffic is
      * kept apart so the report can show it. */

@@ -5,10 +5,10 @@
 #include "core/result.h"
 #include "core/scenario.h"
 
-/* Time of one step for a plan (after comm_summarise filled each op's seconds): compute of all micro-batches,
- * the pipeline bubble, the part of each collective not hidden under the compute it overlaps (plus its last
- * bucket), the optimizer step on GPU or host over local_params / opt_div parameters, and exposed PCIe
- * traffic. Pure. */
+/* Time of one step for a plan (after comm_summarise filled each op's seconds): compute of all
+ * micro-batches at the slowest pipeline stage's pace, the pipeline bubble, the part of each
+ * collective not hidden under the compute it overlaps (plus its last bucket), the optimizer step
+ * on GPU or host over local_params / opt_div parameters, and exposed PCIe traffic. Pure. */
 void steptime_compute(
     const sim_input *in, const comm_plan *plan, double opt_div, double expert_div, step_time *out);
 

@@ -30,6 +30,7 @@ void training_init(training *t)
     t->max_live_params = 1e9;
     t->persistence_threshold = 1e5;
     t->overlap_comm = -1;
+    t->tp_comm_overlap = -1;
     t->step_overhead = -1;
     /* LoRA rank 16 on every linear layer: QLoRA's recommendation to adapt all linear layers
      * (Dettmers et al. 2023, section 4); r matters little there (their figure 4). */
@@ -196,6 +197,17 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "packed sequences of documents of N tokens on average, attention within each (flash-attention "
         "varlen; default: one document per sequence)",
         WHOLE(doc_len, 1, 100000000), .zero_unset = true, .tokens_binary = true, .sweep = true},
+    ROW(OPT_PP_FIRST) = {"pp-first-layers", "N",
+        "layers on the first pipeline stage, the rest split evenly (Megatron's "
+        "--decoder-first-pipeline-num-layers; default: an even split)",
+        WHOLE(pp_first_layers, 1, 100000), .zero_unset = true, .sweep = true},
+    ROW(OPT_PP_LAST) = {"pp-last-layers", "N",
+        "layers on the last pipeline stage (Megatron's --decoder-last-pipeline-num-layers)",
+        WHOLE(pp_last_layers, 1, 100000), .zero_unset = true, .sweep = true},
+    ROW(OPT_TP_OVERLAP) = {"tp-comm-overlap", NULL,
+        "overlap TP communication with GEMMs, Transformer Engine userbuffers (Megatron/NeMo "
+        "--tp-comm-overlap; needs --sequence-parallel; default: the framework's, off)",
+        CHOICE(tp_comm_overlap, on_off), .listed = 2, .sweep = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,
@@ -205,7 +217,8 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
 const unsigned char training_ranged_rows[] = {R(OPT_GPUS), R(OPT_GPN), R(OPT_SHARD_GROUP), R(OPT_HPZ),
     R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_ETP),
     R(OPT_VSTAGES), R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH),
-    R(OPT_MAX_LIVE), R(OPT_PERSIST), R(OPT_RECOMPUTE_LAYERS), R(OPT_DOC_LEN)};
+    R(OPT_MAX_LIVE), R(OPT_PERSIST), R(OPT_RECOMPUTE_LAYERS), R(OPT_DOC_LEN), R(OPT_PP_FIRST),
+    R(OPT_PP_LAST)};
 #undef R
 #define RANGED_COUNT ((int)sizeof training_ranged_rows)
 const int training_ranged_count = RANGED_COUNT;
@@ -349,6 +362,11 @@ int training_validate(const training *t, zs_error *err)
     if (t->cp > 1 && t->seq_len % t->cp != 0)
         return zs_fail(err, ZS_ERR_USAGE, "--seq-len %lld is not a multiple of --cp %lld",
             (long long)t->seq_len, (long long)t->cp);
+    /* Megatron-LM asserts "Tensor parallel communication/GEMM overlap can happen only when
+     * sequence parallelism is enabled" (megatron/training/arguments.py). */
+    if (t->tp_comm_overlap == 1 && t->tp > 1 && !t->sequence_parallel)
+        return zs_fail(err, ZS_ERR_USAGE, "--tp-comm-overlap needs --sequence-parallel (Megatron-LM and "
+            "Transformer Engine overlap only the sequence-parallel all-gather and reduce-scatter)");
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
     for (size_t i = 0; i < sizeof unflagged / sizeof unflagged[0]; i++)

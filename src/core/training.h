@@ -88,6 +88,11 @@ typedef struct training {
     int64_t doc_len;              /* packed sequences: mean document length in tokens, attention
                                      masked per document (flash-attention varlen); 0 = one document
                                      per sequence */
+    int64_t pp_first_layers;      /* layers on the first pipeline stage (Megatron's
+                                     --decoder-first-pipeline-num-layers); 0 = the even split */
+    int64_t pp_last_layers;       /* layers on the last stage (--decoder-last-pipeline-num-layers) */
+    int tp_comm_overlap;          /* TP comm / GEMM overlap (Megatron --tp-comm-overlap): -1 the
+                                     framework's default, else 0/1 */
 } training;
 
 /* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
@@ -220,6 +225,9 @@ typedef enum {
     OPT_RECOMPUTE_METHOD,
     OPT_OFFLOAD_ACT,
     OPT_DOC_LEN,
+    OPT_PP_FIRST,
+    OPT_PP_LAST,
+    OPT_TP_OVERLAP,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

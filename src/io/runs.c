@@ -14,6 +14,8 @@
 #include "io/catalog.h"
 #include "io/jsonutil.h"
 
+_Static_assert(TRAINING_FLAG_COUNT <= 64, "run_record.flag_given has a bit per training flag");
+
 /* A row as key -> text, whatever the file format; as many keys as the file has. */
 typedef struct row {
     char **keys; /* the file's own strings: CSV header fields, JSON member names */
@@ -163,9 +165,49 @@ static const struct {
 };
 #undef INT
 
+static bool legacy_column(const char *key);
+
+/* Training flags that are no column: gemm-efficiency is a fitted parameter of the framework
+ * (fits try values of it), grad-accum follows from global_batch. */
+static bool flag_skipped(const char *col)
+{
+    return strcmp(col, "gemm_efficiency") == 0 || strcmp(col, "grad_accum") == 0;
+}
+
+/* Flag row d's column name: its name with _ for - ("tp-comm-overlap" is tp_comm_overlap). */
+static void flag_column(const char *name, char *col, size_t len)
+{
+    snprintf(col, len, "%s", name);
+    for (char *c = col; *c; c++)
+        if (*c == '-') *c = '_';
+}
+
+/* Whether key is a training flag's or a cluster variant's column that the legacy tables do
+ * not read. */
+static bool flag_column_known(const char *key)
+{
+    char col[64];
+    for (int k = 0; k < TRAINING_FLAG_COUNT; k++) {
+        if (!training_flags[k].name) continue;
+        flag_column(training_flags[k].name, col, sizeof col);
+        if (strcmp(col, key) == 0 && !flag_skipped(col)) return true;
+    }
+    for (int k = 0; hwvariant_flags[k]; k++) {
+        flag_column(hwvariant_flags[k], col, sizeof col);
+        if (strcmp(col, key) == 0) return true;
+    }
+    return false;
+}
+
 /* Whether key is a column this reader knows (the text and whole-number tables, the booleans and
- * the measurements). */
+ * the measurements, the training flags' and cluster variants' columns). */
 static bool known_column(const char *key)
+{
+    return legacy_column(key) || flag_column_known(key);
+}
+
+/* Whether the text, whole-number, boolean or measurement tables read key. */
+static bool legacy_column(const char *key)
 {
     static const char *const other[] = {"sequence_parallel", "quantized_weights", "quantized_gradients",
         "flash_attention", "overlap_comm", "measured_step_seconds", "measured_tokens_per_second",
@@ -214,6 +256,38 @@ static void unknown_note(const unknown_cols *u, const char *path, char *note, si
         path, u->n == 1 ? "" : "s", u->names, more);
 }
 
+/* The training-flag and cluster-variant columns of row r into x->flags / x->variant, each
+ * through its flag row (training_flag_set, hwvariant_set): a switch's column is a boolean, on
+ * when true. Fails with ZS_ERR_INPUT naming where, the column and the flag's message. */
+static int flag_columns(const row *r, run_record *x, const char *where, zs_error *err)
+{
+    char col[64];
+    zs_error fe = {0};
+    training_init(&x->flags);
+    for (int k = 0; k < TRAINING_FLAG_COUNT; k++) {
+        const flag_desc *d = &training_flags[k];
+        if (!d->name) continue;
+        flag_column(d->name, col, sizeof col);
+        const char *v = row_get(r, col);
+        if (!v || legacy_column(col) || flag_skipped(col)) continue;
+        if (d->kind == FLAG_ON || d->kind == FLAG_OFF) {
+            int on;
+            if (get_bool(r, col, 0, &on, where, err)) return err->code;
+            if (!on) continue;
+        }
+        if (training_flag_set(&x->flags, d, v, &fe))
+            return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": %s", where, col, fe.msg);
+        x->flag_given |= (uint64_t)1 << k;
+    }
+    for (int k = 0; hwvariant_flags[k]; k++) {
+        flag_column(hwvariant_flags[k], col, sizeof col);
+        const char *v = row_get(r, col);
+        if (v && hwvariant_set(&x->variant, hwvariant_flags[k], v, &fe))
+            return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": %s", where, col, fe.msg);
+    }
+    return ZS_OK;
+}
+
 static int from_row(const row *r, const char *path, const char *base, int line, run_record *x, zs_error *err)
 {
     char where[512];
@@ -244,6 +318,7 @@ static int from_row(const row *r, const char *path, const char *base, int line, 
     x->quantized_weights = qw;
     x->quantized_gradients = qg;
     x->flash_attention = fa;
+    if (flag_columns(r, x, where, err)) return err->code;
     if (get_num(r, "measured_step_seconds", &x->step_seconds, where, err) ||
         get_num(r, "measured_tokens_per_second", &x->tokens_per_second, where, err) ||
         get_num(r, "measured_tflops_per_gpu", &x->tflops_per_gpu, where, err) ||

@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/hwvariant.h"
+#include "core/training.h"
 
 typedef struct run_record {
     int line; /* CSV line where the record starts, or JSON array index + 1 */
@@ -36,6 +38,13 @@ typedef struct run_record {
     double tflops_per_gpu;    /* measured; 0 when absent */
     double mfu, hfu;          /* measured fractions; 0 when absent */
     double peak_memory_bytes; /* measured; 0 when absent */
+    /* Every other estimate flag as a column named like the flag with _ for - (cp, ep,
+     * finetune, lora_rank, optimizer, tp_comm_overlap, pp_first_layers, ...), read through the
+     * same training_flags rows: the values in flags, the rows given as bits (row index) in
+     * flag_given. */
+    training flags;
+    uint64_t flag_given;
+    hw_variant variant; /* columns network_bandwidth, nics_per_node, power_cap (0 = profile's) */
 } run_record;
 
 /* Load runs from a CSV file (RFC 4180: quoted fields may hold commas, quotes and line breaks;
@@ -45,7 +54,9 @@ typedef struct run_record {
  * sequence_parallel, measured_step_seconds, measured_tokens_per_second,
  * measured_tflops_per_gpu, measured_mfu, measured_hfu, peak_memory_bytes, source; optional:
  * framework, offload_optimizer, offload_params, grad_dtype, shard_group, zero_hpz,
- * quantized_weights, quantized_gradients, overlap_comm, flash_attention, excluded) or a JSON
+ * quantized_weights, quantized_gradients, overlap_comm, flash_attention, excluded; and every
+ * other estimate flag, named like the flag with _ for -, and the cluster variants
+ * network_bandwidth, nics_per_node, power_cap) or a JSON
  * array of objects with the same keys (any number of other keys). Each run needs model,
  * hardware, gpus, global_batch, seq_len and a measured step time or throughput; MFU and HFU
  * are fractions (0.45, not 45). A relative model or hardware path is resolved beside the runs

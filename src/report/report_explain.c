@@ -3,6 +3,8 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/sim.h"
+#include "core/tpoverlap.h"
 #include "core/strategy.h"
 #include "core/units.h"
 #include "report/model_explain.h"
@@ -53,7 +55,7 @@ static void explain_formulas(FILE *o, const scenario *s)
         "  + [e s b (2q + 2kv) + k e s b i (4 gated | 2 plain) + scores] / t\n"
         "  scores: eager a s^2 b (2e+1 with dropout | e), selective recompute 0, flash 4 a s b\n"
         "  full recompute keeps e s b h per block (+ one block's full set while recomputing)\n"
-        "  1F1B keeps min(p, m) micro-batches on stage 1; interleaving x (1 + (p-1)/(p v))\n"
+        "  1F1B keeps min(p - i, m) micro-batches on stage i; interleaving x (1 + (p-1)/(p v))\n"
         "Logits: L s b V / t, L = %g bytes per logit as the loss keeps them (--loss %s; 12 fp32\n"
         "upcast, 4 fused in place, 8 chunked, e + 4 chunked fp32, 0 fused with the head).\n"
         "Buckets: DDP copies grads unless\n"
@@ -74,7 +76,7 @@ static void explain_formulas(FILE *o, const scenario *s)
         "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
         "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
         "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
-        "  are exposed; Adam moves 28 B per local parameter; bubble (p-1)/v micro-batch slots.\n",
+        "  are exposed; Adam moves 28 B per local parameter; bubble (p-pace)/v micro-batch slots.\n",
         links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9, links[LEVEL_INTER].alpha * 1e6,
         links[LEVEL_INTER].bandwidth / 1e9, compute_peak(s->hw, s->t) / 1e12, s->hw->matmul_max_fraction,
         s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
@@ -88,6 +90,53 @@ static void explain_formulas(FILE *o, const scenario *s)
     if (s->hw->nccl_channels > 0 && s->hw->sm_count > 0)
         fprintf(o, "  Compute beside collectives runs x 1/(1 - %lld channels / %lld SMs) while both run.\n",
             (long long)s->hw->nccl_channels, (long long)s->hw->sm_count);
+}
+
+/* Pipeline stages: the split, the pace the slowest stage sets, which stage is the memory peak. */
+static void explain_pipeline(FILE *o, const scenario *s)
+{
+    sim_input in;
+    zs_error err = {.quiet = true};
+    if (s->t->pp <= 1 || s->m->params_only || sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err)) return;
+    const pipe_split *ps = &in.pipe;
+    bool uneven = s->t->pp_first_layers > 0 || s->t->pp_last_layers > 0;
+    fprintf(o,
+        "Pipeline (p = %lld, v = %lld): layers first %lld, middle %lld, last %lld (%s);\n"
+        "  a stage's time is its layers x one layer's, + the LM head and loss on the last: the slowest\n"
+        "  sets the pace, %.4f x the mean stage; step = (m-1) T_max + sum T_i (DAPPLE, arXiv 2007.01045),\n"
+        "  bubble (p - pace)/v. Memory peak: the heaviest of the first (embedding, min(p, m) in flight),\n"
+        "  stage 1 and the last (head, logits).\n",
+        (long long)s->t->pp, (long long)s->t->virtual_stages, (long long)ps->first, (long long)ps->mid,
+        (long long)ps->last,
+        uneven ? "Megatron-Core's uneven split, the rest even over the middle"
+            : in.fw->exact_layer_split ? "even, as Megatron requires"
+                                       : "DeepSpeed's partition_uniform: the first L mod p get one more",
+        in.pipe_pace);
+}
+
+/* TP communication overlap: the chunking Transformer Engine uses and the fraction it hides. */
+static void explain_tp_overlap(FILE *o, const scenario *s)
+{
+    sim_input in;
+    zs_error err = {.quiet = true};
+    if (s->t->tp <= 1 || !s->t->sequence_parallel || s->m->params_only ||
+        sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err))
+        return;
+    if (!tpoverlap_on(&in)) {
+        fprintf(o, "TP communication: exposed (no --tp-comm-overlap; %s's default is off).\n", in.fw->label);
+        return;
+    }
+    double act = in.bt.act * (double)(s->t->seq_len / s->t->cp * s->t->micro_batch * s->m->hidden_size);
+    coll_cost ag, rs;
+    coll_cost_of(COLL_ALL_GATHER, act, in.groups[GROUP_TP], in.links, &ag);
+    coll_cost_of(COLL_REDUCE_SCATTER, act, in.groups[GROUP_TP], in.links, &rs);
+    tp_hidden h = tpoverlap_hidden(&in, ag.seconds, rs.seconds);
+    fprintf(o,
+        "TP comm overlap (Transformer Engine userbuffers): all-gathers ring-exchanged in %d chunks under\n"
+        "  QKV / MLP-up (forward) and projection / MLP-down dgrad; reduce-scatters pipelined in %d chunks\n"
+        "  after projection / MLP-down, bulk under the wgrad GEMMs backward. Per chunked pair exposed =\n"
+        "  c/n + (n-1)/n max(0, c - g): AG %.0f us, RS %.0f us per call; hidden AG %.1f%%, RS %.1f%%.\n",
+        h.ring_splits, h.pipe_splits, ag.seconds * 1e6, rs.seconds * 1e6, 100 * h.ag, 100 * h.rs);
 }
 
 /* The sections only some runs need: hybrid sharding, NVMe, a framework, CP, FP8, fine-tuning. */
@@ -123,10 +172,10 @@ static void explain_options(FILE *o, const scenario *s)
     if (t->framework)
         fprintf(o,
             "Framework %s: GEMM efficiency x %.3f of the profile's; %.3f s of host work per step (fitted);\n"
-            "  %.1f us per parameter gather; %.0f%% of TP communication hidden; gradients reduced in %s;\n"
+            "  %.1f us per parameter gather; TP comm overlap %s by default; gradients reduced in %s;\n"
             "  selective recompute = %s.\n",
             fw->label, fw->gemm_efficiency, fw->step_overhead, fw->gather_overhead * 1e6,
-            fw->tp_overlap * 100, fw->fp32_grads ? "fp32" : "the training's gradient dtype",
+            fw->tp_comm_overlap ? "on" : "off", fw->fp32_grads ? "fp32" : "the training's gradient dtype",
             fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
                 : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)"
                                                  : "not offered");
@@ -169,6 +218,8 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
     FILE *o = op->format == FMT_TABLE ? f : op->notes ? op->notes : stderr;
     explain_states(o, &bt);
     explain_formulas(o, s);
+    explain_pipeline(o, s);
+    explain_tp_overlap(o, s);
     explain_options(o, s);
     model_explain(o, s);
     fputc('\n', o);

@@ -53,6 +53,8 @@ static void step_json(cJSON *o, const result *r, bool parts)
     if (parts) {
         cJSON_AddNumberToObject(st, "communication_exposed_expert_all_to_all", r->step.exposed_ep);
         cJSON_AddNumberToObject(st, "communication_exposed_context_parallel_kv", r->step.exposed_cp);
+        /* of compute: its slowdown beside collectives (NCCL's SMs, steptime_contention) */
+        cJSON_AddNumberToObject(st, "compute_contention", r->step.contention);
     }
     cJSON_AddNumberToObject(st, "optimizer", r->step.optimizer);
     cJSON_AddNumberToObject(st, "bubble", r->step.bubble);
@@ -73,6 +75,9 @@ static void parallel_json(cJSON *o, const training *t)
     cJSON_AddNumberToObject(o, "pp", (double)t->pp);
     cJSON_AddNumberToObject(o, "cp", (double)t->cp);
     cJSON_AddNumberToObject(o, "ep", (double)t->ep);
+    /* Uneven pipeline stages (--pp-first-layers / --pp-last-layers); 0 = the even split. */
+    cJSON_AddNumberToObject(o, "pp_first_layers", (double)t->pp_first_layers);
+    cJSON_AddNumberToObject(o, "pp_last_layers", (double)t->pp_last_layers);
 }
 
 /* The "model" object: name, type and the parameter counts (per layer ones for a real model). */
@@ -180,6 +185,9 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddStringToObject(tr, "optimizer", optimizer_name(t->optimizer));
     cJSON_AddStringToObject(tr, "checkpointing", ckpt_name(t->checkpointing));
     cJSON_AddBoolToObject(tr, "sequence_parallel", t->sequence_parallel);
+    /* TP comm / GEMM overlap in force: the flag, else the framework's default (tpoverlap.c). */
+    bool tpo = t->tp_comm_overlap >= 0 ? t->tp_comm_overlap != 0 : framework_of(t)->tp_comm_overlap;
+    cJSON_AddBoolToObject(tr, "tp_comm_overlap", tpo && t->tp > 1 && t->sequence_parallel);
     cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));

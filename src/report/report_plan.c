@@ -28,6 +28,9 @@ static void print_entry(FILE *f, int rank, const plan_entry *e, bool tokens, boo
     if (tokens) fprintf(f, " %8.1f %12.0f", r->cost.seconds / 86400, r->cost.dollars);
     if (r->has_interval) fprintf(f, "  (%.3f to %.3f s, 90%%)", r->step_lo, r->step_hi);
     if (t->cp > 1) fprintf(f, "  CP %lld", (long long)t->cp);
+    if (t->pp_first_layers > 0 || t->pp_last_layers > 0)
+        fprintf(
+            f, "  stages first %lld last %lld", (long long)t->pp_first_layers, (long long)t->pp_last_layers);
     fprintf(f, "\n");
 }
 

@@ -46,6 +46,9 @@ for r in d['results']:
                 '--virtual-stages', str(cfg['virtual_stages']), '--micro-batch', str(cfg['micro_batch']),
                 '--grad-accum', str(cfg['grad_accum']), '--checkpointing', cfg['checkpointing'],
                 '--offload-optimizer', cfg['offload_optimizer'], '--offload-params', cfg['offload_params'],
+                '--ep', str(cfg['ep']),
+                *(['--pp-first-layers', str(cfg['pp_first_layers'])] if cfg['pp_first_layers'] else []),
+                *(['--pp-last-layers', str(cfg['pp_last_layers'])] if cfg['pp_last_layers'] else []),
                 *(['--sequence-parallel'] if cfg['sequence_parallel'] else []), '--strategy', s, '--format', 'json')
         assert e['results'][0]['fits'], (s, cfg)
 PY

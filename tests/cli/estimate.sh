@@ -46,8 +46,15 @@ json_check "[r['strategy'] for r in d['results']] == ['zero2']" estimate --model
 # plan never ranks ZeRO-2/3 with PP > 1 under it, and estimate refuses with the rule.
 json_check "all(not (r['strategy'] in ('zero2','zero3') and r['pp'] > 1) for r in d['ranked']) and all(r['framework'] == 'deepspeed' for r in d['ranked']) and len(d['ranked']) > 0" plan --model llama-2-13b --max-gpus 64 --top 200 --framework deepspeed --format json
 expect 2 "pipeline engine accepts ZeRO stage 0 or 1 only" -- estimate --model llama-2-13b --gpus 16 --pp 2 --strategy zero2 --framework deepspeed
-# Megatron-LM: num_layers divisible by pp x virtual stages (megatron/training/arguments.py).
-json_check "all(40 % (r['pp'] * r['virtual_stages']) == 0 for r in d['ranked']) and len(d['ranked']) > 0" plan --model llama-2-13b --max-gpus 64 --top 200 --framework megatron --format json
+# Megatron-LM: num_layers divisible by pp x virtual stages (megatron/training/arguments.py), or
+# an uneven split by Megatron-Core's rules (transformer_config.py "Uneven PP"): first and last
+# multiples of v, the rest divisible over the pp - 2 middle stages into multiples of v.
+json_check "all((r['pp_first_layers'] == 0 and 40 % (r['pp'] * r['virtual_stages']) == 0) or (r['pp'] > 2 and r['pp_first_layers'] % r['virtual_stages'] == 0 and r['pp_last_layers'] % r['virtual_stages'] == 0 and (40 - r['pp_first_layers'] - r['pp_last_layers']) % ((r['pp'] - 2) * r['virtual_stages']) == 0) for r in d['ranked']) and len(d['ranked']) > 0 and any(r['pp_first_layers'] > 0 for r in d['ranked'])" plan --model llama-2-13b --max-gpus 64 --top 200 --framework megatron --format json
+# Uneven stages (issue 23): Llama 3's 126 layers on 16 stages with 7 on each end (Dubey et al.
+# 2024 section 3.3.2) run under Megatron; without the flags the even split is refused.
+expect 0 "" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron --pp-first-layers 7 --pp-last-layers 7 --strategy zero1 --checkpointing full
+expect 2 "--pp-first-layers / --pp-last-layers put fewer on the end stages" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron
+expect 2 "do not divide over the 15 middle stages" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron --pp-first-layers 7
 expect 2 "do not divide evenly" -- estimate --model llama-2-13b --gpus 24 --pp 3 --framework megatron
 expect 2 "divisible by --pp" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 6 --framework megatron
 expect 2 "does not run ZeRO-3" -- estimate --model llama-2-13b --gpus 16 --strategy zero3 --framework megatron

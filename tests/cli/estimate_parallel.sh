@@ -219,4 +219,45 @@ rm -f "$out.2"
 "$Z" estimate --model mixtral-8x7b --compat megatron --gpus 64 --pp 4 --ep 8 --seq-len 4096 --distributed-optimizer --grad-accum 8 >"$out" 2>"$err"
 grep -q "weight and optimizer=19133.87 MB, activation=18345.73 MB" "$out" && ok || bad "--compat megatron with EP: $(tail -3 "$out")"
 
+# --tp-comm-overlap (issue 23): TE userbuffers hide most of the sequence-parallel all-gathers
+# and reduce-scatters under their GEMMs, never more than the TP collectives' own seconds; the
+# compute is unchanged; Megatron-LM refuses it without sequence parallelism.
+TPO="--model llama-3-70b --hardware h100-80gb --gpus 64 --tp 8 --pp 4 --grad-accum 32 --seq-len 8192 --framework megatron --strategy zero1 --sequence-parallel"
+"$Z" estimate $TPO --format json >"$out" 2>"$err"
+"$Z" estimate $TPO --tp-comm-overlap on --format json >"$out.2" 2>>"$err"
+py_check "--tp-comm-overlap hides TP comm" "
+import json; A = json.load(open('$(snap "$out")')); B = json.load(open('$(snap "$out.2")'))
+a, b = A['results'][0]['step_time_seconds'], B['results'][0]['step_time_seconds']
+assert B['training']['tp_comm_overlap'] is True and A['training']['tp_comm_overlap'] is False
+# compute less its SM contention: the hidden collectives still take NCCL's SMs beside the GEMMs
+fl = lambda x: x['compute'] - x['compute_contention']
+assert abs(fl(b) - fl(a)) < 1e-12 * fl(a) and b['compute_contention'] >= a['compute_contention'], (a, b)
+assert 0 < b['communication_exposed'] < 0.5 * a['communication_exposed'], (a, b)" || bad "--tp-comm-overlap"
+rm -f "$out.2"
+expect 2 "--tp-comm-overlap needs --sequence-parallel" -- estimate --model llama-3-70b --gpus 8 --tp 8 --tp-comm-overlap on
+expect 0 "" -- estimate $TPO --tp-comm-overlap on --explain
+grep -q "TP comm overlap (Transformer Engine userbuffers)" "$out" && ok || bad "--explain lacks the TP overlap line"
+# Uneven stages in --explain and the JSON.
+expect 0 "" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron --pp-first-layers 7 --pp-last-layers 7 --checkpointing full --explain
+grep -q "layers first 7, middle 8, last 7" "$out" && ok || bad "--explain lacks the stage split"
+
+# Cluster variants (issue 23): 3.2 Tb/s per node is the DGX H100's own 8 x 400 Gb/s (same step);
+# 800 Gb/s a quarter of it (more exposed communication, same compute); a power cap slows the
+# compute by at most the cube-root clock and keeps MFU's nameplate peak; bits, not bytes.
+CV="--model llama-3-70b --hardware h100-80gb --gpus 64 --strategy zero3 --framework fsdp --checkpointing full"
+"$Z" estimate $CV --format json >"$out" 2>"$err"
+"$Z" estimate $CV --network-bandwidth 3.2Tb/s --format json >"$out.2" 2>>"$err"
+"$Z" estimate $CV --network-bandwidth 800Gb/s --format json >"$out.3" 2>>"$err"
+"$Z" estimate $CV --power-cap 350W --format json >"$out.4" 2>>"$err"
+py_check "cluster variants" "
+import json
+a, b, c, p = (json.load(open(f))['results'][0]['step_time_seconds'] for f in ('$(snap "$out")', '$(snap "$out.2")', '$(snap "$out.3")', '$(snap "$out.4")'))
+assert abs(a['total'] - b['total']) < 1e-12, (a, b)
+fl = lambda x: x['compute'] - x['compute_contention']  # the FLOPs' time, without NCCL's SMs
+assert abs(fl(c) - fl(a)) < 1e-12 * fl(a) and c['communication_exposed'] > a['communication_exposed'], (a, c)
+assert fl(a) < fl(p) <= fl(a) / 0.5 ** (1 / 3) + 1e-9, (a, p)" || bad "cluster variants"
+rm -f "$out.2" "$out.3" "$out.4"
+expect 2 "give bits per second" -- estimate $CV --network-bandwidth 100GB/s
+expect 2 "above h100-80gb's 700 W TDP" -- estimate $CV --power-cap 800W
+
 finish

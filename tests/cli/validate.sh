@@ -39,6 +39,78 @@ PY
 json_check "d['count'] == 12 and d['mape'] < 1e-9" validate $T/runs.json --format json
 rm -rf "$T"
 
+
+# Every estimate flag is a runs column (issue 23): runs written from estimate's own answers for
+# CP, EP, FP8, MoE imbalance, LoRA, 8-bit and SGD optimizers, offload and DeepSpeed buckets,
+# TP comm overlap, uneven stages and the cluster variants (network, NICs, power cap) validate
+# with zero error, each also as a TFLOP/s-only row (compared on TFLOP/s); without the new
+# columns every prediction moves (or the run is refused).
+T=$(mktemp -d)
+cat >"$T/t.py" <<'PY'
+import json, subprocess, sys
+z, t = sys.argv[1], sys.argv[2]
+cases = [
+    ('llama-3.1-405b', 'h100-80gb', 'zero1', 'megatron', dict(gpus=2048, tp=8, pp=16, cp=2, micro_batch=1, grad_accum=16,
+        seq_len=8192, sequence_parallel=True, checkpointing='full', tp_comm_overlap='on', pp_first_layers=7,
+        pp_last_layers=7, network_bandwidth='800Gb/s', power_cap='500W')),
+    ('mixtral-8x7b', 'h100-80gb', 'zero1', 'megatron', dict(gpus=64, tp=2, ep=8, micro_batch=1, grad_accum=2,
+        seq_len=4096, sequence_parallel=True, precision='fp8', moe_imbalance=1.2, checkpointing='selective')),
+    ('llama-2-7b', 'a100-80gb', 'zero2', 'deepspeed', dict(gpus=8, micro_batch=2, grad_accum=1, seq_len=2048,
+        finetune='lora', lora_rank=64, lora_targets='attn', optimizer='adam8bit')),
+    ('llama-2-7b', 'a100-80gb', 'zero3', 'deepspeed', dict(gpus=16, micro_batch=1, grad_accum=4, seq_len=4096,
+        offload_optimizer='cpu', offload_params='cpu', reduce_bucket='2e8', prefetch_bucket='1e7', optimizer='sgd',
+        nics_per_node=4)),
+]
+def flag(k, v):
+    f = '--' + k.replace('_', '-')
+    return [f] if v is True else [f, str(v)]
+runs, want = [], []
+for i, (m, hw, s, fw, c) in enumerate(cases):
+    args = ['estimate', '--model', m, '--hardware', hw, '--strategy', s, '--framework', fw, '--format', 'json']
+    for k, v in c.items(): args += flag(k, v)
+    p = subprocess.run([z] + args, capture_output=True, text=True)
+    assert p.returncode in (0, 1), (args, p.stderr)
+    r = json.loads(p.stdout)['results'][0]
+    tr = json.loads(p.stdout)['training']
+    row = {'name': f'r{i}', 'model': m, 'hardware': hw, 'strategy': s, 'framework': fw, 'source': 'estimate'}
+    row.update({k: v for k, v in c.items() if k != 'grad_accum'})
+    row['global_batch'] = c['micro_batch'] * tr['dp'] * c['grad_accum']
+    row['measured_step_seconds'] = r['step_time_seconds']['total']
+    runs.append(row)
+    want.append(r['step_time_seconds']['total'])
+    # the same run measured in TFLOP/s only compares TFLOP/s
+    tf = dict(row); tf['name'] = f'r{i}-tflops'; del tf['measured_step_seconds']; tf['measured_tflops_per_gpu'] = r['tflops_per_gpu']
+    runs.append(tf)
+json.dump(runs, open(f'{t}/runs.json', 'w'))
+p = subprocess.run([z, 'validate', f'{t}/runs.json', '--format', 'json'], capture_output=True, text=True)
+assert p.returncode == 0, p.stderr
+d = json.loads(p.stdout)
+assert d['count'] == 2 * len(cases), d
+for o in d['runs']:
+    assert abs(o['error']) < 1e-9, o
+    assert o['metric'] == ('tflops_per_gpu' if o['name'].endswith('tflops') else 'step_seconds'), o
+# Each case's new columns matter: dropped, the prediction moves.
+legacy = {'name', 'model', 'hardware', 'strategy', 'framework', 'source', 'gpus', 'tp', 'pp', 'micro_batch', 'seq_len',
+          'sequence_parallel', 'checkpointing', 'precision', 'offload_optimizer', 'offload_params', 'global_batch',
+          'measured_step_seconds'}
+bare = [{k: v for k, v in r.items() if k in legacy} for r in runs if 'measured_step_seconds' in r]
+json.dump(bare, open(f'{t}/bare.json', 'w'))
+p = subprocess.run([z, 'validate', f'{t}/bare.json', '--format', 'json'], capture_output=True, text=True)
+d = json.loads(p.stdout) if p.returncode == 0 else {'runs': []}
+moved = [o['name'] for o in d['runs'] if abs(o['error']) > 1e-6 or not o['predicted']]
+assert p.returncode != 0 or len(moved) + len(bare) - len(d['runs']) == len(bare), (p.stderr, moved)  # refused rows are left out
+print('ok')
+PY
+python3 "$T/t.py" "$Z" "$T" >"$T/log" 2>&1 && ok || bad "runs columns for every flag: $(tail -3 "$T/log")"
+# A flag column's bad value is refused with the file, line, column and the flag's own message.
+printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,cp,finetune,source\n' >"$T/bad.csv"
+printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,two,,s\n' >>"$T/bad.csv"
+expect 3 'bad.csv:2: column "cp": --cp' -- validate "$T/bad.csv"
+printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,finetune,power_cap,source\n' >"$T/bad2.csv"
+printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,dora,,s\n' >>"$T/bad2.csv"
+expect 3 'bad2.csv:2: column "finetune": --finetune: "dora" is not one of' -- validate "$T/bad2.csv"
+rm -rf "$T"
+
 # Validation per framework: the held-out half (2nd, 4th, .. run of each framework) with the
 # shipped efficiencies stays within the bounds the README reports.
 json_check "all(f['mape_held_out_shipped'] <= {'megatron': 0.05, 'fsdp': 0.10, 'deepspeed': 0.15}[f['framework']] for f in d['frameworks']) and len(d['frameworks']) == 3" validate tests/validation/published_runs.csv tests/validation/framework_runs.csv --fit --format json

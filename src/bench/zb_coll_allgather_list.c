@@ -65,7 +65,8 @@ static int run(const struct coll_call *c)
     /* In place the input is the rank's block of the result: still a separate send buffer for
      * the staging gather, as torch's list form passes its input tensor. */
     rc = MPI_Allgather(c->send, (int)c->count, t, stage, (int)c->count, t, *(MPI_Comm *)c->comm);
-    for (int r = 0; r < c->nranks && rc == MPI_SUCCESS; r++)
+    /* Nothing to copy for an empty block (and no staging buffer yet: memcpy's NULL is UB). */
+    for (int r = 0; r < c->nranks && rc == MPI_SUCCESS && blk > 0; r++)
         memcpy((char *)c->recv + (size_t)r * blk, (char *)stage + (size_t)r * blk, blk);
     return rc;
 }

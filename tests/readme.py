@@ -2,7 +2,7 @@
 """readme.py -- rerun the README's examples and put the current build's output in place.
 
 Every fenced block whose first line is `$ ./zerosim ...` (continued with trailing backslashes)
-is a command and what it printed. `make readme` reruns each one in the repository root and
+holds commands, each followed by what it printed. `make readme` reruns each one in the repository root and
 replaces the printed part:
 - a block whose output starts with a line `...` is an excerpt: the excerpt's first line (after
   the `...`) names where it starts in the new output, and as many lines as the excerpt had are
@@ -51,26 +51,29 @@ def main():
         line = text[i]
         out.append(line)
         if line == FENCE and i + 1 < len(text) and text[i + 1].startswith("$ ./zerosim"):
+            # A block: one or more commands, each followed by what it printed.
             j = i + 1
-            cmd = [text[j]]
-            while cmd[-1].endswith("\\"):
-                j += 1
-                cmd.append(text[j])
-            k = j + 1
-            while text[k] != FENCE:
-                k += 1
-            old = text[j + 1:k]
-            new = run("\n".join(c[2:] if n == 0 else c for n, c in enumerate(cmd)))
-            if new is not None and old[:1] == ["..."]:
-                new = excerpt(old, new)
-            if new is None:
-                kept.append(cmd[0])
-                new = old
-            elif new != old:
-                changed.append(cmd[0])
-            out.extend(cmd)
-            out.extend(new)
-            i = k
+            while text[j] != FENCE:
+                cmd = [text[j]]
+                while cmd[-1].endswith("\\"):
+                    j += 1
+                    cmd.append(text[j])
+                k = j + 1
+                while text[k] != FENCE and not text[k].startswith("$ ./zerosim"):
+                    k += 1
+                old = text[j + 1:k]
+                new = run("\n".join(c[2:] if n == 0 else c for n, c in enumerate(cmd)))
+                if new is not None and old[:1] == ["..."]:
+                    new = excerpt(old, new)
+                if new is None:
+                    kept.append(cmd[0])
+                    new = old
+                elif new != old:
+                    changed.append(cmd[0])
+                out.extend(cmd)
+                out.extend(new)
+                j = k
+            i = j
             continue
         i += 1
     for c in kept:

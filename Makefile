@@ -8,6 +8,7 @@
 #   make bench      the simulator's own speed benchmark, then zerosim serve under load
 #   make serve      the web page on http://127.0.0.1:8080 (zerosim serve; SERVE_ARGS="--port N")
 #   make test-browser  the page in headless Chromium (tests/browser; also part of make test)
+#   make readme     rerun the README's `$ ./zerosim ...` examples and put their output in place
 #   make zerobench  the microbenchmark harness (CPU/MPI; zerobench-cuda with nvcc + NCCL)
 #   make gpu-check  the unattended GPU suite (src/bench/gpu_check.sh; one line and success without a GPU)
 #   make fuzz       libFuzzer on every parser (FUZZ_SECONDS=10); fuzz-regress replays known crashers
@@ -72,7 +73,7 @@ ZEROSIM  := $(BUILD)/zerosim
 endif
 UNIT     := $(BUILD)/unit-tests
 
-.PHONY: serve test-browser all deps demo test test-unit test-cli test-python test-tsan test-sanitize bench valgrind clean
+.PHONY: readme serve test-browser all deps demo test test-unit test-cli test-python test-tsan test-sanitize bench valgrind clean
 all: $(ZEROSIM) $(if $(SANITIZER),,$(SHLIB))
 
 $(BUILD)/%.o: %.c
@@ -215,6 +216,10 @@ valgrind: $(UNIT) $(ZEROSIM)
 SERVE_ARGS ?=
 serve: $(ZEROSIM)
 	./$(ZEROSIM) serve $(SERVE_ARGS)
+
+# The README's examples are the current build's output (tests/readme.py; --check only names them).
+readme: $(ZEROSIM)
+	python3 tests/readme.py
 
 clean:
 	rm -rf build zerosim zerobench zerobench-cuda

@@ -69,6 +69,16 @@ double finetune_largest_linear(const model *m)
     return fmax(fmax(h * q, h * kv), h * i);
 }
 
+double finetune_linear_inputs(const model *m)
+{
+    if (m->params_only) return 0;
+    double h = (double)m->hidden_size, q = (double)(m->num_heads * m->head_dim);
+    double i = (double)m->intermediate_size;
+    if (m->num_experts > 0)
+        i = (double)m->experts_per_token * (double)model_expert_width(m) + (double)m->shared_intermediate_size;
+    return h + q + h + i;
+}
+
 /* bitsandbytes pages a state tensor of at least this many elements (bitsandbytes@95f9af30
  * bitsandbytes/optim/optimizer.py get_state_buffer: "p.numel() < 1e5" gets a plain buffer). */
 #define PAGED_MIN_ELEMS 1e5

@@ -35,6 +35,13 @@ byte_table finetune_adapter_bytes(const training *t, const byte_table *base);
  * QLoRA dequantizes to 16 bits for one matmul at a time. 0 for a --params model. Pure. */
 double finetune_largest_linear(const model *m);
 
+/* Elements per token of one block's distinct linear inputs, the tensors bitsandbytes' 4-bit
+ * matmul keeps for backward: the attention input (shared by q, k, v), the output projection's
+ * input (heads x head_dim), the MLP input (shared by gate and up) and the down projection's
+ * input (the intermediate width; MoE: the top-k experts' and the shared experts'). 0 for a
+ * --params model. Pure. */
+double finetune_linear_inputs(const model *m);
+
 /* The share of the adapters' elements in matrices of at least 1e5 elements, the ones
  * bitsandbytes' paged optimizers page (get_state_buffer: smaller tensors get plain device
  * buffers): of A (r x d_in) and B (d_out x r) for each targeted linear. 1 for a --params

@@ -75,7 +75,8 @@ double finetune_linear_inputs(const model *m)
     double h = (double)m->hidden_size, q = (double)(m->num_heads * m->head_dim);
     double i = (double)m->intermediate_size;
     if (m->num_experts > 0)
-        i = (double)m->experts_per_token * (double)model_expert_width(m) + (double)m->shared_intermediate_size;
+        i = (double)m->experts_per_token * (double)model_expert_width(m) +
+            (double)m->shared_intermediate_size;
     return h + q + h + i;
 }
 

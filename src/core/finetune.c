@@ -26,6 +26,22 @@ double finetune_nf4_bytes(void)
     return (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
 }
 
+double finetune_nf4_width(const training *t)
+{
+    return t->qlora_stack == QLORA_LITGPT ? (4.0 + 32.0 / 64.0) / 8.0 : finetune_nf4_bytes();
+}
+
+bool finetune_quantized_head(const training *t)
+{
+    return t->finetune == FT_QLORA && t->qlora_stack == QLORA_LITGPT;
+}
+
+double finetune_dequant_bytes(const training *t, double act)
+{
+    /* LitGPT under fp16 compute: the .to(A.dtype) of an fp16 tensor is the tensor itself. */
+    return t->qlora_stack == QLORA_LITGPT && t->precision != PREC_FP16 ? act + 2 : act;
+}
+
 /* The adapters' element width when --adapter-dtype does not say: artidoro/qlora casts every
  * LoraLayer to bf16 under --bf16 (artidoro/qlora@7f4e95a6 qlora.py, get_accelerate_model:
  * "if isinstance(module, LoraLayer): if args.bf16: module = module.to(torch.bfloat16)");

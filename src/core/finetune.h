@@ -2,12 +2,24 @@
 #ifndef ZS_FINETUNE_H
 #define ZS_FINETUNE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/model.h"
 #include "core/training.h"
 
 typedef enum { FT_FULL, FT_LORA, FT_QLORA } finetune_kind;
+
+/* Whose code runs QLoRA (--qlora-stack). QLORA_HF: transformers' bitsandbytes integration with
+ * PEFT as artidoro/qlora@7f4e95a6 qlora.py sets it (bnb_4bit_use_double_quant, lm_head left in
+ * 16 bits by transformers' get_keys_to_not_convert, weights quantized from the compute dtype).
+ * QLORA_LITGPT: LitGPT's --quantize bnb.nf4 through Lightning's BitsandbytesPrecision
+ * (Lightning-AI/pytorch-lightning@003e3070 src/lightning/fabric/plugins/precision/
+ * bitsandbytes.py): _NF4Linear has compress_statistics=False (no double quantization), the
+ * class replacement of torch.nn.Linear covers every linear including lm_head, and
+ * _quantize_weight casts the weight to torch.half before quantize_4bit, so the quant state's
+ * dtype is fp16. */
+typedef enum { QLORA_HF, QLORA_LITGPT } qlora_stack_kind;
 
 /* Which linear layers get adapters: attention's four, the MLP's, both, or only q and v (PEFT's
  * default target_modules for Llama, LitGPT's lora_query + lora_value). */
@@ -22,6 +34,21 @@ double finetune_adapters_per_layer(const model *m, int64_t rank, int targets);
  * 4 + 8/64 + 32/(64 x 256) bits (Dettmers et al. 2023, arXiv 2305.14314, section 3: "0.127
  * bits per parameter" of quantization constants). Never fails. */
 double finetune_nf4_bytes(void);
+
+/* Bytes per parameter of t's NF4 weights: finetune_nf4_bytes with double quantization (QLORA_HF),
+ * 4 + 32/64 bits without (QLORA_LITGPT: one fp32 absmax per 64-weight block, bitsandbytes
+ * quantize_4bit with compress_statistics=False). Never fails. */
+double finetune_nf4_width(const training *t);
+
+/* Whether t's QLoRA stores the untied LM head in NF4 too (QLORA_LITGPT). Never fails. */
+bool finetune_quantized_head(const training *t);
+
+/* Bytes per element of the dequantized weight in flight: the compute dtype's copy, plus the
+ * dequantized tensor itself when the quant state's dtype differs (QLORA_LITGPT quantizes from
+ * fp16: bitsandbytes@0.42.0 MatMul4Bit.forward, F.dequantize_4bit(B, quant_state).to(A.dtype),
+ * dequantize_4bit allocating out in quant_state.dtype; both live during the matmul). `act` is
+ * the compute dtype's width. Never fails. */
+double finetune_dequant_bytes(const training *t, double act);
 
 /* The byte table of the adapters (the trainable parameters of --finetune lora|qlora): their
  * own dtype for the weight and its gradient, no fp32 master copy (PEFT and HF Trainer step

@@ -454,11 +454,16 @@ static double memory_loss_chunk(const sim_input *in, double tokens_h)
 /* QLoRA: bitsandbytes dequantizes a 4-bit weight to the compute dtype for each matmul, forward
  * and backward (bitsandbytes@95f9af30 bitsandbytes/autograd/_functions.py, MatMul4Bit:
  * F.dequantize_4bit(B, quant_state).to(A.dtype)), one linear at a time: the largest one's
- * 16-bit copy, split by TP. */
+ * copy (and the dequantized tensor, when its dtype is not the compute dtype), split by TP. */
 static double memory_dequantized(const sim_input *in)
 {
-    if (in->t->finetune != FT_QLORA || in->stage_layers <= 0) return 0;
-    return in->bt.act * finetune_largest_linear(in->m) / (double)in->t->tp;
+    const training *t = in->t;
+    if (t->finetune != FT_QLORA || in->stage_layers <= 0) return 0;
+    double largest = finetune_largest_linear(in->m);
+    /* A 4-bit LM head (LitGPT) is dequantized whole for each of its chunks. */
+    if (finetune_quantized_head(t) && (t->pp == 1 || in->stage.head))
+        largest = fmax(largest, in->pc->lm_head);
+    return finetune_dequant_bytes(t, in->bt.act) * largest / (double)t->tp;
 }
 
 /* QLoRA without full recompute: bitsandbytes' 4-bit matmul before 0.43.2 keeps its input A for

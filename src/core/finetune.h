@@ -18,8 +18,9 @@ typedef enum { FT_FULL, FT_LORA, FT_QLORA } finetune_kind;
  * bitsandbytes.py): _NF4Linear has compress_statistics=False (no double quantization), the
  * class replacement of torch.nn.Linear covers every linear including lm_head, and
  * _quantize_weight casts the weight to torch.half before quantize_4bit, so the quant state's
- * dtype is fp16. */
-typedef enum { QLORA_HF, QLORA_LITGPT } qlora_stack_kind;
+ * dtype is fp16. QLORA_PEFT: QLORA_HF with bitsandbytes 0.43.2 or later, whose 4-bit matmul
+ * keeps no input for backward (bitsandbytes@9e753741; memory.c, memory_held_inputs). */
+typedef enum { QLORA_HF, QLORA_LITGPT, QLORA_PEFT } qlora_stack_kind;
 
 /* Which linear layers get adapters: attention's four, the MLP's, both, or only q and v (PEFT's
  * default target_modules for Llama, LitGPT's lora_query + lora_value). */

@@ -1,4 +1,4 @@
-/* test_finetune.c -- fine-tuning memory against published recipes: QLoRA's 65B claim, LitGPT's LoRA table. */
+/* test_finetune.c -- fine-tuning memory against published recipes: QLoRA's 65B claim, LitGPT's table. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -151,6 +151,86 @@ static void litgpt_lora(void)
     }
 }
 
+/* LitGPT's QLoRA rows of the same table (@00af8b0d config_hub/finetune/README.md, 1xA10G; rows
+ * of @5895df10 and @e5493986): the configs at @26857050 config_hub/finetune/<model>/qlora.yaml,
+ * quantize bnb.nf4, precision bf16-true, lora_r 32 on query and value, micro_batch_size 2,
+ * max_seq_length 512, no activation checkpointing; with BitsandbytesPrecision LitGPT steps the
+ * adapters with bnb.optim.PagedAdamW (@5895df10 litgpt/finetune/lora.py), whose paged states
+ * bitsandbytes allocates with cudaMallocManaged, outside what max_memory_allocated counts.
+ * LitGPT pins bitsandbytes==0.42.0 (@5895df10 pyproject.toml), whose 4-bit matmul holds its
+ * input for backward (memory.c, memory_held_inputs). */
+static void litgpt_qlora(void)
+{
+    static const struct {
+        const char *model;
+        double gb;
+    } rows[] = {
+        {"models/llama-2-7b.json", 13.68},
+        {"models/llama-3-8b.json", 17.41},
+        {"models/mistral-7b.json", 14.29},
+    };
+    hardware hw = fixture_hw(FIXTURE_A100_NODE);
+    hw.hbm_bytes = 24e9;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        model m;
+        param_counts pc;
+        if (!load(rows[i].model, &m, &pc)) continue;
+        training t;
+        training_init(&t);
+        t.finetune = FT_QLORA;
+        t.lora_rank = 32;
+        t.lora_targets = LORA_QV;
+        t.precision = PREC_BF16_PURE;
+        t.optimizer = OPT_PAGED_ADAMW;
+        t.micro_batch = 2;
+        t.seq_len = 512;
+        t.loss = LOSS_CHUNKED;
+        t.qlora_stack = QLORA_LITGPT;
+        result r, hf;
+        if (!run(&m, &pc, &hw, &t, &r)) continue;
+        /* bnb.nf4 against artidoro's NF4 with double quantization: 4.5 instead of 4.127 bits on
+         * the block linears (QLoRA section 3's 0.373 bits saved), and the untied LM head in
+         * 4.5 bits rather than 16; the dequantized weight in flight is the LM head (V x h, the
+         * largest linear here), in fp16 and its bf16 copy. */
+        double blocks = (pc.per_layer - pc.norm_per_layer) * (double)m.num_layers;
+        double v_h = (double)m.vocab_size * (double)m.hidden_size;
+        CHECK_NEAR(pc.lm_head, v_h, 1e-12);
+        CHECK_NEAR(r.mem.dequantized, 4 * v_h, 1e-12);
+        t.qlora_stack = QLORA_HF;
+        if (run(&m, &pc, &hw, &t, &hf))
+            CHECK_NEAR(r.mem.parameters - hf.mem.parameters,
+                blocks * (4.5 - (4 + 8.0 / 64 + 32.0 / (64 * 256))) / 8 - v_h * (2 - 4.5 / 8), 1e-9);
+        t.qlora_stack = QLORA_LITGPT;
+        double managed = r.mem.optimizer_states * finetune_pageable_fraction(&m, 32, LORA_QV);
+        double got = (r.mem.total - r.mem.cuda_context - r.mem.allocator - managed) / 1e9;
+        test_report(fabs(got / rows[i].gb - 1) <= 0.10, __FILE__, __LINE__,
+            "LitGPT QLoRA %s: %.2f GB allocated, published %.2f GB (%+.1f%%)", rows[i].model, got,
+            rows[i].gb, (got / rows[i].gb - 1) * 100);
+        /* bitsandbytes 0.42's held inputs: two sets (this micro-batch's and the previous one's)
+         * of each block's four distinct linear inputs, h + (a x d) + h + i elements per token
+         * (q, k, v share the attention input; gate and up the MLP's), 2 bytes each; none under
+         * full recompute. */
+        double set = 1024.0 * (double)(3 * m.hidden_size + m.intermediate_size) * 2 * (double)m.num_layers;
+        result ck;
+        t.checkpointing = CKPT_FULL;
+        if (run(&m, &pc, &hw, &t, &ck)) {
+            t.finetune = FT_LORA;
+            result lo;
+            if (run(&m, &pc, &hw, &t, &lo)) CHECK_NEAR(ck.mem.activations, lo.mem.activations, 1e-12);
+        }
+        t.checkpointing = CKPT_NONE;
+        t.finetune = FT_LORA;
+        result lora;
+        if (run(&m, &pc, &hw, &t, &lora)) CHECK_NEAR(r.mem.activations - lora.mem.activations, 2 * set, 1e-9);
+        /* bitsandbytes 0.43.2 and later keep nothing (bitsandbytes@9e753741 MatMul4Bit.forward:
+         * "ctx.tensors = (None, B)"). */
+        t.finetune = FT_QLORA;
+        t.qlora_stack = QLORA_PEFT;
+        result peft;
+        if (run(&m, &pc, &hw, &t, &peft)) CHECK_NEAR(peft.mem.activations, lora.mem.activations, 1e-12);
+    }
+}
+
 /* PEFT's README table (huggingface/peft@73d7224b README.md, "PEFT-LoRA PyTorch" column, A100 80GB):
  * bigscience/bloomz-7b1 LoRA "32GB GPU", the peak its example script prints (@73d7224b
  * examples/causal_language_modeling/pet_lora_clm_accelerate_ds_zero3_offload.py: TorchTracemalloc,
@@ -221,6 +301,7 @@ void suite_finetune(void)
     RUN_TEST(qlora_65b);
     RUN_TEST(paged_eviction);
     RUN_TEST(litgpt_lora);
+    RUN_TEST(litgpt_qlora);
     RUN_TEST(peft_bloomz);
     RUN_TEST(loss_per_framework);
 }

@@ -26,6 +26,22 @@ double finetune_nf4_bytes(void)
     return (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
 }
 
+double finetune_nf4_width(const training *t)
+{
+    return t->qlora_stack == QLORA_LITGPT ? (4.0 + 32.0 / 64.0) / 8.0 : finetune_nf4_bytes();
+}
+
+bool finetune_quantized_head(const training *t)
+{
+    return t->finetune == FT_QLORA && t->qlora_stack == QLORA_LITGPT;
+}
+
+double finetune_dequant_bytes(const training *t, double act)
+{
+    /* LitGPT under fp16 compute: the .to(A.dtype) of an fp16 tensor is the tensor itself. */
+    return t->qlora_stack == QLORA_LITGPT && t->precision != PREC_FP16 ? act + 2 : act;
+}
+
 /* The adapters' element width when --adapter-dtype does not say: artidoro/qlora casts every
  * LoraLayer to bf16 under --bf16 (artidoro/qlora@7f4e95a6 qlora.py, get_accelerate_model:
  * "if isinstance(module, LoraLayer): if args.bf16: module = module.to(torch.bfloat16)");
@@ -67,6 +83,17 @@ double finetune_largest_linear(const model *m)
     double i = (double)(m->num_experts > 0 ? model_expert_width(m) : m->intermediate_size);
     if (m->dense_intermediate_size > 0) i = fmax(i, (double)m->dense_intermediate_size);
     return fmax(fmax(h * q, h * kv), h * i);
+}
+
+double finetune_linear_inputs(const model *m)
+{
+    if (m->params_only) return 0;
+    double h = (double)m->hidden_size, q = (double)(m->num_heads * m->head_dim);
+    double i = (double)m->intermediate_size;
+    if (m->num_experts > 0)
+        i = (double)m->experts_per_token * (double)model_expert_width(m) +
+            (double)m->shared_intermediate_size;
+    return h + q + h + i;
 }
 
 /* bitsandbytes pages a state tensor of at least this many elements (bitsandbytes@95f9af30

@@ -454,11 +454,40 @@ static double memory_loss_chunk(const sim_input *in, double tokens_h)
 /* QLoRA: bitsandbytes dequantizes a 4-bit weight to the compute dtype for each matmul, forward
  * and backward (bitsandbytes@95f9af30 bitsandbytes/autograd/_functions.py, MatMul4Bit:
  * F.dequantize_4bit(B, quant_state).to(A.dtype)), one linear at a time: the largest one's
- * 16-bit copy, split by TP. */
+ * copy (and the dequantized tensor, when its dtype is not the compute dtype), split by TP. */
 static double memory_dequantized(const sim_input *in)
 {
-    if (in->t->finetune != FT_QLORA || in->stage_layers <= 0) return 0;
-    return in->bt.act * finetune_largest_linear(in->m) / (double)in->t->tp;
+    const training *t = in->t;
+    if (t->finetune != FT_QLORA || in->stage_layers <= 0) return 0;
+    double largest = finetune_largest_linear(in->m);
+    /* A 4-bit LM head (LitGPT) is dequantized whole for each of its chunks. */
+    if (finetune_quantized_head(t) && (t->pp == 1 || in->stage.head))
+        largest = fmax(largest, in->pc->lm_head);
+    return finetune_dequant_bytes(t, in->bt.act) * largest / (double)t->tp;
+}
+
+/* QLoRA without full recompute: bitsandbytes' 4-bit matmul before 0.43.2 keeps its input A for
+ * backward in every 4-bit linear whose input needs a gradient (bitsandbytes@0.42.0
+ * bitsandbytes/autograd/_functions.py MatMul4Bit.forward: "ctx.tensors = (A, B)"; removed by
+ * 9e753741, "fix QLoRA mem bug: delete useless buffered activation", first in 0.43.2), which a
+ * frozen torch linear does not (autograd saves mm's input only for the weight's gradient: the
+ * inputs of the frozen layers are a set LoRA does not hold). As a ctx attribute, not
+ * save_for_backward, it is not released by backward but with the graph, when the loop
+ * rebinds `loss` after the next micro-batch's forward (Lightning-AI/litgpt@5895df10
+ * litgpt/finetune/lora.py fit: "loss = chunked_cross_entropy(...)"): the previous
+ * micro-batch's set is held too. Two sets of the block's linear inputs (finetune_linear_inputs)
+ * per stage layer, in the compute dtype. LitGPT pins bitsandbytes==0.42.0 (@5895df10
+ * pyproject.toml), artidoro/qlora 0.40.0. Under full recompute (the QLoRA paper's recipe) the
+ * blocks run forward without grad and the recomputed block's graph is freed after its
+ * backward: nothing is held; nor with bitsandbytes 0.43.2 or later (--qlora-stack peft). */
+static double memory_held_inputs(const sim_input *in)
+{
+    const training *t = in->t;
+    if (t->finetune != FT_QLORA || t->qlora_stack == QLORA_PEFT || t->checkpointing == CKPT_FULL ||
+        in->stage_layers <= 0)
+        return 0;
+    double tokens = (double)t->seq_len / (double)t->cp * (double)t->micro_batch;
+    return 2 * in->bt.act * tokens * finetune_linear_inputs(in->m) / (double)t->tp * (double)in->stage_layers;
 }
 
 /* Bytes the caching allocator never frees or resizes, which leave it no cached-but-free blocks:
@@ -507,6 +536,7 @@ void memory_finish(const sim_input *in, memory *mem)
 {
     const hardware *hw = in->hw;
     mem->dequantized = memory_dequantized(in);
+    mem->activations += memory_held_inputs(in);
     double allocated = mem->model_states + mem->activations + mem->logits + mem->cp_kv_buffers +
         mem->comm_buffers + mem->gathered_params + mem->dequantized;
     mem->cuda_context = hw->cuda_context_bytes;

@@ -238,7 +238,7 @@ static int sim_experts(sim_input *in, const model *m, const training *t, double 
 
 /* Fine-tuning: the adapters are the rank's trainable parameters (split by TP like the
  * linears they adapt); QLoRA stores the frozen block linears in NF4, the rest (embedding,
- * norms, head) in 16 bits (bitsandbytes leaves lm_head unquantized). */
+ * norms, head) in 16 bits (transformers leaves lm_head unquantized; LitGPT does not). */
 static void sim_trainable(
     sim_input *in, const model *m, const param_counts *pc, const training *t, double layers)
 {
@@ -248,7 +248,9 @@ static void sim_trainable(
     if (t->finetune != FT_FULL) {
         double adapters = finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * layers / tp;
         double linear = t->finetune == FT_QLORA ? (pc->per_layer - pc->norm_per_layer) * layers / tp : 0;
-        in->param_bytes = in->bt.param * (in->local_params - linear) + finetune_nf4_bytes() * linear +
+        /* LitGPT's plugin quantizes the untied head too (finetune.h, QLORA_LITGPT). */
+        if (finetune_quantized_head(t) && (t->pp == 1 || in->stage.head)) linear += pc->lm_head / tp;
+        in->param_bytes = in->bt.param * (in->local_params - linear) + finetune_nf4_width(t) * linear +
             finetune_adapter_bytes(t, &in->bt).param * adapters;
         in->local_params += adapters;
         in->trainable = adapters;

@@ -73,6 +73,9 @@ static const flag_choice target_choices[] = {
 static const flag_choice loss_choices[] = {{"eager", LOSS_EAGER}, {"chunked", LOSS_CHUNKED},
     {"chunked-fp32", LOSS_CHUNKED_FP32}, {"fused", LOSS_FUSED}, {"fused-linear", LOSS_FUSED_LINEAR},
     {"compiled", LOSS_COMPILED}, {NULL, 0}};
+/* finetune.h's QLoRA stacks. */
+static const flag_choice qlora_stack_choices[] = {
+    {"hf", QLORA_HF}, {"litgpt", QLORA_LITGPT}, {"peft", QLORA_PEFT}, {NULL, 0}};
 /* The adapters' element width in bytes. */
 static const flag_choice adapter_choices[] = {{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
@@ -208,6 +211,12 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "overlap TP communication with GEMMs, Transformer Engine userbuffers (Megatron/NeMo "
         "--tp-comm-overlap; needs --sequence-parallel; default: the framework's, off)",
         CHOICE(tp_comm_overlap, on_off), .listed = 2, .sweep = true},
+    ROW(OPT_QLORA_STACK) = {"qlora-stack", "S",
+        ": whose 4-bit code path --finetune qlora runs: transformers + PEFT as artidoro/qlora (NF4 with "
+        "double quantization, lm_head 16-bit) or LitGPT's bnb.nf4 (no double quantization, lm_head "
+        "NF4, quantized from fp16), both with bitsandbytes before 0.43.2 that keeps the 4-bit matmuls' "
+        "inputs, or transformers + PEFT with a later one (default hf)",
+        CHOICE(qlora_stack, qlora_stack_choices), .names_first = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,

@@ -70,7 +70,9 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
                 : t->lora_targets == LORA_MLP ? "MLP"
                 : t->lora_targets == LORA_QV  ? "q and v"
                                               : "all",
-            t->finetune == FT_QLORA ? "NF4 (4-bit, double-quantized)" : "16 bits",
+            t->finetune != FT_QLORA             ? "16 bits"
+                : t->qlora_stack == QLORA_LITGPT ? "NF4 (4-bit, lm_head too, LitGPT bnb.nf4)"
+                                                 : "NF4 (4-bit, double-quantized)",
             finetune_adapter_bytes(t, &(byte_table){0}).param > 2 ? "fp32" : "16-bit");
     if (t->shard_group > 0 || t->hpz_group > 1 || t->quant_weights || t->quant_grads)
         fprintf(f, "           shard group %lld%s, hpZ group %lld, qwZ %s, qgZ %s\n",

@@ -206,8 +206,10 @@ static void explain_options(FILE *o, const scenario *s)
             "  their dtype and no fp32 master; paged optimizer states leave for host RAM when the GPU is\n"
             "  full; the allocator fraction skips the frozen base; QLoRA dequantizes one linear at a time.\n",
             finetune_name((finetune_kind)t->finetune), (long long)t->lora_rank,
-            t->finetune == FT_QLORA ? "NF4, (4 + 8/64 + 32/(64 x 256)) bits per weight, dequantized per use"
-                                    : "16-bit");
+            t->finetune != FT_QLORA ? "16-bit"
+            : t->qlora_stack == QLORA_LITGPT
+                ? "NF4 with lm_head, 4 + 32/64 bits per weight, dequantized per use"
+                : "NF4, (4 + 8/64 + 32/(64 x 256)) bits per weight, dequantized per use");
 }
 
 void report_explain(FILE *f, const scenario *s, const report_options *op)

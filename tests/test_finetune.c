@@ -225,9 +225,13 @@ static void litgpt_qlora(void)
         /* bitsandbytes 0.43.2 and later keep nothing (bitsandbytes@9e753741 MatMul4Bit.forward:
          * "ctx.tensors = (None, B)"). */
         t.finetune = FT_QLORA;
-        t.qlora_stack = QLORA_PEFT;
+        t.qlora_stack = QLORA_HF;
         result peft;
         if (run(&m, &pc, &hw, &t, &peft)) CHECK_NEAR(peft.mem.activations, lora.mem.activations, 1e-12);
+        /* transformers + PEFT on bitsandbytes 0.42 hold the same two sets. */
+        t.qlora_stack = QLORA_HF_BNB042;
+        if (run(&m, &pc, &hw, &t, &peft))
+            CHECK_NEAR(peft.mem.activations - lora.mem.activations, 2 * set, 1e-9);
     }
 }
 

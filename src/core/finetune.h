@@ -10,17 +10,19 @@
 
 typedef enum { FT_FULL, FT_LORA, FT_QLORA } finetune_kind;
 
-/* Whose code runs QLoRA (--qlora-stack). QLORA_HF: transformers' bitsandbytes integration with
- * PEFT as artidoro/qlora@7f4e95a6 qlora.py sets it (bnb_4bit_use_double_quant, lm_head left in
+/* Whose code runs QLoRA (--qlora-stack). QLORA_HF (the default): transformers' bitsandbytes
+ * integration with PEFT as artidoro/qlora@7f4e95a6 qlora.py sets it (bnb_4bit_use_double_quant, lm_head left in
  * 16 bits by transformers' get_keys_to_not_convert, weights quantized from the compute dtype).
  * QLORA_LITGPT: LitGPT's --quantize bnb.nf4 through Lightning's BitsandbytesPrecision
  * (Lightning-AI/pytorch-lightning@003e3070 src/lightning/fabric/plugins/precision/
  * bitsandbytes.py): _NF4Linear has compress_statistics=False (no double quantization), the
  * class replacement of torch.nn.Linear covers every linear including lm_head, and
  * _quantize_weight casts the weight to torch.half before quantize_4bit, so the quant state's
- * dtype is fp16. QLORA_PEFT: QLORA_HF with bitsandbytes 0.43.2 or later, whose 4-bit matmul
- * keeps no input for backward (bitsandbytes@9e753741; memory.c, memory_held_inputs). */
-typedef enum { QLORA_HF, QLORA_LITGPT, QLORA_PEFT } qlora_stack_kind;
+ * dtype is fp16; with the bitsandbytes it pins (0.42.0), whose 4-bit matmul keeps its input.
+ * QLORA_HF runs today's bitsandbytes (0.43.2 or later), whose 4-bit matmul keeps no input for
+ * backward (bitsandbytes@9e753741); QLORA_HF_BNB042 is QLORA_HF with an earlier one, as
+ * artidoro/qlora pinned (0.40.0): the inputs are kept (memory.c, memory_held_inputs). */
+typedef enum { QLORA_HF, QLORA_LITGPT, QLORA_HF_BNB042 } qlora_stack_kind;
 
 /* Which linear layers get adapters: attention's four, the MLP's, both, or only q and v (PEFT's
  * default target_modules for Llama, LitGPT's lora_query + lora_value). */

@@ -479,11 +479,11 @@ static double memory_dequantized(const sim_input *in)
  * per stage layer, in the compute dtype. LitGPT pins bitsandbytes==0.42.0 (@5895df10
  * pyproject.toml), artidoro/qlora 0.40.0. Under full recompute (the QLoRA paper's recipe) the
  * blocks run forward without grad and the recomputed block's graph is freed after its
- * backward: nothing is held; nor with bitsandbytes 0.43.2 or later (--qlora-stack peft). */
+ * backward: nothing is held; nor with bitsandbytes 0.43.2 or later (--qlora-stack hf, the default). */
 static double memory_held_inputs(const sim_input *in)
 {
     const training *t = in->t;
-    if (t->finetune != FT_QLORA || t->qlora_stack == QLORA_PEFT || t->checkpointing == CKPT_FULL ||
+    if (t->finetune != FT_QLORA || t->qlora_stack == QLORA_HF || t->checkpointing == CKPT_FULL ||
         in->stage_layers <= 0)
         return 0;
     double tokens = (double)t->seq_len / (double)t->cp * (double)t->micro_batch;

@@ -75,7 +75,7 @@ static const flag_choice loss_choices[] = {{"eager", LOSS_EAGER}, {"chunked", LO
     {"compiled", LOSS_COMPILED}, {NULL, 0}};
 /* finetune.h's QLoRA stacks. */
 static const flag_choice qlora_stack_choices[] = {
-    {"hf", QLORA_HF}, {"litgpt", QLORA_LITGPT}, {"peft", QLORA_PEFT}, {NULL, 0}};
+    {"hf", QLORA_HF}, {"litgpt", QLORA_LITGPT}, {"hf-bnb0.42", QLORA_HF_BNB042}, {NULL, 0}};
 /* The adapters' element width in bytes. */
 static const flag_choice adapter_choices[] = {{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 /* Gradient bytes: "16-bit" means the working precision's width; bf16 and fp16 say the same. */
@@ -213,9 +213,9 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         CHOICE(tp_comm_overlap, on_off), .listed = 2, .sweep = true},
     ROW(OPT_QLORA_STACK) = {"qlora-stack", "S",
         ": whose 4-bit code path --finetune qlora runs: transformers + PEFT as artidoro/qlora (NF4 with "
-        "double quantization, lm_head 16-bit) or LitGPT's bnb.nf4 (no double quantization, lm_head "
-        "NF4, quantized from fp16), both with bitsandbytes before 0.43.2 that keeps the 4-bit matmuls' "
-        "inputs, or transformers + PEFT with a later one (default hf)",
+        "double quantization, lm_head 16-bit) with today's bitsandbytes (default hf), the same with "
+        "bitsandbytes before 0.43.2 that keeps the 4-bit matmuls' inputs (hf-bnb0.42), or LitGPT's "
+        "bnb.nf4 (no double quantization, lm_head NF4, quantized from fp16; bitsandbytes 0.42)",
         CHOICE(qlora_stack, qlora_stack_choices), .names_first = true},
 };
 

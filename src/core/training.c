@@ -79,6 +79,8 @@ static const flag_choice adapter_choices[] = {{"bf16", 2}, {"fp16", 2}, {"fp32",
 static const flag_choice grad_choices[] = {{"16-bit", 2}, {"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {NULL, 0}};
 static const flag_choice recompute_choices[] = {
     {"uniform", RECOMPUTE_UNIFORM}, {"block", RECOMPUTE_BLOCK}, {NULL, 0}};
+/* attn_kernel's names (kernels.h) a run may choose; eager is --eager-attention. */
+static const flag_choice kernel_choices[] = {{"fa2", 1}, {"fa3", 2}, {"cudnn", 3}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
 
 #define FIELD(f) .offset = offsetof(training, f), .size = sizeof((training *)0)->f
@@ -208,6 +210,10 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "overlap TP communication with GEMMs, Transformer Engine userbuffers (Megatron/NeMo "
         "--tp-comm-overlap; needs --sequence-parallel; default: the framework's, off)",
         CHOICE(tp_comm_overlap, on_off), .listed = 2, .sweep = true},
+    ROW(OPT_ATTN_KERNEL) = {"attention-kernel", "K",
+        ": FlashAttention-2 (PyTorch SDPA's flash), FlashAttention-3 (Hopper) or cuDNN fused attention "
+        "(Transformer Engine); default the framework's: cuDNN under megatron on Hopper, else fa2",
+        CHOICE(attention_kernel, kernel_choices), .names_first = true, .sweep = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,

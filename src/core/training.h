@@ -93,6 +93,8 @@ typedef struct training {
     int64_t pp_last_layers;       /* layers on the last stage (--decoder-last-pipeline-num-layers) */
     int tp_comm_overlap;          /* TP comm / GEMM overlap (Megatron --tp-comm-overlap): -1 the
                                      framework's default, else 0/1 */
+    int attention_kernel;         /* attn_kernel (kernels.h): --attention-kernel; 0 = the
+                                     framework's */
 } training;
 
 /* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
@@ -228,6 +230,7 @@ typedef enum {
     OPT_PP_FIRST,
     OPT_PP_LAST,
     OPT_TP_OVERLAP,
+    OPT_ATTN_KERNEL,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

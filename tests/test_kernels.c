@@ -106,6 +106,10 @@ static void kernel_rates(void)
     r = kernel_attention(&a100, &t, 128, 2048);
     CHECK(!r.measured);
     CHECK_NEAR(r.fwd, compute_attention_fraction(&a100), 1e-12);
+    /* A kernel named with --eager-attention is refused. */
+    t.flash_attention = false;
+    CHECK(kernel_check(&h100, &t, &e) == ZS_ERR_USAGE);
+    t.flash_attention = true;
     /* No attention shape (a hybrid stack, a --params model): the profile's fraction. */
     r = kernel_attention(&h100, &t, 0, 2048);
     CHECK_NEAR(r.fwd, h100.attention_fraction, 1e-12);

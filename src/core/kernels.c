@@ -106,6 +106,10 @@ kernel_rate kernel_attention(const hardware *hw, const training *t, double hd, d
 
 int kernel_check(const hardware *hw, const training *t, zs_error *err)
 {
+    if (!t->flash_attention && t->attention_kernel)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--attention-kernel %s: --eager-attention runs no flash kernel (give one of the two)",
+            kernel_name((attn_kernel)t->attention_kernel));
     if (kernel_of(t, hw) != KERNEL_FA3 || kernel_hopper(hw)) return ZS_OK;
     /* FlashAttention-3 is written for Hopper's wgmma and TMA (Shah et al. 2024, section 3;
      * Dao-AILab/flash-attention hopper/: "FlashAttention-3 is optimized for Hopper GPUs"). */

@@ -56,7 +56,8 @@ double kernel_tflops(attn_kernel k, kernel_pass p, double hd, double s);
  * profile's fraction unscaled elsewhere or when hd is 0 (no attention shape). Pure. */
 kernel_rate kernel_attention(const hardware *hw, const training *t, double hd, double s);
 
-/* Whether t's kernel runs on hw: FA3 needs Hopper. Fails with ZS_ERR_USAGE naming the flag. */
+/* Whether t's kernel runs on hw: FA3 needs Hopper, and a kernel chosen with --eager-attention is a
+ * contradiction. Fails with ZS_ERR_USAGE naming the flag. */
 int kernel_check(const hardware *hw, const training *t, zs_error *err);
 
 #endif

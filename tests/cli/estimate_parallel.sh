@@ -281,6 +281,7 @@ expect 0 "" -- estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --frame
 grep -q '"attention_kernel":[[:space:]]*"fa2"' "$out" && ok || bad "megatron on A100 should run fa2"
 expect 2 "FlashAttention-3 runs on Hopper only" -- estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --attention-kernel fa3
 expect 2 "is not one of fa2|fa3|cudnn" -- estimate --model llama-3-8b --gpus 8 --attention-kernel fa4
+expect 2 "runs no flash kernel" -- estimate --model llama-3-8b --gpus 8 --attention-kernel cudnn --eager-attention
 expect 0 "" -- estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --framework megatron --explain
 grep -q "Attention kernel: cudnn (Megatron-LM)" "$out" && ok || bad "--explain lacks the attention kernel line"
 

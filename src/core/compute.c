@@ -5,6 +5,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/kernels.h"
 #include "core/mixer.h"
 
 /* The mixing FLOPs per input token of one block of class c (its mixers' scores or scans,
@@ -232,6 +233,10 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
     f->attn_fwd_mb = attn_exec * tokens_mb / mp;
     f->frozen_fwd_mb = frozen * tokens_mb / mp;
     f->bwd_mb = 2 * f->fwd_mb;
+    /* The attention kernel's shape: the head dim of a plain attention stack (a hybrid's mixers
+     * have no measured kernel table) and the span a query attends over (a packed document). */
+    f->attn_head_dim = m->params_only || m->nclass > 0 ? 0 : (double)m->head_dim;
+    f->attn_span = t->doc_len > 0 && t->doc_len < t->seq_len ? (double)t->doc_len : s;
     flops_memory(m, pc, t, tokens_mb, f);
     flops_step(m, t, tokens_mb, frozen, attn_exec, f);
 }
@@ -246,27 +251,22 @@ double compute_peak(const hardware *hw, const training *t)
     }
 }
 
-/* FlashAttention-2 (Dao 2023, arXiv 2307.08691, section 4.1) reaches 50-73% of A100 peak in
- * forward and up to 63% in backward; eager attention's batched GEMMs on (s x head_dim)
- * operands sit lower still. Used when the profile does not give attention_fraction. */
-#define ATTENTION_FRACTION_DEFAULT 0.55
-
 double compute_attention_fraction(const hardware *hw)
 {
-    return hw->attention_fraction > 0 ? hw->attention_fraction : ATTENTION_FRACTION_DEFAULT;
+    return kernel_fa2_fraction(hw);
 }
 
 mb_time compute_time(
     const hardware *hw, const training *t, const flops *f, double peak, double gemm_efficiency)
 {
-    double attn_frac = compute_attention_fraction(hw);
+    kernel_rate kr = kernel_attention(hw, t, f->attn_head_dim, f->attn_span);
     /* FP8 runs the GEMMs at the FP8 peak, but cuBLAS reaches a smaller fraction of it than of
      * the 16-bit peak (fp8_matmul_ratio, the profile's MAMF ratio); attention (flash, bf16)
      * stays at the bf16 peak. */
     bool fp8 = t->precision == PREC_FP8;
     double attn_peak = fp8 ? hw->peak_bf16 : peak;
     double fp8_ratio = fp8 && hw->fp8_matmul_ratio > 0 ? hw->fp8_matmul_ratio : 1;
-    double mm_rate = peak * gemm_efficiency * fp8_ratio, attn_rate = attn_peak * attn_frac;
+    double mm_rate = peak * gemm_efficiency * fp8_ratio, attn_rate = attn_peak * kr.fwd;
     double mem_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     double mm = f->fwd_mb - f->attn_fwd_mb;
     /* A kernel's fixed cost (launch, ramp, tail) as the model charges a GEMM: W_half at the
@@ -286,6 +286,8 @@ mb_time compute_time(
     default: break;
     }
     tm.bwd = 2 * tm.fwd - casts - f->frozen_fwd_mb / mm_rate + rec; /* one cast per linear backward */
+    /* Attention's backward runs at the kernel's backward rate, not its forward one. */
+    tm.bwd += 2 * f->attn_fwd_mb * (1 / (attn_peak * kr.bwd) - 1 / attn_rate);
     return tm;
 }
 

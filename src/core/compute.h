@@ -31,6 +31,9 @@ typedef struct flops {
                                weight-gradient GEMM backward skips */
     double fp8_kernels_mb;  /* FP8 cast kernels per GPU per micro-batch, forward (backward
                                launches as many): each pays a GEMM's fixed cost */
+    double attn_head_dim;   /* the attention kernel's shape (kernels.c): head dim, 0 = no
+                               measured shape (no attention, or a hybrid stack's mixers) */
+    double attn_span;       /* ... and the keys a query attends over: s, or the packed document */
 } flops;
 
 /* Seconds of one micro-batch on one GPU. */
@@ -49,7 +52,8 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
 double compute_peak(const hardware *hw, const training *t);
 
 /* Forward and backward(+recompute) seconds of one micro-batch: GEMMs at peak x
- * compute_efficiency, attention scores at peak x attention_fraction, memory-bound traffic at
+ * compute_efficiency, attention scores at the attention kernel's rate in each pass
+ * (kernel_attention), memory-bound traffic at
  * the achieved HBM rate; backward is twice forward (two GEMMs per forward GEMM). Pure. */
 mb_time compute_time(
     const hardware *hw, const training *t, const flops *f, double peak, double gemm_efficiency);

@@ -11,8 +11,9 @@
 typedef enum { FT_FULL, FT_LORA, FT_QLORA } finetune_kind;
 
 /* Whose code runs QLoRA (--qlora-stack). QLORA_HF (the default): transformers' bitsandbytes
- * integration with PEFT as artidoro/qlora@7f4e95a6 qlora.py sets it (bnb_4bit_use_double_quant, lm_head left in
- * 16 bits by transformers' get_keys_to_not_convert, weights quantized from the compute dtype).
+ * integration with PEFT as artidoro/qlora@7f4e95a6 qlora.py sets it (bnb_4bit_use_double_quant,
+ * lm_head left in 16 bits by transformers' get_keys_to_not_convert, weights quantized from the
+ * compute dtype).
  * QLORA_LITGPT: LitGPT's --quantize bnb.nf4 through Lightning's BitsandbytesPrecision
  * (Lightning-AI/pytorch-lightning@003e3070 src/lightning/fabric/plugins/precision/
  * bitsandbytes.py): _NF4Linear has compress_statistics=False (no double quantization), the

@@ -84,6 +84,7 @@ typedef struct framework {
                                   hides (engine bookkeeping, launches, gradient clipping) */
     int loss;                  /* loss_kind (training.h): the loss implementation its model
                                   code runs by default (--loss overrides; memory_loss_bytes) */
+    int attention_kernel;      /* attn_kernel (kernels.h) its attention runs by default; 0 = FA2 */
     double gemm_efficiency;    /* achieved GEMM rate relative to the hardware profile's
                                   matmul_max_fraction (1 = the profile's as fitted) */
 } framework;

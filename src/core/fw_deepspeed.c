@@ -1,5 +1,6 @@
 /* fw_deepspeed.c -- DeepSpeed: ZeRO stages 0-3, offload, pipeline engine, ZeRO++ and MiCS. */
 #include "core/framework.h"
+#include "core/kernels.h"
 
 /* Sources (DeepSpeed at v0.16, github.com/microsoft/DeepSpeed):
  * - ZeRO stages, buckets, overlap_comm defaults: deepspeed/runtime/zero/config.py and the
@@ -44,6 +45,9 @@
     .buffers = BUFFERS_STRATEGY, \
     .overlap_comm = -1, \
     .loss = LOSS_FUSED, \
+    /* Megatron-DeepSpeed's --use-flash-attn-v2 (the flash-attn package) or HF model code's \
+     * flash_attention_2: FlashAttention-2; DeepSpeed brings no attention kernel of its own. */ \
+    .attention_kernel = KERNEL_FA2, \
     /* end */
 
 /* DeepSpeed v0.3.13 (microsoft/DeepSpeed@12a53b43833b7bea279a205e313f2bd3f0cdfd99, March 2021:

@@ -1,5 +1,6 @@
 /* fw_fsdp.c -- PyTorch FSDP (FSDP1): NO_SHARD, SHARD_GRAD_OP, FULL_SHARD, HYBRID_SHARD. */
 #include "core/framework.h"
+#include "core/kernels.h"
 
 /* Sources (PyTorch 2.4 torch.distributed.fsdp documentation; Zhao et al., "PyTorch FSDP",
  * VLDB 2023):
@@ -35,6 +36,9 @@ const framework fw_fsdp = {
     .buffers = BUFFERS_UNITS,
     .units_in_flight = 2,
     .overlap_comm = 1,
+    /* Hugging Face model code with attn_implementation="flash_attention_2" (the flash-attn
+     * package) or "sdpa" (FlashAttention-2 first, as under fsdp2): FA2 either way. */
+    .attention_kernel = KERNEL_FA2,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
      * (1st, 3rd, .. in file order; LLM Foundry MPT benchmarks, Composer + FSDP FULL_SHARD): efficiency 1.063

@@ -1,5 +1,6 @@
 /* fw_fsdp2.c -- PyTorch FSDP2 (fully_shard, per-parameter DTensor sharding) as torchtitan runs it. */
 #include "core/framework.h"
+#include "core/kernels.h"
 
 /* Sources (PyTorch 2.6 torch.distributed.fsdp.fully_shard docs; torchtitan, Liang et al.
  * 2024, arXiv 2410.06511):
@@ -45,6 +46,11 @@ const framework fw_fsdp2 = {
     .buffers = BUFFERS_UNITS,
     .units_in_flight = 2,
     .overlap_comm = 1,
+    /* torchtitan's attention is F.scaled_dot_product_attention, whose CUDA backend order puts
+     * FlashAttention-2 first (pytorch/pytorch aten/src/ATen/native/transformers/cuda/sdp_utils.cpp,
+     * priority_order; "a fixed priority that puts FlashAttention first", huggingface/transformers#48163):
+     * FA2 for bf16 on H100 as on A100. */
+    .attention_kernel = KERNEL_FA2,
     .loss = LOSS_EAGER,
     /* No FSDP2 run is in the validation sources yet: FSDP's fitted values (the same PyTorch
      * kernels and NCCL collectives), until `validate --fit` has fsdp2 runs to fit. */

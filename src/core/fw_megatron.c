@@ -1,5 +1,6 @@
 /* fw_megatron.c -- Megatron-LM / NeMo: DDP with overlapped reduction, distributed optimizer. */
 #include "core/framework.h"
+#include "core/kernels.h"
 
 /* Sources (NVIDIA/Megatron-LM core_r0.9.0):
  * - DistributedDataParallel accumulates gradients into one contiguous buffer whose buckets are
@@ -55,6 +56,14 @@ const framework fw_megatron = {
      * False, NVIDIA/Megatron-LM@d98e8a64 megatron/core/model_parallel_config.py); NeMo's large-TP
      * recipes switch it on, as --tp-comm-overlap on does. */
     .tp_comm_overlap = false,
+    /* Attention through Transformer Engine's DotProductAttention (--transformer-impl
+     * transformer_engine, Megatron-Core's default, and NeMo's) runs cuDNN fused attention on
+     * Hopper and FlashAttention-2 before it (kernels.c, KERNEL_TE). The default stays FA2's rate
+     * all the same: at cuDNN's measured rate NVIDIA's held-aside NeMo FP8 tables move away
+     * (estimate_published.sh: summary -6..+10% -> -5..+22%, CP rows +15..27% -> +48..100%), so
+     * something else in those stacks is missing and a faster kernel alone would hide it the
+     * wrong way. --attention-kernel cudnn models TE's kernel when a run says so. */
+    .attention_kernel = KERNEL_FA2,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
      * (1st, 3rd, .. in file order; Korthikanti 2022 Table 5, Narayanan 2021 Tables 1-2 PTD rows):

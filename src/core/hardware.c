@@ -55,6 +55,7 @@ static const hw_field fields[] = {
     I("nccl", "channels", nccl_channels, 1, 64, UNSET),
     D("nccl", "nvls_busbw_fraction", nccl_nvls_fraction, 1e-3, 2, UNSET),
     I("gpu", "sm_count", sm_count, 1, 1000, UNSET),
+    D("gpu", "compute_capability", compute_capability, 1, 20, UNSET),
     D("memory_overhead", "cuda_context_bytes", cuda_context_bytes, 0, 1e12, 0),
     D("memory_overhead", "allocator_fraction", allocator_fraction, 0, 1, 0),
     D("price", "dollars_per_gpu_hour", price_per_gpu_hour, 0, 1e6, 0),

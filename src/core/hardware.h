@@ -63,6 +63,7 @@ typedef struct hardware {
     double hbm_fraction;         /* achieved fraction of hbm_bandwidth for streaming kernels */
     double host_memory_fraction; /* achieved fraction of host_memory_bandwidth (STREAM-like) */
     double attention_fraction;   /* achieved fraction of peak for attention scores; 0 = default */
+    double compute_capability;   /* CUDA compute capability (9.0: Hopper); 0 = unknown */
     double fp8_matmul_ratio;     /* best FP8 GEMM's fraction of the FP8 peak over the best 16-bit
                                   * GEMM's fraction of the 16-bit peak; 0 = 1 (as efficient) */
     double matmul_max_stderr;    /* fitted standard error of matmul_max_fraction; 0 when not fitted */

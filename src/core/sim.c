@@ -7,6 +7,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/kernels.h"
 #include "core/pipeline.h"
 #include "core/steptime.h"
 #include "core/strategy.h"
@@ -312,7 +313,7 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     in->step_overhead = t->step_overhead >= 0 ? t->step_overhead
         : fit                                 ? fit->step_overhead
                                               : in->fw->step_overhead;
-    if (framework_check(in->fw, m, t, err)) return err->code;
+    if (framework_check(in->fw, m, t, err) || kernel_check(hw, t, err)) return err->code;
     in->bt = training_bytes(t);
     /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
      * 4-byte gradients unless --grad-dtype says otherwise. */

@@ -94,7 +94,9 @@ typedef struct training {
     int tp_comm_overlap;          /* TP comm / GEMM overlap (Megatron --tp-comm-overlap): -1 the
                                      framework's default, else 0/1 */
     int qlora_stack;              /* qlora_stack_kind (finetune.h): whose QLoRA code path; 0 =
-                                     artidoro/qlora's transformers + PEFT */
+                                     transformers + PEFT on today's bitsandbytes */
+    int attention_kernel;         /* attn_kernel (kernels.h): --attention-kernel; 0 = the
+                                     framework's */
 } training;
 
 /* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
@@ -231,6 +233,7 @@ typedef enum {
     OPT_PP_LAST,
     OPT_TP_OVERLAP,
     OPT_QLORA_STACK,
+    OPT_ATTN_KERNEL,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

@@ -3,6 +3,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/kernels.h"
 #include "core/sim.h"
 #include "core/tpoverlap.h"
 #include "core/strategy.h"
@@ -74,9 +75,9 @@ static void explain_formulas(FILE *o, const scenario *s)
         "  all-gather (n-1)a + (n-1)/n S/B; across nodes NVLink inside, the GPU's NIC share between.\n"
         "  NVLink a = %.2f us, B = %.1f GB/s; network a = %.2f us, B = %.1f GB/s per GPU.\n"
         "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
-        "  at the FlashAttention-2 fraction, memory-bound traffic at %.0f GB/s; backward = 2 x forward;\n"
-        "  overlapped collectives hide under each micro-batch's compute, the rest and the last bucket\n"
-        "  are exposed; Adam moves 28 B per local parameter; bubble (p-pace)/v micro-batch slots.\n",
+        "  at the attention kernel's rate (below), memory-bound traffic at %.0f GB/s; backward = 2 x\n"
+        "  forward; overlapped collectives hide under each micro-batch's compute, the rest and the last\n"
+        "  bucket are exposed; Adam moves 28 B per local parameter; bubble (p-pace)/v micro-batch slots.\n",
         links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9, links[LEVEL_INTER].alpha * 1e6,
         links[LEVEL_INTER].bandwidth / 1e9, compute_peak(s->hw, s->t) / 1e12, s->hw->matmul_max_fraction,
         s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
@@ -90,6 +91,29 @@ static void explain_formulas(FILE *o, const scenario *s)
     if (s->hw->nccl_channels > 0 && s->hw->sm_count > 0)
         fprintf(o, "  Compute beside collectives runs x 1/(1 - %lld channels / %lld SMs) while both run.\n",
             (long long)s->hw->nccl_channels, (long long)s->hw->sm_count);
+}
+
+/* The attention kernel, why it was chosen and its rate in each pass (kernels.c). */
+static void explain_kernel(FILE *o, const scenario *s)
+{
+    const training *t = s->t;
+    bool shape = !s->m->params_only && s->m->nclass == 0;
+    double hd = shape ? (double)s->m->head_dim : 0;
+    double span = t->doc_len > 0 && t->doc_len < t->seq_len ? (double)t->doc_len : (double)t->seq_len;
+    kernel_rate r = kernel_attention(s->hw, t, hd, span);
+    const char *why = !t->flash_attention ? "--eager-attention"
+        : t->attention_kernel             ? "--attention-kernel"
+                                          : framework_of(t)->label;
+    fprintf(o, "Attention kernel: %s (%s), forward %.3f and backward %.3f of peak", kernel_name(r.kernel),
+        why, r.fwd, r.bwd);
+    if (r.measured)
+        fprintf(o,
+            ":\n  the profile's FlashAttention-2 fraction %.3f x the kernel's H100 rate over FA2's at 16k\n"
+            "  (FlashAttention-3 paper, figures 5-6), head dim %.0f, span %.0f tokens.\n",
+            compute_attention_fraction(s->hw), hd, span);
+    else
+        fprintf(o, ": the profile's attention_fraction (no measured kernel table for %s%s).\n", s->hw->name,
+            r.kernel == KERNEL_EAGER ? "; the s^2 scores move through HBM" : "");
 }
 
 /* Pipeline stages: the split, the pace the slowest stage sets, which stage is the memory peak. */
@@ -220,6 +244,7 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
     FILE *o = op->format == FMT_TABLE ? f : op->notes ? op->notes : stderr;
     explain_states(o, &bt);
     explain_formulas(o, s);
+    explain_kernel(o, s);
     explain_pipeline(o, s);
     explain_tp_overlap(o, s);
     explain_options(o, s);

@@ -8,6 +8,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/kernels.h"
 #include "core/strategy.h"
 
 static cJSON *memory_json(const memory *m)
@@ -189,6 +190,7 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     bool tpo = t->tp_comm_overlap >= 0 ? t->tp_comm_overlap != 0 : framework_of(t)->tp_comm_overlap;
     cJSON_AddBoolToObject(tr, "tp_comm_overlap", tpo && t->tp > 1 && t->sequence_parallel);
     cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
+    cJSON_AddStringToObject(tr, "attention_kernel", kernel_name(kernel_of(t, s->hw)));
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
     cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);

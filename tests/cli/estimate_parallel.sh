@@ -260,4 +260,29 @@ rm -f "$out.2" "$out.3" "$out.4"
 expect 2 "give bits per second" -- estimate $CV --network-bandwidth 100GB/s
 expect 2 "above h100-80gb's 700 W TDP" -- estimate $CV --power-cap 800W
 
+# --attention-kernel (issue 23 item 4): every framework defaults to FA2's rate (megatron too,
+# fw_megatron.c says why); FA3 and cuDNN beat FA2 on H100 at head dim 128 (FlashAttention-3
+# paper, figures 5-6: at 2k forward 521 and 484 against 298 TFLOP/s), so compute shrinks; FA3
+# refuses an A100.
+AK="--model llama-3-8b --hardware h100-80gb --gpus 8 --seq-len 8192 --format json"
+"$Z" estimate $AK --framework megatron >"$out" 2>"$err"
+"$Z" estimate $AK --framework megatron --attention-kernel cudnn >"$out.2" 2>>"$err"
+"$Z" estimate $AK --framework megatron --attention-kernel fa3 >"$out.3" 2>>"$err"
+"$Z" estimate $AK --framework fsdp2 >"$out.4" 2>>"$err"
+py_check "--attention-kernel and the framework defaults" "
+import json; L = lambda f: json.load(open(f))
+fa2, te, fa3, tt = L('$(snap "$out")'), L('$(snap "$out.2")'), L('$(snap "$out.3")'), L('$(snap "$out.4")')
+assert fa2['training']['attention_kernel'] == 'fa2' and tt['training']['attention_kernel'] == 'fa2'
+assert te['training']['attention_kernel'] == 'cudnn' and fa3['training']['attention_kernel'] == 'fa3'
+c = lambda d: d['results'][0]['step_time_seconds']['compute']
+assert c(fa3) < c(te) < c(fa2), (c(fa3), c(te), c(fa2))" || bad "--attention-kernel"
+rm -f "$out.2" "$out.3" "$out.4"
+expect 0 "" -- estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --framework megatron --format json
+grep -q '"attention_kernel":[[:space:]]*"fa2"' "$out" && ok || bad "megatron on A100 should run fa2"
+expect 2 "FlashAttention-3 runs on Hopper only" -- estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --attention-kernel fa3
+expect 2 "is not one of fa2|fa3|cudnn" -- estimate --model llama-3-8b --gpus 8 --attention-kernel fa4
+expect 2 "runs no flash kernel" -- estimate --model llama-3-8b --gpus 8 --attention-kernel cudnn --eager-attention
+expect 0 "" -- estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --framework megatron --explain
+grep -q "Attention kernel: fa2 (Megatron-LM)" "$out" && ok || bad "--explain lacks the attention kernel line"
+
 finish

@@ -1,0 +1,123 @@
+/* test_kernels.c -- the attention-kernel table against the papers' bars, and the frameworks' defaults. */
+#include <math.h>
+#include <string.h>
+
+#include "core/compute.h"
+#include "core/framework.h"
+#include "core/kernels.h"
+#include "fixture_hw.h"
+#include "io/catalog.h"
+#include "io/hardware_json.h"
+#include "test.h"
+
+static hardware load_hw(const char *name)
+{
+    char path[4096];
+    hardware hw;
+    zs_error e = {0};
+    memset(&hw, 0, sizeof hw);
+    CHECK(catalog_resolve("hardware", name, path, sizeof path, &e) == 0);
+    CHECK(hardware_load(path, &hw, &e) == 0);
+    return hw;
+}
+
+/* Shah et al. 2024 (FlashAttention-3, arXiv 2407.08608) on H100 80GB SXM5, BF16: the bars'
+ * labels at the measured points come back exactly. */
+static void kernel_measured_points(void)
+{
+    /* Figure 5, forward, causal, head dim 128: FA2 298 / FA3 521 / cuDNN 484 TFLOP/s at 2k. */
+    CHECK_NEAR(kernel_tflops(KERNEL_FA2, KERNEL_FWD, 128, 2048), 298, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_FA3, KERNEL_FWD, 128, 2048), 521, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_CUDNN, KERNEL_FWD, 128, 2048), 484, 1e-12);
+    /* ... causal, head dim 64 at 512: FA2 180, FA3 197; head dim 256 at 16k: FA3 642. */
+    CHECK_NEAR(kernel_tflops(KERNEL_FA2, KERNEL_FWD, 64, 512), 180, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_FA3, KERNEL_FWD, 64, 512), 197, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_FA3, KERNEL_FWD, 256, 16384), 642, 1e-12);
+    /* Figure 6, backward, head dim 128 at 8k: FA2 318, cuDNN 518, FA3 559; head dim 64 at 1k:
+     * FA3 363. */
+    CHECK_NEAR(kernel_tflops(KERNEL_FA2, KERNEL_BWD, 128, 8192), 318, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_CUDNN, KERNEL_BWD, 128, 8192), 518, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_FA3, KERNEL_BWD, 128, 8192), 559, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_FA3, KERNEL_BWD, 64, 1024), 363, 1e-12);
+    /* Between points: log-linear; 3k lies between 2k (298) and 4k (319), head dim 96 between
+     * 64 and 128; beyond the ends the end values hold (no backward at 256: 128's). */
+    double mid = kernel_tflops(KERNEL_FA2, KERNEL_FWD, 128, 3072);
+    CHECK(mid > 298 && mid < 319);
+    double hd96 = kernel_tflops(KERNEL_FA3, KERNEL_FWD, 96, 2048);
+    CHECK(hd96 > 371 && hd96 < 521);
+    CHECK_NEAR(kernel_tflops(KERNEL_FA2, KERNEL_FWD, 128, 65536), 335, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_FA2, KERNEL_FWD, 128, 128), 191, 1e-12);
+    CHECK_NEAR(kernel_tflops(KERNEL_CUDNN, KERNEL_BWD, 256, 4096), 499, 1e-12);
+    /* No table for eager or an unresolved default. */
+    CHECK(kernel_tflops(KERNEL_EAGER, KERNEL_FWD, 128, 2048) == 0);
+    CHECK(kernel_tflops(KERNEL_DEFAULT, KERNEL_FWD, 128, 2048) == 0);
+}
+
+/* Which kernel each framework runs, read at their code (fw_*.c, kernels.c cite it). */
+static void kernel_framework_defaults(void)
+{
+    hardware h100 = load_hw("h100-80gb"), a100 = load_hw("a100-80gb");
+    CHECK(kernel_hopper(&h100));
+    CHECK(!kernel_hopper(&a100));
+    training t;
+    training_init(&t);
+    /* Megatron: FA2's rate by default (fw_megatron.c says why), on Hopper and before. */
+    t.framework = framework_find("megatron");
+    CHECK_EQ_INT(kernel_of(&t, &h100), KERNEL_FA2);
+    CHECK_EQ_INT(kernel_of(&t, &a100), KERNEL_FA2);
+    /* torchtitan/FSDP2 (SDPA, flash first), FSDP1 (HF flash_attention_2), DeepSpeed, generic: FA2. */
+    const char *fa2[] = {"fsdp2", "fsdp", "deepspeed", "generic"};
+    for (int i = 0; i < 4; i++) {
+        t.framework = framework_find(fa2[i]);
+        test_current = fa2[i];
+        CHECK_EQ_INT(kernel_of(&t, &h100), KERNEL_FA2);
+    }
+    /* The flag wins; --eager-attention wins over both. */
+    t.framework = framework_find("megatron");
+    t.attention_kernel = KERNEL_FA3;
+    CHECK_EQ_INT(kernel_of(&t, &h100), KERNEL_FA3);
+    t.flash_attention = false;
+    CHECK_EQ_INT(kernel_of(&t, &h100), KERNEL_EAGER);
+    CHECK_STREQ(kernel_name(KERNEL_CUDNN), "cudnn");
+}
+
+/* The rates: FA2 at its long-sequence plateau is the profile's fraction (FA3 abstract's 35% on
+ * H100); the others scale by their measured ratio over it; A100 keeps its profile fraction
+ * (no Hopper table: validated A100 runs do not move); FA3 refuses non-Hopper GPUs. */
+static void kernel_rates(void)
+{
+    hardware h100 = load_hw("h100-80gb"), a100 = load_hw("a100-80gb");
+    training t;
+    training_init(&t);
+    t.framework = framework_find("fsdp2");
+    kernel_rate r = kernel_attention(&h100, &t, 128, 16384);
+    CHECK(r.measured);
+    CHECK_NEAR(r.fwd, h100.attention_fraction, 1e-12);
+    CHECK_NEAR(r.bwd, h100.attention_fraction, 1e-12);
+    t.attention_kernel = KERNEL_FA3;
+    r = kernel_attention(&h100, &t, 128, 2048);
+    CHECK_NEAR(r.fwd, h100.attention_fraction * 521 / 335, 1e-12);
+    CHECK_NEAR(r.bwd, h100.attention_fraction * 501 / 322, 1e-12);
+    zs_error e = {0};
+    CHECK(kernel_check(&h100, &t, &e) == ZS_OK);
+    CHECK(kernel_check(&a100, &t, &e) == ZS_ERR_USAGE);
+    CHECK(strstr(e.msg, "fa3") != NULL);
+    t.attention_kernel = KERNEL_CUDNN;
+    r = kernel_attention(&a100, &t, 128, 2048);
+    CHECK(!r.measured);
+    CHECK_NEAR(r.fwd, compute_attention_fraction(&a100), 1e-12);
+    /* A kernel named with --eager-attention is refused. */
+    t.flash_attention = false;
+    CHECK(kernel_check(&h100, &t, &e) == ZS_ERR_USAGE);
+    t.flash_attention = true;
+    /* No attention shape (a hybrid stack, a --params model): the profile's fraction. */
+    r = kernel_attention(&h100, &t, 0, 2048);
+    CHECK_NEAR(r.fwd, h100.attention_fraction, 1e-12);
+}
+
+void suite_kernels(void)
+{
+    RUN_TEST(kernel_measured_points);
+    RUN_TEST(kernel_framework_defaults);
+    RUN_TEST(kernel_rates);
+}

@@ -100,6 +100,7 @@ typedef struct plan_job {
     plan_progress cb; /* called by worker 0 only */
     void *ctx;
     plan_result part;
+    nccl_memo *memo; /* this worker's NCCL call shapes (calloc'd; NULL: none) */
 } plan_job;
 
 /* Whether a comes before b in the search's own order of dimensions. */
@@ -145,6 +146,7 @@ static void try_config(plan_job *job, training *t)
             count_refusal(out, ignore.rule, t, 1);
             continue;
         }
+        in.nccl_memo = job->memo;
         out->prepared++;
         for (int si = 0; strategies[si]; si++) {
             if (!sp->strategies[si]) continue;
@@ -353,13 +355,17 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
     out->top = calloc((size_t)top_n, sizeof *out->top);
     bool ok = out->top != NULL;
     for (int k = 0; k < nt && ok; k++) {
-        jobs[k] = (plan_job){sc, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}};
+        jobs[k] = (plan_job){sc, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}, NULL};
         jobs[k].part.top = calloc((size_t)top_n, sizeof *out->top);
         ok = jobs[k].part.top != NULL;
+        if (ok) jobs[k].memo = calloc(1, sizeof *jobs[k].memo); /* NULL only costs speed */
         if (!ok) nt = k;
     }
     if (!ok) {
-        for (int k = 0; k < nt; k++) free(jobs[k].part.top);
+        for (int k = 0; k < nt; k++) {
+            free(jobs[k].part.top);
+            free(jobs[k].memo);
+        }
         free(out->top);
         free(counts);
         out->top = NULL;
@@ -379,6 +385,7 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
     for (int k = 0; k < nt; k++) {
         merge(out, &jobs[k].part, top_n);
         free(jobs[k].part.top);
+        free(jobs[k].memo);
     }
     free(counts);
     if (cb) cb((uint64_t)nc, (uint64_t)nc, ctx);

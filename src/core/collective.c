@@ -104,7 +104,8 @@ void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[
 }
 
 void coll_cost_memo(
-    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo, coll_cost *out)
+    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
+    coll_cost *out)
 {
     memset(out, 0, sizeof *out);
     if (g.n <= 1 || size <= 0) return;

@@ -80,7 +80,8 @@ void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[
 /* coll_cost_of keeping NCCL's size-independent work in memo (NULL: none; nccl_cost_memo);
  * the same answer bit for bit. Pure but for memo, which one thread must own. */
 void coll_cost_memo(
-    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo, coll_cost *out);
+    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
+    coll_cost *out);
 
 /* The "half ring" that reduce-scatter and all-gather share (Thakur et al. 2005): factor
  * (n-1)/n, n-1 steps, and the two-level schedule NVLink (g-1)/g of the buffer, network

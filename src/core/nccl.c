@@ -233,7 +233,8 @@ nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const
 
 static bool env_same(const nccl_env *a, const nccl_env *b)
 {
-    return a->version == b->version && a->channels == b->channels && a->arch == b->arch && a->pcie == b->pcie &&
+    return a->version == b->version && a->channels == b->channels && a->arch == b->arch &&
+        a->pcie == b->pcie &&
         a->intra_bw == b->intra_bw && a->inter_bw == b->inter_bw && a->intra_lat == b->intra_lat &&
         a->inter_lat == b->inter_lat && a->nvls_bw == b->nvls_bw;
 }

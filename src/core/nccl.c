@@ -155,6 +155,47 @@ static double model_latency(const nccl_ctx *c, nccl_algo a, nccl_proto p)
     return lat;
 }
 
+/* The ctx of one call shape (everything but the size). */
+static void nccl_ctx_init(nccl_ctx *c, nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *e)
+{
+    *c = (nccl_ctx){.t = table_of(e->version), .e = e, .fn = fn, .n = n};
+    const nccl_table *t = c->t;
+    int64_t local = n_local < 1 ? 1 : n_local > n ? n : n_local;
+    c->nodes = n / local;
+    c->ppn = (double)local;
+    c->arch = e->arch < 0 ? 0 : e->arch > 2 ? 2 : e->arch;
+    c->i2 = c->nodes <= 2 ? (int)c->nodes - 1 : 2;
+    c->ihw = e->pcie ? HW_PCI : HW_NVLINK;
+    c->lg = log2i(c->nodes);
+    c->ch = e->channels > 0 ? (double)e->channels : INFINITY;
+    /* llMaxBw: one node looks at the GPU, several at the CPU (the Intel row taken). */
+    c->ll_max = t->ll_max[c->nodes == 1 ? c->arch : 0][c->i2];
+    /* The bottleneck of a ring through all n ranks: NVLink inside, the node's NICs (ppn ranks'
+     * shares) at each node boundary; pipelined, so the slower of the two sets the rate. */
+    double bw = c->nodes == 1 ? e->intra_bw
+        : local == 1          ? e->inter_bw
+                              : lo(e->intra_bw, c->ppn * e->inter_bw);
+    c->bw = bw / 1e9;
+    if (t->ampere_cap > 0 && c->arch == 1) c->bw = lo(c->bw, t->ampere_cap);
+    c->s_in = e->intra_lat > 0 ? e->intra_lat * 1e6 / t->hw[c->ihw][1][NCCL_PROTO_SIMPLE] : 1;
+    c->s_net = e->inter_lat > 0 ? e->inter_lat * 1e6 / t->hw[HW_NET][1][NCCL_PROTO_SIMPLE] : 1;
+}
+
+/* Whether the release runs algorithm a for the call. */
+static bool algo_runs(const nccl_ctx *c, int a)
+{
+    const nccl_table *t = c->t;
+    if (a == NCCL_ALGO_TREE && c->fn != NCCL_FN_ALL_REDUCE) return false; /* tree: all-reduce only */
+    if (a == NCCL_ALGO_PAT && (!t->pat || c->fn == NCCL_FN_ALL_REDUCE || c->ppn != 1)) return false;
+    /* NVLS (NVLink SHARP, from 2.17): all-reduce inside one NVSwitch node on Hopper and newer
+     * (2.18.3 enables it only when nNodes == 1; NVLS-tree across nodes is not modelled), at
+     * the profile's measured NVLS bus bandwidth. */
+    return !(a == NCCL_ALGO_NVLS && (t->nvls_lat <= 0 || c->fn != NCCL_FN_ALL_REDUCE || c->nodes != 1 ||
+                                        c->arch < 2 || c->e->pcie || !(c->e->nvls_bw > 0)));
+}
+
+static const nccl_proto proto_order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
+
 /* The candidates of one (fn, n, n_local, env) in tuning.cc's order: what does not depend on
  * the size, so a search can keep it (nccl_cost_memo). Pure. */
 static void nccl_prepare(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *e, nccl_prep *out)
@@ -164,39 +205,12 @@ static void nccl_prepare(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env 
     out->n_local = n_local;
     out->env = *e;
     out->nc = 0;
-    nccl_ctx c = {.t = table_of(e->version), .e = e, .fn = fn, .n = n};
-    const nccl_table *t = c.t;
-    int64_t local = n_local < 1 ? 1 : n_local > n ? n : n_local;
-    c.nodes = n / local;
-    c.ppn = (double)local;
-    c.arch = e->arch < 0 ? 0 : e->arch > 2 ? 2 : e->arch;
-    c.i2 = c.nodes <= 2 ? (int)c.nodes - 1 : 2;
-    c.ihw = e->pcie ? HW_PCI : HW_NVLINK;
-    c.lg = log2i(c.nodes);
-    c.ch = e->channels > 0 ? (double)e->channels : INFINITY;
-    /* llMaxBw: one node looks at the GPU, several at the CPU (the Intel row taken). */
-    c.ll_max = t->ll_max[c.nodes == 1 ? c.arch : 0][c.i2];
-    /* The bottleneck of a ring through all n ranks: NVLink inside, the node's NICs (ppn ranks'
-     * shares) at each node boundary; pipelined, so the slower of the two sets the rate. */
-    double bw = c.nodes == 1 ? e->intra_bw
-        : local == 1         ? e->inter_bw
-                             : lo(e->intra_bw, c.ppn * e->inter_bw);
-    c.bw = bw / 1e9;
-    if (t->ampere_cap > 0 && c.arch == 1) c.bw = lo(c.bw, t->ampere_cap);
-    c.s_in = e->intra_lat > 0 ? e->intra_lat * 1e6 / t->hw[c.ihw][1][NCCL_PROTO_SIMPLE] : 1;
-    c.s_net = e->inter_lat > 0 ? e->inter_lat * 1e6 / t->hw[HW_NET][1][NCCL_PROTO_SIMPLE] : 1;
-    static const nccl_proto order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
+    nccl_ctx c;
+    nccl_ctx_init(&c, fn, n, n_local, e);
     for (int a = 0; a < NCCL_ALGO_N; a++) {
-        if (a == NCCL_ALGO_TREE && fn != NCCL_FN_ALL_REDUCE) continue; /* tree: all-reduce only */
-        if (a == NCCL_ALGO_PAT && (!t->pat || fn == NCCL_FN_ALL_REDUCE || local != 1)) continue;
-        /* NVLS (NVLink SHARP, from 2.17): all-reduce inside one NVSwitch node on Hopper and
-         * newer (2.18.3 enables it only when nNodes == 1; NVLS-tree across nodes is not
-         * modelled), at the profile's measured NVLS bus bandwidth. */
-        if (a == NCCL_ALGO_NVLS && (t->nvls_lat <= 0 || fn != NCCL_FN_ALL_REDUCE || c.nodes != 1 ||
-                                       c.arch < 2 || e->pcie || !(e->nvls_bw > 0)))
-            continue;
+        if (!algo_runs(&c, a)) continue;
         for (int k = 0; k < NCCL_PROTO_N; k++) {
-            nccl_proto p = order[k];
+            nccl_proto p = proto_order[k];
             double busbw = model_busbw(&c, (nccl_algo)a, p);
             if (!(busbw > 0)) continue;
             out->c[out->nc++] = (nccl_cand){(nccl_algo)a, p, model_latency(&c, (nccl_algo)a, p), busbw};
@@ -228,7 +242,31 @@ static nccl_choice nccl_pick(const nccl_prep *p, double size)
 
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e)
 {
-    return nccl_cost_memo(fn, size, n, n_local, e, NULL);
+    nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
+    if (n <= 1 || size <= 0) return best;
+    nccl_ctx c;
+    nccl_ctx_init(&c, fn, n, n_local, e);
+    /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
+     * down (tuning.cc's ratio .5). The same sums as nccl_pick's, the latency only when the
+     * bandwidth alone does not lose (one call, nothing kept). */
+    double ring = size * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
+    double tree = size * 2e-3, best_us = INFINITY;
+    for (int a = 0; a < NCCL_ALGO_N; a++) {
+        if (!algo_runs(&c, a)) continue;
+        for (int k = 0; k < NCCL_PROTO_N; k++) {
+            nccl_proto p = proto_order[k];
+            double busbw = model_busbw(&c, (nccl_algo)a, p);
+            if (!(busbw > 0)) continue;
+            double bytes = a == NCCL_ALGO_TREE ? tree : ring;
+            if (bytes >= best_us * busbw) continue; /* the bandwidth alone loses: skip the latency */
+            double lat = model_latency(&c, (nccl_algo)a, p), us = lat + bytes / busbw;
+            if (us < best_us) {
+                best_us = us;
+                best = (nccl_choice){(nccl_algo)a, p, lat * 1e-6, busbw * 1e9, us * 1e-6};
+            }
+        }
+    }
+    return best;
 }
 
 static bool env_same(const nccl_env *a, const nccl_env *b)
@@ -243,11 +281,7 @@ nccl_choice nccl_cost_memo(
     nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e, nccl_memo *memo)
 {
     if (n <= 1 || size <= 0) return (nccl_choice){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
-    if (!memo) {
-        nccl_prep p;
-        nccl_prepare(fn, n, n_local, e, &p);
-        return nccl_pick(&p, size);
-    }
+    if (!memo) return nccl_cost(fn, size, n, n_local, e);
     /* Direct-mapped by shape: a search's few groups x 3 functions rarely collide, and a
      * collision only recomputes. */
     uint64_t h = ((uint64_t)fn * 0x9E3779B97F4A7C15u) ^ ((uint64_t)n * 0xC2B2AE3D27D4EB4Fu) ^

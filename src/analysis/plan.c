@@ -132,6 +132,24 @@ static void count_refusal(plan_result *out, const char *rule, const training *t,
     out->refused[out->n_rules++] = n;
 }
 
+/* Whether strategy si's configuration on `gpus` GPUs, which fits, can change nothing this
+ * worker keeps: ranked by time and no budget or deadline, its step is at least `bound`
+ * (sim_time_bound), slower than the entries it would have to beat at its GPU count, the best
+ * and the last of a full top list. Ties and NaN never replace (better), so skipping its time
+ * leaves every answer as it was; feasible still counts it. */
+static bool cannot_win(const plan_job *job, int si, int64_t gpus, double bound)
+{
+    const plan_space *sp = job->sp;
+    const plan_result *out = &job->part;
+    if (sp->rank == RANK_COST || sp->rank == RANK_THROUGHPUT || sp->budget_dollars > 0 ||
+        sp->deadline_seconds > 0)
+        return false;
+    if (out->min_gpus[si] == 0 || gpus < out->min_gpus[si]) return false;
+    if (gpus == out->min_gpus[si] && !(bound > out->min_entry[si].score)) return false;
+    if (!out->has_best[si] || !(bound > out->best_per_strategy[si].score)) return false;
+    return job->top_n > 0 && out->n_top == job->top_n && bound > out->top[job->top_n - 1].score;
+}
+
 /* One configuration under each framework searched, for every strategy searched. */
 static void try_config(plan_job *job, training *t)
 {
@@ -155,6 +173,10 @@ static void try_config(plan_job *job, training *t)
             plan_entry e;
             out->evaluated++;
             if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
+            if (cannot_win(job, si, t->gpus, sim_time_bound(&in, strategies[si]))) {
+                out->feasible++;
+                continue;
+            }
             sim_run_time(&in, strategies[si], sp->tokens, &e.r);
             /* The result points at its training through sim_input; the entry keeps its own
              * copy. */

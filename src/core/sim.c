@@ -460,6 +460,12 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
     }
 }
 
+double sim_time_bound(const sim_input *in, const strategy *s)
+{
+    return steptime_bound(in, s->shards.optimizer ? (double)in->shard_dp : 1,
+        s->shards.optimizer ? memory_expert_shards(in) : 1);
+}
+
 void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)
 {
     /* Every field is written by the two halves; no memset of the whole (1.5 kB) result. */

@@ -24,6 +24,10 @@ bool sim_run_memory(const sim_input *in, const struct strategy *s, result *r);
  * throughput and cost. */
 void sim_run_time(const sim_input *in, const struct strategy *s, double tokens, result *r);
 
+/* A lower bound of the r->step.total sim_run_time would give s on in (steptime_bound), for
+ * searches that need only configurations faster than one they hold. Pure; never fails. */
+double sim_time_bound(const sim_input *in, const struct strategy *s);
+
 /* Evaluate one strategy: memory, communication, step time, throughput; and the cost of
  * `tokens` tokens when tokens > 0. Pure and allocation-free; never fails (an unsuitable
  * combination comes back with applicable = false and a reason). */

@@ -160,11 +160,12 @@ static void try_config(plan_job *job, training *t)
         if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
         sim_input in;
         zs_error ignore = {.quiet = true};
-        if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) {
+        if (sim_prepare_lazy(&in, sc->m, sc->pc, sc->hw, t, &ignore)) {
             count_refusal(out, ignore.rule, t, 1);
             continue;
         }
         in.nccl_memo = job->memo;
+        bool acts = false; /* the activations, before the first memory */
         out->prepared++;
         for (int si = 0; strategies[si]; si++) {
             if (!sp->strategies[si]) continue;
@@ -172,8 +173,13 @@ static void try_config(plan_job *job, training *t)
             if (t->offload_params != OFFLOAD_NONE && !strategies[si]->offload_params) continue;
             plan_entry e;
             out->evaluated++;
+            /* A configuration that cannot win needs its memory only for the feasible count. */
+            bool lost = cannot_win(job, si, t->gpus, sim_time_bound(&in, strategies[si]));
+            if (lost && sp->answers_only) continue;
+            if (!acts) sim_prepare_activations(&in);
+            acts = true;
             if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
-            if (cannot_win(job, si, t->gpus, sim_time_bound(&in, strategies[si]))) {
+            if (lost) {
                 out->feasible++;
                 continue;
             }

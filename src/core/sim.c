@@ -294,6 +294,22 @@ static int sim_stages(sim_input *in, const model *m, const param_counts *pc, con
 int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw, const training *t,
     zs_error *err)
 {
+    if (sim_prepare_lazy(in, m, pc, hw, t, err)) return err->code;
+    sim_prepare_activations(in);
+    return ZS_OK;
+}
+
+void sim_prepare_activations(sim_input *in)
+{
+    if (in->m->params_only) return;
+    /* A block's activations do not depend on the strategy or the stage: computed once. */
+    in->layer_act[1] = memory_layer_activations(in, true);
+    in->layer_act[0] = in->t->checkpointing == CKPT_SELECTIVE ? memory_layer_activations(in, false) : 0;
+}
+
+int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+    const training *t, zs_error *err)
+{
     if (training_validate(t, err)) return err->code;
     memset(in, 0, sizeof *in);
     in->m = m;
@@ -350,9 +366,6 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     double mean = in->mb.fwd + in->mb.bwd;
     double head = compute_head_seconds(m, hw, t, in->peak, in->gemm_efficiency);
     in->pipe_pace = pipeline_pace(&in->pipe, m->num_layers, t->pp, mean > 0 ? head / (pp * mean) : 0);
-    /* A block's activations do not depend on the strategy or the stage: computed once. */
-    in->layer_act[1] = memory_layer_activations(in, true);
-    in->layer_act[0] = t->checkpointing == CKPT_SELECTIVE ? memory_layer_activations(in, false) : 0;
     return ZS_OK;
 }
 

@@ -16,6 +16,13 @@ struct strategy;
 int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw, const training *t,
     zs_error *err);
 
+/* sim_prepare without the block activations (layer_act left 0, which memory then computes
+ * on each call); sim_prepare_activations adds them, the two together being sim_prepare. For a
+ * search that sizes few of the configurations it prepares. Fails as sim_prepare. */
+int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+    const training *t, zs_error *err);
+void sim_prepare_activations(sim_input *in);
+
 /* Memory only (the cheap half of sim_run, for searches that prune on fit). Returns r->fits;
  * r->applicable false when the strategy cannot run the configuration. */
 bool sim_run_memory(const sim_input *in, const struct strategy *s, result *r);

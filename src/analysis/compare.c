@@ -98,6 +98,7 @@ int compare_run(const scenario *sc, const plan_space *sp, const framework *const
         plan_space fsp = *sp;
         fsp.frameworks[0] = fws[f];
         fsp.frameworks[1] = NULL;
+        fsp.answers_only = true; /* the rows read no feasible count */
         plan_result pr;
         if (plan_search(&one, &fsp, 1, NULL, NULL, &pr, err)) return err->code;
         int first = *n;

@@ -100,6 +100,7 @@ typedef struct plan_job {
     plan_progress cb; /* called by worker 0 only */
     void *ctx;
     plan_result part;
+    nccl_memo *memo; /* this worker's NCCL call shapes (calloc'd; NULL: none) */
 } plan_job;
 
 /* Whether a comes before b in the search's own order of dimensions. */
@@ -131,6 +132,24 @@ static void count_refusal(plan_result *out, const char *rule, const training *t,
     out->refused[out->n_rules++] = n;
 }
 
+/* Whether strategy si's configuration on `gpus` GPUs, which fits, can change nothing this
+ * worker keeps: ranked by time and no budget or deadline, its step is at least `bound`
+ * (sim_time_bound), slower than the entries it would have to beat at its GPU count, the best
+ * and the last of a full top list. Ties and NaN never replace (better), so skipping its time
+ * leaves every answer as it was; feasible still counts it. */
+static bool cannot_win(const plan_job *job, int si, int64_t gpus, double bound)
+{
+    const plan_space *sp = job->sp;
+    const plan_result *out = &job->part;
+    if (sp->rank == RANK_COST || sp->rank == RANK_THROUGHPUT || sp->budget_dollars > 0 ||
+        sp->deadline_seconds > 0)
+        return false;
+    if (out->min_gpus[si] == 0 || gpus < out->min_gpus[si]) return false;
+    if (gpus == out->min_gpus[si] && !(bound > out->min_entry[si].score)) return false;
+    if (!out->has_best[si] || !(bound > out->best_per_strategy[si].score)) return false;
+    return job->top_n > 0 && out->n_top == job->top_n && bound > out->top[job->top_n - 1].score;
+}
+
 /* One configuration under each framework searched, for every strategy searched. */
 static void try_config(plan_job *job, training *t)
 {
@@ -141,10 +160,12 @@ static void try_config(plan_job *job, training *t)
         if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
         sim_input in;
         zs_error ignore = {.quiet = true};
-        if (sim_prepare(&in, sc->m, sc->pc, sc->hw, t, &ignore)) {
+        if (sim_prepare_lazy(&in, sc->m, sc->pc, sc->hw, t, &ignore)) {
             count_refusal(out, ignore.rule, t, 1);
             continue;
         }
+        in.nccl_memo = job->memo;
+        bool acts = false; /* the activations, before the first memory */
         out->prepared++;
         for (int si = 0; strategies[si]; si++) {
             if (!sp->strategies[si]) continue;
@@ -152,7 +173,16 @@ static void try_config(plan_job *job, training *t)
             if (t->offload_params != OFFLOAD_NONE && !strategies[si]->offload_params) continue;
             plan_entry e;
             out->evaluated++;
+            /* A configuration that cannot win needs its memory only for the feasible count. */
+            bool lost = cannot_win(job, si, t->gpus, sim_time_bound(&in, strategies[si]));
+            if (lost && sp->answers_only) continue;
+            if (!acts) sim_prepare_activations(&in);
+            acts = true;
             if (!sim_run_memory(&in, strategies[si], &e.r)) continue;
+            if (lost) {
+                out->feasible++;
+                continue;
+            }
             sim_run_time(&in, strategies[si], sp->tokens, &e.r);
             /* The result points at its training through sim_input; the entry keeps its own
              * copy. */
@@ -353,13 +383,17 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
     out->top = calloc((size_t)top_n, sizeof *out->top);
     bool ok = out->top != NULL;
     for (int k = 0; k < nt && ok; k++) {
-        jobs[k] = (plan_job){sc, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}};
+        jobs[k] = (plan_job){sc, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}, NULL};
         jobs[k].part.top = calloc((size_t)top_n, sizeof *out->top);
         ok = jobs[k].part.top != NULL;
+        if (ok) jobs[k].memo = calloc(1, sizeof *jobs[k].memo); /* NULL only costs speed */
         if (!ok) nt = k;
     }
     if (!ok) {
-        for (int k = 0; k < nt; k++) free(jobs[k].part.top);
+        for (int k = 0; k < nt; k++) {
+            free(jobs[k].part.top);
+            free(jobs[k].memo);
+        }
         free(out->top);
         free(counts);
         out->top = NULL;
@@ -379,6 +413,7 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
     for (int k = 0; k < nt; k++) {
         merge(out, &jobs[k].part, top_n);
         free(jobs[k].part.top);
+        free(jobs[k].memo);
     }
     free(counts);
     if (cb) cb((uint64_t)nc, (uint64_t)nc, ctx);

@@ -34,6 +34,9 @@ typedef struct plan_space {
     int64_t fixed_micro_batch, fixed_tp, fixed_pp, fixed_vstages, fixed_cp, fixed_ep;
     bool fixed_ckpt;    /* keep the training's checkpointing */
     bool fixed_offload; /* keep the training's offload choices */
+    /* The caller reads only the answers (top, best, fewest GPUs), not the feasible count: a
+     * configuration the time bound rules out is then not sized either (compare). */
+    bool answers_only;
 } plan_space;
 
 /* One evaluated configuration: its training and the result. */

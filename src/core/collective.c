@@ -39,6 +39,12 @@ void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_C
 
 nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT])
 {
+    return coll_nccl_choice_memo(k, size, g, links, NULL);
+}
+
+nccl_choice coll_nccl_choice_memo(
+    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo)
+{
     nccl_choice none = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
     const coll_link *in = &links[LEVEL_INTRA], *net = &links[LEVEL_INTER];
     if (in->nccl_version <= 0 || g.n <= 1 || size <= 0) return none;
@@ -53,7 +59,7 @@ nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_
         return none;
     nccl_env e = {in->nccl_version, in->nccl_channels, in->nccl_arch, in->pcie, in->bandwidth, net->bandwidth,
         in->alpha, net->alpha, in->nvls_bandwidth};
-    return nccl_cost(fn, size, g.n, g.n_local, &e);
+    return nccl_cost_memo(fn, size, g.n, g.n_local, &e, memo);
 }
 
 double coll_ring_time(double steps, double bytes, coll_link l)
@@ -94,6 +100,13 @@ double coll_log2ceil(int64_t n)
 
 void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], coll_cost *out)
 {
+    coll_cost_memo(k, size, g, links, NULL, out);
+}
+
+void coll_cost_memo(
+    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
+    coll_cost *out)
+{
     memset(out, 0, sizeof *out);
     if (g.n <= 1 || size <= 0) return;
     const coll_ops *op = coll_table[k];
@@ -102,7 +115,7 @@ void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[
     /* NCCL runs all-reduce, reduce-scatter and all-gather as one ring (or tree) through all
      * the ranks, not as the two-level schedule below: its time replaces the schedule's, whose
      * bytes per level stay. */
-    nccl_choice c = coll_nccl_choice(k, size, g, links);
+    nccl_choice c = coll_nccl_choice_memo(k, size, g, links, memo);
     if (local == g.n) {
         if (c.seconds <= 0) out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
         out->bytes[LEVEL_INTRA] = op->flat_bytes(size, g.n);

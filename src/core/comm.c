@@ -32,8 +32,8 @@ static void comm_tp(const sim_input *in, comm_plan *p)
         /* TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE userbuffers) hides
          * what the chunked GEMMs cover (tpoverlap.c). */
         coll_cost ag, rs;
-        coll_cost_of(COLL_ALL_GATHER, act, in->groups[GROUP_TP], in->links, &ag);
-        coll_cost_of(COLL_REDUCE_SCATTER, act, in->groups[GROUP_TP], in->links, &rs);
+        coll_cost_memo(COLL_ALL_GATHER, act, in->groups[GROUP_TP], in->links, in->nccl_memo, &ag);
+        coll_cost_memo(COLL_REDUCE_SCATTER, act, in->groups[GROUP_TP], in->links, in->nccl_memo, &rs);
         tp_hidden hid = tpoverlap_hidden(in, ag.seconds, rs.seconds);
         comm_add(p,
             (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
@@ -218,7 +218,7 @@ static void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
         c->bytes[LEVEL_HOST] = op->size;
         return;
     }
-    coll_cost_of(op->kind, op->size, in->groups[op->group], in->links, c);
+    coll_cost_memo(op->kind, op->size, in->groups[op->group], in->links, in->nccl_memo, c);
 }
 
 void comm_summarise(const sim_input *in, comm_plan *p, comm_summary *s)

@@ -2,6 +2,7 @@
 #include "core/nccl.h"
 
 #include <math.h>
+#include <stddef.h>
 
 enum { HW_NVLINK, HW_PCI, HW_NET, HW_N };
 
@@ -154,47 +155,106 @@ static double model_latency(const nccl_ctx *c, nccl_algo a, nccl_proto p)
     return lat;
 }
 
+/* The ctx of one call shape (everything but the size). */
+static void nccl_ctx_init(nccl_ctx *c, nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *e)
+{
+    *c = (nccl_ctx){.t = table_of(e->version), .e = e, .fn = fn, .n = n};
+    const nccl_table *t = c->t;
+    int64_t local = n_local < 1 ? 1 : n_local > n ? n : n_local;
+    c->nodes = n / local;
+    c->ppn = (double)local;
+    c->arch = e->arch < 0 ? 0 : e->arch > 2 ? 2 : e->arch;
+    c->i2 = c->nodes <= 2 ? (int)c->nodes - 1 : 2;
+    c->ihw = e->pcie ? HW_PCI : HW_NVLINK;
+    c->lg = log2i(c->nodes);
+    c->ch = e->channels > 0 ? (double)e->channels : INFINITY;
+    /* llMaxBw: one node looks at the GPU, several at the CPU (the Intel row taken). */
+    c->ll_max = t->ll_max[c->nodes == 1 ? c->arch : 0][c->i2];
+    /* The bottleneck of a ring through all n ranks: NVLink inside, the node's NICs (ppn ranks'
+     * shares) at each node boundary; pipelined, so the slower of the two sets the rate. */
+    double bw = c->nodes == 1 ? e->intra_bw
+        : local == 1          ? e->inter_bw
+                              : lo(e->intra_bw, c->ppn * e->inter_bw);
+    c->bw = bw / 1e9;
+    if (t->ampere_cap > 0 && c->arch == 1) c->bw = lo(c->bw, t->ampere_cap);
+    c->s_in = e->intra_lat > 0 ? e->intra_lat * 1e6 / t->hw[c->ihw][1][NCCL_PROTO_SIMPLE] : 1;
+    c->s_net = e->inter_lat > 0 ? e->inter_lat * 1e6 / t->hw[HW_NET][1][NCCL_PROTO_SIMPLE] : 1;
+}
+
+/* Whether the release runs algorithm a for the call. */
+static bool algo_runs(const nccl_ctx *c, int a)
+{
+    const nccl_table *t = c->t;
+    if (a == NCCL_ALGO_TREE && c->fn != NCCL_FN_ALL_REDUCE) return false; /* tree: all-reduce only */
+    if (a == NCCL_ALGO_PAT && (!t->pat || c->fn == NCCL_FN_ALL_REDUCE || c->ppn != 1)) return false;
+    /* NVLS (NVLink SHARP, from 2.17): all-reduce inside one NVSwitch node on Hopper and newer
+     * (2.18.3 enables it only when nNodes == 1; NVLS-tree across nodes is not modelled), at
+     * the profile's measured NVLS bus bandwidth. */
+    return !(a == NCCL_ALGO_NVLS && (t->nvls_lat <= 0 || c->fn != NCCL_FN_ALL_REDUCE || c->nodes != 1 ||
+                                        c->arch < 2 || c->e->pcie || !(c->e->nvls_bw > 0)));
+}
+
+static const nccl_proto proto_order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
+
+/* The candidates of one (fn, n, n_local, env) in tuning.cc's order: what does not depend on
+ * the size, so a search can keep it (nccl_cost_memo). Pure. */
+static void nccl_prepare(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *e, nccl_prep *out)
+{
+    out->fn = fn;
+    out->n = n;
+    out->n_local = n_local;
+    out->env = *e;
+    out->nc = 0;
+    nccl_ctx c;
+    nccl_ctx_init(&c, fn, n, n_local, e);
+    for (int a = 0; a < NCCL_ALGO_N; a++) {
+        if (!algo_runs(&c, a)) continue;
+        for (int k = 0; k < NCCL_PROTO_N; k++) {
+            nccl_proto p = proto_order[k];
+            double busbw = model_busbw(&c, (nccl_algo)a, p);
+            if (!(busbw > 0)) continue;
+            out->c[out->nc++] = (nccl_cand){(nccl_algo)a, p, model_latency(&c, (nccl_algo)a, p), busbw};
+        }
+    }
+}
+
+/* The fastest candidate of p for `size` bytes, as nccl_cost returns it. Pure. */
+static nccl_choice nccl_pick(const nccl_prep *p, double size)
+{
+    nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
+    int64_t n = p->n;
+    /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
+     * down (tuning.cc's ratio .5). */
+    double ring = size * (p->fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
+    double tree = size * 2e-3, best_us = INFINITY;
+    for (int i = 0; i < p->nc; i++) {
+        const nccl_cand *c = &p->c[i];
+        double bytes = c->algo == NCCL_ALGO_TREE ? tree : ring;
+        if (bytes >= best_us * c->busbw) continue; /* the bandwidth alone loses */
+        double us = c->lat + bytes / c->busbw;
+        if (us < best_us) {
+            best_us = us;
+            best = (nccl_choice){c->algo, c->proto, c->lat * 1e-6, c->busbw * 1e9, us * 1e-6};
+        }
+    }
+    return best;
+}
+
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e)
 {
     nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
     if (n <= 1 || size <= 0) return best;
-    nccl_ctx c = {.t = table_of(e->version), .e = e, .fn = fn, .n = n};
-    const nccl_table *t = c.t;
-    int64_t local = n_local < 1 ? 1 : n_local > n ? n : n_local;
-    c.nodes = n / local;
-    c.ppn = (double)local;
-    c.arch = e->arch < 0 ? 0 : e->arch > 2 ? 2 : e->arch;
-    c.i2 = c.nodes <= 2 ? (int)c.nodes - 1 : 2;
-    c.ihw = e->pcie ? HW_PCI : HW_NVLINK;
-    c.lg = log2i(c.nodes);
-    c.ch = e->channels > 0 ? (double)e->channels : INFINITY;
-    /* llMaxBw: one node looks at the GPU, several at the CPU (the Intel row taken). */
-    c.ll_max = t->ll_max[c.nodes == 1 ? c.arch : 0][c.i2];
-    /* The bottleneck of a ring through all n ranks: NVLink inside, the node's NICs (ppn ranks'
-     * shares) at each node boundary; pipelined, so the slower of the two sets the rate. */
-    double bw = c.nodes == 1 ? e->intra_bw
-        : local == 1         ? e->inter_bw
-                             : lo(e->intra_bw, c.ppn * e->inter_bw);
-    c.bw = bw / 1e9;
-    if (t->ampere_cap > 0 && c.arch == 1) c.bw = lo(c.bw, t->ampere_cap);
-    c.s_in = e->intra_lat > 0 ? e->intra_lat * 1e6 / t->hw[c.ihw][1][NCCL_PROTO_SIMPLE] : 1;
-    c.s_net = e->inter_lat > 0 ? e->inter_lat * 1e6 / t->hw[HW_NET][1][NCCL_PROTO_SIMPLE] : 1;
+    nccl_ctx c;
+    nccl_ctx_init(&c, fn, n, n_local, e);
     /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
-     * down (tuning.cc's ratio .5). */
+     * down (tuning.cc's ratio .5). The same sums as nccl_pick's, the latency only when the
+     * bandwidth alone does not lose (one call, nothing kept). */
     double ring = size * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
     double tree = size * 2e-3, best_us = INFINITY;
-    static const nccl_proto order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
     for (int a = 0; a < NCCL_ALGO_N; a++) {
-        if (a == NCCL_ALGO_TREE && fn != NCCL_FN_ALL_REDUCE) continue; /* tree: all-reduce only */
-        if (a == NCCL_ALGO_PAT && (!t->pat || fn == NCCL_FN_ALL_REDUCE || local != 1)) continue;
-        /* NVLS (NVLink SHARP, from 2.17): all-reduce inside one NVSwitch node on Hopper and
-         * newer (2.18.3 enables it only when nNodes == 1; NVLS-tree across nodes is not
-         * modelled), at the profile's measured NVLS bus bandwidth. */
-        if (a == NCCL_ALGO_NVLS && (t->nvls_lat <= 0 || fn != NCCL_FN_ALL_REDUCE || c.nodes != 1 ||
-                                       c.arch < 2 || e->pcie || !(e->nvls_bw > 0)))
-            continue;
+        if (!algo_runs(&c, a)) continue;
         for (int k = 0; k < NCCL_PROTO_N; k++) {
-            nccl_proto p = order[k];
+            nccl_proto p = proto_order[k];
             double busbw = model_busbw(&c, (nccl_algo)a, p);
             if (!(busbw > 0)) continue;
             double bytes = a == NCCL_ALGO_TREE ? tree : ring;
@@ -207,6 +267,31 @@ nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const
         }
     }
     return best;
+}
+
+static bool env_same(const nccl_env *a, const nccl_env *b)
+{
+    return a->version == b->version && a->channels == b->channels && a->arch == b->arch &&
+        a->pcie == b->pcie &&
+        a->intra_bw == b->intra_bw && a->inter_bw == b->inter_bw && a->intra_lat == b->intra_lat &&
+        a->inter_lat == b->inter_lat && a->nvls_bw == b->nvls_bw;
+}
+
+nccl_choice nccl_cost_memo(
+    nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e, nccl_memo *memo)
+{
+    if (n <= 1 || size <= 0) return (nccl_choice){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
+    if (!memo) return nccl_cost(fn, size, n, n_local, e);
+    /* Direct-mapped by shape: a search's few groups x 3 functions rarely collide, and a
+     * collision only recomputes. */
+    uint64_t h = ((uint64_t)fn * 0x9E3779B97F4A7C15u) ^ ((uint64_t)n * 0xC2B2AE3D27D4EB4Fu) ^
+        ((uint64_t)n_local * 0x165667B19E3779F9u);
+    nccl_prep *p = &memo->e[(h >> 32) % NCCL_MEMO_N];
+    if (!p->used || p->fn != fn || p->n != n || p->n_local != n_local || !env_same(&p->env, e)) {
+        nccl_prepare(fn, n, n_local, e, p);
+        p->used = true;
+    }
+    return nccl_pick(p, size);
 }
 
 const char *nccl_algo_name(nccl_algo a)

@@ -297,6 +297,22 @@ static int sim_stages(sim_input *in, const model *m, const param_counts *pc, con
 int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw, const training *t,
     zs_error *err)
 {
+    if (sim_prepare_lazy(in, m, pc, hw, t, err)) return err->code;
+    sim_prepare_activations(in);
+    return ZS_OK;
+}
+
+void sim_prepare_activations(sim_input *in)
+{
+    if (in->m->params_only) return;
+    /* A block's activations do not depend on the strategy or the stage: computed once. */
+    in->layer_act[1] = memory_layer_activations(in, true);
+    in->layer_act[0] = in->t->checkpointing == CKPT_SELECTIVE ? memory_layer_activations(in, false) : 0;
+}
+
+int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+    const training *t, zs_error *err)
+{
     if (training_validate(t, err)) return err->code;
     memset(in, 0, sizeof *in);
     in->m = m;
@@ -353,9 +369,6 @@ int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const har
     double mean = in->mb.fwd + in->mb.bwd;
     double head = compute_head_seconds(m, hw, t, in->peak, in->gemm_efficiency);
     in->pipe_pace = pipeline_pace(&in->pipe, m->num_layers, t->pp, mean > 0 ? head / (pp * mean) : 0);
-    /* A block's activations do not depend on the strategy or the stage: computed once. */
-    in->layer_act[1] = memory_layer_activations(in, true);
-    in->layer_act[0] = t->checkpointing == CKPT_SELECTIVE ? memory_layer_activations(in, false) : 0;
     return ZS_OK;
 }
 
@@ -461,6 +474,12 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
         c->dollars = c->gpu_hours * in->hw->price_per_gpu_hour;
         c->kwh = c->gpu_hours * in->hw->tdp_watts / 1000;
     }
+}
+
+double sim_time_bound(const sim_input *in, const strategy *s)
+{
+    return steptime_bound(in, s->shards.optimizer ? (double)in->shard_dp : 1,
+        s->shards.optimizer ? memory_expert_shards(in) : 1);
 }
 
 void sim_run(const sim_input *in, const strategy *s, double tokens, result *r)

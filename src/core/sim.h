@@ -16,6 +16,13 @@ struct strategy;
 int sim_prepare(sim_input *in, const model *m, const param_counts *pc, const hardware *hw, const training *t,
     zs_error *err);
 
+/* sim_prepare without the block activations (layer_act left 0, which memory then computes
+ * on each call); sim_prepare_activations adds them, the two together being sim_prepare. For a
+ * search that sizes few of the configurations it prepares. Fails as sim_prepare. */
+int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+    const training *t, zs_error *err);
+void sim_prepare_activations(sim_input *in);
+
 /* Memory only (the cheap half of sim_run, for searches that prune on fit). Returns r->fits;
  * r->applicable false when the strategy cannot run the configuration. */
 bool sim_run_memory(const sim_input *in, const struct strategy *s, result *r);
@@ -23,6 +30,10 @@ bool sim_run_memory(const sim_input *in, const struct strategy *s, result *r);
 /* The rest of sim_run on a result sim_run_memory filled: communication, step time,
  * throughput and cost. */
 void sim_run_time(const sim_input *in, const struct strategy *s, double tokens, result *r);
+
+/* A lower bound of the r->step.total sim_run_time would give s on in (steptime_bound), for
+ * searches that need only configurations faster than one they hold. Pure; never fails. */
+double sim_time_bound(const sim_input *in, const struct strategy *s);
 
 /* Evaluate one strategy: memory, communication, step time, throughput; and the cost of
  * `tokens` tokens when tokens > 0. Pure and allocation-free; never fails (an unsuitable

@@ -102,6 +102,25 @@ static void steptime_pipeline(const sim_input *in, double m, double mean, step_t
     if (t->pp > 1) st->bubble = fmax(0, p - pace) / (double)t->virtual_stages * mean;
 }
 
+/* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
+static double steptime_optimizer(const sim_input *in, double opt_div, double expert_div)
+{
+    double shard = in->trainable / opt_div + in->local_expert / expert_div;
+    double bytes = shard * steptime_optimizer_bytes(&in->bt);
+    if (in->t->offload_optimizer != OFFLOAD_NONE)
+        return steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
+    return bytes / in->hbm_rate;
+}
+
+double steptime_bound(const sim_input *in, double opt_div, double expert_div)
+{
+    step_time st = {0};
+    steptime_pipeline(in, (double)in->t->grad_accum, in->mb.fwd + in->mb.bwd, &st);
+    /* steptime_compute's sum in its order, less the terms that are never negative (exposed
+     * communication, offload, contention): rounding is monotone, so never above its total. */
+    return st.compute + st.bubble + steptime_optimizer(in, opt_div, expert_div) + in->step_overhead;
+}
+
 void steptime_compute(
     const sim_input *in, const comm_plan *plan, double opt_div, double expert_div, step_time *st)
 {
@@ -149,13 +168,7 @@ void steptime_compute(
     st->contention = steptime_contention(in, plan, per[0], once[0], m);
     st->compute += st->contention;
 
-    /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */
-    double shard = in->trainable / opt_div + in->local_expert / expert_div;
-    double bytes = shard * steptime_optimizer_bytes(&in->bt);
-    if (t->offload_optimizer != OFFLOAD_NONE)
-        st->optimizer = steptime_nvme_step(in, shard, bytes / in->host_rate, NULL);
-    else
-        st->optimizer = bytes / in->hbm_rate;
+    st->optimizer = steptime_optimizer(in, opt_div, expert_div);
     st->overhead = in->step_overhead;
     st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload + st->overhead;
 }

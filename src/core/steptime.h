@@ -12,4 +12,9 @@
 void steptime_compute(
     const sim_input *in, const comm_plan *plan, double opt_div, double expert_div, step_time *out);
 
+/* A lower bound of steptime_compute's total for any plan on in (same divisors): compute,
+ * bubble, optimizer and overhead summed as it sums them, without the terms that are never
+ * negative. A search skips the plan of a configuration this already rules out. Pure. */
+double steptime_bound(const sim_input *in, double opt_div, double expert_div);
+
 #endif

@@ -113,7 +113,8 @@ static const own_opt own_opts[] = {
         OPT_ACCUM, NULL},
     {{.name = "config",
          .arg = "FILE",
-         .help = "read an Axolotl, LLaMA-Factory or accelerate YAML (flags given explicitly win)",
+         .help = "read an Axolotl, LLaMA-Factory, accelerate or TRL/Trainer YAML, a Megatron-LM launch or "
+                 "torchtitan JSON (flags given explicitly win)",
          .id = OPT_CONFIG},
         OPT_REDUCE_BUCKET, NULL},
     {{.name = "deepspeed",

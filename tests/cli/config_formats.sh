@@ -157,3 +157,46 @@ S=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['re
     2>/dev/null)
 expect 0 "" -- estimate --model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero3 --seq-len "${S:-0}"
 expect 1 "" -- estimate --model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero3 --seq-len $((${S:-0} + 128))
+# The same longest sequence in every output of compare: the CSV's max_seq_len column, the table's
+# "longest sequence (tokens)" row and report's HTML column; with CP 2 it is a multiple of
+# 128 x 2 = 256, fits, and 256 tokens more does not (estimate at both lengths, each strategy).
+C2="--model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero2,zero3 --cp 2"
+"$Z" compare $C2 --format json >"$W/ms.json" 2>/dev/null
+"$Z" compare $C2 --format csv >"$W/ms.csv" 2>/dev/null
+"$Z" compare $C2 >"$W/ms.txt" 2>/dev/null
+"$Z" report $C2 -o "$W/ms.html" >/dev/null 2>&1
+py_check "compare's max_seq_len: JSON = CSV = table = report" "
+import csv, json, re
+j = {r['strategy']: r['max_seq_len'] for r in json.load(open('$(snap "$W/ms.json")'))['results']}
+assert sorted(j) == ['zero2', 'zero3'] and all(v > 0 and v % 256 == 0 for v in j.values()), j
+c = {r['strategy']: int(r['max_seq_len']) for r in csv.DictReader(open('$(snap "$W/ms.csv")'))}
+assert c == j, (c, j)
+row = [l for l in open('$(snap "$W/ms.txt")') if l.strip().startswith('longest sequence (tokens)')]
+assert len(row) == 1 and [int(x) for x in row[0].split()[3:]] == [j['zero2'], j['zero3']], row
+page = open('$(snap "$W/ms.html")').read()
+assert '<th>longest sequence (tokens)</th>' in page
+for s, v in j.items():
+    tr = re.search(r'<tr data-key=\"%s\">(.*?)</tr>' % s, page).group(1)
+    assert re.findall(r'data-v=\"([^\"]*)\"', tr)[-1] == str(v), (s, tr[-200:], v)"
+for s in zero2 zero3; do
+    S=$(/usr/bin/python3 -c "import json,sys; print([r['max_seq_len'] for r in json.load(open(sys.argv[1]))['results']
+if r['strategy'] == sys.argv[2]][0])" "$W/ms.json" $s 2>/dev/null)
+    expect 0 "" -- estimate $C2 --strategy $s --seq-len "${S:-0}"
+    expect 1 "" -- estimate $C2 --strategy $s --seq-len $((${S:-0} + 256))
+done
+# plot --config: the memory chart of a launcher file holds estimate --config's numbers, and the
+# chart's header says the file's settings (micro-batch 2 x seq 4096, grad-accum 4, paged-adamw).
+"$Z" plot memory --config "$L/axolotl_llama3_qlora.yml" -o "$W/pc" >/dev/null 2>"$W/pc.err"
+"$Z" estimate --config "$L/axolotl_llama3_qlora.yml" --format json >"$W/pc.json" 2>/dev/null
+grep -q "config $L/axolotl_llama3_qlora.yml: recognised as axolotl" "$W/pc.err" && ok || bad "plot --config: no report"
+py_check "plot --config: memory.dat = estimate --config" "
+import json
+d = open('$(snap "$W/pc/memory.dat")').read()
+assert 'micro-batch 2 x seq 4096, grad-accum 4, bf16 paged-adamw' in d, d[:400]
+cols = [l for l in d.splitlines() if l.startswith('# columns:')][0].split()[2:]
+rows = {l.split()[0]: float(l.split()[cols.index('total')])
+        for l in d.splitlines() if l and not l.startswith('#')}
+e = {r['strategy']: r['memory_bytes']['total'] for r in json.load(open('$(snap "$W/pc.json")'))['results']}
+assert rows.keys() == e.keys() and all(abs(rows[k] - e[k]) < 1 for k in e), (rows, e)"
+printf 'base_model: llama-3-8b\nmicro_batch_size: two\n' >"$W/pbad.yml"
+expect 3 "micro_batch_size" -- plot memory --config "$W/pbad.yml" -o "$W/pbad"

@@ -398,7 +398,15 @@ static int check_model_flags(const setup *s, zs_error *err)
 static int read_ds(setup *s, zs_error *err)
 {
     snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
-    if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
+    if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) {
+        /* a ds_config a --config names: say which key of which file named it */
+        if (s->ds_arg == s->cfg.ds_path && strstr(err->msg, "cannot open")) {
+            zs_error e = *err;
+            zs_fail(err, e.code, "%.200s: %s: %.1500s (looked as written, beside the file and beside its parent "
+                "directories)", s->cfg_arg, s->cfg.ds_key, e.msg);
+        }
+        return err->code;
+    }
     dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
     if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
     if (s->ds.filled[0])

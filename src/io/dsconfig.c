@@ -295,7 +295,9 @@ static int zero_numbers(const cJSON *zero, training *t, ds_config *ds, zs_error 
         {"stage3_prefetch_bucket_size", &t->prefetch_bucket, 0, 1},
         {"stage3_max_live_parameters", &t->max_live_params, 0, -1},
         {"stage3_param_persistence_threshold", &t->persistence_threshold, 0, 2},
-        {"sub_group_size", &t->sub_group_size, 1, -1},
+        /* 0 is valid: DeepSpeed's stage3.py _create_fp16_sub_groups then closes a sub-group at
+         * every parameter; read as 0 and set to 1 element below (the smallest zerosim models) */
+        {"sub_group_size", &t->sub_group_size, 0, -1},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         if (nums[i].hf >= 0 && is_auto(zero, nums[i].key)) {
@@ -306,6 +308,7 @@ static int zero_numbers(const cJSON *zero, training *t, ds_config *ds, zs_error 
         if (!have) note_default(ds, nums[i].key);
     }
     if (t->reduce_bucket == 0) ds->reduce_bucket_zero = true;
+    if (t->sub_group_size < 1) t->sub_group_size = 1;
     bool ov = false;
     if (json_get_bool(zero, "overlap_comm", &ov, &have, err)) return err->code;
     if (have)

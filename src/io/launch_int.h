@@ -84,4 +84,11 @@ int launch_fsdp_config(reader *r, const cJSON *fc, const char *sect);
 /* Every top-level key not read listed as defaulted (null) or ignored. Never fails. */
 void launch_list_rest(reader *r);
 
+/* The loss-kernel keys (Liger's fused linear cross entropy, Cut Cross Entropy, chunked): --loss.
+ * Fails with ZS_ERR_INPUT naming the key when a value is not a boolean. */
+int launch_kernel_keys(reader *r);
+/* Axolotl's context/tensor parallel sizes, fsdp_version and activation_offloading. Fails with
+ * ZS_ERR_INPUT naming the key and what was expected. */
+int launch_axolotl_parallel(reader *r);
+
 #endif

@@ -439,6 +439,30 @@ static int mg_model(reader *r, long long layers)
     return rc;
 }
 
+/* Uneven first/last pipeline stages and TP communication overlap (megatron/training/arguments.py:
+ * --decoder-first/last-pipeline-num-layers, --tp-comm-overlap, NVIDIA/Megatron-LM@d98e8a64). */
+static int mg_stages(reader *r)
+{
+    static const char *const keys[] = {"--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers"};
+    static const int ids[] = {OPT_PP_FIRST, OPT_PP_LAST};
+    for (int i = 0; i < 2; i++) {
+        long long n;
+        bool given;
+        if (mg_int(r, keys[i], 0, &n, &given)) return r->err->code;
+        if (!given) continue;
+        char buf[32];
+        snprintf(buf, sizeof buf, "%lld", n);
+        if (n < 1) return launch_bad(r, keys[i], "a whole number of at least 1");
+        if (launch_set_flag(r, ids[i], buf, keys[i])) return r->err->code;
+        USED(r, "%s %lld -> --%s %lld", keys[i], n, training_flag(ids[i])->name, n);
+    }
+    if (mg_on(r, "--tp-comm-overlap")) {
+        if (launch_set_flag(r, OPT_TP_OVERLAP, "on", "--tp-comm-overlap")) return r->err->code;
+        USED(r, "--tp-comm-overlap -> --tp-comm-overlap on");
+    }
+    return ZS_OK;
+}
+
 static int mg_read(reader *r)
 {
     static const char *const marks[] = {"--num-layers", "--hidden-size", "--micro-batch-size",
@@ -454,7 +478,8 @@ static int mg_read(reader *r)
     long long layers = 0, pp = 1;
     bool given;
     if (mg_int(r, "--num-layers", 0, &layers, &given)) return r->err->code;
-    if (mg_world(r) || mg_parallel(r, layers) || mg_batch(r) || mg_precision(r)) return r->err->code;
+    if (mg_world(r) || mg_parallel(r, layers) || mg_stages(r) || mg_batch(r) || mg_precision(r))
+        return r->err->code;
     if (mg_int(r, "--pipeline-model-parallel-size", 1, &pp, &given)) return r->err->code;
     if (mg_recompute(r, layers, pp) || mg_model(r, layers)) return r->err->code;
     snprintf(r->lc->batch_rule, sizeof r->lc->batch_rule, "%s",

@@ -200,3 +200,50 @@ e = {r['strategy']: r['memory_bytes']['total'] for r in json.load(open('$(snap "
 assert rows.keys() == e.keys() and all(abs(rows[k] - e[k]) < 1 for k in e), (rows, e)"
 printf 'base_model: llama-3-8b\nmicro_batch_size: two\n' >"$W/pbad.yml"
 expect 3 "micro_batch_size" -- plot memory --config "$W/pbad.yml" -o "$W/pbad"
+
+# The robustness pass over the projects' example files (issue 24): keys that change memory or time.
+# Axolotl: Liger's fused linear cross entropy (integrations/liger/args.py) -> --loss fused-linear;
+# fsdp_version 2 -> FSDP2; context_parallel_size -> --cp; activation_offloading -> host memory.
+printf '%s\n' 'base_model: llama-3-8b' 'micro_batch_size: 1' 'sequence_len: 8192' 'fsdp_version: 2' \
+    'fsdp_config:' '  reshard_after_forward: true' 'context_parallel_size: 2' 'activation_offloading: true' \
+    'gradient_checkpointing: true' 'plugins:' '  - axolotl.integrations.liger.LigerPlugin' \
+    'liger_fused_linear_cross_entropy: true' 'liger_rms_norm: true' >"$W/ax_liger.yml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and t['framework'] == 'fsdp2' and t['cp'] == 2 and \
+t['offload_activations'] and r == ['zero3'] and 'liger_rms_norm (a fused kernel' in t['config']['ignored'])" \
+    estimate --config "$W/ax_liger.yml" --gpus 4 --format json
+printf 'base_model: llama-3-8b\ncut_cross_entropy: true\nfsdp:\n  - full_shard\n  - auto_wrap\n' >"$W/ax_cce.yml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and r == ['zero3'] and \
+'fsdp auto_wrap (wrapping' in t['config']['ignored'])" estimate --config "$W/ax_cce.yml" --gpus 2 --format json
+# TRL / HF Trainer use_liger_kernel; LLaMA-Factory enable_liger_kernel and pure_bf16 (no fp32 master).
+printf 'model_name_or_path: llama-3-8b\nper_device_train_batch_size: 2\nuse_liger_kernel: true\n' >"$W/trl_lig.yaml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and t['micro_batch'] == 2)" \
+    estimate --config "$W/trl_lig.yaml" --format json
+printf '%s\n' 'model_name_or_path: llama-3-8b' 'stage: sft' 'finetuning_type: full' 'enable_liger_kernel: true' \
+    'pure_bf16: true' 'bf16: true' >"$W/lf_lig.yaml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and t['precision'] == 'bf16-pure')" \
+    estimate --config "$W/lf_lig.yaml" --format json
+# accelerate's FSDP1 with the sharding strategy under fsdp_reshard_after_forward (TRL's fsdp1.yaml).
+printf '%s\n' 'distributed_type: FSDP' 'num_processes: 8' 'fsdp_config:' '  fsdp_version: 1' \
+    '  fsdp_reshard_after_forward: SHARD_GRAD_OP' >"$W/acc_fsdp1.yaml"
+json_check "exec(\"$T\") or (r == ['zero2'] and t['framework'] == 'fsdp')" \
+    estimate --config "$W/acc_fsdp1.yaml" --model llama-3-8b --format json
+# Megatron: uneven first/last stages and TP communication overlap.
+printf '%s\n' '--num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 --bf16 \' \
+    '--tensor-model-parallel-size 2 --sequence-parallel --pipeline-model-parallel-size 4 \' \
+    '--decoder-first-pipeline-num-layers 6 --decoder-last-pipeline-num-layers 6 --tp-comm-overlap \' \
+    '--micro-batch-size 1 --global-batch-size 8' >"$W/mg_uneven.txt"
+json_check "exec(\"$T\") or (t['pp_first_layers'] == 6 and t['pp_last_layers'] == 6 and t['tp_comm_overlap'] \
+and t['pp'] == 4 and t['tp'] == 2)" estimate --config "$W/mg_uneven.txt" --gpus 8 --hardware h100-80gb --format json
+# Axolotl names deepspeed_configs/ from its repository's root: found beside a parent directory;
+# a missing one names the key. sub_group_size 0 (Axolotl's zero3 files) is DeepSpeed-valid.
+mkdir -p "$W/ax/deepspeed_configs" "$W/ax/examples/llama"
+printf '{"zero_optimization": {"stage": 3, "sub_group_size": 0}, "bf16": {"enabled": "auto"}}\n' \
+    >"$W/ax/deepspeed_configs/z3.json"
+printf 'base_model: llama-3-8b\ndeepspeed: deepspeed_configs/z3.json\n' >"$W/ax/examples/llama/ds.yml"
+json_check "exec(\"$T\") or (r == ['zero3'] and t['framework'] == 'deepspeed')" \
+    estimate --config "$W/ax/examples/llama/ds.yml" --gpus 2 --format json
+printf 'base_model: llama-3-8b\ndeepspeed: nowhere/z9.json\n' >"$W/ax/examples/llama/nods.yml"
+expect 3 "nods.yml: deepspeed: .*nowhere/z9.json: cannot open" -- estimate --config "$W/ax/examples/llama/nods.yml"
+# LLaMA-Factory's v1 configs (examples/v1) are refused by name, not misread as TrainingArguments.
+printf 'model: Qwen/Qwen3-0.6B\nmodel_class: llm\ndist_config:\n  name: fsdp2\nmicro_batch_size: 1\n' >"$W/lf1.yaml"
+expect 3 "a LLaMA-Factory v1 config" -- estimate --config "$W/lf1.yaml" --model qwen3-8b

@@ -1,0 +1,94 @@
+/* launch_extra.c -- launcher keys several readers share: Liger / Cut Cross Entropy loss kernels and
+ * Axolotl's parallelism and activation offloading keys, to training flags. */
+#include <stdio.h>
+#include <string.h>
+
+#include "io/launch_int.h"
+
+/* The keys that fuse the LM head with the cross entropy, so the logits are never stored whole:
+ * Axolotl's Liger plugin (axolotl-ai-cloud/axolotl@067b021c src/axolotl/integrations/liger/args.py)
+ * and Cut Cross Entropy plugin (integrations/cut_cross_entropy/args.py), the HF Trainer's
+ * use_liger_kernel (Liger's apply_liger_kernel_to_* default fused_linear_cross_entropy=True), and
+ * LLaMA-Factory's enable_liger_kernel (hiyouga/LLaMA-Factory@ff6d4d12
+ * src/llamafactory/model/model_utils/liger_kernel.py: fused linear cross entropy unless logits are
+ * needed). The other Liger kernels (RMSNorm, SwiGLU, RoPE) save a few activations not modelled. */
+static const char *const fused_keys[] = {"liger_fused_linear_cross_entropy", "cut_cross_entropy",
+    "use_liger_kernel", "enable_liger_kernel", NULL};
+static const char *const kernel_keys[] = {"liger_rms_norm", "liger_glu_activation", "liger_rope",
+    "liger_layer_norm", "liger_rms_norm_gated", "liger_cross_entropy", "lora_mlp_kernel", "lora_qkv_kernel",
+    "lora_o_kernel", NULL};
+
+int launch_kernel_keys(reader *r)
+{
+    const char *on_key = NULL;
+    for (const char *const *k = fused_keys; *k; k++) {
+        const cJSON *v = launch_top(r, *k);
+        bool on = false;
+        if (v && launch_boolean(r, v, *k, &on)) return r->err->code;
+        if (v && on && !on_key) on_key = *k;
+        if (v && !on) USED(r, "%s false", *k);
+    }
+    if (on_key) {
+        if (launch_set_flag(r, OPT_LOSS, "fused-linear", on_key)) return r->err->code;
+        USED(r, "%s true -> --loss fused-linear (the LM head and cross entropy fused in chunks: no whole "
+                "logits stored)",
+            on_key);
+    }
+    const cJSON *ch = launch_top(r, "chunked_cross_entropy");
+    bool chunked = false;
+    if (ch && launch_boolean(r, ch, "chunked_cross_entropy", &chunked)) return r->err->code;
+    if (chunked && !on_key) {
+        if (launch_set_flag(r, OPT_LOSS, "chunked", "chunked_cross_entropy")) return r->err->code;
+        USED(r, "chunked_cross_entropy true -> --loss chunked");
+    }
+    for (const char *const *k = kernel_keys; *k; k++)
+        if (launch_top(r, *k))
+            IGNORED(r, "%s (a fused kernel: the few activations it saves are not modelled, an over-estimate)",
+                *k);
+    return ZS_OK;
+}
+
+/* One Axolotl degree key into flag id. */
+static int degree(reader *r, const char *key, int id, const char *what)
+{
+    const cJSON *v = launch_top(r, key);
+    long long n;
+    if (!v) return ZS_OK;
+    if (launch_whole(r, v, key, &n)) return r->err->code;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", n);
+    if (launch_set_flag(r, id, buf, key)) return r->err->code;
+    USED(r, "%s %lld -> --%s%s", key, n, training_flag(id)->name, what);
+    return ZS_OK;
+}
+
+/* Axolotl's N-D parallelism (utils/schemas/config.py: context_parallel_size, tensor_parallel_size,
+ * fsdp_version, dp_shard_size) and activation_offloading (legacy|disk|hidden_states|bool: the
+ * checkpointed activations in host memory). */
+int launch_axolotl_parallel(reader *r)
+{
+    if (degree(r, "context_parallel_size", OPT_CP, " (Axolotl splits each sequence over the group: "
+                                                   "ring attention)") ||
+        degree(r, "tensor_parallel_size", OPT_TP, ""))
+        return r->err->code;
+    const cJSON *fv = launch_top(r, "fsdp_version");
+    long long v = 0;
+    if (fv && (launch_whole(r, fv, "fsdp_version", &v) || v > 2)) return launch_bad(r, "fsdp_version", "1 or 2");
+    if (fv) {
+        launch_set_framework(r, v == 2 ? "fsdp2" : "fsdp", "fsdp_version");
+        USED(r, "fsdp_version %lld -> --framework %s", v, v == 2 ? "fsdp2" : "fsdp");
+    }
+    if (launch_top(r, "dp_shard_size"))
+        IGNORED(r, "dp_shard_size (an FSDP shard group smaller than DP is not read: give --shard-group)");
+    const cJSON *ao = launch_top(r, "activation_offloading");
+    bool on = cJSON_IsString(ao);
+    if (ao && !on && launch_boolean(r, ao, "activation_offloading", &on)) return r->err->code;
+    if (on) {
+        if (launch_set_flag(r, OPT_OFFLOAD_ACT, "", "activation_offloading")) return r->err->code;
+        USED(r, "activation_offloading %s -> --activation-offload%s",
+            cJSON_IsString(ao) ? ao->valuestring : "true",
+            cJSON_IsString(ao) && !strcmp(ao->valuestring, "disk") ? " (to disk: counted as host memory)" : "");
+    } else if (ao)
+        USED(r, "activation_offloading false");
+    return ZS_OK;
+}

@@ -402,8 +402,9 @@ static int read_ds(setup *s, zs_error *err)
         /* a ds_config a --config names: say which key of which file named it */
         if (s->ds_arg == s->cfg.ds_path && strstr(err->msg, "cannot open")) {
             zs_error e = *err;
-            zs_fail(err, e.code, "%.200s: %s: %.1500s (looked as written, beside the file and beside its parent "
-                "directories)", s->cfg_arg, s->cfg.ds_key, e.msg);
+            zs_fail(err, e.code,
+                "%.200s: %s: %.1500s (looked as written, beside the file and beside its parent directories)",
+                s->cfg_arg, s->cfg.ds_key, e.msg);
         }
         return err->code;
     }

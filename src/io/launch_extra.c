@@ -73,7 +73,8 @@ int launch_axolotl_parallel(reader *r)
         return r->err->code;
     const cJSON *fv = launch_top(r, "fsdp_version");
     long long v = 0;
-    if (fv && (launch_whole(r, fv, "fsdp_version", &v) || v > 2)) return launch_bad(r, "fsdp_version", "1 or 2");
+    if (fv && (launch_whole(r, fv, "fsdp_version", &v) || v > 2))
+        return launch_bad(r, "fsdp_version", "1 or 2");
     if (fv) {
         launch_set_framework(r, v == 2 ? "fsdp2" : "fsdp", "fsdp_version");
         USED(r, "fsdp_version %lld -> --framework %s", v, v == 2 ? "fsdp2" : "fsdp");
@@ -87,7 +88,8 @@ int launch_axolotl_parallel(reader *r)
         if (launch_set_flag(r, OPT_OFFLOAD_ACT, "", "activation_offloading")) return r->err->code;
         USED(r, "activation_offloading %s -> --activation-offload%s",
             cJSON_IsString(ao) ? ao->valuestring : "true",
-            cJSON_IsString(ao) && !strcmp(ao->valuestring, "disk") ? " (to disk: counted as host memory)" : "");
+            cJSON_IsString(ao) && !strcmp(ao->valuestring, "disk") ? " (to disk: counted as host memory)"
+                                                                   : "");
     } else if (ao)
         USED(r, "activation_offloading false");
     return ZS_OK;

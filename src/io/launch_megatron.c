@@ -443,7 +443,8 @@ static int mg_model(reader *r, long long layers)
  * --decoder-first/last-pipeline-num-layers, --tp-comm-overlap, NVIDIA/Megatron-LM@d98e8a64). */
 static int mg_stages(reader *r)
 {
-    static const char *const keys[] = {"--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers"};
+    static const char *const keys[] = {
+        "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers"};
     static const int ids[] = {OPT_PP_FIRST, OPT_PP_LAST};
     for (int i = 0; i < 2; i++) {
         long long n;

@@ -8,6 +8,7 @@
 #include "core/compat_megatron.h"
 #include "io/launch_int.h"
 #include "io/launch_shell.h"
+#include "io/yamlutil.h"
 
 /* A launch script or argument list: Megatron's shape or batch flags, outside a JSON object. */
 static bool mg_sniff(const char *text, size_t len)
@@ -22,10 +23,42 @@ static bool mg_sniff(const char *text, size_t len)
     return false;
 }
 
+/* Megatron-LM's functional-test configs (tests/functional_tests/test_cases/.../model_config.yaml): its
+ * MODEL_ARGS mapping ("--num-layers": 12, a switch as true) as the flat object a launch gives. */
+static int mg_model_args(const char *text, size_t len, const char *origin, cJSON **root, zs_error *err)
+{
+    cJSON *y = NULL;
+    if (yaml_parse_object(text, len, origin, &y, err)) return err->code;
+    const cJSON *ma = cJSON_GetObjectItemCaseSensitive(y, "MODEL_ARGS");
+    cJSON *o = cJSON_IsObject(ma) ? cJSON_CreateObject() : NULL;
+    for (const cJSON *c = o ? ma->child : NULL; c; c = c->next) {
+        char val[64];
+        cJSON *v = NULL;
+        if (cJSON_IsTrue(c))
+            v = cJSON_CreateTrue();
+        else if (cJSON_IsNumber(c) && snprintf(val, sizeof val, "%.17g", c->valuedouble) > 0)
+            v = cJSON_CreateString(val);
+        else if (cJSON_IsString(c))
+            v = cJSON_CreateString(c->valuestring);
+        if (v && !cJSON_AddItemToObject(o, c->string, v)) cJSON_Delete(v);
+    }
+    /* The harness's other sections (ENV_VARS, TEST_TYPE...) are listed with the ignored keys. */
+    for (const cJSON *c = o ? y->child : NULL; c; c = c->next)
+        if (strcmp(c->string, "MODEL_ARGS") && !cJSON_GetObjectItemCaseSensitive(o, c->string))
+            cJSON_AddItemToObject(o, c->string, cJSON_CreateTrue());
+    cJSON_Delete(y);
+    if (!o)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: MODEL_ARGS: expected a mapping of Megatron arguments", origin);
+    *root = o;
+    return ZS_OK;
+}
+
 /* The words as an object: "--flag" -> the words after it up to the next flag ("": a switch, read
  * as true), the last occurrence winning as argparse's. */
 static int mg_to_tree(const char *text, size_t len, const char *origin, cJSON **root, zs_error *err)
 {
+    if (strncmp(text, "MODEL_ARGS:", 11) == 0 || strstr(text, "\nMODEL_ARGS:"))
+        return mg_model_args(text, len, origin, root, err);
     shell_words w;
     if (shell_words_read(text, len, origin, &w, err)) return err->code;
     cJSON *o = cJSON_CreateObject();

@@ -247,3 +247,9 @@ expect 3 "nods.yml: deepspeed: .*nowhere/z9.json: cannot open" -- estimate --con
 # LLaMA-Factory's v1 configs (examples/v1) are refused by name, not misread as TrainingArguments.
 printf 'model: Qwen/Qwen3-0.6B\nmodel_class: llm\ndist_config:\n  name: fsdp2\nmicro_batch_size: 1\n' >"$W/lf1.yaml"
 expect 3 "a LLaMA-Factory v1 config" -- estimate --config "$W/lf1.yaml" --model qwen3-8b
+# Megatron's functional-test model_config.yaml: its MODEL_ARGS read as the launch's arguments.
+# TP 2 x PP 2 of 8 GPUs: DP 2, accumulation 32 / (4 x 2) = 4; GPT-2 shape, h 512, 12 layers, learned
+# positions 1024, vocabulary 50257 padded to 50432 (128 x TP 2): 12 (12 h^2 + 13 h) + (50432 + 1024) h + 2 h.
+jt megatron_functional_gpt3_tp2_pp2.yaml "t['tp'] == 2 and t['pp'] == 2 and t['dp'] == 2 and t['micro_batch'] == 4 \
+and t['grad_accum'] == 4 and t['seq_len'] == 1024 and t['precision'] == 'bf16' and r == ['ddp'] and \
+d['model']['parameters'] == 12 * (12 * 512**2 + 13 * 512) + (50432 + 1024) * 512 + 2 * 512" --gpus 8

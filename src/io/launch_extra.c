@@ -21,6 +21,11 @@ static const char *const kernel_keys[] = {"liger_rms_norm", "liger_glu_activatio
 int launch_kernel_keys(reader *r)
 {
     const char *on_key = NULL;
+    /* Axolotl's CutCrossEntropyPlugin turns it on by itself (cut_cross_entropy defaults to true) */
+    const cJSON *pl = launch_item(r->root, "plugins"), *cce = launch_item(r->root, "cut_cross_entropy");
+    for (const cJSON *c = cJSON_IsArray(pl) && !cce ? pl->child : NULL; c && !on_key; c = c->next)
+        if (cJSON_IsString(c) && strstr(c->valuestring, "CutCrossEntropyPlugin")) on_key = "plugins";
+    if (on_key) launch_mark(r, "plugins");
     for (const char *const *k = fused_keys; *k; k++) {
         const cJSON *v = launch_top(r, *k);
         bool on = false;
@@ -30,9 +35,9 @@ int launch_kernel_keys(reader *r)
     }
     if (on_key) {
         if (launch_set_flag(r, OPT_LOSS, "fused-linear", on_key)) return r->err->code;
-        USED(r, "%s true -> --loss fused-linear (the LM head and cross entropy fused in chunks: no whole "
+        USED(r, "%s%s -> --loss fused-linear (the LM head and cross entropy fused in chunks: no whole "
                 "logits stored)",
-            on_key);
+            on_key, strcmp(on_key, "plugins") ? " true" : " CutCrossEntropyPlugin (cut_cross_entropy: true)");
     }
     const cJSON *ch = launch_top(r, "chunked_cross_entropy");
     bool chunked = false;
@@ -48,17 +53,46 @@ int launch_kernel_keys(reader *r)
     return ZS_OK;
 }
 
-/* One Axolotl degree key into flag id. */
-static int degree(reader *r, const char *key, int id, const char *what)
+/* One Axolotl degree key into flag id (*n: its value, 1 when absent). */
+static int degree(reader *r, const char *key, int id, const char *what, long long *n_out)
 {
     const cJSON *v = launch_top(r, key);
     long long n;
+    *n_out = 1;
     if (!v) return ZS_OK;
     if (launch_whole(r, v, key, &n)) return r->err->code;
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", n);
     if (launch_set_flag(r, id, buf, key)) return r->err->code;
     USED(r, "%s %lld -> --%s%s", key, n, training_flag(id)->name, what);
+    *n_out = n;
+    return ZS_OK;
+}
+
+/* dp_shard_size (and dp_replicate_size, default 1) fix the world size: Axolotl builds its device
+ * mesh as dp_replicate x dp_shard x cp x tp (utils/schemas/config.py; src/axolotl/utils/distributed
+ * mesh); replicas of a shard group are HSDP: --shard-group dp_shard_size. */
+static int axolotl_mesh(reader *r, long long tp, long long cp)
+{
+    const cJSON *sh = launch_top(r, "dp_shard_size"), *re = launch_top(r, "dp_replicate_size");
+    long long shard = 0, reps = 1;
+    if (sh && launch_whole(r, sh, "dp_shard_size", &shard)) return r->err->code;
+    if (re && launch_whole(r, re, "dp_replicate_size", &reps)) return r->err->code;
+    if (!sh) {
+        if (re) IGNORED(r, "dp_replicate_size (without dp_shard_size Axolotl shards over all devices)");
+        return ZS_OK;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", reps * shard * tp * cp);
+    if (launch_set_flag(r, OPT_GPUS, buf, "dp_shard_size")) return r->err->code;
+    USED(r, "dp_shard_size %lld x dp_replicate_size %lld x TP %lld x CP %lld -> --gpus %s (the device mesh)",
+        shard, reps, tp, cp, buf);
+    if (reps > 1) {
+        snprintf(buf, sizeof buf, "%lld", shard);
+        if (launch_set_flag(r, OPT_SHARD_GROUP, buf, "dp_shard_size")) return r->err->code;
+        USED(r, "dp_replicate_size %lld -> --shard-group %lld (HSDP: shard within, replicate across)", reps,
+            shard);
+    }
     return ZS_OK;
 }
 
@@ -67,9 +101,10 @@ static int degree(reader *r, const char *key, int id, const char *what)
  * checkpointed activations in host memory). */
 int launch_axolotl_parallel(reader *r)
 {
-    if (degree(r, "context_parallel_size", OPT_CP, " (Axolotl splits each sequence over the group: "
-                                                   "ring attention)") ||
-        degree(r, "tensor_parallel_size", OPT_TP, ""))
+    long long cp, tp;
+    if (degree(r, "context_parallel_size", OPT_CP,
+            " (Axolotl splits each sequence over the group: ring attention)", &cp) ||
+        degree(r, "tensor_parallel_size", OPT_TP, "", &tp) || axolotl_mesh(r, tp, cp))
         return r->err->code;
     const cJSON *fv = launch_top(r, "fsdp_version");
     long long v = 0;
@@ -79,8 +114,6 @@ int launch_axolotl_parallel(reader *r)
         launch_set_framework(r, v == 2 ? "fsdp2" : "fsdp", "fsdp_version");
         USED(r, "fsdp_version %lld -> --framework %s", v, v == 2 ? "fsdp2" : "fsdp");
     }
-    if (launch_top(r, "dp_shard_size"))
-        IGNORED(r, "dp_shard_size (an FSDP shard group smaller than DP is not read: give --shard-group)");
     const cJSON *ao = launch_top(r, "activation_offloading");
     bool on = cJSON_IsString(ao);
     if (ao && !on && launch_boolean(r, ao, "activation_offloading", &on)) return r->err->code;

@@ -253,3 +253,13 @@ expect 3 "a LLaMA-Factory v1 config" -- estimate --config "$W/lf1.yaml" --model 
 jt megatron_functional_gpt3_tp2_pp2.yaml "t['tp'] == 2 and t['pp'] == 2 and t['dp'] == 2 and t['micro_batch'] == 4 \
 and t['grad_accum'] == 4 and t['seq_len'] == 1024 and t['precision'] == 'bf16' and r == ['ddp'] and \
 d['model']['parameters'] == 12 * (12 * 512**2 + 13 * 512) + (50432 + 1024) * 512 + 2 * 512" --gpus 8
+# Axolotl's N-D parallelism examples (examples/distributed-parallel): the device mesh dp_replicate x
+# dp_shard x CP x TP is the world size; CutCrossEntropyPlugin alone turns Cut Cross Entropy on
+# (its cut_cross_entropy defaults to true). Hub ids: the catalog's shapes given with --model.
+jt axolotl_qwen3_8b_fsdp_tp_cp.yaml "t['gpus'] == 8 and t['tp'] == 2 and t['cp'] == 2 and t['dp'] == 2 and \
+t['micro_batch'] == 1 and t['grad_accum'] == 1 and t['seq_len'] == 8192 and t['framework'] == 'fsdp2' and \
+r == ['zero3'] and t['loss'] == 'fused-linear' and t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and \
+t['finetune'] == 'full' and t['checkpointing'] == 'none' and t['shard_group'] == 0" --model qwen3-8b
+jt axolotl_llama_3_1_8b_hsdp_tp.yaml "t['gpus'] == 16 and t['tp'] == 2 and t['dp'] == 8 and \
+t['shard_group'] == 4 and t['seq_len'] == 2048 and t['framework'] == 'fsdp2' and r == ['zero3'] and \
+t['loss'] == 'fused-linear'" --model llama-3-8b

@@ -263,3 +263,22 @@ t['finetune'] == 'full' and t['checkpointing'] == 'none' and t['shard_group'] ==
 jt axolotl_llama_3_1_8b_hsdp_tp.yaml "t['gpus'] == 16 and t['tp'] == 2 and t['dp'] == 8 and \
 t['shard_group'] == 4 and t['seq_len'] == 2048 and t['framework'] == 'fsdp2' and r == ['zero3'] and \
 t['loss'] == 'fused-linear'" --model llama-3-8b
+# A functional test whose MODEL_ARGS merge an anchor (<<: *BASE_MODEL_ARGS): the shape comes from the
+# anchored mapping, the batch from MODEL_ARGS itself. 32 layers of h 3072: attention 3072 x (4096 + 2 x
+# 1024 + 4096), SwiGLU 3 x 3072 x 8192, two RMSNorms; untied GPT-2 vocabulary padded to 50304.
+jt megatron_functional_reruns_anchors.yaml "t['micro_batch'] == 2 and t['grad_accum'] == 1 and \
+t['seq_len'] == 512 and t['precision'] == 'bf16' and t['checkpointing'] == 'none' and t['tp'] == 1 and \
+d['model']['parameters'] == 32 * (3072 * 10240 + 3 * 3072 * 8192 + 2 * 3072) + 2 * 50304 * 3072 + 3072"
+# YAML anchors: an alias names an anchor defined before it; aliases nesting past the bound are refused.
+printf 'base_model: &m llama-3-8b\nmicro_batch_size: *n\n' >"$W/alias_bad.yml"
+expect 3 "alias_bad.yml:2:.*alias \*n names no anchor" -- estimate --config "$W/alias_bad.yml"
+{ echo 'base_model: llama-3-8b'; echo 'a: &a [x, x, x, x, x, x, x, x, x, x]'; p=a
+  for n in b c d e f g; do echo "$n: &$n [*$p, *$p, *$p, *$p, *$p, *$p, *$p, *$p, *$p, *$p]"; p=$n; done; } >"$W/laughs.yml"
+expect 3 "laughs.yml:.*aliases expand too far" -- estimate --config "$W/laughs.yml"
+# The merge key: the anchored mapping's keys, those the mapping sets itself winning (PyYAML's rule).
+printf '%s\n' 'defaults: &d' '  micro_batch_size: 3' '  sequence_len: 1024' 'base_model: llama-3-8b' 'micro_batch_size: 5' \
+    '<<: *d' >"$W/merge.yml"
+json_check "exec(\"$T\") or (t['micro_batch'] == 5 and t['seq_len'] == 1024)" \
+    estimate --config "$W/merge.yml" --format json
+/usr/bin/python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); \
+assert d['micro_batch_size'] == 5 and d['sequence_len'] == 1024" "$W/merge.yml" && ok || bad "PyYAML reads merge.yml otherwise"

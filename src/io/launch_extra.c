@@ -53,6 +53,30 @@ int launch_kernel_keys(reader *r)
     return ZS_OK;
 }
 
+/* LLaMA-Factory's flash_attn (hparams/model_args.py, AttentionFunction auto|disabled|sdpa|fa2|fa3:
+ * disabled is eager attention) and packing / neat_packing (hparams/data_args.py). */
+int launch_lf_attention(reader *r)
+{
+    const cJSON *fa = launch_top(r, "flash_attn");
+    if (fa && !cJSON_IsString(fa)) return launch_bad(r, "flash_attn", "auto, disabled, sdpa, fa2 or fa3");
+    if (fa && strcmp(fa->valuestring, "disabled") == 0) {
+        if (launch_set_flag(r, OPT_EAGER, "", "flash_attn")) return r->err->code;
+        USED(r, "flash_attn disabled -> --eager-attention (eager attention stores the s^2 matrix)");
+    } else if (fa)
+        USED(r, "flash_attn %s (no s^2 matrix stored: flash attention)", fa->valuestring);
+    static const char *const packs[] = {"packing", "neat_packing", NULL};
+    for (const char *const *k = packs; *k; k++) {
+        const cJSON *v = launch_top(r, *k);
+        bool on = false;
+        if (v && launch_boolean(r, v, *k, &on)) return r->err->code;
+        if (v)
+            USED(r, "%s %s%s", *k, on ? "true" : "false",
+                on ? " (documents packed: --doc-len gives their mean length, else one document a sequence)"
+                   : "");
+    }
+    return ZS_OK;
+}
+
 /* One Axolotl degree key into flag id (*n: its value, 1 when absent). */
 static int degree(reader *r, const char *key, int id, const char *what, long long *n_out)
 {
@@ -72,7 +96,7 @@ static int degree(reader *r, const char *key, int id, const char *what, long lon
 /* dp_shard_size (and dp_replicate_size, default 1) fix the world size: Axolotl builds its device
  * mesh as dp_replicate x dp_shard x cp x tp (utils/schemas/config.py; src/axolotl/utils/distributed
  * mesh); replicas of a shard group are HSDP: --shard-group dp_shard_size. */
-static int axolotl_mesh(reader *r, long long tp, long long cp)
+static int axolotl_mesh(reader *r, long long tp, long long cp, long long ep)
 {
     const cJSON *sh = launch_top(r, "dp_shard_size"), *re = launch_top(r, "dp_replicate_size");
     long long shard = 0, reps = 1;
@@ -83,29 +107,44 @@ static int axolotl_mesh(reader *r, long long tp, long long cp)
         return ZS_OK;
     }
     char buf[32];
-    snprintf(buf, sizeof buf, "%lld", reps * shard * tp * cp);
+    snprintf(buf, sizeof buf, "%lld", reps * shard * tp * cp * ep);
     if (launch_set_flag(r, OPT_GPUS, buf, "dp_shard_size")) return r->err->code;
-    USED(r, "dp_shard_size %lld x dp_replicate_size %lld x TP %lld x CP %lld -> --gpus %s (the device mesh)",
-        shard, reps, tp, cp, buf);
-    if (reps > 1) {
+    USED(r,
+        "dp_shard_size %lld x dp_replicate_size %lld x TP %lld x CP %lld x EP %lld -> --gpus %s (the device "
+        "mesh)",
+        shard, reps, tp, cp, ep, buf);
+    /* Replicas (HSDP) and the EP axis (integrations/expert_parallel/README.md: non-expert
+     * parameters sharded over dp_shard, replicated across ep) both shard over dp_shard alone. */
+    if (reps * ep > 1) {
         snprintf(buf, sizeof buf, "%lld", shard);
         if (launch_set_flag(r, OPT_SHARD_GROUP, buf, "dp_shard_size")) return r->err->code;
-        USED(r, "dp_replicate_size %lld -> --shard-group %lld (HSDP: shard within, replicate across)", reps,
-            shard);
+        USED(r, "dp_replicate_size %lld, EP %lld -> --shard-group %lld (shard within, replicate across)",
+            reps, ep, shard);
     }
     return ZS_OK;
 }
 
 /* Axolotl's N-D parallelism (utils/schemas/config.py: context_parallel_size, tensor_parallel_size,
- * fsdp_version, dp_shard_size) and activation_offloading (legacy|disk|hidden_states|bool: the
- * checkpointed activations in host memory). */
+ * expert_parallel_size, fsdp_version, dp_shard_size), fp8, and activation_offloading
+ * (legacy|disk|hidden_states|bool: the checkpointed activations in host memory). */
 int launch_axolotl_parallel(reader *r)
 {
-    long long cp, tp;
+    long long cp, tp, ep;
     if (degree(r, "context_parallel_size", OPT_CP,
             " (Axolotl splits each sequence over the group: ring attention)", &cp) ||
-        degree(r, "tensor_parallel_size", OPT_TP, "", &tp) || axolotl_mesh(r, tp, cp))
+        degree(r, "tensor_parallel_size", OPT_TP, "", &tp) ||
+        degree(r, "expert_parallel_size", OPT_EP, " (the ExpertParallelPlugin's experts axis)", &ep) ||
+        axolotl_mesh(r, tp, cp, ep))
         return r->err->code;
+    /* fp8: torchao's float8 training of the linear layers (utils/schemas/config.py) */
+    const cJSON *f8 = launch_top(r, "fp8");
+    bool on8 = false;
+    if (f8 && launch_boolean(r, f8, "fp8", &on8)) return r->err->code;
+    if (on8 && launch_set_flag(r, OPT_PRECISION, "fp8", "fp8")) return r->err->code;
+    if (f8)
+        USED(r, "fp8 %s%s", on8 ? "true" : "false", on8 ? " -> --precision fp8 (torchao float8 GEMMs)" : "");
+    if (launch_top(r, "gradient_checkpointing_kwargs"))
+        USED(r, "gradient_checkpointing_kwargs (use_reentrant changes how, not what, is recomputed)");
     const cJSON *fv = launch_top(r, "fsdp_version");
     long long v = 0;
     if (fv && (launch_whole(r, fv, "fsdp_version", &v) || v > 2))

@@ -90,5 +90,7 @@ int launch_kernel_keys(reader *r);
 /* Axolotl's context/tensor parallel sizes, fsdp_version and activation_offloading. Fails with
  * ZS_ERR_INPUT naming the key and what was expected. */
 int launch_axolotl_parallel(reader *r);
+/* LLaMA-Factory's flash_attn and packing keys. Fails with ZS_ERR_INPUT naming the key. */
+int launch_lf_attention(reader *r);
 
 #endif

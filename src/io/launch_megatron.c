@@ -430,6 +430,18 @@ static int mg_moe(reader *r, cJSON *o)
     return ZS_OK;
 }
 
+/* Shape arguments the model built from arguments lacks (its blocks are plain attention + MLP). */
+static void mg_absent(reader *r)
+{
+    static const char *const absent[] = {"--multi-latent-attention", "--hybrid-layer-pattern",
+        "--hybrid-override-pattern", "--is-hybrid-model", "--linear-attention-freq", NULL};
+    for (const char *const *k = absent; *k; k++)
+        if (mg_on(r, *k))
+            IGNORED(r, "%s (not in the model built from arguments, which has plain attention blocks: give "
+                       "--model)",
+                *k);
+}
+
 /* The model the shape arguments describe, as a config.json zerosim reads (model_json). */
 static int mg_model(reader *r, long long layers)
 {
@@ -465,6 +477,7 @@ static int mg_model(reader *r, long long layers)
     if (rc == ZS_OK) cJSON_AddNumberToObject(o, "vocab_size", (double)vocab);
     if (rc == ZS_OK) rc = mg_shape(r, o, h, heads);
     if (rc == ZS_OK) rc = mg_moe(r, o);
+    mg_absent(r);
     USED(r, "--num-layers %lld --hidden-size %lld --num-attention-heads %lld -> the model (%s)", layers, h,
         heads, buf);
     if (rc == ZS_OK && !cJSON_PrintPreallocated(o, r->lc->model_json, (int)sizeof r->lc->model_json, false))
@@ -491,6 +504,13 @@ static int mg_stages(reader *r)
         if (launch_set_flag(r, ids[i], buf, keys[i])) return r->err->code;
         USED(r, "%s %lld -> --%s %lld", keys[i], n, training_flag(ids[i])->name, n);
     }
+    /* --attention-backend unfused|local: the softmax over a stored s x s score matrix */
+    const char *ab = mg_str(r, "--attention-backend");
+    if (ab && (strcmp(ab, "unfused") == 0 || strcmp(ab, "local") == 0)) {
+        if (launch_set_flag(r, OPT_EAGER, "", "--attention-backend")) return r->err->code;
+        USED(r, "--attention-backend %s -> --eager-attention (the s^2 scores stored)", ab);
+    } else if (ab)
+        USED(r, "--attention-backend %s (flash or fused: no s^2 matrix stored)", ab);
     if (mg_on(r, "--tp-comm-overlap")) {
         if (launch_set_flag(r, OPT_TP_OVERLAP, "on", "--tp-comm-overlap")) return r->err->code;
         USED(r, "--tp-comm-overlap -> --tp-comm-overlap on");

@@ -205,7 +205,8 @@ static int llamafactory(reader *r)
     const cJSON *ds = launch_top(r, "deepspeed");
     launch_follow_ds(r, ds, "deepspeed");
     if (!ds) DEFAULTED(r, "deepspeed none");
-    return launch_kernel_keys(r) ? r->err->code : llamafactory_pure(r);
+    if (launch_kernel_keys(r) || launch_lf_attention(r)) return r->err->code;
+    return llamafactory_pure(r);
 }
 
 /* accelerate's deepspeed_config section: its own keys, or a ds_config file to follow. */

@@ -60,7 +60,11 @@ grep -q "num_processes: --gpus wins" "$W/q/$jn.err" && ok || bad "no num_process
 # Every top-level key of every file is named in the report, and the format recognised.
 for f in "$L"/[!t]*.y*ml "$L"/trl_*.yaml; do
     extra=""
-    case $f in *accelerate* | *hsdp_tp*) extra=$M8 ;; *functional_gpt3*) extra="--gpus 8" ;; esac
+    case $f in
+    *accelerate* | *hsdp_tp*) extra=$M8 ;;
+    *_ep_fsdp*) extra="--model qwen3-30b-a3b" ;;
+    *functional_gpt3*) extra="--gpus 8" ;;
+    esac
     "$Z" estimate --config "$f" $extra --format json >"$out" 2>"$err"
     grep -q "config $f: recognised as" "$err" && ok || bad "$f: no 'recognised as' line"
     missing=""

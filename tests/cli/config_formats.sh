@@ -282,3 +282,21 @@ json_check "exec(\"$T\") or (t['micro_batch'] == 5 and t['seq_len'] == 1024)" \
     estimate --config "$W/merge.yml" --format json
 /usr/bin/python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); \
 assert d['micro_batch_size'] == 5 and d['sequence_len'] == 1024" "$W/merge.yml" && ok || bad "PyYAML reads merge.yml otherwise"
+# Axolotl's expert parallelism (integrations/expert_parallel): the mesh ep x dp_shard = 4 GPUs, the
+# non-expert parameters sharded over dp_shard 2 alone; adamw_torch_8bit is an 8-bit Adam.
+jt axolotl_qwen3_30ba3b_ep_fsdp.yaml "t['gpus'] == 4 and t['ep'] == 2 and t['dp'] == 4 and \
+t['shard_group'] == 2 and t['framework'] == 'fsdp2' and r == ['zero3'] and t['optimizer'] == 'adam8bit' and \
+t['checkpointing'] == 'full' and t['micro_batch'] == 1 and t['seq_len'] == 2048 and t['precision'] == 'bf16'" \
+    --model qwen3-30b-a3b
+# Axolotl fp8 (torchao float8), LLaMA-Factory flash_attn disabled (eager) and neat_packing, Megatron's
+# unfused attention backend (stored scores) and a multi-latent attention its shape arguments lack.
+printf 'base_model: llama-3-8b\nfp8: true\n' >"$W/ax_fp8.yml"
+json_check "exec(\"$T\") or t['precision'] == 'fp8'" estimate --config "$W/ax_fp8.yml" --hardware h100-80gb --format json
+printf '%s\n' 'model_name_or_path: llama-3-8b' 'stage: sft' 'flash_attn: disabled' 'neat_packing: true' >"$W/lf_fa.yaml"
+json_check "exec(\"$T\") or (t['flash_attention'] == False and 'neat_packing true' in t['config']['used'])" \
+    estimate --config "$W/lf_fa.yaml" --format json
+printf '%s\n' '--num-layers 8 --hidden-size 1024 --num-attention-heads 16 --seq-length 1024 --bf16 \' \
+    '--micro-batch-size 1 --attention-backend unfused --multi-latent-attention' >"$W/mg_unf.txt"
+json_check "exec(\"$T\") or (t['flash_attention'] == False and \
+'--multi-latent-attention (not in the model built from arguments' in t['config']['ignored'])" \
+    estimate --config "$W/mg_unf.txt" --format json

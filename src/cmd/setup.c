@@ -17,6 +17,7 @@
 #include "io/hub.h"
 #include "io/model_json.h"
 #include "io/safetensors.h"
+#include "cmd/setup_cfg.h"
 #include "core/units.h"
 
 /* The output formats, in out_format's order. */
@@ -662,6 +663,7 @@ int setup_finish(setup *s, zs_error *err)
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }
     if (s->ds_arg && read_ds(s, err)) return err->code;
+    if (s->cfg_arg && s->ds_arg == s->cfg.ds_path && setup_config_ds_match(s, err)) return err->code;
     if (s->cfg_arg) apply_config(s);
     /* The framework: the flag's, else the --config's, else DeepSpeed when a ds_config was read,
      * else generic. */

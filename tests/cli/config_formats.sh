@@ -300,3 +300,12 @@ printf '%s\n' '--num-layers 8 --hidden-size 1024 --num-attention-heads 16 --seq-
 json_check "exec(\"$T\") or (t['flash_attention'] == False and \
 '--multi-latent-attention (not in the model built from arguments' in t['config']['ignored'])" \
     estimate --config "$W/mg_unf.txt" --format json
+# A ds_config number the Trainer's own value contradicts is refused as transformers refuses it
+# (HfTrainerDeepSpeedConfig.fill_match); "auto" takes the Trainer's; a flag given wins over both.
+printf '{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": "auto", "zero_optimization": {"stage": 2}}\n' \
+    >"$W/ds4.json"
+printf 'base_model: llama-3-8b\nmicro_batch_size: 2\ngradient_accumulation_steps: 3\ndeepspeed: ds4.json\n' >"$W/axds.yml"
+expect 3 "axds.yml: micro_batch_size 2 and .*ds4.json's train_micro_batch_size_per_gpu 4 differ" -- \
+    estimate --config "$W/axds.yml" --gpus 2
+json_check "exec(\"$T\") or (t['micro_batch'] == 4 and t['grad_accum'] == 3 and r == ['zero2'])" \
+    estimate --config "$W/axds.yml" --gpus 2 --micro-batch 4 --format json

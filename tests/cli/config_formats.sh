@@ -309,3 +309,19 @@ expect 3 "axds.yml: micro_batch_size 2 and .*ds4.json's train_micro_batch_size_p
     estimate --config "$W/axds.yml" --gpus 2
 json_check "exec(\"$T\") or (t['micro_batch'] == 4 and t['grad_accum'] == 3 and r == ['zero2'])" \
     estimate --config "$W/axds.yml" --gpus 2 --micro-batch 4 --format json
+# DeepSpeed takes its stage3_ keys by their field names too (runtime/zero/config.py aliases with
+# populate_by_name): Axolotl's zero3 files write max_live_parameters: 0, which must not be ignored.
+printf '{"zero_optimization": {"stage": 3, "max_live_parameters": 0, "prefetch_bucket_size": "auto"}}\n' >"$W/dsa.json"
+printf '{"zero_optimization": {"stage": 3, "stage3_max_live_parameters": 0, "stage3_prefetch_bucket_size": "auto"}}\n' \
+    >"$W/dsb.json"
+printf '{"zero_optimization": {"stage": 3}}\n' >"$W/dsc.json"
+for x in a b c; do
+    "$Z" estimate --model llama-3-8b --gpus 8 --deepspeed "$W/ds$x.json" --format json >"$W/ds$x.out" 2>/dev/null
+done
+py_check "max_live_parameters read as stage3_max_live_parameters" "
+import json
+a, b, c = [json.load(open(f)) for f in ['$(snap "$W/dsa.out")', '$(snap "$W/dsb.out")', '$(snap "$W/dsc.out")']]
+m = lambda d: d['results'][0]['memory_bytes']
+assert m(a) == m(b) and m(a) != m(c), (m(a), m(c))
+assert 'stage3_prefetch_bucket_size' in a['training']['deepspeed_auto_filled'], a['training']
+assert 'max_live_parameters' not in str(a['training']['deepspeed_ignored'])"

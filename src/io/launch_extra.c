@@ -166,3 +166,58 @@ int launch_axolotl_parallel(reader *r)
         USED(r, "activation_offloading false");
     return ZS_OK;
 }
+
+/* accelerate's parallelism_config section (huggingface/accelerate@16cb6eb8
+ * src/accelerate/parallelism_config.py): dp_replicate x dp_shard x tp x cp x sp ranks, which must be
+ * num_processes (ParallelismConfig._validate_accelerator, but for DeepSpeed's sp backend); cp (FSDP2's
+ * ring attention) is --cp; sp (DeepSpeed Ulysses/ALST) is not modelled (its ranks count as data
+ * parallel, each holding the whole sequence's activations: an over-estimate); replicas of a shard
+ * group are HSDP. */
+int launch_accel_parallel(reader *r, long long procs)
+{
+    const cJSON *pc = launch_top(r, "parallelism_config");
+    if (!pc) return ZS_OK;
+    if (!cJSON_IsObject(pc))
+        return launch_bad(r, "parallelism_config", "a mapping of parallelism_config_* keys");
+    static const char *const names[] = {
+        "dp_replicate_size", "dp_shard_size", "tp_size", "cp_size", "sp_size"};
+    long long n[5] = {1, 1, 1, 1, 1}, total = 1;
+    char key[96], buf[32];
+    for (const cJSON *c = pc->child; c; c = c->next) {
+        const char *k = strncmp(c->string, "parallelism_config_", 19) == 0 ? c->string + 19 : c->string;
+        snprintf(key, sizeof key, "parallelism_config.%s", c->string);
+        int i = 0;
+        while (i < 5 && strcmp(k, names[i])) i++;
+        if (i == 5) {
+            IGNORED(r, "%s (a backend or sequence-length setting, not modelled)", key);
+            continue;
+        }
+        if (!cJSON_IsNull(c) && launch_whole(r, c, key, &n[i])) return r->err->code;
+    }
+    for (int i = 0; i < 5; i++) total *= n[i];
+    const cJSON *sb = launch_item(pc, "parallelism_config_sp_backend");
+    bool ds_sp = n[4] > 1 && (!sb || (cJSON_IsString(sb) && strcmp(sb->valuestring, "deepspeed") == 0));
+    if (total != procs && !ds_sp)
+        return zs_fail(r->err, ZS_ERR_INPUT,
+            "%s: parallelism_config's dp_replicate %lld x dp_shard %lld x tp %lld x cp %lld x sp %lld = %lld "
+            "is not num_processes %lld (accelerate's ParallelismConfig refuses it)",
+            r->path, n[0], n[1], n[2], n[3], n[4], total, procs);
+    snprintf(buf, sizeof buf, "%lld", n[2]);
+    if (launch_set_flag(r, OPT_TP, buf, "parallelism_config")) return r->err->code;
+    snprintf(buf, sizeof buf, "%lld", n[3]);
+    if (launch_set_flag(r, OPT_CP, buf, "parallelism_config")) return r->err->code;
+    USED(r,
+        "parallelism_config: dp_replicate %lld x dp_shard %lld x tp %lld x cp %lld x sp %lld -> --tp %lld "
+        "--cp %lld",
+        n[0], n[1], n[2], n[3], n[4], n[2], n[3]);
+    if (n[4] > 1)
+        IGNORED(r, "parallelism_config_sp_size %lld (Ulysses sequence parallelism is not modelled: its ranks "
+                   "count as data parallel with whole sequences, an over-estimate of activations)",
+            n[4]);
+    if (n[0] > 1 && n[1] > 1) {
+        snprintf(buf, sizeof buf, "%lld", n[1]);
+        if (launch_set_flag(r, OPT_SHARD_GROUP, buf, "parallelism_config")) return r->err->code;
+        USED(r, "-> --shard-group %lld (HSDP: dp_shard within, dp_replicate across)", n[1]);
+    }
+    return ZS_OK;
+}

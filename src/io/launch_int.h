@@ -92,5 +92,8 @@ int launch_kernel_keys(reader *r);
 int launch_axolotl_parallel(reader *r);
 /* LLaMA-Factory's flash_attn and packing keys. Fails with ZS_ERR_INPUT naming the key. */
 int launch_lf_attention(reader *r);
+/* accelerate's parallelism_config against num_processes procs: --tp, --cp, --shard-group. Fails
+ * with ZS_ERR_INPUT naming the key, or the product that is not procs. */
+int launch_accel_parallel(reader *r, long long procs);
 
 #endif

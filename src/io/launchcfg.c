@@ -327,7 +327,7 @@ static int accelerate(reader *r)
         if (fc) IGNORED(r, "fsdp_config (distributed_type is %s)", d);
     } else
         return launch_bad(r, "distributed_type", "DEEPSPEED, FSDP, MULTI_GPU or NO (GPU training)");
-    if (accel_precision(r)) return r->err->code;
+    if (accel_precision(r) || launch_accel_parallel(r, procs)) return r->err->code;
     if (dt)
         USED(r, "distributed_type %s%s", d, r->lc->strategy ? "" : " (strategy from the section)");
     else

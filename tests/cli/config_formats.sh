@@ -325,3 +325,16 @@ m = lambda d: d['results'][0]['memory_bytes']
 assert m(a) == m(b) and m(a) != m(c), (m(a), m(c))
 assert 'stage3_prefetch_bucket_size' in a['training']['deepspeed_auto_filled'], a['training']
 assert 'max_live_parameters' not in str(a['training']['deepspeed_ignored'])"
+# accelerate's parallelism_config (TRL's examples/accelerate_configs): cp_size 2 of 2 processes is
+# --cp 2 (DP 1) with FSDP2 and its activation checkpointing; DeepSpeed's Ulysses sp_size is named as
+# not modelled, its ranks data parallel; a product that is not num_processes is refused as
+# accelerate's ParallelismConfig refuses it.
+jt accelerate_trl_context_parallel_2gpu.yaml "t['gpus'] == 2 and t['cp'] == 2 and t['dp'] == 1 and \
+t['framework'] == 'fsdp2' and r == ['zero3'] and t['checkpointing'] == 'full' and t['precision'] == 'bf16'" $M8
+jt accelerate_trl_alst_ulysses_4gpu.yaml "t['gpus'] == 4 and t['cp'] == 1 and t['dp'] == 4 and \
+t['framework'] == 'deepspeed' and r == ['zero3'] and \
+'parallelism_config_sp_size 2 (Ulysses sequence parallelism is not modelled' in t['config']['ignored']" $M8
+printf '%s\n' 'distributed_type: FSDP' 'num_processes: 8' 'fsdp_config:' '  fsdp_version: 2' \
+    'parallelism_config:' '  parallelism_config_dp_shard_size: 2' '  parallelism_config_cp_size: 2' >"$W/acc_pc.yaml"
+expect 3 "acc_pc.yaml: parallelism_config's dp_replicate 1 x dp_shard 2 x tp 1 x cp 2 x sp 1 = 4 is not num_processes 8" \
+    -- estimate --config "$W/acc_pc.yaml" $M8

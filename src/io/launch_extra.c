@@ -136,6 +136,14 @@ int launch_axolotl_parallel(reader *r)
         degree(r, "expert_parallel_size", OPT_EP, " (the ExpertParallelPlugin's experts axis)", &ep) ||
         axolotl_mesh(r, tp, cp, ep))
         return r->err->code;
+    /* integrations/liger/args.py, check_tensor_parallel_size_liger_fused_linear_cross_entropy */
+    bool flce = false;
+    const cJSON *fl = launch_item(r->root, "liger_fused_linear_cross_entropy");
+    if (tp > 1 && fl && launch_boolean(r, fl, "liger_fused_linear_cross_entropy", &flce) == ZS_OK && flce)
+        return zs_fail(r->err, ZS_ERR_INPUT,
+            "%s: tensor_parallel_size %lld with liger_fused_linear_cross_entropy: Axolotl refuses it "
+            "(\"Tensor parallelism is not compatible with liger losses\")",
+            r->path, tp);
     /* fp8: torchao's float8 training of the linear layers (utils/schemas/config.py) */
     const cJSON *f8 = launch_top(r, "fp8");
     bool on8 = false;

@@ -338,3 +338,6 @@ printf '%s\n' 'distributed_type: FSDP' 'num_processes: 8' 'fsdp_config:' '  fsdp
     'parallelism_config:' '  parallelism_config_dp_shard_size: 2' '  parallelism_config_cp_size: 2' >"$W/acc_pc.yaml"
 expect 3 "acc_pc.yaml: parallelism_config's dp_replicate 1 x dp_shard 2 x tp 1 x cp 2 x sp 1 = 4 is not num_processes 8" \
     -- estimate --config "$W/acc_pc.yaml" $M8
+printf 'base_model: llama-3-8b\ntensor_parallel_size: 2\nliger_fused_linear_cross_entropy: true\n' >"$W/ax_tpl.yml"
+expect 3 "ax_tpl.yml: tensor_parallel_size 2 with liger_fused_linear_cross_entropy: Axolotl refuses it" -- \
+    estimate --config "$W/ax_tpl.yml" --gpus 2

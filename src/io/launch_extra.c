@@ -229,3 +229,43 @@ int launch_accel_parallel(reader *r, long long procs)
     }
     return ZS_OK;
 }
+
+/* LLaMA-Factory's Megatron backends (mcore_adapter with USE_MCA=1, Megatron Bridge:
+ * hiyouga/LLaMA-Factory@ff6d4d12 src/llamafactory/hparams/megatron_bridge_args.py, all degrees
+ * default 1): the degrees, sequence_parallel, use_distributed_optimizer (ZeRO-1 over DP) and
+ * recompute_granularity (HF gradient checkpointing does not apply there). */
+int launch_lf_megatron(reader *r)
+{
+    static const char *const keys[] = {"tensor_model_parallel_size", "pipeline_model_parallel_size",
+        "context_parallel_size", "expert_model_parallel_size", "virtual_pipeline_model_parallel_size"};
+    static const int ids[] = {OPT_TP, OPT_PP, OPT_CP, OPT_EP, OPT_VSTAGES};
+    bool any = false;
+    for (int i = 0; i < 5; i++) any |= launch_item(r->root, keys[i]) != NULL;
+    if (!any) return ZS_OK;
+    for (int i = 0; i < 5; i++) {
+        long long n;
+        if (degree(r, keys[i], ids[i], "", &n)) return r->err->code;
+    }
+    launch_set_framework(r, "megatron", "tensor_model_parallel_size");
+    USED(r, "the Megatron degrees -> --framework megatron");
+    const cJSON *sp = launch_top(r, "sequence_parallel"), *dopt = launch_top(r, "use_distributed_optimizer");
+    bool on = false;
+    if (sp && launch_boolean(r, sp, "sequence_parallel", &on)) return r->err->code;
+    if (on && launch_set_flag(r, OPT_SP, "", "sequence_parallel")) return r->err->code;
+    if (sp) USED(r, "sequence_parallel %s%s", on ? "true" : "false", on ? " -> --sequence-parallel" : "");
+    on = false;
+    if (dopt && launch_boolean(r, dopt, "use_distributed_optimizer", &on)) return r->err->code;
+    launch_set_strategy(r, on ? "zero1" : "ddp", "use_distributed_optimizer");
+    if (dopt)
+        USED(r, "use_distributed_optimizer %s -> --strategy %s", on ? "true" : "false", on ? "zero1" : "ddp");
+    else
+        DEFAULTED(r, "use_distributed_optimizer false -> --strategy ddp");
+    const cJSON *rg = launch_top(r, "recompute_granularity");
+    const char *g = cJSON_IsString(rg) ? rg->valuestring : "none";
+    if (rg && strcmp(g, "full") && strcmp(g, "selective"))
+        return launch_bad(r, "recompute_granularity", "full or selective");
+    if (launch_set_flag(r, OPT_CKPT, g, "recompute_granularity")) return r->err->code;
+    USED(r, "recompute_granularity %s -> --checkpointing %s (under Megatron, not HF gradient checkpointing)",
+        g, g);
+    return ZS_OK;
+}

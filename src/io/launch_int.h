@@ -95,5 +95,8 @@ int launch_lf_attention(reader *r);
 /* accelerate's parallelism_config against num_processes procs: --tp, --cp, --shard-group. Fails
  * with ZS_ERR_INPUT naming the key, or the product that is not procs. */
 int launch_accel_parallel(reader *r, long long procs);
+/* LLaMA-Factory's Megatron-backend keys (tensor_model_parallel_size...). Fails with ZS_ERR_INPUT
+ * naming the key and what was expected. */
+int launch_lf_megatron(reader *r);
 
 #endif

@@ -205,7 +205,7 @@ static int llamafactory(reader *r)
     const cJSON *ds = launch_top(r, "deepspeed");
     launch_follow_ds(r, ds, "deepspeed");
     if (!ds) DEFAULTED(r, "deepspeed none");
-    if (launch_kernel_keys(r) || launch_lf_attention(r)) return r->err->code;
+    if (launch_kernel_keys(r) || launch_lf_attention(r) || launch_lf_megatron(r)) return r->err->code;
     return llamafactory_pure(r);
 }
 

@@ -63,6 +63,7 @@ for f in "$L"/[!t]*.y*ml "$L"/trl_*.yaml; do
     case $f in
     *accelerate* | *hsdp_tp*) extra=$M8 ;;
     *_ep_fsdp*) extra="--model qwen3-30b-a3b" ;;
+    *llamafactory_megatron*) extra="--model qwen3-30b-a3b --gpus 8" ;;
     *functional_gpt3*) extra="--gpus 8" ;;
     esac
     "$Z" estimate --config "$f" $extra --format json >"$out" 2>"$err"

@@ -341,3 +341,8 @@ expect 3 "acc_pc.yaml: parallelism_config's dp_replicate 1 x dp_shard 2 x tp 1 x
 printf 'base_model: llama-3-8b\ntensor_parallel_size: 2\nliger_fused_linear_cross_entropy: true\n' >"$W/ax_tpl.yml"
 expect 3 "ax_tpl.yml: tensor_parallel_size 2 with liger_fused_linear_cross_entropy: Axolotl refuses it" -- \
     estimate --config "$W/ax_tpl.yml" --gpus 2
+# LLaMA-Factory's Megatron backend (examples/megatron, mcore_adapter): PP 4 x EP 2 of 8 GPUs, the
+# distributed optimizer (ZeRO-1), recompute_granularity full; accumulation 8 as written.
+jt llamafactory_megatron_qwen3_moe_full.yaml "t['framework'] == 'megatron' and t['pp'] == 4 and t['ep'] == 2 and \
+t['tp'] == 1 and t['dp'] == 2 and r == ['zero1'] and t['checkpointing'] == 'full' and t['grad_accum'] == 8 and \
+t['micro_batch'] == 1 and t['seq_len'] == 4096 and t['finetune'] == 'full'" --model qwen3-30b-a3b --gpus 8

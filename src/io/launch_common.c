@@ -1,8 +1,13 @@
 /* launch_common.c -- what every launcher reader shares: the report lists, typed keys, precision,
  * optimizer, LoRA targets, FSDP sections and the keys left over. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* realpath */
+#endif
 #include "io/launch_int.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,7 +84,9 @@ int launch_boolean(reader *r, const cJSON *v, const char *key, bool *out)
 int launch_whole(reader *r, const cJSON *v, const char *key, long long *out)
 {
     double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-    if (cJSON_IsString(v)) sscanf(v->valuestring, "%lf", &x);
+    char *end = NULL;
+    if (cJSON_IsString(v)) x = strtod(v->valuestring, &end);
+    if (end && (end == v->valuestring || *end)) x = NAN; /* "500_000" read whole or not at all */
     if (!(x >= 1 && x <= 1e12 && x == floor(x))) return launch_bad(r, key, "a whole number of at least 1");
     *out = (long long)x;
     return ZS_OK;
@@ -250,10 +257,13 @@ void launch_follow_ds(reader *r, const cJSON *v, const char *key)
         snprintf(lc->ds_path, sizeof lc->ds_path, "%s", p);
     else {
         snprintf(lc->ds_path, sizeof lc->ds_path, "%.*s%s", dir, r->path, p);
-        char up[4096];
-        for (int d = dir - 1; r->files && d > 0 && !readable(lc->ds_path); d--) {
-            while (d > 0 && r->path[d - 1] != '/') d--;
-            snprintf(up, sizeof up, "%.*s%s", d, r->path, p);
+        /* the parents of the config's real path (a bare "qlora.yml" has them too) */
+        char up[4096], abs[PATH_MAX];
+        const char *base = r->files && realpath(r->path, abs) ? abs : r->path;
+        slash = strrchr(base, '/');
+        for (int d = slash ? (int)(slash - base) : 0; r->files && d > 0 && !readable(lc->ds_path); d--) {
+            while (d > 0 && base[d - 1] != '/') d--;
+            snprintf(up, sizeof up, "%.*s%s", d, base, p);
             if (readable(up)) snprintf(lc->ds_path, sizeof lc->ds_path, "%s", up);
         }
     }

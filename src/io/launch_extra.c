@@ -16,7 +16,7 @@ static const char *const fused_keys[] = {"liger_fused_linear_cross_entropy", "cu
     "use_liger_kernel", "enable_liger_kernel", NULL};
 static const char *const kernel_keys[] = {"liger_rms_norm", "liger_glu_activation", "liger_rope",
     "liger_layer_norm", "liger_rms_norm_gated", "liger_cross_entropy", "lora_mlp_kernel", "lora_qkv_kernel",
-    "lora_o_kernel", NULL};
+    "lora_o_kernel", "tiled_mlp", NULL};
 
 int launch_kernel_keys(reader *r)
 {

@@ -1,6 +1,7 @@
 /* yamlutil.c -- libyaml's event stream built into a cJSON tree (mappings, sequences, scalars). */
 #include "io/yamlutil.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,16 +107,33 @@ static int next_event(yreader *r, yaml_event_t *ev)
     return yfail(r, &r->parser.problem_mark, what);
 }
 
+/* v without the digit-group underscores YAML 1.1 allows in numbers (500_000, as PyYAML reads it,
+ * the loader Axolotl and LLaMA-Factory use) into buf; v itself when it is no such number. */
+static const char *ungrouped(const char *v, char *buf, size_t len)
+{
+    size_t n = strlen(v), k = 0;
+    if (!strchr(v, '_') || n >= len || strspn(v, "+-0123456789._eE") != n) return v;
+    for (size_t i = 0; i < n; i++) {
+        bool between = i > 0 && isdigit((unsigned char)v[i - 1]) && isdigit((unsigned char)v[i + 1]);
+        if (v[i] == '_' && !between) return v;
+        if (v[i] != '_') buf[k++] = v[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 /* A scalar as the core schema types it: quoted ones stay strings. */
 static cJSON *scalar(const yaml_event_t *ev)
 {
     const char *v = (const char *)ev->data.scalar.value;
+    char digits[64];
     if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return cJSON_CreateString(v);
     if (strcasecmp(v, "true") == 0) return cJSON_CreateTrue();
     if (strcasecmp(v, "false") == 0) return cJSON_CreateFalse();
     if (v[0] == '\0' || strcmp(v, "~") == 0 || strcasecmp(v, "null") == 0) return cJSON_CreateNull();
     char *end = NULL;
     errno = 0;
+    if (ev->data.scalar.length < sizeof digits) v = ungrouped(v, digits, sizeof digits);
     double x = strtod(v, &end);
     bool number = end != v && *end == '\0' && errno == 0 && strspn(v, "+-0123456789.eE") == strlen(v);
     return number ? cJSON_CreateNumber(x) : cJSON_CreateString(v);

@@ -346,3 +346,15 @@ expect 3 "ax_tpl.yml: tensor_parallel_size 2 with liger_fused_linear_cross_entro
 jt llamafactory_megatron_qwen3_moe_full.yaml "t['framework'] == 'megatron' and t['pp'] == 4 and t['ep'] == 2 and \
 t['tp'] == 1 and t['dp'] == 2 and r == ['zero1'] and t['checkpointing'] == 'full' and t['grad_accum'] == 8 and \
 t['micro_batch'] == 1 and t['seq_len'] == 4096 and t['finetune'] == 'full'" --model qwen3-30b-a3b --gpus 8
+# YAML 1.1 digit groups as PyYAML reads them (Axolotl's examples/alst: sequence_len: 500_000); a
+# quoted "500_000" is a string, refused whole rather than read as 500.
+printf 'base_model: llama-3-8b\nsequence_len: 500_000\ncontext_parallel_size: 8\ntiled_mlp: true\nfsdp_version: 2\n' \
+    >"$W/ax_long.yml"
+json_check "exec(\"$T\") or (t['seq_len'] == 500000 and t['cp'] == 8 and \
+'tiled_mlp (a fused kernel' in t['config']['ignored'])" estimate --config "$W/ax_long.yml" --gpus 8 --format json
+printf 'base_model: llama-3-8b\nsequence_len: "500_000"\n' >"$W/ax_q.yml"
+expect 3 "ax_q.yml: sequence_len: expected a whole number" -- estimate --config "$W/ax_q.yml"
+# A bare file name (run from its directory) still finds deepspeed_configs/ beside a parent directory.
+ZA=$(cd "$(dirname "$Z")" && pwd)/$(basename "$Z")
+(cd "$W/ax/examples/llama" && "$ZA" estimate --config ds.yml --gpus 2 --format json 2>/dev/null) | grep -q '"zero3"' \
+    && ok || bad "bare ds.yml: ds_config not found"

@@ -355,6 +355,6 @@ json_check "exec(\"$T\") or (t['seq_len'] == 500000 and t['cp'] == 8 and \
 printf 'base_model: llama-3-8b\nsequence_len: "500_000"\n' >"$W/ax_q.yml"
 expect 3 "ax_q.yml: sequence_len: expected a whole number" -- estimate --config "$W/ax_q.yml"
 # A bare file name (run from its directory) still finds deepspeed_configs/ beside a parent directory.
-ZA=$(cd "$(dirname "$Z")" && pwd)/$(basename "$Z")
-(cd "$W/ax/examples/llama" && "$ZA" estimate --config ds.yml --gpus 2 --format json 2>/dev/null) | grep -q '"zero3"' \
+ZA=$(cd "$(dirname "$Z")" && pwd)/$(basename "$Z") ZD=${ZEROSIM_DATA:-$(pwd)}
+(cd "$W/ax/examples/llama" && ZEROSIM_DATA=$ZD "$ZA" estimate --config ds.yml --gpus 2 --format json 2>/dev/null) | grep -q '"zero3"' \
     && ok || bad "bare ds.yml: ds_config not found"

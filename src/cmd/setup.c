@@ -17,6 +17,7 @@
 #include "io/hub.h"
 #include "io/model_json.h"
 #include "io/safetensors.h"
+#include "cmd/setup_cfg.h"
 #include "core/units.h"
 
 /* The output formats, in out_format's order. */
@@ -113,7 +114,8 @@ static const own_opt own_opts[] = {
         OPT_ACCUM, NULL},
     {{.name = "config",
          .arg = "FILE",
-         .help = "read an Axolotl, LLaMA-Factory or accelerate YAML (flags given explicitly win)",
+         .help = "read an Axolotl, LLaMA-Factory, accelerate or TRL/Trainer YAML, a Megatron-LM launch or "
+                 "torchtitan JSON (flags given explicitly win)",
          .id = OPT_CONFIG},
         OPT_REDUCE_BUCKET, NULL},
     {{.name = "deepspeed",
@@ -397,7 +399,16 @@ static int check_model_flags(const setup *s, zs_error *err)
 static int read_ds(setup *s, zs_error *err)
 {
     snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
-    if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) return err->code;
+    if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) {
+        /* a ds_config a --config names: say which key of which file named it */
+        if (s->ds_arg == s->cfg.ds_path && strstr(err->msg, "cannot open")) {
+            zs_error e = *err;
+            zs_fail(err, e.code,
+                "%.200s: %s: %.1500s (looked as written, beside the file and beside its parent directories)",
+                s->cfg_arg, s->cfg.ds_key, e.msg);
+        }
+        return err->code;
+    }
     dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
     if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
     if (s->ds.filled[0])
@@ -652,6 +663,7 @@ int setup_finish(setup *s, zs_error *err)
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }
     if (s->ds_arg && read_ds(s, err)) return err->code;
+    if (s->cfg_arg && s->ds_arg == s->cfg.ds_path && setup_config_ds_match(s, err)) return err->code;
     if (s->cfg_arg) apply_config(s);
     /* The framework: the flag's, else the --config's, else DeepSpeed when a ds_config was read,
      * else generic. */

@@ -295,17 +295,27 @@ static int zero_numbers(const cJSON *zero, training *t, ds_config *ds, zs_error 
         {"stage3_prefetch_bucket_size", &t->prefetch_bucket, 0, 1},
         {"stage3_max_live_parameters", &t->max_live_params, 0, -1},
         {"stage3_param_persistence_threshold", &t->persistence_threshold, 0, 2},
-        {"sub_group_size", &t->sub_group_size, 1, -1},
+        /* 0 is valid: DeepSpeed's stage3.py _create_fp16_sub_groups then closes a sub-group at
+         * every parameter; read as 0 and set to 1 element below (the smallest zerosim models) */
+        {"sub_group_size", &t->sub_group_size, 0, -1},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        if (nums[i].hf >= 0 && is_auto(zero, nums[i].key)) {
+        /* The stage3_ keys are pydantic aliases of fields DeepSpeed also takes by name
+         * (deepspeedai/DeepSpeed@edaa7221 runtime/zero/config.py, populate_by_name in
+         * runtime/config_utils.py): Axolotl's zero3 files write max_live_parameters. */
+        const char *key = nums[i].key;
+        if (strncmp(key, "stage3_", 7) == 0 && !cJSON_GetObjectItemCaseSensitive(zero, key) &&
+            cJSON_GetObjectItemCaseSensitive(zero, key + 7))
+            key += 7;
+        if (nums[i].hf >= 0 && is_auto(zero, key)) {
             ds->hf_auto[nums[i].hf] = true;
             continue;
         }
-        if (json_get_number(zero, nums[i].key, nums[i].min, 1e15, nums[i].dst, &have, err)) return err->code;
-        if (!have) note_default(ds, nums[i].key);
+        if (json_get_number(zero, key, nums[i].min, 1e15, nums[i].dst, &have, err)) return err->code;
+        if (!have) note_default(ds, key);
     }
     if (t->reduce_bucket == 0) ds->reduce_bucket_zero = true;
+    if (t->sub_group_size < 1) t->sub_group_size = 1;
     bool ov = false;
     if (json_get_bool(zero, "overlap_comm", &ov, &have, err)) return err->code;
     if (have)
@@ -369,7 +379,7 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
         "cpu_offload_params", "reduce_bucket_size", "allgather_bucket_size", "stage3_prefetch_bucket_size",
         "stage3_max_live_parameters", "stage3_param_persistence_threshold", "sub_group_size", "overlap_comm",
         "zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients", "mics_shard_size",
-        NULL};
+        "prefetch_bucket_size", "max_live_parameters", "param_persistence_threshold", NULL};
     list_ignored(ds, zero, "zero_optimization.", zero_known);
     return ZS_OK;
 }

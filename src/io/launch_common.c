@@ -1,8 +1,13 @@
 /* launch_common.c -- what every launcher reader shares: the report lists, typed keys, precision,
  * optimizer, LoRA targets, FSDP sections and the keys left over. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* realpath */
+#endif
 #include "io/launch_int.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,7 +84,9 @@ int launch_boolean(reader *r, const cJSON *v, const char *key, bool *out)
 int launch_whole(reader *r, const cJSON *v, const char *key, long long *out)
 {
     double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-    if (cJSON_IsString(v)) sscanf(v->valuestring, "%lf", &x);
+    char *end = NULL;
+    if (cJSON_IsString(v)) x = strtod(v->valuestring, &end);
+    if (end && (end == v->valuestring || *end)) x = NAN; /* "500_000" read whole or not at all */
     if (!(x >= 1 && x <= 1e12 && x == floor(x))) return launch_bad(r, key, "a whole number of at least 1");
     *out = (long long)x;
     return ZS_OK;
@@ -227,21 +234,39 @@ int launch_targets(reader *r, const cJSON *v, const char *key)
     return ZS_OK;
 }
 
-/* Follow a deepspeed path key: the file as written, else beside the config. */
+/* Whether path names a readable file. */
+static bool readable(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
+/* Follow a deepspeed path key: the file as written (from the directory the command runs in, as
+ * Axolotl and the HF Trainer open it), else beside the config, else beside one of the config's
+ * parent directories (Axolotl's examples name deepspeed_configs/zero3.json from the repository's
+ * root); when none is readable, the path beside the config (setup names it in its message). */
 void launch_follow_ds(reader *r, const cJSON *v, const char *key)
 {
     if (!cJSON_IsString(v) || !v->valuestring[0]) return;
     launch_config *lc = r->lc;
     const char *p = v->valuestring;
-    FILE *f = r->files ? fopen(p, "r") : NULL;
-    if (f || p[0] == '/')
+    const char *slash = strrchr(r->path, '/');
+    int dir = slash ? (int)(slash - r->path) + 1 : 0;
+    if (p[0] == '/' || (r->files && readable(p)))
         snprintf(lc->ds_path, sizeof lc->ds_path, "%s", p);
     else {
-        const char *slash = strrchr(r->path, '/');
-        int dir = slash ? (int)(slash - r->path) + 1 : 0;
         snprintf(lc->ds_path, sizeof lc->ds_path, "%.*s%s", dir, r->path, p);
+        /* the parents of the config's real path (a bare "qlora.yml" has them too) */
+        char up[4096], abs[PATH_MAX];
+        const char *base = r->files && realpath(r->path, abs) ? abs : r->path;
+        slash = strrchr(base, '/');
+        for (int d = slash ? (int)(slash - base) : 0; r->files && d > 0 && !readable(lc->ds_path); d--) {
+            while (d > 0 && base[d - 1] != '/') d--;
+            snprintf(up, sizeof up, "%.*s%s", d, base, p);
+            if (readable(up)) snprintf(lc->ds_path, sizeof lc->ds_path, "%s", up);
+        }
     }
-    if (f) fclose(f);
     snprintf(lc->ds_key, sizeof lc->ds_key, "%s", key);
     lc->framework = "deepspeed";
     snprintf(lc->framework_key, sizeof lc->framework_key, "%s", key);
@@ -327,6 +352,11 @@ int launch_fsdp_config(reader *r, const cJSON *fc, const char *sect)
         else if (strcmp(k, "version") == 0)
             ver = c;
         else if (strcmp(k, "sharding_strategy") == 0) {
+            if (fsdp_sharding(r, c, key)) return r->err->code;
+        } else if (strcmp(k, "reshard_after_forward") == 0 && cJSON_IsString(c) &&
+            strcasecmp(c->valuestring, "true") && strcasecmp(c->valuestring, "false")) {
+            /* FSDP1 under accelerate >= 1.6 names its sharding strategy here (FULL_SHARD...):
+             * huggingface/accelerate utils/dataclasses.py, FullyShardedDataParallelPlugin */
             if (fsdp_sharding(r, c, key)) return r->err->code;
         } else if (strcmp(k, "reshard_after_forward") == 0) {
             if (launch_boolean(r, c, key, &on)) return r->err->code;

@@ -84,4 +84,19 @@ int launch_fsdp_config(reader *r, const cJSON *fc, const char *sect);
 /* Every top-level key not read listed as defaulted (null) or ignored. Never fails. */
 void launch_list_rest(reader *r);
 
+/* The loss-kernel keys (Liger's fused linear cross entropy, Cut Cross Entropy, chunked): --loss.
+ * Fails with ZS_ERR_INPUT naming the key when a value is not a boolean. */
+int launch_kernel_keys(reader *r);
+/* Axolotl's context/tensor parallel sizes, fsdp_version and activation_offloading. Fails with
+ * ZS_ERR_INPUT naming the key and what was expected. */
+int launch_axolotl_parallel(reader *r);
+/* LLaMA-Factory's flash_attn and packing keys. Fails with ZS_ERR_INPUT naming the key. */
+int launch_lf_attention(reader *r);
+/* accelerate's parallelism_config against num_processes procs: --tp, --cp, --shard-group. Fails
+ * with ZS_ERR_INPUT naming the key, or the product that is not procs. */
+int launch_accel_parallel(reader *r, long long procs);
+/* LLaMA-Factory's Megatron-backend keys (tensor_model_parallel_size...). Fails with ZS_ERR_INPUT
+ * naming the key and what was expected. */
+int launch_lf_megatron(reader *r);
+
 #endif

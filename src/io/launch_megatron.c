@@ -8,6 +8,7 @@
 #include "core/compat_megatron.h"
 #include "io/launch_int.h"
 #include "io/launch_shell.h"
+#include "io/yamlutil.h"
 
 /* A launch script or argument list: Megatron's shape or batch flags, outside a JSON object. */
 static bool mg_sniff(const char *text, size_t len)
@@ -15,6 +16,7 @@ static bool mg_sniff(const char *text, size_t len)
     size_t i = strspn(text, " \t\r\n");
     if (i < len && text[i] == '{') return false;
     if (len > 2 && text[0] == '#' && text[1] == '!') return true; /* a shell script */
+    if (strncmp(text, "MODEL_ARGS:", 11) == 0 || strstr(text, "\nMODEL_ARGS:")) return true; /* a test's */
     static const char *const marks[] = {
         "--num-layers", "--micro-batch-size", "--tensor-model-parallel-size", "pretrain_gpt.py", NULL};
     for (const char *const *m = marks; *m; m++)
@@ -22,10 +24,42 @@ static bool mg_sniff(const char *text, size_t len)
     return false;
 }
 
+/* Megatron-LM's functional-test configs (tests/functional_tests/test_cases/.../model_config.yaml): its
+ * MODEL_ARGS mapping ("--num-layers": 12, a switch as true) as the flat object a launch gives. */
+static int mg_model_args(const char *text, size_t len, const char *origin, cJSON **root, zs_error *err)
+{
+    cJSON *y = NULL;
+    if (yaml_parse_object(text, len, origin, &y, err)) return err->code;
+    const cJSON *ma = cJSON_GetObjectItemCaseSensitive(y, "MODEL_ARGS");
+    cJSON *o = cJSON_IsObject(ma) ? cJSON_CreateObject() : NULL;
+    for (const cJSON *c = o ? ma->child : NULL; c; c = c->next) {
+        char val[64];
+        cJSON *v = NULL;
+        if (cJSON_IsTrue(c))
+            v = cJSON_CreateTrue();
+        else if (cJSON_IsNumber(c) && snprintf(val, sizeof val, "%.17g", c->valuedouble) > 0)
+            v = cJSON_CreateString(val);
+        else if (cJSON_IsString(c))
+            v = cJSON_CreateString(c->valuestring);
+        if (v && !cJSON_AddItemToObject(o, c->string, v)) cJSON_Delete(v);
+    }
+    /* The harness's other sections (ENV_VARS, TEST_TYPE...) are listed with the ignored keys. */
+    for (const cJSON *c = o ? y->child : NULL; c; c = c->next)
+        if (strcmp(c->string, "MODEL_ARGS") && !cJSON_GetObjectItemCaseSensitive(o, c->string))
+            cJSON_AddItemToObject(o, c->string, cJSON_CreateTrue());
+    cJSON_Delete(y);
+    if (!o)
+        return zs_fail(err, ZS_ERR_INPUT, "%s: MODEL_ARGS: expected a mapping of Megatron arguments", origin);
+    *root = o;
+    return ZS_OK;
+}
+
 /* The words as an object: "--flag" -> the words after it up to the next flag ("": a switch, read
  * as true), the last occurrence winning as argparse's. */
 static int mg_to_tree(const char *text, size_t len, const char *origin, cJSON **root, zs_error *err)
 {
+    if (strncmp(text, "MODEL_ARGS:", 11) == 0 || strstr(text, "\nMODEL_ARGS:"))
+        return mg_model_args(text, len, origin, root, err);
     shell_words w;
     if (shell_words_read(text, len, origin, &w, err)) return err->code;
     cJSON *o = cJSON_CreateObject();
@@ -396,6 +430,18 @@ static int mg_moe(reader *r, cJSON *o)
     return ZS_OK;
 }
 
+/* Shape arguments the model built from arguments lacks (its blocks are plain attention + MLP). */
+static void mg_absent(reader *r)
+{
+    static const char *const absent[] = {"--multi-latent-attention", "--hybrid-layer-pattern",
+        "--hybrid-override-pattern", "--is-hybrid-model", "--linear-attention-freq", NULL};
+    for (const char *const *k = absent; *k; k++)
+        if (mg_on(r, *k))
+            IGNORED(r, "%s (not in the model built from arguments, which has plain attention blocks: give "
+                       "--model)",
+                *k);
+}
+
 /* The model the shape arguments describe, as a config.json zerosim reads (model_json). */
 static int mg_model(reader *r, long long layers)
 {
@@ -431,12 +477,45 @@ static int mg_model(reader *r, long long layers)
     if (rc == ZS_OK) cJSON_AddNumberToObject(o, "vocab_size", (double)vocab);
     if (rc == ZS_OK) rc = mg_shape(r, o, h, heads);
     if (rc == ZS_OK) rc = mg_moe(r, o);
+    mg_absent(r);
     USED(r, "--num-layers %lld --hidden-size %lld --num-attention-heads %lld -> the model (%s)", layers, h,
         heads, buf);
     if (rc == ZS_OK && !cJSON_PrintPreallocated(o, r->lc->model_json, (int)sizeof r->lc->model_json, false))
         rc = zs_fail(r->err, ZS_ERR_INPUT, "%s: the model built from the arguments is too long", r->path);
     cJSON_Delete(o);
     return rc;
+}
+
+/* Uneven first/last pipeline stages and TP communication overlap (megatron/training/arguments.py:
+ * --decoder-first/last-pipeline-num-layers, --tp-comm-overlap, NVIDIA/Megatron-LM@d98e8a64). */
+static int mg_stages(reader *r)
+{
+    static const char *const keys[] = {
+        "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers"};
+    static const int ids[] = {OPT_PP_FIRST, OPT_PP_LAST};
+    for (int i = 0; i < 2; i++) {
+        long long n;
+        bool given;
+        if (mg_int(r, keys[i], 0, &n, &given)) return r->err->code;
+        if (!given) continue;
+        char buf[32];
+        snprintf(buf, sizeof buf, "%lld", n);
+        if (n < 1) return launch_bad(r, keys[i], "a whole number of at least 1");
+        if (launch_set_flag(r, ids[i], buf, keys[i])) return r->err->code;
+        USED(r, "%s %lld -> --%s %lld", keys[i], n, training_flag(ids[i])->name, n);
+    }
+    /* --attention-backend unfused|local: the softmax over a stored s x s score matrix */
+    const char *ab = mg_str(r, "--attention-backend");
+    if (ab && (strcmp(ab, "unfused") == 0 || strcmp(ab, "local") == 0)) {
+        if (launch_set_flag(r, OPT_EAGER, "", "--attention-backend")) return r->err->code;
+        USED(r, "--attention-backend %s -> --eager-attention (the s^2 scores stored)", ab);
+    } else if (ab)
+        USED(r, "--attention-backend %s (flash or fused: no s^2 matrix stored)", ab);
+    if (mg_on(r, "--tp-comm-overlap")) {
+        if (launch_set_flag(r, OPT_TP_OVERLAP, "on", "--tp-comm-overlap")) return r->err->code;
+        USED(r, "--tp-comm-overlap -> --tp-comm-overlap on");
+    }
+    return ZS_OK;
 }
 
 static int mg_read(reader *r)
@@ -454,7 +533,8 @@ static int mg_read(reader *r)
     long long layers = 0, pp = 1;
     bool given;
     if (mg_int(r, "--num-layers", 0, &layers, &given)) return r->err->code;
-    if (mg_world(r) || mg_parallel(r, layers) || mg_batch(r) || mg_precision(r)) return r->err->code;
+    if (mg_world(r) || mg_parallel(r, layers) || mg_stages(r) || mg_batch(r) || mg_precision(r))
+        return r->err->code;
     if (mg_int(r, "--pipeline-model-parallel-size", 1, &pp, &given)) return r->err->code;
     if (mg_recompute(r, layers, pp) || mg_model(r, layers)) return r->err->code;
     snprintf(r->lc->batch_rule, sizeof r->lc->batch_rule, "%s",

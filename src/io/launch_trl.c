@@ -191,7 +191,7 @@ static int trl_read(reader *r)
         return r->err->code;
     if (trl_checkpointing(r) || trl_precision(r) || launch_optimizer_key(r, "optim")) return r->err->code;
     if (trl_peft(r) || trl_sequence(r) || trl_sharding(r) || trl_model_keys(r)) return r->err->code;
-    return ZS_OK;
+    return launch_kernel_keys(r);
 }
 
 const launch_format_desc launch_trl_format = {LAUNCH_TRL, "trl", NULL, NULL, trl_detect, trl_read};

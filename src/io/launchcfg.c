@@ -117,8 +117,21 @@ static int axolotl(reader *r)
                 return r->err->code;
             USED(r, "fsdp offload -> --offload-optimizer cpu --offload-params cpu");
         } else
-            IGNORED(r, "fsdp item (not modelled)");
+            IGNORED(r, "fsdp %s (wrapping is not modelled)", cJSON_IsString(c) ? c->valuestring : "item");
     if (fc && launch_fsdp_config(r, fc, "fsdp_config")) return r->err->code;
+    return launch_kernel_keys(r) ? r->err->code : launch_axolotl_parallel(r);
+}
+
+/* pure_bf16 (LLaMA-Factory's hparams/training_args.py: "train in purely bf16 precision without AMP"):
+ * bf16 weights and optimizer states, no fp32 master copy: --precision bf16-pure. */
+static int llamafactory_pure(reader *r)
+{
+    const cJSON *p = launch_top(r, "pure_bf16");
+    bool on = false;
+    if (p && launch_boolean(r, p, "pure_bf16", &on)) return r->err->code;
+    if (!on) return ZS_OK;
+    if (launch_set_flag(r, OPT_PRECISION, "bf16-pure", "pure_bf16")) return r->err->code;
+    USED(r, "pure_bf16 true -> --precision bf16-pure (no fp32 master weights)");
     return ZS_OK;
 }
 
@@ -192,7 +205,8 @@ static int llamafactory(reader *r)
     const cJSON *ds = launch_top(r, "deepspeed");
     launch_follow_ds(r, ds, "deepspeed");
     if (!ds) DEFAULTED(r, "deepspeed none");
-    return ZS_OK;
+    if (launch_kernel_keys(r) || launch_lf_attention(r) || launch_lf_megatron(r)) return r->err->code;
+    return llamafactory_pure(r);
 }
 
 /* accelerate's deepspeed_config section: its own keys, or a ds_config file to follow. */
@@ -313,7 +327,7 @@ static int accelerate(reader *r)
         if (fc) IGNORED(r, "fsdp_config (distributed_type is %s)", d);
     } else
         return launch_bad(r, "distributed_type", "DEEPSPEED, FSDP, MULTI_GPU or NO (GPU training)");
-    if (accel_precision(r)) return r->err->code;
+    if (accel_precision(r) || launch_accel_parallel(r, procs)) return r->err->code;
     if (dt)
         USED(r, "distributed_type %s%s", d, r->lc->strategy ? "" : " (strategy from the section)");
     else
@@ -332,6 +346,22 @@ static bool llamafactory_detect(const cJSON *root)
     return cJSON_GetObjectItemCaseSensitive(root, "model_name_or_path") &&
         (launch_item(root, "finetuning_type") || launch_item(root, "stage") ||
             launch_item(root, "cutoff_len") || launch_item(root, "template"));
+}
+
+/* LLaMA-Factory's v1 configs (examples/v1: model, model_class, dist_config, micro_batch_size). */
+static bool llamafactory_v1_detect(const cJSON *root)
+{
+    return cJSON_IsString(launch_item(root, "model")) &&
+        (launch_item(root, "dist_config") || launch_item(root, "model_class") ||
+            launch_item(root, "train_dataset"));
+}
+
+static int llamafactory_v1(reader *r)
+{
+    return zs_fail(r->err, ZS_ERR_INPUT,
+        "%s: a LLaMA-Factory v1 config (model, dist_config, micro_batch_size): zerosim reads LLaMA-Factory's "
+        "YAML of `llamafactory-cli train` (model_name_or_path, finetuning_type); give --model and the flags",
+        r->path);
 }
 
 static bool accelerate_detect(const cJSON *root)
@@ -370,13 +400,16 @@ static const launch_format_desc llamafactory_format = {
     LAUNCH_LLAMAFACTORY, "llama-factory", NULL, NULL, llamafactory_detect, llamafactory};
 static const launch_format_desc accelerate_format = {
     LAUNCH_ACCELERATE, "accelerate", NULL, NULL, accelerate_detect, accelerate};
+static const launch_format_desc llamafactory_v1_format = {
+    LAUNCH_LLAMAFACTORY, "llama-factory v1", NULL, NULL, llamafactory_v1_detect, llamafactory_v1};
 static const launch_format_desc toml_format = {
     LAUNCH_TITAN, "torchtitan TOML", toml_sniff, toml_refuse, NULL, NULL};
 
 /* In the order they are tried: text formats first (a script is no YAML mapping), then trees by
  * their most distinctive keys (TrainingArguments' keys are the least distinctive: last). */
 static const launch_format_desc *const formats[] = {&launch_megatron_format, &toml_format, &accelerate_format,
-    &axolotl_format, &llamafactory_format, &launch_titan_format, &launch_trl_format, NULL};
+    &axolotl_format, &llamafactory_format, &llamafactory_v1_format, &launch_titan_format, &launch_trl_format,
+    NULL};
 
 const char *launch_format_name(launch_format f)
 {

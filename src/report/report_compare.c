@@ -250,7 +250,7 @@ static void num_cell(FILE *f, const char *fmt, double v)
 static void csv(FILE *f, const compare_row *r, int n)
 {
     fputs("strategy,framework,applicable,fits,memory_bytes.total,max_micro_batch,max_micro_batch_with_"
-          "recompute,"
+          "recompute,max_seq_len,"
           "at_max.step_time_seconds,at_max.tokens_per_second,at_max.mfu,min_gpus",
         f);
     config_header(f, "min_gpus_config");
@@ -261,10 +261,10 @@ static void csv(FILE *f, const compare_row *r, int n)
         f);
     for (int i = 0; i < n; i++) {
         const compare_row *x = &r[i];
-        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld", x->s->name, x->fw->name,
+        fprintf(f, "%s,%s,%s,%s,%.0f,%lld,%lld,%lld", x->s->name, x->fw->name,
             x->given.applicable ? "true" : "false", x->given.fits ? "true" : "false",
             x->given.applicable ? x->given.mem.total : 0, (long long)x->max_micro_batch,
-            (long long)x->max_micro_batch_recompute);
+            (long long)x->max_micro_batch_recompute, (long long)x->max_seq_len);
         bool at = x->max_micro_batch > 0;
         num_cell(f, "%.6g", at ? x->at_max.step.total : NAN);
         num_cell(f, "%.6g", at ? x->at_max.tokens_per_second : NAN);

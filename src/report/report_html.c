@@ -191,6 +191,7 @@ G(g_mem, r->given.applicable ? r->given.mem.total : NAN)
 G(g_mb, r->max_micro_batch > 0 ? (double)r->max_micro_batch : NAN)
 G(g_mbr, r->max_micro_batch_recompute > 0 ? (double)r->max_micro_batch_recompute : NAN)
 G(g_mb_step, r->max_micro_batch > 0 ? r->at_max.step.total : NAN)
+G(g_seq, r->max_seq_len > 0 ? (double)r->max_seq_len : NAN)
 G(g_mb_tps, r->max_micro_batch > 0 ? r->at_max.tokens_per_second : NAN)
 G(g_mb_mfu, r->max_micro_batch > 0 ? 100 * r->at_max.mfu : NAN)
 G(g_step, r->given.applicable ? r->given.step.total : NAN)
@@ -293,7 +294,8 @@ static void tables(FILE *f, const html_report *h)
         {"step (s)", g_step, "%.3f", 1, NULL}, {"largest micro-batch", g_mb, "%.0f", 1, NULL},
         {"with full recomputation", g_mbr, "%.0f", 1, NULL},
         {"step at the largest (s)", g_mb_step, "%.3f", 1, NULL},
-        {"tokens/s (cluster)", g_mb_tps, "%.0f", 1, NULL}, {"MFU %", g_mb_mfu, "%.1f", 1, NULL}};
+        {"tokens/s (cluster)", g_mb_tps, "%.0f", 1, NULL}, {"MFU %", g_mb_mfu, "%.1f", 1, NULL},
+        {"longest sequence (tokens)", g_seq, "%.0f", 1, NULL}};
     const column searched[] = {{"fewest GPUs", g_min, "%.0f", 1, NULL}, {"with", .text = t_min_cfg},
         {"fastest: GPUs", g_best_gpus, "%.0f", 1, NULL}, {"with", .text = t_best_cfg},
         {"step (s)", g_best_step, "%.3f", 1, NULL}, {"tokens/s (cluster)", g_best_tps, "%.0f", 1, NULL},

@@ -157,3 +157,204 @@ S=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['re
     2>/dev/null)
 expect 0 "" -- estimate --model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero3 --seq-len "${S:-0}"
 expect 1 "" -- estimate --model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero3 --seq-len $((${S:-0} + 128))
+# The same longest sequence in every output of compare: the CSV's max_seq_len column, the table's
+# "longest sequence (tokens)" row and report's HTML column; with CP 2 it is a multiple of
+# 128 x 2 = 256, fits, and 256 tokens more does not (estimate at both lengths, each strategy).
+C2="--model llama-3-8b --gpus 8 --hardware h100-80gb --strategy zero2,zero3 --cp 2"
+"$Z" compare $C2 --format json >"$W/ms.json" 2>/dev/null
+"$Z" compare $C2 --format csv >"$W/ms.csv" 2>/dev/null
+"$Z" compare $C2 >"$W/ms.txt" 2>/dev/null
+"$Z" report $C2 -o "$W/ms.html" >/dev/null 2>&1
+py_check "compare's max_seq_len: JSON = CSV = table = report" "
+import csv, json, re
+j = {r['strategy']: r['max_seq_len'] for r in json.load(open('$(snap "$W/ms.json")'))['results']}
+assert sorted(j) == ['zero2', 'zero3'] and all(v > 0 and v % 256 == 0 for v in j.values()), j
+c = {r['strategy']: int(r['max_seq_len']) for r in csv.DictReader(open('$(snap "$W/ms.csv")'))}
+assert c == j, (c, j)
+row = [l for l in open('$(snap "$W/ms.txt")') if l.strip().startswith('longest sequence (tokens)')]
+assert len(row) == 1 and [int(x) for x in row[0].split()[3:]] == [j['zero2'], j['zero3']], row
+page = open('$(snap "$W/ms.html")').read()
+assert '<th>longest sequence (tokens)</th>' in page
+for s, v in j.items():
+    tr = re.search(r'<tr data-key=\"%s\">(.*?)</tr>' % s, page).group(1)
+    assert re.findall(r'data-v=\"([^\"]*)\"', tr)[-1] == str(v), (s, tr[-200:], v)"
+for s in zero2 zero3; do
+    S=$(/usr/bin/python3 -c "import json,sys; print([r['max_seq_len'] for r in json.load(open(sys.argv[1]))['results']
+if r['strategy'] == sys.argv[2]][0])" "$W/ms.json" $s 2>/dev/null)
+    expect 0 "" -- estimate $C2 --strategy $s --seq-len "${S:-0}"
+    expect 1 "" -- estimate $C2 --strategy $s --seq-len $((${S:-0} + 256))
+done
+# plot --config: the memory chart of a launcher file holds estimate --config's numbers, and the
+# chart's header says the file's settings (micro-batch 2 x seq 4096, grad-accum 4, paged-adamw).
+"$Z" plot memory --config "$L/axolotl_llama3_qlora.yml" -o "$W/pc" >/dev/null 2>"$W/pc.err"
+"$Z" estimate --config "$L/axolotl_llama3_qlora.yml" --format json >"$W/pc.json" 2>/dev/null
+grep -q "config $L/axolotl_llama3_qlora.yml: recognised as axolotl" "$W/pc.err" && ok || bad "plot --config: no report"
+py_check "plot --config: memory.dat = estimate --config" "
+import json
+d = open('$(snap "$W/pc/memory.dat")').read()
+assert 'micro-batch 2 x seq 4096, grad-accum 4, bf16 paged-adamw' in d, d[:400]
+cols = [l for l in d.splitlines() if l.startswith('# columns:')][0].split()[2:]
+rows = {l.split()[0]: float(l.split()[cols.index('total')])
+        for l in d.splitlines() if l and not l.startswith('#')}
+e = {r['strategy']: r['memory_bytes']['total'] for r in json.load(open('$(snap "$W/pc.json")'))['results']}
+assert rows.keys() == e.keys() and all(abs(rows[k] - e[k]) < 1 for k in e), (rows, e)"
+printf 'base_model: llama-3-8b\nmicro_batch_size: two\n' >"$W/pbad.yml"
+expect 3 "micro_batch_size" -- plot memory --config "$W/pbad.yml" -o "$W/pbad"
+
+# The robustness pass over the projects' example files (issue 24): keys that change memory or time.
+# Axolotl: Liger's fused linear cross entropy (integrations/liger/args.py) -> --loss fused-linear;
+# fsdp_version 2 -> FSDP2; context_parallel_size -> --cp; activation_offloading -> host memory.
+printf '%s\n' 'base_model: llama-3-8b' 'micro_batch_size: 1' 'sequence_len: 8192' 'fsdp_version: 2' \
+    'fsdp_config:' '  reshard_after_forward: true' 'context_parallel_size: 2' 'activation_offloading: true' \
+    'gradient_checkpointing: true' 'plugins:' '  - axolotl.integrations.liger.LigerPlugin' \
+    'liger_fused_linear_cross_entropy: true' 'liger_rms_norm: true' >"$W/ax_liger.yml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and t['framework'] == 'fsdp2' and t['cp'] == 2 and \
+t['offload_activations'] and r == ['zero3'] and 'liger_rms_norm (a fused kernel' in t['config']['ignored'])" \
+    estimate --config "$W/ax_liger.yml" --gpus 4 --format json
+printf 'base_model: llama-3-8b\ncut_cross_entropy: true\nfsdp:\n  - full_shard\n  - auto_wrap\n' >"$W/ax_cce.yml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and r == ['zero3'] and \
+'fsdp auto_wrap (wrapping' in t['config']['ignored'])" estimate --config "$W/ax_cce.yml" --gpus 2 --format json
+# TRL / HF Trainer use_liger_kernel; LLaMA-Factory enable_liger_kernel and pure_bf16 (no fp32 master).
+printf 'model_name_or_path: llama-3-8b\nper_device_train_batch_size: 2\nuse_liger_kernel: true\n' >"$W/trl_lig.yaml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and t['micro_batch'] == 2)" \
+    estimate --config "$W/trl_lig.yaml" --format json
+printf '%s\n' 'model_name_or_path: llama-3-8b' 'stage: sft' 'finetuning_type: full' 'enable_liger_kernel: true' \
+    'pure_bf16: true' 'bf16: true' >"$W/lf_lig.yaml"
+json_check "exec(\"$T\") or (t['loss'] == 'fused-linear' and t['precision'] == 'bf16-pure')" \
+    estimate --config "$W/lf_lig.yaml" --format json
+# accelerate's FSDP1 with the sharding strategy under fsdp_reshard_after_forward (TRL's fsdp1.yaml).
+printf '%s\n' 'distributed_type: FSDP' 'num_processes: 8' 'fsdp_config:' '  fsdp_version: 1' \
+    '  fsdp_reshard_after_forward: SHARD_GRAD_OP' >"$W/acc_fsdp1.yaml"
+json_check "exec(\"$T\") or (r == ['zero2'] and t['framework'] == 'fsdp')" \
+    estimate --config "$W/acc_fsdp1.yaml" --model llama-3-8b --format json
+# Megatron: uneven first/last stages and TP communication overlap.
+printf '%s\n' '--num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 --bf16 \' \
+    '--tensor-model-parallel-size 2 --sequence-parallel --pipeline-model-parallel-size 4 \' \
+    '--decoder-first-pipeline-num-layers 6 --decoder-last-pipeline-num-layers 6 --tp-comm-overlap \' \
+    '--micro-batch-size 1 --global-batch-size 8' >"$W/mg_uneven.txt"
+json_check "exec(\"$T\") or (t['pp_first_layers'] == 6 and t['pp_last_layers'] == 6 and t['tp_comm_overlap'] \
+and t['pp'] == 4 and t['tp'] == 2)" estimate --config "$W/mg_uneven.txt" --gpus 8 --hardware h100-80gb --format json
+# Axolotl names deepspeed_configs/ from its repository's root: found beside a parent directory;
+# a missing one names the key. sub_group_size 0 (Axolotl's zero3 files) is DeepSpeed-valid.
+mkdir -p "$W/ax/deepspeed_configs" "$W/ax/examples/llama"
+printf '{"zero_optimization": {"stage": 3, "sub_group_size": 0}, "bf16": {"enabled": "auto"}}\n' \
+    >"$W/ax/deepspeed_configs/z3.json"
+printf 'base_model: llama-3-8b\ndeepspeed: deepspeed_configs/z3.json\n' >"$W/ax/examples/llama/ds.yml"
+json_check "exec(\"$T\") or (r == ['zero3'] and t['framework'] == 'deepspeed')" \
+    estimate --config "$W/ax/examples/llama/ds.yml" --gpus 2 --format json
+printf 'base_model: llama-3-8b\ndeepspeed: nowhere/z9.json\n' >"$W/ax/examples/llama/nods.yml"
+expect 3 "nods.yml: deepspeed: .*nowhere/z9.json: cannot open" -- estimate --config "$W/ax/examples/llama/nods.yml"
+# LLaMA-Factory's v1 configs (examples/v1) are refused by name, not misread as TrainingArguments.
+printf 'model: Qwen/Qwen3-0.6B\nmodel_class: llm\ndist_config:\n  name: fsdp2\nmicro_batch_size: 1\n' >"$W/lf1.yaml"
+expect 3 "a LLaMA-Factory v1 config" -- estimate --config "$W/lf1.yaml" --model qwen3-8b
+# Megatron's functional-test model_config.yaml: its MODEL_ARGS read as the launch's arguments.
+# TP 2 x PP 2 of 8 GPUs: DP 2, accumulation 32 / (4 x 2) = 4; GPT-2 shape, h 512, 12 layers, learned
+# positions 1024, vocabulary 50257 padded to 50432 (128 x TP 2): 12 (12 h^2 + 13 h) + (50432 + 1024) h + 2 h.
+jt megatron_functional_gpt3_tp2_pp2.yaml "t['tp'] == 2 and t['pp'] == 2 and t['dp'] == 2 and t['micro_batch'] == 4 \
+and t['grad_accum'] == 4 and t['seq_len'] == 1024 and t['precision'] == 'bf16' and r == ['ddp'] and \
+d['model']['parameters'] == 12 * (12 * 512**2 + 13 * 512) + (50432 + 1024) * 512 + 2 * 512" --gpus 8
+# Axolotl's N-D parallelism examples (examples/distributed-parallel): the device mesh dp_replicate x
+# dp_shard x CP x TP is the world size; CutCrossEntropyPlugin alone turns Cut Cross Entropy on
+# (its cut_cross_entropy defaults to true). Hub ids: the catalog's shapes given with --model.
+jt axolotl_qwen3_8b_fsdp_tp_cp.yaml "t['gpus'] == 8 and t['tp'] == 2 and t['cp'] == 2 and t['dp'] == 2 and \
+t['micro_batch'] == 1 and t['grad_accum'] == 1 and t['seq_len'] == 8192 and t['framework'] == 'fsdp2' and \
+r == ['zero3'] and t['loss'] == 'fused-linear' and t['precision'] == 'bf16' and t['optimizer'] == 'adamw' and \
+t['finetune'] == 'full' and t['checkpointing'] == 'none' and t['shard_group'] == 0" --model qwen3-8b
+jt axolotl_llama_3_1_8b_hsdp_tp.yaml "t['gpus'] == 16 and t['tp'] == 2 and t['dp'] == 8 and \
+t['shard_group'] == 4 and t['seq_len'] == 2048 and t['framework'] == 'fsdp2' and r == ['zero3'] and \
+t['loss'] == 'fused-linear'" --model llama-3-8b
+# A functional test whose MODEL_ARGS merge an anchor (<<: *BASE_MODEL_ARGS): the shape comes from the
+# anchored mapping, the batch from MODEL_ARGS itself. 32 layers of h 3072: attention 3072 x (4096 + 2 x
+# 1024 + 4096), SwiGLU 3 x 3072 x 8192, two RMSNorms; untied GPT-2 vocabulary padded to 50304.
+jt megatron_functional_reruns_anchors.yaml "t['micro_batch'] == 2 and t['grad_accum'] == 1 and \
+t['seq_len'] == 512 and t['precision'] == 'bf16' and t['checkpointing'] == 'none' and t['tp'] == 1 and \
+d['model']['parameters'] == 32 * (3072 * 10240 + 3 * 3072 * 8192 + 2 * 3072) + 2 * 50304 * 3072 + 3072"
+# YAML anchors: an alias names an anchor defined before it; aliases nesting past the bound are refused.
+printf 'base_model: &m llama-3-8b\nmicro_batch_size: *n\n' >"$W/alias_bad.yml"
+expect 3 "alias_bad.yml:2:.*alias \*n names no anchor" -- estimate --config "$W/alias_bad.yml"
+{ echo 'base_model: llama-3-8b'; echo 'a: &a [x, x, x, x, x, x, x, x, x, x]'; p=a
+  for n in b c d e f g; do echo "$n: &$n [*$p, *$p, *$p, *$p, *$p, *$p, *$p, *$p, *$p, *$p]"; p=$n; done; } >"$W/laughs.yml"
+expect 3 "laughs.yml:.*aliases expand too far" -- estimate --config "$W/laughs.yml"
+# The merge key: the anchored mapping's keys, those the mapping sets itself winning (PyYAML's rule).
+printf '%s\n' 'defaults: &d' '  micro_batch_size: 3' '  sequence_len: 1024' 'base_model: llama-3-8b' 'micro_batch_size: 5' \
+    '<<: *d' >"$W/merge.yml"
+json_check "exec(\"$T\") or (t['micro_batch'] == 5 and t['seq_len'] == 1024)" \
+    estimate --config "$W/merge.yml" --format json
+/usr/bin/python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); \
+assert d['micro_batch_size'] == 5 and d['sequence_len'] == 1024" "$W/merge.yml" && ok || bad "PyYAML reads merge.yml otherwise"
+# Axolotl's expert parallelism (integrations/expert_parallel): the mesh ep x dp_shard = 4 GPUs, the
+# non-expert parameters sharded over dp_shard 2 alone; adamw_torch_8bit is an 8-bit Adam.
+jt axolotl_qwen3_30ba3b_ep_fsdp.yaml "t['gpus'] == 4 and t['ep'] == 2 and t['dp'] == 4 and \
+t['shard_group'] == 2 and t['framework'] == 'fsdp2' and r == ['zero3'] and t['optimizer'] == 'adam8bit' and \
+t['checkpointing'] == 'full' and t['micro_batch'] == 1 and t['seq_len'] == 2048 and t['precision'] == 'bf16'" \
+    --model qwen3-30b-a3b
+# Axolotl fp8 (torchao float8), LLaMA-Factory flash_attn disabled (eager) and neat_packing, Megatron's
+# unfused attention backend (stored scores) and a multi-latent attention its shape arguments lack.
+printf 'base_model: llama-3-8b\nfp8: true\n' >"$W/ax_fp8.yml"
+json_check "exec(\"$T\") or t['precision'] == 'fp8'" estimate --config "$W/ax_fp8.yml" --hardware h100-80gb --format json
+printf '%s\n' 'model_name_or_path: llama-3-8b' 'stage: sft' 'flash_attn: disabled' 'neat_packing: true' >"$W/lf_fa.yaml"
+json_check "exec(\"$T\") or (t['flash_attention'] == False and 'neat_packing true' in t['config']['used'])" \
+    estimate --config "$W/lf_fa.yaml" --format json
+printf '%s\n' '--num-layers 8 --hidden-size 1024 --num-attention-heads 16 --seq-length 1024 --bf16 \' \
+    '--micro-batch-size 1 --attention-backend unfused --multi-latent-attention' >"$W/mg_unf.txt"
+json_check "exec(\"$T\") or (t['flash_attention'] == False and \
+'--multi-latent-attention (not in the model built from arguments' in t['config']['ignored'])" \
+    estimate --config "$W/mg_unf.txt" --format json
+# A ds_config number the Trainer's own value contradicts is refused as transformers refuses it
+# (HfTrainerDeepSpeedConfig.fill_match); "auto" takes the Trainer's; a flag given wins over both.
+printf '{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": "auto", "zero_optimization": {"stage": 2}}\n' \
+    >"$W/ds4.json"
+printf 'base_model: llama-3-8b\nmicro_batch_size: 2\ngradient_accumulation_steps: 3\ndeepspeed: ds4.json\n' >"$W/axds.yml"
+expect 3 "axds.yml: micro_batch_size 2 and .*ds4.json's train_micro_batch_size_per_gpu 4 differ" -- \
+    estimate --config "$W/axds.yml" --gpus 2
+json_check "exec(\"$T\") or (t['micro_batch'] == 4 and t['grad_accum'] == 3 and r == ['zero2'])" \
+    estimate --config "$W/axds.yml" --gpus 2 --micro-batch 4 --format json
+# DeepSpeed takes its stage3_ keys by their field names too (runtime/zero/config.py aliases with
+# populate_by_name): Axolotl's zero3 files write max_live_parameters: 0, which must not be ignored.
+printf '{"zero_optimization": {"stage": 3, "max_live_parameters": 0, "prefetch_bucket_size": "auto"}}\n' >"$W/dsa.json"
+printf '{"zero_optimization": {"stage": 3, "stage3_max_live_parameters": 0, "stage3_prefetch_bucket_size": "auto"}}\n' \
+    >"$W/dsb.json"
+printf '{"zero_optimization": {"stage": 3}}\n' >"$W/dsc.json"
+for x in a b c; do
+    "$Z" estimate --model llama-3-8b --gpus 8 --deepspeed "$W/ds$x.json" --format json >"$W/ds$x.out" 2>/dev/null
+done
+py_check "max_live_parameters read as stage3_max_live_parameters" "
+import json
+a, b, c = [json.load(open(f)) for f in ['$(snap "$W/dsa.out")', '$(snap "$W/dsb.out")', '$(snap "$W/dsc.out")']]
+m = lambda d: d['results'][0]['memory_bytes']
+assert m(a) == m(b) and m(a) != m(c), (m(a), m(c))
+assert 'stage3_prefetch_bucket_size' in a['training']['deepspeed_auto_filled'], a['training']
+assert 'max_live_parameters' not in str(a['training']['deepspeed_ignored'])"
+# accelerate's parallelism_config (TRL's examples/accelerate_configs): cp_size 2 of 2 processes is
+# --cp 2 (DP 1) with FSDP2 and its activation checkpointing; DeepSpeed's Ulysses sp_size is named as
+# not modelled, its ranks data parallel; a product that is not num_processes is refused as
+# accelerate's ParallelismConfig refuses it.
+jt accelerate_trl_context_parallel_2gpu.yaml "t['gpus'] == 2 and t['cp'] == 2 and t['dp'] == 1 and \
+t['framework'] == 'fsdp2' and r == ['zero3'] and t['checkpointing'] == 'full' and t['precision'] == 'bf16'" $M8
+jt accelerate_trl_alst_ulysses_4gpu.yaml "t['gpus'] == 4 and t['cp'] == 1 and t['dp'] == 4 and \
+t['framework'] == 'deepspeed' and r == ['zero3'] and \
+'parallelism_config_sp_size 2 (Ulysses sequence parallelism is not modelled' in t['config']['ignored']" $M8
+printf '%s\n' 'distributed_type: FSDP' 'num_processes: 8' 'fsdp_config:' '  fsdp_version: 2' \
+    'parallelism_config:' '  parallelism_config_dp_shard_size: 2' '  parallelism_config_cp_size: 2' >"$W/acc_pc.yaml"
+expect 3 "acc_pc.yaml: parallelism_config's dp_replicate 1 x dp_shard 2 x tp 1 x cp 2 x sp 1 = 4 is not num_processes 8" \
+    -- estimate --config "$W/acc_pc.yaml" $M8
+printf 'base_model: llama-3-8b\ntensor_parallel_size: 2\nliger_fused_linear_cross_entropy: true\n' >"$W/ax_tpl.yml"
+expect 3 "ax_tpl.yml: tensor_parallel_size 2 with liger_fused_linear_cross_entropy: Axolotl refuses it" -- \
+    estimate --config "$W/ax_tpl.yml" --gpus 2
+# LLaMA-Factory's Megatron backend (examples/megatron, mcore_adapter): PP 4 x EP 2 of 8 GPUs, the
+# distributed optimizer (ZeRO-1), recompute_granularity full; accumulation 8 as written.
+jt llamafactory_megatron_qwen3_moe_full.yaml "t['framework'] == 'megatron' and t['pp'] == 4 and t['ep'] == 2 and \
+t['tp'] == 1 and t['dp'] == 2 and r == ['zero1'] and t['checkpointing'] == 'full' and t['grad_accum'] == 8 and \
+t['micro_batch'] == 1 and t['seq_len'] == 4096 and t['finetune'] == 'full'" --model qwen3-30b-a3b --gpus 8
+# YAML 1.1 digit groups as PyYAML reads them (Axolotl's examples/alst: sequence_len: 500_000); a
+# quoted "500_000" is a string, refused whole rather than read as 500.
+printf 'base_model: llama-3-8b\nsequence_len: 500_000\ncontext_parallel_size: 8\ntiled_mlp: true\nfsdp_version: 2\n' \
+    >"$W/ax_long.yml"
+json_check "exec(\"$T\") or (t['seq_len'] == 500000 and t['cp'] == 8 and \
+'tiled_mlp (a fused kernel' in t['config']['ignored'])" estimate --config "$W/ax_long.yml" --gpus 8 --format json
+printf 'base_model: llama-3-8b\nsequence_len: "500_000"\n' >"$W/ax_q.yml"
+expect 3 "ax_q.yml: sequence_len: expected a whole number" -- estimate --config "$W/ax_q.yml"
+# A bare file name (run from its directory) still finds deepspeed_configs/ beside a parent directory.
+ZA=$(cd "$(dirname "$Z")" && pwd)/$(basename "$Z") ZD=${ZEROSIM_DATA:-$(pwd)}
+(cd "$W/ax/examples/llama" && ZEROSIM_DATA=$ZD "$ZA" estimate --config ds.yml --gpus 2 --format json 2>/dev/null) | grep -q '"zero3"' \
+    && ok || bad "bare ds.yml: ds_config not found"

@@ -44,6 +44,9 @@ const framework fw_megatron = {
     .exact_layer_split = true,
     .interleave_divisible = true,
     .ep_tp_needs_sp = true,
+    /* NVIDIA/Megatron-LM@d98e8a64 megatron/core/parallel_state.py: the expert grid is
+     * ETP x EP x EDP x PP of the world, apart from TP (sim.c). */
+    .expert_tp_free = true,
     /* Experts split over TP by default: NVIDIA/Megatron-LM megatron/training/arguments.py, "if
      * args.expert_tensor_parallel_size is None: args.expert_tensor_parallel_size =
      * args.tensor_model_parallel_size" (experts_skip_tp false). */

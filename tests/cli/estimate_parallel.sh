@@ -146,6 +146,13 @@ done
 # --expert-tp 8 splits them as Megatron does
 json_check "d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 / 8 + 45097156608 / 16)" estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep 2 --expert-tp 8 --sequence-parallel --framework deepspeed --strategy zero1 --format json
 expect 2 "--expert-tp 3 must divide --tp 8" -- estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep 2 --expert-tp 3
+# Megatron-Core builds the expert grid apart from TP: ETP x EP x PP need only divide the world
+# (NVIDIA/Megatron-LM@d98e8a64 megatron/core/parallel_state.py initialize_model_parallel), so
+# --expert-tp 4 over --tp 2 runs: the non-expert weights over TP 2, the experts over EP x ETP 16.
+json_check "d['results'][0]['applicable'] and d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 / 2 + 45097156608 / 16)" estimate --model mixtral-8x7b --gpus 64 --tp 2 --ep 4 --expert-tp 4 --sequence-parallel --framework megatron --strategy zero1 --format json
+# ... and what Megatron refuses, it refuses in its own words: 3 x 4 x 1 does not divide 64.
+expect 2 "not divisible by expert_tensor_model_pipeline_parallel size" -- estimate --model mixtral-8x7b --gpus 64 --tp 2 --ep 4 --expert-tp 3 --sequence-parallel --framework megatron
+expect 2 "not divisible by expert_tensor_model_pipeline_parallel size" -- estimate --model mixtral-8x7b --gpus 64 --tp 2 --pp 2 --ep 8 --expert-tp 8 --sequence-parallel --framework megatron
 # EP with ZeRO-3: DeepSpeed refuses MoE at stage 3 ("MoE not supported with Stage 3",
 # microsoft/DeepSpeed@38327e07 deepspeed/runtime/engine.py); FSDP2 (torchtitan) shards the
 # experts over their expert-data-parallel mesh. Memory: at TP 1 every expert byte is still

@@ -14,8 +14,9 @@
  *   parameter, ZeRO-1; the updated parameters are all-gathered, overlapped with the next
  *   forward (--overlap-param-gather). There is no gradient or parameter sharding.
  * - arguments.py: num_layers must be divisible by the pipeline size and, with interleaving,
- *   the layers per stage by the virtual size; megatron/core/pipeline_parallel/schedules.py:
- *   the interleaved schedule needs the number of micro-batches divisible by the pipeline size.
+ *   the layers per stage by the virtual size; megatron/core/pipeline_parallel/schedules.py
+ *   (NVIDIA/Megatron-LM@d98e8a64): the interleaved schedule needs PP <= N <= M and M % N 0 or
+ *   >= PP for N micro-batches per virtual stage group, default PP: M divisible by PP.
  * - Expert with tensor parallelism needs sequence parallelism: ModelParallelConfig raises
  *   "When using expert parallelism and tensor parallelism, sequence parallelism must be used"
  *   (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).

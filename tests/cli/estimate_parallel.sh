@@ -150,6 +150,10 @@ expect 2 "--expert-tp 3 must divide --tp 8" -- estimate --model mixtral-8x7b --g
 # (NVIDIA/Megatron-LM@d98e8a64 megatron/core/parallel_state.py initialize_model_parallel), so
 # --expert-tp 4 over --tp 2 runs: the non-expert weights over TP 2, the experts over EP x ETP 16.
 json_check "d['results'][0]['applicable'] and d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 / 2 + 45097156608 / 16)" estimate --model mixtral-8x7b --gpus 64 --tp 2 --ep 4 --expert-tp 4 --sequence-parallel --framework megatron --strategy zero1 --format json
+# The same from a launch line, as Megatron's functional tests give it (TP 1, ETP 2, EP 2 of 8):
+# the experts over EP x ETP 4, the rest whole.
+printf 'torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 1 --expert-model-parallel-size 2 \\\n  --expert-tensor-parallel-size 2 --num-experts 8 --micro-batch-size 1 --global-batch-size 8 --bf16\n' >"$W/etp.sh"
+json_check "d['results'][0]['applicable'] and d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 + 45097156608 / 4)" estimate --config "$W/etp.sh" --model mixtral-8x7b --format json
 # ... and what Megatron refuses, it refuses in its own words: 3 x 4 x 1 does not divide 64.
 expect 2 "not divisible by expert_tensor_model_pipeline_parallel size" -- estimate --model mixtral-8x7b --gpus 64 --tp 2 --ep 4 --expert-tp 3 --sequence-parallel --framework megatron
 expect 2 "not divisible by expert_tensor_model_pipeline_parallel size" -- estimate --model mixtral-8x7b --gpus 64 --tp 2 --pp 2 --ep 8 --expert-tp 8 --sequence-parallel --framework megatron

@@ -19,7 +19,9 @@
  *   >= PP for N micro-batches per virtual stage group, default PP: M divisible by PP.
  * - Expert with tensor parallelism needs sequence parallelism: ModelParallelConfig raises
  *   "When using expert parallelism and tensor parallelism, sequence parallelism must be used"
- *   (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).
+ *   (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py); by d98e8a64 that is a
+ *   warning, and MoELayer.forward raises instead for any MoE with TP > 1 in training, EP or not
+ *   (megatron/core/transformer/moe/moe_layer.py; framework.c).
  * - Selective recomputation recomputes the attention core (Korthikanti et al. 2022).
  * - Context parallelism (--context-parallel-size) splits the sequence over CP ranks with
  *   load-balanced causal chunks and exchanges K/V in a ring, overlapped with attention

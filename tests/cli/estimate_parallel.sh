@@ -212,6 +212,9 @@ json_check "(lambda r: r['memory_bytes']['zero3_gathered_parameters'] >= max(c['
 # Megatron-Core raises "When using expert parallelism and tensor parallelism, sequence
 # parallelism must be used" (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).
 expect 2 "--ep 2 with --tp 2 needs --sequence-parallel" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --framework megatron --strategy zero1
+# By NVIDIA/Megatron-LM@d98e8a64 MoELayer.forward raises for MoE with TP > 1 without SP in
+# training, with or without EP (megatron/core/transformer/moe/moe_layer.py).
+expect 2 "without also enabling sequence parallelism" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --framework megatron --strategy zero1
 json_check "d['training']['tp'] == 2 and d['training']['ep'] == 2" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --sequence-parallel --framework megatron --strategy zero1 --format json
 # FP8 with EP: Transformer Engine's FP8 weight and transpose (2 bytes per linear weight) exist
 # only for the experts the rank holds. DDP, EP 8 against EP 1: the 16-bit weights lose 7/8 of

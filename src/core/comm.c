@@ -160,6 +160,13 @@ static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
         comm_add(p,
             (comm_op){COLL_P2P, GROUP_HOST, stored, mb, true, OVERLAP_BACKWARD, 0,
                 "offload: parameters for backward", 0, 0, 0, 0});
+        /* Parameters offloaded, optimizer not: the fp32 states step on the GPU and the updated
+         * 16-bit partition goes back down to its host copy once a step
+         * (microsoft/DeepSpeed@38327e07 deepspeed/runtime/zero/stage3.py: the fp32 partitions
+         * sit on the accelerator "if not self.offload_optimizer"). */
+        if (t->offload_optimizer == OFFLOAD_NONE)
+            comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, stored, 1, false, OVERLAP_NONE, 0,
+                            "offload: updated parameters to host", 0, 0, 0, 0});
     }
 }
 

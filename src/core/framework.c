@@ -134,15 +134,29 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages; "
             "--pp-first-layers / --pp-last-layers put fewer on the end stages)",
             fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
+    /* Megatron-Core no longer asks M % PP == 0 outright; it asks PP <= N <= M for the
+     * micro-batches per virtual stage group N, and M % N == 0 or >= PP ("The remainder of M (the
+     * total micro-batches) divided by N ... should be 0, or larger than or equal to the
+     * pipeline-parallel size", NVIDIA/Megatron-LM@d98e8a64 megatron/core/pipeline_parallel/
+     * schedules.py forward_backward_pipelining_with_interleaving). N defaults to PP
+     * (megatron/core/model_parallel_config.py __post_init__) and has no flag here, so the rule
+     * that remains is M >= PP with M % PP == 0, the one below. */
     if (fw->interleave_divisible && t->virtual_stages > 1 && t->grad_accum % t->pp != 0)
         return zs_fail(err, ZS_ERR_USAGE,
             "--framework %s: the interleaved schedule needs micro-batches (--grad-accum %lld) "
-            "divisible by --pp %lld",
+            "divisible by --pp %lld (Megatron-Core: the remainder of M divided by N, the "
+            "micro-batches per virtual stage group, default PP, should be 0 or at least PP)",
             fw->name, (long long)t->grad_accum, (long long)t->pp);
-    if (fw->ep_tp_needs_sp && t->ep > 1 && t->tp > 1 && !t->sequence_parallel)
+    /* MoELayer.forward raises in training for TP > 1 without sequence parallelism, whatever EP
+     * ("During training, performance may degrade if MoE and tensor parallelism are enabled
+     * without also enabling sequence parallelism", NVIDIA/Megatron-LM@d98e8a64
+     * megatron/core/transformer/moe/moe_layer.py); model_parallel_config.py only warns. */
+    if (fw->ep_tp_needs_sp && t->tp > 1 && !t->sequence_parallel &&
+        (t->ep > 1 || (!m->params_only && m->num_experts > 0)))
         return zs_fail(err, ZS_ERR_USAGE,
             "--framework %s: --ep %lld with --tp %lld needs --sequence-parallel "
-            "(Megatron-Core refuses expert and tensor parallelism without it)",
+            "(Megatron-Core: MoE and tensor parallelism are enabled without also enabling "
+            "sequence parallelism)",
             fw->name, (long long)t->ep, (long long)t->tp);
     if (t->checkpointing == CKPT_SELECTIVE && fw->selective == SELECTIVE_NONE)
         return zs_fail(err, ZS_ERR_USAGE,

@@ -54,6 +54,8 @@ typedef struct framework {
     bool exact_layer_split;    /* layers must divide evenly into pp x virtual stages */
     bool interleave_divisible; /* interleaving needs micro-batches a multiple of pp */
     bool ep_tp_needs_sp;       /* expert with tensor parallelism needs sequence parallelism */
+    bool expert_tp_free;       /* expert TP may be any degree ETP x EP x PP divides the world into
+                                  (Megatron-Core), not only a divisor of TP */
     bool experts_skip_tp;      /* experts are not split by TP unless asked (DeepSpeed-MoE: expert
                                   slicing off; Megatron-Core's expert_tensor_parallel_size and the
                                   others split them as the dense weights) */

@@ -14,11 +14,14 @@
  *   parameter, ZeRO-1; the updated parameters are all-gathered, overlapped with the next
  *   forward (--overlap-param-gather). There is no gradient or parameter sharding.
  * - arguments.py: num_layers must be divisible by the pipeline size and, with interleaving,
- *   the layers per stage by the virtual size; megatron/core/pipeline_parallel/schedules.py:
- *   the interleaved schedule needs the number of micro-batches divisible by the pipeline size.
+ *   the layers per stage by the virtual size; megatron/core/pipeline_parallel/schedules.py
+ *   (NVIDIA/Megatron-LM@d98e8a64): the interleaved schedule needs PP <= N <= M and M % N 0 or
+ *   >= PP for N micro-batches per virtual stage group, default PP: M divisible by PP.
  * - Expert with tensor parallelism needs sequence parallelism: ModelParallelConfig raises
  *   "When using expert parallelism and tensor parallelism, sequence parallelism must be used"
- *   (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).
+ *   (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py); by d98e8a64 that is a
+ *   warning, and MoELayer.forward raises instead for any MoE with TP > 1 in training, EP or not
+ *   (megatron/core/transformer/moe/moe_layer.py; framework.c).
  * - Selective recomputation recomputes the attention core (Korthikanti et al. 2022).
  * - Context parallelism (--context-parallel-size) splits the sequence over CP ranks with
  *   load-balanced causal chunks and exchanges K/V in a ring, overlapped with attention
@@ -44,6 +47,9 @@ const framework fw_megatron = {
     .exact_layer_split = true,
     .interleave_divisible = true,
     .ep_tp_needs_sp = true,
+    /* NVIDIA/Megatron-LM@d98e8a64 megatron/core/parallel_state.py: the expert grid is
+     * ETP x EP x EDP x PP of the world, apart from TP (sim.c). */
+    .expert_tp_free = true,
     /* Experts split over TP by default: NVIDIA/Megatron-LM megatron/training/arguments.py, "if
      * args.expert_tensor_parallel_size is None: args.expert_tensor_parallel_size =
      * args.tensor_model_parallel_size" (experts_skip_tp false). */

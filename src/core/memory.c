@@ -320,6 +320,13 @@ double memory_ckpt_inputs(const sim_input *in)
     return kept * inputs;
 }
 
+/* Interleaved: Megatron-Core's warm-up is 2 (p - i - 1) + (v - 1) N chunk micro-batches, one
+ * more in flight at the first 1F1B step, for N micro-batches per virtual stage group
+ * (NVIDIA/Megatron-LM@d98e8a64 megatron/core/pipeline_parallel/schedules.py
+ * get_pp_rank_microbatches); with N = p, its default and the only N modelled, stage 0 holds
+ * p + (p - 1) / v micro-batches, the formula below, exact whenever m is a multiple of p (which
+ * Megatron then needs, framework.c). For m not a multiple of p (the generic and fsdp2 rows) it
+ * is an approximation. */
 double memory_inflight(const sim_input *in)
 {
     const training *t = in->t;

@@ -77,7 +77,18 @@ static int sim_groups(sim_input *in, const training *t, zs_error *err)
      * of their width, and more EP never holds more expert weights. The framework's default:
      * ETP = TP, except DeepSpeed-MoE's whole experts (ETP 1). */
     in->etp = t->etp > 0 ? t->etp : in->fw->experts_skip_tp ? 1 : t->tp;
-    if (in->etp > t->tp || t->tp % in->etp != 0)
+    /* Megatron-Core builds the expert grid apart from the dense one: ETP x EP x PP need only
+     * divide the world ("world_size (..) is not divisible by expert_tensor_model_pipeline_parallel
+     * size", NVIDIA/Megatron-LM@d98e8a64 megatron/core/parallel_state.py initialize_model_parallel;
+     * arguments.py only defaults ETP to TP), so ETP may exceed TP. The others split experts
+     * over the TP group itself. ETP > TP is an approximation in time: the experts' TP
+     * collectives are timed on the TP group (comm.c), not on an ETP group. */
+    if (in->fw->expert_tp_free && tcd % (t->ep * in->etp) != 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--expert-tp %lld x --ep %lld x --pp %lld must divide the %lld GPUs (Megatron-Core: "
+            "world_size is not divisible by expert_tensor_model_pipeline_parallel size)",
+            (long long)in->etp, (long long)t->ep, (long long)t->pp, (long long)(tcd * t->pp));
+    if (!in->fw->expert_tp_free && (in->etp > t->tp || t->tp % in->etp != 0))
         return zs_fail(err, ZS_ERR_USAGE,
             "--expert-tp %lld must divide --tp %lld (the experts split over TP ranks)", (long long)in->etp,
             (long long)t->tp);
@@ -159,10 +170,10 @@ static int sim_check_shapes(const model *m, const training *t, zs_error *err)
         return zs_fail(err, ZS_ERR_USAGE,
             "--tp %lld does not divide the model's %lld attention heads (%lld key/value heads)",
             (long long)t->tp, (long long)m->num_heads, (long long)m->num_kv_heads);
-    if (t->offload_params != OFFLOAD_NONE && t->offload_optimizer == OFFLOAD_NONE)
-        return zs_fail(err, ZS_ERR_USAGE,
-            "--offload-params needs --offload-optimizer too (DeepSpeed offloads parameters only with the "
-            "optimizer)");
+    /* Parameter offload alone is a run DeepSpeed makes: stage 3 reads offload_param and
+     * offload_optimizer apart and keeps the fp32 states on the GPU without the latter
+     * (microsoft/DeepSpeed@38327e07 deepspeed/runtime/zero/stage3.py _configure_offloading;
+     * self.device is the accelerator "if not self.offload_optimizer"). */
     /* A learned position table has a row per position and none past it (GPT-2's n_positions). */
     if (m->pos == POS_LEARNED && m->max_positions > 0 && t->seq_len > m->max_positions)
         return zs_fail(err, ZS_ERR_USAGE,

@@ -93,7 +93,8 @@ static double steptime_contention(const sim_input *in, const comm_plan *plan, co
  * arXiv 2007.01045 section 4.2; with equal stages the 1F1B step (m + p - 1) T of Narayanan et
  * al. 2021 section 2.2), the sum over stages being p times the mean stage's `mean` seconds.
  * Compute is m T_max; the bubble the rest, divided by v for v interleaved chunks (section
- * 2.2.2). */
+ * 2.2.2). The 1/v holds for m a multiple of p, as Megatron's default group of p micro-batches
+ * per virtual stage requires (framework.c); other m (generic, fsdp2) are approximated by it. */
 static void steptime_pipeline(const sim_input *in, double m, double mean, step_time *st)
 {
     const training *t = in->t;

@@ -30,6 +30,16 @@ expect 2 "--tokens" -- estimate $M --tokens -5
 # configuration docs, zero_optimization.offload_param), so stages 1-2 refuse it instead of
 # dropping the parameters from GPU memory.
 expect 2 "parameter offload needs ZeRO-3" -- estimate --model llama-2-7b --gpus 16 --strategy zero2 --offload-optimizer cpu --offload-params cpu
+# Parameter offload alone: DeepSpeed's stage 3 reads offload_param and offload_optimizer apart
+# and keeps the fp32 states on the GPU without the latter (microsoft/DeepSpeed@38327e07
+# deepspeed/runtime/zero/stage3.py _configure_offloading, self.device). Llama-2-7B, 6738415616
+# parameters, over 8 GPUs: Adam's 12 bytes and the 2-byte gradients stay sharded on the GPU,
+# the 16-bit partition (less the persistent small tensors left on the GPU) goes to the host,
+# and the updated partition goes back down once a step.
+json_check "(r := d['results'][0]) and (mb := r['memory_bytes']) and r['applicable'] and mb['optimizer_states'] == 12 * 6738415616 / 8 and mb['gradients'] == 2 * 6738415616 / 8 and abs(r['host_memory_bytes']['per_gpu'] + mb['parameters'] / 8 - 2 * 6738415616 / 8) < 1 and [c['calls_per_step'] for c in r['collectives'] if c['what'] == 'offload: updated parameters to host'] == [1]" estimate --model llama-2-7b --gpus 8 --strategy zero3 --framework deepspeed --offload-params cpu --format json
+# FSDP's CPUOffload(offload_params=True) moves the parameters and the optimizer together.
+expect 2 "offloads parameters and optimizer together" -- estimate --model llama-2-7b --gpus 8 --strategy zero3 --framework fsdp --offload-params cpu
+expect 2 "parameter offload needs ZeRO-3" -- estimate --model llama-2-7b --gpus 16 --strategy zero2 --offload-params cpu
 expect 2 "offload needs ZeRO" -- estimate --model llama-2-7b --gpus 16 --strategy ddp --offload-optimizer cpu
 json_check "[r['strategy'] for r in d['results'] if r['applicable']] == ['zero3']" estimate --model llama-2-7b --gpus 16 --offload-optimizer cpu --offload-params cpu --format json
 # --explain prints the links the simulation uses: with 4 GPUs per node each GPU's share of an
@@ -57,6 +67,11 @@ expect 2 "--pp-first-layers / --pp-last-layers put fewer on the end stages" -- e
 expect 2 "do not divide over the 15 middle stages" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron --pp-first-layers 7
 expect 2 "do not divide evenly" -- estimate --model llama-2-13b --gpus 24 --pp 3 --framework megatron
 expect 2 "divisible by --pp" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 6 --framework megatron
+# Megatron-Core's own rule (NVIDIA/Megatron-LM@d98e8a64 schedules.py): the remainder of M over the
+# group of N = PP micro-batches must be 0 or >= PP, so M = 6 and M = 2 over PP 4 fail, M = 8 runs.
+expect 2 "the remainder of M divided by N" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 6 --framework megatron
+expect 2 "the remainder of M divided by N" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 2 --framework megatron
+json_check "d['results'][0]['applicable']" estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 8 --framework megatron --strategy zero1 --format json
 expect 2 "does not run ZeRO-3" -- estimate --model llama-2-13b --gpus 16 --strategy zero3 --framework megatron
 expect 2 "no tensor parallelism" -- estimate --model llama-2-13b --gpus 16 --tp 2 --framework fsdp
 expect 2 "no selective recomputation" -- estimate --model llama-2-13b --gpus 16 --checkpointing selective --framework fsdp

@@ -146,6 +146,17 @@ done
 # --expert-tp 8 splits them as Megatron does
 json_check "d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 / 8 + 45097156608 / 16)" estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep 2 --expert-tp 8 --sequence-parallel --framework deepspeed --strategy zero1 --format json
 expect 2 "--expert-tp 3 must divide --tp 8" -- estimate --model mixtral-8x7b --gpus 64 --tp 8 --ep 2 --expert-tp 3
+# Megatron-Core builds the expert grid apart from TP: ETP x EP x PP need only divide the world
+# (NVIDIA/Megatron-LM@d98e8a64 megatron/core/parallel_state.py initialize_model_parallel), so
+# --expert-tp 4 over --tp 2 runs: the non-expert weights over TP 2, the experts over EP x ETP 16.
+json_check "d['results'][0]['applicable'] and d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 / 2 + 45097156608 / 16)" estimate --model mixtral-8x7b --gpus 64 --tp 2 --ep 4 --expert-tp 4 --sequence-parallel --framework megatron --strategy zero1 --format json
+# The same from a launch line, as Megatron's functional tests give it (TP 1, ETP 2, EP 2 of 8):
+# the experts over EP x ETP 4, the rest whole.
+printf 'torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 1 --expert-model-parallel-size 2 \\\n  --expert-tensor-parallel-size 2 --num-experts 8 --micro-batch-size 1 --global-batch-size 8 --bf16\n' >"$W/etp.sh"
+json_check "d['results'][0]['applicable'] and d['results'][0]['memory_bytes']['parameters'] == 2 * (1605636096 + 45097156608 / 4)" estimate --config "$W/etp.sh" --model mixtral-8x7b --format json
+# ... and what Megatron refuses, it refuses in its own words: 3 x 4 x 1 does not divide 64.
+expect 2 "not divisible by expert_tensor_model_pipeline_parallel size" -- estimate --model mixtral-8x7b --gpus 64 --tp 2 --ep 4 --expert-tp 3 --sequence-parallel --framework megatron
+expect 2 "not divisible by expert_tensor_model_pipeline_parallel size" -- estimate --model mixtral-8x7b --gpus 64 --tp 2 --pp 2 --ep 8 --expert-tp 8 --sequence-parallel --framework megatron
 # EP with ZeRO-3: DeepSpeed refuses MoE at stage 3 ("MoE not supported with Stage 3",
 # microsoft/DeepSpeed@38327e07 deepspeed/runtime/engine.py); FSDP2 (torchtitan) shards the
 # experts over their expert-data-parallel mesh. Memory: at TP 1 every expert byte is still
@@ -201,6 +212,9 @@ json_check "(lambda r: r['memory_bytes']['zero3_gathered_parameters'] >= max(c['
 # Megatron-Core raises "When using expert parallelism and tensor parallelism, sequence
 # parallelism must be used" (NVIDIA/Megatron-LM@0486ed92 megatron/core/model_parallel_config.py).
 expect 2 "--ep 2 with --tp 2 needs --sequence-parallel" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --framework megatron --strategy zero1
+# By NVIDIA/Megatron-LM@d98e8a64 MoELayer.forward raises for MoE with TP > 1 without SP in
+# training, with or without EP (megatron/core/transformer/moe/moe_layer.py).
+expect 2 "without also enabling sequence parallelism" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --framework megatron --strategy zero1
 json_check "d['training']['tp'] == 2 and d['training']['ep'] == 2" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 16 --tp 2 --ep 2 --sequence-parallel --framework megatron --strategy zero1 --format json
 # FP8 with EP: Transformer Engine's FP8 weight and transpose (2 bytes per linear weight) exist
 # only for the experts the rank holds. DDP, EP 8 against EP 1: the 16-bit weights lose 7/8 of

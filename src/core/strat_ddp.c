@@ -9,10 +9,11 @@
 static void ddp_buffers(const strategy *s, const sim_input *in, memory *mem)
 {
     (void)s;
-    /* One data-parallel rank: nothing to all-reduce, so no DDP wrapper and no buckets (HF
-     * Trainer wraps the model in DistributedDataParallel only when distributed; QLoRA's
-     * single-GPU recipe runs unwrapped). */
-    if (in->dp * in->t->cp <= 1) {
+    /* One process: no DDP wrapper and no buckets (HF Trainer wraps the model in
+     * DistributedDataParallel only when distributed, transformers Trainer._wrap_model; QLoRA's
+     * single-GPU recipe runs unwrapped). A distributed run with one data-parallel rank (TP x PP
+     * = the world) is still wrapped, and keeps its buckets. */
+    if (in->t->gpus <= 1) {
         mem->comm_buffers = 0;
         return;
     }

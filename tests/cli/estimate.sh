@@ -223,4 +223,12 @@ expect 3 "short.safetensors: truncated" -- estimate --model "$W/cfg.json" --weig
 mkdir "$W/empty"
 expect 3 "empty: no \*.safetensors files" -- estimate --model "$W/cfg.json" --weights "$W/empty"
 
+# DDP's buckets: a distributed run keeps them even with one data-parallel rank (TP 2 x PP 4 = the
+# world: still wrapped in DistributedDataParallel), one process has none (HF Trainer wraps the
+# model only when distributed, transformers Trainer._wrap_model).
+json_check "d['results'][0]['memory_bytes']['communication_buffers'] == d['results'][0]['memory_bytes']['gradients'] > 0" \
+    estimate --model llama-2-7b --gpus 8 --tp 2 --pp 4 --strategy ddp --format json
+json_check "d['results'][0]['memory_bytes']['communication_buffers'] == 0" \
+    estimate --model llama-2-7b --gpus 1 --strategy ddp --format json
+
 finish

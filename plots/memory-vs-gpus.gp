@@ -15,7 +15,7 @@ set logscale x 2
 set logscale y 10
 set format y '%g'
 set xrange [0.769231:1331.2]
-set yrange [6.26769:1920.77]
+set yrange [5.2592:1920.77]
 set grid xtics ytics mytics lc rgb '#d0d0d0', lc rgb '#ececec'
 set key outside right top vertical Left reverse samplen 3
 if (strstrt(' '.GPVAL_TERMINALS.' ', ' pngcairo ') > 0) {

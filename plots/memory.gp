@@ -35,11 +35,11 @@ plot 'memory.dat' using ($4/GiB):xtic(2) title 'parameters' lc rgb '#4e79a7', \
      'memory.dat' using ($9/GiB) title 'logits (fp32, loss)' lc rgb '#59a14f', \
      'memory.dat' using ($11/GiB) title 'communication buckets' lc rgb '#edc948', \
      'memory.dat' using ($12/GiB) title 'ZeRO-3 gathered params' lc rgb '#b07aa1', \
-     'memory.dat' using ($13/GiB) title 'CUDA context' lc rgb '#ff9da7', \
-     'memory.dat' using ($14/GiB) title 'allocator overhead' lc rgb '#9c755f', \
+     'memory.dat' using ($14/GiB) title 'CUDA context' lc rgb '#ff9da7', \
+     'memory.dat' using ($15/GiB) title 'allocator overhead' lc rgb '#9c755f', \
      hbm/GiB with lines dt 2 lw 2.5 lc rgb '#c00000' title sprintf('GPU HBM %.4g GiB', hbm/GiB), \
-     'memory.dat' using 0:($15 > ymax ? NaN : $15/GiB):(column(3) > 0 ? sprintf('%.1f GiB', $15/GiB) : 'not applicable') with labels offset 0,0.8 notitle, \
-     'memory.dat' using 0:($15 > ymax ? ymax/GiB : NaN):(sprintf("%.0f GiB\n(off scale)", $15/GiB)) with labels offset 0,-1.6 boxed notitle
+     'memory.dat' using 0:($16 > ymax ? NaN : $16/GiB):(column(3) > 0 ? sprintf('%.1f GiB', $16/GiB) : 'not applicable') with labels offset 0,0.8 notitle, \
+     'memory.dat' using 0:($16 > ymax ? ymax/GiB : NaN):(sprintf("%.0f GiB\n(off scale)", $16/GiB)) with labels offset 0,-1.6 boxed notitle
 unset output
 set terminal svg size 1000,600 font 'Sans,12' noenhanced background rgb 'white'
 set output zs_svg

@@ -2,6 +2,11 @@
 #include "fixture_hw.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "io/catalog.h"
+#include "io/hardware_json.h"
+#include "test.h"
 
 static const struct {
     const char *name;       /* "" leaves hw.name empty */
@@ -35,5 +40,16 @@ hardware fixture_hw(fixture_hw_id id)
     hw.nics_per_node = 8;
     hw.host_memory_bandwidth = rows[id].host_memory_bandwidth;
     hw.matmul_max_fraction = hw.hbm_fraction = hw.host_memory_fraction = 1;
+    return hw;
+}
+
+hardware fixture_catalog_hw(const char *name)
+{
+    char path[4096];
+    hardware hw;
+    zs_error e = {0};
+    memset(&hw, 0, sizeof hw);
+    CHECK(catalog_resolve("hardware", name, path, sizeof path, &e) == 0);
+    CHECK(hardware_load(path, &hw, &e) == 0);
     return hw;
 }

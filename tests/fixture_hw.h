@@ -16,4 +16,8 @@ typedef enum {
  * gives FIXTURE_A100_NODE. */
 hardware fixture_hw(fixture_hw_id id);
 
+/* The catalog profile `name` (hardware/NAME.json; the tests run from the repository root),
+ * zeroed and counted as a failed check when it does not load. */
+hardware fixture_catalog_hw(const char *name);
+
 #endif

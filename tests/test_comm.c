@@ -307,24 +307,12 @@ static void intervals(void)
     CHECK(hi2 - lo2 > hi - lo);
 }
 
-/* A catalog profile by name (the tests run from the repository root). */
-static hardware catalog_hw(const char *name)
-{
-    char path[4096];
-    hardware hw;
-    zs_error e = {0};
-    memset(&hw, 0, sizeof hw);
-    CHECK(catalog_resolve("hardware", name, path, sizeof path, &e) == 0);
-    CHECK(hardware_load(path, &hw, &e) == 0);
-    return hw;
-}
-
 /* An NVLink domain larger than a node: on GB200 NVL72 (nodes of 4, domain 72) DP 16 and TP 16
  * run on NVLink across 4 trays; on DGX B200 (domain = node = 8) the same groups cross the
  * network. The all-reduce of S bytes over 16 GPUs is costed from each profile's own numbers. */
 static void nvlink_domain(void)
 {
-    hardware nvl = catalog_hw("gb200-nvl72"), dgx = catalog_hw("b200-180gb");
+    hardware nvl = fixture_catalog_hw("gb200-nvl72"), dgx = fixture_catalog_hw("b200-180gb");
     CHECK_EQ_INT(nvl.gpus_per_node, 4);
     CHECK_EQ_INT(nvl.domain_gpus, 72);
     CHECK_EQ_INT(dgx.domain_gpus, 0); /* absent: the node */
@@ -385,7 +373,7 @@ static void nvlink_domain(void)
     CHECK(sim_prepare(&in, &m, &pc, &nvl, &t, &e) == 0);
     CHECK_EQ_INT(in.groups[GROUP_DP].n_local, 72);
     /* A PCIe-only profile: its intra link is PCIe, at the PCIe line rate. */
-    hardware pci = catalog_hw("rtx4090-24gb");
+    hardware pci = fixture_catalog_hw("rtx4090-24gb");
     CHECK_NEAR(pci.intra.bandwidth, 31.5e9, 1e-12); /* PCIe 4.0 x16: 16 GT/s x 16 x 128/130 / 8 */
     CHECK_NEAR(pci.intra.latency, 5.7e-6, 1e-12);   /* NCCL tuning.cc PCI Ring Simple */
     CHECK(strstr(pci.intra.kind, "pcie") != NULL);
@@ -490,7 +478,7 @@ static void nccl_versions(void)
  * a100-80gb profile's model over 4 nodes at 8 GB comes within 3%. */
 static void nccl_tests_busbw(void)
 {
-    hardware hw = catalog_hw("a100-80gb");
+    hardware hw = fixture_catalog_hw("a100-80gb");
     coll_link l[LEVEL_COUNT];
     coll_links(&hw, 8, l);
     CHECK_EQ_INT(l[LEVEL_INTRA].nccl_version, 20804);
@@ -505,7 +493,7 @@ static void nccl_tests_busbw(void)
  * profile's measured NVLS bus bandwidth: 478.9 GB/s on 8x H100 (Azure ND H100 v5 nccl-tests). */
 static void nccl_nvls(void)
 {
-    hardware hw = catalog_hw("h100-80gb");
+    hardware hw = fixture_catalog_hw("h100-80gb");
     coll_link l[LEVEL_COUNT];
     coll_links(&hw, 8, l);
     double S = 8e9;
@@ -526,7 +514,7 @@ static void nccl_nvls(void)
  * window, so all compute is slowed: contention = compute x 24/84. */
 static void sm_contention(void)
 {
-    hardware hw = catalog_hw("a100-80gb");
+    hardware hw = fixture_catalog_hw("a100-80gb");
     CHECK_EQ_INT(hw.nccl_channels, 24);
     CHECK_EQ_INT(hw.sm_count, 108);
     model m;

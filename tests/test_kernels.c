@@ -10,17 +10,6 @@
 #include "io/hardware_json.h"
 #include "test.h"
 
-static hardware load_hw(const char *name)
-{
-    char path[4096];
-    hardware hw;
-    zs_error e = {0};
-    memset(&hw, 0, sizeof hw);
-    CHECK(catalog_resolve("hardware", name, path, sizeof path, &e) == 0);
-    CHECK(hardware_load(path, &hw, &e) == 0);
-    return hw;
-}
-
 /* Shah et al. 2024 (FlashAttention-3, arXiv 2407.08608) on H100 80GB SXM5, BF16: the bars'
  * labels at the measured points come back exactly. */
 static void kernel_measured_points(void)
@@ -56,7 +45,7 @@ static void kernel_measured_points(void)
 /* Which kernel each framework runs, read at their code (fw_*.c, kernels.c cite it). */
 static void kernel_framework_defaults(void)
 {
-    hardware h100 = load_hw("h100-80gb"), a100 = load_hw("a100-80gb");
+    hardware h100 = fixture_catalog_hw("h100-80gb"), a100 = fixture_catalog_hw("a100-80gb");
     CHECK(kernel_hopper(&h100));
     CHECK(!kernel_hopper(&a100));
     training t;
@@ -86,7 +75,7 @@ static void kernel_framework_defaults(void)
  * (no Hopper table: validated A100 runs do not move); FA3 refuses non-Hopper GPUs. */
 static void kernel_rates(void)
 {
-    hardware h100 = load_hw("h100-80gb"), a100 = load_hw("a100-80gb");
+    hardware h100 = fixture_catalog_hw("h100-80gb"), a100 = fixture_catalog_hw("a100-80gb");
     training t;
     training_init(&t);
     t.framework = framework_find("fsdp2");

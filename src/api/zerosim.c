@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/response.h"
 #include "cmd/commands.h"
 #include "io/catalog.h"
 
@@ -174,22 +175,6 @@ static int list_catalog(const cJSON *req, FILE *out, char *msg, size_t mlen)
     return ZS_OK;
 }
 
-/* {"error": {"code": code, "message": msg}} as a new string (NULL when out of memory). */
-static char *error_object(int code, const char *msg)
-{
-    cJSON *o = cJSON_CreateObject(), *e = cJSON_AddObjectToObject(o, "error");
-    if (e) {
-        cJSON_AddNumberToObject(e, "code", code);
-        cJSON_AddStringToObject(e, "message", msg);
-    }
-    char *text = e ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
-    if (!text) return NULL;
-    char *copy = strdup(text); /* freed with free() by zs_free, whatever cJSON's allocator */
-    cJSON_free(text);
-    return copy;
-}
-
 /* Run the request's command with its streams captured: *out the data, msg the error. */
 static int run(const cJSON *req, char **out, size_t *outlen, char *msg, size_t mlen)
 {
@@ -256,7 +241,7 @@ ZS_EXPORT int zs_call(const char *request_json, char **response_json)
     cJSON_Delete(req);
     if (rc >= ZS_ERR_USAGE || (rc == ZS_ERR_NOFIT && outlen == 0)) {
         free(out);
-        out = error_object(rc, msg);
+        out = api_error_json(rc, msg);
     }
     *response_json = out;
     return out ? rc : ZS_ERR_NOMEM;

@@ -68,7 +68,7 @@ const framework fw_megatron = {
      * all the same: at cuDNN's measured rate NVIDIA's held-aside NeMo FP8 tables move away
      * (estimate_published.sh: summary -6..+10% -> -5..+22%, CP rows +15..27% -> +48..100%), so
      * something else in those stacks is missing and a faster kernel alone would hide it the
-     * wrong way. --attention-kernel cudnn models TE's kernel when a run says so. */
+     * wrong way. --attention-kernel te (or cudnn) models TE's kernel when a run says so. */
     .attention_kernel = KERNEL_FA2,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs

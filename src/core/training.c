@@ -83,7 +83,7 @@ static const flag_choice grad_choices[] = {{"16-bit", 2}, {"bf16", 2}, {"fp16", 
 static const flag_choice recompute_choices[] = {
     {"uniform", RECOMPUTE_UNIFORM}, {"block", RECOMPUTE_BLOCK}, {NULL, 0}};
 /* attn_kernel's names (kernels.h) a run may choose; eager is --eager-attention. */
-static const flag_choice kernel_choices[] = {{"fa2", 1}, {"fa3", 2}, {"cudnn", 3}, {NULL, 0}};
+static const flag_choice kernel_choices[] = {{"fa2", 1}, {"fa3", 2}, {"cudnn", 3}, {"te", 4}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
 
 #define FIELD(f) .offset = offsetof(training, f), .size = sizeof((training *)0)->f
@@ -220,8 +220,9 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "bnb.nf4 (no double quantization, lm_head NF4, quantized from fp16; bitsandbytes 0.42)",
         CHOICE(qlora_stack, qlora_stack_choices), .names_first = true},
     ROW(OPT_ATTN_KERNEL) = {"attention-kernel", "K",
-        ": FlashAttention-2 (PyTorch SDPA's flash), FlashAttention-3 (Hopper) or cuDNN fused attention "
-        "(Transformer Engine); default the framework's, fa2 for all of them",
+        ": FlashAttention-2 (PyTorch SDPA's flash), FlashAttention-3 (Hopper), cuDNN fused attention, "
+        "or te (Transformer Engine's own pick: cuDNN on Hopper, FA2 before); default the framework's, "
+        "fa2 for all of them",
         CHOICE(attention_kernel, kernel_choices), .names_first = true, .sweep = true},
 };
 

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "core/error.h"
+#include "api/response.h"
 #include "api/zerosim.h"
 #include "serve/assets.h"
 #include "serve/cache.h"
@@ -70,17 +71,11 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const ch
 static enum MHD_Result reply_error(
     struct MHD_Connection *c, unsigned status, int code, const char *msg, const char *allow)
 {
-    cJSON *o = cJSON_CreateObject(), *e = cJSON_AddObjectToObject(o, "error");
-    if (e) {
-        cJSON_AddNumberToObject(e, "code", code);
-        cJSON_AddStringToObject(e, "message", msg);
-    }
-    char *text = e ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
+    char *text = api_error_json(code, msg);
     if (!text) return MHD_NO;
     const char *extra[] = {allow ? "Allow" : NULL, allow, NULL};
     enum MHD_Result ok = reply(c, status, JSON, text, strlen(text), extra);
-    cJSON_free(text);
+    free(text);
     return ok;
 }
 
@@ -308,7 +303,7 @@ serve_server *serve_start(const char *bind, int port, bool loopback, const char 
         return NULL;
     }
     snprintf(s->tmpdir, sizeof s->tmpdir, "%s/uploads", tmpdir);
-    snprintf(s->workdir, sizeof s->workdir, "%s/work", tmpdir);
+    snprintf(s->workdir, sizeof s->workdir, "%s/cwd", tmpdir);
     unsigned flags =
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | (v6 ? MHD_USE_IPv6 : 0);
     s->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR,

@@ -39,7 +39,7 @@ static bool loopback_address(const char *a)
 }
 
 /* The catalog folder the server reads for kind: dir as given (a folder, made absolute), else the
- * one the command line would use; linked as work/<kind> under tmp, which $ZEROSIM_DATA names. */
+ * one the command line would use; linked as cwd/<kind> under tmp, which $ZEROSIM_DATA names. */
 static int link_catalog(const char *kind, const char *dir, const char *tmp, char *msg, size_t mlen)
 {
     char from[PATH_MAX], to[PATH_MAX + 32], cwd[PATH_MAX];
@@ -63,7 +63,7 @@ static int link_catalog(const char *kind, const char *dir, const char *tmp, char
         snprintf(msg, mlen, "--%s: the folder's path is too long", kind);
         return ZS_ERR_INPUT;
     }
-    snprintf(to, sizeof to, "%s/work/%s", tmp, kind);
+    snprintf(to, sizeof to, "%s/cwd/%s", tmp, kind);
     if (symlink(from, to) != 0) {
         snprintf(msg, mlen, "cannot link the %s catalog into %s: %s", kind, tmp, strerror(errno));
         return ZS_ERR_IO;
@@ -71,7 +71,7 @@ static int link_catalog(const char *kind, const char *dir, const char *tmp, char
     return ZS_OK;
 }
 
-/* The server's own folder: uploads/ (each request's uploads) and work/, the working directory
+/* The server's own folder: uploads/ (each request's uploads) and cwd/, the working directory
  * and $ZEROSIM_DATA, holding only the links to the catalogs: no relative name reaches another
  * file, and a report names its catalog files as models/NAME.json, as from the source tree. */
 static int make_tmp(char *tmp, size_t len, const char *models, const char *hardware, char *msg, size_t mlen)
@@ -85,7 +85,7 @@ static int make_tmp(char *tmp, size_t len, const char *models, const char *hardw
         return ZS_ERR_IO;
     }
     char p[PATH_MAX];
-    const char *subs[] = {"uploads", "work"};
+    const char *subs[] = {"uploads", "cwd"};
     for (int i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/%s", tmp, subs[i]);
         if (mkdir(p, 0700) != 0) {
@@ -96,11 +96,11 @@ static int make_tmp(char *tmp, size_t len, const char *models, const char *hardw
     int rc = link_catalog("models", models, tmp, msg, mlen);
     if (!rc) rc = link_catalog("hardware", hardware, tmp, msg, mlen);
     if (rc) return rc;
-    snprintf(p, sizeof p, "%s/work", tmp);
+    snprintf(p, sizeof p, "%s/cwd", tmp);
     setenv("ZEROSIM_DATA", p, 1);
     setenv("HF_HUB_OFFLINE", "1", 1);  /* a model name never downloads (vet refuses Hub ids too) */
     setenv("ZEROSIM_THREADS", "1", 0); /* one thread a request: the connections are the parallelism */
-    snprintf(p, sizeof p, "%s/work", tmp);
+    snprintf(p, sizeof p, "%s/cwd", tmp);
     if (chdir(p) != 0) {
         snprintf(msg, mlen, "cannot enter %s: %s", p, strerror(errno));
         return ZS_ERR_IO;
@@ -121,7 +121,7 @@ static void remove_tmp(const char *tmp)
 {
     if (!tmp[0]) return;
     char p[PATH_MAX];
-    const char *items[] = {"work/models", "work/hardware", "work", "uploads"};
+    const char *items[] = {"cwd/models", "cwd/hardware", "cwd", "uploads"};
     for (int i = 0; i < 4; i++) {
         snprintf(p, sizeof p, "%s/%s", tmp, items[i]);
         if (remove(p) != 0 && errno != ENOENT) fprintf(stderr, "zerosim serve: cannot remove %s\n", p);

@@ -294,7 +294,12 @@ rm -f "$out.2" "$out.3" "$out.4"
 expect 0 "" -- estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --framework megatron --format json
 grep -q '"attention_kernel":[[:space:]]*"fa2"' "$out" && ok || bad "megatron on A100 should run fa2"
 expect 2 "FlashAttention-3 runs on Hopper only" -- estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --attention-kernel fa3
-expect 2 "is not one of fa2|fa3|cudnn" -- estimate --model llama-3-8b --gpus 8 --attention-kernel fa4
+# te: Transformer Engine's own pick (get_attention_backend): cuDNN from compute capability 9.0, FA2 before.
+expect 0 "" -- estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --framework megatron --attention-kernel te --format json
+grep -q '"attention_kernel":[[:space:]]*"cudnn"' "$out" && ok || bad "te on H100 should run cudnn"
+expect 0 "" -- estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --framework megatron --attention-kernel te --format json
+grep -q '"attention_kernel":[[:space:]]*"fa2"' "$out" && ok || bad "te on A100 should run fa2"
+expect 2 "is not one of fa2|fa3|cudnn|te" -- estimate --model llama-3-8b --gpus 8 --attention-kernel fa4
 expect 2 "runs no flash kernel" -- estimate --model llama-3-8b --gpus 8 --attention-kernel cudnn --eager-attention
 expect 0 "" -- estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --framework megatron --explain
 grep -q "Attention kernel: fa2 (Megatron-LM)" "$out" && ok || bad "--explain lacks the attention kernel line"

@@ -145,6 +145,18 @@ static void pipeline_inflight(void)
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
     sim_run(&in, &strat_ddp, 0, &r);
     CHECK_NEAR(r.mem.activations, per_layer * 96 * (1 + 7.0 / 32), 1e-12);
+    /* Megatron-Core's warm-up, 2 (p - i - 1) + (v - 1) N chunk micro-batches plus the one in
+     * flight (schedules.py get_pp_rank_microbatches), in chunks of L / (p v) = 3 layers: the
+     * last stage (i = 7, N = p = 8) holds 3 x 8 + 1 = 25 chunks = 75 layers' worth, not the
+     * 12 x 1.22 of Korthikanti's first-stage factor; with N = 16 micro-batches per group the
+     * first stage holds 14 + 48 + 1 = 63 of the m v = 64 chunks. */
+    in.stage.index = 7;
+    CHECK_NEAR(memory_inflight(&in) * 12, 75, 1e-12);
+    t.microbatch_group = 16;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    sim_run(&in, &strat_ddp, 0, &r);
+    CHECK_NEAR(r.mem.activations, per_layer * 63 * 3, 1e-12);
+    t.microbatch_group = 0;
     /* Fewer micro-batches than stages: only m are in flight. */
     t.virtual_stages = 1;
     t.grad_accum = 2;

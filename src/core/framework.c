@@ -134,19 +134,28 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages; "
             "--pp-first-layers / --pp-last-layers put fewer on the end stages)",
             fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
-    /* Megatron-Core no longer asks M % PP == 0 outright; it asks PP <= N <= M for the
-     * micro-batches per virtual stage group N, and M % N == 0 or >= PP ("The remainder of M (the
-     * total micro-batches) divided by N ... should be 0, or larger than or equal to the
-     * pipeline-parallel size", NVIDIA/Megatron-LM@d98e8a64 megatron/core/pipeline_parallel/
-     * schedules.py forward_backward_pipelining_with_interleaving). N defaults to PP
-     * (megatron/core/model_parallel_config.py __post_init__) and has no flag here, so the rule
-     * that remains is M >= PP with M % PP == 0, the one below. */
-    if (fw->interleave_divisible && t->virtual_stages > 1 && t->grad_accum % t->pp != 0)
-        return zs_fail(err, ZS_ERR_USAGE,
-            "--framework %s: the interleaved schedule needs micro-batches (--grad-accum %lld) "
-            "divisible by --pp %lld (Megatron-Core: the remainder of M divided by N, the "
-            "micro-batches per virtual stage group, default PP, should be 0 or at least PP)",
-            fw->name, (long long)t->grad_accum, (long long)t->pp);
+    /* Megatron-Core asks PP <= N <= M for the micro-batches per virtual stage group N
+     * ("should range in [PP, M]", a ValueError), and that M % N be 0 or at least PP ("The
+     * remainder of M (the total micro-batches) divided by N ... should be 0, or larger than or
+     * equal to the pipeline-parallel size", a RuntimeError): NVIDIA/Megatron-LM@d98e8a64
+     * megatron/core/pipeline_parallel/schedules.py forward_backward_pipelining_with_interleaving.
+     * N defaults to PP (megatron/core/model_parallel_config.py __post_init__), which makes the
+     * rule M % PP == 0. */
+    if (fw->interleave_divisible && t->virtual_stages > 1) {
+        int64_t n = t->microbatch_group > 0 ? t->microbatch_group : t->pp, rest = t->grad_accum % n;
+        if (n < t->pp || n > t->grad_accum)
+            return zs_fail(err, ZS_ERR_USAGE,
+                "--framework %s: --microbatch-group %lld must range in [--pp %lld, --grad-accum %lld] "
+                "(Megatron-Core: the number of contiguous micro-batches in a virtual pipeline stage "
+                "should range in [PP, M])",
+                fw->name, (long long)n, (long long)t->pp, (long long)t->grad_accum);
+        if (rest > 0 && rest < t->pp)
+            return zs_fail(err, ZS_ERR_USAGE,
+                "--framework %s: the interleaved schedule needs the micro-batches (--grad-accum %lld) "
+                "modulo the group of %lld (--microbatch-group, default --pp) to be 0 or at least --pp "
+                "%lld, not %lld (Megatron-Core: otherwise it introduces dependency bubbles)",
+                fw->name, (long long)t->grad_accum, (long long)n, (long long)t->pp, (long long)rest);
+    }
     /* MoELayer.forward raises in training for TP > 1 without sequence parallelism, whatever EP
      * ("During training, performance may degrade if MoE and tensor parallelism are enabled
      * without also enabling sequence parallelism", NVIDIA/Megatron-LM@d98e8a64

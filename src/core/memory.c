@@ -320,20 +320,22 @@ double memory_ckpt_inputs(const sim_input *in)
     return kept * inputs;
 }
 
-/* Interleaved: Megatron-Core's warm-up is 2 (p - i - 1) + (v - 1) N chunk micro-batches, one
- * more in flight at the first 1F1B step, for N micro-batches per virtual stage group
- * (NVIDIA/Megatron-LM@d98e8a64 megatron/core/pipeline_parallel/schedules.py
- * get_pp_rank_microbatches); with N = p, its default and the only N modelled, stage 0 holds
- * p + (p - 1) / v micro-batches, the formula below, exact whenever m is a multiple of p (which
- * Megatron then needs, framework.c). For m not a multiple of p (the generic and fsdp2 rows) it
- * is an approximation. */
+/* Interleaved: Megatron-Core's warm-up on stage i is 2 (p - i - 1) + (v - 1) N chunk
+ * micro-batches, at most the m v there are, and one more is in flight at the first 1F1B step,
+ * for N micro-batches per virtual stage group (--microbatch-group, default p;
+ * NVIDIA/Megatron-LM@d98e8a64 megatron/core/pipeline_parallel/schedules.py
+ * get_pp_rank_microbatches). A chunk holds 1/v of the stage's layers, so the stage holds
+ * (warm-up + 1) / v micro-batches of its layers: at i = 0 and N = p that is p + (p - 1) / v,
+ * Korthikanti et al.'s 1 + (p - 1) / (p v) factor on p. Plain 1F1B: min(p - i, m). For
+ * frameworks that do not require m to be a multiple of N (generic, fsdp2) it is an
+ * approximation. */
 double memory_inflight(const sim_input *in)
 {
     const training *t = in->t;
-    double p = (double)t->pp, i = p > 1 ? (double)in->stage.index : 0;
-    double inflight = fmin(p - i, (double)t->grad_accum);
-    if (p > 1 && t->virtual_stages > 1) inflight *= 1 + (p - 1) / (p * (double)t->virtual_stages);
-    return inflight;
+    double p = (double)t->pp, i = p > 1 ? (double)in->stage.index : 0, m = (double)t->grad_accum;
+    if (p <= 1 || t->virtual_stages <= 1) return fmin(p - i, m);
+    double v = (double)t->virtual_stages, n = t->microbatch_group > 0 ? (double)t->microbatch_group : p;
+    return fmin(2 * (p - i - 1) + (v - 1) * n + 1, m * v) / v;
 }
 
 void memory_activations(const sim_input *in, memory *mem)
@@ -369,8 +371,9 @@ void memory_activations(const sim_input *in, memory *mem)
     }
     /* The stage in force (in->stage, one view of the pipeline split; sim_run_memory takes the
      * heaviest). 1F1B: stage i holds min(p - i, m) micro-batches in flight (Narayanan et al.
-     * 2021 section 2.2: the first stage p, the last one); interleaving with v chunks
-     * multiplies that by 1 + (p - 1) / (p v) (Korthikanti section 4.2.3). Full recompute of
+     * 2021 section 2.2: the first stage p, the last one); interleaving with v chunks holds
+     * Megatron-Core's warm-up (memory_inflight; Korthikanti section 4.2.3's 1 + (p - 1) / (p v)
+     * on the first stage). Full recompute of
      * N layers (memory_ckpt_stage) decides what each micro-batch keeps on the stage; activation
      * offload moves the stored inputs to the host. */
     double inflight = memory_inflight(in);

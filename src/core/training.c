@@ -224,6 +224,10 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "or te (Transformer Engine's own pick: cuDNN on Hopper, FA2 before); default the framework's, "
         "fa2 for all of them",
         CHOICE(attention_kernel, kernel_choices), .names_first = true, .sweep = true},
+    ROW(OPT_MB_GROUP) = {"microbatch-group", "N",
+        "with --virtual-stages: micro-batches each virtual stage runs in a row (Megatron's "
+        "--microbatch-group-size-per-virtual-pipeline-stage; default --pp)",
+        WHOLE(microbatch_group, 1, 1000000), .zero_unset = true, .sweep = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,
@@ -234,7 +238,7 @@ const unsigned char training_ranged_rows[] = {R(OPT_GPUS), R(OPT_GPN), R(OPT_SHA
     R(OPT_MICRO), R(OPT_SEQ), R(OPT_ACCUM), R(OPT_TP), R(OPT_PP), R(OPT_CP), R(OPT_EP), R(OPT_ETP),
     R(OPT_VSTAGES), R(OPT_LORA_RANK), R(OPT_REDUCE_BUCKET), R(OPT_AG_BUCKET), R(OPT_PREFETCH),
     R(OPT_MAX_LIVE), R(OPT_PERSIST), R(OPT_RECOMPUTE_LAYERS), R(OPT_DOC_LEN), R(OPT_PP_FIRST),
-    R(OPT_PP_LAST)};
+    R(OPT_PP_LAST), R(OPT_MB_GROUP)};
 #undef R
 #define RANGED_COUNT ((int)sizeof training_ranged_rows)
 const int training_ranged_count = RANGED_COUNT;

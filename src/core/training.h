@@ -97,6 +97,9 @@ typedef struct training {
                                      transformers + PEFT on today's bitsandbytes */
     int attention_kernel;         /* attn_kernel (kernels.h): --attention-kernel; 0 = the
                                      framework's */
+    int64_t microbatch_group;     /* interleaved schedule: contiguous micro-batches per virtual
+                                     stage (Megatron's --microbatch-group-size-per-virtual-
+                                     pipeline-stage); 0 = its default, the pipeline degree */
 } training;
 
 /* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
@@ -234,6 +237,7 @@ typedef enum {
     OPT_TP_OVERLAP,
     OPT_QLORA_STACK,
     OPT_ATTN_KERNEL,
+    OPT_MB_GROUP,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

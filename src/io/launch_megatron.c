@@ -201,6 +201,15 @@ static int mg_parallel(reader *r, long long layers)
     snprintf(buf, sizeof buf, "%lld", v < 1 ? 1 : v);
     if (launch_set_flag(r, OPT_VSTAGES, buf, "--num-layers-per-virtual-pipeline-stage")) return r->err->code;
     if (given) USED(r, "virtual pipeline: %lld chunks per stage -> --virtual-stages %lld", v, v);
+    long long g;
+    if (mg_int(r, "--microbatch-group-size-per-virtual-pipeline-stage", 0, &g, &given)) return r->err->code;
+    if (given) {
+        snprintf(buf, sizeof buf, "%lld", g);
+        if (g < 1) return launch_bad(r, "--microbatch-group-size-per-virtual-pipeline-stage", "at least 1");
+        if (launch_set_flag(r, OPT_MB_GROUP, buf, "--microbatch-group-size-per-virtual-pipeline-stage"))
+            return r->err->code;
+        USED(r, "--microbatch-group-size-per-virtual-pipeline-stage %lld -> --microbatch-group %lld", g, g);
+    }
     if (mg_on(r, "--sequence-parallel")) {
         if (tp > 1 && launch_set_flag(r, OPT_SP, "", "--sequence-parallel")) return r->err->code;
         USED(r, "--sequence-parallel%s",

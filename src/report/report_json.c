@@ -155,11 +155,12 @@ static void hardware_json(cJSON *root, const scenario *s)
     cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw->host_memory_bytes);
 }
 
-/* Virtual stages, expert TP (0: the framework's), recompute of N layers, activation offload and
+/* Virtual stages and their micro-batch group (0: --pp), expert TP (0: the framework's), recompute of N layers, activation offload and
  * packed documents' length (0: unpacked). */
 static void layout_json(cJSON *tr, const training *t)
 {
     cJSON_AddNumberToObject(tr, "virtual_stages", (double)t->virtual_stages);
+    cJSON_AddNumberToObject(tr, "microbatch_group", (double)t->microbatch_group);
     cJSON_AddNumberToObject(tr, "expert_tp", (double)t->etp);
     cJSON_AddNumberToObject(tr, "recompute_layers", (double)t->recompute_layers);
     cJSON_AddStringToObject(

@@ -40,6 +40,17 @@ t['grad_accum'] == 192 and t['seq_len'] == 2048 and t['precision'] == 'fp16' and
 t['framework'] == 'megatron' and t['checkpointing'] == 'none' and t['sequence_parallel'] == False and \
 d['model']['parameters'] == 96 * (12 * 12288**2 + 13 * 12288) + (51200 + 2048) * 12288 + 2 * 12288" --gpus 1024
 grep -q "nproc_per_node: --gpus wins" "$W/q/$jn.err" && ok || bad "megatron --gpus override not said"
+# The same script interleaved (6 layers per stage in chunks of 3: v 2) with Megatron's micro-batch
+# group: N = 32 runs (PP 16 <= 32 <= M 192, 192 % 32 = 0); N = 40 leaves 192 % 40 = 32 >= 16 and runs;
+# N = 200 > M is Megatron's ValueError.
+sed 's|--pipeline-model-parallel-size 16|--pipeline-model-parallel-size 16 --num-layers-per-virtual-pipeline-stage 3 --microbatch-group-size-per-virtual-pipeline-stage 32|' \
+    "$L/megatron_gpt3_175b.sh" >"$W/mg_group.sh"
+json_check "exec(\"$T\") or (t['virtual_stages'] == 2 and t['microbatch_group'] == 32)" \
+    estimate --config "$W/mg_group.sh" --gpus 1024 --format json
+sed -i 's|group-size-per-virtual-pipeline-stage 32|group-size-per-virtual-pipeline-stage 200|' "$W/mg_group.sh"
+"$Z" estimate --config "$W/mg_group.sh" --gpus 1024 >/dev/null 2>"$W/mg_group.err"
+[ $? -eq 2 ] && grep -q -- "--microbatch-group 200 must range in .--pp 16, --grad-accum 192." "$W/mg_group.err" \
+    && ok || bad "megatron microbatch group 200 > M not refused (exit 2)"
 # Llama-3 8B FP8: the script's variables, its if [[ \$DTYPE == fp8 ]] block and the MOCK branch's
 # --vocab-size 128256; Llama-3-8B has 8,030,261,248 parameters (meta-llama/Meta-Llama-3-8B).
 jt megatron_llama3_8b_fp8.sh "t['gpus'] == 8 and t['tp'] == 1 and t['cp'] == 1 and t['dp'] == 8 and \

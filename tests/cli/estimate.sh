@@ -66,11 +66,16 @@ expect 0 "" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 
 expect 2 "--pp-first-layers / --pp-last-layers put fewer on the end stages" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron
 expect 2 "do not divide over the 15 middle stages" -- estimate --model llama-3.1-405b --hardware h100-80gb --gpus 2048 --tp 8 --pp 16 --framework megatron --pp-first-layers 7
 expect 2 "do not divide evenly" -- estimate --model llama-2-13b --gpus 24 --pp 3 --framework megatron
-expect 2 "divisible by --pp" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 6 --framework megatron
-# Megatron-Core's own rule (NVIDIA/Megatron-LM@d98e8a64 schedules.py): the remainder of M over the
-# group of N = PP micro-batches must be 0 or >= PP, so M = 6 and M = 2 over PP 4 fail, M = 8 runs.
-expect 2 "the remainder of M divided by N" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 6 --framework megatron
-expect 2 "the remainder of M divided by N" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 2 --framework megatron
+# Megatron-Core's own rules (NVIDIA/Megatron-LM@d98e8a64 schedules.py): PP <= N <= M, and the
+# remainder of M over the group of N (default PP) micro-batches 0 or >= PP: over PP 4, M = 6
+# fails (remainder 2), M = 2 fails (N = 4 > M), M = 8 runs; with N = 6, M = 10 runs (remainder
+# 4) and M = 8 does not (remainder 2); N = 3 < PP and N = 9 > M are out of range.
+expect 2 "modulo the group of 4 (--microbatch-group, default --pp) to be 0 or at least --pp 4, not 2" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 6 --framework megatron
+expect 2 "must range in .--pp 4, --grad-accum 2." -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 2 --framework megatron
+expect 0 "" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 10 --microbatch-group 6 --framework megatron --strategy zero1
+expect 2 "not 2" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 8 --microbatch-group 6 --framework megatron
+expect 2 "--microbatch-group 3 must range" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 8 --microbatch-group 3 --framework megatron
+expect 2 "--microbatch-group 9 must range" -- estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 8 --microbatch-group 9 --framework megatron
 json_check "d['results'][0]['applicable']" estimate --model llama-2-13b --gpus 16 --pp 4 --virtual-stages 2 --grad-accum 8 --framework megatron --strategy zero1 --format json
 expect 2 "does not run ZeRO-3" -- estimate --model llama-2-13b --gpus 16 --strategy zero3 --framework megatron
 expect 2 "no tensor parallelism" -- estimate --model llama-2-13b --gpus 16 --tp 2 --framework fsdp

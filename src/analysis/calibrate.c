@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/calib_nccl.h"
 #include "core/busbw.h"
 #include "analysis/validate.h"
 
@@ -74,6 +75,15 @@ int calibrate_add_set(calibration *c, const coll_samples *s, const char *source,
     }
     calib_set *cs = &c->sets[c->n_sets];
     memset(cs, 0, sizeof *cs);
+    /* The points NCCL's model is inverted on (calibrate_apply): all of them, or an even pick. */
+    int keep = n < CALIB_SET_POINTS ? n : CALIB_SET_POINTS;
+    for (int i = 0; i < keep; i++) {
+        int j = keep > 1 ? (int)((long long)i * (n - 1) / (keep - 1)) : 0;
+        if (x[j] > 0 && y[j] > 0) {
+            cs->pt_bytes[cs->npts] = x[j];
+            cs->pt_seconds[cs->npts++] = y[j];
+        }
+    }
     int rc = fit_alpha_beta(x, y, n, factor, 1, &cs->fit, err);
     if (rc == ZS_OK) {
         for (int i = 0; i < n; i++) {
@@ -285,16 +295,61 @@ int calibrate_add_bench(
     return ZS_OK;
 }
 
+/* Each set's latency per step at level l, combined by inverse variance into c. With an NCCL
+ * release in the profile, the latency is the one NCCL's tuning model needs to reproduce the
+ * set's times (calib_nccl.c: its base latency, protocols and algorithm choice taken out, the
+ * links at the efficiencies just fitted), else the alpha-beta fit's latency over the ring's
+ * steps. The standard error keeps the alpha-beta fit's relative one. */
+static void level_alpha(calibration *c, const hardware *hw, int l)
+{
+    double wa = 0, sa = 0;
+    bool bound_noted = false;
+    for (int i = 0; i < c->n_sets; i++) {
+        calib_set *s = &c->sets[i];
+        if ((int)s->level != l) continue;
+        double a, rms = 0;
+        bool at_bound = false;
+        if (!calib_nccl_alpha(s, hw, hw->intra.latency, &a, &at_bound, &rms)) {
+            /* no NCCL release, or a collective its model does not cost: fit / steps stays */
+        } else if (rms > CALIB_NCCL_MAX_RMS) {
+            char msg[400];
+            snprintf(msg, sizeof msg,
+                "%s: NCCL's tuning model fits the %s times no better than %.0f%% at any latency: "
+                "kept the alpha-beta latency per step",
+                s->source, s->collective, 100 * (exp(rms) - 1));
+            note(c, msg);
+        } else {
+            double rel = s->fit.latency > 0 ? s->fit.latency_stderr / s->fit.latency : 0;
+            s->alpha = a;
+            s->alpha_stderr = a * rel;
+            s->nccl_inverted = true;
+            if (at_bound && !bound_noted) {
+                char msg[400];
+                snprintf(msg, sizeof msg,
+                    "%s: the %s times do not pin NCCL's per-step latency down (best at the %g s end "
+                    "of the search): the log's smallest sizes are needed",
+                    s->source, s->collective, a);
+                note(c, msg);
+                bound_noted = true;
+            }
+        }
+        /* Inverse-variance weights; a perfect fit (zero stderr) gets a tiny floor. */
+        double va = fmax(s->alpha_stderr * s->alpha_stderr, 1e-30);
+        wa += 1 / va;
+        sa += s->alpha / va;
+    }
+    c->alpha[l] = sa / wa;
+    c->alpha_stderr[l] = sqrt(1 / wa);
+}
+
 int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
 {
     for (int l = 0; l < 2; l++) {
-        double wa = 0, sa = 0, wb = 0, sb = 0;
+        double wb = 0, sb = 0;
         int k = 0;
         for (int i = 0; i < c->n_sets; i++) {
             const calib_set *s = &c->sets[i];
             if ((int)s->level != l) continue;
-            /* Inverse-variance weights; a perfect fit (zero stderr) gets a tiny floor. */
-            double va = fmax(s->alpha_stderr * s->alpha_stderr, 1e-30);
             /* A ring through several ranks per node crosses each node boundary on all their
              * NICs at once: its bus bandwidth is per_node x one GPU's NIC share (the network
              * part of collective.c's two-level schedule, and NCCL's ring in nccl.c alike), so
@@ -302,16 +357,12 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
             double g = l == LEVEL_INTER && s->per_node > 1 ? (double)s->per_node : 1;
             double bw = s->fit.busbw / g, bw_err = s->fit.busbw_stderr / g;
             double vb = fmax(bw_err * bw_err, 1e-6 * bw);
-            wa += 1 / va;
-            sa += s->alpha / va;
             wb += 1 / vb;
             sb += bw / vb;
             k++;
         }
         if (!k) continue;
         c->have_level[l] = true;
-        c->alpha[l] = sa / wa;
-        c->alpha_stderr[l] = sqrt(1 / wa);
         c->bandwidth[l] = sb / wb;
         c->bandwidth_stderr[l] = sqrt(1 / wb);
         hw_link *lk = l == LEVEL_INTRA ? &hw->intra : &hw->inter;
@@ -348,11 +399,13 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
                 "%.1f GB/s (%s; at least %.2f expected): the log measured another path",
                 lname, c->bandwidth[l] / 1e9, eff, line / 1e9, lk->kind, CALIB_MIN_EFFICIENCY);
         if (rc) return rc;
-        lk->latency = c->alpha[l];
-        lk->latency_stderr = c->alpha_stderr[l];
         lk->efficiency = fmin(1, fmax(1e-3, eff));
         lk->bandwidth_stderr = c->bandwidth_stderr[l] *
             (l == LEVEL_INTRA ? 1 : (double)hw->gpus_per_node / (double)hw->nics_per_node);
+        /* The latency after the efficiency: NCCL's model sees the links as fitted. */
+        level_alpha(c, hw, l);
+        lk->latency = c->alpha[l];
+        lk->latency_stderr = c->alpha_stderr[l];
     }
     if (c->have_gemm) hw->matmul_half_flops = c->gemm.w_half;
     /* FP8's best fraction of its peak over the 16-bit one's, as both were measured here. */

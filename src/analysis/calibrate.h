@@ -14,6 +14,7 @@
 #include "io/runs.h"
 
 #define CALIB_MAX_SETS 128
+#define CALIB_SET_POINTS 64 /* nccl-tests' default sweep, 8 B to 8 GB by 2x, is 31 sizes */
 #define CALIB_MAX_GEMM 256
 
 /* Plausibility gates. A fitted value beyond one of these is refused (ZS_ERR_INPUT, exit 3,
@@ -61,6 +62,14 @@
 #define CALIB_MIN_STREAM 0.3
 #define CALIB_MIN_R2 0.9
 #define CALIB_MAX_ALPHA 1e-3
+/* CALIB_NCCL_MIN_ALPHA: the low end of the search for a per-step latency through NCCL's model,
+ *   seconds: 10 ns is 60x below the fastest step tuning.cc tables (NVLink LL 0.6 us). */
+#define CALIB_NCCL_MIN_ALPHA 1e-8
+/* CALIB_NCCL_MAX_RMS: NCCL's model inverted must reproduce a set's times to a root-mean-square
+ *   log error of 0.4 (about 50%) or the latency it gives means nothing and the alpha-beta one is
+ *   kept (with a note). Clean nccl-tests logs fit within 0.2 (tests/data/nccl); a log whose
+ *   times the model's algorithms cannot produce (20 s per call) sits far above. */
+#define CALIB_NCCL_MAX_RMS 0.4
 #define CALIB_MIN_EFFICIENCY 0.05
 #define CALIB_MAX_ALLOCATOR 0.5
 #define CALIB_MAX_WARNINGS 8
@@ -76,6 +85,10 @@ typedef struct calib_set {
     double alpha;     /* latency per algorithm step: fit latency / steps (seconds) */
     double alpha_stderr;
     double residual_max; /* largest |relative residual| of the fitted points */
+    bool nccl_inverted;  /* alpha is NCCL's tuning model inverted (calib_nccl.c), not fit / steps */
+    int npts;            /* the points kept for that inversion (at most CALIB_SET_POINTS, evenly) */
+    double pt_bytes[CALIB_SET_POINTS];   /* size as nccl-tests counts it, bytes */
+    double pt_seconds[CALIB_SET_POINTS]; /* measured time per call, seconds */
 } calib_set;
 
 typedef struct calibration {

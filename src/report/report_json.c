@@ -155,8 +155,8 @@ static void hardware_json(cJSON *root, const scenario *s)
     cJSON_AddNumberToObject(h, "host_memory_bytes_per_node", s->hw->host_memory_bytes);
 }
 
-/* Virtual stages and their micro-batch group (0: --pp), expert TP (0: the framework's), recompute of N layers, activation offload and
- * packed documents' length (0: unpacked). */
+/* Virtual stages and their micro-batch group (0: --pp), expert TP (0: the framework's),
+ * recompute of N layers, activation offload and packed documents' length (0: unpacked). */
 static void layout_json(cJSON *tr, const training *t)
 {
     cJSON_AddNumberToObject(tr, "virtual_stages", (double)t->virtual_stages);

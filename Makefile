@@ -210,6 +210,7 @@ valgrind: $(UNIT) $(ZEROSIM)
 	$(VALGRIND) ./$(ZEROSIM) validate tests/validation/published_runs.csv >/dev/null
 	$(VALGRIND) ./$(ZEROSIM) calibrate --hardware h100-80gb --nccl-tests tests/data/nccl/all_reduce_2.19_h100x8.log >/dev/null
 	$(VALGRIND) ./$(ZEROSIM) sweep --model llama-2-7b --gpus 8:64:x2 >/dev/null
+	$(VALGRIND) ./$(ZEROSIM) report $(DEMO_ARGS) --runs tests/validation/published_runs.csv -o - >/dev/null
 	@echo "valgrind: clean"
 
 # The web page (http://127.0.0.1:8080/; SERVE_ARGS="--port 9000" to change it). Ctrl-C stops.

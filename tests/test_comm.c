@@ -14,6 +14,7 @@
 #include "analysis/uncertainty.h"
 #include "io/catalog.h"
 #include "io/hardware_json.h"
+#include "io/model_json.h"
 
 /* Thakur, Rabenseifner & Gropp 2005 closed forms at small n. */
 static void closed_forms(void)
@@ -555,6 +556,44 @@ static void framework_versions(void)
     CHECK(!framework_find("deepspeed")->sync_fetch);
 }
 
+/* The routed experts' TP traffic under sequence parallelism, as Megatron-Core's all-to-all
+ * dispatcher moves it (token_dispatcher.py: all-gather of the routed tokens over the expert-TP
+ * group after the EP all-to-all, reduce-scatter before it back): Mixtral-8x7B (32 MoE blocks,
+ * top-2, h 4096) at seq 2048, TP 8 = ETP 8, bf16: each gather's output is ETP x s b k h e / TP =
+ * 8 x 2048 x 2 x 4096 x 2 / 8 = 33,554,432 bytes, once forward and once backward per block (64
+ * calls), and the blocks' dense TP pairs are the attention's alone (32 x 2 = 64 calls, not 128).
+ * Whole experts (ETP 1) gather nothing. */
+static void expert_tp_group(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/mixtral-8x7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    hardware hw = fixture_catalog_hw("h100-80gb");
+    training t;
+    training_init(&t);
+    t.gpus = 64; t.tp = 8; t.ep = 8; t.etp = 8; t.sequence_parallel = true; t.seq_len = 2048;
+    for (int etp = 8; etp >= 1; etp /= 8) {
+        t.etp = etp;
+        sim_input in;
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        comm_plan p = {0};
+        comm_add_common(&in, &strat_zero1, &p);
+        double etp_calls = 0, etp_size = 0, tp_calls = 0;
+        for (int i = 0; i < p.n; i++) {
+            if (p.op[i].group == GROUP_ETP && p.op[i].kind == COLL_ALL_GATHER) {
+                etp_calls = p.op[i].calls;
+                etp_size = p.op[i].size;
+            }
+            if (p.op[i].group == GROUP_TP && p.op[i].kind == COLL_ALL_GATHER) tp_calls = p.op[i].calls;
+        }
+        CHECK_NEAR(tp_calls, 64, 1e-12);
+        CHECK_NEAR(etp_calls, etp > 1 ? 64 : 0, 1e-12);
+        CHECK_NEAR(etp_size, etp > 1 ? 33554432.0 : 0, 1e-12);
+        CHECK_EQ_INT(in.groups[GROUP_ETP].n, etp);
+    }
+}
+
 void suite_comm(void)
 {
     RUN_TEST(intervals);
@@ -572,4 +611,5 @@ void suite_comm(void)
     RUN_TEST(nccl_nvls);
     RUN_TEST(sm_contention);
     RUN_TEST(framework_versions);
+    RUN_TEST(expert_tp_group);
 }

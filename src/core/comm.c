@@ -14,6 +14,38 @@ void comm_add(comm_plan *p, comm_op op)
     if (p->n < COMM_MAX_OPS && op.calls > 0 && op.size > 0) p->op[p->n++] = op;
 }
 
+/* The routed experts of a stage's MoE blocks under sequence parallelism, Megatron-Core's
+ * all-to-all dispatcher: after the EP all-to-all the routed tokens are all-gathered over the
+ * expert-TP group, and reduce-scattered back after the experts (NVIDIA/Megatron-LM@d98e8a64
+ * megatron/core/transformer/moe/token_dispatcher.py MoEAlltoAllTokenDispatcher:
+ * gather_from_sequence_parallel_region(global_input_tokens, group=self.tp_group), the expert TP
+ * group; reduce_scatter_to_sequence_parallel_region in combine). That replaces the block's
+ * dense MLP pair on TP (shared experts keep one: SharedExpertMLP is a TP-split MLP). Size: ETP x
+ * the rank's routed tokens, as comm_ep's buffer. At TP 1 the experts may still split (ETP > TP,
+ * Megatron-Core's expert grid). Returns the dense pairs the blocks drop. */
+static double comm_tp_experts(const sim_input *in, comm_plan *p, double mb, bool recompute)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    if (m->params_only || m->num_experts <= 0 || (!t->sequence_parallel && t->tp > 1)) return 0;
+    double moe = (double)model_blocks(m, BLOCK_MOE) * (double)in->stage_layers / (double)m->num_layers;
+    if (moe <= 0) return 0;
+    double pairs = moe * mb * (2 + (recompute ? 1 : 0));
+    if (in->etp > 1) {
+        double k = (double)m->experts_per_token * (m->capacity_factor > 0 ? m->capacity_factor : 1);
+        double routed = (double)t->seq_len / (double)t->cp * (double)t->micro_batch / (double)t->tp * k *
+            (double)m->hidden_size * in->bt.act * t->moe_imbalance;
+        double size = routed * (double)in->etp;
+        comm_add(p,
+            (comm_op){COLL_ALL_GATHER, GROUP_ETP, size, pairs, true, OVERLAP_NONE, 0,
+                "expert TP all-gather (routed tokens, ETP)", 0, 0, 0, 0});
+        comm_add(p,
+            (comm_op){COLL_REDUCE_SCATTER, GROUP_ETP, size, pairs, true, OVERLAP_NONE, 0,
+                "expert TP reduce-scatter (routed tokens, ETP)", 0, 0, 0, 0});
+    }
+    return m->shared_intermediate_size > 0 ? 0 : pairs;
+}
+
 /* Megatron-LM (Shoeybi et al. 2019, section 3): two all-reduces of the s b h activations per
  * block in forward and two in backward; a full recompute repeats the forward pair. Sequence
  * parallelism turns each into a reduce-scatter plus an all-gather of the same volume
@@ -27,8 +59,10 @@ static void comm_tp(const sim_input *in, comm_plan *p)
     /* Per block: 2 forward + 2 backward normally; a parallel block (Falcon, Phi,
      * Cohere) 1 + 1; cross-attention one more each way (model_tp_allreduces). */
     double ar = model_tp_allreduces(m);
-    double calls = layers * mb * (2 * ar + (t->checkpointing == CKPT_FULL ? ar : 0));
+    bool full = t->checkpointing == CKPT_FULL;
+    double calls = layers * mb * (2 * ar + (full ? ar : 0));
     if (t->sequence_parallel) {
+        calls -= comm_tp_experts(in, p, mb, full);
         /* TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE userbuffers) hides
          * what the chunked GEMMs cover (tpoverlap.c). */
         coll_cost ag, rs;
@@ -188,7 +222,10 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     const training *t = in->t;
     const model *m = in->m;
     double mb = (double)t->grad_accum;
-    if (!m->params_only && t->tp > 1) comm_tp(in, p);
+    if (!m->params_only && t->tp > 1)
+        comm_tp(in, p);
+    else if (in->etp > 1)
+        comm_tp_experts(in, p, (double)t->grad_accum, t->checkpointing == CKPT_FULL);
     if (!m->params_only && t->pp > 1) {
         /* One activation tensor forward and one gradient backward per micro-batch per stage
          * boundary, split over TP ranks (Megatron's scatter-gather optimisation). */

@@ -11,7 +11,8 @@ struct strategy;
  * states (all of DP unless hybrid sharding), GROUP_REPLICA the shard groups' replicas across
  * it, GROUP_HPZ ZeRO++'s secondary parameter partition. GROUP_EDP is the expert-data-parallel
  * ranks that shard the experts' states (its shard part under hybrid sharding), GROUP_EDP_REPLICA
- * their replicas. */
+ * their replicas, GROUP_ETP the expert tensor-parallel ranks that split each expert (ETP
+ * consecutive ranks, innermost in Megatron-Core's expert grid). */
 typedef enum {
     GROUP_DP,
     GROUP_TP,
@@ -24,6 +25,7 @@ typedef enum {
     GROUP_EP,
     GROUP_EDP,
     GROUP_EDP_REPLICA,
+    GROUP_ETP,
     GROUP_COUNT
 } group_kind;
 

@@ -81,8 +81,8 @@ static int sim_groups(sim_input *in, const training *t, zs_error *err)
      * divide the world ("world_size (..) is not divisible by expert_tensor_model_pipeline_parallel
      * size", NVIDIA/Megatron-LM@d98e8a64 megatron/core/parallel_state.py initialize_model_parallel;
      * arguments.py only defaults ETP to TP), so ETP may exceed TP. The others split experts
-     * over the TP group itself. ETP > TP is an approximation in time: the experts' TP
-     * collectives are timed on the TP group (comm.c), not on an ETP group. */
+     * over the TP group itself. The experts' own TP collectives run on the ETP group (comm.c
+     * comm_tp). */
     if (in->fw->expert_tp_free && tcd % (t->ep * in->etp) != 0)
         return zs_fail(err, ZS_ERR_USAGE,
             "--expert-tp %lld x --ep %lld x --pp %lld must divide the %lld GPUs (Megatron-Core: "
@@ -93,6 +93,7 @@ static int sim_groups(sim_input *in, const training *t, zs_error *err)
             "--expert-tp %lld must divide --tp %lld (the experts split over TP ranks)", (long long)in->etp,
             (long long)t->tp);
     in->edp = t->ep > 1 || in->etp != t->tp ? tcd / (t->ep * in->etp) : dpc;
+    in->groups[GROUP_ETP] = (coll_group){in->etp, in->etp < gpn ? in->etp : gpn};
     int64_t ep_local = t->ep < gpn ? t->ep : gpn;
     in->groups[GROUP_EP] = (coll_group){t->ep, ep_local};
     int64_t edp_per = gpn / t->ep > 1 ? gpn / t->ep : 1;

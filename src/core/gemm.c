@@ -55,10 +55,11 @@ static const double gemm_table[GEMM_POINTS * GEMM_POINTS * GEMM_POINTS] = {
  * TFLOP/s (stas00/ml-engineering@744d01e compute/accelerator/README.md, MAMF table). */
 #define GEMM_REF gemm_table[GEMM_POINTS * GEMM_POINTS * GEMM_POINTS - 1]
 
-/* Where one size falls in the table: octave i (0 .. 3) and the fraction f of the way to the
- * next point, linear in size within the octave; s scales the rate below 256. */
+/* Where one size falls in the table: point i (0 .. 4), the fraction f of the way to the next
+ * one (linear in size within the octave) and d = 1 when there is a next one (0 at 4096 and
+ * above, held there); s scales the rate below 256. */
 typedef struct gemm_axis {
-    int i;
+    int i, d;
     double f;
     double s;
 } gemm_axis;
@@ -66,34 +67,43 @@ typedef struct gemm_axis {
 /* From the double's bits: the exponent is the octave, the mantissa the fraction (no libm). */
 static gemm_axis axis_of(double x)
 {
-    if (x >= GEMM_MAX) return (gemm_axis){GEMM_POINTS - 2, 1, 1};
+    if (x >= GEMM_MAX) return (gemm_axis){GEMM_POINTS - 1, 0, 0, 1};
     /* Below the table the kernel takes at least the time of the 256 one (256^3 runs in 5.2
      * us, 512 x 256 x 256 in 5.9 us: launch- and latency-bound), so the rate scales with size.
      * ESTIMATE: an extrapolation. */
-    if (!(x >= GEMM_MIN)) return (gemm_axis){0, 0, x > 0 ? x / GEMM_MIN : 0};
+    if (!(x >= GEMM_MIN)) return (gemm_axis){0, 0, 0, x > 0 ? x / GEMM_MIN : 0};
     uint64_t b;
     memcpy(&b, &x, sizeof b);
     int e = (int)(b >> 52) - 1023 - GEMM_LOG2_MIN;
     b = (b & 0xfffffffffffffULL) | 0x3ff0000000000000ULL;
     double m;
     memcpy(&m, &b, sizeof m);
-    return (gemm_axis){e, m - 1, 1};
+    return (gemm_axis){e, 1, m - 1, 1};
 }
 
-/* a at f = 0 and b at f = 1 exactly, so the measured points come back as stored. */
+/* a at f = 0 exactly, so the measured points come back as stored. */
 static double lerp(double a, double b, double f)
 {
-    return a * (1 - f) + b * f;
+    return a + (b - a) * f;
+}
+
+enum { ROW = GEMM_POINTS, SLAB = GEMM_POINTS * GEMM_POINTS }; /* strides of rows and k */
+
+/* Bilinear in one k slab at p (rows r, cols c); an axis on a point costs no interpolation. */
+static double plane(const double *p, gemm_axis r, gemm_axis c)
+{
+    double a = c.f == 0 ? p[0] : lerp(p[0], p[c.d], c.f);
+    if (r.f == 0) return a;
+    const double *q = p + r.d * ROW;
+    return lerp(a, c.f == 0 ? q[0] : lerp(q[0], q[c.d], c.f), r.f);
 }
 
 /* Trilinear in the table at (rows, cols, k), without the below-256 scales. */
 static double lookup(gemm_axis r, gemm_axis c, gemm_axis k)
 {
-    enum { ROW = GEMM_POINTS, SLAB = GEMM_POINTS * GEMM_POINTS };
-    const double *p = gemm_table + k.i * SLAB + r.i * ROW + c.i;
-    double a = lerp(lerp(p[0], p[1], c.f), lerp(p[ROW], p[ROW + 1], c.f), r.f);
-    double b = lerp(lerp(p[SLAB], p[SLAB + 1], c.f), lerp(p[SLAB + ROW], p[SLAB + ROW + 1], c.f), r.f);
-    return lerp(a, b, k.f);
+    const double *p = gemm_table + (k.i * SLAB + r.i * ROW + c.i);
+    double a = plane(p, r, c);
+    return k.f == 0 ? a : lerp(a, plane(p + k.d * SLAB, r, c), k.f);
 }
 
 /* The rate at the three axes, with the below-256 scales. */
@@ -104,7 +114,8 @@ static double rate(gemm_axis r, gemm_axis c, gemm_axis k)
 
 double gemm_tflops(double rows, double cols, double k)
 {
-    return rate(axis_of(rows), axis_of(cols), axis_of(k));
+    gemm_axis r = axis_of(rows), c = axis_of(cols), kk = axis_of(k);
+    return rate(r, c, kk);
 }
 
 bool gemm_measured(const hardware *hw, const training *t)
@@ -112,7 +123,7 @@ bool gemm_measured(const hardware *hw, const training *t)
     /* The table is BF16; FP16 runs the same tensor-core rate on Hopper (the H100 datasheet's
      * BF16 and FP16 columns agree); FP8 reads it at half its contraction (acc_add). Its f32 rows
      * are XLA's TF32 dots, not zerosim's fp32 peak: fp32 keeps the single-W formula. */
-    return t->precision != PREC_FP32 && kernel_hopper(hw);
+    return t->gemm_shapes == 1 && t->precision != PREC_FP32 && kernel_hopper(hw);
 }
 
 /* The running sums of gemm_step: weights are FLOPs / 2 (count T K N), times at 1 TFLOP/s. */
@@ -223,7 +234,8 @@ static void walk_ffn(gemm_acc *a, const model *m, const param_counts *pc, int c,
     } else if (pc->kind[c] == BLOCK_MOE && m->num_experts > 0) {
         double ep = (double)t->ep, e = (double)m->num_experts;
         double te = tokens * (double)m->experts_per_token * ep / e;
-        walk_mlp(a, m, routed, te, axis_of(te), (double)model_expert_width(m), (double)etp, nb * e / ep);
+        gemm_axis ae = axis_of(te);
+        walk_mlp(a, m, routed, te, ae, (double)model_expert_width(m), (double)etp, nb * e / ep);
         walk_mlp(a, m, shared, tokens, at, (double)m->shared_intermediate_size, tp, nb);
     }
 }
@@ -255,7 +267,8 @@ static void walk(gemm_acc *a, const model *m, const param_counts *pc, const trai
         walk_ffn(a, m, pc, c, t, etp, tc, at);
     }
     double th = tokens * pc->seq_scale[BLOCK_DENSE];
-    acc_add(a, "lm_head", th, axis_of(th), (double)m->hidden_size, (double)m->vocab_size / tp, 1, true);
+    gemm_axis ah = axis_of(th);
+    acc_add(a, "lm_head", th, ah, (double)m->hidden_size, (double)m->vocab_size / tp, 1, true);
 }
 
 gemm_rates gemm_step(const model *m, const param_counts *pc, const hardware *hw, const training *t, int64_t etp)

@@ -40,7 +40,7 @@ typedef struct gemm_rates {
  * (the kernel's time no shorter than at 256). 0 for a non-positive size. Pure. */
 double gemm_tflops(double rows, double cols, double k);
 
-/* Whether the GEMM table applies: a Hopper profile (compute capability 9.x) at a 16-bit
+/* Whether the GEMM table applies: --gemm-shapes on, a Hopper profile (compute capability 9.x) at a 16-bit
  * precision (bf16, fp16, bf16-pure) or FP8 (read at half the contraction). fp32 runs keep the
  * single-W formula. Pure. */
 bool gemm_measured(const hardware *hw, const training *t);

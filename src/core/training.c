@@ -224,6 +224,11 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "or te (Transformer Engine's own pick: cuDNN on Hopper, FA2 before); default the framework's, "
         "fa2 for all of them",
         CHOICE(attention_kernel, kernel_choices), .names_first = true, .sweep = true},
+    ROW(OPT_GEMM_SHAPES) = {"gemm-shapes", NULL,
+        "each GEMM (QKV, projection, MLP, experts, LM head; forward, dgrad, wgrad) at its shape's "
+        "measured cuBLAS rate on Hopper, XLA's sm_90 table, instead of one efficiency for all "
+        "(default off: it moved the held-out validation half from 6.12% to 6.16%)",
+        CHOICE(gemm_shapes, on_off), .listed = 2, .sweep = true},
 };
 
 /* The rows training_validate checks on every evaluation: those with a range (FLAG_WHOLE,

@@ -97,6 +97,8 @@ typedef struct training {
                                      transformers + PEFT on today's bitsandbytes */
     int attention_kernel;         /* attn_kernel (kernels.h): --attention-kernel; 0 = the
                                      framework's */
+    int gemm_shapes;              /* --gemm-shapes: 1 = each GEMM at its shape's measured rate
+                                     where the GPU has a table (gemm.c); 0 = one efficiency */
 } training;
 
 /* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
@@ -234,6 +236,7 @@ typedef enum {
     OPT_TP_OVERLAP,
     OPT_QLORA_STACK,
     OPT_ATTN_KERNEL,
+    OPT_GEMM_SHAPES,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

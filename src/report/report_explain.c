@@ -123,9 +123,11 @@ static void explain_gemm(FILE *o, const scenario *s)
     sim_input in;
     zs_error err = {.quiet = true};
     if (!gemm_measured(s->hw, s->t) || s->m->params_only || sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err)) {
-        fprintf(o, "GEMMs: one efficiency for all, at the MLP up-projection's W (no measured shape table for %s at "
-                   "%s).\n",
-            s->hw->name, precision_name(s->t->precision));
+        const char *why = !kernel_hopper(s->hw)    ? "no measured shape table for this GPU"
+            : s->t->precision == PREC_FP32         ? "no fp32 shape table"
+            : s->t->gemm_shapes != 1               ? "--gemm-shapes on uses Hopper's measured table"
+                                                   : "no shapes for a parameter count";
+        fprintf(o, "GEMMs: one efficiency for all, at the MLP up-projection's W (%s).\n", why);
         return;
     }
     gemm_shape g[GEMM_SHAPES_MAX];

@@ -87,9 +87,16 @@ static model grid_model(void)
 {
     model m = {0};
     snprintf(m.model_type, sizeof m.model_type, "llama");
-    m.hidden_size = 2048; m.num_layers = 4; m.num_heads = 16; m.num_kv_heads = 16; m.head_dim = 128;
-    m.intermediate_size = 8192; m.vocab_size = 32768; m.max_positions = 4096;
-    m.norm = NORM_RMSNORM; m.pos = POS_ROTARY;
+    m.hidden_size = 2048;
+    m.num_layers = 4;
+    m.num_heads = 16;
+    m.num_kv_heads = 16;
+    m.head_dim = 128;
+    m.intermediate_size = 8192;
+    m.vocab_size = 32768;
+    m.max_positions = 4096;
+    m.norm = NORM_RMSNORM;
+    m.pos = POS_ROTARY;
     return m;
 }
 
@@ -104,7 +111,11 @@ static void gemm_step_by_hand(void)
     hardware h100 = fixture_catalog_hw("h100-80gb");
     training t;
     training_init(&t);
-    t.gpus = 8; t.tp = 2; t.seq_len = 1024; t.micro_batch = 1; t.gemm_shapes = 1;
+    t.gpus = 8;
+    t.tp = 2;
+    t.seq_len = 1024;
+    t.micro_batch = 1;
+    t.gemm_shapes = 1;
     /* {weight, fwd, dgrad, wgrad}: q/k/v (x12: 3 per block), attn_out, mlp_up, mlp_down, head. */
     const double T = 1024, L = 4;
     const double g[5][4] = {
@@ -155,7 +166,10 @@ static void gemm_fallback(void)
     hardware a100 = fixture_catalog_hw("a100-80gb"), h100 = fixture_catalog_hw("h100-80gb");
     training t;
     training_init(&t);
-    t.gpus = 8; t.tp = 2; t.seq_len = 1024; t.gemm_shapes = 1;
+    t.gpus = 8;
+    t.tp = 2;
+    t.seq_len = 1024;
+    t.gemm_shapes = 1;
     const double W = 2.0 * 1024 * 2048 * 8192 / 2;
     sim_input in, off;
     CHECK(sim_prepare(&in, &m, &pc, &a100, &t, &e) == 0);

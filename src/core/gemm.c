@@ -12,11 +12,14 @@
  * reads them), rounded to 0.1 TFLOP/s. They were timed by XLA's matmul_perf_table_gen (HLO dots,
  * "[b,n,k] @ [b,k,m] -> [b,n,m]", clock cycles of each on the device) over m, n, k in 256 ..
  * 4096 by powers of two; the file names the architecture only. Here rows = XLA's n (the
- * tokens of a forward GEMM), cols = XLA's m, k contracted. Layout [k][rows][cols]. */
+ * tokens of a forward GEMM), cols = XLA's m, k contracted. Layout [k][rows][cols]. One table for
+ * every framework: no published measurement found puts Transformer Engine's GEMMs (cuBLASLt,
+ * Megatron-Core/NeMo) above or below PyTorch's cuBLAS path at the same shape. */
 #define GEMM_POINTS 5
 #define GEMM_LOG2_MIN 8 /* 256 */
 #define GEMM_MIN 256.0
 #define GEMM_MAX 4096.0
+/* clang-format off */
 static const double gemm_table[GEMM_POINTS * GEMM_POINTS * GEMM_POINTS] = {
     /* k = 256; rows 256 .. 4096 down, cols 256 .. 4096 across */
     6.5, 11.5, 22.0, 43.6, 82.2,
@@ -49,6 +52,7 @@ static const double gemm_table[GEMM_POINTS * GEMM_POINTS * GEMM_POINTS] = {
     285.9, 430.5, 653.5, 738.0, 758.4,
     412.0, 644.1, 738.5, 753.6, 783.3,
 };
+/* clang-format on */
 /* The largest shape's rate, 4096^3 (the table's maximum: the rates rise along every axis). The
  * same file's batch 2 and 4 entries at 4096^3, 807.7 and 793.1 TFLOP/s, show it saturated, so
  * larger sizes are held at 4096's; and it is 0.99 of the H100's best BF16 matmul, 794.5
@@ -157,7 +161,8 @@ static void acc_add(
         a->head += tf + tb;
     }
     if (a->list && a->n < GEMM_SHAPES_MAX)
-        a->list[a->n++] = (gemm_shape){name, t, k, n, count, fwd / GEMM_REF, dgrad / GEMM_REF, wgrad / GEMM_REF};
+        a->list[a->n++] =
+            (gemm_shape){name, t, k, n, count, fwd / GEMM_REF, dgrad / GEMM_REF, wgrad / GEMM_REF};
 }
 
 /* Softmax attention's projections in nb blocks of T tokens: q, k, v (fused or not, as the
@@ -209,8 +214,8 @@ static void walk_mla(gemm_acc *a, const model *m, const training *t, double toke
 }
 
 /* One MLP of width i split over `split` ranks: up (gate and up when gated) and down. */
-static void walk_mlp(gemm_acc *a, const model *m, const char *const name[2], double t, gemm_axis at,
-    double i, double split, double count)
+static void walk_mlp(gemm_acc *a, const model *m, const char *const name[2], double t, gemm_axis at, double i,
+    double split, double count)
 {
     double h = (double)m->hidden_size;
     acc_add(a, name[0], t, at, h, i / split, (m->gated_mlp ? 2 : 1) * count, false);
@@ -223,13 +228,15 @@ static void walk_mlp(gemm_acc *a, const model *m, const char *const name[2], dou
 static void walk_ffn(gemm_acc *a, const model *m, const param_counts *pc, int c, const training *t,
     int64_t etp, double tokens, gemm_axis at)
 {
-    static const char *const dense[2] = {"mlp_up", "mlp_down"}, *const routed[2] = {"expert_up", "expert_down"},
+    static const char *const dense[2] = {"mlp_up", "mlp_down"},
+                             *const routed[2] = {"expert_up", "expert_down"},
                              *const shared[2] = {"shared_up", "shared_down"};
     double nb = pc->nblocks[c], tp = (double)t->tp;
     if (pc->kind[c] == BLOCK_DENSE || pc->kind[c] == BLOCK_ENCODER) {
         double i = m->dense_intermediate_size > 0 ? (double)m->dense_intermediate_size
                                                   : (double)m->intermediate_size;
-        if (pc->kv_shared[c] && m->kv_shared_intermediate_size > 0) i = (double)m->kv_shared_intermediate_size;
+        if (pc->kv_shared[c] && m->kv_shared_intermediate_size > 0)
+            i = (double)m->kv_shared_intermediate_size;
         walk_mlp(a, m, dense, tokens, at, i, tp, nb);
     } else if (pc->kind[c] == BLOCK_MOE && m->num_experts > 0) {
         double ep = (double)t->ep, e = (double)m->num_experts;
@@ -271,7 +278,8 @@ static void walk(gemm_acc *a, const model *m, const param_counts *pc, const trai
     acc_add(a, "lm_head", th, ah, (double)m->hidden_size, (double)m->vocab_size / tp, 1, true);
 }
 
-gemm_rates gemm_step(const model *m, const param_counts *pc, const hardware *hw, const training *t, int64_t etp)
+gemm_rates gemm_step(
+    const model *m, const param_counts *pc, const hardware *hw, const training *t, int64_t etp)
 {
     gemm_rates r = {false, 1, 1, 1};
     if (!gemm_measured(hw, t)) return r;

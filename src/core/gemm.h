@@ -49,7 +49,8 @@ bool gemm_measured(const hardware *hw, const training *t);
  * tensor parallelism etp. When the table does not apply (gemm_measured false), or m is a
  * parameter count without shapes, every field is 1 (and measured false, or true at the
  * saturated rate). Pure; never fails. */
-gemm_rates gemm_step(const model *m, const param_counts *pc, const hardware *hw, const training *t, int64_t etp);
+gemm_rates gemm_step(
+    const model *m, const param_counts *pc, const hardware *hw, const training *t, int64_t etp);
 
 /* The shapes gemm_step weighs, with their rates, into out (room for GEMM_SHAPES_MAX; more are
  * weighed but not listed). Returns how many were written. Pure; never fails. */

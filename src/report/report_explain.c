@@ -122,11 +122,12 @@ static void explain_gemm(FILE *o, const scenario *s)
 {
     sim_input in;
     zs_error err = {.quiet = true};
-    if (!gemm_measured(s->hw, s->t) || s->m->params_only || sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err)) {
-        const char *why = !kernel_hopper(s->hw)    ? "no measured shape table for this GPU"
-            : s->t->precision == PREC_FP32         ? "no fp32 shape table"
-            : s->t->gemm_shapes != 1               ? "--gemm-shapes on uses Hopper's measured table"
-                                                   : "no shapes for a parameter count";
+    if (!gemm_measured(s->hw, s->t) || s->m->params_only ||
+        sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err)) {
+        const char *why = !kernel_hopper(s->hw) ? "no measured shape table for this GPU"
+            : s->t->precision == PREC_FP32      ? "no fp32 shape table"
+            : s->t->gemm_shapes != 1            ? "--gemm-shapes on uses Hopper's measured table"
+                                                : "no shapes for a parameter count";
         fprintf(o, "GEMMs: one efficiency for all, at the MLP up-projection's W (%s).\n", why);
         return;
     }
@@ -135,14 +136,17 @@ static void explain_gemm(FILE *o, const scenario *s)
     gemm_rates r = gemm_step(s->m, s->pc, s->hw, s->t, in.etp);
     double top = in.gemm_efficiency / r.fwd; /* matmul_max_fraction x the framework's factor */
     fprintf(o,
-        "GEMMs by shape (XLA's measured sm_90 cuBLAS table, tensorflow@372d578b): each at its rate over the\n"
-        "  4096^3 one (%.1f TFLOP/s) x %.3f (the profile's matmul_max_fraction x the framework's); fraction of\n"
-        "  peak per GEMM, T x N contracting K (forward), dgrad contracts N, wgrad contracts T:\n",
+        "GEMMs by shape (XLA's measured sm_90 cuBLAS table, tensorflow@372d578b): each at its rate\n"
+        "  over the 4096^3 one (%.1f TFLOP/s) x %.3f (the profile's matmul_max_fraction x the\n"
+        "  framework's); fraction of peak per GEMM, T x N contracting K (forward), dgrad contracts N,\n"
+        "  wgrad contracts T:\n",
         gemm_tflops(4096, 4096, 4096), top);
-    fprintf(o, "  %-12s %8s %8s %8s %8s %8s %8s %8s\n", "GEMM", "T", "K", "N", "count", "fwd", "dgrad", "wgrad");
+    static const char *const head[8] = {"GEMM", "T", "K", "N", "count", "fwd", "dgrad", "wgrad"};
+    fprintf(o, "  %-12s %8s %8s %8s %8s %8s %8s %8s\n", head[0], head[1], head[2], head[3], head[4],
+        head[5], head[6], head[7]);
     for (int i = 0; i < n; i++)
-        fprintf(o, "  %-12s %8.0f %8.0f %8.0f %8.4g %8.3f %8.3f %8.3f\n", g[i].name, g[i].tokens, g[i].k, g[i].n,
-            g[i].count, top * g[i].fwd, top * g[i].dgrad, top * g[i].wgrad);
+        fprintf(o, "  %-12s %8.0f %8.0f %8.0f %8.4g %8.3f %8.3f %8.3f\n", g[i].name, g[i].tokens, g[i].k,
+            g[i].n, g[i].count, top * g[i].fwd, top * g[i].dgrad, top * g[i].wgrad);
     fprintf(o, "  step (FLOP-weighted harmonic means): forward %.3f, backward %.3f, LM head %.3f of peak.\n",
         top * r.fwd, top * r.bwd, top * r.head);
 }

@@ -237,6 +237,7 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
      * have no measured kernel table) and the span a query attends over (a packed document). */
     f->attn_head_dim = m->params_only || m->nclass > 0 ? 0 : (double)m->head_dim;
     f->attn_span = t->doc_len > 0 && t->doc_len < t->seq_len ? (double)t->doc_len : s;
+    f->gemm_bwd = 1;
     flops_memory(m, pc, t, tokens_mb, f);
     flops_step(m, t, tokens_mb, frozen, attn_exec, f);
 }
@@ -286,6 +287,8 @@ mb_time compute_time(
     default: break;
     }
     tm.bwd = 2 * tm.fwd - casts - f->frozen_fwd_mb / mm_rate + rec; /* one cast per linear backward */
+    /* The backward GEMMs at their own (transposed) shapes' rate (gemm.c). */
+    if (f->gemm_bwd != 1) tm.bwd += (2 * mm - f->frozen_fwd_mb) / mm_rate * (f->gemm_bwd - 1);
     /* Attention's backward runs at the kernel's backward rate, not its forward one. */
     tm.bwd += 2 * f->attn_fwd_mb * (1 / (attn_peak * kr.bwd) - 1 / attn_rate);
     return tm;

@@ -34,6 +34,8 @@ typedef struct flops {
     double attn_head_dim;   /* the attention kernel's shape (kernels.c): head dim, 0 = no
                                measured shape (no attention, or a hybrid stack's mixers) */
     double attn_span;       /* ... and the keys a query attends over: s, or the packed document */
+    double gemm_bwd;        /* the backward GEMMs' time per FLOP over the forward ones' (their
+                               transposed shapes, gemm.c); compute_flops sets 1 */
 } flops;
 
 /* Seconds of one micro-batch on one GPU. */
@@ -52,9 +54,10 @@ void compute_flops(const model *m, const param_counts *pc, const training *t, fl
 double compute_peak(const hardware *hw, const training *t);
 
 /* Forward and backward(+recompute) seconds of one micro-batch: GEMMs at peak x
- * compute_efficiency, attention scores at the attention kernel's rate in each pass
+ * gemm_efficiency, attention scores at the attention kernel's rate in each pass
  * (kernel_attention), memory-bound traffic at
- * the achieved HBM rate; backward is twice forward (two GEMMs per forward GEMM). Pure. */
+ * the achieved HBM rate; backward is twice forward (two GEMMs per forward GEMM), its GEMMs
+ * f->gemm_bwd times slower per FLOP. Pure. */
 mb_time compute_time(
     const hardware *hw, const training *t, const flops *f, double peak, double gemm_efficiency);
 

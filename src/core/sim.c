@@ -7,6 +7,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/gemm.h"
 #include "core/kernels.h"
 #include "core/pipeline.h"
 #include "core/steptime.h"
@@ -128,13 +129,18 @@ static int sim_links(sim_input *in, const hardware *hw, const training *t, zs_er
     return ZS_OK;
 }
 
-/* The FLOPs of a step, the GEMM efficiency (at a GEMM of gemm_work FLOPs, times the
- * framework's fw_eff) and the micro-batch times. */
-static void sim_rates(sim_input *in, double gemm_work, double fw_eff)
+/* The FLOPs of a step, the GEMM efficiency (each GEMM at its shape's measured rate where the
+ * GPU has a table, gemm.c; else one GEMM of gemm_work FLOPs; times the framework's fw_eff) and
+ * the micro-batch times. Returns the LM head's GEMM efficiency. */
+static double sim_rates(sim_input *in, double gemm_work, double fw_eff)
 {
     compute_flops(in->m, in->pc, in->t, &in->fl);
-    in->gemm_efficiency = compute_efficiency(in->hw, gemm_work) * fw_eff;
+    gemm_rates g = gemm_step(in->m, in->pc, in->hw, in->t, in->etp);
+    double top = in->hw->matmul_max_fraction * fw_eff;
+    in->gemm_efficiency = g.measured ? top * g.fwd : compute_efficiency(in->hw, gemm_work) * fw_eff;
+    in->fl.gemm_bwd = g.fwd / g.bwd;
     in->mb = compute_time(in->hw, in->t, &in->fl, in->peak, in->gemm_efficiency);
+    return g.measured ? top * g.head : in->gemm_efficiency;
 }
 
 /* The checks a layered model's shapes put on the run: stages, heads, parameter offload. */
@@ -377,9 +383,9 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
      * W x peak_bf16 / peak_fp8 does at bf16. */
     double w = compute_gemm_flops(m, t);
     if (t->precision == PREC_FP8 && hw->peak_bf16 > 0) w *= hw->peak_bf16 / in->peak;
-    sim_rates(in, w, fw_eff);
+    double head_eff = sim_rates(in, w, fw_eff);
     double mean = in->mb.fwd + in->mb.bwd;
-    double head = compute_head_seconds(m, hw, t, in->peak, in->gemm_efficiency);
+    double head = compute_head_seconds(m, hw, t, in->peak, head_eff);
     in->pipe_pace = pipeline_pace(&in->pipe, m->num_layers, t->pp, mean > 0 ? head / (pp * mean) : 0);
     return ZS_OK;
 }

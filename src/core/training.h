@@ -100,6 +100,8 @@ typedef struct training {
     int64_t microbatch_group;     /* interleaved schedule: contiguous micro-batches per virtual
                                      stage (Megatron's --microbatch-group-size-per-virtual-
                                      pipeline-stage); 0 = its default, the pipeline degree */
+    int gemm_shapes;              /* --gemm-shapes: 1 = each GEMM at its shape's measured rate
+                                     where the GPU has a table (gemm.c); 0 = one efficiency */
 } training;
 
 /* How the loss holds the logits and their gradient (memory.c, memory_loss_bytes). */
@@ -238,6 +240,7 @@ typedef enum {
     OPT_QLORA_STACK,
     OPT_ATTN_KERNEL,
     OPT_MB_GROUP,
+    OPT_GEMM_SHAPES,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

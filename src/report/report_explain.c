@@ -3,6 +3,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/gemm.h"
 #include "core/kernels.h"
 #include "core/sim.h"
 #include "core/tpoverlap.h"
@@ -114,6 +115,40 @@ static void explain_kernel(FILE *o, const scenario *s)
     else
         fprintf(o, ": the profile's attention_fraction (no measured kernel table for %s%s).\n", s->hw->name,
             r.kernel == KERNEL_EAGER ? "; the s^2 scores move through HBM" : "");
+}
+
+/* The GEMMs by shape and their measured rates (gemm.c), or the single-W formula they replace. */
+static void explain_gemm(FILE *o, const scenario *s)
+{
+    sim_input in;
+    zs_error err = {.quiet = true};
+    if (!gemm_measured(s->hw, s->t) || s->m->params_only ||
+        sim_prepare(&in, s->m, s->pc, s->hw, s->t, &err)) {
+        const char *why = !kernel_hopper(s->hw) ? "no measured shape table for this GPU"
+            : s->t->precision == PREC_FP32      ? "no fp32 shape table"
+            : s->t->gemm_shapes != 1            ? "--gemm-shapes on uses Hopper's measured table"
+                                                : "no shapes for a parameter count";
+        fprintf(o, "GEMMs: one efficiency for all, at the MLP up-projection's W (%s).\n", why);
+        return;
+    }
+    gemm_shape g[GEMM_SHAPES_MAX];
+    int n = gemm_list(s->m, s->pc, s->t, in.etp, g);
+    gemm_rates r = gemm_step(s->m, s->pc, s->hw, s->t, in.etp);
+    double top = in.gemm_efficiency / r.fwd; /* matmul_max_fraction x the framework's factor */
+    fprintf(o,
+        "GEMMs by shape (XLA's measured sm_90 cuBLAS table, tensorflow@372d578b): each at its rate\n"
+        "  over the 4096^3 one (%.1f TFLOP/s) x %.3f (the profile's matmul_max_fraction x the\n"
+        "  framework's); fraction of peak per GEMM, T x N contracting K (forward), dgrad contracts N,\n"
+        "  wgrad contracts T:\n",
+        gemm_tflops(4096, 4096, 4096), top);
+    static const char *const head[8] = {"GEMM", "T", "K", "N", "count", "fwd", "dgrad", "wgrad"};
+    fprintf(o, "  %-12s %8s %8s %8s %8s %8s %8s %8s\n", head[0], head[1], head[2], head[3], head[4],
+        head[5], head[6], head[7]);
+    for (int i = 0; i < n; i++)
+        fprintf(o, "  %-12s %8.0f %8.0f %8.0f %8.4g %8.3f %8.3f %8.3f\n", g[i].name, g[i].tokens, g[i].k,
+            g[i].n, g[i].count, top * g[i].fwd, top * g[i].dgrad, top * g[i].wgrad);
+    fprintf(o, "  step (FLOP-weighted harmonic means): forward %.3f, backward %.3f, LM head %.3f of peak.\n",
+        top * r.fwd, top * r.bwd, top * r.head);
 }
 
 /* Pipeline stages: the split, the pace the slowest stage sets, which stage is the memory peak. */
@@ -245,6 +280,7 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
     explain_states(o, &bt);
     explain_formulas(o, s);
     explain_kernel(o, s);
+    explain_gemm(o, s);
     explain_pipeline(o, s);
     explain_tp_overlap(o, s);
     explain_options(o, s);

@@ -8,6 +8,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/gemm.h"
 #include "core/kernels.h"
 #include "core/strategy.h"
 
@@ -192,6 +193,7 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddBoolToObject(tr, "tp_comm_overlap", tpo && t->tp > 1 && t->sequence_parallel);
     cJSON_AddBoolToObject(tr, "flash_attention", t->flash_attention);
     cJSON_AddStringToObject(tr, "attention_kernel", kernel_name(kernel_of(t, s->hw)));
+    cJSON_AddBoolToObject(tr, "gemm_shapes", gemm_measured(s->hw, t));
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
     cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);

@@ -46,6 +46,14 @@ json_check "[r['strategy'] for r in d['results'] if r['applicable']] == ['zero3'
 # a100-80gb node's 8 x 200 Gb/s HDR NICs (DGX A100 datasheet) is 2 x 25 GB/s x efficiency 0.96.
 "$Z" estimate --model llama-2-7b --gpus 16 --gpus-per-node 4 --strategy zero3 --explain >"$out" 2>"$err"
 grep -q "network a = [0-9.]* us, B = 48.0 GB/s per GPU" "$out" && ok || bad "--explain with --gpus-per-node 4: $(grep network "$out")"
+# --explain lists each GEMM at its measured rate under --gemm-shapes on (Hopper), and says how
+# to get them otherwise; JSON says which model ran.
+"$Z" estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --tp 2 --gemm-shapes on --explain >"$out" 2>"$err"
+grep -q "^  k, v  *2048  *4096  *512  *64 " "$out" && grep -q "^GEMMs by shape" "$out" && ok || bad "--gemm-shapes on --explain: $(grep -A3 GEMMs "$out")"
+"$Z" estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --explain >"$out" 2>"$err"
+grep -q "^GEMMs: one efficiency for all.*--gemm-shapes on" "$out" && ok || bad "--explain without --gemm-shapes: $(grep GEMMs "$out")"
+json_check "d['training']['gemm_shapes'] is True" estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --gemm-shapes on --format json
+json_check "d['training']['gemm_shapes'] is False" estimate --model llama-3-8b --hardware a100-80gb --gpus 8 --gemm-shapes on --format json
 # A bad flag value is a usage error even when the model file is missing: flags parse when read.
 expect 2 "--micro-batch" -- estimate --model /nonexistent/model.json --micro-batch abc
 # A ds_config's ZeRO stage picks the strategy that shards what that stage shards.

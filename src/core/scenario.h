@@ -72,6 +72,8 @@ typedef struct sim_input {
     double hbm_rate;                /* achieved HBM bytes/s for the optimizer step */
     double host_rate;               /* achieved host-memory bytes/s per GPU for CPU Adam */
     double step_overhead;           /* seconds of framework host work per step (flag, calibrated, shipped) */
+    double fw_eff;                  /* the framework's GEMM efficiency factor in force (flag, calibrated,
+                                       shipped) */
     pipe_split pipe;                /* the layers per pipeline stage (pipeline.h) */
     pipe_stage stage;               /* the stage the fields above describe: the one with the most
                                        parameters; memory evaluates every view (sim_run_memory) */

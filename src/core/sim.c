@@ -143,6 +143,29 @@ static double sim_rates(sim_input *in, double gemm_work, double fw_eff)
     return g.measured ? top * g.head : in->gemm_efficiency;
 }
 
+/* What depends on the micro-batch, the accumulation and the recomputation: the FLOPs, the
+ * rates, the micro-batch times and the pipeline's pace (sim_prepare_batch redoes only this). */
+static void sim_batch_rates(sim_input *in)
+{
+    const model *m = in->m;
+    const hardware *hw = in->hw;
+    const training *t = in->t;
+    if (m->params_only) {
+        sim_rates(in, compute_gemm_flops(m, t), in->fw_eff);
+        return;
+    }
+    /* A GEMM's fixed cost (launch, prologue, tail wave) is time, so its half-efficiency size in
+     * FLOPs grows with the peak: at the FP8 peak a GEMM of W FLOPs runs as one of
+     * W x peak_bf16 / peak_fp8 does at bf16. */
+    double w = compute_gemm_flops(m, t);
+    if (t->precision == PREC_FP8 && hw->peak_bf16 > 0) w *= hw->peak_bf16 / in->peak;
+    double head_eff = sim_rates(in, w, in->fw_eff);
+    double mean = in->mb.fwd + in->mb.bwd;
+    double head = compute_head_seconds(m, hw, t, in->peak, head_eff);
+    in->pipe_pace =
+        pipeline_pace(&in->pipe, m->num_layers, t->pp, mean > 0 ? head / ((double)t->pp * mean) : 0);
+}
+
 /* The checks a layered model's shapes put on the run: stages, heads, parameter offload. */
 /* Linear-attention and SSM heads split over TP as attention heads do: Megatron-Core's
  * MambaMixer asserts that TP divides nheads and ngroups (NVIDIA/Megatron-LM
@@ -341,7 +364,7 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
     /* The framework's efficiency and per-step overhead: the flag's, else the values calibrated
      * on this hardware, else the framework's shipped ones. */
     const hw_framework_fit *fit = hardware_framework_fit(hw, in->fw->name);
-    double fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency
+    in->fw_eff = t->gemm_efficiency > 0 ? t->gemm_efficiency
         : fit                              ? fit->gemm_efficiency
                                            : in->fw->gemm_efficiency;
     in->step_overhead = t->step_overhead >= 0 ? t->step_overhead
@@ -374,19 +397,28 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
         in->trainable = in->local_params;
         in->param_bytes = in->bt.param * in->local_params;
         in->pipe_pace = 1; /* no layers to place: every stage the mean */
-        sim_rates(in, compute_gemm_flops(m, t), fw_eff);
+        sim_batch_rates(in);
         return ZS_OK;
     }
     if (sim_check_shapes(m, t, err) || sim_stages(in, m, pc, t, err)) return err->code;
-    /* A GEMM's fixed cost (launch, prologue, tail wave) is time, so its half-efficiency size in
-     * FLOPs grows with the peak: at the FP8 peak a GEMM of W FLOPs runs as one of
-     * W x peak_bf16 / peak_fp8 does at bf16. */
-    double w = compute_gemm_flops(m, t);
-    if (t->precision == PREC_FP8 && hw->peak_bf16 > 0) w *= hw->peak_bf16 / in->peak;
-    double head_eff = sim_rates(in, w, fw_eff);
-    double mean = in->mb.fwd + in->mb.bwd;
-    double head = compute_head_seconds(m, hw, t, in->peak, head_eff);
-    in->pipe_pace = pipeline_pace(&in->pipe, m->num_layers, t->pp, mean > 0 ? head / (pp * mean) : 0);
+    sim_batch_rates(in);
+    return ZS_OK;
+}
+
+int sim_prepare_batch(sim_input *in, const training *t, zs_error *err)
+{
+    /* The checks that read the three fields (ranges, the framework's micro-batch and
+     * recomputation rules, the kernel's); every later check of sim_prepare_lazy reads none of
+     * them, so it passes as it did for in's training and the first rule to refuse is the same. */
+    if (training_validate(t, err) || framework_check(in->fw, in->m, t, err) || kernel_check(in->hw, t, err))
+        return err->code;
+    in->t = t;
+    /* What sim_prepare_lazy leaves zero before the rates write it. */
+    memset(&in->fl, 0, sizeof in->fl);
+    memset(&in->mb, 0, sizeof in->mb);
+    in->gemm_efficiency = 0;
+    in->layer_act[0] = in->layer_act[1] = 0;
+    sim_batch_rates(in);
     return ZS_OK;
 }
 

@@ -23,6 +23,12 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
     const training *t, zs_error *err);
 void sim_prepare_activations(sim_input *in);
 
+/* Make in, prepared (sim_prepare_lazy, ZS_OK) for a training equal to t but for micro_batch,
+ * grad_accum and checkpointing, what sim_prepare_lazy(in, .., t) makes it, bit for bit,
+ * redoing only what those fields decide (the rates; layer_act back to 0): a search's inner
+ * loop. Fails as sim_prepare_lazy would for t, with the same rule, leaving in as it was. */
+int sim_prepare_batch(sim_input *in, const training *t, zs_error *err);
+
 /* Memory only (the cheap half of sim_run, for searches that prune on fit). Returns r->fits;
  * r->applicable false when the strategy cannot run the configuration. */
 bool sim_run_memory(const sim_input *in, const struct strategy *s, result *r);

@@ -244,12 +244,15 @@ void serve_vet_unpath(const char *dir, char *text)
 {
     if (!dir[0] || !text) return;
     size_t n = strlen(dir);
+    /* strstr jumps from one occurrence to the next (a compare answer is tens of kB with none
+     * or a few): a byte-by-byte strncmp was a twentieth of a computed compare's time. */
     char *w = text;
-    for (const char *r = text; *r;) {
-        if (strncmp(r, dir, n) == 0 && r[n] == '/')
-            r += n + 1;
-        else
-            *w++ = *r++;
+    const char *r = text;
+    for (const char *hit; (hit = strstr(r, dir)) != NULL;) {
+        size_t keep = (size_t)(hit - r) + (hit[n] == '/' ? 0 : 1);
+        memmove(w, r, keep);
+        w += keep;
+        r = hit[n] == '/' ? hit + n + 1 : hit + 1;
     }
-    *w = '\0';
+    memmove(w, r, strlen(r) + 1);
 }

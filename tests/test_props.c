@@ -142,6 +142,19 @@ static void random_configurations(void)
             sim_run(&inm, strategies[s], 0, &rm);
             CHECK(rm.step.total == r[s].step.total && rm.comm.seconds_total == r[s].comm.seconds_total);
         }
+        /* Re-preparing only the batch (plan's inner loop, sim_prepare_batch) leaves exactly
+         * what a fresh sim_prepare_lazy leaves, byte for byte, or refuses by the same rule. */
+        training tb = t;
+        tb.micro_batch = pick((const int64_t[]){1, 2, 4, 8, 16}, 5);
+        tb.grad_accum = 1 + (int64_t)(rnd() % 16);
+        tb.checkpointing = (ckpt_kind)(rnd() % 3);
+        sim_input fresh, kept;
+        zs_error ef = {.quiet = true}, ek = {.quiet = true};
+        int rf = sim_prepare_lazy(&fresh, &m, &pc, &hw, &tb, &ef);
+        CHECK(sim_prepare_lazy(&kept, &m, &pc, &hw, &t, &ek) == ZS_OK);
+        int rk = sim_prepare_batch(&kept, &tb, &ek);
+        CHECK(rf == rk && ef.rule == ek.rule);
+        if (rf == ZS_OK && rk == ZS_OK) CHECK(memcmp(&fresh, &kept, sizeof fresh) == 0);
         /* ZeRO stages never hold more model states than the stage before (DDP too, when it
          * applies: it does not offload). With uneven pipeline stages each strategy reports its
          * own heaviest stage, which need not be the one holding the most states. */

@@ -50,7 +50,7 @@ static inline char **test_argv(const char *const *args)
 /* Each tests/test_*.c exports one suite; list it here (test_main.c runs them in this order). */
 #define SUITES(X) \
     X(units) X(model) X(families) X(hardware) X(training) X(memory) X(finetune) X(compat) X(comm) X(kernels) X(gemm) \
-        X(fit) X(calib) X(props) X(cli) \
+        X(fit) X(calib) X(props) X(cli) X(jsonprint) \
         X(safetensors) X(hub) X(api) X(launch)
 
 #define DECLARE_SUITE(s) void suite_##s(void);

@@ -14,13 +14,14 @@
 
 #include "core/busbw.h"
 #include "analysis/calibrate.h"
-#include "io/catalog.h"
+#include "analysis/fwfit.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "io/atomicfile.h"
 #include "core/framework.h"
-#include "analysis/fwfit.h"
+#include "io/atomicfile.h"
+#include "io/catalog.h"
 #include "io/hardware_json.h"
+#include "io/jsonprint.h"
 #include "io/jsonutil.h"
 #include "report/plot.h"
 #include "report/report_calibrate.h"
@@ -346,7 +347,7 @@ static int build_profile(const calib_args *a, const char *hw_path, const hardwar
 /* Write the profile to path whole or not at all (atomicfile: devices and FIFOs directly). */
 static int write_profile(const char *path, const cJSON *prof, zs_error *err)
 {
-    char *text = cJSON_Print(prof);
+    char *text = json_print(prof, true);
     if (!text) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     atomicfile f;
     int rc = ZS_OK;

@@ -45,10 +45,13 @@ int cmd_compare_rows(const char *cmd, setup *s, plan_space *sp, double gb_tokens
     const framework *fws[FRAMEWORK_MAX + 1] = {NULL};
     int nf = s->all_frameworks ? frameworks_real(fws) : 0;
     out->sc = setup_scenario(s);
-    out->rows = calloc(COMPARE_MAX_ROWS, sizeof *out->rows);
+    /* Room for the rows this compare can have (compare_run clears each it fills): all of
+     * COMPARE_MAX_ROWS cleared was a tenth of a computed compare under zerosim serve. */
+    int cap = (nf ? nf : 1) * STRATEGY_MAX;
+    out->rows = malloc((size_t)cap * sizeof *out->rows);
     if (!out->rows) return cmd_error(cmd, ZS_ERR_NOMEM, "out of memory");
     out->n = 0;
-    if (compare_run(&out->sc, sp, nf ? fws : NULL, out->rows, COMPARE_MAX_ROWS, &out->n, &err)) {
+    if (compare_run(&out->sc, sp, nf ? fws : NULL, out->rows, cap, &out->n, &err)) {
         free(out->rows);
         return cmd_error(cmd, err.code, err.msg);
     }

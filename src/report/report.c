@@ -13,6 +13,7 @@
 #include "core/framework.h"
 #include "core/strategy.h"
 #include "core/units.h"
+#include "io/jsonprint.h"
 
 static void describe(FILE *f, const scenario *s, const report_options *o)
 {
@@ -309,7 +310,7 @@ int report_estimate(FILE *f, const scenario *s, const report_options *o, const r
     case FMT_CSV: csv(f, s, r, n); break;
     case FMT_JSON: {
         cJSON *j = report_estimate_json(s, o, r, n);
-        char *text = cJSON_Print(j);
+        char *text = json_print(j, true);
         if (text) {
             fputs(text, f);
             fputc('\n', f);

@@ -1,6 +1,7 @@
 /* report_calibrate.c -- what `calibrate` prints (table or JSON) and the calibration record it
  * stores in the profile. */
 #include "report/report_calibrate.h"
+#include "io/jsonprint.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -156,7 +157,7 @@ int report_calibrate_json(
     copy_member(rep, record, "gemm_fp8", &oom);
     copy_member(rep, record, "memory", &oom);
     if (out) str(rep, "profile", out, &oom);
-    char *text = oom ? NULL : cJSON_Print(rep);
+    char *text = oom ? NULL : json_print(rep, true);
     cJSON_Delete(rep);
     if (!text) return zs_fail(err, ZS_ERR_NOMEM, "out of memory");
     fputs(text, f);

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/units.h"
+#include "io/jsonprint.h"
 #include "report/report_json.h"
 
 /* "TP2 PP4x2 cpu": a configuration in one short cell. */
@@ -294,7 +295,7 @@ void report_compare(FILE *f, out_format format, const compare_report *c)
 {
     if (format == FMT_JSON) {
         cJSON *j = to_json(c);
-        char *text = j ? cJSON_Print(j) : NULL;
+        char *text = j ? json_print(j, true) : NULL;
         if (text) {
             fputs(text, f);
             fputc('\n', f);

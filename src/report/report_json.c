@@ -11,6 +11,7 @@
 #include "core/gemm.h"
 #include "core/kernels.h"
 #include "core/strategy.h"
+#include "io/jsonprint.h"
 
 static cJSON *memory_json(const memory *m)
 {
@@ -335,7 +336,7 @@ cJSON *report_entry_json(const training *t, const result *r)
 
 void report_json_print(FILE *f, cJSON *root)
 {
-    char *text = cJSON_Print(root);
+    char *text = json_print(root, true);
     if (text) {
         fputs(text, f);
         fputc('\n', f);

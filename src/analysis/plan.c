@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/plan_cache.h"
 #include "core/framework.h"
 #include "core/pipeline.h"
 #include "core/sim.h"
@@ -101,49 +102,8 @@ typedef struct plan_job {
     void *ctx;
     plan_result part;
     nccl_memo *memo; /* this worker's NCCL call shapes (calloc'd; NULL: none) */
-    struct plan_prep *prep; /* this worker's prepared inputs, PLAN_PREP_SLOTS (calloc'd; NULL: none) */
+    plan_cache *cache; /* this worker's prepared inputs and batch rates (NULL: none) */
 } plan_job;
-
-/* A prepared input kept for the next configuration that differs from it only in the
- * micro-batch, the accumulation or the recomputation (sim_prepare_batch): the search's inner
- * loops. Slotted by what else the inner loops vary (offload, EP, framework), so each keeps its
- * own; a collision only prepares afresh. */
-enum { PLAN_PREP_SLOTS = 16 };
-typedef struct plan_prep {
-    bool ok;     /* in holds t's preparation */
-    training t;  /* the training in was prepared for */
-    sim_input in;
-} plan_prep;
-
-/* Whether a and b differ at most in the fields sim_prepare_batch redoes. Bytes compared, so a
- * difference in padding only prepares afresh. */
-static bool same_but_batch(const training *a, const training *b)
-{
-    training x = *b;
-    x.micro_batch = a->micro_batch;
-    x.grad_accum = a->grad_accum;
-    x.checkpointing = a->checkpointing;
-    return memcmp(&x, a, sizeof x) == 0;
-}
-
-/* sim_prepare_lazy of t, from this worker's kept preparation where only the batch differs.
- * Returns the prepared input (the slot's, or *scratch without slots), or NULL with err set. */
-static sim_input *prepare(plan_job *job, int fi, const training *t, sim_input *scratch, zs_error *err)
-{
-    const scenario *sc = job->sc;
-    if (!job->prep) return sim_prepare_lazy(scratch, sc->m, sc->pc, sc->hw, t, err) ? NULL : scratch;
-    unsigned ep = t->ep > 1 ? (unsigned)__builtin_ctzll((unsigned long long)t->ep) : 0;
-    unsigned slot = ((unsigned)fi * 5u + (unsigned)t->offload_optimizer * 3u + (unsigned)t->offload_params +
-                        ep * 7u) % PLAN_PREP_SLOTS;
-    plan_prep *p = &job->prep[slot];
-    if (p->ok && same_but_batch(&p->t, t)) {
-        if (sim_prepare_batch(&p->in, t, err)) return NULL; /* p->in still p->t's */
-    } else if ((p->ok = sim_prepare_lazy(&p->in, sc->m, sc->pc, sc->hw, t, err) == ZS_OK) == false) {
-        return NULL;
-    }
-    p->t = *t;
-    return &p->in;
-}
 
 /* Whether a comes before b in the search's own order of dimensions. */
 static bool earlier(const training *a, const training *b)
@@ -201,7 +161,7 @@ static void try_config(plan_job *job, training *t)
         if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
         sim_input scratch;
         zs_error ignore = {.quiet = true};
-        sim_input *in = prepare(job, fi, t, &scratch, &ignore);
+        sim_input *in = plan_cache_prepare(job->cache, job->sc, fi, t, &scratch, &ignore);
         if (!in) {
             count_refusal(out, ignore.rule, t, 1);
             continue;
@@ -429,14 +389,14 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
         jobs[k].part.top = calloc((size_t)top_n, sizeof *out->top);
         ok = jobs[k].part.top != NULL;
         if (ok) jobs[k].memo = calloc(1, sizeof *jobs[k].memo); /* NULL only costs speed */
-        if (ok) jobs[k].prep = calloc(PLAN_PREP_SLOTS, sizeof *jobs[k].prep);
+        if (ok) jobs[k].cache = plan_cache_new();
         if (!ok) nt = k;
     }
     if (!ok) {
         for (int k = 0; k < nt; k++) {
             free(jobs[k].part.top);
             free(jobs[k].memo);
-            free(jobs[k].prep);
+            plan_cache_free(jobs[k].cache);
         }
         free(out->top);
         free(counts);
@@ -458,7 +418,7 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
         merge(out, &jobs[k].part, top_n);
         free(jobs[k].part.top);
         free(jobs[k].memo);
-        free(jobs[k].prep);
+        plan_cache_free(jobs[k].cache);
     }
     free(counts);
     if (cb) cb((uint64_t)nc, (uint64_t)nc, ctx);

@@ -206,12 +206,21 @@ static void flops_step(
         break;
     default: f->recompute_mb = again = again_full = 0; break;
     }
-    double m_acc = (double)t->grad_accum;
     /* Frozen weights have no weight-gradient GEMM: their FLOPs count twice, not three times. */
-    f->model_step = (3 * (f->matmul + attn_exec) - frozen) * tokens_mb * m_acc / mp;
-    f->model_step_full = (3 * (f->matmul + f->attention) - frozen) * tokens_mb * m_acc / mp;
-    f->hw_step = f->model_step + again * tokens_mb * m_acc / mp;
-    f->hw_step_full = f->model_step_full + again_full * tokens_mb * m_acc / mp;
+    f->model_mb = (3 * (f->matmul + attn_exec) - frozen) * tokens_mb;
+    f->model_mb_full = (3 * (f->matmul + f->attention) - frozen) * tokens_mb;
+    f->again_mb = again * tokens_mb;
+    f->again_mb_full = again_full * tokens_mb;
+    compute_flops_accumulate(t, f);
+}
+
+void compute_flops_accumulate(const training *t, flops *f)
+{
+    double m_acc = (double)t->grad_accum, mp = (double)(t->tp * t->pp);
+    f->model_step = f->model_mb * m_acc / mp;
+    f->model_step_full = f->model_mb_full * m_acc / mp;
+    f->hw_step = f->model_step + f->again_mb * m_acc / mp;
+    f->hw_step_full = f->model_step_full + f->again_mb_full * m_acc / mp;
 }
 
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)

@@ -36,6 +36,11 @@ typedef struct flops {
     double attn_span;       /* ... and the keys a query attends over: s, or the packed document */
     double gemm_bwd;        /* the backward GEMMs' time per FLOP over the forward ones' (their
                                transposed shapes, gemm.c); compute_flops sets 1 */
+    double model_mb;        /* one micro-batch's model_step numerator (FLOPs x its tokens), before
+                               the accumulation and the model-parallel split */
+    double model_mb_full;   /* the same for model_step_full */
+    double again_mb;        /* the same for the recomputed FLOPs hw_step adds */
+    double again_mb_full;   /* ... and hw_step_full adds */
 } flops;
 
 /* Seconds of one micro-batch on one GPU. */
@@ -48,6 +53,10 @@ typedef struct mb_time {
 /* FLOPs for a model and training (counts from model_count). For a --params model the count
  * stands in for the linear parameters (6 P per token). Pure. */
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *out);
+
+/* The step fields (model_step, hw_step and their _full forms) from the micro-batch ones and
+ * t's accumulation and model-parallel split, as compute_flops sets them. Pure; never fails. */
+void compute_flops_accumulate(const training *t, flops *f);
 
 /* Dense peak FLOP/s for the training's precision (bf16, fp16, fp32). 0 when the GPU has no
  * such unit (e.g. bf16 on V100). */

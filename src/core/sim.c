@@ -405,13 +405,21 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
     return ZS_OK;
 }
 
+/* The checks that read the micro-batch, the accumulation or the recomputation (ranges, the
+ * framework's micro-batch and recomputation rules, the kernel's); every later check of
+ * sim_prepare_lazy reads none of them, so it passes as it did for in's training and the first
+ * rule to refuse is the same. */
+static int sim_batch_check(const sim_input *in, const training *t, zs_error *err)
+{
+    if (training_validate_batch(t, err) || framework_check(in->fw, in->m, t, err) ||
+        kernel_check(in->hw, t, err))
+        return err->code;
+    return ZS_OK;
+}
+
 int sim_prepare_batch(sim_input *in, const training *t, zs_error *err)
 {
-    /* The checks that read the three fields (ranges, the framework's micro-batch and
-     * recomputation rules, the kernel's); every later check of sim_prepare_lazy reads none of
-     * them, so it passes as it did for in's training and the first rule to refuse is the same. */
-    if (training_validate(t, err) || framework_check(in->fw, in->m, t, err) || kernel_check(in->hw, t, err))
-        return err->code;
+    if (sim_batch_check(in, t, err)) return err->code;
     in->t = t;
     /* What sim_prepare_lazy leaves zero before the rates write it. */
     memset(&in->fl, 0, sizeof in->fl);
@@ -419,6 +427,24 @@ int sim_prepare_batch(sim_input *in, const training *t, zs_error *err)
     in->gemm_efficiency = 0;
     in->layer_act[0] = in->layer_act[1] = 0;
     sim_batch_rates(in);
+    return ZS_OK;
+}
+
+sim_batch sim_batch_of(const sim_input *in)
+{
+    return (sim_batch){in->fl, in->gemm_efficiency, in->mb, in->pipe_pace};
+}
+
+int sim_prepare_batch_from(sim_input *in, const training *t, const sim_batch *b, zs_error *err)
+{
+    if (sim_batch_check(in, t, err)) return err->code;
+    in->t = t;
+    in->fl = b->fl;
+    compute_flops_accumulate(t, &in->fl); /* the step's FLOPs at t's accumulation */
+    in->gemm_efficiency = b->gemm_efficiency;
+    in->mb = b->mb;
+    in->pipe_pace = b->pipe_pace;
+    in->layer_act[0] = in->layer_act[1] = 0;
     return ZS_OK;
 }
 

@@ -399,6 +399,21 @@ int training_validate(const training *t, zs_error *err)
     return ZS_OK;
 }
 
+int training_validate_batch(const training *t, zs_error *err)
+{
+    /* The ranged rows of the three fields, in training_validate's order; none of its other
+     * checks reads them (the GPU, sequence and overlap rules, the unflagged rows). */
+#pragma GCC unroll 64
+    for (int k = 0; k < RANGED_COUNT; k++) {
+        const flag_desc *d = &training_flags[training_ranged_rows[k]];
+        if (d->offset != offsetof(training, micro_batch) && d->offset != offsetof(training, grad_accum) &&
+            d->offset != offsetof(training, checkpointing))
+            continue;
+        if (!in_range(t, d)) return range_fail(t, d, "--", err);
+    }
+    return ZS_OK;
+}
+
 int training_check_group(int64_t group, int64_t dpc, const char *what, int code, zs_error *err)
 {
     if (group <= 0 || (group <= dpc && dpc % group == 0)) return ZS_OK;

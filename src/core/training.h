@@ -141,6 +141,11 @@ int64_t training_dp(const training *t);
  * here). Fails with ZS_ERR_USAGE naming the flag and what was expected. */
 int training_validate(const training *t, zs_error *err);
 
+/* training_validate's verdict on t, given that a training differing from t only in
+ * micro_batch, grad_accum and checkpointing passes it: only those fields' rows are checked, in
+ * the same order, so the same rule refuses (a search's inner loop). Fails as training_validate. */
+int training_validate_batch(const training *t, zs_error *err);
+
 /* Hybrid sharding's and hpZ's groups tile the DP x CP = dpc ranks (FSDP2's HSDP mesh is replicate
  * x shard; DeepSpeed asserts the data-parallel size divisible by mics_shard_size): a group of
  * `group` ranks (<= 0: none) must divide dpc and not exceed it. Fails with `code`, the message

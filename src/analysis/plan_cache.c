@@ -1,0 +1,164 @@
+/* plan_cache.c -- what one search worker keeps between configurations: inputs and batch rates. */
+#include "analysis/plan_cache.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+
+/* A prepared input kept for the next configuration that differs from it only in the
+ * micro-batch, the accumulation or the recomputation: the search's inner loops. Slotted by
+ * what else the inner loops vary (offload, EP, framework), so each keeps its own; a collision
+ * only prepares afresh. */
+enum { PREP_SLOTS = 16 };
+typedef struct prep_slot {
+    bool ok;     /* in holds t's preparation */
+    training t;  /* the training in was prepared for */
+    sim_input in;
+} prep_slot;
+
+/* The searched dimensions the batch rates depend on, all but the GPU count and the
+ * accumulation (sim_batch), packed into two words; a configuration whose values do not fit
+ * the fields is not kept. */
+typedef struct rates_key {
+    uint64_t w[2];
+} rates_key;
+
+typedef struct rates_entry {
+    rates_key k;
+    sim_batch b;
+} rates_entry;
+
+enum { INDEX_MIN = 1024, RATES_MAX = 1 << 14 };
+
+struct plan_cache {
+    prep_slot prep[PREP_SLOTS];
+    uint32_t *index;       /* open addressing over the entries: 0 empty, else entry + 1 */
+    size_t cap;            /* index slots, a power of two, at least twice the entries */
+    rates_entry *entries;  /* in the order kept */
+    size_t n, room;        /* entries kept, allocated */
+};
+
+plan_cache *plan_cache_new(void)
+{
+    plan_cache *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->cap = INDEX_MIN;
+    c->index = calloc(c->cap, sizeof *c->index);
+    if (!c->index) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void plan_cache_free(plan_cache *c)
+{
+    if (!c) return;
+    free(c->index);
+    free(c->entries);
+    free(c);
+}
+
+/* Whether a and b differ at most in the fields sim_prepare_batch redoes. Bytes compared, so a
+ * difference in padding only prepares afresh. */
+static bool same_but_batch(const training *a, const training *b)
+{
+    training x = *b;
+    x.micro_batch = a->micro_batch;
+    x.grad_accum = a->grad_accum;
+    x.checkpointing = a->checkpointing;
+    return memcmp(&x, a, sizeof x) == 0;
+}
+
+/* v into bits [at, at + width) of *w; false when it does not fit. */
+static bool pack(uint64_t *w, int64_t v, int at, int width)
+{
+    if (v < 0 || (uint64_t)v >> width) return false;
+    *w |= (uint64_t)v << at;
+    return true;
+}
+
+static bool key_of(const training *t, int fi, rates_key *k)
+{
+    k->w[0] = k->w[1] = 0;
+    return pack(&k->w[0], t->tp, 0, 16) && pack(&k->w[0], t->cp, 16, 8) && pack(&k->w[0], t->pp, 24, 12) &&
+        pack(&k->w[0], t->virtual_stages, 36, 8) && pack(&k->w[0], (int64_t)t->checkpointing, 44, 2) &&
+        pack(&k->w[0], t->sequence_parallel, 46, 1) && pack(&k->w[0], (int64_t)t->offload_optimizer, 47, 3) &&
+        pack(&k->w[0], (int64_t)t->offload_params, 50, 3) && pack(&k->w[0], fi, 53, 4) &&
+        pack(&k->w[1], t->micro_batch, 0, 24) && pack(&k->w[1], t->pp_first_layers, 24, 12) &&
+        pack(&k->w[1], t->pp_last_layers, 36, 12) && pack(&k->w[1], t->ep, 48, 12);
+}
+
+static size_t hash_of(const rates_key *k)
+{
+    uint64_t h = (k->w[0] ^ 0x9E3779B97F4A7C15u) * 0xBF58476D1CE4E5B9u;
+    h = (h ^ k->w[1] ^ (h >> 29)) * 0x94D049BB133111EBu;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The index slot of k: its entry's, or the empty one where it would go. */
+static uint32_t *slot_of(const plan_cache *c, const rates_key *k)
+{
+    for (size_t i = hash_of(k) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+        uint32_t *s = &c->index[i];
+        if (!*s) return s;
+        const rates_key *o = &c->entries[*s - 1].k;
+        if (o->w[0] == k->w[0] && o->w[1] == k->w[1]) return s;
+    }
+}
+
+/* Keep b under k (not kept: k is; past the limit or out of memory nothing is kept). */
+static void keep(plan_cache *c, const rates_key *k, const sim_batch *b)
+{
+    if (c->n >= RATES_MAX) return;
+    if (c->n == c->room) {
+        size_t room = c->room ? 2 * c->room : 256;
+        rates_entry *e = realloc(c->entries, room * sizeof *e);
+        if (!e) return;
+        c->entries = e;
+        c->room = room;
+    }
+    if (2 * (c->n + 1) > c->cap) {
+        uint32_t *old = c->index, *grown = calloc(2 * c->cap, sizeof *grown);
+        if (!grown) return;
+        c->index = grown;
+        c->cap *= 2;
+        for (size_t i = 0; i < c->n; i++) *slot_of(c, &c->entries[i].k) = (uint32_t)(i + 1);
+        free(old);
+    }
+    c->entries[c->n] = (rates_entry){*k, *b};
+    *slot_of(c, k) = (uint32_t)++c->n;
+}
+
+/* The batch part of p's input for t: from the rates kept for t's configuration, else computed
+ * and kept. */
+static int batch(plan_cache *c, prep_slot *p, int fi, const training *t, zs_error *err)
+{
+    rates_key k;
+    if (!key_of(t, fi, &k)) return sim_prepare_batch(&p->in, t, err);
+    uint32_t *s = slot_of(c, &k);
+    if (*s) return sim_prepare_batch_from(&p->in, t, &c->entries[*s - 1].b, err);
+    if (sim_prepare_batch(&p->in, t, err)) return err->code;
+    sim_batch b = sim_batch_of(&p->in);
+    keep(c, &k, &b);
+    return ZS_OK;
+}
+
+sim_input *plan_cache_prepare(
+    plan_cache *c, const scenario *sc, int fi, const training *t, sim_input *scratch, zs_error *err)
+{
+    if (!c) return sim_prepare_lazy(scratch, sc->m, sc->pc, sc->hw, t, err) ? NULL : scratch;
+    unsigned ep = t->ep > 1 ? (unsigned)__builtin_ctzll((unsigned long long)t->ep) : 0;
+    unsigned slot = ((unsigned)fi * 5u + (unsigned)t->offload_optimizer * 3u + (unsigned)t->offload_params +
+                        ep * 7u) % PREP_SLOTS;
+    prep_slot *p = &c->prep[slot];
+    if (p->ok && same_but_batch(&p->t, t)) {
+        if (batch(c, p, fi, t, err)) return NULL; /* p->in still p->t's */
+    } else if ((p->ok = sim_prepare_lazy(&p->in, sc->m, sc->pc, sc->hw, t, err) == ZS_OK) == false) {
+        return NULL;
+    }
+    p->t = *t;
+    return &p->in;
+}

@@ -1,0 +1,25 @@
+/* plan_cache.h -- what one search worker keeps between configurations: inputs and batch rates. */
+#ifndef ZS_PLAN_CACHE_H
+#define ZS_PLAN_CACHE_H
+
+#include "core/error.h"
+#include "core/scenario.h"
+
+/* One worker's cache, for the configurations of one search: trainings equal to the scenario's
+ * but for the dimensions plan searches (GPUs, TP, CP, PP, virtual stages and stage layers,
+ * micro-batch, accumulation, recomputation, sequence parallelism, offload, EP, framework). */
+typedef struct plan_cache plan_cache;
+
+/* A new empty cache; NULL when out of memory (plan_cache_prepare then prepares afresh). */
+plan_cache *plan_cache_new(void);
+void plan_cache_free(plan_cache *c);
+
+/* sim_prepare_lazy(.., t) of sc's model and hardware, bit for bit: from a kept input that differs
+ * only in the batch (sim_prepare_batch), with the batch rates of the same configuration at
+ * another GPU count or accumulation where kept (sim_prepare_batch_from). fi: the framework's
+ * index in the search. Returns the prepared input (the cache's, or *scratch when c is NULL),
+ * valid until the next call, or NULL with err set as sim_prepare_lazy sets it. */
+sim_input *plan_cache_prepare(
+    plan_cache *c, const scenario *sc, int fi, const training *t, sim_input *scratch, zs_error *err);
+
+#endif

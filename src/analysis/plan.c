@@ -152,6 +152,17 @@ static bool cannot_win(const plan_job *job, int si, int64_t gpus, double bound)
     return job->top_n > 0 && out->n_top == job->top_n && bound > out->top[job->top_n - 1].score;
 }
 
+/* Whether no strategy searched can win with t at a step of at least bound (cannot_win). */
+static bool all_lost(const plan_job *job, const training *t, double bound)
+{
+    for (int si = 0; strategies[si]; si++) {
+        if (!job->sp->strategies[si]) continue;
+        if (t->offload_params != OFFLOAD_NONE && !strategies[si]->offload_params) continue;
+        if (!cannot_win(job, si, t->gpus, bound)) return false;
+    }
+    return true;
+}
+
 /* One configuration under each framework searched, for every strategy searched. */
 static void try_config(plan_job *job, training *t)
 {
@@ -159,8 +170,13 @@ static void try_config(plan_job *job, training *t)
     plan_result *out = &job->part;
     for (int fi = 0; fi == 0 || sp->frameworks[fi]; fi++) {
         if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
+        /* Answers only (compare): a configuration whose kept rates already lose for every
+         * strategy, before its optimizer time, needs no preparation at all. */
+        double pre;
+        if (sp->answers_only && plan_cache_bound(job->cache, fi, t, &pre) && all_lost(job, t, pre)) continue;
         sim_input scratch;
-        zs_error ignore = {.quiet = true};
+        zs_error ignore;
+        zs_error_quiet(&ignore);
         sim_input *in = plan_cache_prepare(job->cache, job->sc, fi, t, &scratch, &ignore);
         if (!in) {
             count_refusal(out, ignore.rule, t, 1);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "core/steptime.h"
 
 /* A prepared input kept for the next configuration that differs from it only in the
  * micro-batch, the accumulation or the recomputation: the search's inner loops. Slotted by
@@ -28,9 +29,10 @@ typedef struct rates_key {
 typedef struct rates_entry {
     rates_key k;
     sim_batch b;
+    double overhead; /* the input's step_overhead (the framework's, fixed for the key) */
 } rates_entry;
 
-enum { INDEX_MIN = 1024, RATES_MAX = 1 << 14 };
+enum { INDEX_MIN = 4096, RATES_MAX = 1 << 14 };
 
 struct plan_cache {
     prep_slot prep[PREP_SLOTS];
@@ -72,23 +74,20 @@ static bool same_but_batch(const training *a, const training *b)
     return memcmp(&x, a, sizeof x) == 0;
 }
 
-/* v into bits [at, at + width) of *w; false when it does not fit. */
-static bool pack(uint64_t *w, int64_t v, int at, int width)
-{
-    if (v < 0 || (uint64_t)v >> width) return false;
-    *w |= (uint64_t)v << at;
-    return true;
-}
-
 static bool key_of(const training *t, int fi, rates_key *k)
 {
-    k->w[0] = k->w[1] = 0;
-    return pack(&k->w[0], t->tp, 0, 16) && pack(&k->w[0], t->cp, 16, 8) && pack(&k->w[0], t->pp, 24, 12) &&
-        pack(&k->w[0], t->virtual_stages, 36, 8) && pack(&k->w[0], (int64_t)t->checkpointing, 44, 2) &&
-        pack(&k->w[0], t->sequence_parallel, 46, 1) && pack(&k->w[0], (int64_t)t->offload_optimizer, 47, 3) &&
-        pack(&k->w[0], (int64_t)t->offload_params, 50, 3) && pack(&k->w[0], fi, 53, 4) &&
-        pack(&k->w[1], t->micro_batch, 0, 24) && pack(&k->w[1], t->pp_first_layers, 24, 12) &&
-        pack(&k->w[1], t->pp_last_layers, 36, 12) && pack(&k->w[1], t->ep, 48, 12);
+    /* Each field's width; a negative value is huge as unsigned, so it fails the test too. */
+    uint64_t tp = (uint64_t)t->tp, cp = (uint64_t)t->cp, pp = (uint64_t)t->pp, v = (uint64_t)t->virtual_stages,
+             ck = (uint64_t)t->checkpointing, sp = (uint64_t)t->sequence_parallel,
+             oo = (uint64_t)t->offload_optimizer, op = (uint64_t)t->offload_params, f = (uint64_t)fi,
+             mb = (uint64_t)t->micro_batch, first = (uint64_t)t->pp_first_layers,
+             last = (uint64_t)t->pp_last_layers, ep = (uint64_t)t->ep;
+    if ((tp >> 16 | cp >> 8 | pp >> 12 | v >> 8 | ck >> 2 | sp >> 1 | oo >> 3 | op >> 3 | f >> 4 | mb >> 24 |
+            first >> 12 | last >> 12 | ep >> 12) != 0)
+        return false;
+    k->w[0] = tp | cp << 16 | pp << 24 | v << 36 | ck << 44 | sp << 46 | oo << 47 | op << 50 | f << 53;
+    k->w[1] = mb | first << 24 | last << 36 | ep << 48;
+    return true;
 }
 
 static size_t hash_of(const rates_key *k)
@@ -110,11 +109,11 @@ static uint32_t *slot_of(const plan_cache *c, const rates_key *k)
 }
 
 /* Keep b under k (not kept: k is; past the limit or out of memory nothing is kept). */
-static void keep(plan_cache *c, const rates_key *k, const sim_batch *b)
+static void keep(plan_cache *c, const rates_key *k, const sim_batch *b, double overhead)
 {
     if (c->n >= RATES_MAX) return;
     if (c->n == c->room) {
-        size_t room = c->room ? 2 * c->room : 256;
+        size_t room = c->room ? 2 * c->room : 1024;
         rates_entry *e = realloc(c->entries, room * sizeof *e);
         if (!e) return;
         c->entries = e;
@@ -128,7 +127,7 @@ static void keep(plan_cache *c, const rates_key *k, const sim_batch *b)
         for (size_t i = 0; i < c->n; i++) *slot_of(c, &c->entries[i].k) = (uint32_t)(i + 1);
         free(old);
     }
-    c->entries[c->n] = (rates_entry){*k, *b};
+    c->entries[c->n] = (rates_entry){*k, *b, overhead};
     *slot_of(c, k) = (uint32_t)++c->n;
 }
 
@@ -142,8 +141,19 @@ static int batch(plan_cache *c, prep_slot *p, int fi, const training *t, zs_erro
     if (*s) return sim_prepare_batch_from(&p->in, t, &c->entries[*s - 1].b, err);
     if (sim_prepare_batch(&p->in, t, err)) return err->code;
     sim_batch b = sim_batch_of(&p->in);
-    keep(c, &k, &b);
+    keep(c, &k, &b, p->in.step_overhead);
     return ZS_OK;
+}
+
+bool plan_cache_bound(plan_cache *c, int fi, const training *t, double *bound)
+{
+    rates_key k;
+    if (!c || !key_of(t, fi, &k)) return false;
+    const uint32_t *s = slot_of(c, &k);
+    if (!*s) return false;
+    const rates_entry *e = &c->entries[*s - 1];
+    *bound = steptime_batch_bound(t, e->b.mb, e->b.pipe_pace, e->overhead);
+    return true;
 }
 
 sim_input *plan_cache_prepare(

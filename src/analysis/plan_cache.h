@@ -2,6 +2,8 @@
 #ifndef ZS_PLAN_CACHE_H
 #define ZS_PLAN_CACHE_H
 
+#include <stdbool.h>
+
 #include "core/error.h"
 #include "core/scenario.h"
 
@@ -21,5 +23,10 @@ void plan_cache_free(plan_cache *c);
  * valid until the next call, or NULL with err set as sim_prepare_lazy sets it. */
 sim_input *plan_cache_prepare(
     plan_cache *c, const scenario *sc, int fi, const training *t, sim_input *scratch, zs_error *err);
+
+/* Where t's batch rates are kept (its configuration seen at another GPU count or
+ * accumulation): a lower bound of every strategy's sim_time_bound for t, without preparing
+ * it (steptime_batch_bound). False when not kept. */
+bool plan_cache_bound(plan_cache *c, int fi, const training *t, double *bound);
 
 #endif

@@ -24,6 +24,16 @@ typedef struct zs_error {
     const char *rule; /* the last failure's format string: which rule refused, even when quiet */
 } zs_error;
 
+/* Make e a quiet, clear error without zeroing its message buffer (a search's hot loop, where
+ * {.quiet = true} clears 512 bytes a configuration). Never fails. */
+static inline void zs_error_quiet(zs_error *e)
+{
+    e->code = 0;
+    e->msg[0] = '\0';
+    e->quiet = true;
+    e->rule = NULL;
+}
+
 /* Record an error (printf-style message). Returns code, so callers can `return zs_fail(...)`.
  * A NULL err is allowed and ignored; a quiet one gets the code and an empty message. Never
  * fails. */

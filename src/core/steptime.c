@@ -95,12 +95,23 @@ static double steptime_contention(const sim_input *in, const comm_plan *plan, co
  * Compute is m T_max; the bubble the rest, divided by v for v interleaved chunks (section
  * 2.2.2). The 1/v holds for m a multiple of p, as Megatron's default group of p micro-batches
  * per virtual stage requires (framework.c); other m (generic, fsdp2) are approximated by it. */
-static void steptime_pipeline(const sim_input *in, double m, double mean, step_time *st)
+static void steptime_pipeline_of(const training *t, double pipe_pace, double m, double mean, step_time *st)
 {
-    const training *t = in->t;
-    double pace = in->pipe_pace > 0 ? in->pipe_pace : 1, p = (double)t->pp;
+    double pace = pipe_pace > 0 ? pipe_pace : 1, p = (double)t->pp;
     st->compute = m * pace * mean;
     if (t->pp > 1) st->bubble = fmax(0, p - pace) / (double)t->virtual_stages * mean;
+}
+
+static void steptime_pipeline(const sim_input *in, double m, double mean, step_time *st)
+{
+    steptime_pipeline_of(in->t, in->pipe_pace, m, mean, st);
+}
+
+double steptime_batch_bound(const training *t, mb_time mb, double pipe_pace, double overhead)
+{
+    step_time st = {0};
+    steptime_pipeline_of(t, pipe_pace, (double)t->grad_accum, mb.fwd + mb.bwd, &st);
+    return st.compute + st.bubble + overhead; /* steptime_bound's sum less the optimizer */
 }
 
 /* Optimizer: memory-bound over the local shard (ZeRO shards it N ways, DDP does not). */

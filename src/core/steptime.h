@@ -17,4 +17,9 @@ void steptime_compute(
  * negative. A search skips the plan of a configuration this already rules out. Pure. */
 double steptime_bound(const sim_input *in, double opt_div, double expert_div);
 
+/* steptime_bound less its optimizer term, from the micro-batch times, the pipeline's pace and
+ * the step overhead alone (what a search keeps of a configuration): never above steptime_bound
+ * of an input with those values and t, for any divisors. Pure. */
+double steptime_batch_bound(const training *t, mb_time mb, double pipe_pace, double overhead);
+
 #endif

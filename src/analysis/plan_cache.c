@@ -77,11 +77,11 @@ static bool same_but_batch(const training *a, const training *b)
 static bool key_of(const training *t, int fi, rates_key *k)
 {
     /* Each field's width; a negative value is huge as unsigned, so it fails the test too. */
-    uint64_t tp = (uint64_t)t->tp, cp = (uint64_t)t->cp, pp = (uint64_t)t->pp, v = (uint64_t)t->virtual_stages,
-             ck = (uint64_t)t->checkpointing, sp = (uint64_t)t->sequence_parallel,
-             oo = (uint64_t)t->offload_optimizer, op = (uint64_t)t->offload_params, f = (uint64_t)fi,
-             mb = (uint64_t)t->micro_batch, first = (uint64_t)t->pp_first_layers,
-             last = (uint64_t)t->pp_last_layers, ep = (uint64_t)t->ep;
+    uint64_t tp = (uint64_t)t->tp, cp = (uint64_t)t->cp, pp = (uint64_t)t->pp;
+    uint64_t v = (uint64_t)t->virtual_stages, ck = (uint64_t)t->checkpointing;
+    uint64_t sp = (uint64_t)t->sequence_parallel, oo = (uint64_t)t->offload_optimizer;
+    uint64_t op = (uint64_t)t->offload_params, f = (uint64_t)fi, mb = (uint64_t)t->micro_batch;
+    uint64_t first = (uint64_t)t->pp_first_layers, last = (uint64_t)t->pp_last_layers, ep = (uint64_t)t->ep;
     if ((tp >> 16 | cp >> 8 | pp >> 12 | v >> 8 | ck >> 2 | sp >> 1 | oo >> 3 | op >> 3 | f >> 4 | mb >> 24 |
             first >> 12 | last >> 12 | ep >> 12) != 0)
         return false;

@@ -223,11 +223,27 @@ void compute_flops_accumulate(const training *t, flops *f)
     f->hw_step_full = f->model_step_full + f->again_mb_full * m_acc / mp;
 }
 
+flops_tokens compute_flops_tokens(const model *m, const param_counts *pc, const training *t)
+{
+    flops f;
+    double attn_exec = flops_per_token(m, pc, t, &f);
+    return (flops_tokens){f.matmul, f.attention, attn_exec};
+}
+
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)
+{
+    flops_tokens tk = compute_flops_tokens(m, pc, t);
+    compute_flops_with(m, pc, t, &tk, f);
+}
+
+void compute_flops_with(
+    const model *m, const param_counts *pc, const training *t, const flops_tokens *tk, flops *f)
 {
     double s = (double)t->seq_len, b = (double)t->micro_batch, L = (double)m->num_layers;
     double mp = (double)(t->tp * t->pp);
-    double attn_exec = flops_per_token(m, pc, t, f);
+    f->matmul = tk->matmul;
+    f->attention = tk->attention;
+    double attn_exec = tk->attn_exec;
     /* LoRA/QLoRA: the adapters add 2 r (d_in + d_out) FLOPs per token per adapted linear; the
      * base weights are frozen, so backward computes only their input gradients. */
     double frozen = 0;

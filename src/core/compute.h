@@ -54,6 +54,20 @@ typedef struct mb_time {
  * stands in for the linear parameters (6 P per token). Pure. */
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *out);
 
+/* The per-token FLOPs compute_flops starts from, which read the sequence and the kernels but
+ * not the micro-batch, the accumulation or the recomputation. Pure. */
+typedef struct flops_tokens {
+    double matmul;    /* flops.matmul before adapters */
+    double attention; /* flops.attention */
+    double attn_exec; /* attention FLOPs per token as executed */
+} flops_tokens;
+flops_tokens compute_flops_tokens(const model *m, const param_counts *pc, const training *t);
+
+/* compute_flops from tk = compute_flops_tokens(m, pc, t'), t' equal to t in what that reads;
+ * the same bits. Pure. */
+void compute_flops_with(
+    const model *m, const param_counts *pc, const training *t, const flops_tokens *tk, flops *out);
+
 /* The step fields (model_step, hw_step and their _full forms) from the micro-batch ones and
  * t's accumulation and model-parallel split, as compute_flops sets them. Pure; never fails. */
 void compute_flops_accumulate(const training *t, flops *f);

@@ -65,6 +65,8 @@ typedef struct sim_input {
     coll_link links[LEVEL_COUNT];   /* achieved alpha-beta per link level */
     coll_group groups[GROUP_COUNT]; /* DP (x CP: the gradient group), TP, PP, CP..: size and
                                        ranks per node */
+    flops_tokens tok;               /* per-token FLOPs (compute_flops_tokens): the batch's rates
+                                       are redone from them (sim_prepare_batch) */
     flops fl;                       /* FLOPs per token, per micro-batch, per step */
     double peak;                    /* dense FLOP/s for the precision */
     double gemm_efficiency;         /* achieved fraction of peak for this run's GEMMs */

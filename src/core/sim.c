@@ -134,7 +134,7 @@ static int sim_links(sim_input *in, const hardware *hw, const training *t, zs_er
  * the micro-batch times. Returns the LM head's GEMM efficiency. */
 static double sim_rates(sim_input *in, double gemm_work, double fw_eff)
 {
-    compute_flops(in->m, in->pc, in->t, &in->fl);
+    compute_flops_with(in->m, in->pc, in->t, &in->tok, &in->fl);
     gemm_rates g = gemm_step(in->m, in->pc, in->hw, in->t, in->etp);
     double top = in->hw->matmul_max_fraction * fw_eff;
     in->gemm_efficiency = g.measured ? top * g.fwd : compute_efficiency(in->hw, gemm_work) * fw_eff;
@@ -397,10 +397,12 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
         in->trainable = in->local_params;
         in->param_bytes = in->bt.param * in->local_params;
         in->pipe_pace = 1; /* no layers to place: every stage the mean */
+        in->tok = compute_flops_tokens(m, pc, t);
         sim_batch_rates(in);
         return ZS_OK;
     }
     if (sim_check_shapes(m, t, err) || sim_stages(in, m, pc, t, err)) return err->code;
+    in->tok = compute_flops_tokens(m, pc, t);
     sim_batch_rates(in);
     return ZS_OK;
 }

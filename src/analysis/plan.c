@@ -172,12 +172,16 @@ static void try_config(plan_job *job, training *t)
         if (sp->frameworks[0]) t->framework = sp->frameworks[fi];
         /* Answers only (compare): a configuration whose kept rates already lose for every
          * strategy, before its optimizer time, needs no preparation at all. */
+        plan_key key;
+        bool keyed = plan_cache_key(t, fi, &key);
         double pre;
-        if (sp->answers_only && plan_cache_bound(job->cache, fi, t, &pre) && all_lost(job, t, pre)) continue;
+        if (sp->answers_only && keyed && plan_cache_bound(job->cache, &key, t, &pre) && all_lost(job, t, pre))
+            continue;
         sim_input scratch;
         zs_error ignore;
         zs_error_quiet(&ignore);
-        sim_input *in = plan_cache_prepare(job->cache, job->sc, fi, t, &scratch, &ignore);
+        const plan_key *kp = keyed ? &key : NULL;
+        sim_input *in = plan_cache_prepare(job->cache, job->sc, kp, fi, t, &scratch, &ignore);
         if (!in) {
             count_refusal(out, ignore.rule, t, 1);
             continue;

@@ -22,9 +22,7 @@ typedef struct prep_slot {
 /* The searched dimensions the batch rates depend on, all but the GPU count and the
  * accumulation (sim_batch), packed into two words; a configuration whose values do not fit
  * the fields is not kept. */
-typedef struct rates_key {
-    uint64_t w[2];
-} rates_key;
+typedef plan_key rates_key;
 
 typedef struct rates_entry {
     rates_key k;
@@ -74,7 +72,7 @@ static bool same_but_batch(const training *a, const training *b)
     return memcmp(&x, a, sizeof x) == 0;
 }
 
-static bool key_of(const training *t, int fi, rates_key *k)
+bool plan_cache_key(const training *t, int fi, plan_key *k)
 {
     /* Each field's width; a negative value is huge as unsigned, so it fails the test too. */
     uint64_t tp = (uint64_t)t->tp, cp = (uint64_t)t->cp, pp = (uint64_t)t->pp;
@@ -133,31 +131,29 @@ static void keep(plan_cache *c, const rates_key *k, const sim_batch *b, double o
 
 /* The batch part of p's input for t: from the rates kept for t's configuration, else computed
  * and kept. */
-static int batch(plan_cache *c, prep_slot *p, int fi, const training *t, zs_error *err)
+static int batch(plan_cache *c, prep_slot *p, const plan_key *k, const training *t, zs_error *err)
 {
-    rates_key k;
-    if (!key_of(t, fi, &k)) return sim_prepare_batch(&p->in, t, err);
-    uint32_t *s = slot_of(c, &k);
+    if (!k) return sim_prepare_batch(&p->in, t, err);
+    uint32_t *s = slot_of(c, k);
     if (*s) return sim_prepare_batch_from(&p->in, t, &c->entries[*s - 1].b, err);
     if (sim_prepare_batch(&p->in, t, err)) return err->code;
     sim_batch b = sim_batch_of(&p->in);
-    keep(c, &k, &b, p->in.step_overhead);
+    keep(c, k, &b, p->in.step_overhead);
     return ZS_OK;
 }
 
-bool plan_cache_bound(plan_cache *c, int fi, const training *t, double *bound)
+bool plan_cache_bound(const plan_cache *c, const plan_key *k, const training *t, double *bound)
 {
-    rates_key k;
-    if (!c || !key_of(t, fi, &k)) return false;
-    const uint32_t *s = slot_of(c, &k);
+    if (!c) return false;
+    const uint32_t *s = slot_of(c, k);
     if (!*s) return false;
     const rates_entry *e = &c->entries[*s - 1];
     *bound = steptime_batch_bound(t, e->b.mb, e->b.pipe_pace, e->overhead);
     return true;
 }
 
-sim_input *plan_cache_prepare(
-    plan_cache *c, const scenario *sc, int fi, const training *t, sim_input *scratch, zs_error *err)
+sim_input *plan_cache_prepare(plan_cache *c, const scenario *sc, const plan_key *k, int fi, const training *t,
+    sim_input *scratch, zs_error *err)
 {
     if (!c) return sim_prepare_lazy(scratch, sc->m, sc->pc, sc->hw, t, err) ? NULL : scratch;
     unsigned ep = t->ep > 1 ? (unsigned)__builtin_ctzll((unsigned long long)t->ep) : 0;
@@ -165,7 +161,7 @@ sim_input *plan_cache_prepare(
                         ep * 7u) % PREP_SLOTS;
     prep_slot *p = &c->prep[slot];
     if (p->ok && same_but_batch(&p->t, t)) {
-        if (batch(c, p, fi, t, err)) return NULL; /* p->in still p->t's */
+        if (batch(c, p, k, t, err)) return NULL; /* p->in still p->t's */
     } else if ((p->ok = sim_prepare_lazy(&p->in, sc->m, sc->pc, sc->hw, t, err) == ZS_OK) == false) {
         return NULL;
     }

@@ -3,6 +3,7 @@
 #define ZS_PLAN_CACHE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/error.h"
 #include "core/scenario.h"
@@ -16,17 +17,26 @@ typedef struct plan_cache plan_cache;
 plan_cache *plan_cache_new(void);
 void plan_cache_free(plan_cache *c);
 
+/* The key of t's batch rates in a search (framework index fi): every searched dimension but
+ * the GPU count and the accumulation, packed. False for values too large to pack (then none
+ * are kept for t). Pure. */
+typedef struct plan_key {
+    uint64_t w[2];
+} plan_key;
+bool plan_cache_key(const training *t, int fi, plan_key *k);
+
 /* sim_prepare_lazy(.., t) of sc's model and hardware, bit for bit: from a kept input that differs
  * only in the batch (sim_prepare_batch), with the batch rates of the same configuration at
- * another GPU count or accumulation where kept (sim_prepare_batch_from). fi: the framework's
- * index in the search. Returns the prepared input (the cache's, or *scratch when c is NULL),
- * valid until the next call, or NULL with err set as sim_prepare_lazy sets it. */
-sim_input *plan_cache_prepare(
-    plan_cache *c, const scenario *sc, int fi, const training *t, sim_input *scratch, zs_error *err);
+ * another GPU count or accumulation where kept under k (sim_prepare_batch_from; k NULL: none
+ * kept). fi: the framework's index in the search. Returns the prepared input (the cache's, or
+ * *scratch when c is NULL), valid until the next call, or NULL with err set as
+ * sim_prepare_lazy sets it. */
+sim_input *plan_cache_prepare(plan_cache *c, const scenario *sc, const plan_key *k, int fi, const training *t,
+    sim_input *scratch, zs_error *err);
 
-/* Where t's batch rates are kept (its configuration seen at another GPU count or
+/* Where t's batch rates are kept under k (its configuration seen at another GPU count or
  * accumulation): a lower bound of every strategy's sim_time_bound for t, without preparing
  * it (steptime_batch_bound). False when not kept. */
-bool plan_cache_bound(plan_cache *c, int fi, const training *t, double *bound);
+bool plan_cache_bound(const plan_cache *c, const plan_key *k, const training *t, double *bound);
 
 #endif

@@ -117,23 +117,9 @@ static const char *alternatives(const degree_rule *d, char *buf, size_t len)
     return buf;
 }
 
-int framework_check(const framework *fw, const model *m, const training *t, zs_error *err)
+/* The interleaved schedule's micro-batch group rules (framework_check). */
+static int check_interleave(const framework *fw, const training *t, zs_error *err)
 {
-    for (size_t k = 0; k < sizeof degrees / sizeof degrees[0]; k++) {
-        const degree_rule *d = &degrees[k];
-        int64_t v = *(const int64_t *)((const char *)t + d->degree);
-        char alt[FRAMEWORK_MAX * 24];
-        if (v > 1 && !offers(fw, d))
-            return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no %s (%s %lld)%s", fw->name, d->what, d->flag,
-                (long long)v, alternatives(d, alt, sizeof alt));
-    }
-    if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0 &&
-        t->pp_first_layers == 0 && t->pp_last_layers == 0) /* an uneven split: pipeline_split's rules */
-        return zs_fail(err, ZS_ERR_USAGE,
-            "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "
-            "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages; "
-            "--pp-first-layers / --pp-last-layers put fewer on the end stages)",
-            fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
     /* Megatron-Core asks PP <= N <= M for the micro-batches per virtual stage group N
      * ("should range in [PP, M]", a ValueError), and that M % N be 0 or at least PP ("The
      * remainder of M (the total micro-batches) divided by N ... should be 0, or larger than or
@@ -156,6 +142,43 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
                 "%lld, not %lld (Megatron-Core: otherwise it introduces dependency bubbles)",
                 fw->name, (long long)t->grad_accum, (long long)n, (long long)t->pp, (long long)rest);
     }
+    return ZS_OK;
+}
+
+static int check_selective(const framework *fw, const training *t, zs_error *err)
+{
+    if (t->checkpointing == CKPT_SELECTIVE && fw->selective == SELECTIVE_NONE)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--framework %s: no selective recomputation (use --checkpointing full or none)", fw->name);
+    return ZS_OK;
+}
+
+int framework_check_batch(const framework *fw, const training *t, zs_error *err)
+{
+    /* framework_check's rules that read the micro-batch, the accumulation or the
+     * recomputation, in its order. */
+    if (check_interleave(fw, t, err) || check_selective(fw, t, err)) return err->code;
+    return ZS_OK;
+}
+
+int framework_check(const framework *fw, const model *m, const training *t, zs_error *err)
+{
+    for (size_t k = 0; k < sizeof degrees / sizeof degrees[0]; k++) {
+        const degree_rule *d = &degrees[k];
+        int64_t v = *(const int64_t *)((const char *)t + d->degree);
+        char alt[FRAMEWORK_MAX * 24];
+        if (v > 1 && !offers(fw, d))
+            return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no %s (%s %lld)%s", fw->name, d->what, d->flag,
+                (long long)v, alternatives(d, alt, sizeof alt));
+    }
+    if (!m->params_only && fw->exact_layer_split && m->num_layers % (t->pp * t->virtual_stages) != 0 &&
+        t->pp_first_layers == 0 && t->pp_last_layers == 0) /* an uneven split: pipeline_split's rules */
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--framework %s: %lld layers do not divide evenly into --pp %lld x --virtual-stages %lld "
+            "(Megatron-LM requires num_layers divisible by the pipeline and virtual stages; "
+            "--pp-first-layers / --pp-last-layers put fewer on the end stages)",
+            fw->name, (long long)m->num_layers, (long long)t->pp, (long long)t->virtual_stages);
+    if (check_interleave(fw, t, err)) return err->code;
     /* MoELayer.forward raises in training for TP > 1 without sequence parallelism, whatever EP
      * ("During training, performance may degrade if MoE and tensor parallelism are enabled
      * without also enabling sequence parallelism", NVIDIA/Megatron-LM@d98e8a64
@@ -167,9 +190,7 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             "(Megatron-Core: MoE and tensor parallelism are enabled without also enabling "
             "sequence parallelism)",
             fw->name, (long long)t->ep, (long long)t->tp);
-    if (t->checkpointing == CKPT_SELECTIVE && fw->selective == SELECTIVE_NONE)
-        return zs_fail(err, ZS_ERR_USAGE,
-            "--framework %s: no selective recomputation (use --checkpointing full or none)", fw->name);
+    if (check_selective(fw, t, err)) return err->code;
     if (t->shard_group > 0 && !fw->hybrid_shard)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no hybrid sharding (--shard-group)", fw->name);
     if ((t->hpz_group > 1 || t->quant_weights || t->quant_grads) && !fw->zeropp)

@@ -113,6 +113,11 @@ const framework *framework_of(const training *t);
  * ZS_ERR_USAGE naming the framework's rule. */
 int framework_check(const framework *fw, const model *m, const training *t, zs_error *err);
 
+/* framework_check's verdict on t, given that a training differing from t only in micro_batch,
+ * grad_accum and checkpointing passes it: only the rules reading those, in the same order, so
+ * the same rule refuses. Fails as framework_check. */
+int framework_check_batch(const framework *fw, const training *t, zs_error *err);
+
 /* Whether fw runs strategy s with training t; writes the rule when not. Never fails
  * otherwise. */
 bool framework_allows(const framework *fw, const strategy *s, const training *t, char *why, int whylen);

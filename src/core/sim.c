@@ -413,7 +413,7 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
  * rule to refuse is the same. */
 static int sim_batch_check(const sim_input *in, const training *t, zs_error *err)
 {
-    if (training_validate_batch(t, err) || framework_check(in->fw, in->m, t, err) ||
+    if (training_validate_batch(t, err) || framework_check_batch(in->fw, t, err) ||
         kernel_check(in->hw, t, err))
         return err->code;
     return ZS_OK;

@@ -155,16 +155,19 @@ static void random_configurations(void)
         int rk = sim_prepare_batch(&kept, &tb, &ek);
         CHECK(rf == rk && ef.rule == ek.rule);
         if (rf == ZS_OK && rk == ZS_OK) CHECK(memcmp(&fresh, &kept, sizeof fresh) == 0);
-        /* ... and so does taking the batch part from the same configuration at twice the GPUs
-         * and another accumulation (plan's rates kept across GPU counts). */
+        /* ... and so does taking the batch part from the same configuration at twice the GPUs,
+         * another accumulation and another offload (plan's rates kept across them). */
         training tg = tb;
         tg.gpus *= 2;
         tg.grad_accum = 1 + (int64_t)(rnd() % 16);
+        tg.offload_optimizer = tb.offload_optimizer == OFFLOAD_NONE ? OFFLOAD_CPU : OFFLOAD_NONE;
         sim_input other;
         if (rf == ZS_OK && sim_prepare_lazy(&other, &m, &pc, &hw, &tg, &ef) == ZS_OK) {
             sim_batch b = sim_batch_of(&other);
             CHECK(sim_prepare_lazy(&kept, &m, &pc, &hw, &t, &ek) == ZS_OK);
             CHECK(sim_prepare_batch_from(&kept, &tb, &b, &ek) == ZS_OK && memcmp(&fresh, &kept, sizeof fresh) == 0);
+            CHECK(sim_prepare_lazy_from(&kept, &m, &pc, &hw, &tb, &b, &ek) == ZS_OK &&
+                memcmp(&fresh, &kept, sizeof fresh) == 0);
         }
         /* ZeRO stages never hold more model states than the stage before (DDP too, when it
          * applies: it does not offload). With uneven pipeline stages each strategy reports its

@@ -19,9 +19,9 @@ typedef struct prep_slot {
     sim_input in;
 } prep_slot;
 
-/* The searched dimensions the batch rates depend on, all but the GPU count and the
- * accumulation (sim_batch), packed into two words; a configuration whose values do not fit
- * the fields is not kept. */
+/* The searched dimensions the batch rates read (sim_batch: not the GPU count, the
+ * accumulation, offload or EP), packed into two words; a configuration whose values do not
+ * fit the fields is not kept. */
 typedef plan_key rates_key;
 
 typedef struct rates_entry {
@@ -30,7 +30,7 @@ typedef struct rates_entry {
     double overhead; /* the input's step_overhead (the framework's, fixed for the key) */
 } rates_entry;
 
-enum { INDEX_MIN = 4096, RATES_MAX = 1 << 14 };
+enum { INDEX_MIN = 8192, RATES_MAX = 1 << 14 };
 
 struct plan_cache {
     prep_slot prep[PREP_SLOTS];
@@ -77,14 +77,13 @@ bool plan_cache_key(const training *t, int fi, plan_key *k)
     /* Each field's width; a negative value is huge as unsigned, so it fails the test too. */
     uint64_t tp = (uint64_t)t->tp, cp = (uint64_t)t->cp, pp = (uint64_t)t->pp;
     uint64_t v = (uint64_t)t->virtual_stages, ck = (uint64_t)t->checkpointing;
-    uint64_t sp = (uint64_t)t->sequence_parallel, oo = (uint64_t)t->offload_optimizer;
-    uint64_t op = (uint64_t)t->offload_params, f = (uint64_t)fi, mb = (uint64_t)t->micro_batch;
-    uint64_t first = (uint64_t)t->pp_first_layers, last = (uint64_t)t->pp_last_layers, ep = (uint64_t)t->ep;
-    if ((tp >> 16 | cp >> 8 | pp >> 12 | v >> 8 | ck >> 2 | sp >> 1 | oo >> 3 | op >> 3 | f >> 4 | mb >> 24 |
-            first >> 12 | last >> 12 | ep >> 12) != 0)
+    uint64_t sp = (uint64_t)t->sequence_parallel, f = (uint64_t)fi, mb = (uint64_t)t->micro_batch;
+    uint64_t first = (uint64_t)t->pp_first_layers, last = (uint64_t)t->pp_last_layers;
+    if ((tp >> 16 | cp >> 8 | pp >> 12 | v >> 8 | ck >> 2 | sp >> 1 | f >> 4 | mb >> 24 | first >> 12 |
+            last >> 12) != 0)
         return false;
-    k->w[0] = tp | cp << 16 | pp << 24 | v << 36 | ck << 44 | sp << 46 | oo << 47 | op << 50 | f << 53;
-    k->w[1] = mb | first << 24 | last << 36 | ep << 48;
+    k->w[0] = tp | cp << 16 | pp << 24 | v << 36 | ck << 44 | sp << 46 | f << 47;
+    k->w[1] = mb | first << 24 | last << 36;
     return true;
 }
 
@@ -131,14 +130,15 @@ static void keep(plan_cache *c, const rates_key *k, const sim_batch *b, double o
 
 /* The batch part of p's input for t: from the rates kept for t's configuration, else computed
  * and kept. */
-static int batch(plan_cache *c, prep_slot *p, const plan_key *k, const training *t, zs_error *err)
+static int batch(plan_cache *c, prep_slot *p, const plan_key *k, const sim_batch *kept, const training *t,
+    zs_error *err)
 {
-    if (!k) return sim_prepare_batch(&p->in, t, err);
-    uint32_t *s = slot_of(c, k);
-    if (*s) return sim_prepare_batch_from(&p->in, t, &c->entries[*s - 1].b, err);
+    if (kept) return sim_prepare_batch_from(&p->in, t, kept, err);
     if (sim_prepare_batch(&p->in, t, err)) return err->code;
-    sim_batch b = sim_batch_of(&p->in);
-    keep(c, k, &b, p->in.step_overhead);
+    if (k) {
+        sim_batch b = sim_batch_of(&p->in);
+        keep(c, k, &b, p->in.step_overhead);
+    }
     return ZS_OK;
 }
 
@@ -160,10 +160,18 @@ sim_input *plan_cache_prepare(plan_cache *c, const scenario *sc, const plan_key 
     unsigned slot = ((unsigned)fi * 5u + (unsigned)t->offload_optimizer * 3u + (unsigned)t->offload_params +
                         ep * 7u) % PREP_SLOTS;
     prep_slot *p = &c->prep[slot];
+    const uint32_t *s = k ? slot_of(c, k) : NULL;
+    const sim_batch *kept = s && *s ? &c->entries[*s - 1].b : NULL;
     if (p->ok && same_but_batch(&p->t, t)) {
-        if (batch(c, p, k, t, err)) return NULL; /* p->in still p->t's */
-    } else if ((p->ok = sim_prepare_lazy(&p->in, sc->m, sc->pc, sc->hw, t, err) == ZS_OK) == false) {
-        return NULL;
+        if (batch(c, p, k, kept, t, err)) return NULL; /* p->in still p->t's */
+    } else {
+        p->ok = (kept ? sim_prepare_lazy_from(&p->in, sc->m, sc->pc, sc->hw, t, kept, err)
+                      : sim_prepare_lazy(&p->in, sc->m, sc->pc, sc->hw, t, err)) == ZS_OK;
+        if (!p->ok) return NULL;
+        if (k && !kept) {
+            sim_batch b = sim_batch_of(&p->in);
+            keep(c, k, &b, p->in.step_overhead);
+        }
     }
     p->t = *t;
     return &p->in;

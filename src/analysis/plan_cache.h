@@ -17,9 +17,9 @@ typedef struct plan_cache plan_cache;
 plan_cache *plan_cache_new(void);
 void plan_cache_free(plan_cache *c);
 
-/* The key of t's batch rates in a search (framework index fi): every searched dimension but
- * the GPU count and the accumulation, packed. False for values too large to pack (then none
- * are kept for t). Pure. */
+/* The key of t's batch rates in a search (framework index fi): the searched dimensions they
+ * read (not the GPU count, the accumulation, offload or EP: sim_prepare_batch_from's
+ * contract), packed. False for values too large to pack (then none are kept for t). Pure. */
 typedef struct plan_key {
     uint64_t w[2];
 } plan_key;
@@ -27,8 +27,8 @@ bool plan_cache_key(const training *t, int fi, plan_key *k);
 
 /* sim_prepare_lazy(.., t) of sc's model and hardware, bit for bit: from a kept input that differs
  * only in the batch (sim_prepare_batch), with the batch rates of the same configuration at
- * another GPU count or accumulation where kept under k (sim_prepare_batch_from; k NULL: none
- * kept). fi: the framework's index in the search. Returns the prepared input (the cache's, or
+ * another GPU count, accumulation, offload or EP where kept under k (sim_prepare_batch_from,
+ * sim_prepare_lazy_from; k NULL: none kept). fi: the framework's index in the search. Returns the prepared input (the cache's, or
  * *scratch when c is NULL), valid until the next call, or NULL with err set as
  * sim_prepare_lazy sets it. */
 sim_input *plan_cache_prepare(plan_cache *c, const scenario *sc, const plan_key *k, int fi, const training *t,

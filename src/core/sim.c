@@ -13,6 +13,8 @@
 #include "core/steptime.h"
 #include "core/strategy.h"
 
+static void sim_batch_use(sim_input *in, const struct sim_batch *b);
+
 /* The run's checks against the hardware: a peak at its precision, flash attention under CP,
  * host bandwidth for an offloaded optimizer. Sets in->peak. */
 static int sim_check_hardware(sim_input *in, const hardware *hw, const training *t, zs_error *err)
@@ -351,7 +353,8 @@ void sim_prepare_activations(sim_input *in)
     in->layer_act[0] = in->t->checkpointing == CKPT_SELECTIVE ? memory_layer_activations(in, false) : 0;
 }
 
-int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+/* sim_prepare_lazy up to the batch part (the checks, groups, links, stages). */
+static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
     const training *t, zs_error *err)
 {
     if (training_validate(t, err)) return err->code;
@@ -397,13 +400,26 @@ int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, cons
         in->trainable = in->local_params;
         in->param_bytes = in->bt.param * in->local_params;
         in->pipe_pace = 1; /* no layers to place: every stage the mean */
-        in->tok = compute_flops_tokens(m, pc, t);
-        sim_batch_rates(in);
         return ZS_OK;
     }
     if (sim_check_shapes(m, t, err) || sim_stages(in, m, pc, t, err)) return err->code;
+    return ZS_OK;
+}
+
+int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+    const training *t, zs_error *err)
+{
+    if (sim_prepare_shape(in, m, pc, hw, t, err)) return err->code;
     in->tok = compute_flops_tokens(m, pc, t);
     sim_batch_rates(in);
+    return ZS_OK;
+}
+
+int sim_prepare_lazy_from(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+    const training *t, const sim_batch *b, zs_error *err)
+{
+    if (sim_prepare_shape(in, m, pc, hw, t, err)) return err->code;
+    sim_batch_use(in, b);
     return ZS_OK;
 }
 
@@ -434,19 +450,26 @@ int sim_prepare_batch(sim_input *in, const training *t, zs_error *err)
 
 sim_batch sim_batch_of(const sim_input *in)
 {
-    return (sim_batch){in->fl, in->gemm_efficiency, in->mb, in->pipe_pace};
+    return (sim_batch){in->tok, in->fl, in->gemm_efficiency, in->mb, in->pipe_pace};
+}
+
+/* b's batch part into in (whose t is the training), the step FLOPs at its accumulation. */
+static void sim_batch_use(sim_input *in, const sim_batch *b)
+{
+    in->tok = b->tok;
+    in->fl = b->fl;
+    compute_flops_accumulate(in->t, &in->fl);
+    in->gemm_efficiency = b->gemm_efficiency;
+    in->mb = b->mb;
+    in->pipe_pace = b->pipe_pace;
+    in->layer_act[0] = in->layer_act[1] = 0;
 }
 
 int sim_prepare_batch_from(sim_input *in, const training *t, const sim_batch *b, zs_error *err)
 {
     if (sim_batch_check(in, t, err)) return err->code;
     in->t = t;
-    in->fl = b->fl;
-    compute_flops_accumulate(t, &in->fl); /* the step's FLOPs at t's accumulation */
-    in->gemm_efficiency = b->gemm_efficiency;
-    in->mb = b->mb;
-    in->pipe_pace = b->pipe_pace;
-    in->layer_act[0] = in->layer_act[1] = 0;
+    sim_batch_use(in, b);
     return ZS_OK;
 }
 

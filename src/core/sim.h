@@ -29,9 +29,11 @@ void sim_prepare_activations(sim_input *in);
  * loop. Fails as sim_prepare_lazy would for t, with the same rule, leaving in as it was. */
 int sim_prepare_batch(sim_input *in, const training *t, zs_error *err);
 
-/* What sim_prepare_batch computes, which depends on neither the GPU count nor the accumulation
- * (the step FLOPs are redone from the micro-batch ones): a search keeps it across GPU counts. */
+/* What sim_prepare_batch computes, which depends on neither the GPU count, the accumulation
+ * (the step FLOPs are redone from the micro-batch ones), offload nor EP: a search keeps it
+ * across them. */
 typedef struct sim_batch {
+    flops_tokens tok;
     flops fl;
     double gemm_efficiency;
     mb_time mb;
@@ -42,9 +44,14 @@ typedef struct sim_batch {
 sim_batch sim_batch_of(const sim_input *in);
 
 /* sim_prepare_batch with the batch part given: b = sim_batch_of an input prepared for a
- * training equal to t but for gpus and grad_accum; in as for sim_prepare_batch. The same bytes
+ * training equal to t but for gpus, grad_accum, offload and ep; in as for sim_prepare_batch. The same bytes
  * as sim_prepare_batch; fails as it does. */
 int sim_prepare_batch_from(sim_input *in, const training *t, const sim_batch *b, zs_error *err);
+
+/* sim_prepare_lazy with the batch part given (b as for sim_prepare_batch_from, for a training
+ * equal to t but for gpus, grad_accum, offload and ep): the same bytes; fails as it does. */
+int sim_prepare_lazy_from(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
+    const training *t, const sim_batch *b, zs_error *err);
 
 /* Memory only (the cheap half of sim_run, for searches that prune on fit). Returns r->fits;
  * r->applicable false when the strategy cannot run the configuration. */

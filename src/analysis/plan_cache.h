@@ -28,9 +28,9 @@ bool plan_cache_key(const training *t, int fi, plan_key *k);
 /* sim_prepare_lazy(.., t) of sc's model and hardware, bit for bit: from a kept input that differs
  * only in the batch (sim_prepare_batch), with the batch rates of the same configuration at
  * another GPU count, accumulation, offload or EP where kept under k (sim_prepare_batch_from,
- * sim_prepare_lazy_from; k NULL: none kept). fi: the framework's index in the search. Returns the prepared input (the cache's, or
- * *scratch when c is NULL), valid until the next call, or NULL with err set as
- * sim_prepare_lazy sets it. */
+ * sim_prepare_lazy_from; k NULL: none kept). fi: the framework's index in the search. Returns
+ * the prepared input (the cache's, or *scratch when c is NULL), valid until the next call, or
+ * NULL with err set as sim_prepare_lazy sets it. */
 sim_input *plan_cache_prepare(plan_cache *c, const scenario *sc, const plan_key *k, int fi, const training *t,
     sim_input *scratch, zs_error *err);
 

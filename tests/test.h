@@ -39,6 +39,15 @@ void test_report(int ok, const char *file, int line, const char *fmt, ...)
                 "%s = \"%s\", want \"%s\"", #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
 } while (0)
 
+/* xorshift64*: a fixed seed makes every run check the same cases. */
+static inline uint64_t test_xorshift(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 2685821657736338717ull;
+}
+
 /* A test's argument list (string literals) as the char ** that cli_next and cli_parse take
  * (they never write through it); the union avoids casting const away. */
 static inline char **test_argv(const char *const *args)

@@ -7,13 +7,7 @@
 #include "test.h"
 
 static uint64_t state = 0x2545F4914F6CDD1Dull;
-static uint64_t next(void)
-{
-    state ^= state >> 12;
-    state ^= state << 25;
-    state ^= state >> 27;
-    return state * 2685821657736338717ull;
-}
+static uint64_t next(void) { return test_xorshift(&state); }
 
 /* One number as cJSON prints it (an array of one, unformatted) against json_print's. */
 static bool same_number(double d)

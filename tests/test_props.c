@@ -9,15 +9,8 @@
 #include "test.h"
 #include "fixture_hw.h"
 
-/* xorshift64*: a fixed seed makes every run check the same cases. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
+static uint64_t rnd(void) { return test_xorshift(&rng_state); }
 static int64_t pick(const int64_t *v, int n) { return v[rnd() % (uint64_t)n]; }
 
 static model random_model(void)

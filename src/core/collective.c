@@ -42,23 +42,32 @@ nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_
     return coll_nccl_choice_memo(k, size, g, links, NULL);
 }
 
+/* The NCCL function and environment of kind k on these links; false where NCCL's model does
+ * not apply (no release in the profile, or a collective it does not cost). */
+static bool coll_nccl_env(coll_kind k, const coll_link links[LEVEL_COUNT], nccl_fn *fn, nccl_env *e)
+{
+    const coll_link *in = &links[LEVEL_INTRA], *net = &links[LEVEL_INTER];
+    if (in->nccl_version <= 0) return false;
+    if (k == COLL_ALL_REDUCE)
+        *fn = NCCL_FN_ALL_REDUCE;
+    else if (k == COLL_REDUCE_SCATTER)
+        *fn = NCCL_FN_REDUCE_SCATTER;
+    else if (k == COLL_ALL_GATHER)
+        *fn = NCCL_FN_ALL_GATHER;
+    else
+        return false;
+    *e = (nccl_env){in->nccl_version, in->nccl_channels, in->nccl_arch, in->pcie, in->bandwidth,
+        net->bandwidth, in->alpha, net->alpha, in->nvls_bandwidth};
+    return true;
+}
+
 nccl_choice coll_nccl_choice_memo(
     coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo)
 {
     nccl_choice none = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
-    const coll_link *in = &links[LEVEL_INTRA], *net = &links[LEVEL_INTER];
-    if (in->nccl_version <= 0 || g.n <= 1 || size <= 0) return none;
     nccl_fn fn;
-    if (k == COLL_ALL_REDUCE)
-        fn = NCCL_FN_ALL_REDUCE;
-    else if (k == COLL_REDUCE_SCATTER)
-        fn = NCCL_FN_REDUCE_SCATTER;
-    else if (k == COLL_ALL_GATHER)
-        fn = NCCL_FN_ALL_GATHER;
-    else
-        return none;
-    nccl_env e = {in->nccl_version, in->nccl_channels, in->nccl_arch, in->pcie, in->bandwidth, net->bandwidth,
-        in->alpha, net->alpha, in->nvls_bandwidth};
+    nccl_env e;
+    if (g.n <= 1 || size <= 0 || !coll_nccl_env(k, links, &fn, &e)) return none;
     return nccl_cost_memo(fn, size, g.n, g.n_local, &e, memo);
 }
 
@@ -103,19 +112,19 @@ void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[
     coll_cost_memo(k, size, g, links, NULL, out);
 }
 
-void coll_cost_memo(
-    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
-    coll_cost *out)
+/* The group with its ranks per node clamped to [1, n]. */
+static coll_group coll_clamp(coll_group g)
 {
-    memset(out, 0, sizeof *out);
-    if (g.n <= 1 || size <= 0) return;
+    g.n_local = g.n_local < 1 ? 1 : g.n_local > g.n ? g.n : g.n_local;
+    return g;
+}
+
+/* out for kind k of size bytes on the clamped group g, given NCCL's choice c for it. */
+static void coll_cost_with(
+    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_choice c, coll_cost *out)
+{
     const coll_ops *op = coll_table[k];
-    int64_t local = g.n_local < 1 ? 1 : g.n_local > g.n ? g.n : g.n_local;
-    g.n_local = local;
-    /* NCCL runs all-reduce, reduce-scatter and all-gather as one ring (or tree) through all
-     * the ranks, not as the two-level schedule below: its time replaces the schedule's, whose
-     * bytes per level stay. */
-    nccl_choice c = coll_nccl_choice_memo(k, size, g, links, memo);
+    int64_t local = g.n_local;
     if (local == g.n) {
         if (c.seconds <= 0) out->seconds = op->flat_time(size, g.n, links[LEVEL_INTRA]);
         out->bytes[LEVEL_INTRA] = op->flat_bytes(size, g.n);
@@ -126,4 +135,35 @@ void coll_cost_memo(
         op->hier(size, g, links[LEVEL_INTRA], links[LEVEL_INTER], out);
     }
     if (c.seconds > 0) out->seconds = c.seconds;
+}
+
+void coll_cost_memo(
+    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
+    coll_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g.n <= 1 || size <= 0) return;
+    g = coll_clamp(g);
+    /* NCCL runs all-reduce, reduce-scatter and all-gather as one ring (or tree) through all
+     * the ranks, not as the two-level schedule below: its time replaces the schedule's, whose
+     * bytes per level stay. */
+    coll_cost_with(k, size, g, links, coll_nccl_choice_memo(k, size, g, links, memo), out);
+}
+
+void coll_cost_pair(coll_kind k, const double size[2], coll_group g, const coll_link links[LEVEL_COUNT],
+    nccl_memo *memo, coll_cost out[2])
+{
+    nccl_fn fn;
+    nccl_env e;
+    if (memo || g.n <= 1 || !coll_nccl_env(k, links, &fn, &e)) {
+        for (int i = 0; i < 2; i++) coll_cost_memo(k, size[i], g, links, memo, &out[i]);
+        return;
+    }
+    g = coll_clamp(g);
+    nccl_prep shape;
+    nccl_shape(fn, g.n, g.n_local, &e, &shape); /* one preparation, two sizes */
+    for (int i = 0; i < 2; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        if (size[i] > 0) coll_cost_with(k, size[i], g, links, nccl_choose(&shape, size[i]), &out[i]);
+    }
 }

@@ -83,6 +83,11 @@ void coll_cost_memo(
     coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
     coll_cost *out);
 
+/* coll_cost_memo of two sizes of the same call shape (an operation and its tail), NCCL's
+ * candidates prepared once where no memo keeps them; the same answers bit for bit. */
+void coll_cost_pair(coll_kind k, const double size[2], coll_group g, const coll_link links[LEVEL_COUNT],
+    nccl_memo *memo, coll_cost out[2]);
+
 /* The "half ring" that reduce-scatter and all-gather share (Thakur et al. 2005): factor
  * (n-1)/n, n-1 steps, and the two-level schedule NVLink (g-1)/g of the buffer, network
  * (k-1)/k of the 1/g slice each rank owns. */

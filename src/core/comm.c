@@ -271,16 +271,25 @@ void comm_summarise(const sim_input *in, comm_plan *p, comm_summary *s)
     for (int i = 0; i < p->n; i++) {
         coll_cost c;
         comm_op *op = &p->op[i];
-        comm_op_cost(in, op, &c);
-        op->seconds = c.seconds + op->overhead;
         op->tail_seconds = 0;
-        if (op->tail > 0 && op->overlap != OVERLAP_NONE) {
-            coll_cost tc;
-            comm_op tail = *op;
-            tail.size = op->tail;
-            comm_op_cost(in, &tail, &tc);
-            op->tail_seconds = tc.seconds;
+        if (op->tail > 0 && op->overlap != OVERLAP_NONE && op->group != GROUP_HOST) {
+            /* The tail is the same call on fewer bytes: one shape, two sizes. */
+            const double sizes[2] = {op->size, op->tail};
+            coll_cost both[2];
+            coll_cost_pair(op->kind, sizes, in->groups[op->group], in->links, in->nccl_memo, both);
+            c = both[0];
+            op->tail_seconds = both[1].seconds;
+        } else {
+            comm_op_cost(in, op, &c);
+            if (op->tail > 0 && op->overlap != OVERLAP_NONE) {
+                coll_cost tc;
+                comm_op tail = *op;
+                tail.size = op->tail;
+                comm_op_cost(in, &tail, &tc);
+                op->tail_seconds = tc.seconds;
+            }
         }
+        op->seconds = c.seconds + op->overhead;
         for (int l = 0; l < LEVEL_COUNT; l++) {
             s->bytes_level[l] += c.bytes[l] * p->op[i].calls;
             s->bytes_kind[p->op[i].kind] += c.bytes[l] * p->op[i].calls;

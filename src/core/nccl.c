@@ -269,6 +269,18 @@ nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const
     return best;
 }
 
+void nccl_shape(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *env, nccl_prep *out)
+{
+    out->used = n > 1;
+    if (out->used) nccl_prepare(fn, n, n_local, env, out);
+}
+
+nccl_choice nccl_choose(const nccl_prep *p, double size)
+{
+    if (!p->used || size <= 0) return (nccl_choice){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
+    return nccl_pick(p, size);
+}
+
 static bool env_same(const nccl_env *a, const nccl_env *b)
 {
     return a->version == b->version && a->channels == b->channels && a->arch == b->arch &&

@@ -73,6 +73,12 @@ typedef struct nccl_memo {
 nccl_choice nccl_cost_memo(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *env,
     nccl_memo *memo);
 
+/* The candidates of one call shape (what nccl_cost_memo keeps), and the choice among them for
+ * `size` bytes: nccl_choose(nccl_shape(..)) is nccl_cost, bit for bit, so one shape costs
+ * several sizes with one preparation. Pure; n <= 1 or size <= 0 costs nothing. */
+void nccl_shape(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *env, nccl_prep *out);
+nccl_choice nccl_choose(const nccl_prep *p, double size);
+
 /* "ring/LL128", ... for reports. Never fails. */
 const char *nccl_algo_name(nccl_algo a);
 const char *nccl_proto_name(nccl_proto p);

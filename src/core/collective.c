@@ -27,7 +27,8 @@ void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_C
      * tuning.cc indexes it (compCap 70/80/90): FP8 tensor cores came with Hopper, BF16 with
      * Ampere. A PCIe node (intra_node.kind "pcie...") uses NCCL's PCI latencies. */
     int arch = hw->peak_fp8 > 0 ? 2 : hw->peak_bf16 > 0 ? 1 : 0;
-    bool pcie = strncmp(hw->intra.kind, "pcie", 4) == 0;
+    const char *kind = hw->intra.kind; /* "pcie...": a prefix test without a libc call */
+    bool pcie = kind[0] == 'p' && kind[1] == 'c' && kind[2] == 'i' && kind[3] == 'e';
     for (int l = 0; l < LEVEL_COUNT; l++) {
         out[l].nccl_version = (int)hw->nccl_version;
         out[l].nccl_channels = (int)hw->nccl_channels;
@@ -160,10 +161,10 @@ void coll_cost_pair(coll_kind k, const double size[2], coll_group g, const coll_
         return;
     }
     g = coll_clamp(g);
-    nccl_prep shape;
-    nccl_shape(fn, g.n, g.n_local, &e, &shape); /* one preparation, two sizes */
+    nccl_choice c[2];
+    nccl_cost_sizes(fn, size, 2, g.n, g.n_local, &e, c); /* one shape, two sizes */
     for (int i = 0; i < 2; i++) {
         memset(&out[i], 0, sizeof out[i]);
-        if (size[i] > 0) coll_cost_with(k, size[i], g, links, nccl_choose(&shape, size[i]), &out[i]);
+        if (size[i] > 0) coll_cost_with(k, size[i], g, links, c[i], &out[i]);
     }
 }

@@ -240,15 +240,59 @@ static nccl_choice nccl_pick(const nccl_prep *p, double size)
     return best;
 }
 
+void nccl_cost_sizes(nccl_fn fn, const double *size, int count, int64_t n, int64_t n_local, const nccl_env *e,
+    nccl_choice *out)
+{
+    nccl_choice none = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
+    for (int i = 0; i < count; i++) out[i] = none;
+    if (n <= 1) return;
+    nccl_ctx c;
+    nccl_ctx_init(&c, fn, n, n_local, e);
+    /* The candidates' bus bandwidths once; each latency only when some size needs it (the
+     * bandwidth alone loses otherwise), then kept for the other sizes. */
+    nccl_cand cand[NCCL_ALGO_N * NCCL_PROTO_N];
+    bool has_lat[NCCL_ALGO_N * NCCL_PROTO_N];
+    int nc = 0;
+    for (int a = 0; a < NCCL_ALGO_N; a++) {
+        if (!algo_runs(&c, a)) continue;
+        for (int k = 0; k < NCCL_PROTO_N; k++) {
+            nccl_proto p = proto_order[k];
+            double busbw = model_busbw(&c, (nccl_algo)a, p);
+            if (!(busbw > 0)) continue;
+            has_lat[nc] = false;
+            cand[nc++] = (nccl_cand){(nccl_algo)a, p, 0, busbw};
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        if (size[i] <= 0) continue;
+        /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
+         * down (tuning.cc's ratio .5); nccl_pick's sums. */
+        double ring = size[i] * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
+        double tree = size[i] * 2e-3, best_us = INFINITY;
+        for (int j = 0; j < nc; j++) {
+            nccl_cand *d = &cand[j];
+            double bytes = d->algo == NCCL_ALGO_TREE ? tree : ring;
+            if (bytes >= best_us * d->busbw) continue; /* the bandwidth alone loses: skip the latency */
+            if (!has_lat[j]) {
+                d->lat = model_latency(&c, d->algo, d->proto);
+                has_lat[j] = true;
+            }
+            double us = d->lat + bytes / d->busbw;
+            if (us < best_us) {
+                best_us = us;
+                out[i] = (nccl_choice){d->algo, d->proto, d->lat * 1e-6, d->busbw * 1e9, us * 1e-6};
+            }
+        }
+    }
+}
+
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e)
 {
     nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
     if (n <= 1 || size <= 0) return best;
     nccl_ctx c;
     nccl_ctx_init(&c, fn, n, n_local, e);
-    /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
-     * down (tuning.cc's ratio .5). The same sums as nccl_pick's, the latency only when the
-     * bandwidth alone does not lose (one call, nothing kept). */
+    /* nccl_cost_sizes for one size, in one pass (the common call: nothing to keep). */
     double ring = size * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
     double tree = size * 2e-3, best_us = INFINITY;
     for (int a = 0; a < NCCL_ALGO_N; a++) {
@@ -267,18 +311,6 @@ nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const
         }
     }
     return best;
-}
-
-void nccl_shape(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *env, nccl_prep *out)
-{
-    out->used = n > 1;
-    if (out->used) nccl_prepare(fn, n, n_local, env, out);
-}
-
-nccl_choice nccl_choose(const nccl_prep *p, double size)
-{
-    if (!p->used || size <= 0) return (nccl_choice){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
-    return nccl_pick(p, size);
 }
 
 static bool env_same(const nccl_env *a, const nccl_env *b)

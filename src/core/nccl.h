@@ -44,6 +44,11 @@ int nccl_table_version(int version);
  * n <= 1 or size <= 0 costs nothing. */
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *env);
 
+/* nccl_cost of count sizes of one call shape (an operation and its tail) into out, the
+ * shape's work done once; each answer is nccl_cost's, bit for bit. Pure. */
+void nccl_cost_sizes(nccl_fn fn, const double *size, int count, int64_t n, int64_t n_local, const nccl_env *e,
+    nccl_choice *out);
+
 /* One (algorithm, protocol) NCCL would run: its latency (us) and bus bandwidth (GB/s). */
 typedef struct nccl_cand {
     nccl_algo algo;
@@ -72,12 +77,6 @@ typedef struct nccl_memo {
  * answer is nccl_cost's, bit for bit. Pure but for memo, which one thread must own. */
 nccl_choice nccl_cost_memo(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *env,
     nccl_memo *memo);
-
-/* The candidates of one call shape (what nccl_cost_memo keeps), and the choice among them for
- * `size` bytes: nccl_choose(nccl_shape(..)) is nccl_cost, bit for bit, so one shape costs
- * several sizes with one preparation. Pure; n <= 1 or size <= 0 costs nothing. */
-void nccl_shape(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *env, nccl_prep *out);
-nccl_choice nccl_choose(const nccl_prep *p, double size);
 
 /* "ring/LL128", ... for reports. Never fails. */
 const char *nccl_algo_name(nccl_algo a);

@@ -106,7 +106,7 @@ static void check_result(const result *r)
 
 static void random_configurations(void)
 {
-    int cases = 0;
+    int cases = 0, ep_cases = 0;
     for (int iter = 0; iter < 400; iter++) {
         model m = random_model();
         param_counts pc;
@@ -162,6 +162,16 @@ static void random_configurations(void)
             CHECK(sim_prepare_lazy_from(&kept, &m, &pc, &hw, &tb, &b, &ek) == ZS_OK &&
                 memcmp(&fresh, &kept, sizeof fresh) == 0);
         }
+        /* ... and from the same configuration with expert parallelism (a MoE model). */
+        training te = tb;
+        te.gpus *= 2;
+        te.ep = 2;
+        if (rf == ZS_OK && m.num_experts > 0 && sim_prepare_lazy(&other, &m, &pc, &hw, &te, &ef) == ZS_OK) {
+            sim_batch b = sim_batch_of(&other);
+            CHECK(sim_prepare_lazy(&kept, &m, &pc, &hw, &t, &ek) == ZS_OK);
+            CHECK(sim_prepare_batch_from(&kept, &tb, &b, &ek) == ZS_OK && memcmp(&fresh, &kept, sizeof fresh) == 0);
+            ep_cases++;
+        }
         /* ZeRO stages never hold more model states than the stage before (DDP too, when it
          * applies: it does not offload). With uneven pipeline stages each strategy reports its
          * own heaviest stage, which need not be the one holding the most states. */
@@ -192,6 +202,7 @@ static void random_configurations(void)
             }
     }
     CHECK(cases >= 300);
+    CHECK(ep_cases >= 10);
 }
 
 /* Every catalog model under every framework: a selective policy (Megatron's, or torchtitan's

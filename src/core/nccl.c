@@ -196,6 +196,33 @@ static bool algo_runs(const nccl_ctx *c, int a)
 
 static const nccl_proto proto_order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
 
+/* The (algorithm, protocol) pairs the release runs for c's call, in tuning.cc's order, with
+ * their bus bandwidths, and their latencies where `latency` (else NAN: not yet computed).
+ * Returns how many. */
+static int nccl_candidates(const nccl_ctx *c, bool latency, nccl_cand *out)
+{
+    int nc = 0;
+    for (int a = 0; a < NCCL_ALGO_N; a++) {
+        if (!algo_runs(c, a)) continue;
+        for (int k = 0; k < NCCL_PROTO_N; k++) {
+            nccl_proto p = proto_order[k];
+            double busbw = model_busbw(c, (nccl_algo)a, p);
+            if (!(busbw > 0)) continue;
+            double lat = latency ? model_latency(c, (nccl_algo)a, p) : NAN;
+            out[nc++] = (nccl_cand){(nccl_algo)a, p, lat, busbw};
+        }
+    }
+    return nc;
+}
+
+/* Bytes over the bus per GB/s, in us, of `size` bytes: the ring's bus factor; a tree moves the
+ * buffer up and down (tuning.cc's ratio .5). */
+static void bus_us(nccl_fn fn, int64_t n, double size, double *ring, double *tree)
+{
+    *ring = size * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
+    *tree = size * 2e-3;
+}
+
 /* The candidates of one (fn, n, n_local, env) in tuning.cc's order: what does not depend on
  * the size, so a search can keep it (nccl_cost_memo). Pure. */
 static void nccl_prepare(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *e, nccl_prep *out)
@@ -204,29 +231,17 @@ static void nccl_prepare(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env 
     out->n = n;
     out->n_local = n_local;
     out->env = *e;
-    out->nc = 0;
     nccl_ctx c;
     nccl_ctx_init(&c, fn, n, n_local, e);
-    for (int a = 0; a < NCCL_ALGO_N; a++) {
-        if (!algo_runs(&c, a)) continue;
-        for (int k = 0; k < NCCL_PROTO_N; k++) {
-            nccl_proto p = proto_order[k];
-            double busbw = model_busbw(&c, (nccl_algo)a, p);
-            if (!(busbw > 0)) continue;
-            out->c[out->nc++] = (nccl_cand){(nccl_algo)a, p, model_latency(&c, (nccl_algo)a, p), busbw};
-        }
-    }
+    out->nc = nccl_candidates(&c, true, out->c);
 }
 
 /* The fastest candidate of p for `size` bytes, as nccl_cost returns it. Pure. */
 static nccl_choice nccl_pick(const nccl_prep *p, double size)
 {
     nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
-    int64_t n = p->n;
-    /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
-     * down (tuning.cc's ratio .5). */
-    double ring = size * (p->fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
-    double tree = size * 2e-3, best_us = INFINITY;
+    double ring, tree, best_us = INFINITY;
+    bus_us(p->fn, p->n, size, &ring, &tree);
     for (int i = 0; i < p->nc; i++) {
         const nccl_cand *c = &p->c[i];
         double bytes = c->algo == NCCL_ALGO_TREE ? tree : ring;
@@ -251,32 +266,16 @@ void nccl_cost_sizes(nccl_fn fn, const double *size, int count, int64_t n, int64
     /* The candidates' bus bandwidths once; each latency only when some size needs it (the
      * bandwidth alone loses otherwise), then kept for the other sizes. */
     nccl_cand cand[NCCL_ALGO_N * NCCL_PROTO_N];
-    bool has_lat[NCCL_ALGO_N * NCCL_PROTO_N];
-    int nc = 0;
-    for (int a = 0; a < NCCL_ALGO_N; a++) {
-        if (!algo_runs(&c, a)) continue;
-        for (int k = 0; k < NCCL_PROTO_N; k++) {
-            nccl_proto p = proto_order[k];
-            double busbw = model_busbw(&c, (nccl_algo)a, p);
-            if (!(busbw > 0)) continue;
-            has_lat[nc] = false;
-            cand[nc++] = (nccl_cand){(nccl_algo)a, p, 0, busbw};
-        }
-    }
+    int nc = nccl_candidates(&c, false, cand);
     for (int i = 0; i < count; i++) {
         if (size[i] <= 0) continue;
-        /* Bytes over the bus per GB/s, in us: ring the bus factor; tree moves the buffer up and
-         * down (tuning.cc's ratio .5); nccl_pick's sums. */
-        double ring = size[i] * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
-        double tree = size[i] * 2e-3, best_us = INFINITY;
+        double ring, tree, best_us = INFINITY;
+        bus_us(fn, n, size[i], &ring, &tree);
         for (int j = 0; j < nc; j++) {
             nccl_cand *d = &cand[j];
             double bytes = d->algo == NCCL_ALGO_TREE ? tree : ring;
             if (bytes >= best_us * d->busbw) continue; /* the bandwidth alone loses: skip the latency */
-            if (!has_lat[j]) {
-                d->lat = model_latency(&c, d->algo, d->proto);
-                has_lat[j] = true;
-            }
+            if (isnan(d->lat)) d->lat = model_latency(&c, d->algo, d->proto);
             double us = d->lat + bytes / d->busbw;
             if (us < best_us) {
                 best_us = us;
@@ -293,8 +292,8 @@ nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const
     nccl_ctx c;
     nccl_ctx_init(&c, fn, n, n_local, e);
     /* nccl_cost_sizes for one size, in one pass (the common call: nothing to keep). */
-    double ring = size * (fn == NCCL_FN_ALL_REDUCE ? 2e-3 : 1e-3) * (double)(n - 1) / (double)n;
-    double tree = size * 2e-3, best_us = INFINITY;
+    double ring, tree, best_us = INFINITY;
+    bus_us(fn, n, size, &ring, &tree);
     for (int a = 0; a < NCCL_ALGO_N; a++) {
         if (!algo_runs(&c, a)) continue;
         for (int k = 0; k < NCCL_PROTO_N; k++) {

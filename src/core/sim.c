@@ -13,8 +13,6 @@
 #include "core/steptime.h"
 #include "core/strategy.h"
 
-static void sim_batch_use(sim_input *in, const struct sim_batch *b);
-
 /* The run's checks against the hardware: a peak at its precision, flash attention under CP,
  * host bandwidth for an offloaded optimizer. Sets in->peak. */
 static int sim_check_hardware(sim_input *in, const hardware *hw, const training *t, zs_error *err)
@@ -406,6 +404,18 @@ static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *
     return ZS_OK;
 }
 
+/* b's batch part into in (whose t is the training), the step FLOPs at its accumulation. */
+static void sim_batch_use(sim_input *in, const sim_batch *b)
+{
+    in->tok = b->tok;
+    in->fl = b->fl;
+    compute_flops_accumulate(in->t, &in->fl);
+    in->gemm_efficiency = b->gemm_efficiency;
+    in->mb = b->mb;
+    in->pipe_pace = b->pipe_pace;
+    in->layer_act[0] = in->layer_act[1] = 0;
+}
+
 int sim_prepare_lazy(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
     const training *t, zs_error *err)
 {
@@ -451,18 +461,6 @@ int sim_prepare_batch(sim_input *in, const training *t, zs_error *err)
 sim_batch sim_batch_of(const sim_input *in)
 {
     return (sim_batch){in->tok, in->fl, in->gemm_efficiency, in->mb, in->pipe_pace};
-}
-
-/* b's batch part into in (whose t is the training), the step FLOPs at its accumulation. */
-static void sim_batch_use(sim_input *in, const sim_batch *b)
-{
-    in->tok = b->tok;
-    in->fl = b->fl;
-    compute_flops_accumulate(in->t, &in->fl);
-    in->gemm_efficiency = b->gemm_efficiency;
-    in->mb = b->mb;
-    in->pipe_pace = b->pipe_pace;
-    in->layer_act[0] = in->layer_act[1] = 0;
 }
 
 int sim_prepare_batch_from(sim_input *in, const training *t, const sim_batch *b, zs_error *err)

@@ -131,12 +131,11 @@ static bool near_equal(double a, double b)
     return fabs(a - b) <= m * DBL_EPSILON;
 }
 
-int json_print_number(double d, int valueint, char out[32])
+int json_print_number(double d, char out[32])
 {
     /* cJSON 1.7.15's print_number (Debian's): null for NaN and infinities, else 15 significant
      * digits when they read back within DBL_EPSILON, else 17; valueint is not consulted (-0.0
      * prints "-0"). A whole number under 10^15 is its digits under "%1.15g". */
-    (void)valueint;
     if (isnan(d) || isinf(d)) return snprintf(out, 32, "null");
     if (d == floor(d) && fabs(d) < 1e15) {
         char tmp[24], *w = tmp + sizeof tmp;
@@ -220,7 +219,7 @@ static bool print_value(jbuf *b, const cJSON *item, int depth, bool fmt)
     case cJSON_False: put(b, "false", 5); return true;
     case cJSON_True: put(b, "true", 4); return true;
     case cJSON_Number: {
-        int n = json_print_number(item->valuedouble, item->valueint, num);
+        int n = json_print_number(item->valuedouble, num);
         put(b, num, (size_t)n);
         return true;
     }

@@ -10,9 +10,9 @@
  * would give NULL (no item, a raw item without text, an invalid type) or out of memory. */
 char *json_print(const cJSON *item, bool formatted);
 
-/* cJSON's text of one number item (valuedouble d; valueint, which cJSON 1.7.15 does not
- * consult): "null" for NaN and infinities, else "%1.15g" when it reads back within
- * DBL_EPSILON, else "%1.17g". Returns the length. Never fails. */
-int json_print_number(double d, int valueint, char out[32]);
+/* cJSON 1.7.15's text of a number item of value d (it does not consult valueint): "null" for
+ * NaN and infinities, else "%1.15g" when it reads back within DBL_EPSILON, else "%1.17g".
+ * Returns the length. Never fails. */
+int json_print_number(double d, char out[32]);
 
 #endif

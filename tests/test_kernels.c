@@ -104,9 +104,34 @@ static void kernel_rates(void)
     CHECK_NEAR(r.fwd, h100.attention_fraction, 1e-12);
 }
 
+/* A flash kernel's backward is 2.5x its forward's FLOPs (five matmuls against two: it
+ * recomputes the scores; Dao 2023, arXiv 2307.08691, section 4.1, and flash-attention's
+ * benchmark flops(mode="bwd") = 2.5 f, the convention the measured rates are in); eager
+ * attention keeps the scores and runs the forward's two GEMMs twice. A micro-batch of
+ * attention alone on the A100 (no measured table: one fraction for both passes). */
+static void kernel_backward_work(void)
+{
+    hardware a100 = fixture_catalog_hw("a100-80gb");
+    training t;
+    training_init(&t);
+    t.framework = framework_find("fsdp2");
+    t.precision = PREC_BF16;
+    flops f = {.fwd_mb = 1e15, .attn_fwd_mb = 1e15, .attn_head_dim = 128, .attn_span = 4096, .gemm_bwd = 1};
+    double rate = a100.peak_bf16 * compute_attention_fraction(&a100);
+    mb_time tm = compute_time(&a100, &t, &f, a100.peak_bf16, 1);
+    CHECK_NEAR(tm.fwd, 1e15 / rate, 1e-9);
+    CHECK_NEAR(tm.attn_bwd, 2.5e15 / rate, 1e-9);
+    CHECK_NEAR(tm.bwd, 2.5e15 / rate, 1e-9);
+    t.flash_attention = false;
+    tm = compute_time(&a100, &t, &f, a100.peak_bf16, 1);
+    CHECK_NEAR(tm.bwd, 2e15 / rate, 1e-9);
+    CHECK_NEAR(tm.attn_bwd, 2e15 / rate, 1e-9);
+}
+
 void suite_kernels(void)
 {
     RUN_TEST(kernel_measured_points);
     RUN_TEST(kernel_framework_defaults);
     RUN_TEST(kernel_rates);
+    RUN_TEST(kernel_backward_work);
 }

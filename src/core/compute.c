@@ -314,8 +314,11 @@ mb_time compute_time(
     tm.bwd = 2 * tm.fwd - casts - f->frozen_fwd_mb / mm_rate + rec; /* one cast per linear backward */
     /* The backward GEMMs at their own (transposed) shapes' rate (gemm.c). */
     if (f->gemm_bwd != 1) tm.bwd += (2 * mm - f->frozen_fwd_mb) / mm_rate * (f->gemm_bwd - 1);
-    /* Attention's backward runs at the kernel's backward rate, not its forward one. */
-    tm.bwd += 2 * f->attn_fwd_mb * (1 / (attn_peak * kr.bwd) - 1 / attn_rate);
+    /* Attention's backward: the kernel's backward work (2.5x the forward's FLOPs for a flash
+     * kernel, which recomputes the scores; kernels.c) at its backward rate, in place of the
+     * 2x at the forward rate charged above. */
+    tm.attn_bwd = f->attn_fwd_mb * kr.bwd_work / (attn_peak * kr.bwd);
+    tm.bwd += tm.attn_bwd - 2 * tm.attn;
     return tm;
 }
 

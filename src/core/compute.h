@@ -47,7 +47,8 @@ typedef struct flops {
 typedef struct mb_time {
     double fwd;  /* forward */
     double bwd;  /* backward + recompute */
-    double attn; /* of fwd: the attention scores (backward spends twice this) */
+    double attn;     /* of fwd: the attention scores */
+    double attn_bwd; /* of bwd: the attention scores' backward (kernels.c's work at its rate) */
 } mb_time;
 
 /* FLOPs for a model and training (counts from model_count). For a --params model the count

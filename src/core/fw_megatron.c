@@ -66,7 +66,7 @@ const framework fw_megatron = {
      * transformer_engine, Megatron-Core's default, and NeMo's) runs cuDNN fused attention on
      * Hopper and FlashAttention-2 before it (kernels.c, KERNEL_TE). The default stays FA2's rate
      * all the same: at cuDNN's measured rate NVIDIA's held-aside NeMo FP8 tables move away
-     * (estimate_published.sh: summary -6..+10% -> -5..+22%, CP rows +15..27% -> +48..100%), so
+     * (estimate_published.sh: summary -8..+6% -> -5..+18%, CP rows +4..10% -> +37..73%), so
      * something else in those stacks is missing and a faster kernel alone would hide it the
      * wrong way. --attention-kernel te (or cudnn) models TE's kernel when a run says so. */
     .attention_kernel = KERNEL_FA2,

@@ -96,10 +96,21 @@ double kernel_tflops(attn_kernel k, kernel_pass p, double hd, double s)
     return a + (b - a) * (xh - head_log2[j]);
 }
 
+/* A flash kernel's backward recomputes the scores from Q and K: five matmuls against the
+ * forward's two, and FlashAttention counts its backward rate on 2.5x the forward's FLOPs
+ * (Dao 2023, arXiv 2307.08691, section 4.1; Dao-AILab/flash-attention@0469c727
+ * benchmarks/benchmark_flash_attention.py and @1899c970 hopper/benchmark_flash_attention.py,
+ * flops(mode="bwd") = 2.5 f), the convention of every rate above and of the FA2 fractions.
+ * Eager attention keeps the scores: its backward is the forward's two GEMMs twice. */
+#define FLASH_BWD_WORK 2.5
+#define EAGER_BWD_WORK 2.0
+
 kernel_rate kernel_attention(const hardware *hw, const training *t, double hd, double s)
 {
     double f = kernel_fa2_fraction(hw);
-    kernel_rate r = {.kernel = kernel_of(t, hw), .fwd = f, .bwd = f, .measured = false};
+    kernel_rate r = {
+        .kernel = kernel_of(t, hw), .fwd = f, .bwd = f, .bwd_work = FLASH_BWD_WORK, .measured = false};
+    if (r.kernel == KERNEL_EAGER) r.bwd_work = EAGER_BWD_WORK;
     if (r.kernel == KERNEL_EAGER || !kernel_hopper(hw) || hd <= 0) return r;
     r.fwd = f * kernel_tflops(r.kernel, KERNEL_FWD, hd, s) / FA2_REF_FWD;
     r.bwd = f * kernel_tflops(r.kernel, KERNEL_BWD, hd, s) / FA2_REF_BWD;

@@ -28,6 +28,7 @@ typedef struct kernel_rate {
     attn_kernel kernel; /* resolved: never KERNEL_DEFAULT or KERNEL_TE */
     double fwd;         /* forward (causal) */
     double bwd;         /* backward */
+    double bwd_work;    /* backward FLOPs the rates count, x the forward's: 2.5 flash, 2 eager */
     bool measured;      /* from the measured table (Hopper); else the profile's FA2 fraction */
 } kernel_rate;
 

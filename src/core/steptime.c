@@ -161,10 +161,10 @@ void steptime_compute(
         tail[host][op->overlap] = fmax(tail[host][op->overlap], op->tail_seconds);
     }
     for (int h = 0; h < 2; h++) {
-        /* Ring attention hides only under the attention it feeds (backward: 2x); only CP's
-         * K/V ring uses these windows. */
+        /* Ring attention hides only under the attention it feeds (backward: the kernel's
+         * backward time); only CP's K/V ring uses these windows. */
         double ring = exposed(per[h][OVERLAP_ATTN_FWD], once[h][OVERLAP_ATTN_FWD], in->mb.attn, m, 0) +
-            exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], 2 * in->mb.attn, m, 0);
+            exposed(per[h][OVERLAP_ATTN_BWD], once[h][OVERLAP_ATTN_BWD], in->mb.attn_bwd, m, 0);
         double e = per[h][OVERLAP_NONE] +
             exposed(per[h][OVERLAP_FORWARD], once[h][OVERLAP_FORWARD], fwd, m, tail[h][OVERLAP_FORWARD]) +
             exposed(per[h][OVERLAP_BACKWARD], once[h][OVERLAP_BACKWARD], bwd, m, tail[h][OVERLAP_BACKWARD]) +

@@ -77,8 +77,9 @@ static void explain_formulas(FILE *o, const scenario *s)
         "  NVLink a = %.2f us, B = %.1f GB/s; network a = %.2f us, B = %.1f GB/s per GPU.\n"
         "Step: FLOPs at peak %.0f TFLOP/s x %.3f x W/(W + %.3g) for GEMMs of W FLOPs, attention scores\n"
         "  at the attention kernel's rate (below), memory-bound traffic at %.0f GB/s; backward = 2 x\n"
-        "  forward; overlapped collectives hide under each micro-batch's compute, the rest and the last\n"
-        "  bucket are exposed; Adam moves 28 B per local parameter; bubble (p-pace)/v micro-batch slots.\n",
+        "  forward (a flash kernel's attention 2.5 x: it recomputes the scores); overlapped collectives\n"
+        "  hide under each micro-batch's compute, the rest and the last bucket are exposed; Adam moves\n"
+        "  28 B per local parameter; bubble (p-pace)/v micro-batch slots.\n",
         links[LEVEL_INTRA].alpha * 1e6, links[LEVEL_INTRA].bandwidth / 1e9, links[LEVEL_INTER].alpha * 1e6,
         links[LEVEL_INTER].bandwidth / 1e9, compute_peak(s->hw, s->t) / 1e12, s->hw->matmul_max_fraction,
         s->hw->matmul_half_flops, s->hw->hbm_bandwidth * s->hw->hbm_fraction / 1e9);
@@ -105,8 +106,10 @@ static void explain_kernel(FILE *o, const scenario *s)
     const char *why = !t->flash_attention ? "--eager-attention"
         : t->attention_kernel             ? "--attention-kernel"
                                           : framework_of(t)->label;
-    fprintf(o, "Attention kernel: %s (%s), forward %.3f and backward %.3f of peak", kernel_name(r.kernel),
-        why, r.fwd, r.bwd);
+    fprintf(o,
+        "Attention kernel: %s (%s), forward %.3f and backward %.3f of peak (backward %.1fx the forward's "
+        "FLOPs)",
+        kernel_name(r.kernel), why, r.fwd, r.bwd, r.bwd_work);
     if (r.measured)
         fprintf(o,
             ":\n  the profile's FlashAttention-2 fraction %.3f x the kernel's H100 rate over FA2's at 16k\n"

@@ -8,11 +8,12 @@
 # the with-CP rows (TP, PP, DP, CP as printed; model TFLOP/s per GPU 610 ... 536). The table does
 # not give micro-batch, batch or recomputation: micro-batch 1, 8 micro-batches, sequence
 # parallelism and the distributed optimizer are assumed. Held aside (nothing is fitted to it):
-# every row within 30% (+15% to +27% now; +48% to +94% before H100's attention_fraction was
-# sourced from the FlashAttention-3 paper).
+# every row within 15% (+3.5% to +9.7% now; +15% to +27% before the flash backward's work was
+# counted as FlashAttention counts it, 2.5x the forward's FLOPs, kernels.c; +48% to +94% before
+# H100's attention_fraction was sourced from the FlashAttention-3 paper).
 # Attention at megatron's default, FlashAttention-2's rate: NeMo ran Transformer Engine's cuDNN
 # fused attention, but at cuDNN's measured rate (FlashAttention-3 paper, 1.6x FA2 at these
-# lengths, --attention-kernel cudnn) zerosim is +48% to +100% on these rows: the gap is not in
+# lengths, --attention-kernel cudnn) zerosim is +37% to +73% on these rows: the gap is not in
 # the kernel's rate but in what zerosim leaves out of CP attention (fw_megatron.c; open).
 # Each table's rows are one check, run in finish: every row failing is named with its value.
 cp_code="bad = []"
@@ -22,7 +23,7 @@ for row in "32768 32 2 8 2 610" "65536 64 4 8 2 574" "131072 128 4 8 4 555" "262
     cp_code="$cp_code
 try:
     import json; r = json.load(open('$(snap "$out")'))['results'][0]
-    assert r['fits'] and abs(r['tflops_per_gpu'] / $6 - 1) < 0.30, r['tflops_per_gpu']
+    assert r['fits'] and abs(r['tflops_per_gpu'] / $6 - 1) < 0.15, r['tflops_per_gpu']
 except Exception as e: bad.append('$1: %r' % e)"
 done
 py_check "context parallelism vs NeMo long-sequence table" "$cp_code
@@ -32,9 +33,9 @@ assert not bad, 'at seq ' + ', '.join(bad)"
 # model TFLOP/s per GPU with the printed GPUs, GBS, MBS, sequence, TP, PP, CP and VP (grad-accum
 # = GBS / (MBS x DP)). Recomputation is not printed: none is assumed, and sequence parallelism
 # and the distributed optimizer are. Held aside (nothing fitted to it): every row within 20%
-# (+2% to +16% when this test was written; -6% to +8% since fp8_matmul_ratio).
-# Attention pinned at FA2's rate as above: with the cuDNN default zerosim is -4.7% to +21.7%
-# (Llama-3-8B over the bound), against -6.4% to +10.4% at FA2's rate.
+# (+2% to +16% when this test was written; -6% to +8% since fp8_matmul_ratio; -7.9% to +5.7%
+# since the flash backward's 2.5x work). Attention pinned at FA2's rate as above: with the cuDNN
+# default zerosim is -5.0% to +18.4%, against -7.9% to +5.7% at FA2's rate.
 fp8_code="bad = []"
 for row in "llama-2-7b 8 1 1 1 1 4096 16 776" "llama-2-13b 16 1 4 1 10 4096 32 754" "llama-2-70b 64 4 4 1 20 4096 32 759" \
            "gpt3-175b 128 4 8 1 6 2048 64 782" "llama-3-8b 8 1 1 2 1 8192 32 697" "llama-3-70b 64 4 4 2 5 8192 64 738"; do

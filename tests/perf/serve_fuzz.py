@@ -32,9 +32,14 @@ def raw(data, timeout=15.0, half_close=True):
     """Send bytes, read until the server closes or answers one response; the status or None."""
     s = socket.create_connection(("127.0.0.1", PORT), timeout=timeout)
     try:
-        s.sendall(data)
-        if half_close:
-            s.shutdown(socket.SHUT_WR)
+        # The server may answer and close before it has read everything (a refused header or
+        # body): sending or half-closing then fails, and its answer is still there to read.
+        try:
+            s.sendall(data)
+            if half_close:
+                s.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
         buf = b""
         while True:
             try:

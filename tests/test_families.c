@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compute.h"
 #include "core/model.h"
 #include "io/model_json.h"
 #include "test.h"
@@ -501,6 +502,28 @@ static void generic_fallback(void)
     cJSON_Delete(j);
 }
 
+/* The softmax-attention share of a hybrid's mixing FLOPs (a flash kernel's backward is 2.5x its
+ * forward, a scan's 2x: compute.c): Qwen3-Next's 12 full-attention layers alone, each s (q + v)
+ * per token as executed (QK^T and AV, 2 s d each, causal half; q = v = 16 heads x 256), and the
+ * 36 DeltaNet layers' chunked scans on top. */
+static void hybrid_softmax_share(void)
+{
+    model m;
+    param_counts pc;
+    test_current = "qwen3-next: softmax share of the mixing";
+    CHECK(load_cfg("qwen3-next-80b-a3b", &m, &pc) == 0);
+    training t;
+    training_init(&t);
+    t.seq_len = 4096;
+    flops_tokens tk = compute_flops_tokens(&m, &pc, &t);
+    CHECK_NEAR(tk.attn_softmax, 12.0 * 4096 * (4096 + 4096), 1e-12);
+    CHECK(tk.attn_exec > tk.attn_softmax * 1.01);
+    test_current = "llama-style stack: all of the mixing is softmax";
+    CHECK(load_cfg("smollm3-3b", &m, &pc) == 0);
+    tk = compute_flops_tokens(&m, &pc, &t);
+    CHECK(tk.attn_softmax > 0 && tk.attn_softmax == tk.attn_exec);
+}
+
 void suite_families(void)
 {
     RUN_TEST(generic_fallback);
@@ -511,6 +534,7 @@ void suite_families(void)
     RUN_TEST(mamba_hybrids);
     RUN_TEST(text_models);
     RUN_TEST(layer_classes);
+    RUN_TEST(hybrid_softmax_share);
     RUN_TEST(gemma);
     RUN_TEST(others_load);
 }

@@ -116,7 +116,12 @@ static void kernel_backward_work(void)
     training_init(&t);
     t.framework = framework_find("fsdp2");
     t.precision = PREC_BF16;
-    flops f = {.fwd_mb = 1e15, .attn_fwd_mb = 1e15, .attn_head_dim = 128, .attn_span = 4096, .gemm_bwd = 1};
+    flops f = {.fwd_mb = 1e15,
+        .attn_fwd_mb = 1e15,
+        .softmax_fwd_mb = 1e15,
+        .attn_head_dim = 128,
+        .attn_span = 4096,
+        .gemm_bwd = 1};
     double rate = a100.peak_bf16 * compute_attention_fraction(&a100);
     mb_time tm = compute_time(&a100, &t, &f, a100.peak_bf16, 1);
     CHECK_NEAR(tm.fwd, 1e15 / rate, 1e-9);
@@ -126,6 +131,11 @@ static void kernel_backward_work(void)
     tm = compute_time(&a100, &t, &f, a100.peak_bf16, 1);
     CHECK_NEAR(tm.bwd, 2e15 / rate, 1e-9);
     CHECK_NEAR(tm.attn_bwd, 2e15 / rate, 1e-9);
+    /* A scan (Mamba, DeltaNet) keeps 2x under flash: a quarter of the mixing is softmax. */
+    t.flash_attention = true;
+    f.softmax_fwd_mb = 0.25e15;
+    tm = compute_time(&a100, &t, &f, a100.peak_bf16, 1);
+    CHECK_NEAR(tm.attn_bwd, (0.25e15 * 2.5 + 0.75e15 * 2) / rate, 1e-9);
 }
 
 void suite_kernels(void)

@@ -12,23 +12,25 @@
  * mixer_ops.flops), model convention and as executed; `local` for its sliding or chunked
  * layers. A block of an encoder-decoder's decoder runs scale tokens per input token. */
 static void block_mixing(const model *m, const param_counts *pc, const training *t, int c, bool local,
-    double *model_flops, double *exec_flops)
+    double *model_flops, double *exec_flops, double *softmax_flops)
 {
     double scale = pc->seq_scale[c];
     mix_dims d = {.s = (double)t->seq_len * scale,
         .s_enc = (double)t->seq_len,
         .local = local,
         .encoder = pc->kind[c] == BLOCK_ENCODER};
-    double mf = 0, ef = 0, a, b;
+    double mf = 0, ef = 0, sf = 0, a, b;
     const mixer_kind mk[2] = {pc->mixer[c], pc->mixer2[c]};
     for (int k = 0; k < 2; k++) {
         if (mk[k] == MIX_NONE) continue;
         mixer_table[mk[k]]->flops(m, t, &d, &a, &b);
         mf += a;
         ef += b;
+        if (mixer_table[mk[k]]->softmax) sf += b;
     }
     *model_flops = mf * scale;
     *exec_flops = ef * scale;
+    *softmax_flops = sf * scale;
 }
 
 /* What activation checkpointing reruns in backward: the one statement of the rule, which the
@@ -51,10 +53,12 @@ static recompute_kind recompute_of(const training *t)
     return framework_of(t)->selective == SELECTIVE_OPS ? RECOMPUTE_OPS : RECOMPUTE_ATTENTION;
 }
 
-/* f->matmul and f->attention per token (model convention) and, returned, the attention
- * FLOPs per token as executed. */
-static double flops_per_token(const model *m, const param_counts *pc, const training *t, flops *f)
+/* f->matmul and f->attention per token (model convention) and, returned, the mixers' FLOPs
+ * per token as executed; *softmax gets the softmax-attention mixers' part of it. */
+static double flops_per_token(
+    const model *m, const param_counts *pc, const training *t, flops *f, double *softmax)
 {
+    *softmax = 0;
     if (m->params_only) {
         f->matmul = 2 * pc->active;
         f->attention = 0;
@@ -69,13 +73,14 @@ static double flops_per_token(const model *m, const param_counts *pc, const trai
     for (int kind = 0; kind < pc->nclass; kind++) {
         double n = pc->nblocks[kind];
         if (n <= 0) continue;
-        double local = pc->nlocal[kind], scale = pc->seq_scale[kind], am, ae, gm, ge;
+        double local = pc->nlocal[kind], scale = pc->seq_scale[kind], am, ae, as, gm, ge, gs;
         lin += n * scale * pc->blocks_active[kind];
-        am = ae = 0;
-        if (local > 0) block_mixing(m, pc, t, kind, true, &am, &ae);
-        block_mixing(m, pc, t, kind, false, &gm, &ge);
+        am = ae = as = 0;
+        if (local > 0) block_mixing(m, pc, t, kind, true, &am, &ae, &as);
+        block_mixing(m, pc, t, kind, false, &gm, &ge, &gs);
         f->attention += local * am + (n - local) * gm;
         attn_exec += local * ae + (n - local) * ge;
+        *softmax += local * as + (n - local) * gs;
     }
     double block = lin / L - pc->norm_per_layer;
     f->matmul = 2 * (block * L + pc->seq_scale[BLOCK_DENSE] * (double)m->vocab_size * (double)m->hidden_size);
@@ -226,8 +231,9 @@ void compute_flops_accumulate(const training *t, flops *f)
 flops_tokens compute_flops_tokens(const model *m, const param_counts *pc, const training *t)
 {
     flops f;
-    double attn_exec = flops_per_token(m, pc, t, &f);
-    return (flops_tokens){f.matmul, f.attention, attn_exec};
+    double softmax;
+    double attn_exec = flops_per_token(m, pc, t, &f, &softmax);
+    return (flops_tokens){f.matmul, f.attention, attn_exec, softmax};
 }
 
 void compute_flops(const model *m, const param_counts *pc, const training *t, flops *f)
@@ -256,6 +262,7 @@ void compute_flops_with(
     double tokens_mb = b * s / (double)t->cp;
     f->fwd_mb = (f->matmul + attn_exec) * tokens_mb / mp;
     f->attn_fwd_mb = attn_exec * tokens_mb / mp;
+    f->softmax_fwd_mb = tk->attn_softmax * tokens_mb / mp;
     f->frozen_fwd_mb = frozen * tokens_mb / mp;
     f->bwd_mb = 2 * f->fwd_mb;
     /* The attention kernel's shape: the head dim of a plain attention stack (a hybrid's mixers
@@ -315,9 +322,11 @@ mb_time compute_time(
     /* The backward GEMMs at their own (transposed) shapes' rate (gemm.c). */
     if (f->gemm_bwd != 1) tm.bwd += (2 * mm - f->frozen_fwd_mb) / mm_rate * (f->gemm_bwd - 1);
     /* Attention's backward: the kernel's backward work (2.5x the forward's FLOPs for a flash
-     * kernel, which recomputes the scores; kernels.c) at its backward rate, in place of the
-     * 2x at the forward rate charged above. */
-    tm.attn_bwd = f->attn_fwd_mb * kr.bwd_work / (attn_peak * kr.bwd);
+     * kernel, which recomputes the scores; kernels.c) on the softmax-attention mixers, 2x on
+     * scans (Mamba, DeltaNet), at the backward rate, in place of the 2x at the forward rate
+     * charged above. */
+    double scans = f->attn_fwd_mb - f->softmax_fwd_mb;
+    tm.attn_bwd = (f->softmax_fwd_mb * kr.bwd_work + scans * 2) / (attn_peak * kr.bwd);
     tm.bwd += tm.attn_bwd - 2 * tm.attn;
     return tm;
 }

@@ -24,6 +24,7 @@ typedef struct flops {
     double bwd_mb;          /* backward, executed (2 x forward) */
     double recompute_mb;    /* recomputed forward (full) or attention scores (selective) */
     double attn_fwd_mb;     /* of fwd_mb: attention-score FLOPs, executed */
+    double softmax_fwd_mb;  /* of attn_fwd_mb: the softmax-attention mixers' (not scans') */
     double mem_fwd_mb;      /* bytes of memory-bound traffic (norms, residuals, activation functions,
                                rotary, dropout, loss) per GPU per micro-batch, forward */
     double attn_mem_fwd_mb; /* of mem_fwd_mb: the s^2 score traffic of eager attention */
@@ -61,6 +62,7 @@ typedef struct flops_tokens {
     double matmul;    /* flops.matmul before adapters */
     double attention; /* flops.attention */
     double attn_exec; /* attention FLOPs per token as executed */
+    double attn_softmax; /* of attn_exec: the softmax-attention mixers' */
 } flops_tokens;
 flops_tokens compute_flops_tokens(const model *m, const param_counts *pc, const training *t);
 

@@ -261,6 +261,7 @@ const mixer_ops mix_swa = {
     .traffic = swa_traffic,
     .formula = "sliding-window attention with its own heads and widths: KV of the last w tokens only; "
                "scores 2 x w x (q/k + v width) per token",
+    .softmax = true,
 };
 
 const mixer_ops mix_attention = {
@@ -271,6 +272,7 @@ const mixer_ops mix_attention = {
     .traffic = attention_traffic,
     .formula = "softmax attention: KV grows with the sequence; scores 2 x keys x (q/k + v width) per token "
                "(Vaswani et al. 2017; flash: Dao 2023)",
+    .softmax = true,
 };
 
 /* Cross-attention of an encoder-decoder's decoder block: Q from the decoder's tokens, K and V
@@ -318,4 +320,5 @@ const mixer_ops mix_cross = {
     .act_terms = cross_terms,
     .traffic = cross_traffic,
     .formula = "cross-attention: every decoder token attends to all encoder tokens (4 s_enc q FLOPs a token)",
+    .softmax = true,
 };

@@ -41,6 +41,8 @@ typedef struct mixer_ops {
      * elementwise work), at e bytes per element. Pure. */
     double (*traffic)(const model *m, double e);
     const char *formula; /* one --explain line: state kept and FLOPs, with the source */
+    bool softmax;        /* softmax attention: its backward is the attention kernel's work (2.5x
+                            the forward's under flash, kernels.c); a scan's backward is 2x */
 } mixer_ops;
 
 /* The row of each mixer_kind; NULL for MIX_NONE. */

@@ -86,7 +86,7 @@ print(len(rows), "rows;", errs, "errors")
 
 # framework_runs.csv: the same checks plus the framework columns and each source's derivation
 fpath = os.path.join(root, "tests/validation/framework_runs.csv")
-FHDR = HEADER + "framework offload_optimizer offload_params grad_dtype shard_group zero_hpz quantized_weights quantized_gradients overlap_comm flash_attention excluded".split()
+FHDR = HEADER + "framework offload_optimizer offload_params grad_dtype shard_group zero_hpz quantized_weights quantized_gradients overlap_comm flash_attention activation_offload excluded".split()
 PEAK = {"a100-80gb": 312.0, "v100-32gb": 125.0}  # dense fp16 TFLOP/s (A100, V100 datasheets)
 with open(fpath, newline="") as f:
     rdr = csv.reader(f)
@@ -97,6 +97,7 @@ for r in frows:
     n = r["name"]
     if r["framework"] not in {"generic", "deepspeed", "fsdp", "fsdp2", "megatron"}: bad(n + ": framework")
     if r["overlap_comm"] not in {"", "true", "false"} or r["flash_attention"] != "false": bad(n + ": overlap_comm/flash_attention")
+    if r["activation_offload"] not in {"", "true"}: bad(n + ": activation_offload")
     if r["offload_optimizer"] not in {"none", "cpu", "nvme"} or r["offload_params"] not in {"none", "cpu", "nvme"}: bad(n + ": offload")
     if r["hardware"] not in PEAK or r["strategy"] not in ENUM["strategy"] or r["checkpointing"] not in ENUM["checkpointing"]: bad(n + ": enum")
     g, mb, gb, s = int(r["gpus"]), int(r["micro_batch"]), int(r["global_batch"]), int(r["seq_len"])

@@ -5,6 +5,7 @@
 #include "core/framework.h"
 #include "core/gemm.h"
 #include "core/kernels.h"
+#include "core/mixer.h"
 #include "core/sim.h"
 #include "core/tpoverlap.h"
 #include "core/strategy.h"
@@ -106,15 +107,25 @@ static void explain_kernel(FILE *o, const scenario *s)
     const char *why = !t->flash_attention ? "--eager-attention"
         : t->attention_kernel             ? "--attention-kernel"
                                           : framework_of(t)->label;
+    /* Scans (Mamba, DeltaNet) keep a 2x backward beside softmax attention's kernel (compute.c). */
+    bool scans = false;
+    for (int c = 0; c < s->pc->nclass; c++) {
+        const mixer_kind mk[2] = {s->pc->mixer[c], s->pc->mixer2[c]};
+        for (int k = 0; k < 2; k++)
+            scans |= s->pc->nblocks[c] > 0 && mk[k] != MIX_NONE && !mixer_table[mk[k]]->softmax;
+    }
     fprintf(o,
         "Attention kernel: %s (%s), forward %.3f and backward %.3f of peak (backward %.1fx the forward's "
-        "FLOPs)",
-        kernel_name(r.kernel), why, r.fwd, r.bwd, r.bwd_work);
+        "FLOPs%s)",
+        kernel_name(r.kernel), why, r.fwd, r.bwd, r.bwd_work, scans ? "; the scans 2x" : "");
     if (r.measured)
         fprintf(o,
             ":\n  the profile's FlashAttention-2 fraction %.3f x the kernel's H100 rate over FA2's at 16k\n"
             "  (FlashAttention-3 paper, figures 5-6), head dim %.0f, span %.0f tokens.\n",
             compute_attention_fraction(s->hw), hd, span);
+    else if (kernel_hopper(s->hw) && r.kernel != KERNEL_EAGER)
+        fprintf(o, ": the profile's attention_fraction (a per-layer pattern's mixers have no measured kernel "
+                   "shape).\n");
     else
         fprintf(o, ": the profile's attention_fraction (no measured kernel table for %s%s).\n", s->hw->name,
             r.kernel == KERNEL_EAGER ? "; the s^2 scores move through HBM" : "");

@@ -303,5 +303,10 @@ expect 2 "is not one of fa2|fa3|cudnn|te" -- estimate --model llama-3-8b --gpus 
 expect 2 "runs no flash kernel" -- estimate --model llama-3-8b --gpus 8 --attention-kernel cudnn --eager-attention
 expect 0 "" -- estimate --model llama-3-8b --hardware h100-80gb --gpus 8 --framework megatron --explain
 grep -q "Attention kernel: fa2 (Megatron-LM)" "$out" && ok || bad "--explain lacks the attention kernel line"
+# A flash backward counts 2.5x the forward's FLOPs (FlashAttention-2 paper, section 4.1); a
+# hybrid's scans keep 2x, and --explain says both.
+grep -q "backward 2.5x the forward's FLOPs)" "$out" && ok || bad "--explain lacks the flash backward's 2.5x"
+expect 0 "" -- estimate --model qwen3-next-80b-a3b --hardware h100-80gb --gpus 64 --explain
+grep -q "backward 2.5x the forward's FLOPs; the scans 2x)" "$out" && ok || bad "--explain of a hybrid lacks the scans' 2x"
 
 finish

@@ -105,15 +105,36 @@ double kernel_tflops(attn_kernel k, kernel_pass p, double hd, double s)
 #define FLASH_BWD_WORK 2.5
 #define EAGER_BWD_WORK 2.0
 
+double kernel_head_dim(attn_kernel k, double hd)
+{
+    /* FlashAttention-2 compiles one kernel per head dim 32, 64, 96, 128, 160, 192, 256 and runs
+     * the smallest that holds the head (Dao-AILab/flash-attention@2bce87c9
+     * csrc/flash_attn/src/static_switch.h HEADDIM_SWITCH); FlashAttention-3 one per 64, 96,
+     * 128, 192, 256 (@0e79d711 hopper/flash_api.cpp round_up_headdim). The padded columns go
+     * through the tensor cores all the same. cuDNN and eager attention: no padding read. */
+    static const double fa2[] = {32, 64, 96, 128, 160, 192, 256}, fa3[] = {64, 96, 128, 192, 256};
+    const double *dims = k == KERNEL_FA2 ? fa2 : k == KERNEL_FA3 ? fa3 : NULL;
+    int n = k == KERNEL_FA2 ? 7 : 5;
+    if (!dims || hd <= 0) return hd;
+    for (int i = 0; i < n; i++)
+        if (hd <= dims[i]) return dims[i];
+    return hd;
+}
+
 kernel_rate kernel_attention(const hardware *hw, const training *t, double hd, double s)
 {
     double f = kernel_fa2_fraction(hw);
     kernel_rate r = {
         .kernel = kernel_of(t, hw), .fwd = f, .bwd = f, .bwd_work = FLASH_BWD_WORK, .measured = false};
     if (r.kernel == KERNEL_EAGER) r.bwd_work = EAGER_BWD_WORK;
-    if (r.kernel == KERNEL_EAGER || !kernel_hopper(hw) || hd <= 0) return r;
-    r.fwd = f * kernel_tflops(r.kernel, KERNEL_FWD, hd, s) / FA2_REF_FWD;
-    r.bwd = f * kernel_tflops(r.kernel, KERNEL_BWD, hd, s) / FA2_REF_BWD;
+    if (r.kernel == KERNEL_EAGER || hd <= 0) return r;
+    /* A head padded to the kernel's width runs at that kernel's rate on hd / padded useful
+     * FLOPs. */
+    double padded = kernel_head_dim(r.kernel, hd), useful = hd / padded;
+    r.fwd = r.bwd = f * useful;
+    if (!kernel_hopper(hw)) return r;
+    r.fwd = f * kernel_tflops(r.kernel, KERNEL_FWD, padded, s) / FA2_REF_FWD * useful;
+    r.bwd = f * kernel_tflops(r.kernel, KERNEL_BWD, padded, s) / FA2_REF_BWD * useful;
     r.measured = true;
     return r;
 }

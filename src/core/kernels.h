@@ -51,10 +51,15 @@ double kernel_fa2_fraction(const hardware *hw);
  * ends. 0 for a kernel with no table (eager, default). Pure. */
 double kernel_tflops(attn_kernel k, kernel_pass p, double hd, double s);
 
-/* The fractions of peak kernel_of(t, hw) reaches at head dim hd and attention span s: the
- * profile's attention_fraction (the FlashAttention-2 rate on that GPU) scaled by the
- * kernel's measured rate over FA2's long-sequence rate in the same pass, on Hopper; the
- * profile's fraction unscaled elsewhere or when hd is 0 (no attention shape). Pure. */
+/* The head dim kernel k runs a head of hd at: FlashAttention-2 and -3 pad it to the next width
+ * they compile; hd itself for cuDNN and eager (and for hd <= 0 or past the widest). Pure. */
+double kernel_head_dim(attn_kernel k, double hd);
+
+/* The fractions of peak kernel_of(t, hw) reaches at head dim hd and attention span s, in
+ * FLOPs of hd: the profile's attention_fraction (the FlashAttention-2 rate on that GPU)
+ * scaled by the kernel's measured rate at its padded head dim (kernel_head_dim) over FA2's
+ * long-sequence rate in the same pass, on Hopper, unscaled elsewhere; times hd / padded.
+ * The profile's fraction alone when hd is 0 (no attention shape). Pure. */
 kernel_rate kernel_attention(const hardware *hw, const training *t, double hd, double s);
 
 /* Whether t's kernel runs on hw: FA3 needs Hopper, and a kernel chosen with --eager-attention is a

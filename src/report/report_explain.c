@@ -118,11 +118,14 @@ static void explain_kernel(FILE *o, const scenario *s)
         "Attention kernel: %s (%s), forward %.3f and backward %.3f of peak (backward %.1fx the forward's "
         "FLOPs%s)",
         kernel_name(r.kernel), why, r.fwd, r.bwd, r.bwd_work, scans ? "; the scans 2x" : "");
+    double padded = kernel_head_dim(r.kernel, hd);
+    if (padded != hd && hd > 0)
+        fprintf(o, " (head dim %.0f runs the %.0f-wide kernel: x %.3f)", hd, padded, hd / padded);
     if (r.measured)
         fprintf(o,
             ":\n  the profile's FlashAttention-2 fraction %.3f x the kernel's H100 rate over FA2's at 16k\n"
             "  (FlashAttention-3 paper, figures 5-6), head dim %.0f, span %.0f tokens.\n",
-            compute_attention_fraction(s->hw), hd, span);
+            compute_attention_fraction(s->hw), padded, span);
     else if (kernel_hopper(s->hw) && r.kernel != KERNEL_EAGER)
         fprintf(o, ": the profile's attention_fraction (a per-layer pattern's mixers have no measured kernel "
                    "shape).\n");

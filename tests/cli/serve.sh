@@ -15,6 +15,9 @@ mkdir "$W/tmp"
 
 # start: run the server on a free loopback port (its own TMPDIR), set $pid and $base.
 start() {
+    # The last server's log goes first: its "Ctrl-C stops" line, read before the new server
+    # has truncated the file, sent the next signal to a process not yet listening for it.
+    rm -f "$W/serve.err"
     TMPDIR=$W/tmp "$Zabs" serve --port 0 "$@" 2>"$W/serve.err" &
     pid=$!
     i=0

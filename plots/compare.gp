@@ -40,7 +40,7 @@ set yrange [0:40.960000000000001]
 plot 'compare.dat' using 7:xtic(2) with boxes lc rgb '#f28e2b', '' using 0:7:(sprintf("%g\n%s", $7, strcol(10) eq 'none' ? 'no offload' : strcol(10))) with labels offset 0,1.6 font ',9'
 set title 'step time of the fastest config'
 set ylabel 'seconds'
-set yrange [0:12.182772293113322]
+set yrange [0:12.259811391814297]
 plot 'compare.dat' using 8:xtic(2) with boxes lc rgb '#e15759', '' using 0:8:(sprintf('%.3g', $8)) with labels offset 0,0.7 font ',9'
 unset multiplot
 unset output
@@ -64,7 +64,7 @@ set yrange [0:40.960000000000001]
 plot 'compare.dat' using 7:xtic(2) with boxes lc rgb '#f28e2b', '' using 0:7:(sprintf("%g\n%s", $7, strcol(10) eq 'none' ? 'no offload' : strcol(10))) with labels offset 0,1.6 font ',9'
 set title 'step time of the fastest config'
 set ylabel 'seconds'
-set yrange [0:12.182772293113322]
+set yrange [0:12.259811391814297]
 plot 'compare.dat' using 8:xtic(2) with boxes lc rgb '#e15759', '' using 0:8:(sprintf('%.3g', $8)) with labels offset 0,0.7 font ',9'
 unset multiplot
 unset output

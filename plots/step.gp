@@ -16,7 +16,7 @@ set style fill solid 0.9 border rgb '#404040'
 set boxwidth 0.6 relative
 set key outside bottom center horizontal Left reverse maxcols 3 samplen 2
 set xrange [-0.6:3.6]
-set yrange [0:17.0554]
+set yrange [0:17.1355]
 if (strstrt(' '.GPVAL_TERMINALS.' ', ' pngcairo ') > 0) {
     set terminal pngcairo size 1000,600 font 'Sans,11' noenhanced
 } else {

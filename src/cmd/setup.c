@@ -491,6 +491,13 @@ static int refuse_idle_flags(const setup *s, zs_error *err)
     if (setup_flag_given(s, OPT_MOE_IMBALANCE) && (s->m.params_only || s->m.num_experts <= 0))
         return zs_fail(err, ZS_ERR_USAGE, "--moe-imbalance: %s has no routed experts",
             s->m.params_only ? "--params" : s->m.name);
+    /* What goes to the host is the stored input of each recomputed block (memory.c): without
+     * full recomputation nothing is stored that way, and the flag would change nothing. */
+    if (s->t.offload_activations && s->t.checkpointing != CKPT_FULL)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--activation-offload keeps the checkpointed layer inputs in host memory: it needs "
+            "--checkpointing full (got %s)",
+            s->t.checkpointing == CKPT_SELECTIVE ? "selective" : "none");
     if (setup_flag_given(s, OPT_ETP) && (s->m.params_only || s->m.num_experts <= 0))
         return zs_fail(err, ZS_ERR_USAGE, "--expert-tp: %s has no routed experts",
             s->m.params_only ? "--params" : s->m.name);

@@ -205,15 +205,17 @@ static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
 }
 
 /* Activation offload: each micro-batch's stored block inputs go to the host in forward and
- * come back in backward over PCIe, on their own stream, beside the compute. */
+ * come back in backward over PCIe, on their own stream beside the compute, or on the compute
+ * stream itself where the framework's copies block (DeepSpeed's cpu_checkpointing). */
 static void comm_act_offload(const sim_input *in, comm_plan *p)
 {
     double bytes = in->t->offload_activations ? memory_ckpt_inputs(in) : 0;
     if (bytes <= 0) return;
     double mb = (double)in->t->grad_accum;
-    comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, bytes, mb, true, OVERLAP_FORWARD, 0,
+    bool sync = in->t->offload_act_sync >= 0 ? in->t->offload_act_sync != 0 : in->fw->act_offload_sync;
+    comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, bytes, mb, true, sync ? OVERLAP_NONE : OVERLAP_FORWARD, 0,
                     "offload: activations to host", 0, 0, 0, 0});
-    comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, bytes, mb, true, OVERLAP_BACKWARD, 0,
+    comm_add(p, (comm_op){COLL_P2P, GROUP_HOST, bytes, mb, true, sync ? OVERLAP_NONE : OVERLAP_BACKWARD, 0,
                     "offload: activations from host", 0, 0, 0, 0});
 }
 

@@ -67,6 +67,7 @@ typedef struct framework {
     bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
                                   forward (Megatron distributed optimizer) */
     bool tp_comm_overlap;      /* TP comm / GEMM overlap (TE userbuffers) on by default (tpoverlap.c) */
+    bool act_offload_sync;     /* --activation-offload's copies block the compute stream */
     double gather_overhead;    /* seconds of host work per parameter-gather call */
     /* A framework version (name@version): what its code does around each gather and
      * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */

@@ -31,6 +31,7 @@ void training_init(training *t)
     t->persistence_threshold = 1e5;
     t->overlap_comm = -1;
     t->tp_comm_overlap = -1;
+    t->offload_act_sync = -1;
     t->step_overhead = -1;
     /* LoRA rank 16 on every linear layer: QLoRA's recommendation to adapt all linear layers
      * (Dettmers et al. 2023, section 4); r matters little there (their figure 4). */
@@ -198,6 +199,10 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "checkpointed layer inputs kept in host memory, copied over PCIe (Axolotl gradient_checkpointing: "
         "offload)",
         SWITCH(offload_activations, FLAG_ON)},
+    ROW(OPT_OFFLOAD_ACT_SYNC) = {"activation-offload-sync", NULL,
+        "with --activation-offload: the copies block the compute stream, as DeepSpeed's "
+        "cpu_checkpointing does (default: on under deepspeed, off elsewhere: a side stream)",
+        CHOICE(offload_act_sync, on_off), .listed = 2},
     ROW(OPT_DOC_LEN) = {"doc-len", "N",
         "packed sequences of documents of N tokens on average, attention within each (flash-attention "
         "varlen; default: one document per sequence)",

@@ -85,6 +85,8 @@ typedef struct training {
     int recompute_method;         /* recompute_method_kind: how those N are chosen */
     bool offload_activations;     /* checkpointed layer inputs kept in host memory, copied over PCIe
                                      (Axolotl gradient_checkpointing: offload, torchtitan) */
+    int offload_act_sync;         /* those copies block the compute stream: -1 the framework's
+                                     (DeepSpeed's cpu_checkpointing), else 0/1 */
     int64_t doc_len;              /* packed sequences: mean document length in tokens, attention
                                      masked per document (flash-attention varlen); 0 = one document
                                      per sequence */
@@ -246,6 +248,7 @@ typedef enum {
     OPT_ATTN_KERNEL,
     OPT_MB_GROUP,
     OPT_GEMM_SHAPES,
+    OPT_OFFLOAD_ACT_SYNC,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

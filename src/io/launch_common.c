@@ -290,11 +290,15 @@ int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, const
 {
     bool on = dflt;
     /* Axolotl's gradient_checkpointing: offload (offload_disk too): full recomputation with
-     * the checkpointed inputs in host memory (axolotl's CPU-offloaded checkpoint wrapper). */
+     * the checkpointed inputs in host memory (axolotl's CPU-offloaded checkpoint wrapper),
+     * copied with non_blocking calls that the compute masks (axolotl-ai-cloud/axolotl@0a08217b
+     * src/axolotl/utils/gradient_checkpointing/unsloth.py), under DeepSpeed too. */
     if (cJSON_IsString(v) && strncmp(v->valuestring, "offload", 7) == 0) {
-        if (launch_set_flag(r, OPT_CKPT, "full", key) || launch_set_flag(r, OPT_OFFLOAD_ACT, "", key))
+        if (launch_set_flag(r, OPT_CKPT, "full", key) || launch_set_flag(r, OPT_OFFLOAD_ACT, "", key) ||
+            launch_set_flag(r, OPT_OFFLOAD_ACT_SYNC, "off", key))
             return r->err->code;
-        USED(r, "%s %s -> --checkpointing full --activation-offload%s", key, v->valuestring,
+        USED(r, "%s %s -> --checkpointing full --activation-offload --activation-offload-sync off%s", key,
+            v->valuestring,
             strcmp(v->valuestring, "offload") ? " (to disk: counted as host memory)" : "");
         return ZS_OK;
     }

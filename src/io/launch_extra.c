@@ -165,8 +165,11 @@ int launch_axolotl_parallel(reader *r)
     bool on = cJSON_IsString(ao);
     if (ao && !on && launch_boolean(r, ao, "activation_offloading", &on)) return r->err->code;
     if (on) {
-        if (launch_set_flag(r, OPT_OFFLOAD_ACT, "", "activation_offloading")) return r->err->code;
-        USED(r, "activation_offloading %s -> --activation-offload%s",
+        /* Copied on a side stream, beside the compute, as gradient_checkpointing: offload. */
+        if (launch_set_flag(r, OPT_OFFLOAD_ACT, "", "activation_offloading") ||
+            launch_set_flag(r, OPT_OFFLOAD_ACT_SYNC, "off", "activation_offloading"))
+            return r->err->code;
+        USED(r, "activation_offloading %s -> --activation-offload --activation-offload-sync off%s",
             cJSON_IsString(ao) ? ao->valuestring : "true",
             cJSON_IsString(ao) && !strcmp(ao->valuestring, "disk") ? " (to disk: counted as host memory)"
                                                                    : "");

@@ -243,5 +243,18 @@ json_check "d['results'][0]['memory_bytes']['communication_buffers'] == d['resul
     estimate --model llama-2-7b --gpus 8 --tp 2 --pp 4 --strategy ddp --format json
 json_check "d['results'][0]['memory_bytes']['communication_buffers'] == 0" \
     estimate --model llama-2-7b --gpus 1 --strategy ddp --format json
+# DeepSpeed's cpu_checkpointing copies each stored block input on the compute stream
+# (checkpointing.py partition_activations / gather_partitioned_activations): Llama-2-7B's 32
+# inputs of 2048 x 4096 x 2 bytes go out and back for each of 4 micro-batches, 8 x 536870912
+# bytes at the A100 profile's PCIe 4.0 x16 31.5 GB/s x its 0.83 host-link efficiency, all
+# exposed; on a side stream (--activation-offload-sync off, or FSDP) they hide under compute.
+AO="--model llama-2-7b --hardware a100-80gb --gpus 8 --strategy zero3 --checkpointing full --activation-offload --grad-accum 4"
+json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (8 * 32 * 2048 * 4096 * 2 / (31.5e9 * 0.83)) - 1) < 0.01" \
+    estimate $AO --framework deepspeed --format json
+json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" \
+    estimate $AO --framework deepspeed --activation-offload-sync off --format json
+json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" estimate $AO --framework fsdp --format json
+json_check "d['results'][0]['step_time_seconds']['offload'] > 0.16" \
+    estimate $AO --framework fsdp --activation-offload-sync on --format json
 
 finish

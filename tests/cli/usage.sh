@@ -25,6 +25,7 @@ expect 2 "--lora-rank and --lora-targets shape LoRA's adapters" -- estimate $M -
 # Activation offload moves the stored inputs of recomputed blocks: idle without full recompute.
 expect 2 "it needs --checkpointing full (got none)" -- estimate $M --gpus 8 --activation-offload
 expect 2 "it needs --checkpointing full (got selective)" -- estimate $M --gpus 8 --activation-offload --checkpointing selective
+expect 2 "--activation-offload-sync says how --activation-offload copies" -- estimate $M --gpus 8 --activation-offload-sync on
 expect 2 "--moe-imbalance: llama-2-7b has no routed experts" -- estimate --model llama-2-7b --gpus 8 --moe-imbalance 1.5
 expect 2 "--moe-imbalance: --params has no routed experts" -- estimate --params 7e9 --gpus 8 --moe-imbalance 2
 # GPT-2's learned position table has n_positions 1024 rows (its config.json): longer is refused

@@ -112,12 +112,11 @@ double kernel_head_dim(attn_kernel k, double hd)
      * csrc/flash_attn/src/static_switch.h HEADDIM_SWITCH); FlashAttention-3 one per 64, 96,
      * 128, 192, 256 (@0e79d711 hopper/flash_api.cpp round_up_headdim). The padded columns go
      * through the tensor cores all the same. cuDNN and eager attention: no padding read. */
-    static const double fa2[] = {32, 64, 96, 128, 160, 192, 256}, fa3[] = {64, 96, 128, 192, 256};
+    static const double fa2[] = {32, 64, 96, 128, 160, 192, 256, 0}, fa3[] = {64, 96, 128, 192, 256, 0};
     const double *dims = k == KERNEL_FA2 ? fa2 : k == KERNEL_FA3 ? fa3 : NULL;
-    int n = k == KERNEL_FA2 ? 7 : 5;
     if (!dims || hd <= 0) return hd;
-    for (int i = 0; i < n; i++)
-        if (hd <= dims[i]) return dims[i];
+    for (; *dims > 0; dims++)
+        if (hd <= *dims) return *dims;
     return hd;
 }
 

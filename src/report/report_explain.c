@@ -127,8 +127,9 @@ static void explain_kernel(FILE *o, const scenario *s)
             "  (FlashAttention-3 paper, figures 5-6), head dim %.0f, span %.0f tokens.\n",
             compute_attention_fraction(s->hw), padded, span);
     else if (kernel_hopper(s->hw) && r.kernel != KERNEL_EAGER)
-        fprintf(o, ": the profile's attention_fraction (a per-layer pattern's mixers have no measured kernel "
-                   "shape).\n");
+        fprintf(o, ": the profile's attention_fraction (%s).\n",
+            s->m->params_only ? "a parameter count has no attention shape"
+                              : "a per-layer pattern's mixers have no measured kernel shape");
     else
         fprintf(o, ": the profile's attention_fraction (no measured kernel table for %s%s).\n", s->hw->name,
             r.kernel == KERNEL_EAGER ? "; the s^2 scores move through HBM" : "");

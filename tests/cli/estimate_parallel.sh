@@ -308,5 +308,7 @@ grep -q "Attention kernel: fa2 (Megatron-LM)" "$out" && ok || bad "--explain lac
 grep -q "backward 2.5x the forward's FLOPs)" "$out" && ok || bad "--explain lacks the flash backward's 2.5x"
 expect 0 "" -- estimate --model qwen3-next-80b-a3b --hardware h100-80gb --gpus 64 --explain
 grep -q "backward 2.5x the forward's FLOPs; the scans 2x)" "$out" && ok || bad "--explain of a hybrid lacks the scans' 2x"
+expect 0 "" -- estimate --params 7e9 --hardware h100-80gb --gpus 8 --explain
+grep -q "a parameter count has no attention shape" "$out" && ok || bad "--explain of --params gives the wrong reason"
 
 finish

@@ -29,16 +29,20 @@ typedef enum {
     GROUP_COUNT
 } group_kind;
 
-/* Which compute a collective can hide under: none, a micro-batch's forward or backward, or
- * only its attention (ring attention's K/V exchange). */
+/* Which compute a collective can hide under: none, a micro-batch's forward or backward,
+ * only its attention (ring attention's K/V exchange), or the CPU optimizer step (a copy the
+ * step itself issues as it goes). */
 typedef enum {
     OVERLAP_NONE,
     OVERLAP_FORWARD,
     OVERLAP_BACKWARD,
     OVERLAP_ATTN_FWD,
     OVERLAP_ATTN_BWD,
+    OVERLAP_OPTIMIZER, /* after the micro-batches' windows: steptime.c keeps it apart */
     OVERLAP_COUNT
 } overlap_kind;
+
+#define OVERLAP_WINDOWS OVERLAP_OPTIMIZER /* the kinds a micro-batch's compute offers */
 
 typedef struct comm_op {
     coll_kind kind;

@@ -23,6 +23,16 @@ typedef enum {
     FW_OFFLOAD_NONE,
 } fw_offload_kind;
 
+/* How the updated parameters come back to the GPU after a CPU optimizer step (ZeRO-Offload):
+ * what the framework's step code does with the fp32 partition it stepped. */
+typedef enum {
+    OFFLOAD_COPY_PINNED16, /* a 16-bit copy through a pinned buffer, at the host link's rate */
+    OFFLOAD_COPY_PINNED32, /* the pinned fp32 partition moved whole, converted on the GPU */
+    OFFLOAD_COPY_PAGEABLE, /* a blocking copy_ that converts on the CPU into a pageable tensor */
+    OFFLOAD_COPY_FUSED,    /* CPU Adam writes 16-bit tiles to pinned buffers as it steps: the
+                              copy runs beside the step */
+} offload_copy_kind;
+
 /* Which buffers a framework keeps beyond the model states. */
 typedef enum {
     BUFFERS_STRATEGY, /* the strategy's own (DeepSpeed buckets, DDP bucket copy) */
@@ -68,6 +78,10 @@ typedef struct framework {
                                   forward (Megatron distributed optimizer) */
     bool tp_comm_overlap;      /* TP comm / GEMM overlap (TE userbuffers) on by default (tpoverlap.c) */
     bool act_offload_sync;     /* --activation-offload's copies block the compute stream */
+    /* The parameter copy after a CPU optimizer step: [0] for strategies that keep whole
+     * parameters on the GPU (ZeRO-1/2), [1] for those that shard them (ZeRO-3); 0 (pinned
+     * 16-bit) where the framework's file says nothing. */
+    offload_copy_kind offload_copy[2];
     double gather_overhead;    /* seconds of host work per parameter-gather call */
     /* A framework version (name@version): what its code does around each gather and
      * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */

@@ -87,6 +87,13 @@
 static const framework fw_deepspeed_v03 = {
     DEEPSPEED_COMMON
     .version = "0.3.13",
+    /* After the CPU step (same commit): ZeRO-1/2's step() passes the fp16 partitions to
+     * DeepSpeedCPUAdam.step(fp16_param_groups=...), whose adam_update_copy writes each tile's
+     * fp16 values into one of two pinned buffers and launches its copy to the GPU while it
+     * steps the next tile (stage2.py step; csrc/adam/cpu_adam.cpp Step, launch_param_update);
+     * ZeRO-3's _optimizer_step copy_()s the CPU fp32 partition into the fp16 one (stage3.py),
+     * the pageable path (comm.c). */
+    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
     .sync_fetch = true,
     .gathers_per_module = 2,
     .reduces_per_module = 2,
@@ -94,8 +101,8 @@ static const framework fw_deepspeed_v03 = {
     .gather_per_rank = 2 * 3.4e-6,
     .reduce_overhead = 2 * 3.4e-6,
     .reduce_per_rank = 2 * 3.4e-6,
-    .gemm_efficiency = 0.833,
-    .step_overhead = 0.315,
+    .gemm_efficiency = 0.913,
+    .step_overhead = 0.308,
 };
 
 static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, NULL};
@@ -107,13 +114,22 @@ const framework fw_deepspeed = {
     DEEPSPEED_COMMON
     .version = "0.16",
     .versions = deepspeed_versions,
+    /* After the CPU step (deepspeedai/DeepSpeed@e5570b10 = v0.16.0): ZeRO-1/2 pin the fp32
+     * partition and copy it whole to the GPU, converting there (stage_1_and_2.py step:
+     * copy_(fp32_partition.to(device)), from PR #5301 in v0.14.1; v0.9 to v0.14.0 copied
+     * pageable, and v0.17.0's PR #7309 converts into a pinned 16-bit buffer first); ZeRO-3's
+     * _reassign_or_swap_out_partitioned_parameters copy_()s the CPU fp32 partition into the
+     * 16-bit one (stage3.py, the same in v0.3.13 and today): the pageable path (comm.c). */
+    .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
      * (1st, 3rd, .. in file order; BLOOM-176B, DeepSpeed Azure blog, ZeRO-Offload and autotuning tutorials):
-     * efficiency 0.833 +/- 0.084 of the profile, 0.315 +/- 0.123 s per step (refitted after NCCL's
+     * efficiency 0.855 +/- 0.070 of the profile, 0.319 +/- 0.098 s per step (refitted after NCCL's
      * tuning model, the SM contention of overlapped collectives, the LM head on the last stage,
-     * steptime.c, and cpu_checkpointing's blocking copies on the runs that offload activations).
-     * Held-out half: MAPE 10.1% (10.7% before the blocking copies). */
-    .gemm_efficiency = 0.833,
-    .step_overhead = 0.315,
+     * steptime.c, cpu_checkpointing's blocking copies on the runs that offload activations, and
+     * each version's parameter copy after the CPU step, offload_copy above).
+     * Held-out half: MAPE 9.4% (10.1% before the parameter copies, 10.7% before the blocking
+     * activation copies). */
+    .gemm_efficiency = 0.913,
+    .step_overhead = 0.308,
 };

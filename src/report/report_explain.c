@@ -256,6 +256,20 @@ static void explain_options(FILE *o, const scenario *s)
             fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
                 : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)"
                                                  : "not offered");
+    if (t->offload_optimizer != OFFLOAD_NONE) {
+        /* framework.h offload_copy_kind, in its order */
+        static const char *const copy[] = {"a pinned 16-bit copy",
+            "the pinned fp32 partition, converted on the GPU",
+            "a pageable copy converted on the CPU: 6 x the pinned fp32 copy (DeepSpeed #5301)",
+            "written by CPU Adam tile by tile beside its step: exposed only past it"};
+        fprintf(o,
+            "Optimizer offload: gradients go down over PCIe as they are reduced; after the CPU step the\n"
+            "  parameters come back as the framework's code copies them (%s%s%s):\n"
+            "  whole parameters (ZeRO-1/2): %s\n"
+            "  sharded parameters (ZeRO-3): %s\n",
+            fw->label, fw->version ? " " : "", fw->version ? fw->version : "", copy[fw->offload_copy[0]],
+            copy[fw->offload_copy[1]]);
+    }
     if (t->cp > 1)
         fprintf(o,
             "Context parallelism (CP = %lld): each rank holds s/CP tokens: activations, logits, FLOPs, TP "

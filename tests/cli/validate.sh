@@ -112,8 +112,9 @@ expect 3 'bad2.csv:2: column "finetune": --finetune: "dora" is not one of' -- va
 rm -rf "$T"
 
 # Validation per framework: the held-out half (2nd, 4th, .. run of each framework) with the
-# shipped efficiencies stays within the bounds the README reports.
-json_check "all(f['mape_held_out_shipped'] <= {'megatron': 0.05, 'fsdp': 0.10, 'deepspeed': 0.15}[f['framework']] for f in d['frameworks']) and len(d['frameworks']) == 3" validate tests/validation/published_runs.csv tests/validation/framework_runs.csv --fit --format json
+# shipped efficiencies stays within the bounds the README reports and issue 23 sets: MAPE at
+# most 10% (Megatron 5%), no held-out run worse than 25%.
+json_check "all(f['mape_held_out_shipped'] <= {'megatron': 0.05, 'fsdp': 0.10, 'deepspeed': 0.10}[f['framework']] and abs(f['worst_held_out_shipped']) <= 0.25 for f in d['frameworks']) and len(d['frameworks']) == 3" validate tests/validation/published_runs.csv tests/validation/framework_runs.csv --fit --format json
 
 # --- validate: runs files as written by hand and by other tools (issue 14) ---------------------
 V=$(mktemp -d)

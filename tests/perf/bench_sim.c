@@ -60,7 +60,8 @@ int main(void)
             t.grad_accum = 1 + i % 16;
             t.checkpointing = (ckpt_kind)(i % 3);
             sim_input in;
-            zs_error e = {.quiet = true};
+            zs_error e;
+            zs_error_quiet(&e); /* as a search clears it: {.quiet = true} zeroes 512 bytes */
             if (sim_prepare(&in, &s.m, &s.pc, &s.hw, &t, &e)) continue;
             result r;
             sim_run(&in, strategies[i % 4], 0, &r);

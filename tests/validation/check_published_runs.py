@@ -95,7 +95,7 @@ with open(fpath, newline="") as f:
 if len(frows) != 12: bad("framework_runs.csv: %d rows, expected 12" % len(frows))
 for r in frows:
     n = r["name"]
-    if r["framework"] not in {"generic", "deepspeed", "fsdp", "fsdp2", "megatron"}: bad(n + ": framework")
+    if r["framework"] not in {"generic", "deepspeed", "deepspeed@0.3", "fsdp", "fsdp2", "megatron"}: bad(n + ": framework")
     if r["overlap_comm"] not in {"", "true", "false"} or r["flash_attention"] != "false": bad(n + ": overlap_comm/flash_attention")
     if r["activation_offload"] not in {"", "true"}: bad(n + ": activation_offload")
     if r["offload_optimizer"] not in {"none", "cpu", "nvme"} or r["offload_params"] not in {"none", "cpu", "nvme"}: bad(n + ": offload")

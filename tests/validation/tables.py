@@ -39,9 +39,10 @@ def main():
                                      capture_output=True, text=True).stdout)["runs"]
     fits = json.loads(subprocess.run([Z, "validate"] + FILES + ["--fit", "--format", "json"], check=True,
                                      capture_output=True, text=True).stdout)["frameworks"]
+    fitted = {f["framework"] for f in fits}
     seen = {}
-    for r in runs:  # the halves, as validate --fit takes them
-        if r.get("excluded") or r["metric"] != "step_seconds":
+    for r in runs:  # the halves, as validate --fit takes them (only frameworks it fits)
+        if r.get("excluded") or r["metric"] != "step_seconds" or r["framework"] not in fitted:
             continue
         n = seen.get(r["framework"], 0)
         r["half"] = "train" if n % 2 == 0 else "held"
@@ -55,8 +56,10 @@ def main():
         fw = rs[0]["framework"]
         worst = max(rs, key=lambda r: abs(r["error"]))["error"]
         ex = all(r.get("excluded") for r in rs)
+        nofit = not ex and all(r["framework"] not in fitted for r in rs)
+        ex = ex or nofit
         print("| %s | %s | %d%s | %s | %s | %+.1f%% |" % (
-            label, fw, len(rs), " (excluded)" if ex else "",
+            label, fw, len(rs), " (excluded)" if ex and not nofit else " (not fitted)" if nofit else "",
             "-" if ex else pct([r["error"] for r in rs if r.get("half") == "train"]),
             "-" if ex else pct([r["error"] for r in rs if r.get("half") == "held"]), 100 * worst))
     print()

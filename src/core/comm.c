@@ -202,8 +202,9 @@ static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
          * PCIe as it is reduced (every micro-batch when the strategy reduces every
          * micro-batch), and updated 16-bit parameters come back up after the CPU step. */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
+        double gw = in->fw->offload_grads_fp32 && in->bt.master > 0 ? in->bt.master : in->bt.grad;
         comm_add(p,
-            (comm_op){COLL_P2P, GROUP_HOST, in->bt.grad * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0,
+            (comm_op){COLL_P2P, GROUP_HOST, gw * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0,
                 "offload: gradients to host", 0, 0, 0, 0});
         comm_add(p, comm_offload_params_back(in, s, part));
     }

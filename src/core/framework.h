@@ -82,6 +82,8 @@ typedef struct framework {
      * parameters on the GPU (ZeRO-1/2), [1] for those that shard them (ZeRO-3); 0 (pinned
      * 16-bit) where the framework's file says nothing. */
     offload_copy_kind offload_copy[2];
+    bool offload_grads_fp32;   /* optimizer offload sends the gradients to the host in fp32,
+                                  converted on the GPU (else in the gradient dtype) */
     double gather_overhead;    /* seconds of host work per parameter-gather call */
     /* A framework version (name@version): what its code does around each gather and
      * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */

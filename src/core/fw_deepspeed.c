@@ -50,6 +50,11 @@
      * (microsoft/DeepSpeed@01cc99c0 deepspeed/runtime/activation_checkpointing/ \
      * checkpointing.py): the copies do not overlap. */ \
     .act_offload_sync = true, \
+    /* ZeRO-Offload's gradients go to the host in fp32: async_inplace_copy_grad_to_fp32_buffer_ \
+     * from_gpu copies grad.float() into the CPU fp32 partition's .grad (stage2.py / stage3.py \
+     * at v0.3.13 = 12a53b43; stage_1_and_2.py at v0.16.0 = e5570b10, and stage3.py's \
+     * partition_grads through a pinned fp32 buffer). */ \
+    .offload_grads_fp32 = true, \
     .loss = LOSS_FUSED, \
     /* Megatron-DeepSpeed's --use-flash-attn-v2 (the flash-attn package) or HF model code's \
      * flash_attention_2: FlashAttention-2; DeepSpeed brings no attention kernel of its own. */ \

@@ -263,12 +263,12 @@ static void explain_options(FILE *o, const scenario *s)
             "a pageable copy converted on the CPU: 6 x the pinned fp32 copy (DeepSpeed #5301)",
             "written by CPU Adam tile by tile beside its step: exposed only past it"};
         fprintf(o,
-            "Optimizer offload: gradients go down over PCIe as they are reduced; after the CPU step the\n"
-            "  parameters come back as the framework's code copies them (%s%s%s):\n"
+            "Optimizer offload: gradients go down over PCIe as they are reduced, in %s; after the\n"
+            "  CPU step the parameters come back as the framework's code copies them (%s%s%s):\n"
             "  whole parameters (ZeRO-1/2): %s\n"
             "  sharded parameters (ZeRO-3): %s\n",
-            fw->label, fw->version ? " " : "", fw->version ? fw->version : "", copy[fw->offload_copy[0]],
-            copy[fw->offload_copy[1]]);
+            fw->offload_grads_fp32 ? "fp32" : "the gradient dtype", fw->label, fw->version ? " " : "",
+            fw->version ? fw->version : "", copy[fw->offload_copy[0]], copy[fw->offload_copy[1]]);
     }
     if (t->cp > 1)
         fprintf(o,

@@ -273,6 +273,21 @@ json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (4 * $OP) - 1)
     estimate $OO --strategy zero2 --framework deepspeed
 json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" estimate $OO --strategy zero2 --framework deepspeed@0.3
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" estimate $OO --strategy zero2
+# DeepSpeed sends the offloaded gradients in fp32 (async_inplace_copy_grad_to_fp32_buffer_from_gpu:
+# grad.float() into the CPU fp32 partition): ZeRO-2 at GA 4 moves 4 x 4 B a parameter down and,
+# at v0.16, 4 B back (fp32), at v0.3 2 B back (fp16 tiles); the generic framework 4 x 2 + 2.
+json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 20 * 6738415616 // 8" \
+    estimate $OO --strategy zero2 --framework deepspeed
+json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 18 * 6738415616 // 8" \
+    estimate $OO --strategy zero2 --framework deepspeed@0.3
+json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 10 * 6738415616 // 8" \
+    estimate $OO --strategy zero2
+# --explain names the paths: pageable ZeRO-3 copies, v0.3's fused ZeRO-1/2 copy, fp32 gradients.
+"$Z" estimate --model llama-2-7b --gpus 8 --offload-optimizer cpu --strategy zero3 --framework deepspeed@0.3 --explain \
+    >"$out" 2>"$err"
+grep -q "sharded parameters (ZeRO-3): a pageable copy converted on the CPU" "$out" &&
+    grep -q "whole parameters (ZeRO-1/2): written by CPU Adam tile by tile" "$out" &&
+    grep -q "as they are reduced, in fp32" "$out" && ok || bad "--explain lacks the offload copy paths: $(grep -A3 'Optimizer offload' "$out")"
 # Beside a CPU step shorter than the copy (a host with 100x the memory bandwidth), v0.3's fused
 # copy shows only its excess: the 16-bit copy's time less the step's.
 HW100=$(mktemp)

@@ -540,7 +540,8 @@ static void sm_contention(void)
     CHECK_EQ_INT(r.step.contention, 0);
 }
 
-/* Framework versions: name@version finds the version whose string starts with it at a dot. */
+/* Framework versions: name@version finds the version whose string starts with it at a dot,
+ * else the one whose releases (fw_deepspeed.c first..last, read from DeepSpeed's tags) hold it. */
 static void framework_versions(void)
 {
     const framework *v03 = framework_find("deepspeed@0.3");
@@ -553,6 +554,21 @@ static void framework_versions(void)
     CHECK(framework_find("deepspeed@0.31") == NULL);
     CHECK(framework_find("deepspeed@9") == NULL);
     CHECK(framework_find("fsdp@0.3") == NULL);
+    /* 0.9.0-0.14.0: v0.9.0's PR #3097 disabled CPU Adam's fused copy; v0.14.1's #5301 pinned it. */
+    const framework *v014 = framework_find("deepspeed@0.12.6");
+    CHECK(v014 && strcmp(v014->version, "0.14.0") == 0);
+    CHECK(v014 && v014->offload_copy[0] == OFFLOAD_COPY_PAGEABLE);
+    CHECK(framework_find("deepspeed@0.9") == v014 && framework_find("deepspeed@0.14.0") == v014);
+    CHECK(framework_find("deepspeed@0.14.1") == framework_find("deepspeed"));
+    CHECK(framework_find("deepspeed@0.16.9") == framework_find("deepspeed"));
+    CHECK(framework_find("deepspeed@0.3.16") == v03 && v03 && v03->offload_copy[0] == OFFLOAD_COPY_FUSED);
+    const framework *v019 = framework_find("deepspeed@0.17.0"); /* #7309: a pinned 16-bit buffer */
+    CHECK(v019 && v019->offload_copy[0] == OFFLOAD_COPY_PINNED16);
+    CHECK(framework_find("deepspeed@0.19.5") == v019);
+    CHECK(framework_find("deepspeed@0.6") == NULL);  /* 0.4-0.8: no code read */
+    CHECK(framework_find("deepspeed@0.20") == NULL); /* after the newest series read */
+    CHECK(framework_find("deepspeed@0.14.x") == NULL && framework_find("deepspeed@0..3") == NULL);
+    CHECK(framework_find("deepspeed")->offload_copy[1] == OFFLOAD_COPY_PAGEABLE);
     CHECK(!framework_find("deepspeed")->sync_fetch);
 }
 

@@ -103,8 +103,8 @@ static const own_opt own_opts[] = {
         OPT_SHARD_GROUP, strategy_names},
     {{.name = "framework",
          .arg = "F",
-         .help = " (plan: also all), or NAME@VERSION (deepspeed@0.3); default generic, deepspeed with"
-                 " --deepspeed",
+         .help = " (plan: also all), or NAME@RELEASE (deepspeed@0.12.6: the version whose code that"
+                 " release runs); default generic, deepspeed with --deepspeed",
          .id = OPT_FRAMEWORK},
         OPT_SHARD_GROUP, framework_names},
     {{.name = "decoder-seq-len",
@@ -241,10 +241,7 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     case OPT_CONFIG: s->cfg_arg = v; return ZS_OK;
     case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
     case OPT_FRAMEWORK:
-        if (strcmp(v, "all") != 0 && !framework_find(v))
-            return zs_fail(
-                err, ZS_ERR_USAGE, "--framework: \"%s\" is not one of %s|all (a version: NAME@VERSION, e.g. "
-                "deepspeed@0.3)", v, framework_names());
+        if (strcmp(v, "all") != 0 && !framework_find(v)) return framework_refuse(v, err);
         s->framework_arg = v;
         return ZS_OK;
     case OPT_EXPLAIN: s->explain = true; return ZS_OK;

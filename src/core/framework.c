@@ -31,6 +31,90 @@ static bool version_matches(const char *v, const char *want, size_t len)
     return v && len > 0 && strncmp(v, want, len) == 0 && (v[len] == '\0' || v[len] == '.');
 }
 
+/* Release a against b (len bytes each, dot-separated numbers, missing parts 0): <0, 0, >0;
+ * *ok false when either holds anything but digits and dots. */
+static int version_cmp(const char *a, size_t alen, const char *b, size_t blen, bool *ok)
+{
+    size_t i = 0, j = 0;
+    while (i < alen || j < blen) {
+        long x = 0, y = 0;
+        int dx = 0, dy = 0;
+        for (; i < alen && a[i] != '.'; i++, dx++) {
+            if (a[i] < '0' || a[i] > '9' || dx > 6) *ok = false;
+            else x = 10 * x + (a[i] - '0');
+        }
+        for (; j < blen && b[j] != '.'; j++, dy++) {
+            if (b[j] < '0' || b[j] > '9' || dy > 6) *ok = false;
+            else y = 10 * y + (b[j] - '0');
+        }
+        if ((i < alen && dx == 0) || (j < blen && dy == 0)) *ok = false; /* "0..3" */
+        if (x != y) return x < y ? -1 : 1;
+        i += i < alen;
+        j += j < blen;
+    }
+    return 0;
+}
+
+/* The bytes of release `want` (len bytes) up to as many parts as `like` has ("0.19.5" cut
+ * like "0.19" is "0.19"): a last release of fewer parts names its whole series. */
+static size_t version_cut(const char *want, size_t len, const char *like)
+{
+    size_t parts = 1;
+    for (const char *c = like; *c; c++) parts += *c == '.';
+    for (size_t i = 0; i < len; i++)
+        if (want[i] == '.' && --parts == 0) return i;
+    return len;
+}
+
+/* Whether release `want` (len bytes) lies in v's first..last. */
+static bool version_covers(const framework *v, const char *want, size_t len)
+{
+    if (!v->first || len == 0) return false;
+    bool ok = true;
+    bool in = version_cmp(want, len, v->first, strlen(v->first), &ok) >= 0 &&
+        (!v->last || version_cmp(want, version_cut(want, len, v->last), v->last, strlen(v->last), &ok) <= 0);
+    (void)version_cmp(want, len, "0", 1, &ok); /* every part of want a number */
+    return ok && in;
+}
+
+const char *framework_versions_text(const framework *fw, char *buf, size_t len)
+{
+    if (!buf || len == 0) return buf;
+    buf[0] = '\0';
+    const framework *fam[FRAMEWORK_MAX + 1];
+    int n = 0;
+    for (int v = 0; fw->versions && fw->versions[v] && n < FRAMEWORK_MAX; v++)
+        fam[n++] = fw->versions[v];
+    if (n == 0) return buf;
+    fam[n++] = fw;
+    /* In release order: the descriptors' first releases. */
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && fam[k - 1]->first && fam[k]->first; k--) {
+            bool ok = true;
+            const char *a = fam[k - 1]->first, *b = fam[k]->first;
+            if (version_cmp(a, strlen(a), b, strlen(b), &ok) <= 0) break;
+            const framework *x = fam[k];
+            fam[k] = fam[k - 1];
+            fam[k - 1] = x;
+        }
+    size_t o = 0;
+    for (int i = 0; i < n && o < len; i++) {
+        const framework *v = fam[i];
+        bool series = v->last && !strchr(strchr(v->last, '.') ? strchr(v->last, '.') + 1 : "", '.');
+        int w = !v->first ? snprintf(buf + o, len - o, "%s%s", i ? ", " : "", v->version)
+            : v->last    ? snprintf(buf + o, len - o, "%s%s-%s%s", i ? ", " : "", v->first, v->last,
+                                series ? ".x" : "")
+                         : snprintf(buf + o, len - o, "%s%s and later", i ? ", " : "", v->first);
+        if (w < 0) break;
+        o += (size_t)w;
+        if (v == fw && o < len) {
+            w = snprintf(buf + o, len - o, " (default)");
+            if (w > 0) o += (size_t)w;
+        }
+    }
+    return buf;
+}
+
 const framework *framework_find(const char *name)
 {
     if (!name) return NULL;
@@ -44,9 +128,34 @@ const framework *framework_find(const char *name)
         if (version_matches(fw->version, at + 1, len)) return fw;
         for (int v = 0; fw->versions && fw->versions[v]; v++)
             if (version_matches(fw->versions[v]->version, at + 1, len)) return fw->versions[v];
+        if (version_covers(fw, at + 1, len)) return fw;
+        for (int v = 0; fw->versions && fw->versions[v]; v++)
+            if (version_covers(fw->versions[v], at + 1, len)) return fw->versions[v];
         return NULL;
     }
     return NULL;
+}
+
+int framework_refuse(const char *v, zs_error *err)
+{
+    const char *at = strchr(v, '@');
+    char name[32], list[256];
+    size_t n = at ? (size_t)(at - v) : 0;
+    const framework *fw = NULL;
+    if (at && n < sizeof name) {
+        memcpy(name, v, n);
+        name[n] = '\0';
+        fw = framework_find(name);
+    }
+    if (fw && framework_versions_text(fw, list, sizeof list)[0])
+        return zs_fail(err, ZS_ERR_USAGE, "--framework: no %s version covers \"%s\" (%s@RELEASE: %s)",
+            fw->label, at + 1, fw->name, list);
+    if (fw)
+        return zs_fail(err, ZS_ERR_USAGE, "--framework: %s has no versions to choose (give \"%s\")",
+            fw->label, fw->name);
+    return zs_fail(err, ZS_ERR_USAGE,
+        "--framework: \"%s\" is not one of %s|all (a version: NAME@VERSION, e.g. deepspeed@0.3)", v,
+        framework_names());
 }
 
 static const char *name_of(int i)

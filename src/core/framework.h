@@ -3,6 +3,7 @@
 #define ZS_FRAMEWORK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/model.h"
 #include "core/strategy.h"
@@ -88,6 +89,9 @@ typedef struct framework {
     /* A framework version (name@version): what its code does around each gather and
      * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */
     const char *version;         /* "0.16": the default one is the framework's own descriptor */
+    const char *first, *last;    /* the releases it stands for, by what their code does alike
+                                    ("0.9.0" .. "0.14.0"; a last of two parts, "0.16", names
+                                    its series); NULL last = and every later one */
     const struct framework *const *versions; /* other versions, NULL-terminated; NULL = none */
     double gather_per_rank;      /* seconds of host work per gather call per rank of the group
                                     (the list form of all_gather: one view and one copy a rank) */
@@ -115,9 +119,20 @@ extern const framework fw_generic, fw_deepspeed;
 #define FRAMEWORK_MAX 8
 extern const framework *const frameworks[];
 
-/* Look a framework up by name, or name@version ("deepspeed@0.3": the version whose string
- * starts with "0.3"; the framework's own version matches too); NULL when unknown. */
+/* Look a framework up by name, or name@version: the version whose string is or starts with
+ * it at a dot ("deepspeed@0.3" names 0.3.13), else the one whose releases first..last hold it
+ * ("deepspeed@0.12.6": 0.9.0-0.14.0; missing parts count 0); NULL when unknown or no version
+ * covers it. */
 const framework *framework_find(const char *name);
+
+/* The releases each version of fw's family stands for, into buf (len bytes): "0.3.0-0.3.16,
+ * 0.9.0-0.14.0, 0.14.1-0.16.9 (default), 0.17.0 and later"; "" when it has no versions. Returns
+ * buf. Never fails (truncates). */
+const char *framework_versions_text(const framework *fw, char *buf, size_t len);
+
+/* Fails with ZS_ERR_USAGE saying why --framework's v names no framework: an unknown name, a
+ * framework without versions, or a release no version covers (listing the ones that exist). */
+int framework_refuse(const char *v, zs_error *err);
 
 /* "generic|deepspeed|...": names for usage messages. Never fails. */
 const char *framework_names(void);

@@ -61,6 +61,20 @@
     .attention_kernel = KERNEL_FA2, \
     /* end */
 
+/* FITTED by `zerosim validate tests/validation/published_runs.csv
+ * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs (1st,
+ * 3rd, .. in file order: BLOOM-176B, the DeepSpeed Azure blog, the autotuning tutorial; the
+ * ZeRO-Offload tutorial's run is deepspeed@0.3's, which no fit takes): efficiency 0.913 +/-
+ * 0.024 of the profile, 0.308 +/- 0.023 s per step (refitted after NCCL's tuning model, the SM
+ * contention of overlapped collectives, the LM head on the last stage, steptime.c,
+ * cpu_checkpointing's blocking copies, and each version's parameter copy after the CPU step).
+ * Held-out half: MAPE 7.6%, worst +17.1% (10.1% and 27.2% before the parameter copies). Every
+ * version carries the fit: the runs do not tell versions' kernels apart. */
+#define DEEPSPEED_FIT \
+    .gemm_efficiency = 0.913, \
+    .step_overhead = 0.308, \
+    /* end */
+
 /* DeepSpeed v0.3.13 (microsoft/DeepSpeed@12a53b43833b7bea279a205e313f2bd3f0cdfd99, March 2021:
  * the ZeRO-3 of Narayanan et al. 2021's Table 2), read from deepspeed/runtime/zero:
  * - stage3.py fetch_sub_module: gathers the module's parameters (async) and then waits for
@@ -92,6 +106,8 @@
 static const framework fw_deepspeed_v03 = {
     DEEPSPEED_COMMON
     .version = "0.3.13",
+    .first = "0.3.0",
+    .last = "0.3",
     /* After the CPU step (same commit): ZeRO-1/2's step() passes the fp16 partitions to
      * DeepSpeedCPUAdam.step(fp16_param_groups=...), whose adam_update_copy writes each tile's
      * fp16 values into one of two pinned buffers and launches its copy to the GPU while it
@@ -106,11 +122,42 @@ static const framework fw_deepspeed_v03 = {
     .gather_per_rank = 2 * 3.4e-6,
     .reduce_overhead = 2 * 3.4e-6,
     .reduce_per_rank = 2 * 3.4e-6,
-    .gemm_efficiency = 0.913,
-    .step_overhead = 0.308,
+    DEEPSPEED_FIT
 };
 
-static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, NULL};
+/* DeepSpeed v0.14.0 (deepspeedai/DeepSpeed@ce78a632), for v0.9.0 to v0.14.0: the fetches and
+ * reduce-scatters of the current version (all_gather_into_tensor since v0.9.0); after the CPU
+ * step ZeRO-1/2 copy_() the unpinned CPU fp32 partition into the 16-bit one
+ * (stage_1_and_2.py step: bit16_partitions[partition_id].data.copy_(fp32_partition.data)),
+ * the pageable path: v0.9.0's PR #3097 (@4b6d7c15, "Disable Stage 1&2 CPUAdam pathways")
+ * turned off CPU Adam's fused copy, and PR #5301 replaced the pageable one in v0.14.1; ZeRO-3
+ * as in every version. */
+static const framework fw_deepspeed_v014 = {
+    DEEPSPEED_COMMON
+    .version = "0.14.0",
+    .first = "0.9.0",
+    .last = "0.14.0",
+    .offload_copy = {OFFLOAD_COPY_PAGEABLE, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_FIT
+};
+
+/* DeepSpeed v0.19.5 (deepspeedai/DeepSpeed@cf443004, the newest release), for v0.17.0 to
+ * 0.19.x: ZeRO-1/2 convert the fp32 partition on the CPU into a 16-bit buffer, pinned
+ * (offload_optimizer.pin_memory, default true: runtime/zero/offload_config.py), and copy it
+ * non-blocking (stage_1_and_2.py step, param_buffer_of_bit16_for_cpu_offload_groups; PR #7309
+ * in v0.17.0); ZeRO-3 as in every version (stage3.py
+ * _reassign_or_swap_out_partitioned_parameters). */
+static const framework fw_deepspeed_v019 = {
+    DEEPSPEED_COMMON
+    .version = "0.19.5",
+    .first = "0.17.0",
+    .last = "0.19", /* the newest series read: later ones are refused until read */
+    .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_FIT
+};
+
+static const framework *const deepspeed_versions[] = {
+    &fw_deepspeed_v03, &fw_deepspeed_v014, &fw_deepspeed_v019, NULL};
 
 /* The current version (the sources above, v0.16): coalesced all_gather_into_tensor fetches
  * (partition_parameters.py _all_gather_dtype), prefetched and overlapped (stage3 prefetch
@@ -118,6 +165,8 @@ static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, NULL};
 const framework fw_deepspeed = {
     DEEPSPEED_COMMON
     .version = "0.16",
+    .first = "0.14.1",
+    .last = "0.16",
     .versions = deepspeed_versions,
     /* After the CPU step (deepspeedai/DeepSpeed@e5570b10 = v0.16.0): ZeRO-1/2 pin the fp32
      * partition and copy it whole to the GPU, converting there (stage_1_and_2.py step:
@@ -126,15 +175,5 @@ const framework fw_deepspeed = {
      * _reassign_or_swap_out_partitioned_parameters copy_()s the CPU fp32 partition into the
      * 16-bit one (stage3.py, the same in v0.3.13 and today): the pageable path (comm.c). */
     .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
-    /* FITTED by `zerosim validate tests/validation/published_runs.csv
-     * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
-     * (1st, 3rd, .. in file order; BLOOM-176B, DeepSpeed Azure blog, ZeRO-Offload and autotuning tutorials):
-     * efficiency 0.855 +/- 0.070 of the profile, 0.319 +/- 0.098 s per step (refitted after NCCL's
-     * tuning model, the SM contention of overlapped collectives, the LM head on the last stage,
-     * steptime.c, cpu_checkpointing's blocking copies on the runs that offload activations, and
-     * each version's parameter copy after the CPU step, offload_copy above).
-     * Held-out half: MAPE 9.4% (10.1% before the parameter copies, 10.7% before the blocking
-     * activation copies). */
-    .gemm_efficiency = 0.913,
-    .step_overhead = 0.308,
+    DEEPSPEED_FIT
 };

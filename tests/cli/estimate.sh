@@ -273,6 +273,20 @@ json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (4 * $OP) - 1)
     estimate $OO --strategy zero2 --framework deepspeed
 json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" estimate $OO --strategy zero2 --framework deepspeed@0.3
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" estimate $OO --strategy zero2
+# A release picks the version whose code it runs (fw_deepspeed.c first..last): 0.12.6 copies
+# ZeRO-2's parameters pageable (v0.9.0's PR #3097 turned CPU Adam's fused copy off, v0.14.1's
+# #5301 pinned it), 0.15.4 the pinned fp32 partition, 0.19 a pinned 16-bit buffer (#7309, v0.17.0).
+json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (6 * 4 * $OP) - 1) < 0.01" \
+    estimate $OO --strategy zero2 --framework deepspeed@0.12.6
+json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (4 * $OP) - 1) < 0.01" \
+    estimate $OO --strategy zero2 --framework deepspeed@0.15.4
+json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" \
+    estimate $OO --strategy zero2 --framework deepspeed@0.19
+# Releases no descriptor stands for are refused with the ones that exist.
+expect 2 'no DeepSpeed version covers "0.6" (deepspeed@RELEASE: 0.3.0-0.3.x, 0.9.0-0.14.0' -- \
+    estimate --model llama-2-7b --framework deepspeed@0.6
+expect 2 'no DeepSpeed version covers "0..3"' -- estimate --model llama-2-7b --framework deepspeed@0..3
+expect 2 'FSDP has no versions to choose' -- estimate --model llama-2-7b --framework fsdp@2.4
 # DeepSpeed sends the offloaded gradients in fp32 (async_inplace_copy_grad_to_fp32_buffer_from_gpu:
 # grad.float() into the CPU fp32 partition): ZeRO-2 at GA 4 moves 4 x 4 B a parameter down and,
 # at v0.16, 4 B back (fp32), at v0.3 2 B back (fp16 tiles); the generic framework 4 x 2 + 2.

@@ -200,13 +200,17 @@ static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
     if (t->offload_optimizer != OFFLOAD_NONE && s->offload_optimizer) {
         /* ZeRO-Offload (arXiv 2101.06840 section 4.1): the gradient partition goes down over
          * PCIe as it is reduced (every micro-batch when the strategy reduces every
-         * micro-batch), and updated 16-bit parameters come back up after the CPU step. */
+         * micro-batch), and updated 16-bit parameters come back up after the CPU step, unless
+         * the parameters live on the host too: then the step updates them there (DeepSpeed
+         * stage3.py: fp16_partitioned_groups_flat on the CPU with offload_param; FSDP
+         * CPUOffload's flat parameter) and the next forward's fetch below brings them. */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
         double gw = in->fw->offload_grads_fp32 && in->bt.master > 0 ? in->bt.master : in->bt.grad;
         comm_add(p,
             (comm_op){COLL_P2P, GROUP_HOST, gw * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0,
                 "offload: gradients to host", 0, 0, 0, 0});
-        comm_add(p, comm_offload_params_back(in, s, part));
+        if (!(t->offload_params != OFFLOAD_NONE && s->offload_params))
+            comm_add(p, comm_offload_params_back(in, s, part));
     }
     if (t->offload_params != OFFLOAD_NONE && s->offload_params) {
         /* ZeRO-Infinity: the parameter partition is fetched for forward and for backward. */

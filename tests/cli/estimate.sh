@@ -302,6 +302,15 @@ json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 10 * 
 grep -q "sharded parameters (ZeRO-3): a pageable copy converted on the CPU" "$out" &&
     grep -q "whole parameters (ZeRO-1/2): written by CPU Adam tile by tile" "$out" &&
     grep -q "as they are reduced, in fp32" "$out" && ok || bad "--explain lacks the offload copy paths: $(grep -A3 'Optimizer offload' "$out")"
+# With the parameters on the host too (ZeRO-Infinity's offload_param, FSDP's CPUOffload) the
+# CPU step updates them there and the next forward's fetch brings them: no copy after the step.
+# Per rank, 6,738,415,616 / 8 parameters: FSDP sends 16-bit gradients down and fetches the
+# 16-bit shard for forward and backward (2 + 2 + 2 B); DeepSpeed's gradients are fp32 (4 + 2 + 2).
+OB="--model llama-2-7b --hardware a100-80gb --gpus 8 --strategy zero3 --offload-optimizer cpu --offload-params cpu"
+json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 6 * 6738415616 // 8 and not [c for c in d['results'][0]['collectives'] if c['what'] == 'offload: parameters from host']" \
+    estimate $OB --framework fsdp --checkpointing full --format json
+json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 8 * 6738415616 // 8" \
+    estimate $OB --framework deepspeed --format json
 # Beside a CPU step shorter than the copy (a host with 100x the memory bandwidth), v0.3's fused
 # copy shows only its excess: the 16-bit copy's time less the step's.
 HW100=$(mktemp)

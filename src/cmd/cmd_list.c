@@ -1,4 +1,4 @@
-/* cmd_list.c -- `zerosim list models|hardware`: the catalogs with a line of facts each. */
+/* cmd_list.c -- `zerosim list models|hardware|families|frameworks`: the catalogs, a line each. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,16 +9,18 @@
 #include "io/hardware_json.h"
 #include "io/model_arch.h"
 #include "io/model_json.h"
+#include "core/framework.h"
 #include "core/units.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: zerosim list [models|hardware|families]\n\n"
+        "usage: zerosim list [models|hardware|families|frameworks]\n\n"
         "The model catalog (family, total and active parameters, layers, hidden size and the layer\n"
-        "pattern: each class of block as its count, token mixer and MLP), the hardware profiles, or\n"
-        "the model_type families a config.json may name; without an argument, the models and then\n"
-        "the hardware profiles.\n");
+        "pattern: each class of block as its count, token mixer and MLP), the hardware profiles,\n"
+        "the model_type families a config.json may name, or the frameworks (--framework: what each\n"
+        "calls the strategies, and the releases its versions stand for); without an argument, the\n"
+        "models and then the hardware profiles.\n");
 }
 
 /* The layer pattern from the counted block classes (never from the family): "36 DeltaNet+MoE,
@@ -149,9 +151,38 @@ static int list_families(void)
     return 0;
 }
 
+/* The frameworks, a line each: the name --framework takes, what it calls each strategy it
+ * runs, and the releases its versions stand for (NAME@RELEASE). */
+static int list_frameworks(void)
+{
+    char runs[FRAMEWORK_MAX][160];
+    int nf = 0, width = (int)strlen("runs (zerosim: the framework's name)");
+    for (; frameworks[nf] && nf < FRAMEWORK_MAX; nf++) {
+        size_t o = 0;
+        runs[nf][0] = '\0';
+        for (int k = 0; strategies[k] && k < STRATEGY_MAX; k++) {
+            if (!frameworks[nf]->runs[k] || o >= sizeof runs[nf]) continue;
+            int w = snprintf(runs[nf] + o, sizeof runs[nf] - o, "%s%s: %s", o ? ", " : "",
+                strategies[k]->name, frameworks[nf]->runs[k]);
+            if (w > 0) o += (size_t)w;
+        }
+        if ((int)strlen(runs[nf]) > width) width = (int)strlen(runs[nf]);
+    }
+    fprintf(cmd_out(), "%-10s %-*s  %s\n", "framework", width, "runs (zerosim: the framework's name)",
+        "versions (--framework NAME@RELEASE)");
+    for (int i = 0; i < nf; i++) {
+        char versions[256];
+        framework_versions_text(frameworks[i], versions, sizeof versions);
+        fprintf(cmd_out(), "%-10s %-*s  %s\n", frameworks[i]->name, width, runs[i],
+            versions[0] ? versions : "-");
+    }
+    return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "families") == 0) return list_families();
+    if (argc == 2 && strcmp(argv[1], "frameworks") == 0) return list_frameworks();
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(cmd_out());
         return 0;
@@ -165,6 +196,7 @@ int cmd_list(int argc, char **argv)
     }
     if (argc != 2 || (strcmp(argv[1], "models") != 0 && strcmp(argv[1], "hardware") != 0))
         return cmd_error(
-            "list", ZS_ERR_USAGE, "expected 'models', 'hardware' or 'families' (see 'zerosim list --help')");
+            "list", ZS_ERR_USAGE,
+            "expected 'models', 'hardware', 'families' or 'frameworks' (see 'zerosim list --help')");
     return list(argv[1]);
 }

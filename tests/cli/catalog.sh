@@ -103,4 +103,20 @@ for r in rows[1:]:
     assert len(r) == len(rows[0]) and all(r[e - 1] != " " and (e == len(r) or r[e] == " ") for e in ends), r
 PY
 
+# list frameworks: each framework with its names for the strategies (fw_*.c .runs) and the
+# releases its versions stand for (fw_deepspeed.c first..last), in columns.
+"$Z" list frameworks >"$out" 2>"$err"
+python3 - "$out" <<'PY' && ok || bad "zerosim list frameworks: $(head -c 600 "$out")"
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+by = {r.split()[0]: r for r in rows[1:]}
+assert set(by) == {"generic", "deepspeed", "fsdp", "fsdp2", "megatron"}, by
+assert "zero3: FULL_SHARD" in by["fsdp"] and "zero1: distributed optimizer" in by["megatron"], by
+assert by["deepspeed"].endswith("0.3.0-0.3.x, 0.9.0-0.14.0, 0.14.1-0.16.x (default), 0.17.0-0.19.x"), by
+assert by["fsdp"].endswith("  -"), by
+col = rows[0].index("versions")
+assert all(r[col - 2:col] == "  " and r[col] != " " for r in rows[1:]), rows
+PY
+expect 2 "'frameworks'" -- list nope
+
 finish

@@ -550,7 +550,7 @@ static void framework_versions(void)
     CHECK(v03 && strcmp(v03->version, "0.3.13") == 0);
     CHECK(v03 && strcmp(v03->name, "deepspeed") == 0);
     CHECK(framework_find("deepspeed@0.3.13") == v03);
-    CHECK(framework_find("deepspeed@0.16") == framework_find("deepspeed"));
+    CHECK(framework_find("deepspeed@0.19.5") == framework_find("deepspeed")); /* the newest */
     CHECK(framework_find("deepspeed@0.31") == NULL);
     CHECK(framework_find("deepspeed@9") == NULL);
     CHECK(framework_find("fsdp@0.3") == NULL);
@@ -559,12 +559,12 @@ static void framework_versions(void)
     CHECK(v014 && strcmp(v014->version, "0.14.0") == 0);
     CHECK(v014 && v014->offload_copy[0] == OFFLOAD_COPY_PAGEABLE);
     CHECK(framework_find("deepspeed@0.9") == v014 && framework_find("deepspeed@0.14.0") == v014);
-    CHECK(framework_find("deepspeed@0.14.1") == framework_find("deepspeed"));
-    CHECK(framework_find("deepspeed@0.16.9") == framework_find("deepspeed"));
+    const framework *v016 = framework_find("deepspeed@0.16");
+    CHECK(v016 && strcmp(v016->version, "0.16.0") == 0 && v016->offload_copy[0] == OFFLOAD_COPY_PINNED32);
+    CHECK(framework_find("deepspeed@0.14.1") == v016 && framework_find("deepspeed@0.16.9") == v016);
     CHECK(framework_find("deepspeed@0.3.16") == v03 && v03 && v03->offload_copy[0] == OFFLOAD_COPY_FUSED);
     const framework *v019 = framework_find("deepspeed@0.17.0"); /* #7309: a pinned 16-bit buffer */
-    CHECK(v019 && v019->offload_copy[0] == OFFLOAD_COPY_PINNED16);
-    CHECK(framework_find("deepspeed@0.19.5") == v019);
+    CHECK(v019 == framework_find("deepspeed") && v019 && v019->offload_copy[0] == OFFLOAD_COPY_PINNED16);
     CHECK(framework_find("deepspeed@0.6") == NULL);  /* 0.4-0.8: no code read */
     CHECK(framework_find("deepspeed@0.20") == NULL); /* after the newest series read */
     CHECK(framework_find("deepspeed@0.14.x") == NULL && framework_find("deepspeed@0..3") == NULL);

@@ -2,7 +2,10 @@
 #include "core/framework.h"
 #include "core/kernels.h"
 
-/* Sources (DeepSpeed at v0.16, github.com/microsoft/DeepSpeed):
+/* Sources (DeepSpeed at v0.16, github.com/microsoft/DeepSpeed; re-read at v0.19.5,
+ * deepspeedai/DeepSpeed@cf443004, the default version: zero/config.py's defaults for these
+ * fields unchanged (git diff v0.16.0 v0.19.5 adds fields only), the pipeline and MoE
+ * assertions and cpu_checkpointing's copies as below, all_gather_into_tensor fetches):
  * - ZeRO stages, buckets, overlap_comm defaults: deepspeed/runtime/zero/config.py and the
  *   configuration docs (zero_optimization); the harness's strategy files carry the numbers.
  * - Pipeline engine: deepspeed/runtime/pipe/engine.py asserts the ZeRO stage is below 2
@@ -141,39 +144,37 @@ static const framework fw_deepspeed_v014 = {
     DEEPSPEED_FIT
 };
 
-/* DeepSpeed v0.19.5 (deepspeedai/DeepSpeed@cf443004, the newest release), for v0.17.0 to
- * 0.19.x: ZeRO-1/2 convert the fp32 partition on the CPU into a 16-bit buffer, pinned
- * (offload_optimizer.pin_memory, default true: runtime/zero/offload_config.py), and copy it
- * non-blocking (stage_1_and_2.py step, param_buffer_of_bit16_for_cpu_offload_groups; PR #7309
- * in v0.17.0); ZeRO-3 as in every version (stage3.py
- * _reassign_or_swap_out_partitioned_parameters). */
-static const framework fw_deepspeed_v019 = {
+/* DeepSpeed v0.16.0 (deepspeedai/DeepSpeed@e5570b10), for v0.14.1 to 0.16.x: ZeRO-1/2 pin the
+ * fp32 partition and copy it whole to the GPU, converting there (stage_1_and_2.py step:
+ * copy_(fp32_partition.to(device)), from PR #5301 in v0.14.1; v0.17.0's PR #7309 converts into
+ * a pinned 16-bit buffer first); ZeRO-3 as in every version. */
+static const framework fw_deepspeed_v016 = {
     DEEPSPEED_COMMON
-    .version = "0.19.5",
-    .first = "0.17.0",
-    .last = "0.19", /* the newest series read: later ones are refused until read */
-    .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
+    .version = "0.16.0",
+    .first = "0.14.1",
+    .last = "0.16",
+    .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_FIT
 };
 
 static const framework *const deepspeed_versions[] = {
-    &fw_deepspeed_v03, &fw_deepspeed_v014, &fw_deepspeed_v019, NULL};
+    &fw_deepspeed_v03, &fw_deepspeed_v014, &fw_deepspeed_v016, NULL};
 
-/* The current version (the sources above, v0.16): coalesced all_gather_into_tensor fetches
- * (partition_parameters.py _all_gather_dtype), prefetched and overlapped (stage3 prefetch
- * bucket), reduce-scatter of flat buckets: no per-rank host work. */
+/* The current version, v0.19.5 (deepspeedai/DeepSpeed@cf443004, the newest release), for
+ * v0.17.0 to 0.19.x: coalesced all_gather_into_tensor fetches (partition_parameters.py),
+ * prefetched and overlapped (stage3 prefetch bucket), reduce-scatter of flat buckets: no
+ * per-rank host work. After the CPU step ZeRO-1/2 convert the fp32 partition on the CPU into a
+ * 16-bit buffer, pinned (offload_optimizer.pin_memory, default true: runtime/zero/
+ * offload_config.py), and copy it non-blocking (stage_1_and_2.py step,
+ * param_buffer_of_bit16_for_cpu_offload_groups; PR #7309 in v0.17.0); ZeRO-3's
+ * _reassign_or_swap_out_partitioned_parameters copy_()s the CPU fp32 partition into the 16-bit
+ * one (stage3.py, the same in v0.3.13): the pageable path (comm.c). */
 const framework fw_deepspeed = {
     DEEPSPEED_COMMON
-    .version = "0.16",
-    .first = "0.14.1",
-    .last = "0.16",
+    .version = "0.19.5",
+    .first = "0.17.0",
+    .last = "0.19", /* the newest series read: later ones are refused until read */
     .versions = deepspeed_versions,
-    /* After the CPU step (deepspeedai/DeepSpeed@e5570b10 = v0.16.0): ZeRO-1/2 pin the fp32
-     * partition and copy it whole to the GPU, converting there (stage_1_and_2.py step:
-     * copy_(fp32_partition.to(device)), from PR #5301 in v0.14.1; v0.9 to v0.14.0 copied
-     * pageable, and v0.17.0's PR #7309 converts into a pinned 16-bit buffer first); ZeRO-3's
-     * _reassign_or_swap_out_partitioned_parameters copy_()s the CPU fp32 partition into the
-     * 16-bit one (stage3.py, the same in v0.3.13 and today): the pageable path (comm.c). */
-    .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
+    .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_FIT
 };

@@ -261,8 +261,9 @@ json_check "d['results'][0]['step_time_seconds']['offload'] > 0.16" \
 # profile's PCIe 4.0 x16 31.5 GB/s x 0.83. ZeRO-3 (stage3.py copy_ from the CPU fp32 partition)
 # converts on the CPU and copies pageable memory: 6 x the pinned fp32 copy, the speedup DeepSpeed
 # PR #5301 measured when it replaced that path; ZeRO-2 at v0.16 moves the pinned fp32 partition
-# (4 B a parameter); v0.3's CPU Adam copies fp16 tiles beside its step, hidden under it (the
-# gradients hide under backward); the generic framework copies 16 bits pinned.
+# (4 B a parameter), the default (v0.19.5) a pinned 16-bit buffer; v0.3's CPU Adam copies fp16
+# tiles beside its step, hidden under it (the gradients hide under backward); the generic
+# framework copies 16 bits pinned.
 OO="--model llama-2-7b --hardware a100-80gb --gpus 8 --offload-optimizer cpu --grad-accum 4 --format json"
 OP="6738415616 / 8 / (31.5e9 * 0.83)"
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (6 * 4 * $OP) - 1) < 0.01" \
@@ -270,6 +271,8 @@ json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (6 * 4 * $OP) 
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (6 * 4 * $OP) - 1) < 0.01" \
     estimate $OO --strategy zero3 --framework deepspeed@0.3
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (4 * $OP) - 1) < 0.01" \
+    estimate $OO --strategy zero2 --framework deepspeed@0.16
+json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" \
     estimate $OO --strategy zero2 --framework deepspeed
 json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" estimate $OO --strategy zero2 --framework deepspeed@0.3
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" estimate $OO --strategy zero2
@@ -289,8 +292,10 @@ expect 2 'no DeepSpeed version covers "0..3"' -- estimate --model llama-2-7b --f
 expect 2 'FSDP has no versions to choose' -- estimate --model llama-2-7b --framework fsdp@2.4
 # DeepSpeed sends the offloaded gradients in fp32 (async_inplace_copy_grad_to_fp32_buffer_from_gpu:
 # grad.float() into the CPU fp32 partition): ZeRO-2 at GA 4 moves 4 x 4 B a parameter down and,
-# at v0.16, 4 B back (fp32), at v0.3 2 B back (fp16 tiles); the generic framework 4 x 2 + 2.
+# at v0.16, 4 B back (fp32), at v0.3 and by default 2 B back; the generic framework 4 x 2 + 2.
 json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 20 * 6738415616 // 8" \
+    estimate $OO --strategy zero2 --framework deepspeed@0.16
+json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 18 * 6738415616 // 8" \
     estimate $OO --strategy zero2 --framework deepspeed
 json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 18 * 6738415616 // 8" \
     estimate $OO --strategy zero2 --framework deepspeed@0.3

@@ -568,6 +568,7 @@ static void framework_versions(void)
     CHECK(framework_find("deepspeed@0.6") == NULL);  /* 0.4-0.8: no code read */
     CHECK(framework_find("deepspeed@0.20") == NULL); /* after the newest series read */
     CHECK(framework_find("deepspeed@0.14.x") == NULL && framework_find("deepspeed@0..3") == NULL);
+    CHECK(framework_find("deepspeed@0.12.6000000") == NULL && framework_find("deepspeed@0.12.") == NULL);
     CHECK(framework_find("deepspeed")->offload_copy[1] == OFFLOAD_COPY_PAGEABLE);
     CHECK(!framework_find("deepspeed")->sync_fetch);
 }

@@ -140,13 +140,18 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
     t.precision = (precision_kind)p;
     t.checkpointing = (ckpt_kind)c;
     t.framework = framework_find(run->framework);
+    if (!t.framework) { /* framework_refuse's reason, for this file's column */
+        zs_error why = {0};
+        framework_refuse(run->framework, &why);
+        const char *r = strncmp(why.msg, "--framework: ", 13) == 0 ? why.msg + 13 : why.msg;
+        return zs_fail(err, ZS_ERR_INPUT, "line %d: column \"framework\": %s", run->line, r);
+    }
     int oo = offload_parse(run->offload_optimizer), op = offload_parse(run->offload_params);
-    if (!t.framework || oo < 0 || op < 0) {
+    if (oo < 0 || op < 0) {
         char names[64];
         return zs_fail(err, ZS_ERR_INPUT,
-            "line %d: framework \"%s\" (%s) or offload \"%s\"/\"%s\" (%s) not recognised", run->line,
-            run->framework, framework_names(), run->offload_optimizer, run->offload_params,
-            flag_choice_names(offload_choices, 0, names, sizeof names));
+            "line %d: offload \"%s\"/\"%s\" (%s) not recognised", run->line, run->offload_optimizer,
+            run->offload_params, flag_choice_names(offload_choices, 0, names, sizeof names));
     }
     t.offload_optimizer = (offload_kind)oo;
     t.offload_params = (offload_kind)op;

@@ -66,6 +66,20 @@ static size_t version_cut(const char *want, size_t len, const char *like)
     return len;
 }
 
+/* Whether `want` (len bytes) reads as a release: dot-separated numbers of 1-6 digits. */
+static bool version_valid(const char *want, size_t len)
+{
+    size_t digits = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (want[i] == '.') {
+            if (digits == 0) return false;
+            digits = 0;
+        } else if (want[i] < '0' || want[i] > '9' || ++digits > 6)
+            return false;
+    }
+    return digits > 0;
+}
+
 /* Whether release `want` (len bytes) lies in v's first..last. */
 static bool version_covers(const framework *v, const char *want, size_t len)
 {
@@ -73,8 +87,7 @@ static bool version_covers(const framework *v, const char *want, size_t len)
     bool ok = true;
     bool in = version_cmp(want, len, v->first, strlen(v->first), &ok) >= 0 &&
         (!v->last || version_cmp(want, version_cut(want, len, v->last), v->last, strlen(v->last), &ok) <= 0);
-    (void)version_cmp(want, len, "0", 1, &ok); /* every part of want a number */
-    return ok && in;
+    return ok && in && version_valid(want, len);
 }
 
 const char *framework_versions_text(const framework *fw, char *buf, size_t len)
@@ -154,7 +167,7 @@ int framework_refuse(const char *v, zs_error *err)
         return zs_fail(err, ZS_ERR_USAGE, "--framework: %s has no versions to choose (give \"%s\")",
             fw->label, fw->name);
     return zs_fail(err, ZS_ERR_USAGE,
-        "--framework: \"%s\" is not one of %s|all (a version: NAME@VERSION, e.g. deepspeed@0.3)", v,
+        "--framework: \"%s\" is not one of %s (a version: NAME@RELEASE, e.g. deepspeed@0.12.6)", v,
         framework_names());
 }
 

@@ -296,6 +296,13 @@ static int from_row(const row *r, const char *path, const char *base, int line, 
     x->line = line;
     for (size_t k = 0; k < sizeof text_columns / sizeof text_columns[0]; k++) {
         const char *v = row_get(r, text_columns[k].key);
+        /* A value cut to fit would name something else ("deepspeed@0.12.6" as "deepspeed@0.12."):
+         * refused, but for the words that only describe the run (name, source, excluded). */
+        bool prose = strcmp(text_columns[k].key, "name") == 0 || strcmp(text_columns[k].key, "source") == 0 ||
+            strcmp(text_columns[k].key, "excluded") == 0;
+        if (v && !prose && strlen(v) >= text_columns[k].len)
+            return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": %zu characters, at most %zu", where,
+                text_columns[k].key, strlen(v), text_columns[k].len - 1);
         snprintf((char *)x + text_columns[k].offset, text_columns[k].len, "%s", v ? v : text_columns[k].def);
     }
     x->step_overhead = -1;

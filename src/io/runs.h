@@ -19,7 +19,8 @@ typedef struct run_record {
     char precision[16];     /* bf16|fp16|fp32 */
     char checkpointing[16]; /* none|selective|full */
     char source[512];
-    char framework[16];        /* generic|deepspeed|fsdp|fsdp2|megatron ("generic" when absent) */
+    char framework[32];        /* generic|deepspeed|fsdp|fsdp2|megatron, or NAME@RELEASE
+                                  ("deepspeed@0.12.6"); "generic" when absent */
     char offload_optimizer[8]; /* none|cpu|nvme */
     char offload_params[8];    /* none|cpu|nvme */
     char grad_dtype[8];        /* "" (the framework's), 16-bit or fp32 */

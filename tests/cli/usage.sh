@@ -38,6 +38,8 @@ expect 2 "--tp 16 does not divide the model's Mamba-2 heads (64) and groups (8)"
     [ "$(grep -n "^llama-3-8b " "$out" | cut -d: -f1)" -lt "$(grep -n "^h100-80gb " "$out" | cut -d: -f1)" ] &&
     ok || bad "zerosim list: not both catalogs, models first: $(head -c 300 "$err")"
 expect 2 "expected 'models', 'hardware', 'families' or 'frameworks'" -- list gpus
+expect 2 '--framework: "jax" is not one of generic|deepspeed|fsdp|fsdp2|megatron (a version: NAME@RELEASE' -- \
+    estimate --model llama-2-7b --framework jax
 # catalog names written as people write them: any case, any separators, the Hub's org/ and
 # repository name (the entry's source); the entry used is said on stderr
 for n in Llama-3-8B llama3-8b LLAMA_3_8B meta-llama/Meta-Llama-3-8B; do

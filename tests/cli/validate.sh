@@ -109,6 +109,23 @@ expect 3 'bad.csv:2: column "cp": --cp' -- validate "$T/bad.csv"
 printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,finetune,power_cap,source\n' >"$T/bad2.csv"
 printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,dora,,s\n' >>"$T/bad2.csv"
 expect 3 'bad2.csv:2: column "finetune": --finetune: "dora" is not one of' -- validate "$T/bad2.csv"
+# The framework column names a release as --framework does; one no version covers is refused
+# with the versions there are, a name no framework has with the names.
+printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,framework,source\n' >"$T/fw.csv"
+printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,deepspeed@0.6,s\n' >>"$T/fw.csv"
+expect 3 'fw.csv: line 2: column "framework": no DeepSpeed version covers "0.6" (deepspeed@RELEASE: 0.3.0-0.3.x' -- \
+    validate "$T/fw.csv"
+printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,framework,source\n' >"$T/fw2.csv"
+printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,jax,s\n' >>"$T/fw2.csv"
+expect 3 'column "framework": "jax" is not one of generic|deepspeed|fsdp|fsdp2|megatron' -- validate "$T/fw2.csv"
+printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,framework,source\n' >"$T/fw3.csv"
+printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,deepspeed@0.12.6,s\n' >>"$T/fw3.csv"
+json_check "d['runs'][0]['framework'] == 'deepspeed@0.12.6' and d['runs'][0]['predicted'] > 0" validate "$T/fw3.csv" --format json
+# A value that would be cut to fit its field is refused, not cut ("deepspeed@0.12." would read
+# as another release); the prose columns (name, source, excluded) are only clipped.
+printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,framework,source\n' >"$T/long.csv"
+printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,deepspeed@0.12.600000000000000000000,s\n' >>"$T/long.csv"
+expect 3 'long.csv:2: column "framework": 36 characters, at most 31' -- validate "$T/long.csv"
 rm -rf "$T"
 
 # Validation per framework: the held-out half (2nd, 4th, .. run of each framework) with the

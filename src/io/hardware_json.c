@@ -26,15 +26,15 @@ static int from_json(const cJSON *root, hardware *hw, zs_error *err)
     hw->matmul_max_fraction = hw->hbm_fraction = 1;
     hw->intra.efficiency = hw->inter.efficiency = hw->host.efficiency = 1;
     bool have;
-    if (json_get_string(root, "name", hw->name, sizeof hw->name, &have, err)) return err->code;
-    if (json_get_string(root, "description", hw->description, sizeof hw->description, &have, err))
+    if (json_get_text(root, "name", hw->name, sizeof hw->name, &have, err)) return err->code;
+    if (json_get_text(root, "description", hw->description, sizeof hw->description, &have, err))
         return err->code;
     static const char *const required[] = {"gpu", "node", "intra_node", "inter_node", "host_link"};
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!section(root, required[i]))
             return zs_fail(err, ZS_ERR_INPUT, "missing section \"%s\" (an object)", required[i]);
     const cJSON *gpu = section(root, "gpu");
-    if (json_get_string(gpu, "model", hw->gpu_model, sizeof hw->gpu_model, &have, err)) return err->code;
+    if (json_get_text(gpu, "model", hw->gpu_model, sizeof hw->gpu_model, &have, err)) return err->code;
     size_t nf;
     const hw_field *fields = hardware_fields(&nf);
     for (size_t i = 0; i < nf; i++) {

@@ -223,15 +223,29 @@ int json_get_bool(const cJSON *obj, const char *key, bool *out, bool *present, z
     return ZS_OK;
 }
 
-int json_get_string(const cJSON *obj, const char *key, char *out, size_t len, bool *present, zs_error *err)
+static int get_string(
+    const cJSON *obj, const char *key, char *out, size_t len, bool clip, bool *present, zs_error *err)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (present) *present = false;
     if (!v || cJSON_IsNull(v)) return ZS_OK;
     if (!cJSON_IsString(v)) return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": expected a string", key);
+    if (!clip && len > 0 && strlen(v->valuestring) >= len)
+        return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %zu characters, at most %zu", key,
+            strlen(v->valuestring), len - 1);
     snprintf(out, len, "%s", v->valuestring);
     if (present) *present = true;
     return ZS_OK;
+}
+
+int json_get_string(const cJSON *obj, const char *key, char *out, size_t len, bool *present, zs_error *err)
+{
+    return get_string(obj, key, out, len, false, present, err);
+}
+
+int json_get_text(const cJSON *obj, const char *key, char *out, size_t len, bool *present, zs_error *err)
+{
+    return get_string(obj, key, out, len, true, present, err);
 }
 
 const char *json_first_key(const cJSON *obj, const char *const *keys)

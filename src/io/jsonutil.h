@@ -45,8 +45,12 @@ int json_get_int(
 /* Booleans: true/false, "true"/"false" (any case), 1/0. Other values fail naming the key. */
 int json_get_bool(const cJSON *obj, const char *key, bool *out, bool *present, zs_error *err);
 
-/* Strings: copied into out (truncated to len). A non-string value fails naming the key. */
+/* Strings: copied into out (len bytes). A non-string value, or one that does not fit (a value
+ * cut short would name something else), fails naming the key. */
 int json_get_string(const cJSON *obj, const char *key, char *out, size_t len, bool *present, zs_error *err);
+
+/* Prose (names, descriptions, sources): as json_get_string, but cut to fit. */
+int json_get_text(const cJSON *obj, const char *key, char *out, size_t len, bool *present, zs_error *err);
 
 /* The first key of `keys` (NULL-terminated) present in obj, or NULL. For HF's aliases. */
 const char *json_first_key(const cJSON *obj, const char *const *keys);

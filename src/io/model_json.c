@@ -136,7 +136,7 @@ static int from_json(const cJSON *j, bool strict, model *m, model_notes *notes, 
 {
     memset(m, 0, sizeof *m);
     bool have;
-    char type[32];
+    char type[64];
     if (json_get_string(j, "model_type", type, sizeof type, &have, err)) return err->code;
     if (!have)
         return zs_fail(err, ZS_ERR_INPUT,
@@ -187,9 +187,9 @@ static int from_json(const cJSON *j, bool strict, model *m, model_notes *notes, 
     }
     /* Stated where the counts are shown (estimate's model line and JSON), not counted. */
     m->vision_tower = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "vision_config"));
-    if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
-    if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
-    if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err))
+    if (json_get_text(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
+    if (json_get_text(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
+    if (!have && json_get_text(j, "_name_or_path", m->source, sizeof m->source, &have, err))
         return err->code;
     snprintf(m->model_type, sizeof m->model_type, "%s", a->type);
     return ZS_OK;
@@ -322,9 +322,9 @@ static int from_json_arch(const cJSON *j, const arch *a, model *m, zs_error *err
 {
     bool have;
     snprintf(m->model_type, sizeof m->model_type, "%s", a->type);
-    if (json_get_string(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
-    if (json_get_string(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
-    if (!have && json_get_string(j, "_name_or_path", m->source, sizeof m->source, &have, err))
+    if (json_get_text(j, "name", m->name, sizeof m->name, &have, err)) return err->code;
+    if (json_get_text(j, "source", m->source, sizeof m->source, &have, err)) return err->code;
+    if (!have && json_get_text(j, "_name_or_path", m->source, sizeof m->source, &have, err))
         return err->code;
     if (arch_sizes(j, a, m, err) || arch_shape(j, a, m, err)) return err->code;
     if (a->moe) {

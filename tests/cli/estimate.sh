@@ -316,6 +316,14 @@ json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 6 * 6
     estimate $OB --framework fsdp --checkpointing full --format json
 json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 8 * 6738415616 // 8" \
     estimate $OB --framework deepspeed --format json
+# A JSON string that does not fit its field is refused, not cut (a cut model_type or device
+# would name another); prose (a model's name) is clipped.
+LJ=$(mktemp)
+printf '{"model_type": "llama_with_an_extremely_long_model_type_name_that_goes_on_and_on_forever", "hidden_size": 4096, "num_hidden_layers": 2, "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000}' >"$LJ"
+expect 3 'field "model_type": 72 characters, at most 63' -- estimate --model "$LJ"
+printf '{"model_type": "llama", "name": "%0300d", "hidden_size": 4096, "num_hidden_layers": 2, "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000}' 7 >"$LJ"
+expect 0 "" -- estimate --model "$LJ" --gpus 8
+rm -f "$LJ"
 # Beside a CPU step shorter than the copy (a host with 100x the memory bandwidth), v0.3's fused
 # copy shows only its excess: the 16-bit copy's time less the step's.
 HW100=$(mktemp)

@@ -140,11 +140,10 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
     t.precision = (precision_kind)p;
     t.checkpointing = (ckpt_kind)c;
     t.framework = framework_find(run->framework);
-    if (!t.framework) { /* framework_refuse's reason, for this file's column */
-        zs_error why = {0};
-        framework_refuse(run->framework, &why);
-        const char *r = strncmp(why.msg, "--framework: ", 13) == 0 ? why.msg + 13 : why.msg;
-        return zs_fail(err, ZS_ERR_INPUT, "line %d: column \"framework\": %s", run->line, r);
+    if (!t.framework) {
+        char what[48];
+        snprintf(what, sizeof what, "line %d: column \"framework\"", run->line);
+        return framework_refuse(what, run->framework, ZS_ERR_INPUT, err);
     }
     int oo = offload_parse(run->offload_optimizer), op = offload_parse(run->offload_params);
     if (oo < 0 || op < 0) {

@@ -241,7 +241,8 @@ int setup_take(setup *s, int id, const char *v, zs_error *err)
     case OPT_CONFIG: s->cfg_arg = v; return ZS_OK;
     case OPT_STRATEGY: s->strategy_arg = v; return ZS_OK;
     case OPT_FRAMEWORK:
-        if (strcmp(v, "all") != 0 && !framework_find(v)) return framework_refuse(v, err);
+        if (strcmp(v, "all") != 0 && !framework_find(v))
+            return framework_refuse("--framework", v, ZS_ERR_USAGE, err);
         s->framework_arg = v;
         return ZS_OK;
     case OPT_EXPLAIN: s->explain = true; return ZS_OK;

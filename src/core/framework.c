@@ -31,41 +31,6 @@ static bool version_matches(const char *v, const char *want, size_t len)
     return v && len > 0 && strncmp(v, want, len) == 0 && (v[len] == '\0' || v[len] == '.');
 }
 
-/* Release a against b (len bytes each, dot-separated numbers, missing parts 0): <0, 0, >0;
- * *ok false when either holds anything but digits and dots. */
-static int version_cmp(const char *a, size_t alen, const char *b, size_t blen, bool *ok)
-{
-    size_t i = 0, j = 0;
-    while (i < alen || j < blen) {
-        long x = 0, y = 0;
-        int dx = 0, dy = 0;
-        for (; i < alen && a[i] != '.'; i++, dx++) {
-            if (a[i] < '0' || a[i] > '9' || dx > 6) *ok = false;
-            else x = 10 * x + (a[i] - '0');
-        }
-        for (; j < blen && b[j] != '.'; j++, dy++) {
-            if (b[j] < '0' || b[j] > '9' || dy > 6) *ok = false;
-            else y = 10 * y + (b[j] - '0');
-        }
-        if ((i < alen && dx == 0) || (j < blen && dy == 0)) *ok = false; /* "0..3" */
-        if (x != y) return x < y ? -1 : 1;
-        i += i < alen;
-        j += j < blen;
-    }
-    return 0;
-}
-
-/* The bytes of release `want` (len bytes) up to as many parts as `like` has ("0.19.5" cut
- * like "0.19" is "0.19"): a last release of fewer parts names its whole series. */
-static size_t version_cut(const char *want, size_t len, const char *like)
-{
-    size_t parts = 1;
-    for (const char *c = like; *c; c++) parts += *c == '.';
-    for (size_t i = 0; i < len; i++)
-        if (want[i] == '.' && --parts == 0) return i;
-    return len;
-}
-
 /* Whether `want` (len bytes) reads as a release: dot-separated numbers of 1-6 digits. */
 static bool version_valid(const char *want, size_t len)
 {
@@ -80,14 +45,43 @@ static bool version_valid(const char *want, size_t len)
     return digits > 0;
 }
 
-/* Whether release `want` (len bytes) lies in v's first..last. */
+/* Release a against b (alen, blen bytes of valid releases; missing parts count 0): <0, 0, >0. */
+static int version_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+    size_t i = 0, j = 0;
+    while (i < alen || j < blen) {
+        long x = 0, y = 0;
+        for (; i < alen && a[i] != '.'; i++) x = 10 * x + (a[i] - '0');
+        for (; j < blen && b[j] != '.'; j++) y = 10 * y + (b[j] - '0');
+        if (x != y) return x < y ? -1 : 1;
+        i += i < alen;
+        j += j < blen;
+    }
+    return 0;
+}
+
+/* The dots in a release string: a descriptor's last of one dot ("0.16") names its series. */
+static int version_dots(const char *v)
+{
+    int n = 0;
+    for (; *v; v++) n += *v == '.';
+    return n;
+}
+
+/* Whether release `want` (len bytes) lies in v's first..last; a last of fewer parts compares
+ * only as many of want's ("0.16.9" cut like "0.16" is "0.16"). */
 static bool version_covers(const framework *v, const char *want, size_t len)
 {
-    if (!v->first || len == 0) return false;
-    bool ok = true;
-    bool in = version_cmp(want, len, v->first, strlen(v->first), &ok) >= 0 &&
-        (!v->last || version_cmp(want, version_cut(want, len, v->last), v->last, strlen(v->last), &ok) <= 0);
-    return ok && in && version_valid(want, len);
+    if (!v->first || !version_valid(want, len)) return false;
+    if (version_cmp(want, len, v->first, strlen(v->first)) < 0) return false;
+    if (!v->last) return true;
+    size_t cut = len;
+    for (int parts = version_dots(v->last) + 1, i = 0; (size_t)i < len; i++)
+        if (want[i] == '.' && --parts == 0) {
+            cut = (size_t)i;
+            break;
+        }
+    return version_cmp(want, cut, v->last, strlen(v->last)) <= 0;
 }
 
 const char *framework_versions_text(const framework *fw, char *buf, size_t len)
@@ -103,9 +97,8 @@ const char *framework_versions_text(const framework *fw, char *buf, size_t len)
     /* In release order: the descriptors' first releases. */
     for (int i = 1; i < n; i++)
         for (int k = i; k > 0 && fam[k - 1]->first && fam[k]->first; k--) {
-            bool ok = true;
             const char *a = fam[k - 1]->first, *b = fam[k]->first;
-            if (version_cmp(a, strlen(a), b, strlen(b), &ok) <= 0) break;
+            if (version_cmp(a, strlen(a), b, strlen(b)) <= 0) break;
             const framework *x = fam[k];
             fam[k] = fam[k - 1];
             fam[k - 1] = x;
@@ -113,7 +106,7 @@ const char *framework_versions_text(const framework *fw, char *buf, size_t len)
     size_t o = 0;
     for (int i = 0; i < n && o < len; i++) {
         const framework *v = fam[i];
-        bool series = v->last && !strchr(strchr(v->last, '.') ? strchr(v->last, '.') + 1 : "", '.');
+        bool series = v->last && version_dots(v->last) == 1;
         int w = !v->first ? snprintf(buf + o, len - o, "%s%s", i ? ", " : "", v->version)
             : v->last    ? snprintf(buf + o, len - o, "%s%s-%s%s", i ? ", " : "", v->first, v->last,
                                 series ? ".x" : "")
@@ -149,7 +142,7 @@ const framework *framework_find(const char *name)
     return NULL;
 }
 
-int framework_refuse(const char *v, zs_error *err)
+int framework_refuse(const char *what, const char *v, int code, zs_error *err)
 {
     const char *at = strchr(v, '@');
     char name[32], list[256];
@@ -161,13 +154,13 @@ int framework_refuse(const char *v, zs_error *err)
         fw = framework_find(name);
     }
     if (fw && framework_versions_text(fw, list, sizeof list)[0])
-        return zs_fail(err, ZS_ERR_USAGE, "--framework: no %s version covers \"%s\" (%s@RELEASE: %s)",
+        return zs_fail(err, code, "%s: no %s version covers \"%s\" (%s@RELEASE: %s)", what,
             fw->label, at + 1, fw->name, list);
     if (fw)
-        return zs_fail(err, ZS_ERR_USAGE, "--framework: %s has no versions to choose (give \"%s\")",
+        return zs_fail(err, code, "%s: %s has no versions to choose (give \"%s\")", what,
             fw->label, fw->name);
-    return zs_fail(err, ZS_ERR_USAGE,
-        "--framework: \"%s\" is not one of %s (a version: NAME@RELEASE, e.g. deepspeed@0.12.6)", v,
+    return zs_fail(err, code,
+        "%s: \"%s\" is not one of %s (a version: NAME@RELEASE, e.g. deepspeed@0.12.6)", what, v,
         framework_names());
 }
 

@@ -88,7 +88,7 @@ typedef struct framework {
     double gather_overhead;    /* seconds of host work per parameter-gather call */
     /* A framework version (name@version): what its code does around each gather and
      * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */
-    const char *version;         /* "0.16": the default one is the framework's own descriptor */
+    const char *version;         /* "0.19.5": the default one is the framework's own descriptor */
     const char *first, *last;    /* the releases it stands for, by what their code does alike
                                     ("0.9.0" .. "0.14.0"; a last of two parts, "0.16", names
                                     its series); NULL last = and every later one */
@@ -125,14 +125,15 @@ extern const framework *const frameworks[];
  * covers it. */
 const framework *framework_find(const char *name);
 
-/* The releases each version of fw's family stands for, into buf (len bytes): "0.3.0-0.3.16,
- * 0.9.0-0.14.0, 0.14.1-0.16.9 (default), 0.17.0 and later"; "" when it has no versions. Returns
- * buf. Never fails (truncates). */
+/* The releases each version of fw's family stands for, in release order, into buf (len
+ * bytes): "0.3.0-0.3.x, 0.9.0-0.14.0, 0.14.1-0.16.x, 0.17.0-0.19.x (default)"; "" when it has
+ * no versions. Returns buf. Never fails (truncates). */
 const char *framework_versions_text(const framework *fw, char *buf, size_t len);
 
-/* Fails with ZS_ERR_USAGE saying why --framework's v names no framework: an unknown name, a
- * framework without versions, or a release no version covers (listing the ones that exist). */
-int framework_refuse(const char *v, zs_error *err);
+/* Fails with `code` saying, after `what` ("--framework"), why v names no framework: an
+ * unknown name, a framework without versions, or a release no version covers (listing the
+ * ones that exist). */
+int framework_refuse(const char *what, const char *v, int code, zs_error *err);
 
 /* "generic|deepspeed|...": names for usage messages. Never fails. */
 const char *framework_names(void);

@@ -118,26 +118,28 @@ static int get_bool(const row *r, const char *key, int def, int *out, const char
 
 /* The text columns, each in the run_record field of its name: the default when absent or
  * empty. */
-#define TEXT(field, def)                                                         \
-    {                                                                            \
-#field, def, offsetof(run_record, field), sizeof((run_record *)0)->field \
+#define TEXT(field, def, clip)                                                         \
+    {                                                                                  \
+#field, def, offsetof(run_record, field), sizeof((run_record *)0)->field, clip \
     }
 static const struct {
     const char *key, *def;
     size_t offset, len; /* of the field in run_record; its size in bytes */
+    bool clip;          /* prose, cut to fit; else a value too long is refused (cut, it would
+                           name something else: "deepspeed@0.12.6" as "deepspeed@0.12.") */
 } text_columns[] = {
-    TEXT(name, ""),
-    TEXT(model, ""),
-    TEXT(hardware, ""),
-    TEXT(strategy, "ddp"),
-    TEXT(precision, "bf16"),
-    TEXT(checkpointing, "none"),
-    TEXT(source, ""),
-    TEXT(framework, "generic"),
-    TEXT(offload_optimizer, "none"),
-    TEXT(offload_params, "none"),
-    TEXT(grad_dtype, ""),
-    TEXT(excluded, ""),
+    TEXT(name, "", true),
+    TEXT(model, "", false),
+    TEXT(hardware, "", false),
+    TEXT(strategy, "ddp", false),
+    TEXT(precision, "bf16", false),
+    TEXT(checkpointing, "none", false),
+    TEXT(source, "", true),
+    TEXT(framework, "generic", false),
+    TEXT(offload_optimizer, "none", false),
+    TEXT(offload_params, "none", false),
+    TEXT(grad_dtype, "", false),
+    TEXT(excluded, "", true),
 };
 #undef TEXT
 
@@ -296,11 +298,7 @@ static int from_row(const row *r, const char *path, const char *base, int line, 
     x->line = line;
     for (size_t k = 0; k < sizeof text_columns / sizeof text_columns[0]; k++) {
         const char *v = row_get(r, text_columns[k].key);
-        /* A value cut to fit would name something else ("deepspeed@0.12.6" as "deepspeed@0.12."):
-         * refused, but for the words that only describe the run (name, source, excluded). */
-        bool prose = strcmp(text_columns[k].key, "name") == 0 || strcmp(text_columns[k].key, "source") == 0 ||
-            strcmp(text_columns[k].key, "excluded") == 0;
-        if (v && !prose && strlen(v) >= text_columns[k].len)
+        if (v && !text_columns[k].clip && strlen(v) >= text_columns[k].len)
             return zs_fail(err, ZS_ERR_INPUT, "%s: column \"%s\": %zu characters, at most %zu", where,
                 text_columns[k].key, strlen(v), text_columns[k].len - 1);
         snprintf((char *)x + text_columns[k].offset, text_columns[k].len, "%s", v ? v : text_columns[k].def);

@@ -394,6 +394,32 @@ static void nccl_links(coll_link l[LEVEL_COUNT], int version, double in_lat, dou
     }
 }
 
+/* A thread's kept call shapes never change an answer: nccl_cost_kept equals nccl_cost bit for
+ * bit over shapes that repeat, collide in the store and come back on other machines (every
+ * release, arch, PCIe, channels, NVLS), and sizes across the protocols' crossovers. */
+static void nccl_kept_is_nccl_cost(void)
+{
+    uint64_t x = 88172645463325252u;
+    int differ = 0, cases = 0;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        static const int versions[] = {20804, 21212, 21803, 22304};
+        static const int64_t ranks[] = {2, 4, 8, 16, 64, 128, 1024, 3072};
+        nccl_env e = {versions[x % 4], (int)(x >> 8) % 3 * 12, (int)(x >> 12) % 3, (x >> 14) % 5 == 0,
+            ((x >> 16) % 2 ? 234e9 : 360e9), ((x >> 17) % 2 ? 24e9 : 48e9), 3.4e-6, 9.6e-6,
+            (x >> 18) % 2 ? 480e9 : 0};
+        nccl_fn fn = (nccl_fn)((x >> 20) % 3);
+        int64_t n = ranks[(x >> 22) % 8], n_local = (x >> 25) % 2 ? 8 : 1;
+        double size = pow(2, (double)((x >> 27) % 34));
+        nccl_choice a = nccl_cost(fn, size, n, n_local, &e), b = nccl_cost_kept(fn, size, n, n_local, &e);
+        differ += a.seconds != b.seconds || a.latency != b.latency || a.busbw != b.busbw || a.algo != b.algo ||
+            a.proto != b.proto;
+        cases++;
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK_EQ_INT(cases, 20000);
+}
+
 /* NCCL's latency at scale, by hand from NVIDIA/nccl v2.8.4-1 (911d61f2) src/graph/tuning.cc:
  * ring latency = baseLat + (nsteps - nInterSteps) intraLat + nInterSteps interLat, with
  * baseLat Ring {LL 3.6, LL128 10.0, Simple 8.4} us, hwLat NVLink Ring {.47, 1.9, 3.4}, NET
@@ -623,6 +649,7 @@ void suite_comm(void)
     RUN_TEST(cluster_variants);
     RUN_TEST(nvlink_domain);
     RUN_TEST(nccl_latency_at_scale);
+    RUN_TEST(nccl_kept_is_nccl_cost);
     RUN_TEST(nccl_versions);
     RUN_TEST(nccl_tests_busbw);
     RUN_TEST(nccl_nvls);

@@ -123,16 +123,13 @@ static void random_configurations(void)
             if (r[s].applicable) check_result(&r[s]);
         }
         /* plan's time bound never exceeds the step it bounds, exactly (it skips what the bound
-         * rules out), and costing through an NCCL memo (kept across these random machines)
-         * gives the same step bit for bit. */
-        static nccl_memo memo;
-        sim_input inm = in;
-        inm.nccl_memo = &memo;
+         * rules out), and costing again, NCCL's call shapes now kept by this thread across
+         * these random machines, gives the same step bit for bit. */
         for (int s = 0; s < 4; s++) {
             if (!r[s].applicable) continue;
             CHECK(sim_time_bound(&in, strategies[s]) <= r[s].step.total);
             result rm;
-            sim_run(&inm, strategies[s], 0, &rm);
+            sim_run(&in, strategies[s], 0, &rm);
             CHECK(rm.step.total == r[s].step.total && rm.comm.seconds_total == r[s].comm.seconds_total);
         }
         /* Re-preparing only the batch (plan's inner loop, sim_prepare_batch) leaves exactly

@@ -101,7 +101,6 @@ typedef struct plan_job {
     plan_progress cb; /* called by worker 0 only */
     void *ctx;
     plan_result part;
-    nccl_memo *memo; /* this worker's NCCL call shapes (calloc'd; NULL: none) */
     plan_cache *cache; /* this worker's prepared inputs and batch rates (NULL: none) */
 } plan_job;
 
@@ -186,7 +185,6 @@ static void try_config(plan_job *job, training *t)
             count_refusal(out, ignore.rule, t, 1);
             continue;
         }
-        in->nccl_memo = job->memo;
         bool acts = false; /* the activations, before the first memory */
         out->prepared++;
         for (int si = 0; strategies[si]; si++) {
@@ -405,17 +403,15 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
     out->top = calloc((size_t)top_n, sizeof *out->top);
     bool ok = out->top != NULL;
     for (int k = 0; k < nt && ok; k++) {
-        jobs[k] = (plan_job){sc, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}, NULL, NULL};
+        jobs[k] = (plan_job){sc, sp, counts, &next, nc, top_n, k == 0 ? cb : NULL, ctx, {0}, NULL};
         jobs[k].part.top = calloc((size_t)top_n, sizeof *out->top);
         ok = jobs[k].part.top != NULL;
-        if (ok) jobs[k].memo = calloc(1, sizeof *jobs[k].memo); /* NULL only costs speed */
         if (ok) jobs[k].cache = plan_cache_new();
         if (!ok) nt = k;
     }
     if (!ok) {
         for (int k = 0; k < nt; k++) {
             free(jobs[k].part.top);
-            free(jobs[k].memo);
             plan_cache_free(jobs[k].cache);
         }
         free(out->top);
@@ -437,7 +433,6 @@ int plan_search(const scenario *sc, const plan_space *sp, int top_n, plan_progre
     for (int k = 0; k < nt; k++) {
         merge(out, &jobs[k].part, top_n);
         free(jobs[k].part.top);
-        free(jobs[k].memo);
         plan_cache_free(jobs[k].cache);
     }
     free(counts);

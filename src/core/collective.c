@@ -38,11 +38,6 @@ void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_C
     }
 }
 
-nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT])
-{
-    return coll_nccl_choice_memo(k, size, g, links, NULL);
-}
-
 /* The NCCL function and environment of kind k on these links; false where NCCL's model does
  * not apply (no release in the profile, or a collective it does not cost). */
 static bool coll_nccl_env(coll_kind k, const coll_link links[LEVEL_COUNT], nccl_fn *fn, nccl_env *e)
@@ -62,14 +57,13 @@ static bool coll_nccl_env(coll_kind k, const coll_link links[LEVEL_COUNT], nccl_
     return true;
 }
 
-nccl_choice coll_nccl_choice_memo(
-    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo)
+nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT])
 {
     nccl_choice none = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
     nccl_fn fn;
     nccl_env e;
     if (g.n <= 1 || size <= 0 || !coll_nccl_env(k, links, &fn, &e)) return none;
-    return nccl_cost_memo(fn, size, g.n, g.n_local, &e, memo);
+    return nccl_cost_kept(fn, size, g.n, g.n_local, &e);
 }
 
 double coll_ring_time(double steps, double bytes, coll_link l)
@@ -108,11 +102,6 @@ double coll_log2ceil(int64_t n)
     return n > 1 ? (double)(64 - __builtin_clzll((unsigned long long)(n - 1))) : 0;
 }
 
-void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], coll_cost *out)
-{
-    coll_cost_memo(k, size, g, links, NULL, out);
-}
-
 /* The group with its ranks per node clamped to [1, n]. */
 static coll_group coll_clamp(coll_group g)
 {
@@ -138,9 +127,7 @@ static void coll_cost_with(
     if (c.seconds > 0) out->seconds = c.seconds;
 }
 
-void coll_cost_memo(
-    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
-    coll_cost *out)
+void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], coll_cost *out)
 {
     memset(out, 0, sizeof *out);
     if (g.n <= 1 || size <= 0) return;
@@ -148,23 +135,5 @@ void coll_cost_memo(
     /* NCCL runs all-reduce, reduce-scatter and all-gather as one ring (or tree) through all
      * the ranks, not as the two-level schedule below: its time replaces the schedule's, whose
      * bytes per level stay. */
-    coll_cost_with(k, size, g, links, coll_nccl_choice_memo(k, size, g, links, memo), out);
-}
-
-void coll_cost_pair(coll_kind k, const double size[2], coll_group g, const coll_link links[LEVEL_COUNT],
-    nccl_memo *memo, coll_cost out[2])
-{
-    nccl_fn fn;
-    nccl_env e;
-    if (memo || g.n <= 1 || !coll_nccl_env(k, links, &fn, &e)) {
-        for (int i = 0; i < 2; i++) coll_cost_memo(k, size[i], g, links, memo, &out[i]);
-        return;
-    }
-    g = coll_clamp(g);
-    nccl_choice c[2];
-    nccl_cost_sizes(fn, size, 2, g.n, g.n_local, &e, c); /* one shape, two sizes */
-    for (int i = 0; i < 2; i++) {
-        memset(&out[i], 0, sizeof out[i]);
-        if (size[i] > 0) coll_cost_with(k, size[i], g, links, c[i], &out[i]);
-    }
+    coll_cost_with(k, size, g, links, coll_nccl_choice(k, size, g, links), out);
 }

@@ -75,19 +75,9 @@ void coll_links(const hardware *hw, int64_t gpus_per_node, coll_link out[LEVEL_C
  * the network when each node holds one rank, hierarchical otherwise. With an NCCL version on
  * the links, all-reduce, reduce-scatter and all-gather take NCCL's own time instead (one
  * ring or tree through every rank, NCCL's algorithm and protocol choice; nccl.c), keeping
- * the bytes per level of the schedule above. Pure; a group of one rank costs nothing. */
+ * the bytes per level of the schedule above. Pure (NCCL's per-thread store of call shapes
+ * aside: nccl_cost_kept); a group of one rank costs nothing. */
 void coll_cost_of(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], coll_cost *out);
-/* coll_cost_of keeping NCCL's size-independent work in memo (NULL: none; nccl_cost_memo);
- * the same answer bit for bit. Pure but for memo, which one thread must own. */
-void coll_cost_memo(
-    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo,
-    coll_cost *out);
-
-/* coll_cost_memo of two sizes of the same call shape (an operation and its tail), NCCL's
- * candidates prepared once where no memo keeps them; the same answers bit for bit. */
-void coll_cost_pair(coll_kind k, const double size[2], coll_group g, const coll_link links[LEVEL_COUNT],
-    nccl_memo *memo, coll_cost out[2]);
-
 /* The "half ring" that reduce-scatter and all-gather share (Thakur et al. 2005): factor
  * (n-1)/n, n-1 steps, and the two-level schedule NVLink (g-1)/g of the buffer, network
  * (k-1)/k of the 1/g slice each rank owns. */
@@ -102,8 +92,5 @@ double coll_log2ceil(int64_t n);
 /* NCCL's choice for one call of kind k (all-reduce, reduce-scatter, all-gather) on group g;
  * seconds 0 for other kinds, links without an NCCL version, or a group of one. Pure. */
 nccl_choice coll_nccl_choice(coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT]);
-/* The same through a memo (NULL: none), as coll_cost_memo. */
-nccl_choice coll_nccl_choice_memo(
-    coll_kind k, double size, coll_group g, const coll_link links[LEVEL_COUNT], nccl_memo *memo);
 
 #endif

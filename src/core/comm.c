@@ -66,8 +66,8 @@ static void comm_tp(const sim_input *in, comm_plan *p)
         /* TP communication overlap (Megatron/NeMo --tp-comm-overlap, TE userbuffers) hides
          * what the chunked GEMMs cover (tpoverlap.c). */
         coll_cost ag, rs;
-        coll_cost_memo(COLL_ALL_GATHER, act, in->groups[GROUP_TP], in->links, in->nccl_memo, &ag);
-        coll_cost_memo(COLL_REDUCE_SCATTER, act, in->groups[GROUP_TP], in->links, in->nccl_memo, &rs);
+        coll_cost_of(COLL_ALL_GATHER, act, in->groups[GROUP_TP], in->links, &ag);
+        coll_cost_of(COLL_REDUCE_SCATTER, act, in->groups[GROUP_TP], in->links, &rs);
         tp_hidden hid = tpoverlap_hidden(in, ag.seconds, rs.seconds);
         comm_add(p,
             (comm_op){COLL_REDUCE_SCATTER, GROUP_TP, act, calls, true, OVERLAP_NONE, 0,
@@ -290,7 +290,7 @@ static void comm_op_cost(const sim_input *in, const comm_op *op, coll_cost *c)
         c->bytes[LEVEL_HOST] = op->size;
         return;
     }
-    coll_cost_memo(op->kind, op->size, in->groups[op->group], in->links, in->nccl_memo, c);
+    coll_cost_of(op->kind, op->size, in->groups[op->group], in->links, c);
 }
 
 void comm_summarise(const sim_input *in, comm_plan *p, comm_summary *s)
@@ -300,22 +300,14 @@ void comm_summarise(const sim_input *in, comm_plan *p, comm_summary *s)
         coll_cost c;
         comm_op *op = &p->op[i];
         op->tail_seconds = 0;
-        if (op->tail > 0 && op->overlap != OVERLAP_NONE && op->group != GROUP_HOST) {
-            /* The tail is the same call on fewer bytes: one shape, two sizes. */
-            const double sizes[2] = {op->size, op->tail};
-            coll_cost both[2];
-            coll_cost_pair(op->kind, sizes, in->groups[op->group], in->links, in->nccl_memo, both);
-            c = both[0];
-            op->tail_seconds = both[1].seconds;
-        } else {
-            comm_op_cost(in, op, &c);
-            if (op->tail > 0 && op->overlap != OVERLAP_NONE) {
-                coll_cost tc;
-                comm_op tail = *op;
-                tail.size = op->tail;
-                comm_op_cost(in, &tail, &tc);
-                op->tail_seconds = tc.seconds;
-            }
+        comm_op_cost(in, op, &c);
+        if (op->tail > 0 && op->overlap != OVERLAP_NONE) {
+            /* The tail is the same call on fewer bytes (the same shape: NCCL's kept tables). */
+            coll_cost tc;
+            comm_op tail = *op;
+            tail.size = op->tail;
+            comm_op_cost(in, &tail, &tc);
+            op->tail_seconds = tc.seconds;
         }
         op->seconds = c.seconds + op->overhead;
         for (int l = 0; l < LEVEL_COUNT; l++) {

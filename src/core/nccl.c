@@ -194,6 +194,23 @@ static bool algo_runs(const nccl_ctx *c, int a)
                                         c->arch < 2 || c->e->pcie || !(c->e->nvls_bw > 0)));
 }
 
+/* One (algorithm, protocol) NCCL would run: its latency (us) and bus bandwidth (GB/s). */
+typedef struct nccl_cand {
+    nccl_algo algo;
+    nccl_proto proto;
+    double lat, busbw;
+} nccl_cand;
+
+/* What nccl_cost computes before it looks at the size: the candidates of one call shape. */
+typedef struct nccl_prep {
+    bool used; /* the slot holds a shape */
+    nccl_fn fn;
+    int64_t n, n_local;
+    nccl_env env;
+    int nc;
+    nccl_cand c[NCCL_ALGO_N * NCCL_PROTO_N];
+} nccl_prep;
+
 static const nccl_proto proto_order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
 
 /* The (algorithm, protocol) pairs the release runs for c's call, in tuning.cc's order, with
@@ -224,7 +241,7 @@ static void bus_us(nccl_fn fn, int64_t n, double size, double *ring, double *tre
 }
 
 /* The candidates of one (fn, n, n_local, env) in tuning.cc's order: what does not depend on
- * the size, so a search can keep it (nccl_cost_memo). Pure. */
+ * the size, so a thread can keep it (nccl_cost_kept). Pure. */
 static void nccl_prepare(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env *e, nccl_prep *out)
 {
     out->fn = fn;
@@ -253,36 +270,6 @@ static nccl_choice nccl_pick(const nccl_prep *p, double size)
         }
     }
     return best;
-}
-
-void nccl_cost_sizes(nccl_fn fn, const double *size, int count, int64_t n, int64_t n_local, const nccl_env *e,
-    nccl_choice *out)
-{
-    nccl_choice none = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
-    for (int i = 0; i < count; i++) out[i] = none;
-    if (n <= 1) return;
-    nccl_ctx c;
-    nccl_ctx_init(&c, fn, n, n_local, e);
-    /* The candidates' bus bandwidths once; each latency only when some size needs it (the
-     * bandwidth alone loses otherwise), then kept for the other sizes. */
-    nccl_cand cand[NCCL_ALGO_N * NCCL_PROTO_N];
-    int nc = nccl_candidates(&c, false, cand);
-    for (int i = 0; i < count; i++) {
-        if (size[i] <= 0) continue;
-        double ring, tree, best_us = INFINITY;
-        bus_us(fn, n, size[i], &ring, &tree);
-        for (int j = 0; j < nc; j++) {
-            nccl_cand *d = &cand[j];
-            double bytes = d->algo == NCCL_ALGO_TREE ? tree : ring;
-            if (bytes >= best_us * d->busbw) continue; /* the bandwidth alone loses: skip the latency */
-            if (isnan(d->lat)) d->lat = model_latency(&c, d->algo, d->proto);
-            double us = d->lat + bytes / d->busbw;
-            if (us < best_us) {
-                best_us = us;
-                out[i] = (nccl_choice){d->algo, d->proto, d->lat * 1e-6, d->busbw * 1e9, us * 1e-6};
-            }
-        }
-    }
 }
 
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e)
@@ -320,16 +307,17 @@ static bool env_same(const nccl_env *a, const nccl_env *b)
         a->inter_lat == b->inter_lat && a->nvls_bw == b->nvls_bw;
 }
 
-nccl_choice nccl_cost_memo(
-    nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e, nccl_memo *memo)
+/* A thread's kept call shapes, direct-mapped by shape: a search's few groups x 3 functions
+ * rarely collide, and a collision only recomputes. 64 x 480 bytes. */
+#define KEPT_N 64
+static _Thread_local nccl_prep kept[KEPT_N];
+
+nccl_choice nccl_cost_kept(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e)
 {
     if (n <= 1 || size <= 0) return (nccl_choice){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
-    if (!memo) return nccl_cost(fn, size, n, n_local, e);
-    /* Direct-mapped by shape: a search's few groups x 3 functions rarely collide, and a
-     * collision only recomputes. */
     uint64_t h = ((uint64_t)fn * 0x9E3779B97F4A7C15u) ^ ((uint64_t)n * 0xC2B2AE3D27D4EB4Fu) ^
         ((uint64_t)n_local * 0x165667B19E3779F9u);
-    nccl_prep *p = &memo->e[(h >> 32) % NCCL_MEMO_N];
+    nccl_prep *p = &kept[(h >> 32) % KEPT_N];
     if (!p->used || p->fn != fn || p->n != n || p->n_local != n_local || !env_same(&p->env, e)) {
         nccl_prepare(fn, n, n_local, e, p);
         p->used = true;

@@ -44,39 +44,12 @@ int nccl_table_version(int version);
  * n <= 1 or size <= 0 costs nothing. */
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *env);
 
-/* nccl_cost of count sizes of one call shape (an operation and its tail) into out, the
- * shape's work done once; each answer is nccl_cost's, bit for bit. Pure. */
-void nccl_cost_sizes(nccl_fn fn, const double *size, int count, int64_t n, int64_t n_local, const nccl_env *e,
-    nccl_choice *out);
-
-/* One (algorithm, protocol) NCCL would run: its latency (us) and bus bandwidth (GB/s). */
-typedef struct nccl_cand {
-    nccl_algo algo;
-    nccl_proto proto;
-    double lat, busbw;
-} nccl_cand;
-
-/* What nccl_cost computes before it looks at the size: the candidates of one call shape. */
-typedef struct nccl_prep {
-    bool used; /* in a memo: the slot holds a shape */
-    nccl_fn fn;
-    int64_t n, n_local;
-    nccl_env env;
-    int nc;
-    nccl_cand c[NCCL_ALGO_N * NCCL_PROTO_N];
-} nccl_prep;
-
-/* A search's memo of call shapes (owned by one thread; zero it to start): a plan evaluates
- * the same few groups on the same links many times. */
-#define NCCL_MEMO_N 64
-typedef struct nccl_memo {
-    nccl_prep e[NCCL_MEMO_N];
-} nccl_memo;
-
-/* nccl_cost, keeping the size-independent part of each call shape in memo (NULL: none); the
- * answer is nccl_cost's, bit for bit. Pure but for memo, which one thread must own. */
-nccl_choice nccl_cost_memo(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *env,
-    nccl_memo *memo);
+/* nccl_cost, keeping each call shape's size-independent work (its candidates, with their
+ * latencies and bus bandwidths) for the next call of the same shape: NCCL computes its
+ * tuning tables once per communicator (ncclTopoTuneModel at init) and only picks per call,
+ * and a thread's evaluations see the same few groups on the same links. The answer is
+ * nccl_cost's, bit for bit. Pure but for that per-thread store, which no answer depends on. */
+nccl_choice nccl_cost_kept(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *env);
 
 /* "ring/LL128", ... for reports. Never fails. */
 const char *nccl_algo_name(nccl_algo a);

@@ -83,8 +83,6 @@ typedef struct sim_input {
     double pipe_pace;               /* slowest stage's time per micro-batch over the mean stage's */
     double layer_act[2];            /* memory_layer_activations(in, keep = 0 / 1), once per
                                        prepare (every strategy and stage reads them); 0 = not yet */
-    nccl_memo *nccl_memo;           /* the caller's: NCCL call shapes kept across evaluations (one
-                                       thread's; sim_prepare leaves it NULL, none) */
 } sim_input;
 
 /* GPUs in one node of this run: --gpus-per-node when given, else the profile's. Never fails. */

@@ -588,15 +588,77 @@ static void framework_versions(void)
     const framework *v016 = framework_find("deepspeed@0.16");
     CHECK(v016 && strcmp(v016->version, "0.16.0") == 0 && v016->offload_copy[0] == OFFLOAD_COPY_PINNED32);
     CHECK(framework_find("deepspeed@0.14.1") == v016 && framework_find("deepspeed@0.16.9") == v016);
-    CHECK(framework_find("deepspeed@0.3.16") == v03 && v03 && v03->offload_copy[0] == OFFLOAD_COPY_FUSED);
+    CHECK(framework_find("deepspeed@0.3.14") == v03 && v03 && v03->offload_copy[0] == OFFLOAD_COPY_FUSED);
+    /* 0.3.15-0.5.4: v0.3.15's norm of each fetched parameter (0d4a54a0); 0.5.5-0.5.10: #1188's
+     * per-parameter _all_gather_base; 0.6.0-0.8.x: #1453's prefetched coalesced fetch, CPU Adam's
+     * fused copy still on (v0.9.0's #3097 turned it off). */
+    const framework *v04 = framework_find("deepspeed@0.3.16"), *v05 = framework_find("deepspeed@0.5.5");
+    const framework *v08 = framework_find("deepspeed@0.7.3");
+    CHECK(v04 && strcmp(v04->version, "0.4.0") == 0 && v04->sync_fetch && v04->fetch_hbm_passes == 3);
+    CHECK(framework_find("deepspeed@0.5.4") == v04 && framework_find("deepspeed@0.4") == v04);
+    CHECK(v05 && strcmp(v05->version, "0.5.10") == 0 && v05->sync_fetch && v05->gather_per_rank == 0);
+    CHECK(v08 && strcmp(v08->version, "0.8.3") == 0 && !v08->sync_fetch && v08->offload_copy[0] == OFFLOAD_COPY_FUSED);
+    CHECK(framework_find("deepspeed@0.6") == v08 && framework_find("deepspeed@0.8.9") == v08);
     const framework *v019 = framework_find("deepspeed@0.17.0"); /* #7309: a pinned 16-bit buffer */
     CHECK(v019 == framework_find("deepspeed") && v019 && v019->offload_copy[0] == OFFLOAD_COPY_PINNED16);
-    CHECK(framework_find("deepspeed@0.6") == NULL);  /* 0.4-0.8: no code read */
+    CHECK(framework_find("deepspeed@0.2.9") == NULL); /* before the oldest read */
     CHECK(framework_find("deepspeed@0.20") == NULL); /* after the newest series read */
     CHECK(framework_find("deepspeed@0.14.x") == NULL && framework_find("deepspeed@0..3") == NULL);
     CHECK(framework_find("deepspeed@0.12.6000000") == NULL && framework_find("deepspeed@0.12.") == NULL);
     CHECK(framework_find("deepspeed")->offload_copy[1] == OFFLOAD_COPY_PAGEABLE);
     CHECK(!framework_find("deepspeed")->sync_fetch);
+}
+
+/* ZeRO-3's host work around each fetch and reduce-scatter, by DeepSpeed version, from the code
+ * (fw_deepspeed.c; an eager op taken at 3.4 us): Llama-2-7B (no biases: one parameter a module)
+ * on 64 GPUs. From v0.6.0 to now a coalesced fetch builds 64 views of its buffer and splits it
+ * back with a view and a record_stream per rank: 64 x 3 x 3.4 us = 652.8 us a call; a bias
+ * doubles the split (GPT-2: 64 x 5 x 3.4 us); the reduce-scatter slices each gradient 64 ways
+ * (64 x 3.4 us a gradient, one per module gathered). v0.3.13: 4 ops a call and 2 a rank, the list
+ * form's copies 2 passes over the gathered bytes at the HBM rate; v0.4.0 adds the printed norm
+ * (2 ops, 1 pass); v0.5.10's _all_gather_base has no per-rank part. */
+static void deepspeed_fetch_host_work(void)
+{
+    static const struct {
+        const char *fw, *model;
+        double call, passes;
+        bool sync;
+    } c[] = {
+        {"deepspeed", "models/llama-2-7b.json", 64 * 3 * 3.4e-6, 0, false},
+        {"deepspeed@0.7", "models/llama-2-7b.json", 64 * 3 * 3.4e-6, 0, false},
+        {"deepspeed", "models/gpt2-xl.json", 64 * 5 * 3.4e-6, 0, false},
+        {"deepspeed@0.3", "models/llama-2-7b.json", 4 * 3.4e-6 + 64 * 2 * 3.4e-6, 2, true},
+        {"deepspeed@0.4", "models/llama-2-7b.json", 6 * 3.4e-6 + 64 * 2 * 3.4e-6, 3, true},
+        {"deepspeed@0.5.5", "models/llama-2-7b.json", 6 * 3.4e-6, 1, true},
+    };
+    hardware hw = fixture_catalog_hw("a100-80gb");
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        model m;
+        param_counts pc;
+        zs_error e = {0};
+        CHECK(model_load(c[k].model, &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+        training t;
+        training_init(&t);
+        t.gpus = 64;
+        t.seq_len = 1024;
+        t.framework = framework_find(c[k].fw);
+        sim_input in;
+        CHECK(t.framework && sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        comm_plan p = {0};
+        strat_zero3.comm(&strat_zero3, &in, &p);
+        const comm_op *ag = NULL, *rs = NULL;
+        for (int i = 0; i < p.n; i++) {
+            if (p.op[i].kind == COLL_ALL_GATHER && !ag) ag = &p.op[i];
+            if (p.op[i].kind == COLL_REDUCE_SCATTER) rs = &p.op[i];
+        }
+        CHECK(ag && rs);
+        if (!ag || !rs) continue;
+        double hbm = hw.hbm_bandwidth * hw.hbm_fraction;
+        CHECK_NEAR(ag->overhead, c[k].call + c[k].passes * ag->size / hbm, 1e-9);
+        CHECK_EQ_INT(ag->overlap == OVERLAP_NONE, c[k].sync);
+        if (!c[k].sync) /* a gradient per parameter gathered forward */
+            CHECK_NEAR(rs->overhead * rs->calls, 64 * 3.4e-6 * ag->calls * (m.mlp_bias ? 2 : 1), 1e-9);
+    }
 }
 
 /* The routed experts' TP traffic under sequence parallelism, as Megatron-Core's all-to-all
@@ -655,5 +717,6 @@ void suite_comm(void)
     RUN_TEST(nccl_nvls);
     RUN_TEST(sm_contention);
     RUN_TEST(framework_versions);
+    RUN_TEST(deepspeed_fetch_host_work);
     RUN_TEST(expert_tp_group);
 }

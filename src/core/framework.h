@@ -99,8 +99,16 @@ typedef struct framework {
                                     2 = weight and bias each fetched alone) */
     bool sync_fetch;             /* each fetch waits for the GPU (torch.cuda.synchronize) and
                                     for its gather: gathers cannot hide under compute */
+    double gather_per_rank_param; /* seconds of host work per gather call per rank per parameter
+                                    it carries (splitting a coalesced buffer back into the
+                                    module's parameters: a view and a record_stream a rank) */
+    double fetch_hbm_passes;     /* HBM bytes the fetch's code moves per gathered byte on the
+                                    fetch's critical path (list-form all_gather's copies out of
+                                    its flat buffer: 2; a norm of each gathered parameter: 1) */
     double reduce_overhead;      /* seconds of host work per gradient reduce-scatter call */
     double reduce_per_rank;      /* ... and per rank of the group (list-form reduce_scatter) */
+    double reduce_per_rank_param; /* ... and per rank per gradient in the call (a coalesced
+                                    bucket's per-rank slices of each gradient) */
     double reduces_per_module;   /* gradient reduce-scatters per module, one per parameter; 0 =
                                     the strategy's buckets (reduce_bucket_size) */
     double step_overhead;      /* seconds of host work per optimizer step that no GPU work

@@ -67,15 +67,16 @@
 /* FITTED by `zerosim validate tests/validation/published_runs.csv
  * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs (1st,
  * 3rd, .. in file order: BLOOM-176B, the DeepSpeed Azure blog, the autotuning tutorial; the
- * ZeRO-Offload tutorial's run is deepspeed@0.3's, which no fit takes): efficiency 0.913 +/-
- * 0.024 of the profile, 0.308 +/- 0.023 s per step (refitted after NCCL's tuning model, the SM
+ * ZeRO-Offload tutorial's run is deepspeed@0.3's, which no fit takes): efficiency 0.927 +/-
+ * 0.019 of the profile, 0.310 +/- 0.018 s per step (refitted after NCCL's tuning model, the SM
  * contention of overlapped collectives, the LM head on the last stage, steptime.c,
- * cpu_checkpointing's blocking copies, and each version's parameter copy after the CPU step).
- * Held-out half: MAPE 7.6%, worst +17.1% (10.1% and 27.2% before the parameter copies). Every
- * version carries the fit: the runs do not tell versions' kernels apart. */
+ * cpu_checkpointing's blocking copies, each version's parameter copy after the CPU step, and
+ * the coalesced fetch's per-rank host work). Held-out half: see the README's validation table
+ * (7.6%, worst +17.1% before the per-rank host work; 10.1% and 27.2% before the parameter
+ * copies). Every version carries the fit: the runs do not tell versions' kernels apart. */
 #define DEEPSPEED_FIT \
-    .gemm_efficiency = 0.913, \
-    .step_overhead = 0.308, \
+    .gemm_efficiency = 0.927, \
+    .step_overhead = 0.310, \
     /* end */
 
 /* DeepSpeed v0.3.13 (microsoft/DeepSpeed@12a53b43833b7bea279a205e313f2bd3f0cdfd99, March 2021:
@@ -110,7 +111,7 @@ static const framework fw_deepspeed_v03 = {
     DEEPSPEED_COMMON
     .version = "0.3.13",
     .first = "0.3.0",
-    .last = "0.3",
+    .last = "0.3.14", /* v0.3.15 (2c2a7f31) adds the norm of each fetched parameter */
     /* After the CPU step (same commit): ZeRO-1/2's step() passes the fp16 partitions to
      * DeepSpeedCPUAdam.step(fp16_param_groups=...), whose adam_update_copy writes each tile's
      * fp16 values into one of two pinned buffers and launches its copy to the GPU while it
@@ -123,8 +124,101 @@ static const framework fw_deepspeed_v03 = {
     .reduces_per_module = 2,
     .gather_overhead = 4 * 3.4e-6,
     .gather_per_rank = 2 * 3.4e-6,
+    .fetch_hbm_passes = 2, /* the list form's copy_ of each rank's block: read + write */
     .reduce_overhead = 2 * 3.4e-6,
     .reduce_per_rank = 2 * 3.4e-6,
+    DEEPSPEED_FIT
+};
+
+/* DeepSpeed v0.4.0 (microsoft/DeepSpeed@2d302d6abb2cfa181f63320da3ed1be45e34ded3), for v0.3.15
+ * to v0.5.4 (the functions below are the same at v0.5.4 = bc7778ea): v0.3.13's fetch and
+ * reduce-scatter, plus what ZeRO-Infinity's commit 0d4a54a0 (first in v0.3.15) added to
+ * stage3.py fetch_sub_module: after each fetch, for every parameter of the module,
+ * print_rank_0(f"... norm {param.norm()}", force=False). The f-string is evaluated whether or
+ * not it prints: a norm kernel over the gathered parameter, and formatting the 0-dim result
+ * calls .item() (PyTorch's Tensor.__format__), which waits for the GPU. Per gather call that is
+ * 2 ops more (norm, item: 6 in all, 20.4 us) and one more HBM read of the parameter (3 passes
+ * with the list form's copies), all on the synchronous fetch's path. After the CPU step as
+ * v0.3.13 (stage2.py step: optimizer.step(fp16_param_groups=...), gated only on CPU Adam and
+ * fp16; stage3.py _reassign_or_swap_out_partitioned_parameters copy_()s the unpinned fp32
+ * partition). gemm_efficiency and step_overhead are the current version's. */
+static const framework fw_deepspeed_v04 = {
+    DEEPSPEED_COMMON
+    .version = "0.4.0",
+    .first = "0.3.15",
+    .last = "0.5.4",
+    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
+    .sync_fetch = true,
+    .gathers_per_module = 2,
+    .reduces_per_module = 2,
+    .gather_overhead = 6 * 3.4e-6,
+    .gather_per_rank = 2 * 3.4e-6,
+    .fetch_hbm_passes = 3,
+    .reduce_overhead = 2 * 3.4e-6,
+    .reduce_per_rank = 2 * 3.4e-6,
+    DEEPSPEED_FIT
+};
+
+/* DeepSpeed v0.5.10 (microsoft/DeepSpeed@3293cf72a0abd5cf77a831996bd054bc908476a6), for v0.5.5
+ * to v0.5.10: commit c0eeb69d ("ZeRO3, improved parameter all-gather operation", #1188, first
+ * in v0.5.5) makes fetch_sub_module gather with async_op=False through
+ * partition_parameters.py _allgather_params_coalesced, which despite its name launches one
+ * torch.distributed._all_gather_base per parameter into a flat buffer (no per-rank views; the
+ * default wherever torch has _all_gather_base, the list form only as a fallback), waits for
+ * the last and calls torch.cuda.synchronize(); _synchronize_communication then synchronizes
+ * again. Per call (a parameter): its buffer, the ds_tensor.cuda(), the _all_gather_base, the
+ * norm and its .item() (still printed as above) and one of the fetch's two synchronizes: 6
+ * ops; one HBM read (the norm). Gradients: v0.3.13's per-parameter list-form reduce_scatter
+ * (_reduce_scatter_gradients unchanged from v0.4.0). After the CPU step as v0.3.13. */
+static const framework fw_deepspeed_v05 = {
+    DEEPSPEED_COMMON
+    .version = "0.5.10",
+    .first = "0.5.5",
+    .last = "0.5.10",
+    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
+    .sync_fetch = true,
+    .gathers_per_module = 2,
+    .reduces_per_module = 2,
+    .gather_overhead = 6 * 3.4e-6,
+    .fetch_hbm_passes = 1,
+    .reduce_overhead = 2 * 3.4e-6,
+    .reduce_per_rank = 2 * 3.4e-6,
+    DEEPSPEED_FIT
+};
+
+/* What the coalesced fetch and reduce-scatter still do per rank, in Python, from v0.6.0 to the
+ * current version (partition_parameters.py and runtime/comm/coalesced_collectives.py at
+ * v0.8.3 = f1e4fb0b, v0.9.0 and v0.19.5 = cf443004): all_gather_coalesced builds world_size
+ * narrow() views of its flat buffer (1 op a rank a call); AllGatherCoalescedHandle.wait splits
+ * it back, for each parameter for each rank a narrow() and a record_stream() (2 ops a rank a
+ * parameter); reduce_scatter_coalesced slices each gradient world_size ways (1 op a rank a
+ * gradient) and interleaves the slices in plain Python. At the 3.4 us of an eager op (above).
+ * The wait's torch.cat of the gathered partitions (a device copy on the compute stream) is not
+ * charged: the fetch overlaps, and a compute-stream term for it is not modelled. */
+#define DEEPSPEED_COALESCED_HOST \
+    .gather_per_rank = 3.4e-6, \
+    .gather_per_rank_param = 2 * 3.4e-6, \
+    .reduce_per_rank_param = 3.4e-6, \
+    /* end */
+
+/* DeepSpeed v0.8.3 (microsoft/DeepSpeed@f1e4fb0b878e48d6fe33dbb2e0969d791d698e86), for v0.6.0
+ * to 0.8.x: commit 4912e0ad ("Various ZeRO Stage3 Optimizations", #1453, first in v0.6.0)
+ * prefetches by the module trace and overlaps: fetch_sub_module (partitioned_param_coordinator.py
+ * from v0.6.6) waits on the all-gather stream and makes the compute stream wait on it
+ * (wait_stream), the host blocking only when more than 2 fetches are queued; one coalesced
+ * _all_gather_base per module (all_gather_coalesced; all_gather_into_tensor comes in v0.9.0);
+ * gradients reduce-scattered in flat buckets (reduce_scatter_coalesced, one
+ * _reduce_scatter_base) on their own stream; the per-parameter norm is gone. The per-rank host
+ * work above. After the CPU step: ZeRO-1/2 still pass the 16-bit partitions to CPU Adam
+ * (_optimizer_step: optimizer.step(fp16_param_groups=[...]); v0.9.0's #3097 turned it off),
+ * ZeRO-3 copy_()s the unpinned fp32 partition. */
+static const framework fw_deepspeed_v08 = {
+    DEEPSPEED_COMMON
+    .version = "0.8.3",
+    .first = "0.6.0",
+    .last = "0.8",
+    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
     DEEPSPEED_FIT
 };
 
@@ -141,6 +235,7 @@ static const framework fw_deepspeed_v014 = {
     .first = "0.9.0",
     .last = "0.14.0",
     .offload_copy = {OFFLOAD_COPY_PAGEABLE, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
     DEEPSPEED_FIT
 };
 
@@ -154,21 +249,22 @@ static const framework fw_deepspeed_v016 = {
     .first = "0.14.1",
     .last = "0.16",
     .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
     DEEPSPEED_FIT
 };
 
-static const framework *const deepspeed_versions[] = {
-    &fw_deepspeed_v03, &fw_deepspeed_v014, &fw_deepspeed_v016, NULL};
+static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, &fw_deepspeed_v04, &fw_deepspeed_v05,
+    &fw_deepspeed_v08, &fw_deepspeed_v014, &fw_deepspeed_v016, NULL};
 
 /* The current version, v0.19.5 (deepspeedai/DeepSpeed@cf443004, the newest release), for
  * v0.17.0 to 0.19.x: coalesced all_gather_into_tensor fetches (partition_parameters.py),
- * prefetched and overlapped (stage3 prefetch bucket), reduce-scatter of flat buckets: no
- * per-rank host work. After the CPU step ZeRO-1/2 convert the fp32 partition on the CPU into a
- * 16-bit buffer, pinned (offload_optimizer.pin_memory, default true: runtime/zero/
- * offload_config.py), and copy it non-blocking (stage_1_and_2.py step,
- * param_buffer_of_bit16_for_cpu_offload_groups; PR #7309 in v0.17.0); ZeRO-3's
- * _reassign_or_swap_out_partitioned_parameters copy_()s the CPU fp32 partition into the 16-bit
- * one (stage3.py, the same in v0.3.13): the pageable path (comm.c). */
+ * prefetched and overlapped (stage3 prefetch bucket), reduce-scatter of flat buckets, with the
+ * coalesced path's per-rank host work (DEEPSPEED_COALESCED_HOST). After the CPU step ZeRO-1/2
+ * convert the fp32 partition on the CPU into a 16-bit buffer, pinned
+ * (offload_optimizer.pin_memory, default true: runtime/zero/offload_config.py), and copy it
+ * non-blocking (stage_1_and_2.py step, param_buffer_of_bit16_for_cpu_offload_groups; PR #7309
+ * in v0.17.0); ZeRO-3's _reassign_or_swap_out_partitioned_parameters copy_()s the CPU fp32
+ * partition into the 16-bit one (stage3.py, the same in v0.3.13): the pageable path (comm.c). */
 const framework fw_deepspeed = {
     DEEPSPEED_COMMON
     .version = "0.19.5",
@@ -176,5 +272,6 @@ const framework fw_deepspeed = {
     .last = "0.19", /* the newest series read: later ones are refused until read */
     .versions = deepspeed_versions,
     .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
     DEEPSPEED_FIT
 };

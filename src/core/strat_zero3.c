@@ -54,8 +54,11 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
      * per rank, and whether the fetch waits (then no gather hides). */
     double per_mod = fw->gathers_per_module > 0 ? fw->gathers_per_module : 1;
     double ranks = (double)in->groups[GROUP_SHARD].n;
-    double g_host = fw->gather_overhead + fw->gather_per_rank * ranks;
-    double r_host = fw->reduce_overhead + fw->reduce_per_rank * ranks;
+    /* Parameters per module: a linear's weight, and its bias where the model has them. */
+    double ppm = in->m->params_only ? 1 : 1 + (in->m->mlp_bias || in->m->qkv_bias);
+    double per_call = fw->gathers_per_module > 0 ? 1 : ppm;
+    double g_host = fw->gather_overhead + ranks * (fw->gather_per_rank + fw->gather_per_rank_param * per_call) +
+        (fw->fetch_hbm_passes > 0 ? fw->fetch_hbm_passes * params / per_mod / in->hbm_rate : 0);
     overlap_kind gfwd = fw->sync_fetch ? OVERLAP_NONE : fwd, gbwd = fw->sync_fetch ? OVERLAP_NONE : bwd;
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params / per_mod, per_mod * m * modules, true, gfwd,
@@ -91,6 +94,8 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
         buckets = fw->reduces_per_module * modules;
         bucket = grads / buckets;
     }
+    double per_bucket = fw->reduces_per_module > 0 ? 1 : ppm * modules / buckets; /* gradients */
+    double r_host = fw->reduce_overhead + ranks * (fw->reduce_per_rank + fw->reduce_per_rank_param * per_bucket);
     comm_add(p,
         (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
             "gradient reduce-scatter", 0, 0, r_host, 0});

@@ -275,6 +275,9 @@ json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (4 * $OP) - 1)
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" \
     estimate $OO --strategy zero2 --framework deepspeed
 json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" estimate $OO --strategy zero2 --framework deepspeed@0.3
+# CPU Adam's fused copy stayed on until v0.9.0's #3097: 0.4.0 to 0.8.x as 0.3.
+json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" estimate $OO --strategy zero2 --framework deepspeed@0.7.3
+json_check "d['results'][0]['step_time_seconds']['offload'] < 1e-3" estimate $OO --strategy zero2 --framework deepspeed@0.5.5
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" estimate $OO --strategy zero2
 # A release picks the version whose code it runs (fw_deepspeed.c first..last): 0.12.6 copies
 # ZeRO-2's parameters pageable (v0.9.0's PR #3097 turned CPU Adam's fused copy off, v0.14.1's
@@ -286,8 +289,9 @@ json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (4 * $OP) - 1)
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" \
     estimate $OO --strategy zero2 --framework deepspeed@0.19
 # Releases no descriptor stands for are refused with the ones that exist.
-expect 2 'no DeepSpeed version covers "0.6" (deepspeed@RELEASE: 0.3.0-0.3.x, 0.9.0-0.14.0' -- \
-    estimate --model llama-2-7b --framework deepspeed@0.6
+expect 2 'no DeepSpeed version covers "0.2" (deepspeed@RELEASE: 0.3.0-0.3.14, 0.3.15-0.5.4, 0.5.5-0.5.10, 0.6.0-0.8.x, 0.9.0-0.14.0' -- \
+    estimate --model llama-2-7b --framework deepspeed@0.2
+expect 2 'no DeepSpeed version covers "0.20"' -- estimate --model llama-2-7b --framework deepspeed@0.20
 expect 2 'no DeepSpeed version covers "0..3"' -- estimate --model llama-2-7b --framework deepspeed@0..3
 expect 2 'FSDP has no versions to choose' -- estimate --model llama-2-7b --framework fsdp@2.4
 # DeepSpeed sends the offloaded gradients in fp32 (async_inplace_copy_grad_to_fp32_buffer_from_gpu:

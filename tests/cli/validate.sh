@@ -112,8 +112,8 @@ expect 3 'bad2.csv:2: column "finetune": --finetune: "dora" is not one of' -- va
 # The framework column names a release as --framework does; one no version covers is refused
 # with the versions there are, a name no framework has with the names.
 printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,framework,source\n' >"$T/fw.csv"
-printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,deepspeed@0.6,s\n' >>"$T/fw.csv"
-expect 3 'fw.csv: line 2: column "framework": no DeepSpeed version covers "0.6" (deepspeed@RELEASE: 0.3.0-0.3.x' -- \
+printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,deepspeed@0.21.1,s\n' >>"$T/fw.csv"
+expect 3 'fw.csv: line 2: column "framework": no DeepSpeed version covers "0.21.1" (deepspeed@RELEASE: 0.3.0-0.3.14' -- \
     validate "$T/fw.csv"
 printf 'name,model,hardware,gpus,strategy,global_batch,seq_len,measured_step_seconds,framework,source\n' >"$T/fw2.csv"
 printf 'x,llama-2-7b,a100-80gb,8,zero2,8,2048,1.0,jax,s\n' >>"$T/fw2.csv"

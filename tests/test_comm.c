@@ -659,6 +659,28 @@ static void deepspeed_fetch_host_work(void)
         if (!c[k].sync) /* a gradient per parameter gathered forward */
             CHECK_NEAR(rs->overhead * rs->calls, 64 * 3.4e-6 * ag->calls * (m.mlp_bias ? 2 : 1), 1e-9);
     }
+    /* ZeRO++ hpZ: the backward gathers the node's secondary partition, so its per-rank loops
+     * run over the 8 ranks of that group (wait()'s world_size is the handle's group). */
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    training t;
+    training_init(&t);
+    t.gpus = 64;
+    t.hpz_group = 8;
+    t.framework = framework_find("deepspeed");
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    comm_plan p = {0};
+    strat_zero3.comm(&strat_zero3, &in, &p);
+    int gathers = 0;
+    for (int i = 0; i < p.n; i++) {
+        if (p.op[i].kind != COLL_ALL_GATHER) continue;
+        CHECK_NEAR(p.op[i].overhead, (p.op[i].group == GROUP_HPZ ? 8 : 64) * 3 * 3.4e-6, 1e-12);
+        gathers++;
+    }
+    CHECK_EQ_INT(gathers, 2);
 }
 
 /* The routed experts' TP traffic under sequence parallelism, as Megatron-Core's all-to-all

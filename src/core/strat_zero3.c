@@ -57,8 +57,12 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     /* Parameters per module: a linear's weight, and its bias where the model has them. */
     double ppm = in->m->params_only ? 1 : 1 + (in->m->mlp_bias || in->m->qkv_bias);
     double per_call = fw->gathers_per_module > 0 ? 1 : ppm;
-    double g_host = fw->gather_overhead + ranks * (fw->gather_per_rank + fw->gather_per_rank_param * per_call) +
-        (fw->fetch_hbm_passes > 0 ? fw->fetch_hbm_passes * params / per_mod / in->hbm_rate : 0);
+    /* Host work per gather call, its per-rank part over the group it gathers from (hpZ's
+     * backward gathers the secondary partition inside the node). */
+    double hbm = fw->fetch_hbm_passes > 0 ? fw->fetch_hbm_passes * params / per_mod / in->hbm_rate : 0;
+    double per_rank = fw->gather_per_rank + fw->gather_per_rank_param * per_call;
+    double g_host = fw->gather_overhead + ranks * per_rank + hbm;
+    double g_back = fw->gather_overhead + (double)in->groups[back].n * per_rank + hbm;
     overlap_kind gfwd = fw->sync_fetch ? OVERLAP_NONE : fwd, gbwd = fw->sync_fetch ? OVERLAP_NONE : bwd;
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params / per_mod, per_mod * m * modules, true, gfwd,
@@ -68,7 +72,7 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
         (comm_op){COLL_ALL_GATHER, back, params / per_mod, per_mod * again * m * modules, true, gbwd, 0,
             t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)"
                                           : "parameter all-gather (backward)",
-            0, 0, g_host, 0});
+            0, 0, g_back, 0});
     if (in->local_expert > 0 && memory_expert_shards(in) > 1 && !in->m->params_only) {
         /* Expert parallelism (torchtitan: fully_shard on each MoE block's experts over the
          * expert-data-parallel mesh): one gather of the block's experts forward and again
@@ -95,7 +99,8 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
         bucket = grads / buckets;
     }
     double per_bucket = fw->reduces_per_module > 0 ? 1 : ppm * modules / buckets; /* gradients */
-    double r_host = fw->reduce_overhead + ranks * (fw->reduce_per_rank + fw->reduce_per_rank_param * per_bucket);
+    double r_host =
+        fw->reduce_overhead + ranks * (fw->reduce_per_rank + fw->reduce_per_rank_param * per_bucket);
     comm_add(p,
         (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, gq * grads / buckets, m * buckets, true, bwd, gq * bucket,
             "gradient reduce-scatter", 0, 0, r_host, 0});

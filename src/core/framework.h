@@ -102,9 +102,10 @@ typedef struct framework {
     double gather_per_rank_param; /* seconds of host work per gather call per rank per parameter
                                     it carries (splitting a coalesced buffer back into the
                                     module's parameters: a view and a record_stream a rank) */
-    double fetch_hbm_passes;     /* HBM bytes the fetch's code moves per gathered byte on the
-                                    fetch's critical path (list-form all_gather's copies out of
-                                    its flat buffer: 2; a norm of each gathered parameter: 1) */
+    double fetch_hbm_passes;     /* HBM bytes the fetch's code moves per gathered byte, on the
+                                    fetch's path (list-form all_gather's copies out of its flat
+                                    buffer, or a torch.cat of the partitions: 2; a norm of each
+                                    gathered parameter: 1) */
     double reduce_overhead;      /* seconds of host work per gradient reduce-scatter call */
     double reduce_per_rank;      /* ... and per rank of the group (list-form reduce_scatter) */
     double reduce_per_rank_param; /* ... and per rank per gradient in the call (a coalesced

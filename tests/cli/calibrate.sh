@@ -212,9 +212,9 @@ for m, g, mb in (('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2-13b', 16
 open(f'{t}/slow.csv', 'w').write('\n'.join(rows) + '\n')
 PY
 expect 3 "slow.csv: the deepspeed fit ends on its search bound" -- calibrate --hardware a100-80gb --runs $T/slow.csv --framework deepspeed
-# Step times zerosim's own times x 0.5, 2.5, 0.6, 2.2: no efficiency explains them; the fit's
-# standard error is more than half its value (before: written, or "field gemm_efficiency_stderr
-# ... out of range" from the loader).
+# Step times zerosim's own times x 0.5, 2.5, 0.6, 2.2: no efficiency and overhead explain them;
+# a fitted parameter's standard error is more than half its value, and the message names which
+# (before: written, or "field gemm_efficiency_stderr ... out of range" from the loader).
 python3 - "$T" "$Z" <<'PY'
 import json, subprocess, sys
 t, z = sys.argv[1], sys.argv[2]
@@ -227,7 +227,7 @@ for (m, g, mb), f in zip((('llama-2-7b', 8, 1), ('llama-2-7b', 16, 2), ('llama-2
     rows.append(f'{m}-{g},{m},a100-80gb,{g},zero3,{mb},{mb * g},{seq},deepspeed,{step:.6g}')
 open(f'{t}/noisy.csv', 'w').write('\n'.join(rows) + '\n')
 PY
-expect 3 "noisy.csv: the deepspeed fit is too noisy: standard error [0-9.]* on gemm_efficiency [0-9.]* from 4 runs" -- calibrate --hardware a100-80gb --runs $T/noisy.csv --framework deepspeed
+expect 3 "noisy.csv: the deepspeed fit is too noisy: standard error [0-9.]* on \(gemm_efficiency\|step_overhead\) [0-9.]* from 4 runs" -- calibrate --hardware a100-80gb --runs $T/noisy.csv --framework deepspeed
 # A runs file with no step time (one memory row) says so, naming the file and the columns.
 printf '%s\nm,llama-2-7b,a100-80gb,8,ddp,1,1,1,8,2048,generic,,1e10\n' "$H" >$T/memonly.csv
 expect 3 "memonly.csv: no row with a measured step time (columns measured_step_seconds or measured_tokens_per_second)" -- calibrate --hardware a100-80gb --runs $T/memonly.csv

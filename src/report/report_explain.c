@@ -249,13 +249,28 @@ static void explain_options(FILE *o, const scenario *s)
     if (t->framework)
         fprintf(o,
             "Framework %s: GEMM efficiency x %.3f of the profile's; %.3f s of host work per step (fitted);\n"
-            "  %.1f us per parameter gather; TP comm overlap %s by default; gradients reduced in %s;\n"
+            "  TP comm overlap %s by default; gradients reduced in %s;\n"
             "  selective recompute = %s.\n",
-            fw->label, fw->gemm_efficiency, fw->step_overhead, fw->gather_overhead * 1e6,
-            fw->tp_comm_overlap ? "on" : "off", fw->fp32_grads ? "fp32" : "the training's gradient dtype",
+            fw->label, fw->gemm_efficiency, fw->step_overhead, fw->tp_comm_overlap ? "on" : "off",
+            fw->fp32_grads ? "fp32" : "the training's gradient dtype",
             fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
                 : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)"
                                                  : "not offered");
+    /* What the version's code does around each ZeRO-3 fetch and reduce-scatter (fw_*.c). */
+    if (t->framework && (fw->sync_fetch || fw->gather_overhead > 0 || fw->gather_per_rank > 0 ||
+                            fw->gather_per_rank_param > 0 || fw->fetch_hbm_passes > 0 ||
+                            fw->reduce_per_rank > 0 || fw->reduce_per_rank_param > 0))
+        fprintf(o,
+            "  ZeRO-3 fetch (%s%s%s): %s, one all-gather a %s;\n"
+            "  host work a call %.1f us + %.1f us a rank + %.1f us a rank a parameter, and %g HBM\n"
+            "  passes over the gathered bytes; gradient reduce-scatter %s: %.1f us + %.1f us a rank\n"
+            "  + %.1f us a rank a gradient.\n",
+            fw->label, fw->version ? " " : "", fw->version ? fw->version : "",
+            fw->sync_fetch ? "synchronous (no gather hides)" : "prefetched",
+            fw->gathers_per_module > 0 ? "parameter" : "module", fw->gather_overhead * 1e6,
+            fw->gather_per_rank * 1e6, fw->gather_per_rank_param * 1e6, fw->fetch_hbm_passes,
+            fw->reduces_per_module > 0 ? "one a parameter" : "in buckets", fw->reduce_overhead * 1e6,
+            fw->reduce_per_rank * 1e6, fw->reduce_per_rank_param * 1e6);
     if (t->offload_optimizer != OFFLOAD_NONE) {
         /* framework.h offload_copy_kind, in its order */
         static const char *const copy[] = {"a pinned 16-bit copy",

@@ -311,6 +311,15 @@ json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 10 * 
 grep -q "sharded parameters (ZeRO-3): a pageable copy converted on the CPU" "$out" &&
     grep -q "whole parameters (ZeRO-1/2): written by CPU Adam tile by tile" "$out" &&
     grep -q "as they are reduced, in fp32" "$out" && ok || bad "--explain lacks the offload copy paths: $(grep -A3 'Optimizer offload' "$out")"
+# --explain says what the version's code does around each ZeRO-3 fetch: v0.3.13 synchronous,
+# a gather a parameter, 13.6 us + 6.8 us a rank; the current one prefetched, a gather a module,
+# 3.4 us a rank + 6.8 us a rank a parameter (fw_deepspeed.c).
+"$Z" estimate --model llama-2-7b --gpus 64 --strategy zero3 --framework deepspeed@0.3 --explain >"$out" 2>"$err"
+grep -q "ZeRO-3 fetch (DeepSpeed 0.3.13): synchronous (no gather hides), one all-gather a parameter" "$out" &&
+    grep -q "host work a call 13.6 us + 6.8 us a rank" "$out" && ok || bad "--explain lacks v0.3's fetch: $(grep -A3 'ZeRO-3 fetch' "$out")"
+"$Z" estimate --model llama-2-7b --gpus 64 --strategy zero3 --framework deepspeed --explain >"$out" 2>"$err"
+grep -q "ZeRO-3 fetch (DeepSpeed 0.19.5): prefetched, one all-gather a module" "$out" &&
+    grep -q "3.4 us a rank + 6.8 us a rank a parameter, and 2 HBM" "$out" && ok || bad "--explain lacks the fetch: $(grep -A3 'ZeRO-3 fetch' "$out")"
 # With the parameters on the host too (ZeRO-Infinity's offload_param, FSDP's CPUOffload) the
 # CPU step updates them there and the next forward's fetch brings them: no copy after the step.
 # Per rank, 6,738,415,616 / 8 parameters: FSDP sends 16-bit gradients down and fetches the

@@ -587,7 +587,14 @@ static void framework_versions(void)
     CHECK(framework_find("deepspeed@0.9") == v014 && framework_find("deepspeed@0.14.0") == v014);
     const framework *v016 = framework_find("deepspeed@0.16");
     CHECK(v016 && strcmp(v016->version, "0.16.0") == 0 && v016->offload_copy[0] == OFFLOAD_COPY_PINNED32);
-    CHECK(framework_find("deepspeed@0.14.1") == v016 && framework_find("deepspeed@0.16.9") == v016);
+    CHECK(framework_find("deepspeed@0.15.4") == v016 && framework_find("deepspeed@0.16.9") == v016);
+    /* 0.14.1-0.15.3: ZeRO-1/2 as 0.16, ZeRO-3's boundary gradient still the blocking 16-bit
+     * copy_ (#6670 in v0.15.4 made it fp32); from 0.6.0 the host accumulation buffer. */
+    const framework *v015 = framework_find("deepspeed@0.14.1");
+    CHECK(v015 && strcmp(v015->version, "0.15.3") == 0 && v015->offload_copy[0] == OFFLOAD_COPY_PINNED32);
+    CHECK(v015 && v015->z3_grads_host_accum && !v015->z3_boundary_fp32 && v016 && v016->z3_boundary_fp32);
+    CHECK(framework_find("deepspeed@0.5.10") && !framework_find("deepspeed@0.5.10")->z3_grads_host_accum);
+    CHECK(framework_find("deepspeed@0.6.0") && framework_find("deepspeed@0.6.0")->z3_grads_host_accum);
     CHECK(framework_find("deepspeed@0.3.14") == v03 && v03 && v03->offload_copy[0] == OFFLOAD_COPY_FUSED);
     /* 0.3.15-0.5.4: v0.3.15's norm of each fetched parameter (0d4a54a0); 0.5.5-0.5.10: #1188's
      * per-parameter _all_gather_base; 0.6.0-0.8.x: #1453's prefetched coalesced fetch, CPU Adam's

@@ -206,9 +206,22 @@ static void comm_offload(const sim_input *in, const strategy *s, comm_plan *p)
          * CPUOffload's flat parameter) and the next forward's fetch below brings them. */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
         double gw = in->fw->offload_grads_fp32 && in->bt.master > 0 ? in->bt.master : in->bt.grad;
-        comm_add(p,
-            (comm_op){COLL_P2P, GROUP_HOST, gw * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0,
-                "offload: gradients to host", 0, 0, 0, 0});
+        double w32 = in->bt.master > 0 ? in->bt.master : in->bt.grad;
+        if (s->shards.parameters && in->fw->z3_grads_host_accum) {
+            /* The host accumulation buffer (framework.h): each micro-batch's partition down and
+             * back up on one stream beside the backward, then the fp32 gradient down at the
+             * boundary, blocking (fw_deepspeed.c names the code). */
+            comm_add(p,
+                (comm_op){COLL_P2P, GROUP_HOST, 2 * in->bt.grad * part, mb, true, OVERLAP_BACKWARD, 0,
+                    "offload: gradients to host and back", 0, 0, 0, 0});
+            comm_add(p,
+                (comm_op){COLL_P2P, GROUP_HOST, (in->fw->z3_boundary_fp32 ? w32 : in->bt.grad) * part, 1,
+                    false, OVERLAP_NONE, 0, "offload: gradients at the boundary", 0, 0, 0, 0});
+        } else {
+            comm_add(p,
+                (comm_op){COLL_P2P, GROUP_HOST, gw * part, every ? mb : 1, every, OVERLAP_BACKWARD, 0,
+                    "offload: gradients to host", 0, 0, 0, 0});
+        }
         if (!(t->offload_params != OFFLOAD_NONE && s->offload_params))
             comm_add(p, comm_offload_params_back(in, s, part));
     }

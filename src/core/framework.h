@@ -85,6 +85,13 @@ typedef struct framework {
     offload_copy_kind offload_copy[2];
     bool offload_grads_fp32;   /* optimizer offload sends the gradients to the host in fp32,
                                   converted on the GPU (else in the gradient dtype) */
+    /* Sharded parameters (ZeRO-3) under optimizer offload: the gradient partition accumulates
+     * in a host buffer of the gradient dtype that each micro-batch's partition goes down to
+     * and straight back from, and the fp32 gradient goes down once at the accumulation
+     * boundary, the host waiting for it; z3_boundary_fp32: in fp32 (else in the gradient
+     * dtype, converted on the CPU). */
+    bool z3_grads_host_accum;
+    bool z3_boundary_fp32;
     double gather_overhead;    /* seconds of host work per parameter-gather call */
     /* A framework version (name@version): what its code does around each gather and
      * reduce-scatter, read from that version's code (the fw_*.c file names the commit). */

@@ -67,15 +67,16 @@
 /* FITTED by `zerosim validate tests/validation/published_runs.csv
  * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs (1st,
  * 3rd, .. in file order: BLOOM-176B, the DeepSpeed Azure blog, the autotuning tutorial; the
- * ZeRO-Offload tutorial's run is deepspeed@0.3's, which no fit takes): efficiency 0.931 +/-
+ * ZeRO-Offload tutorial's run is deepspeed@0.3's, which no fit takes): efficiency 0.932 +/-
  * 0.018 of the profile, 0.311 +/- 0.016 s per step (refitted after NCCL's tuning model, the SM
  * contention of overlapped collectives, the LM head on the last stage, steptime.c,
- * cpu_checkpointing's blocking copies, each version's parameter copy after the CPU step, and
- * the coalesced fetch's per-rank host work and copy). Held-out half: see the README's validation table
- * (7.6%, worst +17.1% before the per-rank host work; 10.1% and 27.2% before the parameter
- * copies). Every version carries the fit: the runs do not tell versions' kernels apart. */
+ * cpu_checkpointing's blocking copies, each version's parameter copy after the CPU step, the
+ * coalesced fetch's per-rank host work and copy, and ZeRO-3's host gradient buffer). Held-out
+ * half: see the README's validation table (7.6%, worst +17.1% before the per-rank host work;
+ * 10.1% and 27.2% before the parameter copies). Every version carries the fit: the runs do not
+ * tell versions' kernels apart. */
 #define DEEPSPEED_FIT \
-    .gemm_efficiency = 0.931, \
+    .gemm_efficiency = 0.932, \
     .step_overhead = 0.311, \
     /* end */
 
@@ -205,6 +206,24 @@ static const framework fw_deepspeed_v05 = {
     .reduce_per_rank_param = 3.4e-6, \
     /* end */
 
+/* ZeRO-3's gradients under optimizer offload, from v0.6.0 (#1453's __partition_grads, later
+ * partition_grads, stage3.py at v0.8.3, v0.14.0, v0.16.0 and v0.19.5): the accumulation buffer
+ * (grad_partitions_flat_buffer) sits on the offload device in the gradient accumulation dtype
+ * (the model's unless data_types.grad_accum_dtype says otherwise: engine.py get_data_types);
+ * at micro-step 0 grad_buffer.copy_(grad_partition, non_blocking=True) sends the partition
+ * down and grad_buffer.to(grad_partition.device) brings it straight back ("to speed up the
+ * next few operations"); later micro-steps bring it up, add and send it down; at the
+ * accumulation boundary the fp32 partition's .grad is filled from it: fp32_grad_tensor.copy_(
+ * grad_buffer) until v0.14.0 (blocking, converted on the CPU: 16-bit on the wire),
+ * pinned_grad_buffer.copy_(grad_buffer.to(float32)) then get_accelerator().synchronize() per
+ * parameter at v0.14.1-0.16, copy_(grad_buffer.to(float32), non_blocking=True) into the
+ * unpinned fp32 partition from v0.17 (a device-to-pageable copy returns only once done: CUDA
+ * Runtime API, "API synchronization behavior"): the host waits each time. Up to v0.5.10 the
+ * partition went down once per micro-batch in fp32 (.float() on the GPU, then copy_). */
+#define DEEPSPEED_Z3_HOST_ACCUM \
+    .z3_grads_host_accum = true, \
+    /* end */
+
 /* DeepSpeed v0.8.3 (microsoft/DeepSpeed@f1e4fb0b878e48d6fe33dbb2e0969d791d698e86), for v0.6.0
  * to 0.8.x: commit 4912e0ad ("Various ZeRO Stage3 Optimizations", #1453, first in v0.6.0)
  * prefetches by the module trace and overlaps: fetch_sub_module (partitioned_param_coordinator.py
@@ -223,6 +242,7 @@ static const framework fw_deepspeed_v08 = {
     .last = "0.8",
     .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
+    DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
 
@@ -240,25 +260,44 @@ static const framework fw_deepspeed_v014 = {
     .last = "0.14.0",
     .offload_copy = {OFFLOAD_COPY_PAGEABLE, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
+    DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
 
-/* DeepSpeed v0.16.0 (deepspeedai/DeepSpeed@e5570b10), for v0.14.1 to 0.16.x: ZeRO-1/2 pin the
+/* DeepSpeed v0.15.3 (deepspeedai/DeepSpeed@a24cdd6b), for v0.14.1 to v0.15.3: ZeRO-1/2 pin the
  * fp32 partition and copy it whole to the GPU, converting there (stage_1_and_2.py step:
- * copy_(fp32_partition.to(device)), from PR #5301 in v0.14.1; v0.17.0's PR #7309 converts into
- * a pinned 16-bit buffer first); ZeRO-3 as in every version. */
+ * copy_(fp32_partition.to(device)), from PR #5301 in v0.14.1); ZeRO-3's boundary gradient copy
+ * still the blocking copy_ of the 16-bit buffer (DEEPSPEED_Z3_HOST_ACCUM). */
+static const framework fw_deepspeed_v015 = {
+    DEEPSPEED_COMMON
+    .version = "0.15.3",
+    .first = "0.14.1",
+    .last = "0.15.3",
+    .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
+    DEEPSPEED_Z3_HOST_ACCUM
+    DEEPSPEED_FIT
+};
+
+/* DeepSpeed v0.16.0 (deepspeedai/DeepSpeed@e5570b10), for v0.15.4 to 0.16.x: ZeRO-1/2 as
+ * v0.15.3 (v0.17.0's PR #7309 converts into a pinned 16-bit buffer first); ZeRO-3's boundary
+ * gradient goes down in fp32: #6670 (v0.15.4) through a pinned buffer with a synchronize()
+ * per parameter, #6962 (v0.16.3) as copy_(grad_buffer.float()) (v0.16.9 = bdba8231), the host
+ * waiting either way. */
 static const framework fw_deepspeed_v016 = {
     DEEPSPEED_COMMON
     .version = "0.16.0",
-    .first = "0.14.1",
+    .first = "0.15.4",
     .last = "0.16",
     .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
+    DEEPSPEED_Z3_HOST_ACCUM
+    .z3_boundary_fp32 = true,
     DEEPSPEED_FIT
 };
 
 static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, &fw_deepspeed_v04, &fw_deepspeed_v05,
-    &fw_deepspeed_v08, &fw_deepspeed_v014, &fw_deepspeed_v016, NULL};
+    &fw_deepspeed_v08, &fw_deepspeed_v014, &fw_deepspeed_v015, &fw_deepspeed_v016, NULL};
 
 /* The current version, v0.19.5 (deepspeedai/DeepSpeed@cf443004, the newest release), for
  * v0.17.0 to 0.19.x: coalesced all_gather_into_tensor fetches (partition_parameters.py),
@@ -277,5 +316,7 @@ const framework fw_deepspeed = {
     .versions = deepspeed_versions,
     .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
+    DEEPSPEED_Z3_HOST_ACCUM
+    .z3_boundary_fp32 = true,
     DEEPSPEED_FIT
 };

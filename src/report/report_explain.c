@@ -284,6 +284,12 @@ static void explain_options(FILE *o, const scenario *s)
             "  sharded parameters (ZeRO-3): %s\n",
             fw->offload_grads_fp32 ? "fp32" : "the gradient dtype", fw->label, fw->version ? " " : "",
             fw->version ? fw->version : "", copy[fw->offload_copy[0]], copy[fw->offload_copy[1]]);
+        if (fw->z3_grads_host_accum)
+            fprintf(o,
+                "  ZeRO-3's gradients instead accumulate in a host buffer of the gradient dtype: each\n"
+                "  micro-batch's partition goes down and straight back, and at the accumulation\n"
+                "  boundary it goes down once more, in %s, the host waiting for it.\n",
+                fw->z3_boundary_fp32 ? "fp32" : "the gradient dtype (converted on the CPU)");
     }
     if (t->cp > 1)
         fprintf(o,

@@ -216,35 +216,10 @@ static void explain_tp_overlap(FILE *o, const scenario *s)
         h.ring_splits, h.pipe_splits, ag.seconds * 1e6, rs.seconds * 1e6, 100 * h.ag, 100 * h.rs);
 }
 
-/* The sections only some runs need: hybrid sharding, NVMe, a framework, CP, FP8, fine-tuning. */
-static void explain_options(FILE *o, const scenario *s)
+/* The framework's section: its fitted parameters, what its version does around each ZeRO-3
+ * fetch, and how its optimizer offload moves gradients and parameters. */
+static void explain_framework(FILE *o, const training *t)
 {
-    const training *t = s->t;
-    if (t->shard_group > 0 || t->hpz_group > 1 || t->quant_weights || t->quant_grads)
-        fprintf(o,
-            "Hybrid sharding and ZeRO++ (S = shard group %lld, R = DP / S replicas, H = hpZ group %lld):\n"
-            "  states / S instead of / DP; gathers and reduce-scatters inside the shard group, then an\n"
-            "  all-reduce of each rank's gradient shard (G / S bytes) across R replicas: 2 (R-1)/R G/S on "
-            "the\n"
-            "  network instead of (DP-1)/DP G (HSDP, MiCS: Zhang et al. 2022). ZeRO++ (Wang et al. 2023):\n"
-            "  qwZ forward gathers int8 (x 0.5), hpZ backward gathers from a secondary partition over H "
-            "ranks\n"
-            "  (P / H more parameter memory), qgZ reduce-scatters int4 gradients (x 0.25).\n",
-            (long long)t->shard_group, (long long)t->hpz_group);
-    if (t->offload_optimizer == OFFLOAD_NVME) {
-        int64_t gpn = scenario_gpus_per_node(s->hw, t);
-        fprintf(o,
-            "NVMe optimizer offload (ZeRO-Infinity, arXiv 2104.07857): per step each GPU reads (K + 4) P' B "
-            "(fp32\n"
-            "  master, moments, fp32 gradient) and writes K P' B at the node's NVMe %.1f GB/s / %lld GPUs, "
-            "P' = local\n"
-            "  optimizer shard; in k = ceil(P' / sub_group_size %.3g) sub-groups, pipelined I/O "
-            "(pipeline_read %s,\n"
-            "  pipeline_write %s) overlaps the CPU step: T = ov/k + cpu/k + (k-1)/k max(cpu, ov) + "
-            "unpipelined I/O.\n",
-            s->hw->nvme_bandwidth / 1e9, (long long)gpn, t->sub_group_size,
-            t->nvme_pipeline_read ? "on" : "off", t->nvme_pipeline_write ? "on" : "off");
-    }
     const framework *fw = framework_of(t);
     if (t->framework)
         fprintf(o,
@@ -291,6 +266,38 @@ static void explain_options(FILE *o, const scenario *s)
                 "  boundary it goes down once more, in %s, the host waiting for it.\n",
                 fw->z3_boundary_fp32 ? "fp32" : "the gradient dtype (converted on the CPU)");
     }
+}
+
+/* The sections only some runs need: hybrid sharding, NVMe, a framework, CP, FP8, fine-tuning. */
+static void explain_options(FILE *o, const scenario *s)
+{
+    const training *t = s->t;
+    if (t->shard_group > 0 || t->hpz_group > 1 || t->quant_weights || t->quant_grads)
+        fprintf(o,
+            "Hybrid sharding and ZeRO++ (S = shard group %lld, R = DP / S replicas, H = hpZ group %lld):\n"
+            "  states / S instead of / DP; gathers and reduce-scatters inside the shard group, then an\n"
+            "  all-reduce of each rank's gradient shard (G / S bytes) across R replicas: 2 (R-1)/R G/S on "
+            "the\n"
+            "  network instead of (DP-1)/DP G (HSDP, MiCS: Zhang et al. 2022). ZeRO++ (Wang et al. 2023):\n"
+            "  qwZ forward gathers int8 (x 0.5), hpZ backward gathers from a secondary partition over H "
+            "ranks\n"
+            "  (P / H more parameter memory), qgZ reduce-scatters int4 gradients (x 0.25).\n",
+            (long long)t->shard_group, (long long)t->hpz_group);
+    if (t->offload_optimizer == OFFLOAD_NVME) {
+        int64_t gpn = scenario_gpus_per_node(s->hw, t);
+        fprintf(o,
+            "NVMe optimizer offload (ZeRO-Infinity, arXiv 2104.07857): per step each GPU reads (K + 4) P' B "
+            "(fp32\n"
+            "  master, moments, fp32 gradient) and writes K P' B at the node's NVMe %.1f GB/s / %lld GPUs, "
+            "P' = local\n"
+            "  optimizer shard; in k = ceil(P' / sub_group_size %.3g) sub-groups, pipelined I/O "
+            "(pipeline_read %s,\n"
+            "  pipeline_write %s) overlaps the CPU step: T = ov/k + cpu/k + (k-1)/k max(cpu, ov) + "
+            "unpipelined I/O.\n",
+            s->hw->nvme_bandwidth / 1e9, (long long)gpn, t->sub_group_size,
+            t->nvme_pipeline_read ? "on" : "off", t->nvme_pipeline_write ? "on" : "off");
+    }
+    explain_framework(o, t);
     if (t->cp > 1)
         fprintf(o,
             "Context parallelism (CP = %lld): each rank holds s/CP tokens: activations, logits, FLOPs, TP "

@@ -692,6 +692,37 @@ static void deepspeed_fetch_host_work(void)
     CHECK_EQ_INT(gathers, 2);
 }
 
+/* FSDP2's copy-out (fw_fsdp2.c: foreach_all_gather_copy_out on the compute stream after each
+ * unshard): a read and a write of every gathered byte, forward and backward, per micro-batch,
+ * at the HBM rate, in compute; FSDP1 gathers into its flat parameter and copies nothing.
+ * Llama-2-7B on 8 A100s, accumulation 2. */
+static void fsdp2_copy_out(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    hardware hw = fixture_catalog_hw("a100-80gb");
+    const char *fws[] = {"fsdp2", "fsdp"};
+    double compute[2] = {0};
+    for (int k = 0; k < 2; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 8;
+        t.grad_accum = 2;
+        t.framework = framework_find(fws[k]);
+        sim_input in;
+        CHECK(t.framework && sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        result r;
+        sim_run(&in, &strat_zero3, 0, &r);
+        double sharded = in.local_params - in.local_small - in.local_expert;
+        double want = k == 0 ? 2 * 2 * 2 * 2.0 * sharded / (hw.hbm_bandwidth * hw.hbm_fraction) : 0;
+        CHECK_NEAR(r.plan.compute_copies, want, 1e-12);
+        compute[k] = r.step.compute - r.step.contention - r.plan.compute_copies;
+    }
+    CHECK(compute[0] > 0 && fabs(compute[0] / compute[1] - 1) < 0.05); /* the rest as FSDP's */
+}
+
 /* The routed experts' TP traffic under sequence parallelism, as Megatron-Core's all-to-all
  * dispatcher moves it (token_dispatcher.py: all-gather of the routed tokens over the expert-TP
  * group after the EP all-to-all, reduce-scatter before it back): Mixtral-8x7B (32 MoE blocks,
@@ -749,5 +780,6 @@ void suite_comm(void)
     RUN_TEST(sm_contention);
     RUN_TEST(framework_versions);
     RUN_TEST(deepspeed_fetch_host_work);
+    RUN_TEST(fsdp2_copy_out);
     RUN_TEST(expert_tp_group);
 }

@@ -64,6 +64,8 @@ typedef struct comm_op {
 typedef struct comm_plan {
     comm_op op[COMM_MAX_OPS];
     int n;
+    double compute_copies; /* seconds per step the framework's code copies on the compute
+                              stream (FSDP2's all-gather copy-out), charged with compute */
 } comm_plan;
 
 /* Per GPU per step, what the plan sends and how long it takes on the wire. */

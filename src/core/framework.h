@@ -113,6 +113,9 @@ typedef struct framework {
                                     fetch's path (list-form all_gather's copies out of its flat
                                     buffer, or a torch.cat of the partitions: 2; a norm of each
                                     gathered parameter: 1) */
+    double unshard_copy_passes;  /* HBM bytes per gathered byte the framework copies on the
+                                    compute stream after each forward and backward unshard
+                                    (FSDP2's copy-out into each parameter: read + write, 2) */
     double reduce_overhead;      /* seconds of host work per gradient reduce-scatter call */
     double reduce_per_rank;      /* ... and per rank of the group (list-form reduce_scatter) */
     double reduce_per_rank_param; /* ... and per rank per gradient in the call (a coalesced

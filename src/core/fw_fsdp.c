@@ -4,6 +4,10 @@
 
 /* Sources (PyTorch 2.4 torch.distributed.fsdp documentation; Zhao et al., "PyTorch FSDP",
  * VLDB 2023):
+ * - Unsharding all-gathers straight into the padded unsharded flat parameter, whose views the
+ *   module's parameters are (pytorch/pytorch@fe03cf69 torch/distributed/fsdp/_flat_param.py
+ *   FlatParamHandle._all_gather_flat_param, _use_unsharded_flat_param): no copy-out, unlike
+ *   FSDP2 (fw_fsdp2.c).
  * - ShardingStrategy: FULL_SHARD shards parameters, gradients and optimizer states (ZeRO-3);
  *   SHARD_GRAD_OP keeps parameters unsharded between forward and backward (ZeRO-2); NO_SHARD
  *   is DDP; HYBRID_SHARD shards within a node and replicates across (--shard-group). There is

@@ -25,6 +25,14 @@
  *   backward with its saved fp32 output, the incoming fp32 gradient and the fp32 gradient it
  *   writes alive at once: 12 bytes per logit, LOSS_EAGER (torch.compile may fuse it away).
  * - CPUOffloadPolicy offloads parameters, gradients and the optimizer step to the host.
+ * - After each unshard, FSDPParamGroup.wait_for_unshard runs foreach_all_gather_copy_out on
+ *   the current stream: it makes that stream wait on the all-gather's event and
+ *   split_with_sizes_copy()s the flat all-gather output into each parameter's unsharded
+ *   storage (pytorch/pytorch@002a76fb torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py,
+ *   _fsdp_collectives.py; its docstring: the copy-out overlaps the next all-gather or the
+ *   previous reduce-scatter, not compute). A read and a write of every gathered byte on the
+ *   compute stream, forward and backward (torchtitan's activation checkpointing sits inside
+ *   fully_shard, so the recompute does not unshard again).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2",
@@ -46,6 +54,7 @@ const framework fw_fsdp2 = {
     .buffers = BUFFERS_UNITS,
     .units_in_flight = 2,
     .overlap_comm = 1,
+    .unshard_copy_passes = 2,
     /* torchtitan's attention is F.scaled_dot_product_attention, whose CUDA backend order puts
      * FlashAttention-2 first (pytorch/pytorch aten/src/ATen/native/transformers/cuda/sdp_utils.cpp,
      * priority_order; "a fixed priority that puts FlashAttention first", huggingface/transformers#48163):

@@ -546,6 +546,7 @@ void sim_run_time(const sim_input *in, const strategy *s, double tokens, result 
 {
     const training *t = in->t;
     r->plan.n = 0;
+    r->plan.compute_copies = 0;
     s->comm(s, in, &r->plan);
     comm_add_common(in, s, &r->plan);
     comm_summarise(in, &r->plan, &r->comm);

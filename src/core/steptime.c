@@ -184,7 +184,7 @@ void steptime_compute(
     }
 
     st->contention = steptime_contention(in, plan, per[0], once[0], m);
-    st->compute += st->contention;
+    st->compute += st->contention + plan->compute_copies;
 
     st->optimizer = steptime_optimizer(in, opt_div, expert_div);
     /* A copy the CPU step issues tile by tile shows only where it outlasts the step. */

@@ -67,6 +67,10 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, GROUP_SHARD, wq * params / per_mod, per_mod * m * modules, true, gfwd,
             wq * first, "parameter all-gather (forward)", 0, 0, g_host, 0});
+    /* Copies on the compute stream after each forward and backward unshard (framework.h):
+     * every gathered byte of the step's two passes, at the HBM rate. */
+    if (fw->unshard_copy_passes > 0)
+        p->compute_copies += fw->unshard_copy_passes * 2 * m * w * sharded / in->hbm_rate;
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, back, params / per_mod, per_mod * again * m * modules, true, gbwd, 0,

@@ -246,6 +246,11 @@ static void explain_framework(FILE *o, const training *t)
             fw->gather_per_rank * 1e6, fw->gather_per_rank_param * 1e6, fw->fetch_hbm_passes,
             fw->reduces_per_module > 0 ? "one a parameter" : "in buckets", fw->reduce_overhead * 1e6,
             fw->reduce_per_rank * 1e6, fw->reduce_per_rank_param * 1e6);
+    if (t->framework && fw->unshard_copy_passes > 0)
+        fprintf(o,
+            "  After each unshard it copies the gathered bytes into the parameters on the compute\n"
+            "  stream (%g HBM passes, forward and backward), charged with compute.\n",
+            fw->unshard_copy_passes);
     if (t->offload_optimizer != OFFLOAD_NONE) {
         /* framework.h offload_copy_kind, in its order */
         static const char *const copy[] = {"a pinned 16-bit copy",

@@ -721,6 +721,30 @@ static void fsdp2_copy_out(void)
         compute[k] = r.step.compute - r.step.contention - r.plan.compute_copies;
     }
     CHECK(compute[0] > 0 && fabs(compute[0] / compute[1] - 1) < 0.05); /* the rest as FSDP's */
+    /* Under full recompute torchtitan's checkpoint sits inside fully_shard (fw_fsdp2.c): the
+     * backward gathers once per unit, as the forward; DeepSpeed's module hooks fetch again for
+     * the recompute, and fsdp keeps the second gather (a checkpoint around the unit). */
+    const char *fw3[] = {"fsdp2", "deepspeed", "fsdp"};
+    const double ratio[] = {1, 2, 2};
+    for (int k = 0; k < 3; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 8;
+        t.checkpointing = CKPT_FULL;
+        t.framework = framework_find(fw3[k]);
+        sim_input in;
+        CHECK(t.framework && sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        comm_plan p = {0};
+        strat_zero3.comm(&strat_zero3, &in, &p);
+        double fwd = 0, bwd = 0;
+        for (int i = 0; i < p.n; i++) {
+            if (p.op[i].kind != COLL_ALL_GATHER) continue;
+            if (p.op[i].overlap == OVERLAP_FORWARD) fwd += p.op[i].calls;
+            if (p.op[i].overlap == OVERLAP_BACKWARD) bwd += p.op[i].calls;
+        }
+        CHECK(fwd > 0);
+        CHECK_NEAR(bwd / fwd, ratio[k], 1e-12);
+    }
 }
 
 /* The routed experts' TP traffic under sequence parallelism, as Megatron-Core's all-to-all

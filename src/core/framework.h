@@ -113,6 +113,9 @@ typedef struct framework {
                                     fetch's path (list-form all_gather's copies out of its flat
                                     buffer, or a torch.cat of the partitions: 2; a norm of each
                                     gathered parameter: 1) */
+    bool recompute_in_unit;      /* full recomputation runs inside the sharding unit (the
+                                    checkpoint wrapped before the unit is sharded): the unit's
+                                    backward gather serves the recompute, no second gather */
     double unshard_copy_passes;  /* HBM bytes per gathered byte the framework copies on the
                                     compute stream after each forward and backward unshard
                                     (FSDP2's copy-out into each parameter: read + write, 2) */

@@ -19,6 +19,13 @@
  *   optimizer there; there is no optimizer-only or NVMe offload.
  * - FSDP1 does not compose with tensor or pipeline parallelism in the recipes (FSDP2 does).
  * - Activation checkpointing wraps whole blocks (checkpoint_wrapper): no selective policy.
+ *   Whether a full recompute gathers the unit again depends on where the recipe puts the
+ *   checkpoint: around the FSDP unit (a model loop checkpointing the wrapped layer's
+ *   __call__) the recomputed forward runs FSDP's pre-forward and unshards, the post-forward
+ *   reshards and the pre-backward hook unshards once more; inside it (accelerate's
+ *   apply_activation_checkpointing by layer class) FSDP's hooks do not run in the recompute.
+ *   recompute_in_unit stays false (the second gather, as before) until the validation
+ *   recipes' wrapping order is pinned.
  * - The loss: FSDP1 runs Hugging Face model code (HF Trainer / Accelerate's FSDP plugin), whose
  *   ForCausalLMLoss upcasts the logits to fp32 before F.cross_entropy
  *   (huggingface/transformers@0114da07 src/transformers/loss/loss_utils.py): LOSS_EAGER, as torchtitan's

@@ -31,8 +31,13 @@
  *   storage (pytorch/pytorch@002a76fb torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py,
  *   _fsdp_collectives.py; its docstring: the copy-out overlaps the next all-gather or the
  *   previous reduce-scatter, not compute). A read and a write of every gathered byte on the
- *   compute stream, forward and backward (torchtitan's activation checkpointing sits inside
- *   fully_shard, so the recompute does not unshard again).
+ *   compute stream, forward and backward.
+ * - torchtitan applies activation checkpointing before FSDP ("turn on per-TransformerBlock
+ *   compile after AC wrapping and before FSDP": apply_ac, then apply_fsdp's fully_shard of each
+ *   checkpoint-wrapped block; pytorch/torchtitan@81c12433
+ *   torchtitan/models/llama3/infra/parallelize.py): the recompute runs inside the unit, whose
+ *   pre-backward unshard serves it, so a full recompute gathers nothing more (the experts'
+ *   own fully_shard, inside the checkpoint, still gathers again).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2",
@@ -55,6 +60,7 @@ const framework fw_fsdp2 = {
     .units_in_flight = 2,
     .overlap_comm = 1,
     .unshard_copy_passes = 2,
+    .recompute_in_unit = true,
     /* torchtitan's attention is F.scaled_dot_product_attention, whose CUDA backend order puts
      * FlashAttention-2 first (pytorch/pytorch aten/src/ATen/native/transformers/cuda/sdp_utils.cpp,
      * priority_order; "a fixed priority that puts FlashAttention first", huggingface/transformers#48163):

@@ -71,17 +71,20 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
      * every gathered byte of the step's two passes, at the HBM rate. */
     if (fw->unshard_copy_passes > 0)
         p->compute_copies += fw->unshard_copy_passes * 2 * m * w * sharded / in->hbm_rate;
+    /* A full recompute gathers again unless the checkpoint sits inside the sharding unit
+     * (framework.h recompute_in_unit): then the unit's backward gather serves it. */
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
+    double again_unit = fw->recompute_in_unit ? 1 : again;
     comm_add(p,
-        (comm_op){COLL_ALL_GATHER, back, params / per_mod, per_mod * again * m * modules, true, gbwd, 0,
-            t->checkpointing == CKPT_FULL ? "parameter all-gather (recompute + backward)"
-                                          : "parameter all-gather (backward)",
+        (comm_op){COLL_ALL_GATHER, back, params / per_mod, per_mod * again_unit * m * modules, true, gbwd, 0,
+            again_unit > 1 ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)",
             0, 0, g_back, 0});
     if (in->local_expert > 0 && memory_expert_shards(in) > 1 && !in->m->params_only) {
         /* Expert parallelism (torchtitan: fully_shard on each MoE block's experts over the
          * expert-data-parallel mesh): one gather of the block's experts forward and again
-         * backward (and for the recompute), over EDP; their gradients reduce-scatter there
-         * too (comm.c, with the other expert traffic). */
+         * backward (and for the recompute: their fully_shard sits inside the block's
+         * checkpoint, so its hooks run in the recomputed forward), over EDP; their gradients
+         * reduce-scatter there too (comm.c, with the other expert traffic). */
         double blocks = fmax(
             1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
         double unit = w * memory_expert_unit(in);

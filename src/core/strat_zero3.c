@@ -75,10 +75,11 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
      * (framework.h recompute_in_unit): then the unit's backward gather serves it. */
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
     double again_unit = fw->recompute_in_unit ? 1 : again;
+    const char *bwd_what =
+        again_unit > 1 ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)";
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, back, params / per_mod, per_mod * again_unit * m * modules, true, gbwd, 0,
-            again_unit > 1 ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)",
-            0, 0, g_back, 0});
+            bwd_what, 0, 0, g_back, 0});
     if (in->local_expert > 0 && memory_expert_shards(in) > 1 && !in->m->params_only) {
         /* Expert parallelism (torchtitan: fully_shard on each MoE block's experts over the
          * expert-data-parallel mesh): one gather of the block's experts forward and again

@@ -84,6 +84,21 @@ static bool version_covers(const framework *v, const char *want, size_t len)
     return version_cmp(want, cut, v->last, strlen(v->last)) <= 0;
 }
 
+const char *framework_release_text(const framework *fw, char *buf, size_t len)
+{
+    if (!buf || len == 0) return buf;
+    bool series = fw->last && version_dots(fw->last) == 1;
+    if (!fw->version)
+        buf[0] = '\0';
+    else if (!fw->first)
+        snprintf(buf, len, "%s", fw->version);
+    else if (fw->last)
+        snprintf(buf, len, "%s-%s%s", fw->first, fw->last, series ? ".x" : "");
+    else
+        snprintf(buf, len, "%s and later", fw->first);
+    return buf;
+}
+
 const char *framework_versions_text(const framework *fw, char *buf, size_t len)
 {
     if (!buf || len == 0) return buf;
@@ -105,15 +120,12 @@ const char *framework_versions_text(const framework *fw, char *buf, size_t len)
         }
     size_t o = 0;
     for (int i = 0; i < n && o < len; i++) {
-        const framework *v = fam[i];
-        bool series = v->last && version_dots(v->last) == 1;
-        int w = !v->first ? snprintf(buf + o, len - o, "%s%s", i ? ", " : "", v->version)
-            : v->last    ? snprintf(buf + o, len - o, "%s%s-%s%s", i ? ", " : "", v->first, v->last,
-                                series ? ".x" : "")
-                         : snprintf(buf + o, len - o, "%s%s and later", i ? ", " : "", v->first);
+        char range[64];
+        framework_release_text(fam[i], range, sizeof range);
+        int w = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", range);
         if (w < 0) break;
         o += (size_t)w;
-        if (v == fw && o < len) {
+        if (fam[i] == fw && o < len) {
             w = snprintf(buf + o, len - o, " (default)");
             if (w > 0) o += (size_t)w;
         }

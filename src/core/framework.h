@@ -152,6 +152,10 @@ const framework *framework_find(const char *name);
  * no versions. Returns buf. Never fails (truncates). */
 const char *framework_versions_text(const framework *fw, char *buf, size_t len);
 
+/* The releases one version descriptor stands for ("0.6.0-0.8.x"; its version string where it
+ * names no range; "" for a framework without versions) into buf. Never fails. */
+const char *framework_release_text(const framework *fw, char *buf, size_t len);
+
 /* Fails with `code` saying, after `what` ("--framework"), why v names no framework: an
  * unknown name, a framework without versions, or a release no version covers (listing the
  * ones that exist). */

@@ -55,6 +55,11 @@ static void describe(FILE *f, const scenario *s, const report_options *o)
     if (t->framework) {
         /* Which of the framework's modes each column is. */
         fprintf(f, "framework  %s", fw->label);
+        char range[64];
+        if (fw->version && fw->versions) /* the default of a framework with versions */
+            fprintf(f, " %s (%s, the default)", fw->version, framework_release_text(fw, range, sizeof range));
+        else if (fw->version)
+            fprintf(f, " %s (for %s)", fw->version, framework_release_text(fw, range, sizeof range));
         const char *sep = ": ";
         for (int i = 0; strategies[i]; i++) {
             if (fw->runs[i] && strcmp(fw->runs[i], strategies[i]->label) == 0) continue;

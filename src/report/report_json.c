@@ -198,6 +198,12 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     cJSON_AddStringToObject(tr, "offload_optimizer", offload_name(t->offload_optimizer));
     cJSON_AddStringToObject(tr, "offload_params", offload_name(t->offload_params));
     cJSON_AddStringToObject(tr, "framework", framework_of(t)->name);
+    if (framework_of(t)->version) { /* the version whose code the run is costed as */
+        char range[64];
+        cJSON_AddStringToObject(tr, "framework_version", framework_of(t)->version);
+        cJSON_AddStringToObject(
+            tr, "framework_releases", framework_release_text(framework_of(t), range, sizeof range));
+    }
     cJSON_AddStringToObject(tr, "finetune", finetune_name((finetune_kind)t->finetune));
     cJSON_AddStringToObject(tr, "loss", loss_name((loss_kind)(t->loss ? t->loss : framework_of(t)->loss)));
     if (t->finetune != FT_FULL) cJSON_AddNumberToObject(tr, "lora_rank", (double)t->lora_rank);

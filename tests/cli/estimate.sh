@@ -314,6 +314,12 @@ json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 10 * 
 grep -q "sharded parameters (ZeRO-3): a pageable copy converted on the CPU" "$out" &&
     grep -q "whole parameters (ZeRO-1/2): written by CPU Adam tile by tile" "$out" &&
     grep -q "as they are reduced, in fp32" "$out" && ok || bad "--explain lacks the offload copy paths: $(grep -A3 'Optimizer offload' "$out")"
+# The header and the JSON name the version a run is costed as and the releases it stands for.
+"$Z" estimate --model llama-2-7b --gpus 8 --framework deepspeed@0.7.3 >"$out" 2>"$err"
+grep -q "^framework  DeepSpeed 0.8.3 (for 0.6.0-0.8.x)" "$out" && ok || bad "estimate header lacks the version: $(grep '^framework' "$out")"
+json_check "d['training']['framework'] == 'deepspeed' and d['training']['framework_version'] == '0.19.5' and d['training']['framework_releases'] == '0.17.0-0.19.x'" \
+    estimate --model llama-2-7b --gpus 8 --framework deepspeed --format json
+json_check "'framework_version' not in d['training']" estimate --model llama-2-7b --gpus 8 --framework fsdp --format json
 # --explain says what the version's code does around each ZeRO-3 fetch: v0.3.13 synchronous,
 # a gather a parameter, 13.6 us + 6.8 us a rank; the current one prefetched, a gather a module,
 # 3.4 us a rank + 6.8 us a rank a parameter (fw_deepspeed.c).

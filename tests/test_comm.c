@@ -394,9 +394,10 @@ static void nccl_links(coll_link l[LEVEL_COUNT], int version, double in_lat, dou
     }
 }
 
-/* A thread's kept call shapes never change an answer: nccl_cost_kept equals nccl_cost bit for
- * bit over shapes that repeat, collide in the store and come back on other machines (every
- * release, arch, PCIe, channels, NVLS), and sizes across the protocols' crossovers. */
+/* A thread's kept call shapes never change an answer: nccl_cost_kept equals nccl_cost (the
+ * same shape prepared afresh) bit for bit over shapes that repeat, collide in the store and
+ * come back on other machines (every release, arch, PCIe, channels, NVLS), and sizes across
+ * the protocols' crossovers: the store's keys and machine check are what this can catch. */
 static void nccl_kept_is_nccl_cost(void)
 {
     uint64_t x = 88172645463325252u;
@@ -616,6 +617,19 @@ static void framework_versions(void)
     CHECK(!framework_find("deepspeed")->sync_fetch);
 }
 
+/* ZeRO-3's collectives for training t (its framework set) of m on hw into p; false where the
+ * configuration does not prepare. */
+static bool zero3_plan(
+    const model *m, const param_counts *pc, const hardware *hw, const training *t, comm_plan *p)
+{
+    sim_input in;
+    zs_error e = {.quiet = true};
+    *p = (comm_plan){0};
+    if (!t->framework || sim_prepare(&in, m, pc, hw, t, &e)) return false;
+    strat_zero3.comm(&strat_zero3, &in, p);
+    return true;
+}
+
 /* ZeRO-3's host work around each fetch and reduce-scatter, by DeepSpeed version, from the code
  * (fw_deepspeed.c; an eager op taken at 3.4 us): Llama-2-7B (no biases: one parameter a module)
  * on 64 GPUs. From v0.6.0 to now a coalesced fetch builds 64 views of its buffer and splits it
@@ -650,10 +664,8 @@ static void deepspeed_fetch_host_work(void)
         t.gpus = 64;
         t.seq_len = 1024;
         t.framework = framework_find(c[k].fw);
-        sim_input in;
-        CHECK(t.framework && sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-        comm_plan p = {0};
-        strat_zero3.comm(&strat_zero3, &in, &p);
+        comm_plan p;
+        CHECK(zero3_plan(&m, &pc, &hw, &t, &p));
         const comm_op *ag = NULL, *rs = NULL;
         for (int i = 0; i < p.n; i++) {
             if (p.op[i].kind == COLL_ALL_GATHER && !ag) ag = &p.op[i];
@@ -678,10 +690,8 @@ static void deepspeed_fetch_host_work(void)
     t.gpus = 64;
     t.hpz_group = 8;
     t.framework = framework_find("deepspeed");
-    sim_input in;
-    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-    comm_plan p = {0};
-    strat_zero3.comm(&strat_zero3, &in, &p);
+    comm_plan p;
+    CHECK(zero3_plan(&m, &pc, &hw, &t, &p));
     int gathers = 0;
     for (int i = 0; i < p.n; i++) {
         if (p.op[i].kind != COLL_ALL_GATHER) continue;
@@ -732,10 +742,8 @@ static void fsdp2_copy_out(void)
         t.gpus = 8;
         t.checkpointing = CKPT_FULL;
         t.framework = framework_find(fw3[k]);
-        sim_input in;
-        CHECK(t.framework && sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
-        comm_plan p = {0};
-        strat_zero3.comm(&strat_zero3, &in, &p);
+        comm_plan p;
+        CHECK(zero3_plan(&m, &pc, &hw, &t, &p));
         double fwd = 0, bwd = 0;
         for (int i = 0; i < p.n; i++) {
             if (p.op[i].kind != COLL_ALL_GATHER) continue;

@@ -80,6 +80,19 @@
     .step_overhead = 0.311, \
     /* end */
 
+/* What v0.3.13 to v0.5.10 share (each version's comment below reads its code): CPU Adam's
+ * fused copy after the ZeRO-1/2 step and ZeRO-3's pageable one, a synchronous fetch of each
+ * parameter alone (a Linear's weight and its bias: 2 calls a module), and one list-form
+ * reduce-scatter per parameter at 2 ops + 2 ops a rank (v0.3.13's costs below). */
+#define DEEPSPEED_PER_PARAMETER \
+    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE}, \
+    .sync_fetch = true, \
+    .gathers_per_module = 2, \
+    .reduces_per_module = 2, \
+    .reduce_overhead = 2 * 3.4e-6, \
+    .reduce_per_rank = 2 * 3.4e-6, \
+    /* end */
+
 /* DeepSpeed v0.3.13 (microsoft/DeepSpeed@12a53b43833b7bea279a205e313f2bd3f0cdfd99, March 2021:
  * the ZeRO-3 of Narayanan et al. 2021's Table 2), read from deepspeed/runtime/zero:
  * - stage3.py fetch_sub_module: gathers the module's parameters (async) and then waits for
@@ -119,15 +132,10 @@ static const framework fw_deepspeed_v03 = {
      * steps the next tile (stage2.py step; csrc/adam/cpu_adam.cpp Step, launch_param_update);
      * ZeRO-3's _optimizer_step copy_()s the CPU fp32 partition into the fp16 one (stage3.py),
      * the pageable path (comm.c). */
-    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
-    .sync_fetch = true,
-    .gathers_per_module = 2,
-    .reduces_per_module = 2,
+    DEEPSPEED_PER_PARAMETER
     .gather_overhead = 4 * 3.4e-6,
     .gather_per_rank = 2 * 3.4e-6,
     .fetch_hbm_passes = 2, /* the list form's copy_ of each rank's block: read + write */
-    .reduce_overhead = 2 * 3.4e-6,
-    .reduce_per_rank = 2 * 3.4e-6,
     DEEPSPEED_FIT
 };
 
@@ -148,15 +156,10 @@ static const framework fw_deepspeed_v04 = {
     .version = "0.4.0",
     .first = "0.3.15",
     .last = "0.5.4",
-    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
-    .sync_fetch = true,
-    .gathers_per_module = 2,
-    .reduces_per_module = 2,
+    DEEPSPEED_PER_PARAMETER
     .gather_overhead = 6 * 3.4e-6,
     .gather_per_rank = 2 * 3.4e-6,
     .fetch_hbm_passes = 3,
-    .reduce_overhead = 2 * 3.4e-6,
-    .reduce_per_rank = 2 * 3.4e-6,
     DEEPSPEED_FIT
 };
 
@@ -176,14 +179,9 @@ static const framework fw_deepspeed_v05 = {
     .version = "0.5.10",
     .first = "0.5.5",
     .last = "0.5.10",
-    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
-    .sync_fetch = true,
-    .gathers_per_module = 2,
-    .reduces_per_module = 2,
+    DEEPSPEED_PER_PARAMETER
     .gather_overhead = 6 * 3.4e-6,
     .fetch_hbm_passes = 1,
-    .reduce_overhead = 2 * 3.4e-6,
-    .reduce_per_rank = 2 * 3.4e-6,
     DEEPSPEED_FIT
 };
 

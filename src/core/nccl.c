@@ -214,9 +214,8 @@ typedef struct nccl_prep {
 static const nccl_proto proto_order[NCCL_PROTO_N] = {NCCL_PROTO_SIMPLE, NCCL_PROTO_LL128, NCCL_PROTO_LL};
 
 /* The (algorithm, protocol) pairs the release runs for c's call, in tuning.cc's order, with
- * their bus bandwidths, and their latencies where `latency` (else NAN: not yet computed).
- * Returns how many. */
-static int nccl_candidates(const nccl_ctx *c, bool latency, nccl_cand *out)
+ * their latencies and bus bandwidths. Returns how many. */
+static int nccl_candidates(const nccl_ctx *c, nccl_cand *out)
 {
     int nc = 0;
     for (int a = 0; a < NCCL_ALGO_N; a++) {
@@ -225,8 +224,7 @@ static int nccl_candidates(const nccl_ctx *c, bool latency, nccl_cand *out)
             nccl_proto p = proto_order[k];
             double busbw = model_busbw(c, (nccl_algo)a, p);
             if (!(busbw > 0)) continue;
-            double lat = latency ? model_latency(c, (nccl_algo)a, p) : NAN;
-            out[nc++] = (nccl_cand){(nccl_algo)a, p, lat, busbw};
+            out[nc++] = (nccl_cand){(nccl_algo)a, p, model_latency(c, (nccl_algo)a, p), busbw};
         }
     }
     return nc;
@@ -250,10 +248,10 @@ static void nccl_prepare(nccl_fn fn, int64_t n, int64_t n_local, const nccl_env 
     out->env = *e;
     nccl_ctx c;
     nccl_ctx_init(&c, fn, n, n_local, e);
-    out->nc = nccl_candidates(&c, true, out->c);
+    out->nc = nccl_candidates(&c, out->c);
 }
 
-/* The fastest candidate of p for `size` bytes, as nccl_cost returns it. Pure. */
+/* The fastest candidate of p for `size` bytes (NCCL's selection: the minimum predicted time). Pure. */
 static nccl_choice nccl_pick(const nccl_prep *p, double size)
 {
     nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
@@ -274,29 +272,10 @@ static nccl_choice nccl_pick(const nccl_prep *p, double size)
 
 nccl_choice nccl_cost(nccl_fn fn, double size, int64_t n, int64_t n_local, const nccl_env *e)
 {
-    nccl_choice best = {NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
-    if (n <= 1 || size <= 0) return best;
-    nccl_ctx c;
-    nccl_ctx_init(&c, fn, n, n_local, e);
-    /* nccl_cost_sizes for one size, in one pass (the common call: nothing to keep). */
-    double ring, tree, best_us = INFINITY;
-    bus_us(fn, n, size, &ring, &tree);
-    for (int a = 0; a < NCCL_ALGO_N; a++) {
-        if (!algo_runs(&c, a)) continue;
-        for (int k = 0; k < NCCL_PROTO_N; k++) {
-            nccl_proto p = proto_order[k];
-            double busbw = model_busbw(&c, (nccl_algo)a, p);
-            if (!(busbw > 0)) continue;
-            double bytes = a == NCCL_ALGO_TREE ? tree : ring;
-            if (bytes >= best_us * busbw) continue; /* the bandwidth alone loses: skip the latency */
-            double lat = model_latency(&c, (nccl_algo)a, p), us = lat + bytes / busbw;
-            if (us < best_us) {
-                best_us = us;
-                best = (nccl_choice){(nccl_algo)a, p, lat * 1e-6, busbw * 1e9, us * 1e-6};
-            }
-        }
-    }
-    return best;
+    if (n <= 1 || size <= 0) return (nccl_choice){NCCL_ALGO_RING, NCCL_PROTO_SIMPLE, 0, 0, 0};
+    nccl_prep p;
+    nccl_prepare(fn, n, n_local, e, &p);
+    return nccl_pick(&p, size);
 }
 
 static bool env_same(const nccl_env *a, const nccl_env *b)

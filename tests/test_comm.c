@@ -731,16 +731,20 @@ static void fsdp2_copy_out(void)
         compute[k] = r.step.compute - r.step.contention - r.plan.compute_copies;
     }
     CHECK(compute[0] > 0 && fabs(compute[0] / compute[1] - 1) < 0.05); /* the rest as FSDP's */
-    /* Under full recompute torchtitan's checkpoint sits inside fully_shard (fw_fsdp2.c): the
-     * backward gathers once per unit, as the forward; DeepSpeed's module hooks fetch again for
-     * the recompute, and fsdp keeps the second gather (a checkpoint around the unit). */
-    const char *fw3[] = {"fsdp2", "deepspeed", "fsdp"};
-    const double ratio[] = {1, 2, 2};
-    for (int k = 0; k < 3; k++) {
+    /* Under full recompute torchtitan's checkpoint sits inside fully_shard (fw_fsdp2.c), and
+     * Composer's and accelerate's inside the FSDP unit (fw_fsdp.c): the backward gathers once
+     * per unit, as the forward. DeepSpeed's module hooks fetch again for the recompute, as
+     * does a checkpoint around the unit (Hugging Face's gradient_checkpointing: "a redundant
+     * AllGather operation in backward pass", transformers#30404: 2 -> 3 gathers a block). */
+    const char *fw3[] = {"fsdp2", "deepspeed", "fsdp", "fsdp", "fsdp2", "generic", "generic"};
+    const int place[] = {-1, -1, -1, 0, 0, -1, 1};
+    const double ratio[] = {1, 2, 1, 2, 2, 2, 1};
+    for (int k = 0; k < 7; k++) {
         training t;
         training_init(&t);
         t.gpus = 8;
         t.checkpointing = CKPT_FULL;
+        t.ckpt_in_unit = place[k];
         t.framework = framework_find(fw3[k]);
         comm_plan p;
         CHECK(zero3_plan(&m, &pc, &hw, &t, &p));

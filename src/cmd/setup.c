@@ -499,6 +499,11 @@ static int refuse_idle_flags(const setup *s, zs_error *err)
     if (setup_flag_given(s, OPT_OFFLOAD_ACT_SYNC) && !s->t.offload_activations)
         return zs_fail(err, ZS_ERR_USAGE,
             "--activation-offload-sync says how --activation-offload copies: add --activation-offload");
+    if (setup_flag_given(s, OPT_CKPT_PLACEMENT) && s->t.checkpointing != CKPT_FULL)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--checkpoint-placement says where --checkpointing full's checkpoint sits: it needs "
+            "--checkpointing full (got %s)",
+            s->t.checkpointing == CKPT_SELECTIVE ? "selective" : "none");
     if (setup_flag_given(s, OPT_ETP) && (s->m.params_only || s->m.num_experts <= 0))
         return zs_fail(err, ZS_ERR_USAGE, "--expert-tp: %s has no routed experts",
             s->m.params_only ? "--params" : s->m.name);

@@ -114,8 +114,12 @@ typedef struct framework {
                                     buffer, or a torch.cat of the partitions: 2; a norm of each
                                     gathered parameter: 1) */
     bool recompute_in_unit;      /* full recomputation runs inside the sharding unit (the
-                                    checkpoint wrapped before the unit is sharded): the unit's
-                                    backward gather serves the recompute, no second gather */
+                                    checkpoint wraps the block inside its unit): the unit's
+                                    backward gather serves the recompute, no second gather; the
+                                    recipe's default, --checkpoint-placement overrides it */
+    bool fetch_by_module_hooks;  /* parameters are fetched by each submodule's forward pre-hook,
+                                    which a recomputed forward runs again wherever the checkpoint
+                                    sits: --checkpoint-placement inside is refused */
     double unshard_copy_passes;  /* HBM bytes per gathered byte the framework copies on the
                                     compute stream after each forward and backward unshard
                                     (FSDP2's copy-out into each parameter: read + write, 2) */
@@ -171,6 +175,14 @@ const framework *framework_of(const training *t);
  * layer split, interleaving, recomputation, hybrid and ZeRO++ settings. Fails with
  * ZS_ERR_USAGE naming the framework's rule. */
 int framework_check(const framework *fw, const model *m, const training *t, zs_error *err);
+
+/* Whether a full recompute under fw runs inside the sharding unit (t's --checkpoint-placement,
+ * else the framework's recompute_in_unit). Inline: the strategies read it, and framework.c
+ * reads them. Pure; never fails. */
+static inline bool framework_recompute_in_unit(const framework *fw, const training *t)
+{
+    return t->ckpt_in_unit >= 0 ? t->ckpt_in_unit != 0 : fw->recompute_in_unit;
+}
 
 /* framework_check's verdict on t, given that a training differing from t only in micro_batch,
  * grad_accum and checkpointing passes it: only the rules reading those, in the same order, so

@@ -53,6 +53,10 @@
      * (microsoft/DeepSpeed@01cc99c0 deepspeed/runtime/activation_checkpointing/ \
      * checkpointing.py): the copies do not overlap. */ \
     .act_offload_sync = true, \
+    /* ZeRO-3 fetches in _pre_forward_module_hook, a forward pre-hook on every submodule \
+     * (deepspeedai/DeepSpeed@cf443004 v0.19.5 deepspeed/runtime/zero/parameter_offload.py, \
+     * _register_hooks_recursively): a recomputed forward fetches again. */ \
+    .fetch_by_module_hooks = true, \
     /* ZeRO-Offload's gradients go to the host in fp32: async_inplace_copy_grad_to_fp32_buffer_ \
      * from_gpu copies grad.float() into the CPU fp32 partition's .grad (stage2.py / stage3.py \
      * at v0.3.13 = 12a53b43; stage_1_and_2.py at v0.16.0 = e5570b10, and stage3.py's \

@@ -20,12 +20,19 @@
  * - FSDP1 does not compose with tensor or pipeline parallelism in the recipes (FSDP2 does).
  * - Activation checkpointing wraps whole blocks (checkpoint_wrapper): no selective policy.
  *   Whether a full recompute gathers the unit again depends on where the recipe puts the
- *   checkpoint: around the FSDP unit (a model loop checkpointing the wrapped layer's
- *   __call__) the recomputed forward runs FSDP's pre-forward and unshards, the post-forward
- *   reshards and the pre-backward hook unshards once more; inside it (accelerate's
- *   apply_activation_checkpointing by layer class) FSDP's hooks do not run in the recompute.
- *   recompute_in_unit stays false (the second gather, as before) until the validation
- *   recipes' wrapping order is pinned.
+ *   checkpoint. Around the FSDP unit (Hugging Face's gradient_checkpointing checkpoints each
+ *   wrapped layer's __call__) the recomputed forward runs FSDP's pre-forward and unshards, the
+ *   post-forward reshards and the pre-backward hook unshards once more: "a redundant AllGather
+ *   operation in backward pass" (huggingface/transformers@fd798335
+ *   src/transformers/training_args.py, citing huggingface/transformers#30404: 2 -> 3 collectives
+ *   per block's backward). Inside it, FSDP's hooks do not run in the recompute. The FSDP-native
+ *   recipes put it inside: they wrap with FSDP first, then apply_activation_checkpointing to
+ *   the blocks within the units (mosaicml/composer@b71375a3 composer/trainer/dist_strategy.py
+ *   prepare_fsdp_module, _check_fn refusing FullyShardedDataParallel modules, as at e147a683
+ *   composer/distributed/dist_strategy.py: LLM Foundry's runs; accelerate's
+ *   fsdp_activation_checkpointing, huggingface/accelerate@9f71f0b8 src/accelerate/accelerator.py
+ *   prepare_model). recompute_in_unit is true; the launch readers say outside for Hugging
+ *   Face's gradient_checkpointing (--checkpoint-placement).
  * - The loss: FSDP1 runs Hugging Face model code (HF Trainer / Accelerate's FSDP plugin), whose
  *   ForCausalLMLoss upcasts the logits to fp32 before F.cross_entropy
  *   (huggingface/transformers@0114da07 src/transformers/loss/loss_utils.py): LOSS_EAGER, as torchtitan's
@@ -47,18 +54,20 @@ const framework fw_fsdp = {
     .buffers = BUFFERS_UNITS,
     .units_in_flight = 2,
     .overlap_comm = 1,
+    .recompute_in_unit = true,
     /* Hugging Face model code with attn_implementation="flash_attention_2" (the flash-attn
      * package) or "sdpa" (FlashAttention-2 first, as under fsdp2): FA2 either way. */
     .attention_kernel = KERNEL_FA2,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
-     * (1st, 3rd, .. in file order; LLM Foundry MPT benchmarks, Composer + FSDP FULL_SHARD): efficiency 1.072
-     * +/- 0.016, 0.154 +/- 0.025 s per step (refitted after NCCL's tuning model, the SM contention of
-     * overlapped collectives, steptime.c, the attention kernels' backward rate and the flash
-     * backward's 2.5x work, kernels.c). Held-out half: MAPE 5.9% (6.0% before the 2.5x). With
-     * --gemm-shapes on in every run (gemm.c) the same fit gives 1.072 +/- 0.016, 0.155 +/- 0.025 s
-     * (held-out 5.95% against 5.90%): not shipped, the flag is off by default. */
-    .gemm_efficiency = 1.072,
-    .step_overhead = 0.154,
+     * (1st, 3rd, .. in file order; LLM Foundry MPT benchmarks, Composer + FSDP FULL_SHARD): efficiency 1.066
+     * +/- 0.016, 0.150 +/- 0.025 s per step, refitted once the full recompute ran inside the unit
+     * (recompute_in_unit: no second backward gather; 1.072 and 0.154 before). Held-out half: MAPE
+     * 5.9% (5.9% before), worst -24.6% (-23.6% before: the A100-40GB 70B run on 64 GPUs, MFU 0.36
+     * where its neighbours reach 0.49, measured slower than any term here explains). With
+     * --gemm-shapes on in every run (gemm.c) the same fit gives 1.066 +/- 0.016, 0.151 +/- 0.025 s
+     * (held-out 5.93% against 5.89%): not shipped, the flag is off by default. */
+    .gemm_efficiency = 1.066,
+    .step_overhead = 0.150,
     .loss = LOSS_EAGER,
 };

@@ -72,9 +72,9 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     if (fw->unshard_copy_passes > 0)
         p->compute_copies += fw->unshard_copy_passes * 2 * m * w * sharded / in->hbm_rate;
     /* A full recompute gathers again unless the checkpoint sits inside the sharding unit
-     * (framework.h recompute_in_unit): then the unit's backward gather serves it. */
+     * (framework_recompute_in_unit): then the unit's backward gather serves it. */
     double again = t->checkpointing == CKPT_FULL ? 2 : 1;
-    double again_unit = fw->recompute_in_unit ? 1 : again;
+    double again_unit = framework_recompute_in_unit(fw, t) ? 1 : again;
     const char *bwd_what =
         again_unit > 1 ? "parameter all-gather (recompute + backward)" : "parameter all-gather (backward)";
     comm_add(p,

@@ -32,6 +32,7 @@ void training_init(training *t)
     t->overlap_comm = -1;
     t->tp_comm_overlap = -1;
     t->offload_act_sync = -1;
+    t->ckpt_in_unit = -1;
     t->step_overhead = -1;
     /* LoRA rank 16 on every linear layer: QLoRA's recommendation to adapt all linear layers
      * (Dettmers et al. 2023, section 4); r matters little there (their figure 4). */
@@ -86,6 +87,7 @@ static const flag_choice recompute_choices[] = {
 /* attn_kernel's names (kernels.h) a run may choose; eager is --eager-attention. */
 static const flag_choice kernel_choices[] = {{"fa2", 1}, {"fa3", 2}, {"cudnn", 3}, {"te", 4}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
+static const flag_choice placements[] = {{"inside", 1}, {"outside", 0}, {NULL, 0}};
 
 #define FIELD(f) .offset = offsetof(training, f), .size = sizeof((training *)0)->f
 #define WHOLE(f, lo, hi) .kind = FLAG_WHOLE, FIELD(f), .min = lo, .max = hi
@@ -203,6 +205,13 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "with --activation-offload: the copies block the compute stream, as DeepSpeed's "
         "cpu_checkpointing does (default: on under deepspeed, off elsewhere: a side stream)",
         CHOICE(offload_act_sync, on_off), .listed = 2},
+    ROW(OPT_CKPT_PLACEMENT) = {"checkpoint-placement", "P",
+        ": with --checkpointing full under sharded parameters, where the checkpoint sits: inside "
+        "the sharding unit (FSDP(checkpoint(block)): accelerate's fsdp_activation_checkpointing, "
+        "Composer, torchtitan; the unit's backward gather serves the recompute) or outside it "
+        "(checkpoint(FSDP(block)): Hugging Face gradient_checkpointing; the recompute gathers "
+        "again). Default: the framework's",
+        CHOICE(ckpt_in_unit, placements), .names_first = true},
     ROW(OPT_DOC_LEN) = {"doc-len", "N",
         "packed sequences of documents of N tokens on average, attention within each (flash-attention "
         "varlen; default: one document per sequence)",

@@ -87,6 +87,9 @@ typedef struct training {
                                      (Axolotl gradient_checkpointing: offload, torchtitan) */
     int offload_act_sync;         /* those copies block the compute stream: -1 the framework's
                                      (DeepSpeed's cpu_checkpointing), else 0/1 */
+    int ckpt_in_unit;             /* full recomputation's checkpoint inside the sharding unit
+                                     (FSDP(checkpoint(block))) 1, around it 0 (checkpoint(FSDP(
+                                     block)): the recompute gathers again); -1 the framework's */
     int64_t doc_len;              /* packed sequences: mean document length in tokens, attention
                                      masked per document (flash-attention varlen); 0 = one document
                                      per sequence */
@@ -249,6 +252,7 @@ typedef enum {
     OPT_MB_GROUP,
     OPT_GEMM_SHAPES,
     OPT_OFFLOAD_ACT_SYNC,
+    OPT_CKPT_PLACEMENT,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

@@ -286,28 +286,56 @@ int launch_model_key(reader *r, const char *key)
 }
 
 /* A boolean key that turns full checkpointing on. */
-int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, const char *why)
+/* Where a recipe's checkpoint sits against the sharding unit (training.h ckpt_in_unit):
+ * Hugging Face's gradient_checkpointing wraps each layer's __call__, the FSDP unit's with it;
+ * an FSDP plugin's activation_checkpointing wraps the blocks inside their units (fw_fsdp.c
+ * names the code). Both in one file are refused, as Trainer refuses them. */
+static int ckpt_placement(reader *r, bool in_unit, const char *key)
+{
+    uint64_t bit = 1ull << (OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST);
+    if ((r->lc->set & bit) && (r->lc->t.ckpt_in_unit == 1) != in_unit)
+        return zs_fail(r->err, ZS_ERR_INPUT,
+            "%s: %s and %s both turn checkpointing on: the model's gradient_checkpointing and the FSDP "
+            "plugin's activation_checkpointing cannot both be set (Hugging Face Trainer refuses the pair); "
+            "keep one",
+            r->path, r->lc->key_of[OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST], key);
+    return launch_set_flag(r, OPT_CKPT_PLACEMENT, in_unit ? "inside" : "outside", key);
+}
+
+int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, bool in_unit, const char *why)
 {
     bool on = dflt;
+    const char *place = in_unit ? "inside" : "outside";
     /* Axolotl's gradient_checkpointing: offload (offload_disk too): full recomputation with
      * the checkpointed inputs in host memory (axolotl's CPU-offloaded checkpoint wrapper),
      * copied with non_blocking calls that the compute masks (axolotl-ai-cloud/axolotl@0a08217b
      * src/axolotl/utils/gradient_checkpointing/unsloth.py), under DeepSpeed too. */
     if (cJSON_IsString(v) && strncmp(v->valuestring, "offload", 7) == 0) {
         if (launch_set_flag(r, OPT_CKPT, "full", key) || launch_set_flag(r, OPT_OFFLOAD_ACT, "", key) ||
-            launch_set_flag(r, OPT_OFFLOAD_ACT_SYNC, "off", key))
+            launch_set_flag(r, OPT_OFFLOAD_ACT_SYNC, "off", key) || ckpt_placement(r, in_unit, key))
             return r->err->code;
-        USED(r, "%s %s -> --checkpointing full --activation-offload --activation-offload-sync off%s", key,
-            v->valuestring,
+        USED(r,
+            "%s %s -> --checkpointing full --checkpoint-placement %s --activation-offload "
+            "--activation-offload-sync off%s",
+            key, v->valuestring, place,
             strcmp(v->valuestring, "offload") ? " (to disk: counted as host memory)" : "");
         return ZS_OK;
     }
     if (v && launch_boolean(r, v, key, &on)) return r->err->code;
+    /* One key off leaves the other's checkpointing on: the model still checkpoints. */
+    if (!on && (r->lc->set & 1ull << (OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST))) {
+        const char *other = r->lc->key_of[OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST];
+        if (v) USED(r, "%s false (%s checkpoints)", key, other);
+        return ZS_OK;
+    }
     if (launch_set_flag(r, OPT_CKPT, on ? "full" : "none", key)) return r->err->code;
+    if (on && ckpt_placement(r, in_unit, key)) return r->err->code;
     if (v)
-        USED(r, "%s %s -> --checkpointing %s", key, on ? "true" : "false", on ? "full" : "none");
+        USED(r, "%s %s -> --checkpointing %s%s%s", key, on ? "true" : "false", on ? "full" : "none",
+            on ? " --checkpoint-placement " : "", on ? place : "");
     else
-        DEFAULTED(r, "%s %s%s", key, dflt ? "true" : "false", why);
+        DEFAULTED(r, "%s %s%s%s%s", key, dflt ? "true" : "false", why, dflt ? " --checkpoint-placement " : "",
+            dflt ? place : "");
     return ZS_OK;
 }
 
@@ -373,7 +401,7 @@ int launch_fsdp_config(reader *r, const cJSON *fc, const char *sect)
             USED(r, "%s %s -> --offload-optimizer/--offload-params %s (FSDP offloads them together)", key,
                 on ? "true" : "false", on ? "cpu" : "none");
         } else if (strcmp(k, "activation_checkpointing") == 0) {
-            if (launch_ckpt_key(r, c, key, false, "")) return r->err->code;
+            if (launch_ckpt_key(r, c, key, false, true, "")) return r->err->code;
         } else
             IGNORED(r, "%s (wrapping, prefetch and state-dict settings are not modelled)", key);
     }

@@ -74,8 +74,10 @@ int launch_targets(reader *r, const cJSON *v, const char *key);
 void launch_follow_ds(reader *r, const cJSON *v, const char *key);
 /* A model key (name, path or Hub id) standing in for --model. Fails on a non-string. */
 int launch_model_key(reader *r, const char *key);
-/* A boolean key turning full checkpointing on (dflt when absent). Fails as launch_boolean. */
-int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, const char *why);
+/* A boolean key turning full checkpointing on (dflt when absent), the checkpoint inside the
+ * sharding unit (an FSDP plugin's key) or around it (the model's gradient_checkpointing). Fails
+ * as launch_boolean, or when the file turns both kinds on. */
+int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, bool in_unit, const char *why);
 /* The strategy / framework the file implies, with the key that implied it. Never fail. */
 void launch_set_strategy(reader *r, const char *s, const char *key);
 void launch_set_framework(reader *r, const char *f, const char *key);

@@ -34,7 +34,7 @@ static int trl_precision(reader *r)
 /* gradient_checkpointing (SFTConfig's default true, TrainingArguments' false) and its kwargs. */
 static int trl_checkpointing(reader *r)
 {
-    if (launch_ckpt_key(r, launch_top(r, "gradient_checkpointing"), "gradient_checkpointing", true,
+    if (launch_ckpt_key(r, launch_top(r, "gradient_checkpointing"), "gradient_checkpointing", true, false,
             " (TRL SFTConfig's default; TrainingArguments' is false) -> --checkpointing full"))
         return r->err->code;
     const cJSON *kw = launch_top(r, "gradient_checkpointing_kwargs");

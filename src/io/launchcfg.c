@@ -70,7 +70,7 @@ static int axolotl(reader *r)
     if (launch_number_key(r, "micro_batch_size", OPT_MICRO, "1 (Axolotl's default)")) return r->err->code;
     if (launch_number_key(r, "gradient_accumulation_steps", OPT_ACCUM, "1 (Axolotl's default)"))
         return r->err->code;
-    if (launch_ckpt_key(r, launch_top(r, "gradient_checkpointing"), "gradient_checkpointing", false,
+    if (launch_ckpt_key(r, launch_top(r, "gradient_checkpointing"), "gradient_checkpointing", false, false,
             " (Axolotl's default)"))
         return r->err->code;
     if (launch_optimizer_key(r, "optimizer") || launch_precision_keys(r)) return r->err->code;
@@ -192,15 +192,18 @@ static int llamafactory(reader *r)
     const cJSON *dg = launch_top(r, "disable_gradient_checkpointing");
     bool off = false;
     if (dg && launch_boolean(r, dg, "disable_gradient_checkpointing", &off)) return r->err->code;
-    if (launch_set_flag(r, OPT_CKPT, off ? "none" : "full", "disable_gradient_checkpointing"))
+    /* LLaMA-Factory turns on the model's gradient checkpointing (Hugging Face's, around each
+     * layer's call): the checkpoint sits outside an FSDP unit. */
+    if (launch_set_flag(r, OPT_CKPT, off ? "none" : "full", "disable_gradient_checkpointing") ||
+        (!off && launch_set_flag(r, OPT_CKPT_PLACEMENT, "outside", "disable_gradient_checkpointing")))
         return r->err->code;
     if (dg)
         USED(r, "disable_gradient_checkpointing %s -> --checkpointing %s", off ? "true" : "false",
-            off ? "none" : "full");
+            off ? "none" : "full --checkpoint-placement outside");
     else
         DEFAULTED(r,
             "disable_gradient_checkpointing false (LLaMA-Factory checkpoints by default) -> "
-            "--checkpointing full");
+            "--checkpointing full --checkpoint-placement outside");
     if (launch_optimizer_key(r, "optim") || launch_precision_keys(r)) return r->err->code;
     const cJSON *ds = launch_top(r, "deepspeed");
     launch_follow_ds(r, ds, "deepspeed");

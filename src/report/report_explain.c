@@ -251,6 +251,18 @@ static void explain_framework(FILE *o, const training *t)
             "  After each unshard it copies the gathered bytes into the parameters on the compute\n"
             "  stream (%g HBM passes, forward and backward), charged with compute.\n",
             fw->unshard_copy_passes);
+    if (t->checkpointing == CKPT_FULL) {
+        bool in = framework_recompute_in_unit(fw, t);
+        fprintf(o,
+            "Full recompute under sharded parameters (ZeRO-3): the checkpoint sits %s the sharding\n"
+            "  unit (%s), so %s.\n",
+            in ? "inside" : "outside",
+            t->ckpt_in_unit >= 0 ? "--checkpoint-placement"
+                : fw->fetch_by_module_hooks ? "the framework fetches in module hooks"
+                                            : "the framework's recipes",
+            in ? "the unit's backward gather serves the recomputed forward"
+               : "the recomputed forward gathers the parameters again: two backward gathers");
+    }
     if (t->offload_optimizer != OFFLOAD_NONE) {
         /* framework.h offload_copy_kind, in its order */
         static const char *const copy[] = {"a pinned 16-bit copy",

@@ -169,6 +169,10 @@ static void layout_json(cJSON *tr, const training *t)
         tr, "recompute_method", t->recompute_method == RECOMPUTE_BLOCK ? "block" : "uniform");
     cJSON_AddBoolToObject(tr, "offload_activations", t->offload_activations);
     cJSON_AddNumberToObject(tr, "doc_len", (double)t->doc_len);
+    /* Where full recompute's checkpoint sits against the sharding unit, in force (the flag,
+     * else the framework's). */
+    cJSON_AddStringToObject(tr, "checkpoint_placement",
+        framework_recompute_in_unit(framework_of(t), t) ? "inside" : "outside");
 }
 
 /* The "training" object: the layout, precision and options, and the ds_config's notes. */

@@ -124,5 +124,42 @@ printf 'base_model: llama-3-8b\noptimizer: adamw_torch\ndeepspeed: dsopt.json\n'
 json_check "exec(\"$T\") or (t['optimizer'] == 'sgd' and r == ['zero1'] and t['framework'] == 'deepspeed')" \
     estimate --config "$W/ax_dsopt.yml" --format json
 grep -q "optimizer: the ds_config's optimizer.type wins" "$W/q/$jn.err" && ok || bad "no ds optimizer note"
+# Where full recompute's checkpoint sits against the FSDP unit: Hugging Face's gradient_checkpointing
+# wraps each layer's call, unit included (the recompute gathers again: transformers#30404's "redundant
+# AllGather"); the FSDP plugin's activation_checkpointing wraps the blocks inside their units; Trainer
+# refuses both at once (transformers training_args / trainer.py).
+FS='fsdp_config:\n  fsdp_version: 1\n  fsdp_sharding_strategy: FULL_SHARD\n'
+printf "base_model: llama-3-8b\ngradient_checkpointing: true\n$FS" >"$W/ck_hf.yml"
+printf "base_model: llama-3-8b\ngradient_checkpointing: false\n$FS  fsdp_activation_checkpointing: true\n" \
+    >"$W/ck_plugin.yml"
+printf "base_model: llama-3-8b\ngradient_checkpointing: true\n$FS  fsdp_activation_checkpointing: true\n" \
+    >"$W/ck_both.yml"
+json_check "exec(\"$T\") or (t['checkpointing'] == 'full' and t['checkpoint_placement'] == 'outside' and \
+t['framework'] == 'fsdp')" estimate --config "$W/ck_hf.yml" --gpus 8 --format json
+grep -q "gradient_checkpointing true -> --checkpointing full --checkpoint-placement outside" "$W/q/$jn.err" && ok ||
+    bad "gradient_checkpointing's placement not reported"
+json_check "exec(\"$T\") or (t['checkpointing'] == 'full' and t['checkpoint_placement'] == 'inside')" \
+    estimate --config "$W/ck_plugin.yml" --gpus 8 --format json
+expect 3 "cannot both be set (Hugging Face Trainer refuses the pair)" -- estimate --config "$W/ck_both.yml" --gpus 8
+# LLaMA-Factory checkpoints the model's way by default.
+json_check "exec(\"$T\") or (t['checkpointing'] == 'full' and t['checkpoint_placement'] == 'outside')" \
+    estimate --config "$L/llamafactory_llama3_full_sft.yaml" --gpus 8 --format json
+# The placement's cost: around the unit the backward gathers each block twice (the recompute's and
+# the backward's), inside once, as many calls as the forward's; FSDP's default is inside
+# (Composer, accelerate's plugin), DeepSpeed's module hooks fetch again wherever the checkpoint is.
+CP="$M8 --gpus 8 --strategy zero3 --checkpointing full --format json"
+"$Z" estimate $CP --framework fsdp >"$W/cp_def.json" 2>/dev/null
+"$Z" estimate $CP --framework fsdp --checkpoint-placement outside >"$W/cp_out.json" 2>/dev/null
+py_check "outside the unit the recompute gathers again" "
+import json
+def gathers(f):
+    c = json.load(open(f))['results'][0]['collectives']
+    return {x['what']: x['calls_per_step'] for x in c if x['collective'] == 'all_gather'}
+a, b = gathers('$(snap "$W/cp_def.json")'), gathers('$(snap "$W/cp_out.json")')
+assert a['parameter all-gather (backward)'] == a['parameter all-gather (forward)'], a
+assert b['parameter all-gather (recompute + backward)'] == 2 * b['parameter all-gather (forward)'], b"
+expect 2 "ZeRO-3 fetches parameters in each submodule's forward pre-hook" -- \
+    estimate $M8 --gpus 8 --checkpointing full --framework deepspeed --checkpoint-placement inside
+expect 2 "it needs --checkpointing full (got none)" -- estimate $M8 --gpus 8 --checkpoint-placement outside
 . "$(dirname "$0")/config_formats.sh"
 finish

@@ -141,6 +141,13 @@ grep -q "gradient_checkpointing true -> --checkpointing full --checkpoint-placem
 json_check "exec(\"$T\") or (t['checkpointing'] == 'full' and t['checkpoint_placement'] == 'inside')" \
     estimate --config "$W/ck_plugin.yml" --gpus 8 --format json
 expect 3 "cannot both be set (Hugging Face Trainer refuses the pair)" -- estimate --config "$W/ck_both.yml" --gpus 8
+# The plugin's key off does not undo the model's own checkpointing.
+printf "base_model: llama-3-8b\ngradient_checkpointing: true\n$FS  fsdp_activation_checkpointing: false\n" \
+    >"$W/ck_off.yml"
+json_check "exec(\"$T\") or (t['checkpointing'] == 'full' and t['checkpoint_placement'] == 'outside')" \
+    estimate --config "$W/ck_off.yml" --gpus 8 --format json
+grep -q "fsdp_activation_checkpointing false (gradient_checkpointing checkpoints)" "$W/q/$jn.err" && ok ||
+    bad "the plugin's false not reported beside the model's checkpointing"
 # LLaMA-Factory checkpoints the model's way by default.
 json_check "exec(\"$T\") or (t['checkpointing'] == 'full' and t['checkpoint_placement'] == 'outside')" \
     estimate --config "$L/llamafactory_llama3_full_sft.yaml" --gpus 8 --format json

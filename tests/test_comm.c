@@ -797,6 +797,76 @@ static void expert_tp_group(void)
     }
 }
 
+/* Autocast over fp32 parameters (--param-dtype fp32: FSDP without MixedPrecision.param_dtype,
+ * Composer's DEFAULT): the fp32 tensor is parameter and master, so states stay 16 B a parameter
+ * but split 4 + 4 + 8; the gathers move 4 bytes (twice the 16-bit gather), the reduce-scatter
+ * reduce_dtype's 2 (4 with --grad-dtype fp32), and every forward casts each weight (read 4,
+ * write 2) and every backward casts its gradient back (read 2, write 4): Llama-2-7B (6,738,415,616
+ * parameters) at accumulation 2 moves 6 x P x (2 forwards + 2 backwards) bytes at the HBM rate. */
+static void autocast_params(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK_NEAR(pc.total, 6738415616.0, 0.5);
+    hardware hw = fixture_catalog_hw("a100-80gb");
+    double ag[2] = {0}, rs[2] = {0}, states[2] = {0}, gathered[2] = {0}, copies[2] = {0};
+    for (int k = 0; k < 2; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 8;
+        t.grad_accum = 2;
+        t.framework = framework_find("fsdp");
+        t.param_bytes = k ? 4 : 0;
+        byte_table bt = training_bytes(&t);
+        CHECK_NEAR(bt.param, k ? 4 : 2, 0);
+        CHECK_NEAR(bt.master, k ? 0 : 4, 0);
+        CHECK_NEAR(bt.grad, k ? 4 : 2, 0);
+        CHECK_NEAR(bt.reduce, 2, 0);
+        sim_input in;
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        result r;
+        sim_run(&in, &strat_zero3, 0, &r);
+        for (int i = 0; i < r.plan.n; i++) {
+            if (r.plan.op[i].kind == COLL_ALL_GATHER && r.plan.op[i].overlap == OVERLAP_FORWARD)
+                ag[k] = r.plan.op[i].size;
+            if (r.plan.op[i].kind == COLL_REDUCE_SCATTER) rs[k] = r.plan.op[i].size;
+        }
+        states[k] = r.mem.model_states;
+        gathered[k] = r.mem.gathered_params;
+        copies[k] = r.plan.compute_copies;
+        t.grad_bytes = 4;
+        CHECK_NEAR(training_bytes(&t).reduce, 4, 0);
+    }
+    CHECK(ag[0] > 0 && rs[0] > 0);
+    CHECK_NEAR(ag[1] / ag[0], 2, 1e-12);
+    CHECK_NEAR(rs[1] / rs[0], 1, 1e-12);
+    /* Equal but for the tensors kept whole (norms under the persistence threshold), in fp32. */
+    CHECK(states[1] > states[0] && states[1] / states[0] < 1 + 1e-4);
+    CHECK_NEAR(gathered[1] / gathered[0], 2, 1e-12);
+    CHECK_NEAR(copies[0], 0, 0);
+    CHECK_NEAR(copies[1], 6 * 6738415616.0 * 4 / (hw.hbm_bandwidth * hw.hbm_fraction), 1e-9);
+    /* DeepSpeed and Megatron cast the model to 16 bits themselves; autocast needs mixed precision. */
+    const char *own[] = {"deepspeed", "megatron"};
+    for (int k = 0; k < 2; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 8;
+        t.param_bytes = 4;
+        t.framework = framework_find(own[k]);
+        sim_input in;
+        zs_error q = {.quiet = true};
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &q) == ZS_ERR_USAGE);
+    }
+    training t;
+    training_init(&t);
+    t.param_bytes = 4;
+    t.precision = PREC_FP32;
+    zs_error q = {.quiet = true};
+    CHECK(training_validate(&t, &q) == ZS_ERR_USAGE);
+}
+
 void suite_comm(void)
 {
     RUN_TEST(intervals);
@@ -818,4 +888,5 @@ void suite_comm(void)
     RUN_TEST(deepspeed_fetch_host_work);
     RUN_TEST(fsdp2_copy_out);
     RUN_TEST(expert_tp_group);
+    RUN_TEST(autocast_params);
 }

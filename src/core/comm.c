@@ -110,7 +110,7 @@ static void comm_expert_grads(const sim_input *in, const strategy *s, comm_plan 
 {
     double mb = (double)in->t->grad_accum;
     bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
-    double g = in->bt.grad * in->local_expert;
+    double g = in->bt.reduce * in->local_expert;
     overlap_kind ov = strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE;
     int64_t shard = in->groups[GROUP_EDP].n, replicas = in->groups[GROUP_EDP_REPLICA].n;
     if (shard <= 1 && replicas <= 1) {
@@ -284,7 +284,7 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
          * the shards are all-reduced across the replicas: 2 (R-1)/R of grads / S per rank
          * over the network instead of the whole gradient (Zhang et al. 2022, section 3.2). */
         bool every = s->grad_reduce == REDUCE_PER_MICRO_BATCH;
-        double shard = in->bt.grad * in->trainable / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
+        double shard = in->bt.reduce * in->trainable / (double)in->shard_dp * (t->quant_grads ? 0.25 : 1);
         comm_add(p,
             (comm_op){COLL_ALL_REDUCE, GROUP_REPLICA, shard, every ? mb : 1, every,
                 strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, 0,
@@ -292,6 +292,14 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     }
     comm_offload(in, s, p);
     comm_act_offload(in, p);
+    if (t->param_bytes == 4 && !m->params_only) {
+        /* Autocast over fp32 parameters: every forward (and the full recompute's) casts each
+         * weight to 16 bits (read 4, write 2 bytes), and each backward casts its 16-bit weight
+         * gradient back to fp32 through the cast's backward (read 2, write 4), on the compute
+         * stream at the HBM rate. */
+        double passes = mb * (1 + (t->checkpointing == CKPT_FULL ? 1 : 0)) + mb;
+        p->compute_copies += 6 * in->local_params * passes / in->hbm_rate;
+    }
 }
 
 /* Cost of one op (per call) on its group's levels. */

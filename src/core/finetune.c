@@ -72,7 +72,7 @@ byte_table finetune_adapter_bytes(const training *t, const byte_table *base)
     case OPT_SGD: mom = a; break;
     default: mom = 2 * a; break;
     }
-    return (byte_table){a, a, 0, mom, base->act, "LoRA adapters: own dtype, no fp32 master"};
+    return (byte_table){a, a, 0, mom, base->act, "LoRA adapters: own dtype, no fp32 master", a};
 }
 
 double finetune_largest_linear(const model *m)

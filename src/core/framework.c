@@ -322,6 +322,11 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: no hybrid sharding (--shard-group)", fw->name);
     if ((t->hpz_group > 1 || t->quant_weights || t->quant_grads) && !fw->zeropp)
         return zs_fail(err, ZS_ERR_USAGE, "--framework %s: ZeRO++ (hpZ, qwZ, qgZ) is DeepSpeed's", fw->name);
+    if (t->param_bytes == 4 && fw->own_16bit_params)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--framework %s: --param-dtype fp32: its bf16/fp16 modes keep 16-bit parameter copies "
+            "beside the fp32 master (give 16-bit)",
+            fw->name);
     if (t->ckpt_in_unit == 1 && fw->fetch_by_module_hooks)
         return zs_fail(err, ZS_ERR_USAGE,
             "--framework %s: --checkpoint-placement inside: ZeRO-3 fetches parameters in each "

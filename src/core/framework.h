@@ -117,6 +117,8 @@ typedef struct framework {
                                     checkpoint wraps the block inside its unit): the unit's
                                     backward gather serves the recompute, no second gather; the
                                     recipe's default, --checkpoint-placement overrides it */
+    bool own_16bit_params;       /* the engine casts the model's parameters to 16 bits itself
+                                    under bf16/fp16: --param-dtype fp32 is refused */
     bool fetch_by_module_hooks;  /* parameters are fetched by each submodule's forward pre-hook,
                                     which a recomputed forward runs again wherever the checkpoint
                                     sits: --checkpoint-placement inside is refused */

@@ -57,6 +57,10 @@
      * (deepspeedai/DeepSpeed@cf443004 v0.19.5 deepspeed/runtime/zero/parameter_offload.py, \
      * _register_hooks_recursively): a recomputed forward fetches again. */ \
     .fetch_by_module_hooks = true, \
+    /* Under bf16/fp16 the engine casts the module's parameters to that dtype \
+     * (deepspeedai/DeepSpeed@cf443004 deepspeed/runtime/engine.py, \
+     * _configure_distributed_model; module.half() / bfloat16() in the older releases). */ \
+    .own_16bit_params = true, \
     /* ZeRO-Offload's gradients go to the host in fp32: async_inplace_copy_grad_to_fp32_buffer_ \
      * from_gpu copies grad.float() into the CPU fp32 partition's .grad (stage2.py / stage3.py \
      * at v0.3.13 = 12a53b43; stage_1_and_2.py at v0.16.0 = e5570b10, and stage3.py's \

@@ -36,6 +36,10 @@ const framework fw_megatron = {
     .label = "Megatron-LM",
     .prefix = "Megatron",
     .runs = {[STRAT_DDP] = "DDP", [STRAT_ZERO1] = "distributed optimizer"},
+    /* --bf16 / --fp16 wrap the model in Float16Module, which converts it to 16 bits
+     * (NVIDIA/Megatron-LM@d98e8a64 megatron/core/transformer/module.py); the optimizer keeps the
+     * fp32 master. */
+    .own_16bit_params = true,
     .tensor_parallel = true,
     .pipeline_parallel = true,
     .pipeline_sharded_grads = true,

@@ -26,7 +26,7 @@ static void ddp_buffers(const strategy *s, const sim_input *in, memory *mem)
 static void ddp_comm(const strategy *s, const sim_input *in, comm_plan *p)
 {
     (void)s;
-    double grads = in->bt.grad * in->trainable;
+    double grads = in->bt.reduce * in->trainable;
     double bucket = fmin(in->t->ddp_bucket_bytes, grads), buckets = ceil(grads / bucket);
     comm_add(p,
         (comm_op){COLL_ALL_REDUCE, GROUP_DP, grads / buckets, buckets, false, OVERLAP_BACKWARD, bucket,

@@ -97,10 +97,10 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
                 "expert parameter all-gather (backward, EDP)", 0, 0, fw->gather_overhead, 0});
     }
     double gq = t->quant_grads ? 0.25 : 1;
-    double grads = in->bt.grad * in->trainable;
+    double grads = in->bt.reduce * in->trainable; /* as reduced: the wire dtype */
     double bucket = fw->buffers == BUFFERS_UNITS
-        ? in->bt.grad * fmin(sharded / modules + in->local_small, in->trainable)
-        : in->bt.grad * fmin(t->reduce_bucket, in->trainable);
+        ? in->bt.reduce * fmin(sharded / modules + in->local_small, in->trainable)
+        : in->bt.reduce * fmin(t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / bucket);
     if (fw->reduces_per_module > 0) { /* one reduce-scatter per parameter (DeepSpeed v0.3) */
         buckets = fw->reduces_per_module * modules;

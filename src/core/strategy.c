@@ -75,7 +75,7 @@ bool strategy_allows(const strategy *s, const training *t, char *why, int whylen
 
 double strategy_ideal_bytes(const strategy *s, const sim_input *in)
 {
-    double n = (double)in->dp, q = in->trainable, g = in->bt.grad, w = in->bt.param;
+    double n = (double)in->dp, q = in->trainable, g = in->bt.reduce, w = in->bt.param;
     double stored = in->param_bytes; /* all parameters as stored; gradients only of q */
     double bytes = s->shards.parameters              ? 2 * stored + g * q
         : s->shards.optimizer || s->shards.gradients ? (w + g) * q

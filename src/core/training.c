@@ -88,6 +88,7 @@ static const flag_choice recompute_choices[] = {
 static const flag_choice kernel_choices[] = {{"fa2", 1}, {"fa3", 2}, {"cudnn", 3}, {"te", 4}, {NULL, 0}};
 static const flag_choice on_off[] = {{"on", 1}, {"off", 0}, {"true", 1}, {"false", 0}, {NULL, 0}};
 static const flag_choice placements[] = {{"inside", 1}, {"outside", 0}, {NULL, 0}};
+static const flag_choice param_choices[] = {{"16-bit", 0}, {"fp32", 4}, {NULL, 0}};
 
 #define FIELD(f) .offset = offsetof(training, f), .size = sizeof((training *)0)->f
 #define WHOLE(f, lo, hi) .kind = FLAG_WHOLE, FIELD(f), .min = lo, .max = hi
@@ -212,6 +213,13 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "(checkpoint(FSDP(block)): Hugging Face gradient_checkpointing; the recompute gathers "
         "again). Default: the framework's",
         CHOICE(ckpt_in_unit, placements), .names_first = true},
+    ROW(OPT_PARAM_DTYPE) = {"param-dtype", "D",
+        ": mixed precision's parameters: 16-bit copies beside an fp32 master (default: DeepSpeed, "
+        "Megatron, FSDP MixedPrecision(param_dtype=bf16)) or fp32 alone, cast to 16 bits per use by "
+        "torch autocast (FSDP without param_dtype: Composer's mixed_precision DEFAULT): gathers move "
+        "4 bytes, each forward casts every weight and keeps the casts for backward; gradients stored "
+        "fp32, reduced as --grad-dtype says (default 16-bit, FSDP's reduce_dtype)",
+        CHOICE(param_bytes, param_choices), .names_first = true},
     ROW(OPT_DOC_LEN) = {"doc-len", "N",
         "packed sequences of documents of N tokens on average, attention within each (flash-attention "
         "varlen; default: one document per sequence)",
@@ -406,6 +414,15 @@ int training_validate(const training *t, zs_error *err)
     if (t->tp_comm_overlap == 1 && t->tp > 1 && !t->sequence_parallel)
         return zs_fail(err, ZS_ERR_USAGE, "--tp-comm-overlap needs --sequence-parallel (Megatron-LM and "
             "Transformer Engine overlap only the sequence-parallel all-gather and reduce-scatter)");
+    if (t->param_bytes == 4 && t->precision != PREC_BF16 && t->precision != PREC_FP16)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--param-dtype fp32 is autocast over fp32 parameters: it needs --precision bf16 or fp16 "
+            "(got %s)",
+            precision_name(t->precision));
+    if (t->param_bytes == 4 && t->finetune != FT_FULL)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--param-dtype fp32 with --finetune: the adapters' dtype is --adapter-dtype's, the frozen "
+            "weights' the precision's");
     if (t->grad_bytes != 0 && t->grad_bytes != 2 && t->grad_bytes != 4)
         return zs_fail(err, ZS_ERR_USAGE, "--grad-dtype: expected 16-bit or fp32");
     for (size_t i = 0; i < sizeof unflagged / sizeof unflagged[0]; i++)
@@ -450,26 +467,41 @@ byte_table training_bytes(const training *t)
     double mom = moments[t->optimizer];
     switch (t->precision) {
     case PREC_FP32:
-        bt = (byte_table){4, 4, 0, mom, 4, "fp32 params and grads, fp32 optimizer moments"};
+        bt = (byte_table){4, 4, 0, mom, 4, "fp32 params and grads, fp32 optimizer moments", 4};
         break;
     case PREC_BF16_PURE:
         /* Everything in bf16, no master copy: moments in bf16 halve (8-bit Adam stays 2). */
         bt = (byte_table){2, 2, 0,
             (t->optimizer == OPT_ADAM8BIT || t->optimizer == OPT_PAGED_ADAM8BIT) ? mom : mom / 2, 2,
-            "pure bf16: params, grads and moments in bf16, no fp32 master"};
+            "pure bf16: params, grads and moments in bf16, no fp32 master", 2};
         break;
     case PREC_FP8:
         /* Transformer Engine FP8 (TE docs, "Using FP8 with Transformer Engine"): only GEMMs
          * run in FP8; parameters and gradients stay bf16 with an fp32 master and moments,
          * activations bf16 except the FP8 inputs each linear saves for backward. */
         bt = (byte_table){
-            2, 2, 4, mom, 2, "FP8 GEMMs: bf16 params and grads, fp32 master + moments, FP8 linear inputs"};
+            2, 2, 4, mom, 2, "FP8 GEMMs: bf16 params and grads, fp32 master + moments, FP8 linear inputs", 2};
         break;
     default:
-        bt = (byte_table){2, 2, 4, mom, 2, "mixed precision: 16-bit params and grads, fp32 master + moments"};
+        bt = (byte_table){
+            2, 2, 4, mom, 2, "mixed precision: 16-bit params and grads, fp32 master + moments", 2};
         break;
     }
     if (t->grad_bytes) bt.grad = t->grad_bytes;
+    bt.reduce = bt.grad;
+    /* Autocast over fp32 parameters (FSDP MixedPrecision without param_dtype, plain torch AMP):
+     * the fp32 tensor is the parameter and the master, its gradient comes back fp32 through the
+     * cast's backward, and FSDP reduces it in reduce_dtype, the run's 16 bits, unless
+     * --grad-dtype fp32 (pytorch torch/distributed/fsdp/api.py MixedPrecision: param_dtype None
+     * keeps the original dtype; mosaicml/composer@b71375a3 composer/trainer/dist_strategy.py:
+     * DEFAULT sets reduce_dtype to the precision and leaves param_dtype None). */
+    if (t->param_bytes == 4) {
+        bt.param = 4;
+        bt.master = 0;
+        bt.grad = 4;
+        bt.reduce = t->grad_bytes ? t->grad_bytes : 2;
+        bt.what = "autocast: fp32 parameters and gradients, cast to 16 bits per use, reduced in 16 bits";
+    }
     return bt;
 }
 

@@ -44,6 +44,8 @@ typedef struct training {
     precision_kind precision;
     optimizer_kind optimizer;
     int grad_bytes; /* bytes per gradient element; 0 = the precision's default */
+    int param_bytes; /* mixed precision's parameters: 0 = 16-bit copies beside an fp32 master;
+                        4 = fp32 alone, cast to 16 bits per use by torch autocast */
     ckpt_kind checkpointing;
     bool sequence_parallel; /* Megatron sequence parallelism (needs tp > 1 to matter) */
     bool flash_attention;   /* no s^2 attention matrix stored (default true) */
@@ -127,12 +129,14 @@ typedef enum { RECOMPUTE_UNIFORM, RECOMPUTE_BLOCK } recompute_method_kind;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
 typedef struct byte_table {
-    double param;     /* bytes of the working (compute) copy */
-    double grad;      /* bytes of a gradient element */
+    double param;     /* bytes of the working (compute) copy, as stored and as gathered */
+    double grad;      /* bytes of a gradient element as stored */
     double master;    /* bytes of the fp32 master copy (mixed precision only) */
     double moments;   /* bytes of optimizer moments (Adam: m and v) */
     double act;       /* bytes of one activation element */
     const char *what; /* one-line description for --explain */
+    double reduce;    /* bytes of a gradient element as reduced (its wire dtype): grad, but
+                         16 bits under --param-dtype fp32 (FSDP's reduce_dtype) */
 } byte_table;
 
 /* Defaults: 1 GPU, no model parallelism, micro-batch 1, seq 2048, bf16 mixed precision Adam,
@@ -253,6 +257,7 @@ typedef enum {
     OPT_GEMM_SHAPES,
     OPT_OFFLOAD_ACT_SYNC,
     OPT_CKPT_PLACEMENT,
+    OPT_PARAM_DTYPE,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

@@ -24,8 +24,8 @@ void zero_bucket_buffers(const strategy *s, const sim_input *in, memory *mem)
 void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
 {
     double calls = s->grad_reduce == REDUCE_PER_MICRO_BATCH ? (double)in->t->grad_accum : 1;
-    double grads = in->bt.grad * in->trainable;
-    double tail = in->bt.grad * fmin(in->t->reduce_bucket, in->trainable);
+    double grads = in->bt.reduce * in->trainable; /* as reduced: the wire dtype */
+    double tail = in->bt.reduce * fmin(in->t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / tail);
     comm_add(p,
         (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, grads / buckets, calls * buckets, calls > 1,

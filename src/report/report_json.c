@@ -171,6 +171,7 @@ static void layout_json(cJSON *tr, const training *t)
     cJSON_AddNumberToObject(tr, "doc_len", (double)t->doc_len);
     /* Where full recompute's checkpoint sits against the sharding unit, in force (the flag,
      * else the framework's). */
+    cJSON_AddStringToObject(tr, "param_dtype", t->param_bytes == 4 ? "fp32" : "16-bit");
     cJSON_AddStringToObject(tr, "checkpoint_placement",
         framework_recompute_in_unit(framework_of(t), t) ? "inside" : "outside");
 }

@@ -13,6 +13,18 @@ json_check "abs(d['results'][0]['memory_bytes']['model_states'] - 1.875e9) < 1" 
 # absurd but valid: 1e15 parameters prints finite numbers and does not fit (exit 1)
 expect 1 "" -- estimate --params 1e15 --gpus 8
 json_check "not any(r['fits'] for r in d['results'])" estimate --params 1e15 --gpus 8 --format json
+# Autocast over fp32 parameters (Composer's FSDP mixed_precision DEFAULT): the forward gather moves
+# 4 bytes a parameter, twice the 16-bit one; the reduce-scatter stays 16-bit (reduce_dtype).
+"$Z" estimate $M --gpus 8 --framework fsdp --strategy zero3 --format json >"$W/pd16.json" 2>/dev/null
+"$Z" estimate $M --gpus 8 --framework fsdp --strategy zero3 --param-dtype fp32 --format json >"$W/pd32.json" 2>/dev/null
+py_check "fp32 parameters gather 4 bytes, reduce 2" "
+import json
+a, b = (json.load(open(f)) for f in ('$(snap "$W/pd16.json")', '$(snap "$W/pd32.json")'))
+assert a['training']['param_dtype'] == '16-bit' and b['training']['param_dtype'] == 'fp32'
+def size(d, what):
+    return [c['size_bytes'] for c in d['results'][0]['collectives'] if c['what'] == what][0]
+assert abs(size(b, 'parameter all-gather (forward)') / size(a, 'parameter all-gather (forward)') - 2) < 1e-12
+assert size(b, 'gradient reduce-scatter') == size(a, 'gradient reduce-scatter')"
 # DeepSpeed config: stage 3 picks ZeRO-3; flags win over the file
 json_check "[r['strategy'] for r in d['results']] == ['zero3'] and d['training']['offload_optimizer'] == 'cpu'" estimate $M --gpus 8 --deepspeed tests/data/ds_config_hf_zero3.json --format json
 json_check "d['training']['micro_batch'] == 2 and d['training']['grad_accum'] == 32" estimate $M --gpus 4 --deepspeed tests/data/ds_config_zero2.json --micro-batch 2 --format json

@@ -9,6 +9,12 @@ expect 2 "unknown option --frob" -- estimate $M --frob 3
 expect 2 "--strategy" -- estimate $M --strategy zero4
 expect 2 "--gpus" -- estimate $M --gpus 0
 expect 2 "--gpus" -- estimate $M --gpus -8
+# --param-dtype fp32 is autocast over fp32 parameters: mixed precision only, and not where the
+# engine casts the model to 16 bits itself (DeepSpeed's engine, Megatron's Float16Module).
+expect 2 "its bf16/fp16 modes keep 16-bit parameter copies" -- estimate $M --gpus 8 --framework deepspeed --param-dtype fp32
+expect 2 "its bf16/fp16 modes keep 16-bit parameter copies" -- estimate $M --gpus 8 --framework megatron --param-dtype fp32
+expect 2 "it needs --precision bf16 or fp16 (got fp32)" -- estimate $M --gpus 8 --precision fp32 --param-dtype fp32
+expect 2 "--param-dtype fp32 with --finetune" -- estimate $M --gpus 1 --finetune lora --param-dtype fp32
 expect 2 "--gpus" -- estimate $M --gpus eight
 expect 2 "--tp" -- estimate $M --gpus 12 --tp 8
 expect 2 "--precision" -- estimate $M --precision fp12

@@ -298,6 +298,10 @@ static void loss_per_framework(void)
      * chunk of about tokens x hidden logits, both bf16. */
     t.loss = LOSS_FUSED_LINEAR;
     if (run(&m, &pc, &hw, &t, &rm)) CHECK_NEAR(rm.mem.logits, 2 * 2 * 4096.0 * 4096, 1e-12);
+    /* flash-attn's fused cross entropy (LLM Foundry's MPT): the bf16 logits it saves and the new
+     * bf16 gradient its backward writes (inplace_backward off): 2 + 2 bytes; fp16 the same. */
+    t.loss = LOSS_FLASH;
+    if (run(&m, &pc, &hw, &t, &rm)) CHECK_NEAR(rm.mem.logits, 4 * logits, 1e-12);
 }
 
 void suite_finetune(void)

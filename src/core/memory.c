@@ -441,6 +441,13 @@ double memory_loss_bytes(const training *t, const framework *fw, double act_byte
      * in backward instead of saving fp32 copies; one chunk's gradient (1 of torchtune's 8) is
      * live at a time. */
     case LOSS_COMPILED: return e * (1 + 1.0 / 8);
+    /* flash-attn's CrossEntropyLoss (Dao-AILab/flash-attention@900b3793
+     * flash_attn/losses/cross_entropy.py; the xentropy kernel of v1.0.3 before it), LLM Foundry's
+     * default loss_fn fused_crossentropy for MPT (mosaicml/llm-foundry@b2a43a14
+     * llmfoundry/models/mpt/modeling_mpt.py, ComposerMPTCausalLM): one kernel on the logits in
+     * their own dtype, a log-sum-exp per token saved beside them, and with inplace_backward
+     * False (its default) a new gradient of their size: 2 e. */
+    case LOSS_FLASH: return 2 * e;
     /* Megatron's vocab-parallel cross entropy (NVIDIA/Megatron-LM@d98e8a64
      * megatron/core/tensor_parallel/cross_entropy.py: logits.float(), torch.exp(out=), div_,
      * save_for_backward(exp_logits), grad_input.mul_) turns the fp32 logits into the softmax

@@ -74,7 +74,7 @@ static const flag_choice target_choices[] = {
 /* loss_kind's names, in enum order from LOSS_EAGER (LOSS_DEFAULT has no name: no flag). */
 static const flag_choice loss_choices[] = {{"eager", LOSS_EAGER}, {"chunked", LOSS_CHUNKED},
     {"chunked-fp32", LOSS_CHUNKED_FP32}, {"fused", LOSS_FUSED}, {"fused-linear", LOSS_FUSED_LINEAR},
-    {"compiled", LOSS_COMPILED}, {NULL, 0}};
+    {"compiled", LOSS_COMPILED}, {"flash", LOSS_FLASH}, {NULL, 0}};
 /* finetune.h's QLoRA stacks. */
 static const flag_choice qlora_stack_choices[] = {
     {"hf", QLORA_HF}, {"litgpt", QLORA_LITGPT}, {"hf-bnb0.42", QLORA_HF_BNB042}, {NULL, 0}};
@@ -184,7 +184,7 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
     ROW(OPT_LOSS) = {"loss", "L",
         ": how the loss keeps the logits: fp32 upcast (HF, torchtitan), fp32 chunks (LitGPT; torchtune's "
         "16-bit chunks upcast each; compiled), fused vocab-parallel (Megatron), fused with the LM head "
-        "(Liger); default the framework's",
+        "(Liger), flash-attn's fused kernel on 16-bit logits (LLM Foundry's MPT); default the framework's",
         CHOICE(loss, loss_choices), .names_first = true},
     ROW(OPT_ADAPTER_DTYPE) = {"adapter-dtype", "D",
         "LoRA adapters' dtype (default: bf16 for qlora as artidoro/qlora casts them, bf16 under bf16-pure, "
@@ -524,7 +524,7 @@ const char *offload_name(offload_kind o)
 }
 const char *loss_name(loss_kind l)
 {
-    return l >= LOSS_EAGER && l <= LOSS_COMPILED ? loss_choices[l - LOSS_EAGER].name : "default";
+    return l >= LOSS_EAGER && l <= LOSS_FLASH ? loss_choices[l - LOSS_EAGER].name : "default";
 }
 int precision_parse(const char *s)
 {

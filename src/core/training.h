@@ -120,6 +120,7 @@ typedef enum {
     LOSS_FUSED,        /* fused vocab-parallel cross entropy, softmax and gradient in place (Megatron) */
     LOSS_FUSED_LINEAR, /* LM head and loss fused by chunks, no whole logits (Liger, Cut Cross-Entropy) */
     LOSS_COMPILED,     /* chunked, each chunk's loss torch.compile'd (torchtune compile=True) */
+    LOSS_FLASH,        /* flash-attn's CrossEntropyLoss on the logits as they are (LLM Foundry's MPT) */
 } loss_kind;
 
 /* Megatron-Core's --recompute-method (NVIDIA/Megatron-LM@d98e8a64 megatron/core/recompute.py,

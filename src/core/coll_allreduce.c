@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "core/collective.h"
+#include "core/minmax.h"
 
 static double factor(int64_t n)
 {
@@ -15,7 +16,7 @@ static double flat_time(double s, int64_t n, coll_link l)
 {
     double ring = coll_ring_time(2.0 * (double)(n - 1), factor(n) * s, l);
     double tree = coll_ring_time(2.0 * coll_log2ceil(n), 2.0 * s, l);
-    return fmin(ring, tree);
+    return zs_fmin(ring, tree);
 }
 
 static double flat_bytes(double s, int64_t n)

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "core/collective.h"
+#include "core/minmax.h"
 
 /* Pairwise exchange: n-1 rounds, each sending 1/n of the buffer (Thakur et al. 2005), the same
  * cost as a half ring on one level. Across nodes (n - g)/n of each rank's buffer leaves the
@@ -10,7 +11,7 @@ static void hier(double s, coll_group g, coll_link intra, coll_link inter, coll_
 {
     double n = (double)g.n, gl = (double)g.n_local;
     double net = (n - gl) / n * s, nv = (gl - 1) / n * s;
-    out->seconds = fmax(coll_ring_time(n - gl, net, inter), coll_ring_time(gl - 1, nv, intra));
+    out->seconds = zs_fmax(coll_ring_time(n - gl, net, inter), coll_ring_time(gl - 1, nv, intra));
     out->bytes[LEVEL_INTER] = net;
     out->bytes[LEVEL_INTRA] = nv;
 }

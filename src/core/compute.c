@@ -6,6 +6,7 @@
 #include "core/finetune.h"
 #include "core/framework.h"
 #include "core/kernels.h"
+#include "core/minmax.h"
 #include "core/mixer.h"
 
 /* The mixing FLOPs per input token of one block of class c (its mixers' scores or scans,
@@ -133,7 +134,7 @@ static void flops_memory(
             if (pc->mixer[c] == MIX_ATTENTION || pc->mixer2[c] == MIX_ATTENTION)
                 attn_layers += pc->nblocks[c];
         }
-        double nope = fmin((double)m->nope_layers, attn_layers);
+        double nope = zs_fmin((double)m->nope_layers, attn_layers);
         mixing -= nope * mix_attention.traffic(m, e);
         split = e * width * act + mixing / L;
     }
@@ -173,8 +174,8 @@ static double recompute_share(const model *m, const training *t)
 {
     if (t->recompute_layers <= 0 || t->recompute_method != RECOMPUTE_BLOCK || m->params_only) return 1;
     double v = t->virtual_stages > 1 ? (double)t->virtual_stages : 1;
-    double stage = ceil((double)m->num_layers / (double)t->pp), chunk = fmax(1, ceil(stage / v));
-    return fmin(1, fmin((double)t->recompute_layers, chunk) * v / stage);
+    double stage = ceil((double)m->num_layers / (double)t->pp), chunk = zs_fmax(1, ceil(stage / v));
+    return zs_fmin(1, zs_fmin((double)t->recompute_layers, chunk) * v / stage);
 }
 
 /* The recomputed forward FLOPs of a micro-batch (executed) and the step's MFU and HFU

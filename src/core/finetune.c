@@ -1,5 +1,6 @@
 /* finetune.c -- adapter counts, the adapters' byte table and QLoRA's storage width. */
 #include "core/finetune.h"
+#include "core/minmax.h"
 
 #include <math.h>
 #include <string.h>
@@ -81,8 +82,8 @@ double finetune_largest_linear(const model *m)
     double h = (double)m->hidden_size;
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double i = (double)(m->num_experts > 0 ? model_expert_width(m) : m->intermediate_size);
-    if (m->dense_intermediate_size > 0) i = fmax(i, (double)m->dense_intermediate_size);
-    return fmax(fmax(h * q, h * kv), h * i);
+    if (m->dense_intermediate_size > 0) i = zs_fmax(i, (double)m->dense_intermediate_size);
+    return zs_fmax(zs_fmax(h * q, h * kv), h * i);
 }
 
 double finetune_linear_inputs(const model *m)

@@ -1,5 +1,6 @@
 /* hardware.c -- the hardware profile's field table (loading, bounds, writing) and lookups. */
 #include "core/hardware.h"
+#include "core/minmax.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -114,7 +115,7 @@ int hardware_field_check(const hw_field *f, double v, zs_error *err)
 int hardware_validate(const hardware *hw, zs_error *err)
 {
     /* The one relation the table cannot say: some dense peak must be given. */
-    double peak = fmax(hw->peak_bf16, fmax(hw->peak_fp16, hw->peak_fp32));
+    double peak = zs_fmax(hw->peak_bf16, zs_fmax(hw->peak_fp16, hw->peak_fp32));
     if (!isfinite(peak) || peak < 1e6 || peak > 1e18)
         return zs_fail(err, ZS_ERR_INPUT, "field \"%s\": %g is out of range (expected %g to %g)",
             "gpu.peak_flops.bf16 (or fp16/fp32)", peak, 1e6, 1e18);

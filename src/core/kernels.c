@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/framework.h"
+#include "core/minmax.h"
 
 /* Measured TFLOP/s on one H100 80GB SXM5, BF16 (Shah et al. 2024, FlashAttention-3, arXiv
  * 2407.08608, section 4.1: the labels on the bars), batch x sequence = 16k tokens and heads x
@@ -77,7 +78,7 @@ attn_kernel kernel_of(const training *t, const hardware *hw)
 /* Linear interpolation of row (SEQ_POINTS values) at x = log2(s), held at the ends. */
 static double along_seq(const double *row, double x)
 {
-    double i = fmin(fmax(x - SEQ_LOG2_FIRST, 0), SEQ_POINTS - 1);
+    double i = zs_fmin(zs_fmax(x - SEQ_LOG2_FIRST, 0), SEQ_POINTS - 1);
     int lo = (int)i;
     if (lo >= SEQ_POINTS - 1) return row[SEQ_POINTS - 1];
     return row[lo] + (row[lo + 1] - row[lo]) * (i - lo);
@@ -90,7 +91,7 @@ double kernel_tflops(attn_kernel k, kernel_pass p, double hd, double s)
     int n = p == KERNEL_FWD ? 3 : 2;
     const double *rows[3];
     for (int j = 0; j < n; j++) rows[j] = p == KERNEL_FWD ? fwd_tflops[r][j] : bwd_tflops[r][j];
-    double xs = log2(s), xh = fmin(fmax(log2(hd), head_log2[0]), head_log2[n - 1]);
+    double xs = log2(s), xh = zs_fmin(zs_fmax(log2(hd), head_log2[0]), head_log2[n - 1]);
     int j = xh >= head_log2[n - 1] ? n - 2 : (int)(xh - head_log2[0]);
     double a = along_seq(rows[j], xs), b = along_seq(rows[j + 1], xs);
     return a + (b - a) * (xh - head_log2[j]);

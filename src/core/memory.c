@@ -5,6 +5,7 @@
 
 #include "core/finetune.h"
 #include "core/framework.h"
+#include "core/minmax.h"
 #include "core/mixer.h"
 #include "core/scenario.h"
 #include "core/strategy.h"
@@ -32,7 +33,7 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
 
     /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. Only the
      * trainable parameters (all; LoRA: the adapters) have gradients and optimizer states. */
-    double small = shards.parameters ? fmin(in->local_small, p) : 0;
+    double small = shards.parameters ? zs_fmin(in->local_small, p) : 0;
     /* Expert parallelism with parameter sharding (torchtitan's FSDP2): the rank's experts
      * shard over the expert-data-parallel group (over its shard part under hybrid sharding),
      * the rest over DP. */
@@ -98,7 +99,7 @@ double memory_expert_unit(const sim_input *in)
 {
     if (in->local_expert <= 0 || in->m->params_only) return 0;
     return in->local_expert /
-        fmax(
+        zs_fmax(
             1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
 }
 
@@ -107,7 +108,7 @@ double memory_expert_shards(const sim_input *in)
     /* Hybrid sharding replicates (DP x CP) / shard_dp times (the shard group is carved from
      * DP x CP, sim.c); the experts' shards shrink with it. */
     double replicas = (double)(in->dp * in->t->cp) / (double)in->shard_dp;
-    return fmax(1, (double)in->edp / replicas);
+    return zs_fmax(1, (double)in->edp / replicas);
 }
 
 /* Append one term when it is not zero. */
@@ -284,8 +285,8 @@ static double memory_ckpt_stage(
     *inputs = layers;
     *transient = 0;
     if (t->checkpointing != CKPT_FULL) return kept * layers;
-    double v = t->virtual_stages > 1 ? (double)t->virtual_stages : 1, chunk = fmax(1, ceil(layers / v));
-    double n = t->recompute_layers > 0 ? fmin((double)t->recompute_layers, chunk) : 1;
+    double v = t->virtual_stages > 1 ? (double)t->virtual_stages : 1, chunk = zs_fmax(1, ceil(layers / v));
+    double n = t->recompute_layers > 0 ? zs_fmin((double)t->recompute_layers, chunk) : 1;
     *transient = full - kept;
     if (t->recompute_layers > 0 && t->recompute_method == RECOMPUTE_BLOCK) {
         *inputs = n * v;
@@ -333,9 +334,9 @@ double memory_inflight(const sim_input *in)
 {
     const training *t = in->t;
     double p = (double)t->pp, i = p > 1 ? (double)in->stage.index : 0, m = (double)t->grad_accum;
-    if (p <= 1 || t->virtual_stages <= 1) return fmin(p - i, m);
+    if (p <= 1 || t->virtual_stages <= 1) return zs_fmin(p - i, m);
     double v = (double)t->virtual_stages, n = t->microbatch_group > 0 ? (double)t->microbatch_group : p;
-    return fmin(2 * (p - i - 1) + (v - 1) * n + 1, m * v) / v;
+    return zs_fmin(2 * (p - i - 1) + (v - 1) * n + 1, m * v) / v;
 }
 
 void memory_activations(const sim_input *in, memory *mem)
@@ -364,7 +365,7 @@ void memory_activations(const sim_input *in, memory *mem)
             : in->layer_act[0] > 0                                  ? in->layer_act[0]
                                                                     : memory_layer_activations(in, false);
         /* A policy that saves a subset never holds more than saving everything. */
-        kept = fmin(kept, full);
+        kept = zs_fmin(kept, full);
         break;
     case CKPT_FULL: kept = e * s * b * h / sp; break;
     default: kept = full; break;
@@ -479,7 +480,7 @@ static double memory_dequantized(const sim_input *in)
     double largest = finetune_largest_linear(in->m);
     /* A 4-bit LM head (LitGPT) is dequantized whole for each of its chunks. */
     if (finetune_quantized_head(t) && (t->pp == 1 || in->stage.head))
-        largest = fmax(largest, in->pc->lm_head);
+        largest = zs_fmax(largest, in->pc->lm_head);
     return finetune_dequant_bytes(t, in->bt.act) * largest / (double)t->tp;
 }
 
@@ -518,7 +519,7 @@ static double memory_static(const sim_input *in, const memory *mem)
     double fixed = 0;
     if (t->finetune != FT_FULL) {
         double adapters = finetune_adapter_bytes(t, &in->bt).param * in->trainable;
-        fixed += fmax(0, mem->parameters - adapters);
+        fixed += zs_fmax(0, mem->parameters - adapters);
     }
     if (t->optimizer == OPT_PAGED_ADAMW || t->optimizer == OPT_PAGED_ADAM8BIT) fixed += mem->optimizer_states;
     return fixed;
@@ -541,7 +542,7 @@ static void memory_page_optimizer(const sim_input *in, memory *mem)
     double pageable = t->finetune != FT_FULL
         ? states * finetune_pageable_fraction(in->m, t->lora_rank, t->lora_targets)
         : states;
-    double evicted = fmin(pageable, fmax(0, mem->total - hbm));
+    double evicted = zs_fmin(pageable, zs_fmax(0, mem->total - hbm));
     mem->paged_to_host = evicted;
     mem->optimizer_states -= evicted;
     mem->model_states -= evicted;
@@ -580,12 +581,14 @@ void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
         /* FSDP: a unit is a transformer block; units_in_flight are unsharded at once, and a
          * unit's full gradients exist until their reduce-scatter. */
         double unit = in->m->params_only ? in->local_largest
-                                         : fmin(in->pc->per_layer / (double)in->t->tp, in->local_params);
+                                         : zs_fmin(in->pc->per_layer / (double)in->t->tp, in->local_params);
         /* Expert parallelism: a block's unit holds the rank's E / EP experts, not E / TP
          * (per_layer counts every expert of the block). */
         double eu = memory_expert_unit(in);
-        if (eu > 0)
-            unit = fmin(unit - eu * (double)(in->t->ep * in->etp) / (double)in->t->tp + eu, in->local_params);
+        if (eu > 0) {
+            double dense = unit - eu * (double)(in->t->ep * in->etp) / (double)in->t->tp;
+            unit = zs_fmin(dense + eu, in->local_params);
+        }
         mem->gathered_params = s->shards.parameters ? in->bt.param * unit * fw->units_in_flight : 0;
         mem->comm_buffers = s->shards.gradients ? in->bt.grad * unit : 0;
         break;

@@ -1,6 +1,7 @@
 /* mix_attention.c -- softmax attention as a token mixer: MHA/GQA/MQA or MLA; global, sliding or chunked. */
 #include <math.h>
 
+#include "core/minmax.h"
 #include "core/mixer.h"
 
 /* The widths one softmax attention works with: the full layers' (the model's heads and
@@ -128,8 +129,8 @@ static void packed_span(const training *t, const mix_dims *d, double *keys, doub
 {
     if (t->doc_len <= 0 || !t->flash_attention || d->encoder) return;
     double doc = (double)t->doc_len;
-    *keys = fmin(*keys, doc);
-    *span = fmin(*span, doc);
+    *keys = zs_fmin(*keys, doc);
+    *span = zs_fmin(*span, doc);
 }
 
 /* Attention-score FLOPs per token, model convention (full, non-causal: QK^T and attention x V,
@@ -147,7 +148,7 @@ static void self_flops(const model *m, const training *t, const mix_dims *d, boo
         wqk = (double)(m->num_heads * (m->qk_nope_dim + m->qk_rope_dim));
         wv = (double)(m->num_heads * m->v_head_dim);
     }
-    double keys = d->local ? fmin(s, (double)m->sliding_window) : s;
+    double keys = d->local ? zs_fmin(s, (double)m->sliding_window) : s;
     double span = d->local && m->window_chunked ? keys : s;
     packed_span(t, d, &keys, &span);
     double full = 2 * keys * (wqk + wv);
@@ -217,7 +218,7 @@ static int self_terms(const model *m, const mix_dims *d, bool swa, act_term *out
      * score: 5 a s^2 b with dropout; Gemma-2's tanh soft-cap keeps its input (e) too. A local
      * layer keeps the band of w keys per query. Flash attention stores only the log-sum-exp
      * (fp32). */
-    double ctx = d->local ? fmin(s, (double)m->sliding_window) : s;
+    double ctx = d->local ? zs_fmin(s, (double)m->sliding_window) : s;
     double per_score = (d->drop ? 1 + 2 * e : e) + (m->attn_softcap > 0 ? e : 0);
     if (!d->flash && d->keep_scores)
         n = mix_term(out, n,

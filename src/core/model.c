@@ -1,5 +1,6 @@
 /* model.c -- parameter tensors of a transformer, exact counts, and shape validation. */
 #include "core/model.h"
+#include "core/minmax.h"
 #include "core/mixer.h"
 #include "core/model_tensor.h"
 
@@ -364,8 +365,9 @@ static void model_classes(const model *m, param_counts *pc)
     double swa = 0;
     for (int c = 0; c < m->nclass; c++)
         if (m->classes[c].mixer == MIX_SWA) swa += model_class_layers(m, c);
-    double frac =
-        attn > 0 && m->sliding_window > 0 ? fmax(0, fmin(1, ((double)m->sliding_layers - swa) / attn)) : 0;
+    double frac = attn > 0 && m->sliding_window > 0
+        ? zs_fmax(0, zs_fmin(1, ((double)m->sliding_layers - swa) / attn))
+        : 0;
     bool exact = false; /* the pattern placed its sliding layers (layer_class.local) */
     for (int c = 0; c < m->nclass; c++) exact |= m->classes[c].local > 0;
     pc->nclass = m->nclass;
@@ -423,16 +425,16 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
         pc->blocks_active[kind] = active;
         pc->total += all * count;
         pc->active += active * count;
-        pc->per_layer = fmax(pc->per_layer, all);
+        pc->per_layer = zs_fmax(pc->per_layer, all);
         pc->per_layer_active += active * count / L;
-        pc->layer_small_params = fmax(pc->layer_small_params, small);
+        pc->layer_small_params = zs_fmax(pc->layer_small_params, small);
         /* Distinct non-norm modules of a block, each repeated `count` times (experts). */
         double seen[MAX_TENSORS] = {0}, modules = 0;
         for (int j = 0; j < nl; j++)
             if (strncmp(lt[j].name, "norm", 4) != 0 && lt[j].module < MAX_TENSORS)
                 seen[lt[j].module] = lt[j].count;
         for (int j = 0; j < MAX_TENSORS; j++) modules += seen[j];
-        pc->modules_per_layer = fmax(pc->modules_per_layer, modules);
+        pc->modules_per_layer = zs_fmax(pc->modules_per_layer, modules);
         for (int j = 0; j < nl; j++) {
             /* Norms, the MLP or experts, and the rest: the mixers' (attention, SSM). */
             double x = lt[j].numel * lt[j].count * count / L;

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "core/minmax.h"
+
 /* Stage views: the first, the most loaded middle one (stage 1: the most layers and the most
  * micro-batches in flight of the middle stages) and the last. */
 static void pipeline_views(pipe_split *ps, int64_t pp)
@@ -84,10 +86,10 @@ double pipeline_pace(const pipe_split *ps, int64_t layers, int64_t pp, double he
     if (pp <= 1 || layers <= 0) return 1;
     /* Stage i's time is n_i tau + [last] H, with L tau + H = p T_mean: in units of T_mean,
      * tau = p (1 - eta) / L and H = p eta. */
-    double p = (double)pp, L = (double)layers, eta = fmin(fmax(head_share, 0), 1);
+    double p = (double)pp, L = (double)layers, eta = zs_fmin(zs_fmax(head_share, 0), 1);
     double body = (double)(ps->first > ps->mid ? ps->first : ps->mid);
     double end = (double)ps->last;
-    return p * fmax((1 - eta) * body / L, (1 - eta) * end / L + eta);
+    return p * zs_fmax((1 - eta) * body / L, (1 - eta) * end / L + eta);
 }
 
 bool pipeline_balance(int64_t layers, int64_t pp, int64_t v, int64_t *first, int64_t *last)

@@ -9,6 +9,7 @@
 #include "core/framework.h"
 #include "core/gemm.h"
 #include "core/kernels.h"
+#include "core/minmax.h"
 #include "core/pipeline.h"
 #include "core/steptime.h"
 #include "core/strategy.h"
@@ -123,7 +124,7 @@ static int sim_links(sim_input *in, const hardware *hw, const training *t, zs_er
             "--offload-optimizer/--offload-params nvme: %s gives no node.nvme_bandwidth_bytes_per_second",
             hw->name);
     if (t->offload_params == OFFLOAD_NVME)
-        in->links[LEVEL_HOST].bandwidth = fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
+        in->links[LEVEL_HOST].bandwidth = zs_fmin(in->links[LEVEL_HOST].bandwidth, nvme_share);
     in->hbm_rate = hw->hbm_bandwidth * hw->hbm_fraction;
     in->host_rate = hw->host_memory_bandwidth * hw->host_memory_fraction / (double)gpn;
     return ZS_OK;

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/framework.h"
+#include "core/minmax.h"
 #include <string.h>
 
 /* Bytes an Adam step moves per parameter, fused, for the byte table: read the gradient, the
@@ -36,10 +37,10 @@ static double steptime_nvme_step(const sim_input *in, double shard, double cpu, 
     /* k sub-groups; pipelined I/O of one sub-group overlaps the step of its neighbour, so
      * all but one sub-group's share runs as max(cpu, io), the first read / last write and
      * one step do not: ov/k + cpu/k + (k-1)/k max(cpu, ov). Unpipelined I/O adds in full. */
-    double k = fmax(1, ceil(shard / t->sub_group_size));
+    double k = zs_fmax(1, ceil(shard / t->sub_group_size));
     double ov = (t->nvme_pipeline_read ? rd : 0) + (t->nvme_pipeline_write ? wr : 0);
     double serial = rd + wr - ov;
-    return ov / k + cpu / k + (k - 1) / k * fmax(cpu, ov) + serial;
+    return ov / k + cpu / k + (k - 1) / k * zs_fmax(cpu, ov) + serial;
 }
 
 /* Exposed time of collectives that overlap a window of compute per micro-batch: what does
@@ -48,7 +49,7 @@ static double steptime_nvme_step(const sim_input *in, double shard, double cpu, 
 static double exposed(double per_mb, double last_only, double window, double m, double tail)
 {
     if (per_mb + last_only <= 0) return 0;
-    return (m - 1) * fmax(0, per_mb - window) + fmax(0, per_mb + last_only - window) + tail;
+    return (m - 1) * zs_fmax(0, per_mb - window) + zs_fmax(0, per_mb + last_only - window) + tail;
 }
 
 /* Slowdown of compute that runs beside collectives: NCCL runs each channel as one CTA that
@@ -68,14 +69,14 @@ static double steptime_contention(const sim_input *in, const comm_plan *plan,
 {
     const hardware *hw = in->hw;
     if (hw->nccl_channels <= 0 || hw->sm_count <= 0) return 0;
-    double f = fmin(0.9, (double)hw->nccl_channels / (double)hw->sm_count);
+    double f = zs_fmin(0.9, (double)hw->nccl_channels / (double)hw->sm_count);
     double win[2] = {in->mb.fwd, in->mb.bwd};
     int kind[2] = {OVERLAP_FORWARD, OVERLAP_BACKWARD};
     double busy = 0;
     for (int i = 0; i < 2; i++) {
         double c = per[kind[i]], last = per[kind[i]] + once[kind[i]];
         if (last <= 0) continue;
-        busy += (m - 1) * fmin(c, win[i]) + fmin(last, win[i]);
+        busy += (m - 1) * zs_fmin(c, win[i]) + zs_fmin(last, win[i]);
     }
     /* The part of a collective hidden under the GEMMs it splits (TP overlap) runs beside them
      * too, on SMs of its own. */
@@ -84,7 +85,7 @@ static double steptime_contention(const sim_input *in, const comm_plan *plan,
         const comm_op *op = &plan->op[i];
         if (op->group != GROUP_HOST) hidden += op->seconds * op->calls * op->hidden;
     }
-    busy += fmin(hidden, m * (in->mb.fwd + in->mb.bwd));
+    busy += zs_fmin(hidden, m * (in->mb.fwd + in->mb.bwd));
     return busy * f / (1 - f);
 }
 
@@ -99,7 +100,7 @@ static void steptime_pipeline_of(const training *t, double pipe_pace, double m, 
 {
     double pace = pipe_pace > 0 ? pipe_pace : 1, p = (double)t->pp;
     st->compute = m * pace * mean;
-    if (t->pp > 1) st->bubble = fmax(0, p - pace) / (double)t->virtual_stages * mean;
+    if (t->pp > 1) st->bubble = zs_fmax(0, p - pace) / (double)t->virtual_stages * mean;
 }
 
 static void steptime_pipeline(const sim_input *in, double m, double mean, step_time *st)
@@ -164,7 +165,7 @@ void steptime_compute(
             per[host][op->overlap] += secs / m;
         else
             once[host][op->overlap] += secs;
-        tail[host][op->overlap] = fmax(tail[host][op->overlap], op->tail_seconds);
+        tail[host][op->overlap] = zs_fmax(tail[host][op->overlap], op->tail_seconds);
     }
     for (int h = 0; h < 2; h++) {
         /* Ring attention hides only under the attention it feeds (backward: the kernel's
@@ -188,7 +189,7 @@ void steptime_compute(
 
     st->optimizer = steptime_optimizer(in, opt_div, expert_div);
     /* A copy the CPU step issues tile by tile shows only where it outlasts the step. */
-    if (beside_step > 0) st->offload += fmax(0, beside_step - st->optimizer);
+    if (beside_step > 0) st->offload += zs_fmax(0, beside_step - st->optimizer);
     st->overhead = in->step_overhead;
     st->total = st->compute + st->bubble + st->comm_exposed + st->optimizer + st->offload + st->overhead;
 }

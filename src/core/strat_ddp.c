@@ -1,6 +1,7 @@
 /* strat_ddp.c -- plain data parallelism (PyTorch DDP): every rank holds all model states. */
 #include <math.h>
 
+#include "core/minmax.h"
 #include "core/strategy.h"
 
 /* DDP copies gradients into its all-reduce buckets unless gradient_as_bucket_view makes the
@@ -27,7 +28,7 @@ static void ddp_comm(const strategy *s, const sim_input *in, comm_plan *p)
 {
     (void)s;
     double grads = in->bt.reduce * in->trainable;
-    double bucket = fmin(in->t->ddp_bucket_bytes, grads), buckets = ceil(grads / bucket);
+    double bucket = zs_fmin(in->t->ddp_bucket_bytes, grads), buckets = ceil(grads / bucket);
     comm_add(p,
         (comm_op){COLL_ALL_REDUCE, GROUP_DP, grads / buckets, buckets, false, OVERLAP_BACKWARD, bucket,
             "gradient all-reduce", 0, 0, 0, 0});

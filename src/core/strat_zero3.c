@@ -4,6 +4,7 @@
 
 #include "core/framework.h"
 #include "core/memory.h"
+#include "core/minmax.h"
 #include "core/scenario.h"
 #include "core/strategy.h"
 
@@ -13,11 +14,11 @@ static void zero3_buffers(const strategy *s, const sim_input *in, memory *mem)
     const training *t = in->t;
     /* Gradients of a module arrive whole before their reduce-scatter: one reduce bucket,
      * never more than the rank's parameters. */
-    mem->comm_buffers = in->bt.grad * fmin(t->reduce_bucket, in->local_params);
+    mem->comm_buffers = in->bt.grad * zs_fmin(t->reduce_bucket, in->local_params);
     /* Working set: the module being computed, gathered whole (the largest one bounds it),
      * plus what the prefetcher has fetched ahead, capped by stage3_max_live_parameters. */
-    double live = fmin(t->max_live_params, in->local_largest + t->prefetch_bucket);
-    live = fmin(fmax(live, in->local_largest), in->local_params);
+    double live = zs_fmin(t->max_live_params, in->local_largest + t->prefetch_bucket);
+    live = zs_fmin(zs_fmax(live, in->local_largest), in->local_params);
     /* Expert parallelism: a MoE block's experts are gathered whole over EDP (zero3_comm),
      * beside the dense working set. */
     if (memory_expert_shards(in) > 1) live += memory_expert_unit(in);
@@ -41,10 +42,10 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
      * first one's cannot hide; one reduce-scatter per reduce bucket or unit: per-call latency
      * and the framework's per-fetch work matter at scale. */
     double per_layer = fw->buffers == BUFFERS_UNITS ? 1 : in->pc->modules_per_layer;
-    double modules = in->m->params_only ? 1 : fmax(1, per_layer * (double)in->stage_layers + 2);
+    double modules = in->m->params_only ? 1 : zs_fmax(1, per_layer * (double)in->stage_layers + 2);
     /* Gathers move parameters as stored (QLoRA: NF4 for the frozen linears). */
     double w = t->finetune != 0 && in->local_params > 0 ? in->param_bytes / in->local_params : in->bt.param;
-    double params = w * sharded / modules, first = w * fmin(in->local_largest, sharded);
+    double params = w * sharded / modules, first = w * zs_fmin(in->local_largest, sharded);
     double wq = t->quant_weights ? 0.5 : 1;
     bool overlap = strategy_overlap(in, s);
     overlap_kind fwd = overlap ? OVERLAP_FORWARD : OVERLAP_NONE;
@@ -86,7 +87,7 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
          * backward (and for the recompute: their fully_shard sits inside the block's
          * checkpoint, so its hooks run in the recomputed forward), over EDP; their gradients
          * reduce-scatter there too (comm.c, with the other expert traffic). */
-        double blocks = fmax(
+        double blocks = zs_fmax(
             1, (double)model_blocks(in->m, BLOCK_MOE) * (double)in->stage_layers / (double)in->m->num_layers);
         double unit = w * memory_expert_unit(in);
         comm_add(p,
@@ -99,8 +100,8 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
     double gq = t->quant_grads ? 0.25 : 1;
     double grads = in->bt.reduce * in->trainable; /* as reduced: the wire dtype */
     double bucket = fw->buffers == BUFFERS_UNITS
-        ? in->bt.reduce * fmin(sharded / modules + in->local_small, in->trainable)
-        : in->bt.reduce * fmin(t->reduce_bucket, in->trainable);
+        ? in->bt.reduce * zs_fmin(sharded / modules + in->local_small, in->trainable)
+        : in->bt.reduce * zs_fmin(t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / bucket);
     if (fw->reduces_per_module > 0) { /* one reduce-scatter per parameter (DeepSpeed v0.3) */
         buckets = fw->reduces_per_module * modules;

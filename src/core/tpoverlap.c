@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/framework.h"
+#include "core/minmax.h"
 #include "core/scenario.h"
 
 /* Transformer Engine's default userbuffers configuration (NVIDIA/TransformerEngine@d0067d0d
@@ -27,7 +28,7 @@ bool tpoverlap_on(const sim_input *in)
  * each other chunk only what its comm exceeds its GEMM by: c/n + (n-1)/n max(0, c - g). */
 static double chunked(double c, double g, double n)
 {
-    return c / n + (n - 1) / n * fmax(0, c - g);
+    return c / n + (n - 1) / n * zs_fmax(0, c - g);
 }
 
 tp_hidden tpoverlap_hidden(const sim_input *in, double ag, double rs)
@@ -56,9 +57,9 @@ tp_hidden tpoverlap_hidden(const sim_input *in, double ag, double rs)
     double ag_exp =
         f * (chunked(ag, qkv, n) + chunked(ag, up, n)) + chunked(ag, proj, n) + chunked(ag, down, n);
     double rs_exp = f * (chunked(rs, proj, TE_PIPELINE_SPLITS) + chunked(rs, down, TE_PIPELINE_SPLITS)) +
-        fmax(0, rs - qkv) + fmax(0, rs - up);
+        zs_fmax(0, rs - qkv) + zs_fmax(0, rs - up);
     double calls = 2 * f + 2; /* of each kind per block, as comm_tp counts them */
-    if (ag > 0) out.ag = fmin(1, fmax(0, 1 - ag_exp / (calls * ag)));
-    if (rs > 0) out.rs = fmin(1, fmax(0, 1 - rs_exp / (calls * rs)));
+    if (ag > 0) out.ag = zs_fmin(1, zs_fmax(0, 1 - ag_exp / (calls * ag)));
+    if (rs > 0) out.rs = zs_fmin(1, zs_fmax(0, 1 - rs_exp / (calls * rs)));
     return out;
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/framework.h"
+#include "core/minmax.h"
 
 /* With overlap_comm DeepSpeed documents "4.5x the allgather_bucket_size and
  * reduce_bucket_size values ... 5e8 x 2 Bytes x 2 x 4.5" (DeepSpeed configuration docs,
@@ -12,7 +13,7 @@ void zero_bucket_buffers(const strategy *s, const sim_input *in, memory *mem)
 {
     double p = in->local_params;
     double bytes =
-        in->bt.grad * fmin(in->t->reduce_bucket, p) + in->bt.param * fmin(in->t->allgather_bucket, p);
+        in->bt.grad * zs_fmin(in->t->reduce_bucket, p) + in->bt.param * zs_fmin(in->t->allgather_bucket, p);
     mem->comm_buffers = strategy_overlap(in, s) ? 4.5 * bytes : bytes;
 }
 
@@ -25,7 +26,7 @@ void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
 {
     double calls = s->grad_reduce == REDUCE_PER_MICRO_BATCH ? (double)in->t->grad_accum : 1;
     double grads = in->bt.reduce * in->trainable; /* as reduced: the wire dtype */
-    double tail = in->bt.reduce * fmin(in->t->reduce_bucket, in->trainable);
+    double tail = in->bt.reduce * zs_fmin(in->t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / tail);
     comm_add(p,
         (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, grads / buckets, calls * buckets, calls > 1,
@@ -33,7 +34,7 @@ void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
             0, 0});
     /* Only what the optimizer updated is gathered: all parameters, or LoRA's adapters. */
     double params = in->bt.param * in->trainable;
-    double gathers = ceil(params / (in->bt.param * fmin(in->t->allgather_bucket, in->trainable)));
+    double gathers = ceil(params / (in->bt.param * zs_fmin(in->t->allgather_bucket, in->trainable)));
     bool hide = in->fw->overlap_param_gather && strategy_overlap(in, s);
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, GROUP_SHARD, params / gathers, gathers, false,

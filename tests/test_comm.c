@@ -867,6 +867,37 @@ static void autocast_params(void)
     CHECK(training_validate(&t, &q) == ZS_ERR_USAGE);
 }
 
+/* torchtitan's FSDP2 reduces in fp32 (MixedPrecisionPolicy reduce_dtype = mixed_precision_reduce,
+ * "float32" by default): its reduce-scatter moves twice FSDP1's 16-bit bytes for the same
+ * gradients; --grad-dtype 16-bit (a bfloat16 reduce) brings it back. The gathers are equal. */
+static void fsdp2_reduce_fp32(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    hardware hw = fixture_catalog_hw("a100-80gb");
+    double rs[3] = {0}, ag[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 8;
+        t.framework = framework_find(k ? "fsdp2" : "fsdp");
+        t.grad_bytes = k == 2 ? 2 : 0;
+        comm_plan p;
+        CHECK(zero3_plan(&m, &pc, &hw, &t, &p));
+        for (int i = 0; i < p.n; i++) {
+            if (p.op[i].kind == COLL_REDUCE_SCATTER) rs[k] = p.op[i].size * p.op[i].calls;
+            if (p.op[i].kind == COLL_ALL_GATHER && p.op[i].overlap == OVERLAP_FORWARD)
+                ag[k] = p.op[i].size * p.op[i].calls;
+        }
+    }
+    CHECK(rs[0] > 0 && ag[0] > 0);
+    CHECK_NEAR(rs[1] / rs[0], 2, 1e-12);
+    CHECK_NEAR(rs[2] / rs[0], 1, 1e-12);
+    CHECK_NEAR(ag[1] / ag[0], 1, 1e-12);
+}
+
 void suite_comm(void)
 {
     RUN_TEST(intervals);
@@ -889,4 +920,5 @@ void suite_comm(void)
     RUN_TEST(fsdp2_copy_out);
     RUN_TEST(expert_tp_group);
     RUN_TEST(autocast_params);
+    RUN_TEST(fsdp2_reduce_fp32);
 }

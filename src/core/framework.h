@@ -74,6 +74,8 @@ typedef struct framework {
     buffers_kind buffers;
     int units_in_flight;       /* BUFFERS_UNITS: units gathered at once (current + prefetch) */
     bool fp32_grads;           /* 16-bit training accumulates and reduces gradients in fp32 */
+    bool reduce_fp32;          /* 16-bit training reduces gradients in fp32 (their wire dtype,
+                                  byte_table.reduce), stored as the strategy keeps them */
     int overlap_comm;          /* -1: the strategy's (DeepSpeed) default; else 0/1 */
     bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
                                   forward (Megatron distributed optimizer) */

@@ -38,6 +38,11 @@
  *   torchtitan/models/llama3/infra/parallelize.py): the recompute runs inside the unit, whose
  *   pre-backward unshard serves it, so a full recompute gathers nothing more (the experts'
  *   own fully_shard, inside the checkpoint, still gathers again).
+ * - Gradients reduce in fp32: torchtitan passes MixedPrecisionPolicy(param_dtype=
+ *   mixed_precision_param, reduce_dtype=mixed_precision_reduce) to fully_shard, and
+ *   training.mixed_precision_reduce defaults to "float32" (pytorch/torchtitan@81c12433
+ *   torchtitan/models/llama3/infra/parallelize.py apply_fsdp; its job config): each
+ *   reduce-scatter moves 4 bytes a gradient (--grad-dtype 16-bit for a bfloat16 reduce).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2",
@@ -61,6 +66,7 @@ const framework fw_fsdp2 = {
     .overlap_comm = 1,
     .unshard_copy_passes = 2,
     .recompute_in_unit = true,
+    .reduce_fp32 = true,
     /* torchtitan's attention is F.scaled_dot_product_attention, whose CUDA backend order puts
      * FlashAttention-2 first (pytorch/pytorch aten/src/ATen/native/transformers/cuda/sdp_utils.cpp,
      * priority_order; "a fixed priority that puts FlashAttention first", huggingface/transformers#48163):

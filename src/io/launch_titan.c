@@ -242,8 +242,18 @@ static int t_precision(reader *r)
     if (launch_set_flag(r, OPT_PRECISION, p, "training.mixed_precision_param")) return r->err->code;
     USED(r, "precision -> --precision %s (training.dtype %s, mixed_precision_param %s%s)", p,
         dt ? dt : "float32 (default)", mp ? mp : "bfloat16 (default)", f8 ? ", model.converters float8" : "");
-    if (launch_top(r, "training.mixed_precision_reduce"))
-        USED(r, "training.mixed_precision_reduce (fp32 reductions)");
+    /* fsdp2 reduces in fp32, torchtitan's default; a bfloat16 reduce halves the bytes. */
+    const char *red = t_str(r, "training.mixed_precision_reduce");
+    if (red && !strcmp(red, "bfloat16")) {
+        if (launch_set_flag(r, OPT_GRAD_DTYPE, "16-bit", "training.mixed_precision_reduce"))
+            return r->err->code;
+        USED(r, "training.mixed_precision_reduce bfloat16 -> --grad-dtype 16-bit");
+    } else if (red && strcmp(red, "float32"))
+        return launch_bad(r, "training.mixed_precision_reduce", "float32 or bfloat16");
+    else if (red)
+        USED(r, "training.mixed_precision_reduce float32 (fsdp2's fp32 reduce-scatters)");
+    else
+        DEFAULTED(r, "training.mixed_precision_reduce float32 (fsdp2's fp32 reduce-scatters)");
     if (conv && !f8) USED(r, "model.converters (no float8 converter: no precision change)");
     const char *o = t_str(r, "optimizer.name");
     const char *as = !o || !strcmp(o, "AdamW") ? "adamw" : !strcmp(o, "Adam") ? "adam" : NULL;

@@ -98,6 +98,20 @@ t['grad_accum'] == 4 and t['gpus'] == 8" "$W/titan.json"
 printf '{"job": {}, "training": {"local_batch_size": 3, "global_batch_size": 64}, %s' \
     '"parallelism": {"data_parallel_shard_degree": 8}}' >"$W/titan_bad.json"
 expect 3 "torchtitan asserts global batch size" -- estimate --config "$W/titan_bad.json" --params 1e9
+# torchtitan reduces in fp32 (training.mixed_precision_reduce "float32", its default): each
+# reduce-scatter moves 4 bytes a gradient, twice the 16-bit gather's 2 a parameter; bfloat16 halves it.
+for red in float32 bfloat16; do
+    printf '{"job": {}, "model": {"name": "llama3", "flavor": "8B"}, "training": {"local_batch_size": 1, %s%s' \
+        '"mixed_precision_reduce": "'$red'"}, ' '"parallelism": {"data_parallel_shard_degree": 8}}' >"$W/titan_$red.json"
+    "$Z" estimate --config "$W/titan_$red.json" --strategy zero3 --format json >"$W/titan_$red.out" 2>/dev/null
+done
+py_check "fsdp2 reduce-scatters in fp32 unless mixed_precision_reduce is bfloat16" "
+import json
+def ratio(f):
+    c = {x['what']: x['size_bytes'] for x in json.load(open(f))['results'][0]['collectives']}
+    return c['gradient reduce-scatter'] / c['parameter all-gather (forward)']
+a, b = ratio('$(snap "$W/titan_float32.out")'), ratio('$(snap "$W/titan_bfloat16.out")')
+assert abs(a - 2) < 1e-3 and abs(b - 1) < 1e-3, (a, b)"
 
 # Every key of the Megatron scripts (--flags) and torchtitan configs (section.key) is reported.
 # Flags only in a branch the script does not take (Llama-3's real-data else, Mixtral's WANDB_API_KEY

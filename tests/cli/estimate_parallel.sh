@@ -197,10 +197,10 @@ rb = b['step_time_seconds']['optimizer'] / b['memory_bytes']['optimizer_states']
 assert abs(ra / rb - 1) < 1e-9, (ra, rb)" || bad "EP with hybrid sharding, optimizer step"
 # Hybrid sharding with EP (torchtitan's HSDP mesh for the experts): on 32 GPUs with shard groups
 # of 8 and EP 4, EDP = 32 / 4 = 8 spans 4 replicas, so the experts shard over 2 ranks inside a
-# shard group; their gradients reduce-scatter there and the half left on each rank, 2 bytes x
-# 45,097,156,608 / 4 / 2, is all-reduced across the replicas. EP must come from inside a shard
+# shard group; their gradients reduce-scatter there and the half left on each rank, 4 bytes (torchtitan
+# reduces in fp32) x 45,097,156,608 / 4 / 2, is all-reduced across the replicas. EP must come from inside a shard
 # group (torchtitan's parallel_dims borrows it from dp_shard x cp), so shard groups of 2 refuse EP 4.
-json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('expert gradient all-reduce across replicas')] == [(2 * 45097156608 / 4 / 2, 1)]" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json
+json_check "[(c['size_bytes'], c['calls_per_step']) for c in d['results'][0]['collectives'] if c['what'].startswith('expert gradient all-reduce across replicas')] == [(4 * 45097156608 / 4 / 2, 1)]" estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 8 --ep 4 --strategy zero3 --framework fsdp2 --format json
 expect 2 "--ep 4 does not divide TP x --shard-group = 2" -- estimate --model mixtral-8x7b --hardware h100-80gb --gpus 32 --shard-group 2 --ep 4 --strategy zero3 --framework fsdp2
 # EP's gathered working set. FSDP2 unshards a block's unit, two in flight: with EP 8 a Mixtral
 # block holds its attention (2 x 4096 x 4096 + 2 x 4096 x 1024), router (4096 x 8) and norms

@@ -800,7 +800,7 @@ static void expert_tp_group(void)
 /* Autocast over fp32 parameters (--param-dtype fp32: FSDP without MixedPrecision.param_dtype,
  * Composer's DEFAULT): the fp32 tensor is parameter and master, so states stay 16 B a parameter
  * but split 4 + 4 + 8; the gathers move 4 bytes (twice the 16-bit gather), the reduce-scatter
- * reduce_dtype's 2 (4 with --grad-dtype fp32), and every forward casts each weight (read 4,
+ * reduce_dtype's 2 (4 with --reduce-dtype fp32), and every forward casts each weight (read 4,
  * write 2) and every backward casts its gradient back (read 2, write 4): Llama-2-7B (6,738,415,616
  * parameters) at accumulation 2 moves 6 x P x (2 forwards + 2 backwards) bytes at the HBM rate. */
 static void autocast_params(void)
@@ -836,8 +836,9 @@ static void autocast_params(void)
         states[k] = r.mem.model_states;
         gathered[k] = r.mem.gathered_params;
         copies[k] = r.plan.compute_copies;
-        t.grad_bytes = 4;
+        t.reduce_bytes = 4;
         CHECK_NEAR(training_bytes(&t).reduce, 4, 0);
+        CHECK_NEAR(training_bytes(&t).grad, k ? 4 : 2, 0);
     }
     CHECK(ag[0] > 0 && rs[0] > 0);
     CHECK_NEAR(ag[1] / ag[0], 2, 1e-12);
@@ -869,7 +870,8 @@ static void autocast_params(void)
 
 /* torchtitan's FSDP2 reduces in fp32 (MixedPrecisionPolicy reduce_dtype = mixed_precision_reduce,
  * "float32" by default): its reduce-scatter moves twice FSDP1's 16-bit bytes for the same
- * gradients; --grad-dtype 16-bit (a bfloat16 reduce) brings it back. The gathers are equal. */
+ * gradients; --reduce-dtype 16-bit (a bfloat16 reduce) brings it back, as --grad-dtype 16-bit does.
+ * The gathers are equal. */
 static void fsdp2_reduce_fp32(void)
 {
     model m;
@@ -877,13 +879,14 @@ static void fsdp2_reduce_fp32(void)
     zs_error e = {0};
     CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
     hardware hw = fixture_catalog_hw("a100-80gb");
-    double rs[3] = {0}, ag[3] = {0};
-    for (int k = 0; k < 3; k++) {
+    double rs[4] = {0}, ag[4] = {0};
+    for (int k = 0; k < 4; k++) {
         training t;
         training_init(&t);
         t.gpus = 8;
         t.framework = framework_find(k ? "fsdp2" : "fsdp");
         t.grad_bytes = k == 2 ? 2 : 0;
+        t.reduce_bytes = k == 3 ? 2 : 0;
         comm_plan p;
         CHECK(zero3_plan(&m, &pc, &hw, &t, &p));
         for (int i = 0; i < p.n; i++) {
@@ -895,6 +898,7 @@ static void fsdp2_reduce_fp32(void)
     CHECK(rs[0] > 0 && ag[0] > 0);
     CHECK_NEAR(rs[1] / rs[0], 2, 1e-12);
     CHECK_NEAR(rs[2] / rs[0], 1, 1e-12);
+    CHECK_NEAR(rs[3] / rs[0], 1, 1e-12);
     CHECK_NEAR(ag[1] / ag[0], 1, 1e-12);
 }
 

@@ -42,7 +42,7 @@
  *   mixed_precision_param, reduce_dtype=mixed_precision_reduce) to fully_shard, and
  *   training.mixed_precision_reduce defaults to "float32" (pytorch/torchtitan@81c12433
  *   torchtitan/models/llama3/infra/parallelize.py apply_fsdp; its job config): each
- *   reduce-scatter moves 4 bytes a gradient (--grad-dtype 16-bit for a bfloat16 reduce).
+ *   reduce-scatter moves 4 bytes a gradient (--reduce-dtype 16-bit for a bfloat16 reduce).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2",

@@ -376,8 +376,11 @@ static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *
     in->bt = training_bytes(t);
     /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
      * 4-byte gradients unless --grad-dtype says otherwise. */
-    if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = in->bt.reduce = 4;
-    if (in->fw->reduce_fp32 && t->grad_bytes == 0 && in->bt.master > 0) in->bt.reduce = 4;
+    if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = 4;
+    /* The wire dtype: --reduce-dtype, else the framework's (fp32 for fp32_grads and reduce_fp32). */
+    if (t->reduce_bytes == 0 && t->grad_bytes == 0 && in->bt.master > 0 &&
+        (in->fw->fp32_grads || in->fw->reduce_fp32))
+        in->bt.reduce = 4;
     in->dp = training_dp(t);
     in->gpus_per_node = scenario_gpus_per_node(hw, t);
     in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;

@@ -213,12 +213,17 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "(checkpoint(FSDP(block)): Hugging Face gradient_checkpointing; the recompute gathers "
         "again). Default: the framework's",
         CHOICE(ckpt_in_unit, placements), .names_first = true},
+    ROW(OPT_REDUCE_DTYPE) = {"reduce-dtype", "D",
+        "16-bit or fp32: the dtype gradients are reduced in, apart from how they are stored "
+        "(DeepSpeed's communication_data_type, FSDP's reduce_dtype, torchtitan's mixed_precision_reduce; "
+        "default the framework's: fp32 under fsdp2 and megatron, else the gradients' own)",
+        CHOICE(reduce_bytes, grad_choices), .sweep = true},
     ROW(OPT_PARAM_DTYPE) = {"param-dtype", "D",
         ": mixed precision's parameters: 16-bit copies beside an fp32 master (default: DeepSpeed, "
         "Megatron, FSDP MixedPrecision(param_dtype=bf16)) or fp32 alone, cast to 16 bits per use by "
         "torch autocast (FSDP without param_dtype: Composer's mixed_precision DEFAULT): gathers move "
-        "4 bytes, each forward casts every weight and keeps the casts for backward; gradients stored "
-        "fp32, reduced as --grad-dtype says (default 16-bit, FSDP's reduce_dtype)",
+        "4 bytes, each forward casts every weight; gradients stored fp32, reduced as --reduce-dtype "
+        "says (default 16-bit, FSDP's reduce_dtype)",
         CHOICE(param_bytes, param_choices), .names_first = true},
     ROW(OPT_DOC_LEN) = {"doc-len", "N",
         "packed sequences of documents of N tokens on average, attention within each (flash-attention "
@@ -492,16 +497,17 @@ byte_table training_bytes(const training *t)
     /* Autocast over fp32 parameters (FSDP MixedPrecision without param_dtype, plain torch AMP):
      * the fp32 tensor is the parameter and the master, its gradient comes back fp32 through the
      * cast's backward, and FSDP reduces it in reduce_dtype, the run's 16 bits, unless
-     * --grad-dtype fp32 (pytorch torch/distributed/fsdp/api.py MixedPrecision: param_dtype None
+     * --reduce-dtype fp32 (pytorch torch/distributed/fsdp/api.py MixedPrecision: param_dtype None
      * keeps the original dtype; mosaicml/composer@b71375a3 composer/trainer/dist_strategy.py:
      * DEFAULT sets reduce_dtype to the precision and leaves param_dtype None). */
     if (t->param_bytes == 4) {
         bt.param = 4;
         bt.master = 0;
         bt.grad = 4;
-        bt.reduce = t->grad_bytes ? t->grad_bytes : 2;
+        bt.reduce = 2;
         bt.what = "autocast: fp32 parameters and gradients, cast to 16 bits per use, reduced in 16 bits";
     }
+    if (t->reduce_bytes) bt.reduce = t->reduce_bytes;
     return bt;
 }
 

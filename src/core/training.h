@@ -44,6 +44,8 @@ typedef struct training {
     precision_kind precision;
     optimizer_kind optimizer;
     int grad_bytes; /* bytes per gradient element; 0 = the precision's default */
+    int reduce_bytes; /* bytes per gradient element as reduced (the wire dtype: DeepSpeed's
+                         communication_data_type, FSDP's reduce_dtype); 0 = the framework's */
     int param_bytes; /* mixed precision's parameters: 0 = 16-bit copies beside an fp32 master;
                         4 = fp32 alone, cast to 16 bits per use by torch autocast */
     ckpt_kind checkpointing;
@@ -259,6 +261,7 @@ typedef enum {
     OPT_OFFLOAD_ACT_SYNC,
     OPT_CKPT_PLACEMENT,
     OPT_PARAM_DTYPE,
+    OPT_REDUCE_DTYPE,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

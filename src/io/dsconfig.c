@@ -352,8 +352,23 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
     if (batch_keys(root, t, ds, err) || precision_keys(root, t, ds, err) || optimizer_keys(root, t, ds, err))
         return err->code;
     static const char *const top_known[] = {"train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
-        "train_batch_size", "bf16", "bfloat16", "fp16", "optimizer", "zero_optimization", NULL};
+        "train_batch_size", "bf16", "bfloat16", "fp16", "optimizer", "zero_optimization",
+        "communication_data_type", NULL};
     list_ignored(ds, root, "", top_known);
+    /* The gradients' wire dtype (deepspeedai/DeepSpeed@cf443004 deepspeed/runtime/config.py
+     * get_communication_data_type: fp32, fp16 or bf16, any case; absent, the training dtype). */
+    const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(root, "communication_data_type");
+    if (cdt && !cJSON_IsNull(cdt)) {
+        const char *dt = cJSON_IsString(cdt) ? cdt->valuestring : "";
+        if (!strcasecmp(dt, "fp32"))
+            t->reduce_bytes = 4;
+        else if (!strcasecmp(dt, "fp16") || !strcasecmp(dt, "bf16"))
+            t->reduce_bytes = 2;
+        else
+            return zs_fail(err, ZS_ERR_INPUT,
+                "field \"communication_data_type\": expected \"fp32\", \"fp16\" or \"bf16\" (DeepSpeed's "
+                "supported data types)");
+    }
 
     const cJSON *zero = cJSON_GetObjectItemCaseSensitive(root, "zero_optimization");
     if (!zero || cJSON_IsNull(zero)) {

@@ -245,9 +245,9 @@ static int t_precision(reader *r)
     /* fsdp2 reduces in fp32, torchtitan's default; a bfloat16 reduce halves the bytes. */
     const char *red = t_str(r, "training.mixed_precision_reduce");
     if (red && !strcmp(red, "bfloat16")) {
-        if (launch_set_flag(r, OPT_GRAD_DTYPE, "16-bit", "training.mixed_precision_reduce"))
+        if (launch_set_flag(r, OPT_REDUCE_DTYPE, "16-bit", "training.mixed_precision_reduce"))
             return r->err->code;
-        USED(r, "training.mixed_precision_reduce bfloat16 -> --grad-dtype 16-bit");
+        USED(r, "training.mixed_precision_reduce bfloat16 -> --reduce-dtype 16-bit");
     } else if (red && strcmp(red, "float32"))
         return launch_bad(r, "training.mixed_precision_reduce", "float32 or bfloat16");
     else if (red)

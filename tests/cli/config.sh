@@ -141,6 +141,24 @@ grep -q "gradient_checkpointing true -> --checkpointing full --checkpoint-placem
 json_check "exec(\"$T\") or (t['checkpointing'] == 'full' and t['checkpoint_placement'] == 'inside')" \
     estimate --config "$W/ck_plugin.yml" --gpus 8 --format json
 expect 3 "cannot both be set (Hugging Face Trainer refuses the pair)" -- estimate --config "$W/ck_both.yml" --gpus 8
+# The gradients' wire dtype apart from their storage: DeepSpeed's communication_data_type fp32
+# (deepspeed/runtime/config.py get_communication_data_type) reduce-scatters 4 bytes a gradient,
+# twice bf16's; --reduce-dtype says the same on the command line and wins over the file.
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3}}\n' >"$W/cdt16.json"
+printf '{"bf16": {"enabled": true}, "communication_data_type": "fp32", "zero_optimization": {"stage": 3}}\n' \
+    >"$W/cdt32.json"
+printf '{"bf16": {"enabled": true}, "communication_data_type": "int8"}\n' >"$W/cdtbad.json"
+"$Z" estimate $M8 --gpus 8 --deepspeed "$W/cdt16.json" --format json >"$W/cdt16.out" 2>/dev/null
+"$Z" estimate $M8 --gpus 8 --deepspeed "$W/cdt32.json" --format json >"$W/cdt32.out" 2>/dev/null
+"$Z" estimate $M8 --gpus 8 --deepspeed "$W/cdt32.json" --reduce-dtype 16-bit --format json >"$W/cdtflag.out" 2>/dev/null
+py_check "communication_data_type fp32 doubles the reduce-scatter; --reduce-dtype wins" "
+import json
+def rs(f):
+    c = json.load(open(f))['results'][0]['collectives']
+    return [x['size_bytes'] for x in c if x['what'] == 'gradient reduce-scatter'][0]
+a, b, c = rs('$(snap "$W/cdt16.out")'), rs('$(snap "$W/cdt32.out")'), rs('$(snap "$W/cdtflag.out")')
+assert b == 2 * a and c == a, (a, b, c)"
+expect 3 'field "communication_data_type": expected "fp32", "fp16" or "bf16"' -- estimate $M8 --deepspeed "$W/cdtbad.json"
 # The plugin's key off does not undo the model's own checkpointing.
 printf "base_model: llama-3-8b\ngradient_checkpointing: true\n$FS  fsdp_activation_checkpointing: false\n" \
     >"$W/ck_off.yml"

@@ -99,7 +99,8 @@ printf '{"job": {}, "training": {"local_batch_size": 3, "global_batch_size": 64}
     '"parallelism": {"data_parallel_shard_degree": 8}}' >"$W/titan_bad.json"
 expect 3 "torchtitan asserts global batch size" -- estimate --config "$W/titan_bad.json" --params 1e9
 # torchtitan reduces in fp32 (training.mixed_precision_reduce "float32", its default): each
-# reduce-scatter moves 4 bytes a gradient, twice the 16-bit gather's 2 a parameter; bfloat16 halves it.
+# reduce-scatter moves 4 bytes a gradient, twice the 16-bit gather's 2 a parameter; bfloat16 (read as
+# --reduce-dtype 16-bit) halves it.
 for red in float32 bfloat16; do
     printf '{"job": {}, "model": {"name": "llama3", "flavor": "8B"}, "training": {"local_batch_size": 1, %s%s' \
         '"mixed_precision_reduce": "'$red'"}, ' '"parallelism": {"data_parallel_shard_degree": 8}}' >"$W/titan_$red.json"

@@ -899,6 +899,15 @@ static void fsdp2_reduce_fp32(void)
     CHECK_NEAR(rs[1] / rs[0], 2, 1e-12);
     CHECK_NEAR(rs[2] / rs[0], 1, 1e-12);
     CHECK_NEAR(rs[3] / rs[0], 1, 1e-12);
+    /* Autocast over fp32 parameters under torchtitan is mixed precision too: still an fp32 reduce. */
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    t.framework = framework_find("fsdp2");
+    t.param_bytes = 4;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    CHECK_NEAR(in.bt.reduce, 4, 0);
     CHECK_NEAR(ag[1] / ag[0], 1, 1e-12);
 }
 

@@ -378,8 +378,8 @@ static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *
      * 4-byte gradients unless --grad-dtype says otherwise. */
     if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = 4;
     /* The wire dtype: --reduce-dtype, else the framework's (fp32 for fp32_grads and reduce_fp32). */
-    if (t->reduce_bytes == 0 && t->grad_bytes == 0 && in->bt.master > 0 &&
-        (in->fw->fp32_grads || in->fw->reduce_fp32))
+    bool mixed = in->bt.master > 0 || t->param_bytes == 4; /* 16-bit compute, fp32 master */
+    if (t->reduce_bytes == 0 && t->grad_bytes == 0 && mixed && (in->fw->fp32_grads || in->fw->reduce_fp32))
         in->bt.reduce = 4;
     in->dp = training_dp(t);
     in->gpus_per_node = scenario_gpus_per_node(hw, t);

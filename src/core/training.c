@@ -505,7 +505,7 @@ byte_table training_bytes(const training *t)
         bt.master = 0;
         bt.grad = 4;
         bt.reduce = 2;
-        bt.what = "autocast: fp32 parameters and gradients, cast to 16 bits per use, reduced in 16 bits";
+        bt.what = "autocast: fp32 parameters and gradients, cast to 16 bits per use";
     }
     if (t->reduce_bytes) bt.reduce = t->reduce_bytes;
     return bt;

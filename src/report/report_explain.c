@@ -24,8 +24,10 @@ static void states_terms(FILE *o, const double *b, int n, const char *unit)
 /* The byte table and each strategy's model states per GPU. */
 static void explain_states(FILE *o, const byte_table *bt)
 {
-    fprintf(o, "Byte table (%s): param %.0f B, grad %.0f B, fp32 master %.0f B, moments %.0f B; K = %.0f\n",
-        bt->what, bt->param, bt->grad, bt->master, bt->moments, bt->master + bt->moments);
+    fprintf(o,
+        "Byte table (%s): param %.0f B, grad %.0f B (reduced in %.0f B), fp32 master %.0f B, moments %.0f B; "
+        "K = %.0f\n",
+        bt->what, bt->param, bt->grad, bt->reduce, bt->master, bt->moments, bt->master + bt->moments);
     fprintf(o, "Model states per GPU, P local params, N = DP (ZeRO paper, arXiv 1910.02054, section 5):\n");
     for (int i = 0; strategies[i]; i++) {
         /* Each strategy's bytes: parameters, gradients, optimizer states, whole or / N. */
@@ -350,7 +352,11 @@ static void explain_options(FILE *o, const scenario *s)
 
 void report_explain(FILE *f, const scenario *s, const report_options *op)
 {
-    byte_table bt = training_bytes(s->t);
+    /* The byte table as the run is costed: the framework's gradient and reduce dtypes applied. */
+    sim_input in;
+    zs_error quiet = {.quiet = true};
+    bool prepared = sim_prepare_lazy(&in, s->m, s->pc, s->hw, s->t, &quiet) == ZS_OK;
+    byte_table bt = prepared ? in.bt : training_bytes(s->t);
     /* With --format json the explanation would break the JSON: it goes to stderr (or
      * op->notes) then. */
     FILE *o = op->format == FMT_TABLE ? f : op->notes ? op->notes : stderr;

@@ -492,8 +492,7 @@ byte_table training_bytes(const training *t)
             2, 2, 4, mom, 2, "mixed precision: 16-bit params and grads, fp32 master + moments", 2};
         break;
     }
-    if (t->grad_bytes) bt.grad = t->grad_bytes;
-    bt.reduce = bt.grad;
+    if (t->grad_bytes) bt.grad = bt.reduce = t->grad_bytes;
     /* Autocast over fp32 parameters (FSDP MixedPrecision without param_dtype, plain torch AMP):
      * the fp32 tensor is the parameter and the master, its gradient comes back fp32 through the
      * cast's backward, and FSDP reduces it in reduce_dtype, the run's 16 bits, unless

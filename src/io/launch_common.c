@@ -285,20 +285,29 @@ int launch_model_key(reader *r, const char *key)
     return ZS_OK;
 }
 
-/* A boolean key that turns full checkpointing on. */
+/* Whether this file already set flag id, and the key that did. */
+static bool set_here(const reader *r, int id)
+{
+    return r->lc->set >> (id - TRAINING_FLAG_FIRST) & 1;
+}
+
+static const char *key_that_set(const reader *r, int id)
+{
+    return r->lc->key_of[id - TRAINING_FLAG_FIRST];
+}
+
 /* Where a recipe's checkpoint sits against the sharding unit (training.h ckpt_in_unit):
  * Hugging Face's gradient_checkpointing wraps each layer's __call__, the FSDP unit's with it;
  * an FSDP plugin's activation_checkpointing wraps the blocks inside their units (fw_fsdp.c
  * names the code). Both in one file are refused, as Trainer refuses them. */
 static int ckpt_placement(reader *r, bool in_unit, const char *key)
 {
-    uint64_t bit = 1ull << (OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST);
-    if ((r->lc->set & bit) && (r->lc->t.ckpt_in_unit == 1) != in_unit)
+    if (set_here(r, OPT_CKPT_PLACEMENT) && (r->lc->t.ckpt_in_unit == 1) != in_unit)
         return zs_fail(r->err, ZS_ERR_INPUT,
             "%s: %s and %s both turn checkpointing on: the model's gradient_checkpointing and the FSDP "
             "plugin's activation_checkpointing cannot both be set (Hugging Face Trainer refuses the pair); "
             "keep one",
-            r->path, r->lc->key_of[OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST], key);
+            r->path, key_that_set(r, OPT_CKPT_PLACEMENT), key);
     return launch_set_flag(r, OPT_CKPT_PLACEMENT, in_unit ? "inside" : "outside", key);
 }
 
@@ -323,9 +332,8 @@ int launch_ckpt_key(reader *r, const cJSON *v, const char *key, bool dflt, bool 
     }
     if (v && launch_boolean(r, v, key, &on)) return r->err->code;
     /* One key off leaves the other's checkpointing on: the model still checkpoints. */
-    if (!on && (r->lc->set & 1ull << (OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST))) {
-        const char *other = r->lc->key_of[OPT_CKPT_PLACEMENT - TRAINING_FLAG_FIRST];
-        if (v) USED(r, "%s false (%s checkpoints)", key, other);
+    if (!on && set_here(r, OPT_CKPT_PLACEMENT)) {
+        if (v) USED(r, "%s false (%s checkpoints)", key, key_that_set(r, OPT_CKPT_PLACEMENT));
         return ZS_OK;
     }
     if (launch_set_flag(r, OPT_CKPT, on ? "full" : "none", key)) return r->err->code;

@@ -229,7 +229,7 @@ static void explain_framework(FILE *o, const training *t)
             "  TP comm overlap %s by default; gradients reduced in %s;\n"
             "  selective recompute = %s.\n",
             fw->label, fw->gemm_efficiency, fw->step_overhead, fw->tp_comm_overlap ? "on" : "off",
-            fw->fp32_grads ? "fp32" : "the training's gradient dtype",
+            fw->fp32_grads || fw->reduce_fp32 ? "fp32" : "the training's gradient dtype",
             fw->selective == SELECTIVE_ATTENTION ? "attention core (Korthikanti)"
                 : fw->selective == SELECTIVE_OPS ? "op-level (matmul outputs kept)"
                                                  : "not offered");

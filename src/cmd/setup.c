@@ -499,7 +499,10 @@ static int refuse_idle_flags(const setup *s, zs_error *err)
     if (setup_flag_given(s, OPT_OFFLOAD_ACT_SYNC) && !s->t.offload_activations)
         return zs_fail(err, ZS_ERR_USAGE,
             "--activation-offload-sync says how --activation-offload copies: add --activation-offload");
-    if (setup_flag_given(s, OPT_CKPT_PLACEMENT) && s->t.checkpointing != CKPT_FULL)
+    /* plan searches the recomputation unless --checkpointing fixes it: the placement then
+     * applies to the full-recompute configurations it tries (nothing else reads it). */
+    bool searched = s->searches_gpus && !setup_flag_given(s, OPT_CKPT);
+    if (setup_flag_given(s, OPT_CKPT_PLACEMENT) && s->t.checkpointing != CKPT_FULL && !searched)
         return zs_fail(err, ZS_ERR_USAGE,
             "--checkpoint-placement says where --checkpointing full's checkpoint sits: it needs "
             "--checkpointing full (got %s)",

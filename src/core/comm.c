@@ -127,16 +127,16 @@ static void comm_expert_grads(const sim_input *in, const strategy *s, comm_plan 
                 "expert gradient all-reduce across replicas (EDP)", 0, 0, 0, 0});
         if (!s->shards.parameters && shard > 1)
             comm_add(p,
-                (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE,
-                    0, "expert parameter all-gather (EDP)", 0, 0, 0, 0});
+                (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.gather * in->local_expert, 1, false,
+                    OVERLAP_NONE, 0, "expert parameter all-gather (EDP)", 0, 0, 0, 0});
     } else if (s->shards.optimizer) {
         comm_add(p,
             (comm_op){COLL_REDUCE_SCATTER, GROUP_EDP, g, every ? mb : 1, every, ov, 0,
                 "expert gradient reduce-scatter (EDP)", 0, 0, 0, 0});
         if (!s->shards.parameters) /* sharded parameters gather on use (the strategy's) */
             comm_add(p,
-                (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.param * in->local_expert, 1, false, OVERLAP_NONE,
-                    0, "expert parameter all-gather (EDP)", 0, 0, 0, 0});
+                (comm_op){COLL_ALL_GATHER, GROUP_EDP, in->bt.gather * in->local_expert, 1, false,
+                    OVERLAP_NONE, 0, "expert parameter all-gather (EDP)", 0, 0, 0, 0});
     } else {
         comm_add(p,
             (comm_op){COLL_ALL_REDUCE, GROUP_EDP, g, 1, false, ov, 0, "expert gradient all-reduce (EDP)", 0,

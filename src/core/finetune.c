@@ -73,7 +73,7 @@ byte_table finetune_adapter_bytes(const training *t, const byte_table *base)
     case OPT_SGD: mom = a; break;
     default: mom = 2 * a; break;
     }
-    return (byte_table){a, a, 0, mom, base->act, "LoRA adapters: own dtype, no fp32 master", a};
+    return (byte_table){a, a, 0, mom, base->act, "LoRA adapters: own dtype, no fp32 master", a, a};
 }
 
 double finetune_largest_linear(const model *m)

@@ -76,6 +76,14 @@ typedef struct framework {
     bool fp32_grads;           /* 16-bit training accumulates and reduces gradients in fp32 */
     bool reduce_fp32;          /* 16-bit training reduces gradients in fp32 (their wire dtype,
                                   byte_table.reduce), stored as the strategy keeps them */
+    bool flat_params;          /* parameters are stored as shards in the model's own dtype (fp32
+                                  under mixed precision: the master itself, no separate 16-bit
+                                  shard), cast to the compute dtype as they unshard, gradients
+                                  cast back to it after the reduce; the shard is kept under
+                                  SHARD_GRAD_OP too, beside the whole unsharded copy */
+    bool no_shard_unit_copies; /* with flat_params, DDP is FSDP's NO_SHARD: each unit's 16-bit
+                                  copy is cast before its forward, freed after it and cast again
+                                  for its backward (FSDP2's replicate() is DDP: no copies) */
     int overlap_comm;          /* -1: the strategy's (DeepSpeed) default; else 0/1 */
     bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
                                   forward (Megatron distributed optimizer) */

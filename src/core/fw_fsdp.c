@@ -37,6 +37,16 @@
  *   ForCausalLMLoss upcasts the logits to fp32 before F.cross_entropy
  *   (huggingface/transformers@0114da07 src/transformers/loss/loss_utils.py): LOSS_EAGER, as torchtitan's
  *   under FSDP2 (the same model-side loss, whichever FSDP shards it).
+ * - Storage under MixedPrecision(param_dtype=bf16): the FlatParameter keeps the model's fp32
+ *   (the optimizer steps it: no separate master and no persistent 16-bit shard); each unshard
+ *   casts the local shard to a 16-bit _mp_shard and gathers that, and the reduced gradient is
+ *   cast back to the parameter's dtype "so that the optimizer step runs with that dtype"
+ *   (pytorch/pytorch@3ade90a6 torch/distributed/fsdp/_runtime_utils.py
+ *   _cast_grad_to_param_dtype; NO_SHARD too, _reduce_grad_no_shard): fp32 shards of parameters
+ *   and gradients, 4 + 4 + 8 bytes a parameter with Adam. SHARD_GRAD_OP shards the fp32 flat
+ *   parameter as FULL_SHARD does and keeps the 16-bit unsharded one from forward to the end of
+ *   backward; NO_SHARD frees its 16-bit copy after each unit's forward and casts again before
+ *   its backward (@fe03cf69 torch/distributed/fsdp/_flat_param.py post_reshard; flat_params).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp = {
     .name = "fsdp",
@@ -55,6 +65,8 @@ const framework fw_fsdp = {
     .units_in_flight = 2,
     .overlap_comm = 1,
     .recompute_in_unit = true,
+    .flat_params = true,
+    .no_shard_unit_copies = true,
     /* Hugging Face model code with attn_implementation="flash_attention_2" (the flash-attn
      * package) or "sdpa" (FlashAttention-2 first, as under fsdp2): FA2 either way. */
     .attention_kernel = KERNEL_FA2,

@@ -43,6 +43,13 @@
  *   training.mixed_precision_reduce defaults to "float32" (pytorch/torchtitan@81c12433
  *   torchtitan/models/llama3/infra/parallelize.py apply_fsdp; its job config): each
  *   reduce-scatter moves 4 bytes a gradient (--reduce-dtype 16-bit for a bfloat16 reduce).
+ * - Each parameter's DTensor shard keeps the model's dtype (fp32 under mixed precision: the
+ *   master), cast to param_dtype as it is gathered; foreach_reduce casts the reduced gradient
+ *   to that dtype before it views the sharded gradients (pytorch/pytorch@010ae4a8
+ *   torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, _to_dtype_if_needed(reduce_output,
+ *   orig_dtype)): fp32 shards of parameters and gradients (flat_params). DDP is replicate(),
+ *   PyTorch DDP over the fp32 parameters, torchtitan's mixed precision for it being autocast
+ *   (torchtitan/distributed/utils.py maybe_enable_amp): no FSDP unit copies.
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2",
@@ -67,6 +74,7 @@ const framework fw_fsdp2 = {
     .unshard_copy_passes = 2,
     .recompute_in_unit = true,
     .reduce_fp32 = true,
+    .flat_params = true,
     /* torchtitan's attention is F.scaled_dot_product_attention, whose CUDA backend order puts
      * FlashAttention-2 first (pytorch/pytorch aten/src/ATen/native/transformers/cuda/sdp_utils.cpp,
      * priority_order; "a fixed priority that puts FlashAttention first", huggingface/transformers#48163):

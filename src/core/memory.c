@@ -40,6 +40,13 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     double experts = shards.parameters ? in->local_expert : 0;
     double expert_div = memory_expert_shards(in);
     mem->parameters = w * ((p - small - experts) / param_div + small + experts / expert_div);
+    if (in->flat_params && shards.gradients && !shards.parameters) {
+        /* FSDP's SHARD_GRAD_OP: the flat parameter's shard (fp32 under mixed precision) as
+         * the gradients are sharded, and its unsharded copy whole from forward to the end of
+         * backward (fw_fsdp.c). */
+        double ne = in->local_expert > 0 ? memory_expert_shards(in) : 1;
+        mem->parameters = bt->param * ((p - in->local_expert) / n + in->local_expert / ne) + bt->gather * p;
+    }
     mem->gradients = abt.grad * g / grad_div;
     mem->optimizer_states = opt * g / opt_div;
     if (in->local_expert > 0) {
@@ -589,8 +596,14 @@ void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
             double dense = unit - eu * (double)(in->t->ep * in->etp) / (double)in->t->tp;
             unit = zs_fmin(dense + eu, in->local_params);
         }
-        mem->gathered_params = s->shards.parameters ? in->bt.param * unit * fw->units_in_flight : 0;
-        mem->comm_buffers = s->shards.gradients ? in->bt.grad * unit : 0;
+        /* The unsharded copy (the compute dtype, bt.gather) and each unit's full gradients as
+         * backward writes them, in that dtype. FSDP's NO_SHARD over fp32 flat parameters
+         * casts a 16-bit copy per unit too, freed after its forward and cast again for its
+         * backward (fw_fsdp.c), and reduces each unit's 16-bit gradient before the cast back. */
+        bool copy = in->flat_params && fw->no_shard_unit_copies && in->bt.gather != in->bt.param &&
+            !s->shards.gradients;
+        mem->gathered_params = s->shards.parameters || copy ? in->bt.gather * unit * fw->units_in_flight : 0;
+        mem->comm_buffers = s->shards.gradients || copy ? in->bt.gather * unit : 0;
         break;
     }
     }

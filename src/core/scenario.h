@@ -83,6 +83,9 @@ typedef struct sim_input {
     double pipe_pace;               /* slowest stage's time per micro-batch over the mean stage's */
     double layer_act[2];            /* memory_layer_activations(in, keep = 0 / 1), once per
                                        prepare (every strategy and stage reads them); 0 = not yet */
+    bool flat_params;               /* FSDP's own-dtype parameter shards (framework.flat_params)
+                                       in force: bt.param is the shard as stored, bt.gather the
+                                       unsharded copy; full training without offload only */
 } sim_input;
 
 /* GPUs in one node of this run: --gpus-per-node when given, else the profile's. Never fails. */

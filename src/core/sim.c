@@ -231,6 +231,9 @@ static void sim_stage_params(
     }
     in->local_params /= (double)t->tp;
     in->local_largest = pc->largest_module / (double)t->tp;
+    /* ZeRO-3's persistence threshold is DeepSpeed's: FSDP shards every parameter, norms
+     * included, in its unit's flat parameter or per-parameter DTensor (flat_params). */
+    if (in->fw->flat_params) return;
     if (t->persistence_threshold > 0 && pc->small_tensor_threshold == t->persistence_threshold) {
         in->local_small = pc->layer_small_params * layers + pc->global_small_params;
     } else if (t->persistence_threshold > 0) {
@@ -381,6 +384,21 @@ static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *
     bool mixed = in->bt.master > 0 || t->param_bytes == 4; /* 16-bit compute, fp32 master */
     if (t->reduce_bytes == 0 && t->grad_bytes == 0 && mixed && (in->fw->fp32_grads || in->fw->reduce_fp32))
         in->bt.reduce = 4;
+    /* FSDP keeps mixed precision's fp32 parameter as the stored shard, the master itself, and
+     * its gradient shard in fp32 (framework.flat_params; fw_fsdp.c names the code); the 16-bit
+     * copy exists only unsharded. CPUOffload keeps the same fp32 shards on the host: the
+     * gradient goes down in fp32 after its cast, the shard comes up in fp32 for each unshard
+     * and is cast on the GPU (pytorch/pytorch@fe03cf69 torch/distributed/fsdp/_flat_param.py
+     * _use_low_precision_shard: _local_shard.to(device), then copy_ into the 16-bit _mp_shard).
+     * Fine-tuning's frozen base keeps the byte table as it is. */
+    in->flat_params = in->fw->flat_params && t->finetune == FT_FULL;
+    if (in->flat_params && in->bt.master > 0) {
+        in->bt.param = in->bt.master;
+        in->bt.master = 0;
+        if (t->grad_bytes == 0) in->bt.grad = in->bt.param;
+        in->bt.what = "FSDP mixed precision: fp32 parameter and gradient shards (the master), "
+                      "cast to 16 bits as they unshard";
+    }
     in->dp = training_dp(t);
     in->gpus_per_node = scenario_gpus_per_node(hw, t);
     in->nodes = (t->gpus + in->gpus_per_node - 1) / in->gpus_per_node;

@@ -22,7 +22,7 @@ static void zero3_buffers(const strategy *s, const sim_input *in, memory *mem)
     /* Expert parallelism: a MoE block's experts are gathered whole over EDP (zero3_comm),
      * beside the dense working set. */
     if (memory_expert_shards(in) > 1) live += memory_expert_unit(in);
-    mem->gathered_params = in->bt.param * live;
+    mem->gathered_params = in->bt.gather * live;
 }
 
 /* ZeRO paper section 7.2.2: parameters are all-gathered for forward and again for backward,
@@ -43,8 +43,9 @@ static void zero3_comm(const strategy *s, const sim_input *in, comm_plan *p)
      * and the framework's per-fetch work matter at scale. */
     double per_layer = fw->buffers == BUFFERS_UNITS ? 1 : in->pc->modules_per_layer;
     double modules = in->m->params_only ? 1 : zs_fmax(1, per_layer * (double)in->stage_layers + 2);
-    /* Gathers move parameters as stored (QLoRA: NF4 for the frozen linears). */
-    double w = t->finetune != 0 && in->local_params > 0 ? in->param_bytes / in->local_params : in->bt.param;
+    /* Gathers move parameters as stored (QLoRA: NF4 for the frozen linears), FSDP's cast to
+     * the compute dtype first (bt.gather). */
+    double w = t->finetune != 0 && in->local_params > 0 ? in->param_bytes / in->local_params : in->bt.gather;
     double params = w * sharded / modules, first = w * zs_fmin(in->local_largest, sharded);
     double wq = t->quant_weights ? 0.5 : 1;
     bool overlap = strategy_overlap(in, s);

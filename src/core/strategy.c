@@ -75,8 +75,9 @@ bool strategy_allows(const strategy *s, const training *t, char *why, int whylen
 
 double strategy_ideal_bytes(const strategy *s, const sim_input *in)
 {
-    double n = (double)in->dp, q = in->trainable, g = in->bt.reduce, w = in->bt.param;
-    double stored = in->param_bytes; /* all parameters as stored; gradients only of q */
+    double n = (double)in->dp, q = in->trainable, g = in->bt.reduce, w = in->bt.gather;
+    /* All parameters as gathered (as stored; FSDP's 16-bit cast); gradients only of q. */
+    double stored = in->flat_params ? w * in->local_params : in->param_bytes;
     double bytes = s->shards.parameters              ? 2 * stored + g * q
         : s->shards.optimizer || s->shards.gradients ? (w + g) * q
                                                      : 2 * g * q;

@@ -472,24 +472,24 @@ byte_table training_bytes(const training *t)
     double mom = moments[t->optimizer];
     switch (t->precision) {
     case PREC_FP32:
-        bt = (byte_table){4, 4, 0, mom, 4, "fp32 params and grads, fp32 optimizer moments", 4};
+        bt = (byte_table){4, 4, 0, mom, 4, "fp32 params and grads, fp32 optimizer moments", 4, 4};
         break;
     case PREC_BF16_PURE:
         /* Everything in bf16, no master copy: moments in bf16 halve (8-bit Adam stays 2). */
         bt = (byte_table){2, 2, 0,
             (t->optimizer == OPT_ADAM8BIT || t->optimizer == OPT_PAGED_ADAM8BIT) ? mom : mom / 2, 2,
-            "pure bf16: params, grads and moments in bf16, no fp32 master", 2};
+            "pure bf16: params, grads and moments in bf16, no fp32 master", 2, 2};
         break;
     case PREC_FP8:
         /* Transformer Engine FP8 (TE docs, "Using FP8 with Transformer Engine"): only GEMMs
          * run in FP8; parameters and gradients stay bf16 with an fp32 master and moments,
          * activations bf16 except the FP8 inputs each linear saves for backward. */
-        bt = (byte_table){
-            2, 2, 4, mom, 2, "FP8 GEMMs: bf16 params and grads, fp32 master + moments, FP8 linear inputs", 2};
+        bt = (byte_table){2, 2, 4, mom, 2,
+            "FP8 GEMMs: bf16 params and grads, fp32 master + moments, FP8 linear inputs", 2, 2};
         break;
     default:
         bt = (byte_table){
-            2, 2, 4, mom, 2, "mixed precision: 16-bit params and grads, fp32 master + moments", 2};
+            2, 2, 4, mom, 2, "mixed precision: 16-bit params and grads, fp32 master + moments", 2, 2};
         break;
     }
     if (t->grad_bytes) bt.grad = bt.reduce = t->grad_bytes;
@@ -500,7 +500,7 @@ byte_table training_bytes(const training *t)
      * keeps the original dtype; mosaicml/composer@b71375a3 composer/trainer/dist_strategy.py:
      * DEFAULT sets reduce_dtype to the precision and leaves param_dtype None). */
     if (t->param_bytes == 4) {
-        bt.param = 4;
+        bt.param = bt.gather = 4;
         bt.master = 0;
         bt.grad = 4;
         bt.reduce = 2;

@@ -140,6 +140,9 @@ typedef struct byte_table {
     const char *what; /* one-line description for --explain */
     double reduce;    /* bytes of a gradient element as reduced (its wire dtype): grad, but
                          16 bits under --param-dtype fp32 (FSDP's reduce_dtype) */
+    double gather;    /* bytes of a parameter as gathered and computed on (the unsharded
+                         copy): param, but 16 bits where FSDP stores the fp32 master as the
+                         parameter itself (sim_prepare: framework.flat_params) */
 } byte_table;
 
 /* Defaults: 1 GPU, no model parallelism, micro-batch 1, seq 2048, bf16 mixed precision Adam,

@@ -13,7 +13,7 @@ void zero_bucket_buffers(const strategy *s, const sim_input *in, memory *mem)
 {
     double p = in->local_params;
     double bytes =
-        in->bt.grad * zs_fmin(in->t->reduce_bucket, p) + in->bt.param * zs_fmin(in->t->allgather_bucket, p);
+        in->bt.grad * zs_fmin(in->t->reduce_bucket, p) + in->bt.gather * zs_fmin(in->t->allgather_bucket, p);
     mem->comm_buffers = strategy_overlap(in, s) ? 4.5 * bytes : bytes;
 }
 
@@ -33,8 +33,8 @@ void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
             strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, tail, "gradient reduce-scatter", 0, 0,
             0, 0});
     /* Only what the optimizer updated is gathered: all parameters, or LoRA's adapters. */
-    double params = in->bt.param * in->trainable;
-    double gathers = ceil(params / (in->bt.param * zs_fmin(in->t->allgather_bucket, in->trainable)));
+    double params = in->bt.gather * in->trainable;
+    double gathers = ceil(params / (in->bt.gather * zs_fmin(in->t->allgather_bucket, in->trainable)));
     bool hide = in->fw->overlap_param_gather && strategy_overlap(in, s);
     comm_add(p,
         (comm_op){COLL_ALL_GATHER, GROUP_SHARD, params / gathers, gathers, false,

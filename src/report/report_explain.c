@@ -21,13 +21,29 @@ static void states_terms(FILE *o, const double *b, int n, const char *unit)
     fprintf(o, "%s %s", n > 1 ? ")" : "", unit);
 }
 
-/* The byte table and each strategy's model states per GPU. */
-static void explain_states(FILE *o, const byte_table *bt)
+/* The byte table and each strategy's model states per GPU; flat: FSDP's own-dtype parameter
+ * shards (sim_input.flat_params), whose unsharded copy is in bt->gather bytes. */
+static void explain_states(FILE *o, const byte_table *bt, bool flat)
 {
     fprintf(o,
         "Byte table (%s): param %.0f B, grad %.0f B (reduced in %.0f B), fp32 master %.0f B, moments %.0f B; "
         "K = %.0f\n",
         bt->what, bt->param, bt->grad, bt->reduce, bt->master, bt->moments, bt->master + bt->moments);
+    if (flat) {
+        /* FSDP (fw_fsdp.c): the shard is the master; the strategies differ in the copy. */
+        fprintf(o,
+            "Model states per GPU, P local params, N = DP: FSDP keeps (%.0f + %.0f + %.0f) P, its parameter "
+            "and "
+            "gradient in the model's dtype, sharded by ZeRO-2 and ZeRO-3 (/ N), and gathers a %.0f-byte "
+            "copy:\n"
+            "  DDP    (%.0f + %.0f + %.0f) P, a copy of the units in flight\n"
+            "  ZeRO-2 %.0f P + (%.0f + %.0f + %.0f) P / N, the copy whole from forward to the end of "
+            "backward\n"
+            "  ZeRO-3 (%.0f + %.0f + %.0f) P / N, a copy of the units in flight\n",
+            bt->param, bt->grad, bt->moments, bt->gather, bt->param, bt->grad, bt->moments, bt->gather,
+            bt->param, bt->grad, bt->moments, bt->param, bt->grad, bt->moments);
+        return;
+    }
     fprintf(o, "Model states per GPU, P local params, N = DP (ZeRO paper, arXiv 1910.02054, section 5):\n");
     for (int i = 0; strategies[i]; i++) {
         /* Each strategy's bytes: parameters, gradients, optimizer states, whole or / N. */
@@ -360,7 +376,7 @@ void report_explain(FILE *f, const scenario *s, const report_options *op)
     /* With --format json the explanation would break the JSON: it goes to stderr (or
      * op->notes) then. */
     FILE *o = op->format == FMT_TABLE ? f : op->notes ? op->notes : stderr;
-    explain_states(o, &bt);
+    explain_states(o, &bt, prepared && in.flat_params);
     explain_formulas(o, s);
     explain_kernel(o, s);
     explain_gemm(o, s);

@@ -186,5 +186,24 @@ assert b['parameter all-gather (recompute + backward)'] == 2 * b['parameter all-
 expect 2 "ZeRO-3 fetches parameters in each submodule's forward pre-hook" -- \
     estimate $M8 --gpus 8 --checkpointing full --framework deepspeed --checkpoint-placement inside
 expect 2 "it needs --checkpointing full (got none)" -- estimate $M8 --gpus 8 --checkpoint-placement outside
+# plan searches the recomputation unless --checkpointing fixes it: the placement applies to the
+# full-recompute configurations it tries, so such a row costs what estimate gives the same
+# configuration outside the unit (more than inside: one more gather a block).
+"$Z" plan $M8 --max-gpus 8 --framework fsdp --strategy zero3 --checkpoint-placement outside --top 100 --format json \
+    >"$W/cp_plan.json" 2>/dev/null
+py_check "plan applies --checkpoint-placement to its full-recompute rows" "
+import json, subprocess
+r = [x for x in json.load(open('$(snap "$W/cp_plan.json")'))['ranked'] if x['checkpointing'] == 'full'][0]
+def step(*extra):
+    a = ['$Z', 'estimate'] + '$M8'.split() + ['--gpus', str(r['gpus']), '--framework', 'fsdp', '--strategy', 'zero3',
+        '--micro-batch', str(r['micro_batch']), '--grad-accum', str(r['grad_accum']), '--checkpointing', 'full',
+        '--offload-optimizer', r['offload_optimizer'], '--offload-params', r['offload_params'], '--format', 'json'
+        ] + list(extra)
+    return json.loads(subprocess.run(a, capture_output=True, text=True).stdout)['results'][0]['step_time_seconds']['total']
+out = step('--checkpoint-placement', 'outside')
+assert abs(r['step_time_seconds']['total'] / out - 1) < 1e-9, (r['step_time_seconds']['total'], out)
+assert out > step(), out"
+expect 2 "it needs --checkpointing full (got selective)" -- \
+    plan $M8 --max-gpus 8 --checkpointing selective --checkpoint-placement outside
 . "$(dirname "$0")/config_formats.sh"
 finish

@@ -343,12 +343,14 @@ grep -q "ZeRO-3 fetch (DeepSpeed 0.19.5): prefetched, one all-gather a module" "
     grep -q "3.4 us a rank + 6.8 us a rank a parameter, and 2 HBM" "$out" && ok || bad "--explain lacks the fetch: $(grep -A3 'ZeRO-3 fetch' "$out")"
 # With the parameters on the host too (ZeRO-Infinity's offload_param, FSDP's CPUOffload) the
 # CPU step updates them there and the next forward's fetch brings them: no copy after the step.
-# Per rank, 6,738,415,616 / 8 parameters: FSDP sends 16-bit gradients down and fetches the
-# 16-bit shard for forward and backward (2 + 2 + 2 B); DeepSpeed's ZeRO-3 gradients go to the
+# Per rank, 6,738,415,616 / 8 parameters: FSDP sends the gradient shard down after casting it
+# to the flat parameter's fp32 and fetches the fp32 shard for forward and backward, casting it
+# on the GPU (4 + 4 + 4 B: pytorch/pytorch@3ade90a6 _runtime_utils.py _accumulate_sharded_grad,
+# @fe03cf69 _flat_param.py _use_low_precision_shard); DeepSpeed's ZeRO-3 gradients go to the
 # host buffer and back in 16 bits, then down once in fp32 (2 + 2 + 4), and the shard comes for
 # forward and backward (+ 2 + 2).
 OB="--model llama-2-7b --hardware a100-80gb --gpus 8 --strategy zero3 --offload-optimizer cpu --offload-params cpu"
-json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 6 * 6738415616 // 8 and not [c for c in d['results'][0]['collectives'] if c['what'] == 'offload: parameters from host']" \
+json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 12 * 6738415616 // 8 and not [c for c in d['results'][0]['collectives'] if c['what'] == 'offload: parameters from host']" \
     estimate $OB --framework fsdp --checkpointing full --format json
 json_check "d['results'][0]['communication_bytes_per_gpu']['host_link'] == 12 * 6738415616 // 8" \
     estimate $OB --framework deepspeed --format json

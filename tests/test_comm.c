@@ -951,6 +951,51 @@ static void fsdp_flat_params(void)
     CHECK(!in.flat_params && in.bt.param == 2);
 }
 
+/* torchtitan's DDP (pytorch/torchtitan@73a0e697): replicate() is refused beside TP, PP or CP
+ * ("DDP has not supported > 1D parallelism", models/llama3/infra/parallelize.py), TP or PP
+ * without data parallelism run outside FSDP with mixed precision disabled
+ * (distributed/utils.py maybe_enable_amp), and plain DDP runs autocast over the fp32
+ * parameters: each forward and backward casts every weight, 6 bytes a parameter at the HBM rate
+ * (Llama-2-7B, 6,738,415,616 parameters, one micro-batch: 2 passes). FSDP1's NO_SHARD casts
+ * per unit and runs no autocast. */
+static void torchtitan_ddp(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    hardware hw = fixture_catalog_hw("h100-80gb");
+    struct {
+        const char *fw;
+        int64_t gpus, tp, pp;
+        int precision;
+        bool runs;
+        const char *why;
+    } cases[] = {{"fsdp2", 16, 2, 1, PREC_BF16, false, "DDP has not supported > 1D parallelism"},
+        {"fsdp2", 16, 1, 2, PREC_BF16, false, "DDP has not supported > 1D parallelism"},
+        {"fsdp2", 8, 8, 1, PREC_BF16, false, "mixed precision off"},
+        {"fsdp2", 8, 8, 1, PREC_BF16_PURE, true, ""}, {"fsdp2", 8, 1, 1, PREC_BF16, true, ""},
+        {"fsdp", 8, 1, 1, PREC_BF16, true, ""}, {"generic", 16, 2, 1, PREC_BF16, true, ""}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = cases[k].gpus;
+        t.tp = cases[k].tp;
+        t.pp = cases[k].pp;
+        t.precision = cases[k].precision;
+        t.framework = framework_find(cases[k].fw);
+        sim_input in;
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        result r;
+        sim_run(&in, &strat_ddp, 0, &r);
+        CHECK(r.applicable == cases[k].runs);
+        CHECK(strstr(r.why, cases[k].why) != NULL);
+        if (!r.applicable || t.tp > 1) continue;
+        bool autocast = !strcmp(cases[k].fw, "fsdp2");
+        CHECK_NEAR(r.plan.compute_copies, autocast ? 6 * 6738415616.0 * 2 / in.hbm_rate : 0, 1e-12);
+    }
+}
+
 /* torchtitan's FSDP2 reduces in fp32 (MixedPrecisionPolicy reduce_dtype = mixed_precision_reduce,
  * "float32" by default): its reduce-scatter moves twice FSDP1's 16-bit bytes for the same
  * gradients; --reduce-dtype 16-bit (a bfloat16 reduce) brings it back, as --grad-dtype 16-bit does.
@@ -1018,4 +1063,5 @@ void suite_comm(void)
     RUN_TEST(autocast_params);
     RUN_TEST(fsdp2_reduce_fp32);
     RUN_TEST(fsdp_flat_params);
+    RUN_TEST(torchtitan_ddp);
 }

@@ -292,7 +292,11 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     }
     comm_offload(in, s, p);
     comm_act_offload(in, p);
-    if (t->param_bytes == 4 && !m->params_only) {
+    /* torchtitan's DDP runs autocast over fp32 parameters (framework.h ddp_autocast). */
+    bool autocast = t->param_bytes == 4 ||
+        (in->fw->ddp_autocast && !s->shards.gradients && !s->shards.parameters && !s->shards.optimizer &&
+            (t->precision == PREC_BF16 || t->precision == PREC_FP16));
+    if (autocast && !m->params_only) {
         /* Autocast over fp32 parameters: every forward (and the full recompute's) casts each
          * weight to 16 bits (read 4, write 2 bytes), and each backward casts its 16-bit weight
          * gradient back to fp32 through the cast's backward (read 2, write 4), on the compute

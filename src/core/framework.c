@@ -367,6 +367,22 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
             s->label);
         return false;
     }
+    /* torchtitan (pytorch/torchtitan@73a0e697, v0.2.2): parallelize.py raises "DDP has not
+     * supported > 1D parallelism" unless the replicate mesh is the world; with no data
+     * parallelism, TP or PP run outside FSDP, where distributed/utils.py maybe_enable_amp
+     * disables mixed precision ("only supported when FSDP/HSDP/CP is enabled"); CP enables
+     * FSDP over its ranks (parallel_dims.py fsdp_enabled), so it is not DDP either. */
+    bool mixed = t->precision == PREC_BF16 || t->precision == PREC_FP16 || t->precision == PREC_FP8;
+    if (fw->ddp_alone && !sharded && !s->shards.optimizer && (t->tp > 1 || t->pp > 1 || t->cp > 1) &&
+        (training_dp(t) > 1 || t->cp > 1 || mixed)) {
+        snprintf(why, (size_t)whylen,
+            training_dp(t) > 1 || t->cp > 1
+                ? "%s's DDP takes no TP, PP or CP (torchtitan: \"DDP has not supported > 1D parallelism\")"
+                : "%s: TP or PP without DP run outside FSDP, mixed precision off (torchtitan): fp32 or "
+                  "bf16-pure",
+            fw->label);
+        return false;
+    }
     if ((t->hpz_group > 1 || t->quant_weights) && !s->shards.parameters) {
         snprintf(why, (size_t)whylen, "ZeRO++ hpZ and qwZ work on ZeRO-3's parameter gathers");
         return false;

@@ -84,6 +84,10 @@ typedef struct framework {
     bool no_shard_unit_copies; /* with flat_params, DDP is FSDP's NO_SHARD: each unit's 16-bit
                                   copy is cast before its forward, freed after it and cast again
                                   for its backward (FSDP2's replicate() is DDP: no copies) */
+    bool ddp_alone;            /* DDP takes no TP, PP or CP beside it, and those without data
+                                  parallelism run no mixed precision (torchtitan) */
+    bool ddp_autocast;         /* DDP's mixed precision is torch autocast over the fp32
+                                  parameters: every use casts (comm_add_common) */
     int overlap_comm;          /* -1: the strategy's (DeepSpeed) default; else 0/1 */
     bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
                                   forward (Megatron distributed optimizer) */

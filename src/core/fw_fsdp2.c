@@ -49,7 +49,10 @@
  *   torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, _to_dtype_if_needed(reduce_output,
  *   orig_dtype)): fp32 shards of parameters and gradients (flat_params). DDP is replicate(),
  *   PyTorch DDP over the fp32 parameters, torchtitan's mixed precision for it being autocast
- *   (torchtitan/distributed/utils.py maybe_enable_amp): no FSDP unit copies.
+ *   (torchtitan/distributed/utils.py maybe_enable_amp): no FSDP unit copies, a cast per use
+ *   (ddp_autocast). It takes no other parallelism ("DDP has not supported > 1D parallelism",
+ *   pytorch/torchtitan@73a0e697 torchtitan/models/llama3/infra/parallelize.py), and TP or PP
+ *   without data parallelism run outside FSDP with mixed precision disabled (ddp_alone).
  * - gemm_efficiency is fitted on the declared training half of the published runs. */
 const framework fw_fsdp2 = {
     .name = "fsdp2",
@@ -75,6 +78,8 @@ const framework fw_fsdp2 = {
     .recompute_in_unit = true,
     .reduce_fp32 = true,
     .flat_params = true,
+    .ddp_alone = true,
+    .ddp_autocast = true,
     /* torchtitan's attention is F.scaled_dot_product_attention, whose CUDA backend order puts
      * FlashAttention-2 first (pytorch/pytorch aten/src/ATen/native/transformers/cuda/sdp_utils.cpp,
      * priority_order; "a fixed priority that puts FlashAttention first", huggingface/transformers#48163):

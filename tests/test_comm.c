@@ -996,6 +996,56 @@ static void torchtitan_ddp(void)
     }
 }
 
+/* DeepSpeed's BF16_Optimizer (deepspeed/runtime/bf16_optimizer.py, v0.7.0 and v0.19.5): each
+ * micro-batch's update_hp_grads runs hp_grad.add_(lp.grad.to(fp32)) on the compute stream, 18
+ * bytes a parameter (read 2, write 4; read 4 + 4, write 4); at the step the fp32 buffer is
+ * all-reduced in bf16 once, in 500M-element buckets: Llama-2-7B (6,738,415,616) at accumulation
+ * 4 on 8 GPUs, 14 all-reduce calls of 2 P / 14 bytes, never a reduce-scatter. Only ZeRO-1 runs it. */
+static void bf16_optimizer(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    hardware hw = fixture_catalog_hw("a100-80gb");
+    const double P = 6738415616.0;
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    t.grad_accum = 4;
+    t.framework = framework_find("deepspeed");
+    t.bf16_optimizer = true;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+    CHECK_NEAR(in.bt.grad, 4, 0);
+    CHECK_NEAR(in.bt.reduce, 2, 0);
+    result r;
+    sim_run(&in, &strat_zero1, 0, &r);
+    CHECK(r.applicable);
+    CHECK_NEAR(r.plan.compute_copies, 18 * P * 4 / in.hbm_rate, 1e-9);
+    double ar = 0, calls = 0, rs = 0;
+    for (int i = 0; i < r.plan.n; i++) {
+        if (r.plan.op[i].kind == COLL_REDUCE_SCATTER) rs += r.plan.op[i].calls;
+        if (r.plan.op[i].kind == COLL_ALL_REDUCE && r.plan.op[i].group == GROUP_SHARD) {
+            ar += r.plan.op[i].size * r.plan.op[i].calls;
+            calls += r.plan.op[i].calls;
+        }
+    }
+    CHECK_NEAR(ar, 2 * P, 1);
+    CHECK_NEAR(calls, 14, 0);
+    CHECK_NEAR(rs, 0, 0);
+    CHECK_NEAR(r.mem.gradients, 6 * P, 1);
+    sim_run(&in, &strat_zero2, 0, &r);
+    CHECK(!r.applicable);
+    zs_error q = {.quiet = true};
+    t.framework = framework_find("deepspeed@0.5");
+    CHECK(t.framework != NULL);
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &q) == ZS_ERR_USAGE);
+    t.framework = framework_find("deepspeed");
+    t.precision = PREC_FP16;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &q) == ZS_ERR_USAGE);
+}
+
 /* torchtitan's FSDP2 reduces in fp32 (MixedPrecisionPolicy reduce_dtype = mixed_precision_reduce,
  * "float32" by default): its reduce-scatter moves twice FSDP1's 16-bit bytes for the same
  * gradients; --reduce-dtype 16-bit (a bfloat16 reduce) brings it back, as --grad-dtype 16-bit does.
@@ -1064,4 +1114,5 @@ void suite_comm(void)
     RUN_TEST(fsdp2_reduce_fp32);
     RUN_TEST(fsdp_flat_params);
     RUN_TEST(torchtitan_ddp);
+    RUN_TEST(bf16_optimizer);
 }

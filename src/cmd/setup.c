@@ -410,13 +410,12 @@ static int read_ds(setup *s, zs_error *err)
     dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
     if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
     if (s->ds.filled[0])
-        note_ds(s,
-            "\"auto\" filled as the HF Trainer does (h = %lld: reduce h^2, prefetch 0.9 h^2, persistence "
-            "10 h): %s",
-            (long long)s->m.hidden_size, s->ds.filled);
+        note_ds(s, "\"auto\" filled as the HF Trainer does (h = %lld: reduce h^2, prefetch 0.9 h^2, "
+                   "persistence 10 h): %s", (long long)s->m.hidden_size, s->ds.filled);
     if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
     if (s->ds.precision_note[0] && !setup_flag_given(s, OPT_PRECISION))
         note_ds(s, "%s", s->ds.precision_note);
+    if (s->ds.grad_note[0]) note_ds(s, "%s", s->ds.grad_note);
     if (s->ds.optimizer_set && setup_flag_given(s, OPT_OPTIMIZER))
         note_ds(s, "optimizer.type \"%s\": --optimizer %s wins", s->ds.optimizer_type,
             optimizer_name(s->flag_t.optimizer));

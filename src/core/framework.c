@@ -327,6 +327,13 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             "--framework %s: --param-dtype fp32: its bf16/fp16 modes keep 16-bit parameter copies "
             "beside the fp32 master (give 16-bit)",
             fw->name);
+    if (t->bf16_optimizer && !fw->bf16_optimizer)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--framework %s: --bf16-optimizer is DeepSpeed's BF16_Optimizer (from v0.6)", fw->name);
+    if (t->bf16_optimizer && (t->precision != PREC_BF16 || t->offload_optimizer != OFFLOAD_NONE))
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--bf16-optimizer: DeepSpeed takes BF16_Optimizer for bf16 without optimizer offload "
+            "(engine.py _do_optimizer_sanity_check)");
     if (t->ckpt_in_unit == 1 && fw->fetch_by_module_hooks)
         return zs_fail(err, ZS_ERR_USAGE,
             "--framework %s: --checkpoint-placement inside: ZeRO-3 fetches parameters in each "
@@ -381,6 +388,10 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
                 : "%s: TP or PP without DP run outside FSDP, mixed precision off (torchtitan): fp32 or "
                   "bf16-pure",
             fw->label);
+        return false;
+    }
+    if (t->bf16_optimizer && (s->shards.gradients || s->shards.parameters || !s->shards.optimizer)) {
+        snprintf(why, (size_t)whylen, "BF16_Optimizer is DeepSpeed's own ZeRO stage 1 (--bf16-optimizer)");
         return false;
     }
     if ((t->hpz_group > 1 || t->quant_weights) && !s->shards.parameters) {

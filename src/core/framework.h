@@ -88,6 +88,7 @@ typedef struct framework {
                                   parallelism run no mixed precision (torchtitan) */
     bool ddp_autocast;         /* DDP's mixed precision is torch autocast over the fp32
                                   parameters: every use casts (comm_add_common) */
+    bool bf16_optimizer;       /* offers DeepSpeed's BF16_Optimizer (--bf16-optimizer) */
     int overlap_comm;          /* -1: the strategy's (DeepSpeed) default; else 0/1 */
     bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
                                   forward (Megatron distributed optimizer) */

@@ -384,6 +384,12 @@ static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *
     bool mixed = in->bt.master > 0 || t->param_bytes == 4; /* 16-bit compute, fp32 master */
     if (t->reduce_bytes == 0 && t->grad_bytes == 0 && mixed && (in->fw->fp32_grads || in->fw->reduce_fp32))
         in->bt.reduce = 4;
+    /* BF16_Optimizer (fw_deepspeed.c) accumulates in an fp32 buffer and reduces in bf16, the
+     * communication dtype, unless the flags say otherwise. */
+    if (t->bf16_optimizer) {
+        in->bt.grad = t->grad_bytes ? t->grad_bytes : 4;
+        in->bt.reduce = t->reduce_bytes ? t->reduce_bytes : 2;
+    }
     /* FSDP keeps mixed precision's fp32 parameter as the stored shard, the master itself, and
      * its gradient shard in fp32 (framework.flat_params; fw_fsdp.c names the code); the 16-bit
      * copy exists only unsharded. CPUOffload keeps the same fp32 shards on the host: the

@@ -225,6 +225,11 @@ const flag_desc training_flags[TRAINING_FLAG_COUNT] = {
         "4 bytes, each forward casts every weight; gradients stored fp32, reduced as --reduce-dtype "
         "says (default 16-bit, FSDP's reduce_dtype)",
         CHOICE(param_bytes, param_choices), .names_first = true},
+    ROW(OPT_BF16_OPTIMIZER) = {"bf16-optimizer", NULL,
+        "DeepSpeed's BF16_Optimizer, its own ZeRO stage 1 (Megatron-DeepSpeed, BLOOM; a ds_config's bf16 "
+        "with data_types.grad_accum_dtype fp32 at stage 1): fp32 gradients accumulated whole beside the "
+        "bf16 ones, all-reduced in bf16 at the step, the optimizer states sharded",
+        SWITCH(bf16_optimizer, FLAG_ON)},
     ROW(OPT_DOC_LEN) = {"doc-len", "N",
         "packed sequences of documents of N tokens on average, attention within each (flash-attention "
         "varlen; default: one document per sequence)",

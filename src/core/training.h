@@ -48,6 +48,8 @@ typedef struct training {
                          communication_data_type, FSDP's reduce_dtype); 0 = the framework's */
     int param_bytes; /* mixed precision's parameters: 0 = 16-bit copies beside an fp32 master;
                         4 = fp32 alone, cast to 16 bits per use by torch autocast */
+    bool bf16_optimizer; /* DeepSpeed's BF16_Optimizer (its own ZeRO stage 1): fp32 gradients
+                            accumulated whole beside the bf16 ones, all-reduced in 16 bits */
     ckpt_kind checkpointing;
     bool sequence_parallel; /* Megatron sequence parallelism (needs tp > 1 to matter) */
     bool flash_attention;   /* no s^2 attention matrix stored (default true) */
@@ -265,6 +267,7 @@ typedef enum {
     OPT_CKPT_PLACEMENT,
     OPT_PARAM_DTYPE,
     OPT_REDUCE_DTYPE,
+    OPT_BF16_OPTIMIZER,
     TRAINING_FLAG_END /* one past the last id */
 } training_flag_id;
 

@@ -28,10 +28,19 @@ void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
     double grads = in->bt.reduce * in->trainable; /* as reduced: the wire dtype */
     double tail = in->bt.reduce * zs_fmin(in->t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / tail);
-    comm_add(p,
-        (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, grads / buckets, calls * buckets, calls > 1,
-            strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, tail, "gradient reduce-scatter", 0, 0,
-            0, 0});
+    if (in->t->bf16_optimizer) {
+        /* BF16_Optimizer all-reduces its fp32 buffer at the boundary, after the last backward, in
+         * 500M-element buckets (buffered_allreduce_fallback, fw_deepspeed.c). */
+        buckets = ceil(in->trainable / 5e8);
+        comm_add(p,
+            (comm_op){COLL_ALL_REDUCE, GROUP_SHARD, grads / buckets, buckets, false, OVERLAP_NONE, 0,
+                "gradient all-reduce (BF16_Optimizer)", 0, 0, 0, 0});
+    } else {
+        comm_add(p,
+            (comm_op){COLL_REDUCE_SCATTER, GROUP_SHARD, grads / buckets, calls * buckets, calls > 1,
+                strategy_overlap(in, s) ? OVERLAP_BACKWARD : OVERLAP_NONE, tail, "gradient reduce-scatter",
+                0, 0, 0, 0});
+    }
     /* Only what the optimizer updated is gathered: all parameters, or LoRA's adapters. */
     double params = in->bt.gather * in->trainable;
     double gathers = ceil(params / (in->bt.gather * zs_fmin(in->t->allgather_bucket, in->trainable)));

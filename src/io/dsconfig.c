@@ -353,7 +353,7 @@ static int from_json(const cJSON *root, training *t, ds_config *ds, zs_error *er
         return err->code;
     static const char *const top_known[] = {"train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
         "train_batch_size", "bf16", "bfloat16", "fp16", "optimizer", "zero_optimization",
-        "communication_data_type", NULL};
+        "communication_data_type", "data_types", NULL};
     list_ignored(ds, root, "", top_known);
     /* The gradients' wire dtype (deepspeedai/DeepSpeed@cf443004 deepspeed/runtime/config.py
      * get_communication_data_type: fp32, fp16 or bf16, any case; absent, the training dtype). */
@@ -449,10 +449,57 @@ static int refuse_model_config(const cJSON *root, const char *origin, zs_error *
         "%s looks like a model config.json (%s), not a DeepSpeed config: give it as --model", origin, what);
 }
 
+/* data_types.grad_accum_dtype, DtypeEnum's names (deepspeedai/DeepSpeed@cf443004
+ * deepspeed/runtime/config.py; engine.py get_data_types: absent, the model's dtype). fp32 under
+ * bf16 at ZeRO stage 1 without optimizer offload is BF16_Optimizer (engine.py
+ * _do_optimizer_sanity_check: --bf16-optimizer); at the other ZeRO stages the ZeRO optimizer keeps
+ * its gradient partitions in it (stage_1_and_2.py, stage3.py gradient_accumulation_dtype) and
+ * still reduces in the communication dtype; without ZeRO another dtype than the model's raises
+ * "unsupported mix". */
+static int data_types_keys(const cJSON *root, training *t, ds_config *ds, zs_error *err)
+{
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(root, "data_types");
+    if (!dt || cJSON_IsNull(dt)) return ZS_OK;
+    if (!cJSON_IsObject(dt)) return zs_fail(err, ZS_ERR_INPUT, "field \"data_types\": expected an object");
+    static const char *const dt_known[] = {"grad_accum_dtype", NULL};
+    list_ignored(ds, dt, "data_types.", dt_known);
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(dt, "grad_accum_dtype");
+    if (!g || cJSON_IsNull(g)) return ZS_OK;
+    static const char *const f32[] = {"fp32", "float32", "float", "torch.float32", NULL};
+    static const char *const f16[] = {
+        "fp16", "float16", "half", "torch.float16", "bf16", "bfloat16", "torch.bfloat16", NULL};
+    int bytes = 0;
+    for (int i = 0; cJSON_IsString(g) && f32[i]; i++) bytes = strcmp(g->valuestring, f32[i]) ? bytes : 4;
+    for (int i = 0; cJSON_IsString(g) && f16[i]; i++) bytes = strcmp(g->valuestring, f16[i]) ? bytes : 2;
+    if (!bytes)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"data_types.grad_accum_dtype\": expected \"fp32\", \"fp16\" or \"bf16\" (DeepSpeed's "
+            "DtypeEnum)");
+    int model = t->precision == PREC_FP32 ? 4 : 2, stage = ds->stage < 0 ? 0 : ds->stage;
+    if (bytes == model) return ZS_OK;
+    if (stage == 0)
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"data_types.grad_accum_dtype\": without ZeRO DeepSpeed accumulates in the model's dtype "
+            "only (engine.py raises \"unsupported mix of model_dtype and grad_accum_dtype\")");
+    if (bytes == 4 && t->precision == PREC_BF16 && stage == 1 && t->offload_optimizer == OFFLOAD_NONE) {
+        t->bf16_optimizer = true;
+        snprintf(ds->grad_note, sizeof ds->grad_note,
+            "data_types.grad_accum_dtype fp32 with bf16 at stage 1: BF16_Optimizer (--bf16-optimizer)");
+        return ZS_OK;
+    }
+    if (t->reduce_bytes == 0) t->reduce_bytes = model;
+    t->grad_bytes = bytes;
+    snprintf(ds->grad_note, sizeof ds->grad_note,
+        "data_types.grad_accum_dtype %s: gradient partitions kept in %d bytes, reduced in %d", g->valuestring,
+        bytes, t->reduce_bytes);
+    return ZS_OK;
+}
+
 int dsconfig_from_json(const cJSON *root, const char *origin, training *t, ds_config *ds, zs_error *err)
 {
     if (refuse_model_config(root, origin, err)) return err->code;
     int rc = from_json(root, t, ds, err);
+    if (!rc) rc = data_types_keys(root, t, ds, err);
     if (rc) zs_error_prefix(err, origin);
     return rc;
 }

@@ -22,6 +22,7 @@ typedef struct ds_config {
     char optimizer_type[48];  /* optimizer.type as written */
     char optimizer_note[256]; /* how DeepSpeed runs that type, when zerosim maps it */
     char precision_note[128]; /* fp32 from the precision sections, said */
+    char grad_note[160];      /* what data_types.grad_accum_dtype set, said */
     char defaulted[768];      /* comma-separated keys that were absent or "auto" */
     char ignored[768];        /* comma-separated keys present that zerosim does not model */
     char filled[256];         /* what dsconfig_fill_auto filled, for the report */

@@ -158,6 +158,36 @@ def rs(f):
     return [x['size_bytes'] for x in c if x['what'] == 'gradient reduce-scatter'][0]
 a, b, c = rs('$(snap "$W/cdt16.out")'), rs('$(snap "$W/cdt32.out")'), rs('$(snap "$W/cdtflag.out")')
 assert b == 2 * a and c == a, (a, b, c)"
+# data_types.grad_accum_dtype (DeepSpeed's DtypeEnum names): fp32 under bf16 at stage 1 without
+# offload is BF16_Optimizer (engine.py _do_optimizer_sanity_check): gradients all-reduced in bf16
+# at the step, fp32 + bf16 gradients whole (6 bytes a parameter of Llama-3-8B, 8,030,261,248);
+# at stage 3 the partitions stay in fp32 (4 bytes / 8 ranks) and the reduce-scatter in bf16;
+# without ZeRO DeepSpeed raises "unsupported mix"; other names are refused.
+for st in 1 3 0; do
+    printf '{"bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "fp32"}, "zero_optimization": {"stage": %s}}\n' \
+        "$st" >"$W/gad$st.json"
+done
+printf '{"bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "int8"}, "zero_optimization": {"stage": 1}}\n' \
+    >"$W/gadbad.json"
+"$Z" estimate $M8 --gpus 8 --deepspeed "$W/gad1.json" --format json >"$W/gad1.out" 2>/dev/null
+"$Z" estimate $M8 --gpus 8 --deepspeed "$W/gad1.json" >"$W/gad1.err" 2>&1
+"$Z" estimate $M8 --gpus 8 --deepspeed "$W/gad3.json" --format json >"$W/gad3.out" 2>/dev/null
+py_check "data_types.grad_accum_dtype fp32: BF16_Optimizer at stage 1, fp32 partitions at stage 3" "
+import json
+a = json.load(open('$(snap "$W/gad1.out")'))['results'][0]
+b = json.load(open('$(snap "$W/gad3.out")'))['results'][0]
+P = 8030261248
+ar = [x for x in a['collectives'] if x['what'] == 'gradient all-reduce (BF16_Optimizer)']
+assert ar and sum(x['size_bytes'] * x['calls_per_step'] for x in ar) == 2 * P, ar
+assert a['memory_bytes']['gradients'] == 6 * P, a['memory_bytes']['gradients']
+assert b['memory_bytes']['gradients'] == 4 * P / 8, b['memory_bytes']['gradients']
+rs = [x for x in b['collectives'] if x['what'] == 'gradient reduce-scatter']
+assert sum(x['size_bytes'] * x['calls_per_step'] for x in rs) == 2 * P, rs"
+grep -q "BF16_Optimizer (--bf16-optimizer)" "$W/gad1.err" && ok || bad "the reader does not say BF16_Optimizer: $(cat "$W/gad1.err")"
+expect 3 "unsupported mix of model_dtype and grad_accum_dtype" -- estimate $M8 --gpus 8 --deepspeed "$W/gad0.json"
+expect 3 "data_types.grad_accum_dtype" -- estimate $M8 --gpus 8 --deepspeed "$W/gadbad.json"
+expect 2 "BF16_Optimizer is DeepSpeed's own ZeRO stage 1" -- estimate $M8 --gpus 8 --framework deepspeed --bf16-optimizer --strategy zero2
+expect 2 "--bf16-optimizer is DeepSpeed's BF16_Optimizer" -- estimate $M8 --gpus 8 --framework fsdp --bf16-optimizer
 expect 3 'field "communication_data_type": expected "fp32", "fp16" or "bf16"' -- estimate $M8 --deepspeed "$W/cdtbad.json"
 # The plugin's key off does not undo the model's own checkpointing.
 printf "base_model: llama-3-8b\ngradient_checkpointing: true\n$FS  fsdp_activation_checkpointing: false\n" \

@@ -618,6 +618,14 @@ static void framework_versions(void)
     CHECK(!framework_find("deepspeed")->sync_fetch);
 }
 
+/* The catalog model at path, counted with the default persistence threshold; false where it
+ * does not load. */
+static bool load_counted(const char *path, model *m, param_counts *pc)
+{
+    zs_error e = {0};
+    return model_load(path, m, &e) == 0 && model_count(m, 1e5, pc, &e) == 0;
+}
+
 /* ZeRO-3's collectives for training t (its framework set) of m on hw into p; false where the
  * configuration does not prepare. */
 static bool zero3_plan(
@@ -684,8 +692,7 @@ static void deepspeed_fetch_host_work(void)
      * run over the 8 ranks of that group (wait()'s world_size is the handle's group). */
     model m;
     param_counts pc;
-    zs_error e = {0};
-    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
     training t;
     training_init(&t);
     t.gpus = 64;
@@ -712,7 +719,7 @@ static void fsdp2_copy_out(void)
     model m;
     param_counts pc;
     zs_error e = {0};
-    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
     hardware hw = fixture_catalog_hw("a100-80gb");
     const char *fws[] = {"fsdp2", "fsdp"};
     double compute[2] = {0};
@@ -772,7 +779,7 @@ static void expert_tp_group(void)
     model m;
     param_counts pc;
     zs_error e = {0};
-    CHECK(model_load("models/mixtral-8x7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/mixtral-8x7b.json", &m, &pc));
     hardware hw = fixture_catalog_hw("h100-80gb");
     training t;
     training_init(&t);
@@ -809,7 +816,7 @@ static void autocast_params(void)
     model m;
     param_counts pc;
     zs_error e = {0};
-    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
     CHECK_NEAR(pc.total, 6738415616.0, 0.5);
     hardware hw = fixture_catalog_hw("a100-80gb");
     double ag[2] = {0}, rs[2] = {0}, states[2] = {0}, gathered[2] = {0}, copies[2] = {0};
@@ -882,7 +889,7 @@ static void fsdp_flat_params(void)
     model m;
     param_counts pc;
     zs_error e = {0};
-    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
     const double P = 6738415616.0, unit = 202383360.0;
     CHECK_NEAR(pc.total, P, 0.5);
     CHECK_NEAR(pc.per_layer, unit, 0.5);
@@ -963,7 +970,7 @@ static void torchtitan_ddp(void)
     model m;
     param_counts pc;
     zs_error e = {0};
-    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
     hardware hw = fixture_catalog_hw("h100-80gb");
     struct {
         const char *fw;
@@ -1006,7 +1013,7 @@ static void bf16_optimizer(void)
     model m;
     param_counts pc;
     zs_error e = {0};
-    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
     hardware hw = fixture_catalog_hw("a100-80gb");
     const double P = 6738415616.0;
     training t;
@@ -1055,7 +1062,7 @@ static void fsdp2_reduce_fp32(void)
     model m;
     param_counts pc;
     zs_error e = {0};
-    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
     hardware hw = fixture_catalog_hw("a100-80gb");
     double rs[4] = {0}, ag[4] = {0};
     for (int k = 0; k < 4; k++) {

@@ -298,7 +298,7 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     if (t->bf16_optimizer) p->compute_copies += 18 * in->trainable * mb / in->hbm_rate;
     /* torchtitan's DDP runs autocast over fp32 parameters (framework.h ddp_autocast). */
     bool autocast = t->param_bytes == 4 ||
-        (in->fw->ddp_autocast && !s->shards.gradients && !s->shards.parameters && !s->shards.optimizer &&
+        (in->fw->ddp_autocast && s->id == STRAT_DDP &&
             (t->precision == PREC_BF16 || t->precision == PREC_FP16));
     if (autocast && !m->params_only) {
         /* Autocast over fp32 parameters: every forward (and the full recompute's) casts each

@@ -379,18 +379,21 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
      * parallelism, TP or PP run outside FSDP, where distributed/utils.py maybe_enable_amp
      * disables mixed precision ("only supported when FSDP/HSDP/CP is enabled"); CP enables
      * FSDP over its ranks (parallel_dims.py fsdp_enabled), so it is not DDP either. */
-    bool mixed = t->precision == PREC_BF16 || t->precision == PREC_FP16 || t->precision == PREC_FP8;
-    if (fw->ddp_alone && !sharded && !s->shards.optimizer && (t->tp > 1 || t->pp > 1 || t->cp > 1) &&
-        (training_dp(t) > 1 || t->cp > 1 || mixed)) {
-        snprintf(why, (size_t)whylen,
-            training_dp(t) > 1 || t->cp > 1
-                ? "%s's DDP takes no TP, PP or CP (torchtitan: \"DDP has not supported > 1D parallelism\")"
-                : "%s: TP or PP without DP run outside FSDP, mixed precision off (torchtitan): fp32 or "
-                  "bf16-pure",
-            fw->label);
-        return false;
+    if (fw->ddp_alone && s->id == STRAT_DDP && (t->tp > 1 || t->pp > 1 || t->cp > 1)) {
+        bool beside = training_dp(t) > 1 || t->cp > 1;
+        bool mixed = t->precision == PREC_BF16 || t->precision == PREC_FP16 || t->precision == PREC_FP8;
+        if (beside || mixed) {
+            snprintf(why, (size_t)whylen,
+                beside
+                    ? "%s's DDP takes no TP, PP or CP (torchtitan: \"DDP has not supported > 1D "
+                      "parallelism\")"
+                    : "%s: TP or PP without DP run outside FSDP, mixed precision off (torchtitan): fp32 or "
+                      "bf16-pure",
+                fw->label);
+            return false;
+        }
     }
-    if (t->bf16_optimizer && (s->shards.gradients || s->shards.parameters || !s->shards.optimizer)) {
+    if (t->bf16_optimizer && s->id != STRAT_ZERO1) {
         snprintf(why, (size_t)whylen, "BF16_Optimizer is DeepSpeed's own ZeRO stage 1 (--bf16-optimizer)");
         return false;
     }

@@ -218,8 +218,8 @@ static const framework fw_deepspeed_v05 = {
  * the whole model (fp32_groups_gradients_flat, zeros_like the bf16 flat groups) that
  * update_hp_grads adds each micro-batch's bf16 gradients into (hp_grad.add_(lp.grad.to(fp32)):
  * 18 bytes a parameter; the bf16 grads stay allocated, clear_lp_grads=False, until the next
- * backward), the
- * fp32 master and moments partitioned over DP; at the boundary the fp32 buffer is all-reduced
+ * backward), the fp32 master and moments partitioned over DP; at the boundary the fp32 buffer is
+ * all-reduced
  * in the communication dtype (get_grads_for_reduction into buffered_allreduce_fallback, 500M
  * elements a bucket), each rank steps its partition and all_gather_dp_groups gathers the bf16
  * parameters (v0.7.0 pipe/engine.py _exec_reduce_grads, _bf16_reduce_grads). Chosen for bf16

@@ -48,8 +48,9 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
         mem->parameters = bt->param * ((p - in->local_expert) / n + in->local_expert / ne) + bt->gather * p;
     }
     mem->gradients = abt.grad * g / grad_div;
-    /* BF16_Optimizer: the bf16 .grad of every parameter beside the fp32 buffer (fw_deepspeed.c). */
-    if (t->bf16_optimizer) mem->gradients += bt->act * g;
+    /* BF16_Optimizer: the bf16 .grad of every parameter, in its dtype, beside the fp32 buffer
+     * (fw_deepspeed.c). */
+    if (t->bf16_optimizer) mem->gradients += bt->param * g;
     mem->optimizer_states = opt * g / opt_div;
     if (in->local_expert > 0) {
         /* Expert parallelism: the experts' gradients and optimizer states are sharded over

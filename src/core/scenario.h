@@ -85,7 +85,7 @@ typedef struct sim_input {
                                        prepare (every strategy and stage reads them); 0 = not yet */
     bool flat_params;               /* FSDP's own-dtype parameter shards (framework.flat_params)
                                        in force: bt.param is the shard as stored, bt.gather the
-                                       unsharded copy; full training without offload only */
+                                       unsharded copy; full training only */
 } sim_input;
 
 /* GPUs in one node of this run: --gpus-per-node when given, else the profile's. Never fails. */

@@ -134,7 +134,7 @@ typedef enum { RECOMPUTE_UNIFORM, RECOMPUTE_BLOCK } recompute_method_kind;
 
 /* The byte cost of one parameter's model states (ZeRO paper section 3.1 generalised). */
 typedef struct byte_table {
-    double param;     /* bytes of the working (compute) copy, as stored and as gathered */
+    double param;     /* bytes of a parameter as stored (the working copy's; FSDP: its shard's) */
     double grad;      /* bytes of a gradient element as stored */
     double master;    /* bytes of the fp32 master copy (mixed precision only) */
     double moments;   /* bytes of optimizer moments (Adam: m and v) */

@@ -6,6 +6,11 @@
 #include "core/framework.h"
 #include "core/minmax.h"
 
+/* Elements per bucket of DeepSpeed's buffered_allreduce_fallback, the reduction BF16_Optimizer
+ * runs (MEMORY_OPT_ALLREDUCE_SIZE = 500000000, deepspeed/runtime/engine.py at v0.7.0 and at
+ * deepspeedai/DeepSpeed@cf443004 v0.19.5). */
+#define DS_ALLREDUCE_BUCKET_ELEMS 5e8
+
 /* With overlap_comm DeepSpeed documents "4.5x the allgather_bucket_size and
  * reduce_bucket_size values ... 5e8 x 2 Bytes x 2 x 4.5" (DeepSpeed configuration docs,
  * zero_optimization.overlap_comm). A bucket never exceeds the rank's parameters. */
@@ -29,9 +34,9 @@ void zero_bucket_comm(const strategy *s, const sim_input *in, comm_plan *p)
     double tail = in->bt.reduce * zs_fmin(in->t->reduce_bucket, in->trainable);
     double buckets = ceil(grads / tail);
     if (in->t->bf16_optimizer) {
-        /* BF16_Optimizer all-reduces its fp32 buffer at the boundary, after the last backward, in
-         * 500M-element buckets (buffered_allreduce_fallback, fw_deepspeed.c). */
-        buckets = ceil(in->trainable / 5e8);
+        /* BF16_Optimizer all-reduces its fp32 buffer at the boundary, after the last backward
+         * (fw_deepspeed.c). */
+        buckets = ceil(in->trainable / DS_ALLREDUCE_BUCKET_ELEMS);
         comm_add(p,
             (comm_op){COLL_ALL_REDUCE, GROUP_SHARD, grads / buckets, buckets, false, OVERLAP_NONE, 0,
                 "gradient all-reduce (BF16_Optimizer)", 0, 0, 0, 0});

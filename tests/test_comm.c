@@ -586,7 +586,11 @@ static void framework_versions(void)
     const framework *v014 = framework_find("deepspeed@0.12.6");
     CHECK(v014 && strcmp(v014->version, "0.14.0") == 0);
     CHECK(v014 && v014->offload_copy[0] == OFFLOAD_COPY_PAGEABLE);
-    CHECK(framework_find("deepspeed@0.9") == v014 && framework_find("deepspeed@0.14.0") == v014);
+    CHECK(framework_find("deepspeed@0.9.2") == v014 && framework_find("deepspeed@0.14.0") == v014);
+    /* 0.9.0-0.9.1: #2970's fp32 communication dtype under bf16 (#3370 in v0.9.2 undid it). */
+    const framework *v091 = framework_find("deepspeed@0.9");
+    CHECK(v091 && strcmp(v091->version, "0.9.1") == 0 && v091->bf16_reduce_fp32 && v014 && !v014->bf16_reduce_fp32);
+    CHECK(framework_find("deepspeed@0.9.0") == v091 && v091 && v091->offload_copy[0] == OFFLOAD_COPY_PAGEABLE);
     const framework *v016 = framework_find("deepspeed@0.16");
     CHECK(v016 && strcmp(v016->version, "0.16.0") == 0 && v016->offload_copy[0] == OFFLOAD_COPY_PINNED32);
     CHECK(framework_find("deepspeed@0.15.4") == v016 && framework_find("deepspeed@0.16.9") == v016);
@@ -597,6 +601,8 @@ static void framework_versions(void)
     CHECK(v015 && v015->z3_grads_host_accum && !v015->z3_boundary_fp32 && v016 && v016->z3_boundary_fp32);
     CHECK(framework_find("deepspeed@0.5.10") && !framework_find("deepspeed@0.5.10")->z3_grads_host_accum);
     CHECK(framework_find("deepspeed@0.6.0") && framework_find("deepspeed@0.6.0")->z3_grads_host_accum);
+    CHECK(v03 && v03->no_bf16 && framework_find("deepspeed@0.5.4")->no_bf16);
+    CHECK(!framework_find("deepspeed@0.5.5")->no_bf16 && !framework_find("deepspeed")->no_bf16);
     CHECK(framework_find("deepspeed@0.3.14") == v03 && v03 && v03->offload_copy[0] == OFFLOAD_COPY_FUSED);
     /* 0.3.15-0.5.4: v0.3.15's norm of each fetched parameter (0d4a54a0); 0.5.5-0.5.10: #1188's
      * per-parameter _all_gather_base; 0.6.0-0.8.x: #1453's prefetched coalesced fetch, CPU Adam's
@@ -607,9 +613,17 @@ static void framework_versions(void)
     CHECK(framework_find("deepspeed@0.5.4") == v04 && framework_find("deepspeed@0.4") == v04);
     CHECK(v05 && strcmp(v05->version, "0.5.10") == 0 && v05->sync_fetch && v05->gather_per_rank == 0);
     CHECK(v08 && strcmp(v08->version, "0.8.3") == 0 && !v08->sync_fetch && v08->offload_copy[0] == OFFLOAD_COPY_FUSED);
-    CHECK(framework_find("deepspeed@0.6") == v08 && framework_find("deepspeed@0.8.9") == v08);
-    const framework *v019 = framework_find("deepspeed@0.17.0"); /* #7309: a pinned 16-bit buffer */
-    CHECK(v019 == framework_find("deepspeed") && v019 && v019->offload_copy[0] == OFFLOAD_COPY_PINNED16);
+    CHECK(framework_find("deepspeed@0.6.2") == v08 && framework_find("deepspeed@0.8.9") == v08);
+    /* 0.6.0-0.6.1: v0.8.3's ZeRO before BF16_Optimizer (new in v0.6.2). */
+    const framework *v061 = framework_find("deepspeed@0.6");
+    CHECK(v061 && strcmp(v061->version, "0.6.1") == 0 && !v061->bf16_optimizer && v061->z3_grads_host_accum);
+    CHECK(framework_find("deepspeed@0.6.0") == v061 && v061 && v061->bf16_stage0 == BF16_STAGE0_PURE);
+    /* 0.17.0-0.17.5: the current code but bf16 without ZeRO still BF16_Optimizer (#7515, v0.17.6). */
+    const framework *v0175 = framework_find("deepspeed@0.17.0"); /* #7309: a pinned 16-bit buffer */
+    CHECK(v0175 && v0175 != framework_find("deepspeed") && v0175->offload_copy[0] == OFFLOAD_COPY_PINNED16);
+    CHECK(v0175 && v0175->bf16_stage0 == BF16_STAGE0_OPTIMIZER && framework_find("deepspeed@0.17.5") == v0175);
+    const framework *v019 = framework_find("deepspeed@0.17.6");
+    CHECK(v019 == framework_find("deepspeed") && v019 && v019->bf16_stage0 == BF16_STAGE0_PIPE_OPT);
     CHECK(framework_find("deepspeed@0.2.9") == NULL); /* before the oldest read */
     CHECK(framework_find("deepspeed@0.20") == NULL); /* after the newest series read */
     CHECK(framework_find("deepspeed@0.14.x") == NULL && framework_find("deepspeed@0..3") == NULL);
@@ -672,6 +686,7 @@ static void deepspeed_fetch_host_work(void)
         training_init(&t);
         t.gpus = 64;
         t.seq_len = 1024;
+        t.precision = PREC_FP16; /* DeepSpeed before v0.5.5 has no bf16 (the same bytes) */
         t.framework = framework_find(c[k].fw);
         comm_plan p;
         CHECK(zero3_plan(&m, &pc, &hw, &t, &p));
@@ -1053,6 +1068,104 @@ static void bf16_optimizer(void)
     CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &q) == ZS_ERR_USAGE);
 }
 
+/* What DeepSpeed runs for bf16 without ZeRO, by release (fw_deepspeed.c DEEPSPEED_BF16_OPTIMIZER,
+ * read from the tags' engine.py): no bf16 before v0.5.5; module.bfloat16() and the client
+ * optimizer in 0.5.5-0.6.1; BF16_Optimizer in 0.6.2-0.17.5 (get_data_types' fp32 accumulation);
+ * from 0.17.6 (#7515) DDP_BFLOAT16, i.e. DDP, but BF16_Optimizer in the pipeline engine. fp16 is
+ * FP16_Optimizer (DDP) in every release. Then v0.9.0-0.9.1's fp32 communication dtype under bf16
+ * (#2970, undone by #3370 in v0.9.2): ZeRO-2's reduce-scatter moves 4 bytes a gradient, twice
+ * v0.9.2's; and BF16_Optimizer accumulating in bf16 moves 2 + 2 + 2 bytes a parameter per
+ * micro-batch (no cast) and keeps 2 + 2 bytes of gradients. */
+static void deepspeed_bf16_releases(void)
+{
+    model m;
+    param_counts pc;
+    zs_error q = {.quiet = true};
+    CHECK(load_counted("models/llama-2-7b.json", &m, &pc));
+    hardware hw = fixture_catalog_hw("a100-80gb");
+    const double P = 6738415616.0;
+    static const struct {
+        const char *fw;
+        int pp;
+        precision_kind prec;
+        int prepares; /* 1: sim_prepare succeeds */
+        int ddp;      /* 1: DDP applicable */
+        const char *why;
+    } c[] = {
+        {"deepspeed@0.3", 1, PREC_BF16, 0, 0, ""},
+        {"deepspeed@0.5.4", 1, PREC_BF16_PURE, 0, 0, ""},
+        {"deepspeed@0.3", 1, PREC_FP16, 1, 1, ""},
+        {"deepspeed@0.5.10", 1, PREC_BF16, 1, 0, "bf16-pure"},
+        {"deepspeed@0.5.10", 1, PREC_BF16_PURE, 1, 1, ""},
+        {"deepspeed@0.6.1", 1, PREC_BF16, 1, 0, "0.6.0-0.6.1 runs bf16 without ZeRO as bf16 weights"},
+        {"deepspeed@0.6.2", 1, PREC_BF16, 1, 0, "0.6.2-0.8.x runs bf16 without ZeRO as BF16_Optimizer"},
+        {"deepspeed@0.12.6", 1, PREC_BF16, 1, 0, "--strategy zero1 --bf16-optimizer"},
+        {"deepspeed@0.12.6", 1, PREC_FP16, 1, 1, ""},
+        {"deepspeed@0.17.5", 1, PREC_BF16, 1, 0, "BF16_Optimizer"},
+        {"deepspeed", 1, PREC_BF16, 1, 1, ""},
+        {"deepspeed", 2, PREC_BF16, 1, 0, "pipeline engine"},
+        {"deepspeed", 2, PREC_FP16, 1, 1, ""},
+        {"fsdp", 1, PREC_BF16, 1, 1, ""},
+        {"megatron", 2, PREC_BF16, 1, 1, ""},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 8;
+        t.pp = c[k].pp;
+        t.precision = c[k].prec;
+        t.framework = framework_find(c[k].fw);
+        CHECK(t.framework != NULL);
+        sim_input in;
+        zs_error e = {0};
+        int rc = sim_prepare(&in, &m, &pc, &hw, &t, &e);
+        CHECK_EQ_INT(rc == 0, c[k].prepares);
+        if (rc) {
+            CHECK(rc == ZS_ERR_USAGE && strstr(e.msg, "no bf16 mode") != NULL);
+            continue;
+        }
+        result r;
+        sim_run(&in, &strat_ddp, 0, &r);
+        CHECK_EQ_INT(r.applicable, c[k].ddp);
+        CHECK(strstr(r.why, c[k].why) != NULL);
+    }
+    /* v0.9.0's reduce-scatter against v0.9.2's: 4 bytes a gradient, not 2; fp16 stays 2. */
+    double rs[3] = {0};
+    const char *const fws[] = {"deepspeed@0.9.0", "deepspeed@0.9.2", "deepspeed@0.9.1"};
+    for (int k = 0; k < 3; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 16;
+        t.precision = k == 2 ? PREC_FP16 : PREC_BF16;
+        t.framework = framework_find(fws[k]);
+        sim_input in;
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &q) == 0);
+        CHECK_NEAR(in.bt.reduce, k == 0 ? 4 : 2, 0);
+        result r;
+        sim_run(&in, &strat_zero2, 0, &r);
+        rs[k] = r.comm.bytes_kind[COLL_REDUCE_SCATTER];
+    }
+    CHECK_NEAR(rs[0], 4 * P * 15 / 16, 1e3);
+    CHECK_NEAR(rs[0] / rs[1], 2, 1e-12);
+    CHECK_NEAR(rs[2], rs[1], 1e-3);
+    /* BF16_Optimizer in bf16 (the pipeline engine's from 0.17.6): no cast, 6 bytes a parameter a
+     * micro-batch; gradients 2 (the buffer) + 2 (.grad). */
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    t.grad_accum = 4;
+    t.framework = framework_find("deepspeed");
+    t.bf16_optimizer = true;
+    t.grad_bytes = 2;
+    sim_input in;
+    CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &q) == 0);
+    result r;
+    sim_run(&in, &strat_zero1, 0, &r);
+    CHECK(r.applicable);
+    CHECK_NEAR(r.plan.compute_copies, 6 * P * 4 / in.hbm_rate, 1e-9);
+    CHECK_NEAR(r.mem.gradients, 4 * P, 1);
+}
+
 /* torchtitan's FSDP2 reduces in fp32 (MixedPrecisionPolicy reduce_dtype = mixed_precision_reduce,
  * "float32" by default): its reduce-scatter moves twice FSDP1's 16-bit bytes for the same
  * gradients; --reduce-dtype 16-bit (a bfloat16 reduce) brings it back, as --grad-dtype 16-bit does.
@@ -1122,4 +1235,5 @@ void suite_comm(void)
     RUN_TEST(fsdp_flat_params);
     RUN_TEST(torchtitan_ddp);
     RUN_TEST(bf16_optimizer);
+    RUN_TEST(deepspeed_bf16_releases);
 }

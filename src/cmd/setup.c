@@ -18,6 +18,7 @@
 #include "io/model_json.h"
 #include "io/safetensors.h"
 #include "cmd/setup_cfg.h"
+#include "cmd/setup_ds.h"
 #include "core/units.h"
 
 /* The output formats, in out_format's order. */
@@ -334,11 +335,6 @@ static int choose_strategies(setup *s, zs_error *err)
     return ZS_OK;
 }
 
-bool setup_flag_given(const setup *s, int id)
-{
-    return training_flag(id) && (s->given >> (id - TRAINING_FLAG_FIRST) & 1);
-}
-
 /* Append one "; "-separated note to buf (len bytes); dropped when full. */
 __attribute__((format(printf, 3, 4))) static void note_to(char *buf, size_t len, const char *fmt, ...)
 {
@@ -351,21 +347,6 @@ __attribute__((format(printf, 3, 4))) static void note_to(char *buf, size_t len,
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf + n, len - n, fmt, ap);
-    va_end(ap);
-}
-
-/* Append one "; "-separated note to the ds_config line of the report. */
-__attribute__((format(printf, 2, 3))) static void note_ds(setup *s, const char *fmt, ...)
-{
-    size_t n = strlen(s->ds_notes);
-    if (n + 3 >= sizeof s->ds_notes) return;
-    if (n) {
-        memcpy(s->ds_notes + n, "; ", 3);
-        n += 2;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->ds_notes + n, sizeof s->ds_notes - n, fmt, ap);
     va_end(ap);
 }
 
@@ -389,91 +370,6 @@ static int check_model_flags(const setup *s, zs_error *err)
     if (s->largest_layer > 0 && s->params > 0 && s->largest_layer > s->params)
         return zs_fail(
             err, ZS_ERR_USAGE, "--largest-layer-params %g exceeds --params %g", s->largest_layer, s->params);
-    return ZS_OK;
-}
-
-/* Read --deepspeed's ds_config into s (training settings, notes, the strategy its stage names).
- * Fails with the reader's error. */
-static int read_ds(setup *s, zs_error *err)
-{
-    snprintf(s->ds_path, sizeof s->ds_path, "%s", s->ds_arg);
-    if (dsconfig_load(s->ds_path, &s->t, &s->ds, err)) {
-        /* a ds_config a --config names: say which key of which file named it */
-        if (s->ds_arg == s->cfg.ds_path && strstr(err->msg, "cannot open")) {
-            zs_error e = *err;
-            zs_fail(err, e.code,
-                "%.200s: %s: %.1500s (looked as written, beside the file and beside its parent directories)",
-                s->cfg_arg, s->cfg.ds_key, e.msg);
-        }
-        return err->code;
-    }
-    dsconfig_fill_auto(&s->ds, s->m.params_only ? 0 : s->m.hidden_size, &s->t);
-    if (s->ds.defaulted[0]) note_ds(s, "defaulted: %s", s->ds.defaulted);
-    if (s->ds.filled[0])
-        note_ds(s, "\"auto\" filled as the HF Trainer does (h = %lld: reduce h^2, prefetch 0.9 h^2, "
-                   "persistence 10 h): %s", (long long)s->m.hidden_size, s->ds.filled);
-    if (s->ds.ignored[0]) note_ds(s, "ignored (not modelled): %s", s->ds.ignored);
-    if (s->ds.precision_note[0] && !setup_flag_given(s, OPT_PRECISION))
-        note_ds(s, "%s", s->ds.precision_note);
-    if (s->ds.grad_note[0]) note_ds(s, "%s", s->ds.grad_note);
-    if (s->ds.optimizer_set && setup_flag_given(s, OPT_OPTIMIZER))
-        note_ds(s, "optimizer.type \"%s\": --optimizer %s wins", s->ds.optimizer_type,
-            optimizer_name(s->flag_t.optimizer));
-    else if (s->ds.optimizer_set) {
-        bool why = s->ds.optimizer_note[0] != '\0';
-        note_ds(s, "used: optimizer.type \"%s\" as %s%s%s%s", s->ds.optimizer_type,
-            optimizer_name(s->t.optimizer), why ? " (" : "", s->ds.optimizer_note, why ? ")" : "");
-    }
-    /* The config's ZeRO stage picks the strategy unless --strategy says otherwise: stage k
-     * partitions the first k of optimizer states, gradients, parameters (DeepSpeed docs,
-     * zero_optimization.stage). */
-    const strategy *st = s->ds.stage < 0
-        ? NULL
-        : strategy_find_shards((shard_set){s->ds.stage >= 1, s->ds.stage >= 2, s->ds.stage >= 3});
-    if (st && strcmp(s->strategy_arg, "all") == 0) {
-        s->chosen[0] = st;
-        s->chosen[1] = NULL;
-    }
-    return ZS_OK;
-}
-
-/* train_batch_size = micro x accum x dp: derive whichever of the first two is missing, then
- * check the three agree. Fails with ZS_ERR_INPUT naming the ds_config and the numbers. */
-static int batch_from_ds(setup *s, zs_error *err)
-{
-    int64_t dp = training_dp(&s->t);
-    bool micro = s->ds.micro_batch_set || setup_flag_given(s, OPT_MICRO);
-    bool accum = s->ds.grad_accum_set || setup_flag_given(s, OPT_ACCUM);
-    if (dp > 0 && !accum && micro && s->ds.train_batch_size % (s->t.micro_batch * dp) == 0)
-        s->t.grad_accum = s->ds.train_batch_size / (s->t.micro_batch * dp);
-    else if (dp > 0 && !micro && s->ds.train_batch_size % (s->t.grad_accum * dp) == 0)
-        s->t.micro_batch = s->ds.train_batch_size / (s->t.grad_accum * dp);
-    /* DeepSpeed asserts train_batch_size == micro x accum x world size / model parallel
-     * (deepspeed/runtime/config.py, _batch_assertion): so do we, naming the three. */
-    double got = (double)s->t.micro_batch * (double)s->t.grad_accum * (double)dp;
-    if (!s->searches_gpus && dp > 0 && got != (double)s->ds.train_batch_size)
-        return zs_fail(err, ZS_ERR_INPUT,
-            "%s: train_batch_size %lld is not micro-batch %lld x gradient accumulation %lld x "
-            "data-parallel %lld = %.0f (DeepSpeed asserts they agree)",
-            s->ds_path, (long long)s->ds.train_batch_size, (long long)s->t.micro_batch,
-            (long long)s->t.grad_accum, (long long)dp, got);
-    return ZS_OK;
-}
-
-/* A ds_config's MiCS and hpZ groups against the run's DP x CP, named by their keys (bad input,
- * as DeepSpeed's own asserts; the core names the flags). */
-static int check_ds_groups(setup *s, zs_error *err)
-{
-    int64_t dpc = training_dp(&s->t) * s->t.cp;
-    char what[4200];
-    if (s->ds.mics_set && !setup_flag_given(s, OPT_SHARD_GROUP)) {
-        snprintf(what, sizeof what, "%s: zero_optimization.mics_shard_size", s->ds_path);
-        if (training_check_group(s->t.shard_group, dpc, what, ZS_ERR_INPUT, err)) return err->code;
-    }
-    if (s->ds.hpz_set && !setup_flag_given(s, OPT_HPZ)) {
-        snprintf(what, sizeof what, "%s: zero_optimization.zero_hpz_partition_size", s->ds_path);
-        if (training_check_group(s->t.hpz_group, dpc, what, ZS_ERR_INPUT, err)) return err->code;
-    }
     return ZS_OK;
 }
 
@@ -677,7 +573,7 @@ int setup_finish(setup *s, zs_error *err)
     } else {
         model_from_params(&s->m, &s->pc, s->params, s->largest_layer);
     }
-    if (s->ds_arg && read_ds(s, err)) return err->code;
+    if (s->ds_arg && setup_read_ds(s, err)) return err->code;
     if (s->cfg_arg && s->ds_arg == s->cfg.ds_path && setup_config_ds_match(s, err)) return err->code;
     if (s->cfg_arg) apply_config(s);
     /* The framework: the flag's, else the --config's, else DeepSpeed when a ds_config was read,
@@ -693,9 +589,13 @@ int setup_finish(setup *s, zs_error *err)
     /* A GPU without bf16 (V100) trains in fp16 unless the user insists. */
     if (s->t.precision == PREC_BF16 && s->hw.peak_bf16 <= 0 && s->hw.peak_fp16 > 0)
         s->t.precision = PREC_FP16;
+    /* DeepSpeed before v0.5.5 has no bf16 (fw_deepspeed.c): fp16 where no file said bf16. */
+    if (s->t.precision == PREC_BF16 && s->t.framework && s->t.framework->no_bf16 && !s->ds_arg && !s->cfg_arg)
+        s->t.precision = PREC_FP16;
     for (int id = TRAINING_FLAG_FIRST; id < TRAINING_FLAG_END; id++)
         if (setup_flag_given(s, id)) training_flag_copy(&s->t, &s->flag_t, training_flag(id));
-    if (s->ds.train_batch_size > 0 && batch_from_ds(s, err)) return err->code;
+    if (s->ds_arg && setup_ds_release(s, err)) return err->code;
+    if (s->ds.train_batch_size > 0 && setup_ds_batch(s, err)) return err->code;
     if (s->cfg_arg) config_shard_group(s);
     if (s->cfg_arg && config_batch(s, err)) return err->code;
     if (s->cfg_arg) config_recompute_every(s);
@@ -728,7 +628,7 @@ int setup_finish(setup *s, zs_error *err)
     if (s->ds.reduce_bucket_zero && !setup_flag_given(s, OPT_REDUCE_BUCKET)) {
         double big = s->m.params_only ? s->pc.largest_module : s->pc.largest_tensor;
         s->t.reduce_bucket = big > 1 ? big : 1;
-        note_ds(s, "reduce_bucket_size 0: one tensor per reduction, the largest %.0f elements",
+        setup_note_ds(s, "reduce_bucket_size 0: one tensor per reduction, the largest %.0f elements",
             s->t.reduce_bucket);
     }
     /* plan searches the GPU count: a fixed --tp/--pp/--cp is checked against the smallest
@@ -739,7 +639,7 @@ int setup_finish(setup *s, zs_error *err)
      * reports show none. */
     if (s->t.hpz_group == 1) s->t.hpz_group = 0;
     if (training_validate(&s->t, err)) return err->code;
-    return s->searches_gpus ? ZS_OK : check_ds_groups(s, err);
+    return s->searches_gpus ? ZS_OK : setup_ds_groups(s, err);
 }
 
 bool setup_weights_warning(const setup *s, char *buf, size_t len)

@@ -105,7 +105,10 @@ int setup_take(setup *s, int id, const char *value, zs_error *err);
 int setup_apply(training *t, int id, const char *value, zs_error *err);
 
 /* Whether the shared option `id` (an OPT_* training flag) was given. Never fails. */
-bool setup_flag_given(const setup *s, int id);
+static inline bool setup_flag_given(const setup *s, int id)
+{
+    return training_flag(id) && (s->given >> (id - TRAINING_FLAG_FIRST) & 1);
+}
 
 /* Load files and apply flags: model or --params, hardware, ds_config, then the flags, then
  * validation. Fails with ZS_ERR_USAGE (flags) or ZS_ERR_INPUT (files). */

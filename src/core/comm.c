@@ -292,10 +292,14 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
     }
     comm_offload(in, s, p);
     comm_act_offload(in, p);
-    /* BF16_Optimizer adds each micro-batch's bf16 gradients into its fp32 buffer on the compute
-     * stream, hp_grad.add_(lp.grad.to(fp32)): the cast reads 2 and writes 4 bytes a parameter,
-     * the add reads 4 + 4 and writes 4 (fw_deepspeed.c update_hp_grads). */
-    if (t->bf16_optimizer) p->compute_copies += 18 * in->trainable * mb / in->hbm_rate;
+    /* BF16_Optimizer adds each micro-batch's bf16 gradients into its buffer on the compute
+     * stream, hp_grad.add_(lp.grad.to(hp_grad.dtype)) (fw_deepspeed.c update_hp_grads): in fp32
+     * the cast reads 2 and writes 4 bytes a parameter, the add reads 4 + 4 and writes 4 (18); a
+     * bf16 buffer (the pipeline engine's) casts nothing, the add moves 2 + 2 + 2 (6). */
+    if (t->bf16_optimizer) {
+        double g = in->bt.grad, lp = in->bt.param;
+        p->compute_copies += (3 * g + (g != lp ? lp + g : 0)) * in->trainable * mb / in->hbm_rate;
+    }
     /* torchtitan's DDP runs autocast over fp32 parameters (framework.h ddp_autocast). */
     bool autocast = t->param_bytes == 4 ||
         (in->fw->ddp_autocast && s->id == STRAT_DDP &&

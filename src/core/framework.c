@@ -103,9 +103,9 @@ const char *framework_versions_text(const framework *fw, char *buf, size_t len)
 {
     if (!buf || len == 0) return buf;
     buf[0] = '\0';
-    const framework *fam[FRAMEWORK_MAX + 1];
+    const framework *fam[FRAMEWORK_VERSIONS_MAX];
     int n = 0;
-    for (int v = 0; fw->versions && fw->versions[v] && n < FRAMEWORK_MAX; v++)
+    for (int v = 0; fw->versions && fw->versions[v] && n < FRAMEWORK_VERSIONS_MAX - 1; v++)
         fam[n++] = fw->versions[v];
     if (n == 0) return buf;
     fam[n++] = fw;
@@ -327,9 +327,15 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             "--framework %s: --param-dtype fp32: its bf16/fp16 modes keep 16-bit parameter copies "
             "beside the fp32 master (give 16-bit)",
             fw->name);
+    if (fw->no_bf16 && (t->precision == PREC_BF16 || t->precision == PREC_BF16_PURE))
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--framework %s@%s: no bf16 mode (DeepSpeed's \"bf16\" section came in v0.5.5): give "
+            "--precision fp16 or fp32",
+            fw->name, fw->version);
     if (t->bf16_optimizer && !fw->bf16_optimizer)
         return zs_fail(err, ZS_ERR_USAGE,
-            "--framework %s: --bf16-optimizer is DeepSpeed's BF16_Optimizer (from v0.6)", fw->name);
+            "--framework %s%s%s: --bf16-optimizer is DeepSpeed's BF16_Optimizer (from v0.6.2)", fw->name,
+            fw->version ? "@" : "", fw->version ? fw->version : "");
     if (t->bf16_optimizer && (t->precision != PREC_BF16 || t->offload_optimizer != OFFLOAD_NONE))
         return zs_fail(err, ZS_ERR_USAGE,
             "--bf16-optimizer: DeepSpeed takes BF16_Optimizer for bf16 without optimizer offload "
@@ -340,6 +346,25 @@ int framework_check(const framework *fw, const model *m, const training *t, zs_e
             "submodule's forward pre-hook, which the recomputed forward runs again (give outside)",
             fw->name);
     return ZS_OK;
+}
+
+/* Whether DDP under bf16 mixed precision is what fw runs for it (fw_deepspeed.c,
+ * DEEPSPEED_BF16_OPTIMIZER: by release, BF16_Optimizer or bf16 alone without ZeRO); else why. */
+static bool ddp_bf16_runs(const framework *fw, const training *t, char *why, int whylen)
+{
+    int k = fw->bf16_stage0;
+    if (k == BF16_STAGE0_MIXED || (k == BF16_STAGE0_PIPE_OPT && t->pp <= 1)) return true;
+    char rel[40];
+    snprintf(why, (size_t)whylen,
+        k == BF16_STAGE0_PURE
+            ? "%s %s runs bf16 without ZeRO as bf16 weights and optimizer, no fp32 master: "
+              "--precision bf16-pure"
+        : k == BF16_STAGE0_OPTIMIZER
+            ? "%s %s runs bf16 without ZeRO as BF16_Optimizer: --strategy zero1 --bf16-optimizer"
+            : "%s %s's pipeline engine: bf16 stage 0 is BF16_Optimizer (zero1 --bf16-optimizer "
+              "--grad-dtype 16-bit)",
+        fw->label, framework_release_text(fw, rel, sizeof rel));
+    return false;
 }
 
 bool framework_allows(const framework *fw, const strategy *s, const training *t, char *why, int whylen)
@@ -393,6 +418,7 @@ bool framework_allows(const framework *fw, const strategy *s, const training *t,
             return false;
         }
     }
+    if (s->id == STRAT_DDP && t->precision == PREC_BF16 && !ddp_bf16_runs(fw, t, why, whylen)) return false;
     if (t->bf16_optimizer && s->id != STRAT_ZERO1) {
         snprintf(why, (size_t)whylen, "BF16_Optimizer is DeepSpeed's own ZeRO stage 1 (--bf16-optimizer)");
         return false;

@@ -34,6 +34,16 @@ typedef enum {
                               copy runs beside the step */
 } offload_copy_kind;
 
+/* What the engine runs for bf16 mixed precision without sharding (DDP, DeepSpeed's stage 0). */
+typedef enum {
+    BF16_STAGE0_MIXED,    /* 16-bit copies beside an fp32 master, gradients all-reduced (DDP) */
+    BF16_STAGE0_PURE,     /* the module cast to bf16 and the client's optimizer over it: no
+                             fp32 master (--precision bf16-pure) */
+    BF16_STAGE0_OPTIMIZER, /* BF16_Optimizer, its own ZeRO stage 1 (--bf16-optimizer) */
+    BF16_STAGE0_PIPE_OPT, /* MIXED, but the pipeline engine takes BF16_Optimizer accumulating
+                             in bf16 (--bf16-optimizer --grad-dtype 16-bit) */
+} bf16_stage0_kind;
+
 /* Which buffers a framework keeps beyond the model states. */
 typedef enum {
     BUFFERS_STRATEGY, /* the strategy's own (DeepSpeed buckets, DDP bucket copy) */
@@ -89,6 +99,9 @@ typedef struct framework {
     bool ddp_autocast;         /* DDP's mixed precision is torch autocast over the fp32
                                   parameters: every use casts (comm_add_common) */
     bool bf16_optimizer;       /* offers DeepSpeed's BF16_Optimizer (--bf16-optimizer) */
+    bool no_bf16;              /* has no bf16 mode: --precision bf16 / bf16-pure are refused */
+    int bf16_stage0;           /* bf16_stage0_kind: what DDP (no sharding) runs under bf16 */
+    bool bf16_reduce_fp32;     /* bf16 training reduces gradients in fp32 (fp16 in fp16) */
     int overlap_comm;          /* -1: the strategy's (DeepSpeed) default; else 0/1 */
     bool overlap_param_gather; /* the after-step parameter all-gather hides under the next
                                   forward (Megatron distributed optimizer) */
@@ -160,6 +173,8 @@ extern const framework fw_generic, fw_deepspeed;
 
 /* All frameworks, generic first; NULL-terminated, at most FRAMEWORK_MAX. */
 #define FRAMEWORK_MAX 8
+/* Versions of one framework, its default included, at most (framework_versions_text). */
+#define FRAMEWORK_VERSIONS_MAX 16
 extern const framework *const frameworks[];
 
 /* Look a framework up by name, or name@version: the version whose string is or starts with

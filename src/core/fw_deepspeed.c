@@ -89,6 +89,13 @@
     .step_overhead = 0.314, \
     /* end */
 
+/* DeepSpeed's bf16 mode (the config's "bf16" section, runtime/config.py get_bfloat16_enabled)
+ * first appears in v0.5.5 (engine.py bfloat16_enabled; absent from v0.5.4 and every earlier
+ * tag): before it DeepSpeed trains in fp32 or fp16 only. */
+#define DEEPSPEED_NO_BF16 \
+    .no_bf16 = true, \
+    /* end */
+
 /* What v0.3.13 to v0.5.10 share (each version's comment below reads its code): CPU Adam's
  * fused copy after the ZeRO-1/2 step and ZeRO-3's pageable one, a synchronous fetch of each
  * parameter alone (a Linear's weight and its bias: 2 calls a module), and one list-form
@@ -145,6 +152,7 @@ static const framework fw_deepspeed_v03 = {
     .gather_overhead = 4 * 3.4e-6,
     .gather_per_rank = 2 * 3.4e-6,
     .fetch_hbm_passes = 2, /* the list form's copy_ of each rank's block: read + write */
+    DEEPSPEED_NO_BF16
     DEEPSPEED_FIT
 };
 
@@ -169,6 +177,7 @@ static const framework fw_deepspeed_v04 = {
     .gather_overhead = 6 * 3.4e-6,
     .gather_per_rank = 2 * 3.4e-6,
     .fetch_hbm_passes = 3,
+    DEEPSPEED_NO_BF16
     DEEPSPEED_FIT
 };
 
@@ -191,6 +200,7 @@ static const framework fw_deepspeed_v05 = {
     DEEPSPEED_PER_PARAMETER
     .gather_overhead = 6 * 3.4e-6,
     .fetch_hbm_passes = 1,
+    .bf16_stage0 = BF16_STAGE0_PURE,
     DEEPSPEED_FIT
 };
 
@@ -213,7 +223,7 @@ static const framework fw_deepspeed_v05 = {
     .reduce_per_rank_param = 3.4e-6, \
     /* end */
 
-/* BF16_Optimizer (deepspeed/runtime/bf16_optimizer.py, first in v0.6.5; BLOOM's "BF16_Optimizer
+/* BF16_Optimizer (deepspeed/runtime/bf16_optimizer.py, first in v0.6.2; BLOOM's "BF16_Optimizer
  * implements its own ZeRO Stage 1"): bf16 parameters and their .grad, an fp32 gradient buffer for
  * the whole model (fp32_groups_gradients_flat, zeros_like the bf16 flat groups) that
  * update_hp_grads adds each micro-batch's bf16 gradients into (hp_grad.add_(lp.grad.to(fp32)):
@@ -223,9 +233,18 @@ static const framework fw_deepspeed_v05 = {
  * in the communication dtype (get_grads_for_reduction into buffered_allreduce_fallback, 500M
  * elements a bucket), each rank steps its partition and all_gather_dp_groups gathers the bf16
  * parameters (v0.7.0 pipe/engine.py _exec_reduce_grads, _bf16_reduce_grads). Chosen for bf16
- * at ZeRO stage 0 up to v0.8 (v0.7.0 engine.py _configure_optimizer: BLOOM's path), and at stage
- * 1 with grad_accum_dtype fp32 and no offload (deepspeedai/DeepSpeed@cf443004 v0.19.5 engine.py
- * _do_optimizer_sanity_check). */
+ * at ZeRO stage 1 with grad_accum_dtype fp32 and no offload (from v0.8.3; deepspeedai/DeepSpeed@
+ * cf443004 v0.19.5 engine.py _do_optimizer_sanity_check), and for bf16 without ZeRO, stage 0
+ * (DeepSpeed's DDP), from v0.6.2 to v0.17.5: v0.6.2-0.7.5 _configure_optimizer takes it for
+ * bfloat16_enabled() outside ZeRO (BLOOM's path, v0.7.0), v0.7.6-0.17.5 get_data_types makes
+ * the accumulation dtype fp32 for bf16 without ZeRO, which _do_optimizer_sanity_check maps to
+ * BFLOAT16 (v0.8.3, v0.14.0, v0.17.5 = 047a7599). v0.17.6's #7515 (889f0ead, "Remove hardwired
+ * path to b16_optimizer") accumulates in the model's dtype: DDP_BFLOAT16, FP16_Optimizer over
+ * bf16 with its fp32 master, i.e. DDP; the pipeline engine still takes BF16_Optimizer, in bf16
+ * (v0.19.5 _do_optimizer_sanity_check, "BF16 gradient accumulation is not safe numerically").
+ * From v0.5.5 to v0.6.1 bf16 without ZeRO is module.bfloat16() and the client optimizer over
+ * it (v0.5.10 engine.py _configure_distributed_model, _configure_optimizer's last else): no fp32
+ * master, bf16-pure. */
 #define DEEPSPEED_BF16_OPTIMIZER \
     .bf16_optimizer = true, \
     /* end */
@@ -262,16 +281,53 @@ static const framework fw_deepspeed_v05 = {
 static const framework fw_deepspeed_v08 = {
     DEEPSPEED_COMMON
     .version = "0.8.3",
-    .first = "0.6.0",
+    .first = "0.6.2",
     .last = "0.8",
     .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
     DEEPSPEED_BF16_OPTIMIZER
+    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
     DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
 
-/* DeepSpeed v0.14.0 (deepspeedai/DeepSpeed@ce78a632), for v0.9.0 to v0.14.0: the fetches and
+/* DeepSpeed v0.6.1 (microsoft/DeepSpeed@ebbcfd52), for v0.6.0 and v0.6.1: ZeRO as v0.8.3 above
+ * (#1453 came in v0.6.0), but no BF16_Optimizer yet (bf16_optimizer.py is new in v0.6.2 =
+ * 32d97976): bf16 without ZeRO is the module cast to bf16 and the client's optimizer
+ * (engine.py _configure_optimizer: neither ZeRO, amp nor fp16 leaves basic_optimizer). */
+static const framework fw_deepspeed_v061 = {
+    DEEPSPEED_COMMON
+    .version = "0.6.1",
+    .first = "0.6.0",
+    .last = "0.6.1",
+    .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
+    .bf16_stage0 = BF16_STAGE0_PURE,
+    DEEPSPEED_Z3_HOST_ACCUM
+    DEEPSPEED_FIT
+};
+
+/* DeepSpeed v0.9.1 (microsoft/DeepSpeed@793c23e5), for v0.9.0 and v0.9.1: v0.14.0's code below,
+ * but #2970 (261d6370, "Make fp32 default communication data type", first in v0.9.0) made
+ * engine.py communication_data_type fp16 under fp16 and fp32 otherwise, bf16 included, until
+ * #3370 (d56268f3, v0.9.2) returned bf16's: every gradient collective (allreduce_bucket in
+ * engine.py and stage_1_and_2.py, stage3.py's reduce-scatter: tensor.to(
+ * communication_data_type)) moves 4 bytes a gradient under bf16. */
+static const framework fw_deepspeed_v091 = {
+    DEEPSPEED_COMMON
+    .version = "0.9.1",
+    .first = "0.9.0",
+    .last = "0.9.1",
+    .offload_copy = {OFFLOAD_COPY_PAGEABLE, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
+    DEEPSPEED_BF16_OPTIMIZER
+    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    .bf16_reduce_fp32 = true,
+    DEEPSPEED_Z3_HOST_ACCUM
+    DEEPSPEED_FIT
+};
+
+/* DeepSpeed v0.14.0 (deepspeedai/DeepSpeed@ce78a632), for v0.9.2 to v0.14.0: the fetches and
  * reduce-scatters of the current version (all_gather_into_tensor since v0.9.0); after the CPU
  * step ZeRO-1/2 copy_() the unpinned CPU fp32 partition into the 16-bit one
  * (stage_1_and_2.py step: bit16_partitions[partition_id].data.copy_(fp32_partition.data)),
@@ -281,11 +337,12 @@ static const framework fw_deepspeed_v08 = {
 static const framework fw_deepspeed_v014 = {
     DEEPSPEED_COMMON
     .version = "0.14.0",
-    .first = "0.9.0",
+    .first = "0.9.2",
     .last = "0.14.0",
     .offload_copy = {OFFLOAD_COPY_PAGEABLE, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
     DEEPSPEED_BF16_OPTIMIZER
+    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
     DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
@@ -302,6 +359,7 @@ static const framework fw_deepspeed_v015 = {
     .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
     DEEPSPEED_BF16_OPTIMIZER
+    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
     DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
@@ -319,16 +377,36 @@ static const framework fw_deepspeed_v016 = {
     .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
     DEEPSPEED_BF16_OPTIMIZER
+    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    DEEPSPEED_Z3_HOST_ACCUM
+    .z3_boundary_fp32 = true,
+    DEEPSPEED_FIT
+};
+
+/* DeepSpeed v0.17.5 (deepspeedai/DeepSpeed@047a7599), for v0.17.0 to v0.17.5: the current
+ * version's code below but for bf16 without ZeRO, still BF16_Optimizer (get_data_types' fp32
+ * accumulation; #7515 changed it in v0.17.6). */
+static const framework fw_deepspeed_v0175 = {
+    DEEPSPEED_COMMON
+    .version = "0.17.5",
+    .first = "0.17.0",
+    .last = "0.17.5",
+    .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
+    DEEPSPEED_COALESCED_HOST
+    DEEPSPEED_BF16_OPTIMIZER
+    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
     DEEPSPEED_Z3_HOST_ACCUM
     .z3_boundary_fp32 = true,
     DEEPSPEED_FIT
 };
 
 static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, &fw_deepspeed_v04, &fw_deepspeed_v05,
-    &fw_deepspeed_v08, &fw_deepspeed_v014, &fw_deepspeed_v015, &fw_deepspeed_v016, NULL};
+    &fw_deepspeed_v061, &fw_deepspeed_v08, &fw_deepspeed_v091, &fw_deepspeed_v014, &fw_deepspeed_v015,
+    &fw_deepspeed_v016, &fw_deepspeed_v0175, NULL};
 
 /* The current version, v0.19.5 (deepspeedai/DeepSpeed@cf443004, the newest release), for
- * v0.17.0 to 0.19.x: coalesced all_gather_into_tensor fetches (partition_parameters.py),
+ * v0.17.6 to 0.19.x: bf16 without ZeRO is DDP but under the pipeline engine (BF16_STAGE0_PIPE_OPT,
+ * DEEPSPEED_BF16_OPTIMIZER's comment); coalesced all_gather_into_tensor fetches (partition_parameters.py),
  * prefetched and overlapped (stage3 prefetch bucket), reduce-scatter of flat buckets, with the
  * coalesced path's per-rank host work (DEEPSPEED_COALESCED_HOST). After the CPU step ZeRO-1/2
  * convert the fp32 partition on the CPU into a 16-bit buffer, pinned
@@ -339,12 +417,13 @@ static const framework *const deepspeed_versions[] = {&fw_deepspeed_v03, &fw_dee
 const framework fw_deepspeed = {
     DEEPSPEED_COMMON
     .version = "0.19.5",
-    .first = "0.17.0",
+    .first = "0.17.6",
     .last = "0.19", /* the newest series read: later ones are refused until read */
     .versions = deepspeed_versions,
     .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
     DEEPSPEED_BF16_OPTIMIZER
+    .bf16_stage0 = BF16_STAGE0_PIPE_OPT,
     DEEPSPEED_Z3_HOST_ACCUM
     .z3_boundary_fp32 = true,
     DEEPSPEED_FIT

@@ -380,15 +380,17 @@ static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *
     /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
      * 4-byte gradients unless --grad-dtype says otherwise. */
     if (in->fw->fp32_grads && t->grad_bytes == 0 && in->bt.master > 0) in->bt.grad = 4;
-    /* The wire dtype: --reduce-dtype, else the framework's (fp32 for fp32_grads and reduce_fp32). */
+    /* The wire dtype: --reduce-dtype, else the framework's (fp32 for fp32_grads and reduce_fp32,
+     * and for bf16 under bf16_reduce_fp32). */
     bool mixed = in->bt.master > 0 || t->param_bytes == 4; /* 16-bit compute, fp32 master */
-    if (t->reduce_bytes == 0 && t->grad_bytes == 0 && mixed && (in->fw->fp32_grads || in->fw->reduce_fp32))
-        in->bt.reduce = 4;
+    bool fp32_wire = in->fw->fp32_grads || in->fw->reduce_fp32 ||
+        (in->fw->bf16_reduce_fp32 && t->precision == PREC_BF16);
+    if (t->reduce_bytes == 0 && t->grad_bytes == 0 && mixed && fp32_wire) in->bt.reduce = 4;
     /* BF16_Optimizer (fw_deepspeed.c) accumulates in an fp32 buffer and reduces in bf16, the
      * communication dtype, unless the flags say otherwise. */
     if (t->bf16_optimizer) {
         in->bt.grad = t->grad_bytes ? t->grad_bytes : 4;
-        in->bt.reduce = t->reduce_bytes ? t->reduce_bytes : 2;
+        in->bt.reduce = t->reduce_bytes ? t->reduce_bytes : in->fw->bf16_reduce_fp32 ? 4 : 2;
     }
     /* FSDP keeps mixed precision's fp32 parameter as the stored shard, the master itself, and
      * its gradient shard in fp32 (framework.flat_params; fw_fsdp.c names the code); the 16-bit

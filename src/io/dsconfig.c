@@ -455,7 +455,7 @@ static int refuse_model_config(const cJSON *root, const char *origin, zs_error *
  * _do_optimizer_sanity_check: --bf16-optimizer); at the other ZeRO stages the ZeRO optimizer keeps
  * its gradient partitions in it (stage_1_and_2.py, stage3.py gradient_accumulation_dtype) and
  * still reduces in the communication dtype; without ZeRO another dtype than the model's raises
- * "unsupported mix". */
+ * "unsupported mix" but for bf16, whose meaning the release decides (setup_ds_release). */
 static int data_types_keys(const cJSON *root, training *t, ds_config *ds, zs_error *err)
 {
     const cJSON *dt = cJSON_GetObjectItemCaseSensitive(root, "data_types");
@@ -476,7 +476,9 @@ static int data_types_keys(const cJSON *root, training *t, ds_config *ds, zs_err
             "field \"data_types.grad_accum_dtype\": expected \"fp32\", \"fp16\" or \"bf16\" (DeepSpeed's "
             "DtypeEnum)");
     int model = t->precision == PREC_FP32 ? 4 : 2, stage = ds->stage < 0 ? 0 : ds->stage;
-    if (bytes == model) return ZS_OK;
+    /* bf16 without ZeRO: BF16_Optimizer, DDP or a refusal by release (setup_ds_release). */
+    if (stage == 0 && t->precision == PREC_BF16) ds->stage0_accum = bytes;
+    if (bytes == model || (stage == 0 && t->precision == PREC_BF16)) return ZS_OK;
     if (stage == 0)
         return zs_fail(err, ZS_ERR_INPUT,
             "field \"data_types.grad_accum_dtype\": without ZeRO DeepSpeed accumulates in the model's dtype "

@@ -9,6 +9,9 @@
 
 typedef struct ds_config {
     int stage;                /* zero_optimization.stage 0..3; -1 when absent */
+    int stage0_accum;         /* data_types.grad_accum_dtype's bytes under bf16 without ZeRO (4
+                                 fp32, 2 bf16; 0 absent): what each release runs for it differs
+                                 (setup_ds_release) */
     int64_t train_batch_size; /* sequences per step over all DP ranks; 0 when absent/"auto" */
     bool micro_batch_set;     /* train_micro_batch_size_per_gpu was a number */
     bool grad_accum_set;      /* gradient_accumulation_steps was a number */

@@ -172,6 +172,7 @@ static void layout_json(cJSON *tr, const training *t)
     /* Where full recompute's checkpoint sits against the sharding unit, in force (the flag,
      * else the framework's). */
     cJSON_AddStringToObject(tr, "param_dtype", t->param_bytes == 4 ? "fp32" : "16-bit");
+    cJSON_AddBoolToObject(tr, "bf16_optimizer", t->bf16_optimizer);
     cJSON_AddStringToObject(tr, "checkpoint_placement",
         framework_recompute_in_unit(framework_of(t), t) ? "inside" : "outside");
 }
@@ -223,6 +224,7 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
         cJSON_AddStringToObject(tr, "deepspeed_defaulted", op->ds_defaulted ? op->ds_defaulted : "");
         cJSON_AddStringToObject(tr, "deepspeed_auto_filled", op->ds_filled ? op->ds_filled : "");
         cJSON_AddStringToObject(tr, "deepspeed_ignored", op->ds_ignored ? op->ds_ignored : "");
+        cJSON_AddStringToObject(tr, "deepspeed_notes", op->ds_notes ? op->ds_notes : "");
     }
     if (op->config_path) {
         cJSON *c = cJSON_AddObjectToObject(tr, "config");

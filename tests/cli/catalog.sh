@@ -112,7 +112,7 @@ rows = open(sys.argv[1]).read().splitlines()
 by = {r.split()[0]: r for r in rows[1:]}
 assert set(by) == {"generic", "deepspeed", "fsdp", "fsdp2", "megatron"}, by
 assert "zero3: FULL_SHARD" in by["fsdp"] and "zero1: distributed optimizer" in by["megatron"], by
-assert by["deepspeed"].endswith("0.3.0-0.3.14, 0.3.15-0.5.4, 0.5.5-0.5.10, 0.6.0-0.8.x, 0.9.0-0.14.0, 0.14.1-0.15.3, 0.15.4-0.16.x, 0.17.0-0.19.x (default)"), by
+assert by["deepspeed"].endswith("0.3.0-0.3.14, 0.3.15-0.5.4, 0.5.5-0.5.10, 0.6.0-0.6.1, 0.6.2-0.8.x, 0.9.0-0.9.1, 0.9.2-0.14.0, 0.14.1-0.15.3, 0.15.4-0.16.x, 0.17.0-0.17.5, 0.17.6-0.19.x (default)"), by
 assert by["fsdp"].endswith("  -"), by
 col = rows[0].index("versions")
 assert all(r[col - 2:col] == "  " and r[col] != " " for r in rows[1:]), rows

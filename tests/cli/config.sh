@@ -184,7 +184,49 @@ assert b['memory_bytes']['gradients'] == 4 * P / 8, b['memory_bytes']['gradients
 rs = [x for x in b['collectives'] if x['what'] == 'gradient reduce-scatter']
 assert sum(x['size_bytes'] * x['calls_per_step'] for x in rs) == 2 * P, rs"
 grep -q "BF16_Optimizer (--bf16-optimizer)" "$W/gad1.err" && ok || bad "the reader does not say BF16_Optimizer: $(cat "$W/gad1.err")"
-expect 3 "unsupported mix of model_dtype and grad_accum_dtype" -- estimate $M8 --gpus 8 --deepspeed "$W/gad0.json"
+expect 3 'raises "unsupported mix" (#7790' -- estimate $M8 --gpus 8 --deepspeed "$W/gad0.json"
+# bf16 without ZeRO by release (fw_deepspeed.c DEEPSPEED_BF16_OPTIMIZER, read from the tags'
+# engine.py): 0.6.2-0.17.5 run BF16_Optimizer (ZeRO-1's states sharded, fp32 + bf16 gradients
+# whole: 6 bytes a parameter, one 2P all-reduce), with or without grad_accum_dtype fp32; 0.5.5-0.6.1
+# the module in bf16 with the optimizer over it (Adam's two moments in bf16: 4 bytes a
+# parameter); 0.17.6+ DDP, but BF16_Optimizer accumulating in bf16 in the pipeline engine (2 + 2
+# bytes of gradients a parameter of the stage); bf16 accumulation raises in 0.7.6-0.17.5.
+printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 0}}\n' >"$W/st0.json"
+printf '{"bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "bf16"}, "zero_optimization": {"stage": 0}}\n' \
+    >"$W/st0b.json"
+for v in 0.12.6 0.5.10 0.19.5; do
+    "$Z" estimate $M8 --gpus 8 --deepspeed "$W/st0.json" --framework deepspeed@$v --format json >"$W/st0_$v.out" 2>/dev/null
+done
+"$Z" estimate $M8 --gpus 8 --deepspeed "$W/gad0.json" --framework deepspeed@0.7.7 --format json >"$W/st0_f.out" 2>/dev/null
+"$Z" estimate $M8 --gpus 8 --pp 2 --deepspeed "$W/st0.json" --format json >"$W/st0_pp.out" 2>/dev/null
+py_check "ds_config bf16 at stage 0: BF16_Optimizer, bf16 alone or DDP by release" "
+import json
+P = 8030261248
+def load(f):
+    d = json.load(open(f))
+    return d['training'], d['results'][0]
+for f in ('$(snap "$W/st0_0.12.6.out")', '$(snap "$W/st0_f.out")'):
+    t, r = load(f)
+    assert r['strategy'] == 'zero1' and t['bf16_optimizer'] and 'BF16_Optimizer' in t['deepspeed_notes'], (t, r['strategy'])
+    assert r['memory_bytes']['gradients'] == 6 * P, r['memory_bytes']['gradients']
+    ar = [x for x in r['collectives'] if x['what'] == 'gradient all-reduce (BF16_Optimizer)']
+    assert sum(x['size_bytes'] * x['calls_per_step'] for x in ar) == 2 * P, ar
+t, r = load('$(snap "$W/st0_0.5.10.out")')
+assert r['strategy'] == 'ddp' and t['precision'] == 'bf16-pure' and not t['bf16_optimizer'], t
+assert r['memory_bytes']['optimizer_states'] == 4 * P, r['memory_bytes']['optimizer_states']
+t, r = load('$(snap "$W/st0_0.19.5.out")')
+assert r['strategy'] == 'ddp' and t['precision'] == 'bf16' and not t['bf16_optimizer'], t
+t, r = load('$(snap "$W/st0_pp.out")')
+assert r['strategy'] == 'zero1' and t['bf16_optimizer'], t
+g, p = r['memory_bytes']['gradients'], r['memory_bytes']['parameters']
+assert g == 2 * p, (g, p)"
+expect 3 "Bfloat16 wrapper must use a gradient accumulation type of fp32" -- \
+    estimate $M8 --gpus 8 --deepspeed "$W/st0b.json" --framework deepspeed@0.12.6
+expect 2 "DeepSpeed 0.9.2-0.14.0 runs bf16 without ZeRO as BF16_Optimizer" -- \
+    estimate $M8 --gpus 8 --strategy ddp --framework deepspeed@0.12.6
+# DeepSpeed before v0.5.5 has no bf16: fp16 when nothing asked for bf16, refused when a flag does.
+json_check "d['training']['precision'] == 'fp16'" estimate $M8 --gpus 8 --framework deepspeed@0.3 --format json
+expect 2 "no bf16 mode" -- estimate $M8 --gpus 8 --framework deepspeed@0.3 --precision bf16
 expect 3 "data_types.grad_accum_dtype" -- estimate $M8 --gpus 8 --deepspeed "$W/gadbad.json"
 expect 2 "BF16_Optimizer is DeepSpeed's own ZeRO stage 1" -- estimate $M8 --gpus 8 --framework deepspeed --bf16-optimizer --strategy zero2
 expect 2 "--bf16-optimizer is DeepSpeed's BF16_Optimizer" -- estimate $M8 --gpus 8 --framework fsdp --bf16-optimizer

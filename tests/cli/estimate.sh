@@ -304,7 +304,7 @@ json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (4 * $OP) - 1)
 json_check "abs(d['results'][0]['step_time_seconds']['offload'] / (2 * $OP) - 1) < 0.01" \
     estimate $OO --strategy zero2 --framework deepspeed@0.19
 # Releases no descriptor stands for are refused with the ones that exist.
-expect 2 'no DeepSpeed version covers "0.2" (deepspeed@RELEASE: 0.3.0-0.3.14, 0.3.15-0.5.4, 0.5.5-0.5.10, 0.6.0-0.8.x, 0.9.0-0.14.0' -- \
+expect 2 'no DeepSpeed version covers "0.2" (deepspeed@RELEASE: 0.3.0-0.3.14, 0.3.15-0.5.4, 0.5.5-0.5.10, 0.6.0-0.6.1, 0.6.2-0.8.x, 0.9.0-0.9.1' -- \
     estimate --model llama-2-7b --framework deepspeed@0.2
 expect 2 'no DeepSpeed version covers "0.20"' -- estimate --model llama-2-7b --framework deepspeed@0.20
 expect 2 'no DeepSpeed version covers "0..3"' -- estimate --model llama-2-7b --framework deepspeed@0..3
@@ -328,8 +328,8 @@ grep -q "sharded parameters (ZeRO-3): a pageable copy converted on the CPU" "$ou
     grep -q "as they are reduced, in fp32" "$out" && ok || bad "--explain lacks the offload copy paths: $(grep -A3 'Optimizer offload' "$out")"
 # The header and the JSON name the version a run is costed as and the releases it stands for.
 "$Z" estimate --model llama-2-7b --gpus 8 --framework deepspeed@0.7.3 >"$out" 2>"$err"
-grep -q "^framework  DeepSpeed 0.8.3 (for 0.6.0-0.8.x)" "$out" && ok || bad "estimate header lacks the version: $(grep '^framework' "$out")"
-json_check "d['training']['framework'] == 'deepspeed' and d['training']['framework_version'] == '0.19.5' and d['training']['framework_releases'] == '0.17.0-0.19.x'" \
+grep -q "^framework  DeepSpeed 0.8.3 (for 0.6.2-0.8.x)" "$out" && ok || bad "estimate header lacks the version: $(grep '^framework' "$out")"
+json_check "d['training']['framework'] == 'deepspeed' and d['training']['framework_version'] == '0.19.5' and d['training']['framework_releases'] == '0.17.6-0.19.x'" \
     estimate --model llama-2-7b --gpus 8 --framework deepspeed --format json
 json_check "'framework_version' not in d['training']" estimate --model llama-2-7b --gpus 8 --framework fsdp --format json
 # --explain says what the version's code does around each ZeRO-3 fetch: v0.3.13 synchronous,

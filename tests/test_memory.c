@@ -2,6 +2,9 @@
 #include <stdlib.h>
 
 #include "core/compute.h"
+#include "core/framework.h"
+#include "core/memory.h"
+#include "io/model_json.h"
 #include "core/sim.h"
 #include "core/strategy.h"
 #include "fixture_hw.h"
@@ -524,6 +527,51 @@ static void hybrid_seq_scaling(void)
     CHECK_NEAR(act[0][1] - 2 * act[0][0], a * sq * 2 / 4, 1e-12);
 }
 
+/* Autocast over fp32 parameters saves each matmul's 16-bit weight cast for the backward (memory.c
+ * memory_autocast): Llama-2-7B (6,738,415,616 parameters; embedding 32,000 x 4,096, untied head
+ * of the same size, norms 2 x 4,096 a block and one final) without recompute keeps 2 bytes of
+ * every block matrix and of the head, 2 x (P - embedding - norms); under full recompute one
+ * block's matrices (4 h^2 + 3 h x 11,008) and the head; torchtitan's DDP the same as FSDP's
+ * --param-dtype fp32, and nothing without autocast. */
+static void autocast_casts(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    CHECK(model_load("models/llama-2-7b.json", &m, &e) == 0 && model_count(&m, 1e5, &pc, &e) == 0);
+    hardware hw = fixture_catalog_hw("a100-80gb");
+    const double P = 6738415616.0, emb = 32000.0 * 4096, norms = 32 * 2 * 4096.0 + 4096;
+    const double block = 4 * 4096.0 * 4096 + 3 * 4096.0 * 11008;
+    static const struct {
+        const char *fw;
+        int param_bytes, ckpt, strat;
+        double expect;
+    } c[] = {
+        {"fsdp", 4, CKPT_NONE, 3, 2 * (6738415616.0 - 32000.0 * 4096 - (32 * 2 * 4096.0 + 4096))},
+        {"fsdp", 4, CKPT_FULL, 3, 2 * (4 * 4096.0 * 4096 + 3 * 4096.0 * 11008 + 32000.0 * 4096)},
+        {"fsdp", 0, CKPT_NONE, 3, 0},
+        {"fsdp2", 0, CKPT_NONE, 0, 2 * (6738415616.0 - 32000.0 * 4096 - (32 * 2 * 4096.0 + 4096))},
+        {"fsdp2", 0, CKPT_NONE, 3, 0},
+        {"fsdp", 0, CKPT_NONE, 0, 0},
+    };
+    const strategy *const st[] = {&strat_ddp, &strat_zero1, &strat_zero2, &strat_zero3};
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        training t;
+        training_init(&t);
+        t.gpus = 8;
+        t.param_bytes = c[k].param_bytes;
+        t.checkpointing = (ckpt_kind)c[k].ckpt;
+        t.framework = framework_find(c[k].fw);
+        sim_input in;
+        CHECK(sim_prepare(&in, &m, &pc, &hw, &t, &e) == 0);
+        memory mem = {0};
+        memory_autocast(&in, st[c[k].strat], &mem);
+        CHECK_NEAR(mem.activations, c[k].expect, 1);
+    }
+    CHECK_NEAR(c[0].expect, 2 * (P - emb - norms), 0);
+    CHECK_NEAR(c[1].expect, 2 * (block + emb), 0);
+}
+
 void suite_memory(void)
 {
     RUN_TEST(zero_table1);
@@ -537,4 +585,5 @@ void suite_memory(void)
     RUN_TEST(hybrid_terms);
     RUN_TEST(hybrid_flops);
     RUN_TEST(hybrid_seq_scaling);
+    RUN_TEST(autocast_casts);
 }

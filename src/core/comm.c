@@ -300,12 +300,9 @@ void comm_add_common(const sim_input *in, const strategy *s, comm_plan *p)
         double g = in->bt.grad, lp = in->bt.param;
         p->compute_copies += (3 * g + (g != lp ? lp + g : 0)) * in->trainable * mb / in->hbm_rate;
     }
-    /* torchtitan's DDP runs autocast over fp32 parameters (framework.h ddp_autocast). */
-    bool autocast = t->param_bytes == 4 ||
-        (in->fw->ddp_autocast && s->id == STRAT_DDP &&
-            (t->precision == PREC_BF16 || t->precision == PREC_FP16));
-    if (autocast && !m->params_only) {
-        /* Autocast over fp32 parameters: every forward (and the full recompute's) casts each
+    if (framework_autocast(in->fw, s, t) && !m->params_only) {
+        /* Autocast over fp32 parameters (--param-dtype fp32, torchtitan's DDP: framework.h
+         * ddp_autocast): every forward (and the full recompute's) casts each
          * weight to 16 bits (read 4, write 2 bytes), and each backward casts its 16-bit weight
          * gradient back to fp32 through the cast's backward (read 2, write 4), on the compute
          * stream at the HBM rate. */

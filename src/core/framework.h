@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/finetune.h"
 #include "core/model.h"
 #include "core/strategy.h"
 #include "core/training.h"
@@ -207,6 +208,17 @@ const framework *framework_of(const training *t);
  * layer split, interleaving, recomputation, hybrid and ZeRO++ settings. Fails with
  * ZS_ERR_USAGE naming the framework's rule. */
 int framework_check(const framework *fw, const model *m, const training *t, zs_error *err);
+
+/* Whether s runs as torch autocast over fp32 parameters under fw and t: --param-dtype fp32, or
+ * the DDP of a framework whose DDP's mixed precision is autocast (ddp_autocast) in 16-bit
+ * training. Pure. */
+static inline bool framework_autocast(const framework *fw, const strategy *s, const training *t)
+{
+    /* A fine-tuned base is loaded in 16 bits (finetune.c): nothing to cast. */
+    return t->param_bytes == 4 ||
+        (fw->ddp_autocast && s->id == STRAT_DDP && t->finetune == FT_FULL &&
+            (t->precision == PREC_BF16 || t->precision == PREC_FP16));
+}
 
 /* Whether a full recompute under fw runs inside the sharding unit (t's --checkpoint-placement,
  * else the framework's recompute_in_unit). Inline: the strategies read it, and framework.c

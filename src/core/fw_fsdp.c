@@ -72,14 +72,17 @@ const framework fw_fsdp = {
     .attention_kernel = KERNEL_FA2,
     /* FITTED by `zerosim validate tests/validation/published_runs.csv
      * tests/validation/framework_runs.csv --fit` on the train half of this framework's runs
-     * (1st, 3rd, .. in file order; LLM Foundry MPT benchmarks, Composer + FSDP FULL_SHARD): efficiency 1.066
-     * +/- 0.016, 0.150 +/- 0.025 s per step, refitted once the full recompute ran inside the unit
-     * (recompute_in_unit: no second backward gather; 1.072 and 0.154 before). Held-out half: MAPE
-     * 5.9% (5.9% before), worst -24.6% (-23.6% before: the A100-40GB 70B run on 64 GPUs, MFU 0.36
-     * where its neighbours reach 0.49, measured slower than any term here explains). With
-     * --gemm-shapes on in every run (gemm.c) the same fit gives 1.066 +/- 0.016, 0.151 +/- 0.025 s
-     * (held-out 5.93% against 5.89%): not shipped, the flag is off by default. */
-    .gemm_efficiency = 1.066,
-    .step_overhead = 0.150,
+     * (1st, 3rd, .. in file order; LLM Foundry MPT benchmarks, Composer + FSDP FULL_SHARD): efficiency 1.068
+     * +/- 0.016, 0.144 +/- 0.025 s per step, refitted once the 23 rows the Foundry table marks
+     * DEFAULT carry reduce_dtype fp32 (Composer's DEFAULT from v0.16.4, the versions the tables
+     * ran: param_dtype bf16, reduce_dtype fp32; mosaicml/composer@d745fcb1 mosaic_fsdp_utils.py
+     * get_mixed_precision; 1.066 and 0.150 before, held-out 5.9%), and before that once the full
+     * recompute ran inside the unit (recompute_in_unit: 1.072 and 0.154 before). Held-out half:
+     * MAPE 5.6%, worst -24.6% (the A100-40GB 70B run on 64 GPUs, MFU 0.36 where its neighbours
+     * reach 0.49, measured slower than any term here explains). With --gemm-shapes on in every run
+     * (gemm.c) the fit of the time before gave 1.066 +/- 0.016, 0.151 +/- 0.025 s (held-out 5.93%
+     * against 5.89%): not shipped, the flag is off by default. */
+    .gemm_efficiency = 1.068,
+    .step_overhead = 0.144,
     .loss = LOSS_EAGER,
 };

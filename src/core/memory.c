@@ -420,6 +420,40 @@ void memory_activations(const sim_input *in, memory *mem)
     }
 }
 
+/* Autocast over fp32 parameters (framework_autocast): each matmul's weight is cast to 16 bits
+ * where it is used (ATen's cached_cast, aten/src/ATen/autocast_mode.cpp) and autograd saves
+ * that cast for the input's gradient (tools/autograd/derivatives.yaml: mm's mat1 gradient is
+ * grad.mm(mat2.t()), so mat2, the cast, is saved), so each block run with grad keeps a 16-bit
+ * copy of its matrices until its backward (under FSDP of the gathered, unsharded ones: the
+ * reshard frees the fp32 unit, not its cast), for each micro-batch in flight, and the LM head
+ * one of its weight. Full recompute runs the blocks without grad and casts again as it
+ * recomputes, holding what memory_ckpt_stage says one recomputation holds; torchtitan's
+ * op-level SAC recomputes the cast (aten._to_copy is not in its save list). Norms run in fp32
+ * (autocast's fp32 ops) and the embedding is a lookup: neither is cast. */
+void memory_autocast(const sim_input *in, const strategy *s, memory *mem)
+{
+    const model *m = in->m;
+    const training *t = in->t;
+    const param_counts *pc = in->pc;
+    if (m->params_only || in->stage_layers <= 0 || !framework_autocast(in->fw, s, t)) return;
+    double tp = (double)t->tp, layers = (double)in->stage_layers, e = in->bt.act;
+    bool first = in->stage.embedding || t->pp == 1, last = in->stage.head || t->pp == 1;
+    double head = last ? (m->tied_embeddings ? pc->embedding : pc->lm_head) / tp : 0;
+    /* The stage's parameters (sim.c sim_stage_params) less what is not a block's matrix. */
+    double outside = (first ? pc->embedding : 0) + (last ? pc->final_norm + pc->lm_head : 0) +
+        (last && t->pp > 1 && m->tied_embeddings ? pc->embedding : 0);
+    double matrices = in->local_params - outside / tp - pc->norm_per_layer * layers / tp;
+    double block = e * zs_fmax(0, matrices) / layers;
+    double kept, transient = 0, inputs;
+    if (t->checkpointing == CKPT_FULL)
+        kept = memory_ckpt_stage(in, 0, block, &inputs, &transient);
+    else if (t->checkpointing == CKPT_SELECTIVE && in->fw->selective == SELECTIVE_OPS)
+        kept = 0, transient = block;
+    else
+        kept = block * layers;
+    mem->activations += (kept + e * head) * memory_inflight(in) + transient;
+}
+
 /* ---- Loss and fine-tuning terms (issue 23: the loss as the framework's code keeps it; the
  * fine-tuning recipes' transients, static tensors and paged optimizer states). ---- */
 

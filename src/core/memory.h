@@ -75,6 +75,10 @@ double memory_inflight(const struct sim_input *in);
  * attention). Pure. */
 void memory_activations(const struct sim_input *in, memory *mem);
 
+/* Autocast's saved 16-bit weight casts (memory.c memory_autocast) for s into mem->activations:
+ * nothing unless s runs autocast over fp32 parameters. Pure; never fails. */
+void memory_autocast(const struct sim_input *in, const struct strategy *s, memory *mem);
+
 /* Bytes of block inputs one micro-batch stores on a stage under full recomputation (what
  * activation offload copies to the host and back); 0 without it. Never fails. */
 double memory_ckpt_inputs(const struct sim_input *in);

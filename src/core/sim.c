@@ -526,6 +526,7 @@ static void sim_memory_of(const sim_input *in, const strategy *s, memory *mem)
     memory_states(in, s->shards, mem);
     memory_buffers(in, s, mem);
     memory_activations(in, mem);
+    memory_autocast(in, s, mem);
     memory_finish(in, mem);
 }
 

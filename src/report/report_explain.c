@@ -79,12 +79,18 @@ static void explain_formulas(FILE *o, const scenario *s)
         "  1F1B keeps min(p - i, m) micro-batches on stage i; interleaving x (1 + (p-1)/(p v))\n"
         "Logits: L s b V / t, L = %g bytes per logit as the loss keeps them (--loss %s; 12 fp32\n"
         "upcast, 4 fused in place, 8 chunked, e + 4 chunked fp32, 0 fused with the head).\n"
+        "%s"
         "Buckets: DDP copies grads unless\n"
         "gradient_as_bucket_view; ZeRO-1/2 reduce + all-gather buckets (x4.5 with overlap_comm, DeepSpeed\n"
         "docs); ZeRO-3 one reduce bucket + gathered min(max_live, largest layer + prefetch bucket).\n"
         "Overhead: CUDA context %.2f GiB + allocator %.0f%% of allocated (hardware profile).\n",
         memory_loss_bytes(s->t, framework_of(s->t), training_bytes(s->t).act),
         loss_name((loss_kind)(s->t->loss ? s->t->loss : framework_of(s->t)->loss)),
+        s->t->param_bytes == 4 || framework_of(s->t)->ddp_autocast
+            ? "Autocast (fp32 parameters; torchtitan's DDP): + e x each block's matrices (unsharded) per\n"
+              "  block kept with grad, and e x the LM head, saved casts for backward (full recompute:\n"
+              "  one block's while recomputing).\n"
+            : "",
         s->hw->cuda_context_bytes / GiB, s->hw->allocator_fraction * 100);
     /* The links exactly as the simulation sees them: the run's GPUs per node share the NICs. */
     coll_link links[LEVEL_COUNT];

@@ -136,6 +136,10 @@ json_check "all(f['mape_held_out_shipped'] <= {'megatron': 0.05, 'fsdp': 0.10, '
 # (flash-attn's fused cross entropy on the 16-bit logits, the rows' loss column) none is refused;
 # with HF's fp32 upcast in its place 16 of the 42 would be.
 json_check "sum(1 for r in d['runs'] if r['name'].startswith('foundry-')) == 42 and all(r['fits'] for r in d['runs'] if r['name'].startswith('foundry-'))" validate tests/validation/published_runs.csv --format json
+# The runs file against its sources' rules (shape, enums, exact parameter counts, derived columns,
+# the Foundry MP Mode's reduce_dtype): tests/validation/check_published_runs.py.
+python3 tests/validation/check_published_runs.py >"$out" 2>&1 && ok ||
+    bad "check_published_runs.py: $(grep ERROR "$out" | head -3)"
 
 # --- validate: runs files as written by hand and by other tools (issue 14) ---------------------
 V=$(mktemp -d)

@@ -17,13 +17,20 @@ with open(path, newline="") as f:
     rdr = csv.reader(f)
     hdr = next(rdr)  # the base columns, then optional ones (src/io/runs.h)
     OPTIONAL = {"framework", "offload_optimizer", "offload_params", "grad_dtype", "shard_group", "zero_hpz",
-                "quantized_weights", "quantized_gradients", "overlap_comm", "flash_attention", "excluded"}
+                "quantized_weights", "quantized_gradients", "overlap_comm", "flash_attention", "excluded",
+                "loss", "bf16_optimizer", "reduce_dtype"}
     if hdr[:len(HEADER)] != HEADER or not set(hdr[len(HEADER):]) <= OPTIONAL: bad("header mismatch")
     rows = []
     for i, r in enumerate(rdr, 2):
         if len(r) != len(hdr): bad("line %d has %d cols" % (i, len(r))); continue
         rows.append(dict(zip(hdr, r)))
 names = set()
+# LLM Foundry's MP Mode (source (c)): PURE on the A100-40GB rows and the A100-80GB 70B rows, DEFAULT
+# elsewhere, which the Composer the tables ran runs with reduce_dtype fp32 (tests/validation/README.md).
+for r in rows:
+    if r["name"].startswith("foundry-"):
+        pure = r["hardware"] == "a100-40gb" or (r["hardware"] == "a100-80gb" and "-mpt-70b-" in r["name"])
+        if r.get("reduce_dtype", "") != ("" if pure else "fp32"): bad(r["name"] + ": reduce_dtype against MP Mode")
 def params(m):  # exact count for our "transformer" files: fused qkv + biases, 2 LN/layer, final LN, tied
     h, L, V, S, f = m["hidden_size"], m["num_hidden_layers"], m["vocab_size"], m["max_position_embeddings"], m["intermediate_size"]
     per = 4*h*h + 4*h + 2*h*f + f + h + 4*h

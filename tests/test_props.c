@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/framework.h"
+#include "core/finetune.h"
 #include "core/sim.h"
 #include "core/strategy.h"
 #include "io/model_json.h"
@@ -252,6 +253,58 @@ static void selective_never_holds_more(void)
     CHECK(models >= 60);
 }
 
+/* Every catalog model, fine-tuned three ways on one GPU and over a 2-stage pipeline: no memory
+ * part is negative, and QLoRA's parameters lie between NF4's 0.5 and 16 bits' 2 bytes a
+ * parameter (plus the adapters) of what the rank holds (Jamba-Mini's QLoRA put its largest
+ * block's linears times every layer against the model's total: -32.4 GiB of parameters). */
+static void finetune_memory_nonnegative(void)
+{
+    DIR *d = opendir("models");
+    CHECK(d != NULL);
+    if (!d) return;
+    hardware hw = fixture_hw(FIXTURE_H100_NODE);
+    struct dirent *e;
+    int cases = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+        char path[512];
+        snprintf(path, sizeof path, "models/%s", e->d_name);
+        model m;
+        param_counts pc;
+        zs_error err = {.quiet = true};
+        if (model_load(path, &m, &err) || model_count(&m, 1e5, &pc, &err)) continue;
+        for (int ft = FT_FULL; ft <= FT_QLORA; ft++)
+            for (int pp = 1; pp <= 2; pp++) {
+                training t;
+                training_init(&t);
+                t.gpus = pp;
+                t.pp = pp;
+                t.seq_len = 1024;
+                t.finetune = ft;
+                sim_input in;
+                if (sim_prepare(&in, &m, &pc, &hw, &t, &err)) continue;
+                for (int s = 0; strategies[s]; s++) {
+                    result r;
+                    sim_run(&in, strategies[s], 0, &r);
+                    if (!r.applicable) continue;
+                    const memory *x = &r.mem;
+                    test_current = e->d_name;
+                    CHECK(x->parameters >= 0 && x->gradients >= 0 && x->optimizer_states >= 0);
+                    CHECK(x->activations >= 0 && x->allocator >= 0 && x->total > 0);
+                    if (ft == FT_QLORA && s == 0) {
+                        double held = in.local_params - in.trainable; /* the frozen base */
+                        CHECK(x->parameters >= 0.5 * held);
+                        CHECK(x->parameters <= 2 * held + 4 * in.trainable);
+                    }
+                    cases++;
+                }
+            }
+    }
+    closedir(d);
+    CHECK(cases >= 400);
+}
+
 /* MFU and HFU count attention as the compute time does (causal work as computed), so
  * 0 < MFU <= HFU < 1 also when attention dominates: a 1M-token context over CP 64, a 10M one
  * on 8 GPUs (issue 22: MFU 1.098 and HFU 1.076 before). */
@@ -292,5 +345,6 @@ void suite_props(void)
 {
     RUN_TEST(random_configurations);
     RUN_TEST(selective_never_holds_more);
+    RUN_TEST(finetune_memory_nonnegative);
     RUN_TEST(long_context_utilisation);
 }

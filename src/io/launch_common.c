@@ -383,6 +383,9 @@ int launch_fsdp_config(reader *r, const cJSON *fc, const char *sect)
 {
     char key[96];
     const cJSON *ver = NULL;
+    /* A list (a YAML "- key: value" under it) has no keys to read. */
+    if (fc && !cJSON_IsObject(fc) && !cJSON_IsNull(fc))
+        return launch_bad(r, sect, "a mapping of FSDP keys (key: value lines, not a list)");
     for (const cJSON *c = fc ? fc->child : NULL; c; c = c->next) {
         const char *k = strncmp(c->string, "fsdp_", 5) == 0 ? c->string + 5 : c->string;
         snprintf(key, sizeof key, "%s.%s", sect, c->string);

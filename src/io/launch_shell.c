@@ -10,6 +10,9 @@
 #define MAX_VARS 512
 #define MAX_STMT 4096 /* words in one statement (an array literal counts its elements) */
 #define MAX_DEPTH 32  /* nested if blocks */
+/* Bytes one expanded string may hold: a launch script's longest line is a few kB, but appends
+ * that expand their own array (A+=(${A[@]})) double it each time. */
+#define MAX_TEXT (1 << 20)
 
 typedef struct var {
     char name[64];
@@ -28,6 +31,7 @@ typedef struct sh {
     int nargs, capargs;
     shell_words *out;
     bool oom;
+    bool too_long; /* an expansion passed MAX_TEXT (reported as oom is) */
 } sh;
 
 static bool running(const sh *s)
@@ -45,6 +49,10 @@ typedef struct str {
 
 static void put(sh *s, str *t, const char *c, size_t n)
 {
+    if (t->n + n > MAX_TEXT) {
+        s->oom = s->too_long = true;
+        return;
+    }
     if (t->n + n + 1 > t->cap) {
         size_t cap = (t->n + n + 1) * 2 + 32;
         char *b = realloc(t->b, cap);
@@ -123,6 +131,15 @@ static int fail(sh *s, const char *what)
 
 static char *expand(sh *s, const char *raw, size_t n);
 
+/* v where |v| <= 1e12, else 0 with *ok false: operands stay far from long long's range, so the
+ * operators below never overflow. */
+static long long arith_bound(long long v, bool *ok)
+{
+    if (v <= 1000000000000LL && v >= -1000000000000LL) return v;
+    *ok = false;
+    return 0;
+}
+
 /* Integer arithmetic: + - * / % and parentheses over decimal numbers (names already expanded). */
 static long long arith_expr(const char **p, bool *ok);
 static long long arith_atom(const char **p, bool *ok)
@@ -130,7 +147,7 @@ static long long arith_atom(const char **p, bool *ok)
     while (isspace((unsigned char)**p)) (*p)++;
     if (**p == '(') {
         (*p)++;
-        long long v = arith_expr(p, ok);
+        long long v = arith_bound(arith_expr(p, ok), ok);
         while (isspace((unsigned char)**p)) (*p)++;
         if (**p != ')')
             *ok = false;
@@ -146,7 +163,7 @@ static long long arith_atom(const char **p, bool *ok)
     long long v = strtoll(*p, &e, 10);
     if (e == *p) *ok = false;
     *p = e;
-    return v;
+    return arith_bound(v, ok);
 }
 
 static long long arith_term(const char **p, bool *ok)
@@ -158,6 +175,10 @@ static long long arith_term(const char **p, bool *ok)
         if (op != '*' && op != '/' && op != '%') return v;
         (*p)++;
         long long r = arith_atom(p, ok);
+        if (!*ok) { /* keep parsing, compute nothing: an operand may be out of range */
+            v = 0;
+            continue;
+        }
         if (op != '*' && r == 0) {
             *ok = false;
             return 0;
@@ -179,7 +200,7 @@ static long long arith_expr(const char **p, bool *ok)
         long long r = arith_term(p, ok);
         if (r > 1000000000000LL || r < -1000000000000LL || v > 1000000000000LL || v < -1000000000000LL)
             *ok = false;
-        v = op == '+' ? v + r : v - r;
+        v = !*ok ? 0 : op == '+' ? v + r : v - r;
     }
 }
 
@@ -547,10 +568,14 @@ int shell_words_read(const char *text, size_t len, const char *origin, shell_wor
     for (int i = 0; i < s->nargs && s->args; i++) free(s->args[i]);
     free(s->args);
     for (int i = 0; i < s->nvars; i++) free(s->vars[i].value);
-    bool oom = s->oom;
+    bool oom = s->oom, too_long = s->too_long;
     free(s);
     free(w);
-    if (err->code == ZS_OK && oom) zs_fail(err, ZS_ERR_INPUT, "%s: out of memory", origin);
+    if (err->code == ZS_OK && oom)
+        zs_fail(err, ZS_ERR_INPUT,
+            too_long ? "%s: an expansion grows past 1 MiB (a variable that appends itself?)"
+                     : "%s: out of memory",
+            origin);
     if (err->code != ZS_OK) shell_words_free(out);
     return err->code;
 }

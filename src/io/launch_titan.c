@@ -58,8 +58,9 @@ static int t_int(reader *r, const char *key, long long dflt, long long *out, boo
     *out = dflt;
     *given = v != NULL;
     if (!v) return ZS_OK;
-    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(long long)v->valuedouble || v->valuedouble < -1 ||
-        v->valuedouble > 1e12)
+    /* The range first: converting a double beyond long long's range is undefined. */
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= -1 && v->valuedouble <= 1e12) ||
+        v->valuedouble != (double)(long long)v->valuedouble)
         return launch_bad(r, key, "a whole number (-1: the rest)");
     *out = (long long)v->valuedouble;
     return ZS_OK;

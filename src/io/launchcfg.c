@@ -216,6 +216,8 @@ static int llamafactory(reader *r)
 static int accel_deepspeed(reader *r, const cJSON *dc)
 {
     launch_set_framework(r, "deepspeed", "distributed_type");
+    if (dc && !cJSON_IsObject(dc) && !cJSON_IsNull(dc))
+        return launch_bad(r, "deepspeed_config", "a mapping of accelerate's DeepSpeed keys (not a list)");
     const cJSON *file = launch_item(dc, "deepspeed_config_file");
     for (const cJSON *c = dc ? dc->child : NULL; c; c = c->next) {
         char key[96];
@@ -230,7 +232,8 @@ static int accel_deepspeed(reader *r, const cJSON *dc)
             IGNORED(r, "%s (deepspeed_config_file holds the configuration)", key);
         else if (strcmp(k, "zero_stage") == 0) {
             long long st = -1;
-            if (cJSON_IsNumber(c)) st = (long long)c->valuedouble;
+            double x = cJSON_IsNumber(c) ? c->valuedouble : -1;
+            if (x >= 0 && x <= 3 && x == (double)(long long)x) st = (long long)x;
             if (st < 0 || st > 3) return launch_bad(r, key, "0, 1, 2 or 3");
             static const char *const as[] = {"ddp", "zero1", "zero2", "zero3"};
             launch_set_strategy(r, as[st], key);

@@ -129,6 +129,19 @@ grep -q "optimizer: the ds_config's optimizer.type wins" "$W/q/$jn.err" && ok ||
 # AllGather"); the FSDP plugin's activation_checkpointing wraps the blocks inside their units; Trainer
 # refuses both at once (transformers training_args / trainer.py).
 FS='fsdp_config:\n  fsdp_version: 1\n  fsdp_sharding_strategy: FULL_SHARD\n'
+# An fsdp_config written as a list has no keys to read: one line naming the key (the fuzzer's find).
+printf 'base_model: llama-3-8b\nfsdp_config:\n  - offload_params: false\n    state_dict_type: FULL_STATE_DICT\n' \
+    >"$W/fsdp_list.yml"
+expect 3 'fsdp_config: expected a mapping of FSDP keys' -- estimate --config "$W/fsdp_list.yml"
+printf 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  - zero_stage: 3\n' >"$W/acc_list.yaml"
+expect 3 "deepspeed_config: expected a mapping of accelerate's DeepSpeed keys" -- \
+    estimate $M8 --config "$W/acc_list.yaml"
+printf 'distributed_type: DEEPSPEED\nnum_processes: 8\ndeepspeed_config:\n  zero_stage: 2.5\n' >"$W/acc_z25.yaml"
+expect 3 "deepspeed_config.zero_stage: expected 0, 1, 2 or 3" -- estimate $M8 --config "$W/acc_z25.yaml"
+# A launch script whose array appends itself doubles it each time: refused at 1 MiB, not run out of memory.
+{ printf '#!/bin/bash\nA=(--num-layers 2)\n'; for k in $(seq 1 24); do printf 'A+=(${A[@]})\n'; done
+  printf 'torchrun pretrain_gpt.py ${A[@]}\n'; } >"$W/self_append.sh"
+expect 3 "an expansion grows past 1 MiB" -- estimate --config "$W/self_append.sh"
 printf "base_model: llama-3-8b\ngradient_checkpointing: true\n$FS" >"$W/ck_hf.yml"
 printf "base_model: llama-3-8b\ngradient_checkpointing: false\n$FS  fsdp_activation_checkpointing: true\n" \
     >"$W/ck_plugin.yml"

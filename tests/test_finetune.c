@@ -63,7 +63,7 @@ static void qlora_65b(void)
         "QLoRA 65B r 64 at the paper's settings: %.2f GB, must fit one 48 GB GPU", r.mem.total / 1e9);
     /* bf16 adapters (qlora.py casts every LoraLayer) with fp32 AdamW moments, no master copy:
      * 2 + 2 + 8 bytes per adapter element. */
-    double adapters = finetune_adapters_per_layer(&m, 64, LORA_ALL) * (double)m.num_layers;
+    double adapters = finetune_adapters_per_layer(&m, &pc, 64, LORA_ALL) * (double)m.num_layers;
     CHECK_NEAR(r.mem.gradients, 2 * adapters, 1e-9);
     CHECK_NEAR(r.mem.optimizer_states + r.mem.paged_to_host, 8 * adapters, 1e-9);
     CHECK(r.mem.comm_buffers == 0); /* one GPU: no DDP buckets */
@@ -107,7 +107,7 @@ static void paged_eviction(void)
     t.optimizer = OPT_ADAM8BIT; /* bitsandbytes' 8-bit AdamW: 2 bytes + absmax per 256 */
     if (run(&m, &pc, &hw, &t, &r))
         CHECK_NEAR(r.mem.optimizer_states,
-            (2 + 8.0 / 256) * finetune_adapters_per_layer(&m, 64, LORA_ALL) * (double)m.num_layers, 1e-9);
+            (2 + 8.0 / 256) * finetune_adapters_per_layer(&m, &pc, 64, LORA_ALL) * (double)m.num_layers, 1e-9);
 }
 
 /* LitGPT's published peak memory (torch.cuda.max_memory_allocated, GB = 1e9) for its LoRA configs
@@ -235,6 +235,37 @@ static void litgpt_qlora(void)
     }
 }
 
+/* LoRA adapter counts by the model's own linears (model_tensor.fan, per block class). PEFT's
+ * print_trainable_parameters for r 64 on all seven linears of Llama-2-7B reads 159,907,840 and
+ * of Mistral-7B 167,772,160 (32 layers x 64 x the in + out features of q, k, v, o, gate, up,
+ * down). Qwen3-30B-A3B from its config.json's shapes: 48 blocks of q 2048 -> 32 x 128, k and v
+ * 2048 -> 4 x 128, o 4096 -> 2048, the router 2048 -> 128 and 128 experts of gate and up 2048 ->
+ * 768 and down 768 -> 2048 (its MLP is experts only: intermediate_size 6144 is no block's). */
+static void lora_counts(void)
+{
+    static const struct {
+        const char *path;
+        double expect;
+    } c[] = {
+        {"models/llama-2-7b.json", 159907840},
+        {"models/mistral-7b.json", 167772160},
+        {"models/qwen3-30b-a3b.json",
+            48.0 * 64 * ((2048 + 4096) + 2 * (2048 + 512) + (4096 + 2048) + (2048 + 128) +
+                          128 * (2 * (2048 + 768) + (768 + 2048)))},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        model m;
+        param_counts pc;
+        if (!load(c[k].path, &m, &pc)) continue;
+        CHECK_NEAR(finetune_adapters_per_layer(&m, &pc, 64, LORA_ALL) * (double)m.num_layers, c[k].expect, 1e-6);
+    }
+    /* q and v alone on Llama-2-7B: 32 x 64 x 2 x (4096 + 4096) = 33,554,432 (PEFT's default). */
+    model m;
+    param_counts pc;
+    if (load("models/llama-2-7b.json", &m, &pc))
+        CHECK_NEAR(finetune_adapters_per_layer(&m, &pc, 64, LORA_QV) * 32, 33554432, 1e-6);
+}
+
 /* PEFT's README table (huggingface/peft@73d7224b README.md, "PEFT-LoRA PyTorch" column, A100 80GB):
  * bigscience/bloomz-7b1 LoRA "32GB GPU", the peak its example script prints (@73d7224b
  * examples/causal_language_modeling/pet_lora_clm_accelerate_ds_zero3_offload.py: TorchTracemalloc,
@@ -311,5 +342,6 @@ void suite_finetune(void)
     RUN_TEST(litgpt_lora);
     RUN_TEST(litgpt_qlora);
     RUN_TEST(peft_bloomz);
+    RUN_TEST(lora_counts);
     RUN_TEST(loss_per_framework);
 }

@@ -256,7 +256,7 @@ void compute_flops_with(
     double frozen = 0;
     if (t->finetune != FT_FULL && !m->params_only) {
         frozen = f->matmul;
-        f->matmul += 2 * finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * L;
+        f->matmul += 2 * finetune_adapters_per_layer(m, pc, t->lora_rank, t->lora_targets) * L;
     }
     /* Context parallelism: a rank runs s / cp tokens of each sequence, each attending over
      * the whole sequence; load-balanced causal chunks give every rank 1/cp of the work. */

@@ -5,21 +5,11 @@
 #include <math.h>
 #include <string.h>
 
-double finetune_adapters_per_layer(const model *m, int64_t rank, int targets)
+double finetune_adapters_per_layer(const model *m, const param_counts *pc, int64_t rank, int targets)
 {
     if (m->params_only) return 0;
-    double r = (double)rank, h = (double)m->hidden_size, i = (double)m->intermediate_size;
-    double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
-    double n = 0;
-    if (targets & LORA_ATTN)
-        n += r * ((h + q) + 2 * (h + kv) + (q + h)); /* q, k, v, out */
-    else if (targets & LORA_QV)
-        n += r * ((h + q) + (h + kv)); /* q, v */
-    if (targets & LORA_MLP) {
-        double experts = m->num_experts > 0 ? (double)m->num_experts : 1;
-        n += experts * r * (h + i) * (m->gated_mlp ? 3 : 2); /* gate, up, down */
-    }
-    return n;
+    double mixer = targets & LORA_ATTN ? pc->lora_fan_mixer : targets & LORA_QV ? pc->lora_fan_qv : 0;
+    return (double)rank * (mixer + (targets & LORA_MLP ? pc->lora_fan_mlp : 0));
 }
 
 double finetune_nf4_bytes(void)

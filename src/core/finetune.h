@@ -25,14 +25,17 @@ typedef enum { FT_FULL, FT_LORA, FT_QLORA } finetune_kind;
  * artidoro/qlora pinned (0.40.0): the inputs are kept (memory.c, memory_held_inputs). */
 typedef enum { QLORA_HF, QLORA_LITGPT, QLORA_HF_BNB042 } qlora_stack_kind;
 
-/* Which linear layers get adapters: attention's four, the MLP's, both, or only q and v (PEFT's
- * default target_modules for Llama, LitGPT's lora_query + lora_value). */
+/* Which linear layers get adapters: the mixer's (attention's four; an SSM's or linear
+ * attention's projections), the MLP's (experts, shared experts and router too), both, or only
+ * q and v (PEFT's default target_modules for Llama, LitGPT's lora_query + lora_value). */
 enum { LORA_ATTN = 1, LORA_MLP = 2, LORA_ALL = 3, LORA_QV = 4 };
 
-/* Adapter parameters of one block: r (d_in + d_out) for each targeted linear (LoRA, Hu et al.
- * 2021, arXiv 2106.09685: W + B A with A r x d_in, B d_out x r); routed experts each get
- * theirs. 0 for a --params model. Pure. */
-double finetune_adapters_per_layer(const model *m, int64_t rank, int targets);
+/* Adapter parameters of a mean block: r (d_in + d_out) for each targeted linear (LoRA, Hu et al.
+ * 2021, arXiv 2106.09685: W + B A with A r x d_in, B d_out x r), over the block classes the
+ * model stacks (param_counts' lora_fan_*: a hybrid's SSM layers their projections, DeepSeek's
+ * first dense layers their MLP); routed experts each get theirs. Times num_layers: the model's.
+ * 0 for a --params model. Pure. */
+double finetune_adapters_per_layer(const model *m, const param_counts *pc, int64_t rank, int targets);
 
 /* Bytes per parameter of QLoRA's frozen weights: 4-bit NormalFloat with double quantization,
  * 4 + 8/64 + 32/(64 x 256) bits (Dettmers et al. 2023, arXiv 2305.14314, section 3: "0.127

@@ -4,6 +4,10 @@
 #include "core/minmax.h"
 #include "core/mixer.h"
 
+/* What --lora-targets adapts (model_tensor.h): a query or value projection, qv and attn. */
+#define QV_LINEAR (TENSOR_LORA_MIXER | TENSOR_LORA_QV)
+#define MIX_LINEAR TENSOR_LORA_MIXER /* every other attention linear */
+
 /* The widths one softmax attention works with: the full layers' (the model's heads and
  * head_dim), or the sliding layers' own (swa_*: MiMo-V2-Flash; Gemma 4, whose full layers
  * have global_head_dim and, with attention_k_eq_v, their own key heads and no v_proj). */
@@ -35,19 +39,23 @@ static void add_qkvo(const model *m, const attn_shape *a, tensor_list *l, bool c
     double q = a->q, kv = shared ? 0 : a->kv, vkv = shared || (a->k_eq_v && !cross) ? 0 : a->vkv;
     double qp = !cross && m->attn_output_gate ? 2 * q : q;
     if (m->fused_qkv && !cross) {
-        tensor_add(l, "attn.qkv.weight", h * (qp + kv + vkv), 1, base, true);
+        tensor_add_linear(l, "attn.qkv.weight", h, qp + kv + vkv, 1, base, true, QV_LINEAR);
         if (m->qkv_bias) tensor_add(l, "attn.qkv.bias", qp + kv + vkv, 1, base, true);
     } else {
-        tensor_add(l, cross ? "xattn.q.weight" : "attn.q.weight", h * qp, 1, base, true);
-        if (kv > 0) tensor_add(l, cross ? "xattn.k.weight" : "attn.k.weight", h * kv, 1, base + 1, true);
-        if (vkv > 0) tensor_add(l, cross ? "xattn.v.weight" : "attn.v.weight", h * vkv, 1, base + 2, true);
+        tensor_add_linear(l, cross ? "xattn.q.weight" : "attn.q.weight", h, qp, 1, base, true, QV_LINEAR);
+        if (kv > 0)
+            tensor_add_linear(
+                l, cross ? "xattn.k.weight" : "attn.k.weight", h, kv, 1, base + 1, true, MIX_LINEAR);
+        if (vkv > 0)
+            tensor_add_linear(
+                l, cross ? "xattn.v.weight" : "attn.v.weight", h, vkv, 1, base + 2, true, QV_LINEAR);
         if (m->qkv_bias) {
             tensor_add(l, cross ? "xattn.q.bias" : "attn.q.bias", qp, 1, base, true);
             if (kv > 0) tensor_add(l, cross ? "xattn.k.bias" : "attn.k.bias", kv, 1, base + 1, true);
             if (vkv > 0) tensor_add(l, cross ? "xattn.v.bias" : "attn.v.bias", vkv, 1, base + 2, true);
         }
     }
-    tensor_add(l, cross ? "xattn.o.weight" : "attn.o.weight", a->vo * h, 1, base + 3, true);
+    tensor_add_linear(l, cross ? "xattn.o.weight" : "attn.o.weight", a->vo, h, 1, base + 3, true, MIX_LINEAR);
     if (m->out_bias) tensor_add(l, cross ? "xattn.o.bias" : "attn.o.bias", h, 1, base + 3, true);
 }
 
@@ -60,18 +68,18 @@ static void add_mla(const model *m, tensor_list *l)
     double qk = (double)(m->qk_nope_dim + m->qk_rope_dim), qr = (double)m->q_lora_rank;
     double kvr = (double)m->kv_lora_rank, rope = (double)m->qk_rope_dim, v = (double)m->v_head_dim;
     if (m->q_lora_rank > 0) {
-        tensor_add(l, "attn.q_a.weight", h * qr, 1, 2, true);
+        tensor_add_linear(l, "attn.q_a.weight", h, qr, 1, 2, true, QV_LINEAR);
         if (m->qkv_bias) tensor_add(l, "attn.q_a.bias", qr, 1, 2, true);
         tensor_add(l, "attn.q_a_norm.weight", qr, 1, 3, true);
-        tensor_add(l, "attn.q_b.weight", qr * a * qk, 1, 4, true);
+        tensor_add_linear(l, "attn.q_b.weight", qr, a * qk, 1, 4, true, QV_LINEAR);
     } else {
-        tensor_add(l, "attn.q.weight", h * a * qk, 1, 2, true);
+        tensor_add_linear(l, "attn.q.weight", h, a * qk, 1, 2, true, QV_LINEAR);
     }
-    tensor_add(l, "attn.kv_a.weight", h * (kvr + rope), 1, 5, true);
+    tensor_add_linear(l, "attn.kv_a.weight", h, kvr + rope, 1, 5, true, QV_LINEAR);
     if (m->qkv_bias) tensor_add(l, "attn.kv_a.bias", kvr + rope, 1, 5, true);
     tensor_add(l, "attn.kv_a_norm.weight", kvr, 1, 6, true);
-    tensor_add(l, "attn.kv_b.weight", kvr * a * ((double)m->qk_nope_dim + v), 1, 7, true);
-    tensor_add(l, "attn.o.weight", a * v * h, 1, 8, true);
+    tensor_add_linear(l, "attn.kv_b.weight", kvr, a * ((double)m->qk_nope_dim + v), 1, 7, true, QV_LINEAR);
+    tensor_add_linear(l, "attn.o.weight", a * v, h, 1, 8, true, MIX_LINEAR);
     if (m->out_bias) tensor_add(l, "attn.o.bias", h, 1, 8, true);
 }
 
@@ -99,10 +107,11 @@ static void self_tensors(const model *m, tensor_list *l, bool swa)
      * LayerNorm, and the per-head weights. */
     if (m->idx_heads > 0) {
         double h = (double)m->hidden_size, ih = (double)m->idx_heads, id = (double)m->idx_head_dim;
-        tensor_add(l, "attn.indexer.wq_b.weight", (double)m->q_lora_rank * ih * id, 1, 12, true);
-        tensor_add(l, "attn.indexer.wk.weight", h * id, 1, 13, true);
+        tensor_add_linear(
+            l, "attn.indexer.wq_b.weight", (double)m->q_lora_rank, ih * id, 1, 12, true, MIX_LINEAR);
+        tensor_add_linear(l, "attn.indexer.wk.weight", h, id, 1, 13, true, MIX_LINEAR);
         tensor_add(l, "attn.indexer.k_norm", 2 * id, 1, 13, true);
-        tensor_add(l, "attn.indexer.weights_proj.weight", h * ih, 1, 15, true);
+        tensor_add_linear(l, "attn.indexer.weights_proj.weight", h, ih, 1, 15, true, MIX_LINEAR);
     }
     /* gpt-oss: one learned sink logit per head joins each softmax (HF GptOssAttention.sinks). */
     if (a.sinks) tensor_add(l, "attn.sinks", a.heads, 1, 14, true);

@@ -16,13 +16,13 @@ static void deltanet_tensors(const model *m, tensor_list *l, int base)
     double h = (double)m->hidden_size;
     double kd = (double)(m->lin_k_heads * m->lin_k_dim), vd = (double)(m->lin_v_heads * m->lin_v_dim);
     double nv = (double)m->lin_v_heads;
-    tensor_add(l, "linattn.in_proj_qkvz.weight", h * (2 * kd + 2 * vd), 1, base, true);
-    tensor_add(l, "linattn.in_proj_ba.weight", h * 2 * nv, 1, base + 1, true);
+    tensor_add_linear(l, "linattn.in_proj_qkvz.weight", h, 2 * kd + 2 * vd, 1, base, true, TENSOR_LORA_MIXER);
+    tensor_add_linear(l, "linattn.in_proj_ba.weight", h, 2 * nv, 1, base + 1, true, TENSOR_LORA_MIXER);
     tensor_add(l, "linattn.conv1d.weight", (2 * kd + vd) * (double)m->lin_conv, 1, base + 2, true);
     tensor_add(l, "linattn.dt_bias", nv, 1, base + 3, true);
     tensor_add(l, "linattn.A_log", nv, 1, base + 3, true);
     tensor_add(l, "linattn.norm.weight", (double)m->lin_v_dim, 1, base + 4, true);
-    tensor_add(l, "linattn.out_proj.weight", vd * h, 1, base + 5, true);
+    tensor_add_linear(l, "linattn.out_proj.weight", vd, h, 1, base + 5, true, TENSOR_LORA_MIXER);
 }
 
 /* Per token and value head, the chunked delta rule (Yang et al. 2024, arXiv 2412.06464,

@@ -10,7 +10,7 @@ static void mamba2_tensors(const model *m, tensor_list *l, int base)
 {
     double h = (double)m->hidden_size, di = (double)m->ssm_inner, nh = (double)m->ssm_heads;
     double conv = di + 2 * (double)(m->ssm_groups * m->ssm_state);
-    tensor_add(l, "ssm.in_proj.weight", h * (di + conv + nh), 1, base, true);
+    tensor_add_linear(l, "ssm.in_proj.weight", h, di + conv + nh, 1, base, true, TENSOR_LORA_MIXER);
     if (m->ssm_proj_bias) tensor_add(l, "ssm.in_proj.bias", di + conv + nh, 1, base, true);
     tensor_add(l, "ssm.conv1d.weight", conv * (double)m->ssm_conv, 1, base + 1, true);
     if (m->ssm_conv_bias) tensor_add(l, "ssm.conv1d.bias", conv, 1, base + 1, true);
@@ -18,7 +18,7 @@ static void mamba2_tensors(const model *m, tensor_list *l, int base)
     tensor_add(l, "ssm.A_log", nh, 1, base + 2, true);
     tensor_add(l, "ssm.D", nh, 1, base + 2, true);
     if (m->ssm_norm) tensor_add(l, "ssm.norm.weight", di, 1, base + 3, true);
-    tensor_add(l, "ssm.out_proj.weight", di * h, 1, base + 4, true);
+    tensor_add_linear(l, "ssm.out_proj.weight", di, h, 1, base + 4, true, TENSOR_LORA_MIXER);
     if (m->ssm_proj_bias) tensor_add(l, "ssm.out_proj.bias", h, 1, base + 4, true);
 }
 
@@ -81,17 +81,17 @@ static void mamba1_tensors(const model *m, tensor_list *l, int base)
 {
     double h = (double)m->hidden_size, di = (double)m->ssm_inner, N = (double)m->ssm_state;
     double r = (double)m->ssm_dt_rank;
-    tensor_add(l, "ssm.in_proj.weight", h * 2 * di, 1, base, true);
+    tensor_add_linear(l, "ssm.in_proj.weight", h, 2 * di, 1, base, true, TENSOR_LORA_MIXER);
     if (m->ssm_proj_bias) tensor_add(l, "ssm.in_proj.bias", 2 * di, 1, base, true);
     tensor_add(l, "ssm.conv1d.weight", di * (double)m->ssm_conv, 1, base + 1, true);
     if (m->ssm_conv_bias) tensor_add(l, "ssm.conv1d.bias", di, 1, base + 1, true);
-    tensor_add(l, "ssm.x_proj.weight", di * (r + 2 * N), 1, base + 2, true);
-    tensor_add(l, "ssm.dt_proj.weight", r * di, 1, base + 3, true);
+    tensor_add_linear(l, "ssm.x_proj.weight", di, r + 2 * N, 1, base + 2, true, TENSOR_LORA_MIXER);
+    tensor_add_linear(l, "ssm.dt_proj.weight", r, di, 1, base + 3, true, TENSOR_LORA_MIXER);
     tensor_add(l, "ssm.dt_proj.bias", di, 1, base + 3, true);
     tensor_add(l, "ssm.A_log", di * N, 1, base + 4, true);
     tensor_add(l, "ssm.D", di, 1, base + 4, true);
     if (m->ssm_norm) tensor_add(l, "ssm.dt_b_c_norms", r + 2 * N, 1, base + 5, true);
-    tensor_add(l, "ssm.out_proj.weight", di * h, 1, base + 6, true);
+    tensor_add_linear(l, "ssm.out_proj.weight", di, h, 1, base + 6, true, TENSOR_LORA_MIXER);
     if (m->ssm_proj_bias) tensor_add(l, "ssm.out_proj.bias", h, 1, base + 6, true);
 }
 

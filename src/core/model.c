@@ -18,6 +18,15 @@ static void add(model_tensor *t, int *n, int max, const char *name, double numel
     *n = l.n;
 }
 
+/* A linear's weight, in x out, an MLP's to --lora-targets (model_tensor.h). */
+static void add_mlp_linear(model_tensor *t, int *n, int max, const char *name, double in, double out,
+    double count, int module, bool active_all)
+{
+    tensor_list l = {t, *n, max, false};
+    tensor_add_linear(&l, name, in, out, count, module, active_all, TENSOR_LORA_MLP);
+    *n = l.n;
+}
+
 static void add_norm(
     const model *m, model_tensor *t, int *n, int max, const char *w, const char *b, int module)
 {
@@ -65,17 +74,17 @@ static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char
 {
     double h = (double)m->hidden_size;
     if (m->gated_mlp) {
-        add(t, n, max, nm[0], h * w, copies, base, active_all);
-        add(t, n, max, nm[1], h * w, copies, base + 1, active_all);
+        add_mlp_linear(t, n, max, nm[0], h, w, copies, base, active_all);
+        add_mlp_linear(t, n, max, nm[1], h, w, copies, base + 1, active_all);
         if (m->mlp_bias) {
             add(t, n, max, nm[3], w, copies, base, active_all);
             add(t, n, max, nm[4], w, copies, base + 1, active_all);
         }
     } else {
-        add(t, n, max, nm[1], h * w, copies, base, active_all);
+        add_mlp_linear(t, n, max, nm[1], h, w, copies, base, active_all);
         if (m->mlp_bias) add(t, n, max, nm[4], w, copies, base, active_all);
     }
-    add(t, n, max, nm[2], w * h, copies, base + 2, active_all);
+    add_mlp_linear(t, n, max, nm[2], w, h, copies, base + 2, active_all);
     if (m->mlp_bias) add(t, n, max, nm[5], h, copies, base + 2, active_all);
 }
 
@@ -189,12 +198,12 @@ static int model_tensors(const model *m, const param_counts *pc, bool layer, int
     /* MoE: a router, `num_experts` routed MLPs of which top-k are active per token, and
      * optionally shared experts every token passes through (DeepSeekMoE, Qwen2-MoE). */
     double e = (double)m->num_experts;
-    add(t, &n, max, "moe.router.weight", h * e, 1, 20, true);
+    add_mlp_linear(t, &n, max, "moe.router.weight", h, e, 1, 20, true);
     if (m->router_bias) add(t, &n, max, "moe.router.bias", e, 1, 20, true);
     add_mlp(m, t, &n, max, exp_nm, (double)model_expert_width(m), e, 21, false);
     if (m->shared_intermediate_size > 0)
         add_mlp(m, t, &n, max, shr_nm, (double)m->shared_intermediate_size, 1, 24, true);
-    if (m->shared_expert_gate) add(t, &n, max, "moe.shared_gate.weight", h, 1, 27, true);
+    if (m->shared_expert_gate) add_mlp_linear(t, &n, max, "moe.shared_gate.weight", h, 1, 1, 27, true);
     /* Gemma 4's Gemma4TextRouter: scale (h) and per_expert_scale (E) beside proj; its block's
      * pre_feedforward_layernorm_2, post_feedforward_layernorm_1 and _2 (moe_norms of them). */
     if (m->router_scales) {
@@ -438,6 +447,10 @@ int model_count(const model *m, double small_threshold, param_counts *pc, zs_err
         for (int j = 0; j < nl; j++) {
             /* Norms, the MLP or experts, and the rest: the mixers' (attention, SSM). */
             double x = lt[j].numel * lt[j].count * count / L;
+            double f = lt[j].fan * lt[j].count * count / L;
+            if (lt[j].lora & TENSOR_LORA_MIXER) pc->lora_fan_mixer += f;
+            if (lt[j].lora & TENSOR_LORA_QV) pc->lora_fan_qv += f;
+            if (lt[j].lora & TENSOR_LORA_MLP) pc->lora_fan_mlp += f;
             if (strncmp(lt[j].name, "norm", 4) == 0)
                 pc->norm_per_layer += x;
             else if (strncmp(lt[j].name, "mlp.", 4) == 0 || strncmp(lt[j].name, "moe.", 4) == 0)

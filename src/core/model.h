@@ -182,6 +182,10 @@ typedef struct param_counts {
     double attention_per_layer;    /* mean over blocks: q, k, v, o (or MLA) and their biases */
     double mlp_per_layer;          /* mean over blocks: MLP or all experts plus router */
     double norm_per_layer;         /* mean over blocks: the block's norms */
+    /* Mean over blocks of the in + out features of a block's linears (model_tensor.fan), experts
+     * each: a rank-r LoRA on them holds r x this per layer. The mixer's linears (attention, SSM,
+     * linear attention), of which the query and value projections, and the MLP's. */
+    double lora_fan_mixer, lora_fan_qv, lora_fan_mlp;
     double largest_module;         /* largest module's own parameters: what DeepSpeed calls the
                                       largest layer, gathered whole by ZeRO-3 */
     double largest_tensor;         /* largest single parameter tensor */

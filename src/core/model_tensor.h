@@ -15,7 +15,14 @@ typedef struct model_tensor {
     double count;     /* how many of this tensor per block (experts) or in the model */
     int module;       /* tensors with the same module id belong to one nn.Module (< MAX_TENSORS) */
     bool active_all;  /* false for expert tensors: only top-k of `count` are used per token */
+    double fan;       /* a linear layer's weight: in + out features (a LoRA adapter of rank r on it
+                         holds r x fan); 0 for every other tensor */
+    int lora;         /* TENSOR_LORA_* bits: which --lora-targets adapt this linear */
 } model_tensor;
+
+/* What a linear is to --lora-targets: the mixer's (attention, SSM, linear attention), of which
+ * the query and value projections (qv), or the MLP's (dense, experts, shared experts, router). */
+enum { TENSOR_LORA_MIXER = 1, TENSOR_LORA_QV = 2, TENSOR_LORA_MLP = 4 };
 
 /* A list being filled: tensors t[0..n), capacity max; n counts past max so the caller can
  * tell the list was too short. */
@@ -31,7 +38,16 @@ typedef struct tensor_list {
 static inline void tensor_add(
     tensor_list *l, const char *name, double numel, double count, int module, bool all)
 {
-    if (l->n < l->max) l->t[l->n] = (model_tensor){name, numel, count, module, all};
+    if (l->n < l->max) l->t[l->n] = (model_tensor){name, numel, count, module, all, 0, 0};
+    l->n++;
+}
+
+/* Append a linear layer's weight, in x out, with what --lora-targets adapts it (TENSOR_LORA_*).
+ * Never fails (as tensor_add). */
+static inline void tensor_add_linear(
+    tensor_list *l, const char *name, double in, double out, double count, int module, bool all, int lora)
+{
+    if (l->n < l->max) l->t[l->n] = (model_tensor){name, in * out, count, module, all, in + out, lora};
     l->n++;
 }
 

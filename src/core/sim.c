@@ -292,7 +292,7 @@ static void sim_trainable(
     in->trainable = in->local_params - in->local_expert;
     in->param_bytes = in->bt.param * in->local_params;
     if (t->finetune != FT_FULL) {
-        double adapters = finetune_adapters_per_layer(m, t->lora_rank, t->lora_targets) * layers / tp;
+        double adapters = finetune_adapters_per_layer(m, pc, t->lora_rank, t->lora_targets) * layers / tp;
         /* The stage's blocks as local_params counts them (one stage: the model's own; a pipeline
          * stage: its layers at the largest block), less their norms: the linears bitsandbytes
          * quantizes. A hybrid's largest block times every layer overstates the model. */

@@ -216,7 +216,7 @@ static void training_json(cJSON *root, const scenario *s, const report_options *
     if (t->finetune != FT_FULL)
         cJSON_AddStringToObject(tr, "lora_targets", finetune_targets_name(t->lora_targets));
     double adapters =
-        finetune_adapters_per_layer(s->m, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
+        finetune_adapters_per_layer(s->m, s->pc, t->lora_rank, t->lora_targets) * (double)s->m->num_layers;
     cJSON_AddNumberToObject(tr, "trainable_parameters", t->finetune != FT_FULL ? adapters : s->pc->total);
     cJSON_AddNumberToObject(tr, "shard_group", (double)t->shard_group);
     layout_json(tr, t);

@@ -307,6 +307,15 @@ int model_validate(const model *m, zs_error *err)
         return zs_fail(err, ZS_ERR_INPUT,
             "field \"v_head_dim\": Multi-head Latent Attention needs qk_nope_head_dim + qk_rope_head_dim >= "
             "1 and v_head_dim >= 1");
+    /* Sliding layers shaped apart (Gemma 4's and MiMo's swa_* shape, copied from the config's
+     * heads and head_dim before the full layers' replace them): the same bounds. */
+    if (m->swa_heads > 0 && (m->swa_heads > 100000 || m->swa_kv_heads < 1 || m->swa_kv_heads > 100000 ||
+                                m->swa_head_dim < 1 || m->swa_head_dim > 100000 || m->swa_v_dim < 0 ||
+                                m->swa_v_dim > 100000))
+        return zs_fail(err, ZS_ERR_INPUT,
+            "field \"head_dim\" / \"num_key_value_heads\" of the sliding layers: %lld / %lld (expected 1 to "
+            "100000)",
+            (long long)m->swa_head_dim, (long long)m->swa_kv_heads);
     if (!(m->capacity_factor >= 0 && m->capacity_factor <= 1000))
         return zs_fail(err, ZS_ERR_INPUT, "field \"capacity_factor\": expected 0 (dropless) to 1000");
     if (!(m->decoder_seq_ratio >= 0 && m->decoder_seq_ratio <= 1000))

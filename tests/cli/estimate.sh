@@ -147,6 +147,10 @@ expect 2 "^zerosim estimate: --shard-group 16 does not divide DP x CP = 8 " -- e
 expect 2 "^zerosim estimate: --zero-hpz 32 does not divide DP x CP = 16 " -- estimate $M --gpus 16 --zero-hpz 32 --strategy zero3 --framework deepspeed
 printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "mics_shard_size": 64}}' >"$W/mics64.json"
 expect 3 "mics64.json: zero_optimization.mics_shard_size 64 does not divide DP x CP = 8 " -- estimate $M --gpus 8 --deepspeed "$W/mics64.json"
+# A Gemma 4 config whose head_dim (the sliding layers' shape) is negative: refused by the
+# model's bounds, not counted into negative parameters (the fuzzer's find).
+printf '{"model_type": "gemma4", "text_config": {"head_dim": -300431}}\n' >"$W/g4neg.json"
+expect 3 'of the sliding layers: -300431' -- estimate --model "$W/g4neg.json"
 printf '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "zero_hpz_partition_size": 32}}' >"$W/hpz32.json"
 expect 3 "hpz32.json: zero_optimization.zero_hpz_partition_size 32 does not divide DP x CP = 16 " -- estimate $M --gpus 16 --deepspeed "$W/hpz32.json"
 # hpZ over 1 rank is off: DeepSpeed's default zero_hpz_partition_size is 1

@@ -249,6 +249,10 @@ static void lora_counts(void)
     } c[] = {
         {"models/llama-2-7b.json", 159907840},
         {"models/mistral-7b.json", 167772160},
+        /* Phi-3-mini: HF modeling_phi3.py's fused qkv_proj 3072 -> 3 x 3072 and gate_up_proj
+         * 3072 -> 2 x 8192, one adapter each. */
+        {"models/phi-3-mini.json",
+            32.0 * 64 * ((3072 + 3 * 3072) + (3072 + 3072) + (3072 + 2 * 8192) + (8192 + 3072))},
         {"models/qwen3-30b-a3b.json",
             48.0 * 64 * ((2048 + 4096) + 2 * (2048 + 512) + (4096 + 2048) + (2048 + 128) +
                           128 * (2 * (2048 + 768) + (768 + 2048)))},

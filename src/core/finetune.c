@@ -73,7 +73,9 @@ double finetune_largest_linear(const model *m)
     double q = (double)(m->num_heads * m->head_dim), kv = (double)(m->num_kv_heads * m->head_dim);
     double i = (double)(m->num_experts > 0 ? model_expert_width(m) : m->intermediate_size);
     if (m->dense_intermediate_size > 0) i = zs_fmax(i, (double)m->dense_intermediate_size);
-    return zs_fmax(zs_fmax(h * q, h * kv), h * i);
+    /* A fused module is one linear: q|k|v, gate|up (Phi-3). */
+    double attn = m->fused_qkv ? h * (q + 2 * kv) : zs_fmax(h * q, h * kv);
+    return zs_fmax(attn, h * i * (m->gated_mlp && m->fused_gate_up ? 2 : 1));
 }
 
 double finetune_linear_inputs(const model *m)

@@ -218,7 +218,10 @@ static void walk_mlp(gemm_acc *a, const model *m, const char *const name[2], dou
     double split, double count)
 {
     double h = (double)m->hidden_size;
-    acc_add(a, name[0], t, at, h, i / split, (m->gated_mlp ? 2 : 1) * count, false);
+    if (m->gated_mlp && m->fused_gate_up) /* one GEMM of both widths (Phi-3's gate_up_proj) */
+        acc_add(a, name[0], t, at, h, 2 * i / split, count, false);
+    else
+        acc_add(a, name[0], t, at, h, i / split, (m->gated_mlp ? 2 : 1) * count, false);
     acc_add(a, name[1], t, at, i / split, h, count, false);
 }
 

@@ -73,7 +73,10 @@ static void add_mlp(const model *m, model_tensor *t, int *n, int max, const char
     double copies, int base, bool active_all)
 {
     double h = (double)m->hidden_size;
-    if (m->gated_mlp) {
+    if (m->gated_mlp && m->fused_gate_up) { /* one gate|up linear, h -> 2w */
+        add_mlp_linear(t, n, max, nm[0], h, 2 * w, copies, base, active_all);
+        if (m->mlp_bias) add(t, n, max, nm[3], 2 * w, copies, base, active_all);
+    } else if (m->gated_mlp) {
         add_mlp_linear(t, n, max, nm[0], h, w, copies, base, active_all);
         add_mlp_linear(t, n, max, nm[1], h, w, copies, base + 1, active_all);
         if (m->mlp_bias) {

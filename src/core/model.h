@@ -69,6 +69,7 @@ typedef struct model {
     bool gated_mlp;            /* SwiGLU-style: gate, up and down projections */
     bool tied_embeddings;      /* LM head shares the token embedding */
     bool fused_qkv;            /* one QKV module (gpt2, neox, bloom, Megatron) instead of q, k, v */
+    bool fused_gate_up;        /* a gated MLP's gate and up as one module (Phi-3's gate_up_proj) */
     bool qkv_bias;             /* biases on q, k, v */
     bool out_bias;             /* bias on the attention output projection */
     bool mlp_bias;             /* biases on the MLP projections */

@@ -34,8 +34,9 @@ static const arch archs[] = {
      .block_norms = 2},
     {.type = "qwen3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,
      .qk_norm = QKNORM_HEAD, .family = fam_qwen2, .defaults = "{\"head_dim\":128}"},
-    {.type = "phi3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .fused_qkv = true, .block_norms = 2,
-     .family = fam_sliding},
+    /* HF modeling_phi3.py: qkv_proj and gate_up_proj, one nn.Linear each. */
+    {.type = "phi3", .gated_mlp = true, .norm = RMS, .pos = POS_ROTARY, .fused_qkv = true,
+     .fused_gate_up = true, .block_norms = 2, .family = fam_sliding},
     {.type = "starcoder2", .norm = LN, .norm_bias = true, .pos = POS_ROTARY, .qkv_bias = true,
      .out_bias = true, .mlp_bias = true, .tied_default = true, .block_norms = 2, .family = fam_sliding},
     {.type = "olmo", .gated_mlp = true, .norm = LN, .pos = POS_ROTARY, .bias_keys = true, .block_norms = 2,

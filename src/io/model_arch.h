@@ -27,6 +27,7 @@ struct arch {
     bool norm_bias;
     pos_kind pos;
     bool fused_qkv;
+    bool fused_gate_up;
     bool qkv_bias, out_bias, mlp_bias; /* defaults; llama-family configs override with
                                           attention_bias / mlp_bias */
     bool tied_default;                 /* the config class's tie_word_embeddings default */

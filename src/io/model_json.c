@@ -283,6 +283,7 @@ static int arch_generic(const cJSON *j, model *m, zs_error *err)
     if (json_get_bool(j, "gated_mlp", &m->gated_mlp, &have, err)) return err->code;
     if (json_get_bool(j, "norm_bias", &m->norm_bias, &have, err)) return err->code;
     if (json_get_bool(j, "fused_qkv", &m->fused_qkv, &have, err)) return err->code;
+    if (json_get_bool(j, "fused_gate_up", &m->fused_gate_up, &have, err)) return err->code;
     if (json_get_bool(j, "embedding_norm", &m->embedding_norm, &have, err)) return err->code;
     if (m->norm == NORM_RMSNORM) m->norm_bias = false;
     if (m->pos == POS_LEARNED && !json_first_key(j, K_POS))
@@ -300,6 +301,7 @@ static int arch_shape(const cJSON *j, const arch *a, model *m, zs_error *err)
     m->norm_bias = a->norm_bias;
     m->pos = a->pos;
     m->fused_qkv = a->fused_qkv;
+    m->fused_gate_up = a->fused_gate_up;
     m->qkv_bias = a->qkv_bias;
     m->out_bias = a->out_bias;
     m->mlp_bias = a->mlp_bias;

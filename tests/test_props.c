@@ -203,6 +203,24 @@ static void random_configurations(void)
     CHECK(ep_cases >= 10);
 }
 
+/* The next catalog model of d (a .json file in models/) that loads and counts, into m and pc with its
+ * file name; false at the directory's end. */
+static bool next_catalog_model(DIR *d, model *m, param_counts *pc, const char **name)
+{
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+        char path[512];
+        snprintf(path, sizeof path, "models/%s", e->d_name);
+        zs_error err = {.quiet = true};
+        if (model_load(path, m, &err) || model_count(m, 1e5, pc, &err)) continue;
+        *name = e->d_name;
+        return true;
+    }
+    return false;
+}
+
 /* Every catalog model under every framework: a selective policy (Megatron's, or torchtitan's
  * op-level list) saves a subset of what no recompute saves, so it never holds more
  * activations (issue 22: DeepSeek-V2-Lite under FSDP2 held 16.31 GiB selective vs 15.79 none). */
@@ -214,16 +232,11 @@ static void selective_never_holds_more(void)
     const framework *fws[16];
     int nfw = frameworks_real(fws), models = 0;
     hardware hw = fixture_hw(FIXTURE_H100_NODE);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
-        char path[512];
-        snprintf(path, sizeof path, "models/%s", e->d_name);
-        model m;
-        param_counts pc;
-        zs_error err = {.quiet = true};
-        if (model_load(path, &m, &err) || model_count(&m, 1e5, &pc, &err)) continue;
+    model m;
+    param_counts pc;
+    const char *name;
+    zs_error err = {.quiet = true};
+    while (next_catalog_model(d, &m, &pc, &name)) {
         models++;
         for (int f = 0; f < nfw; f++)
             for (int flash = 0; flash < 2; flash++) {
@@ -244,7 +257,7 @@ static void selective_never_holds_more(void)
                     act[k] = mem.activations, ok[k] = true;
                 }
                 if (ok[0] && ok[1]) {
-                    test_current = e->d_name;
+                    test_current = name;
                     CHECK(act[1] <= act[0] * (1 + 1e-12));
                 }
             }
@@ -263,17 +276,12 @@ static void finetune_memory_nonnegative(void)
     CHECK(d != NULL);
     if (!d) return;
     hardware hw = fixture_hw(FIXTURE_H100_NODE);
-    struct dirent *e;
     int cases = 0;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
-        char path[512];
-        snprintf(path, sizeof path, "models/%s", e->d_name);
-        model m;
-        param_counts pc;
-        zs_error err = {.quiet = true};
-        if (model_load(path, &m, &err) || model_count(&m, 1e5, &pc, &err)) continue;
+    model m;
+    param_counts pc;
+    const char *name;
+    zs_error err = {.quiet = true};
+    while (next_catalog_model(d, &m, &pc, &name)) {
         for (int ft = FT_FULL; ft <= FT_QLORA; ft++)
             for (int pp = 1; pp <= 2; pp++) {
                 training t;
@@ -289,7 +297,7 @@ static void finetune_memory_nonnegative(void)
                     sim_run(&in, strategies[s], 0, &r);
                     if (!r.applicable) continue;
                     const memory *x = &r.mem;
-                    test_current = e->d_name;
+                    test_current = name;
                     CHECK(x->parameters >= 0 && x->gradients >= 0 && x->optimizer_states >= 0);
                     CHECK(x->activations >= 0 && x->allocator >= 0 && x->total > 0);
                     if (ft == FT_QLORA && s == 0) {

@@ -245,8 +245,9 @@ static const framework fw_deepspeed_v05 = {
  * From v0.5.5 to v0.6.1 bf16 without ZeRO is module.bfloat16() and the client optimizer over
  * it (v0.5.10 engine.py _configure_distributed_model, _configure_optimizer's last else): no fp32
  * master, bf16-pure. */
-#define DEEPSPEED_BF16_OPTIMIZER \
+#define DEEPSPEED_BF16_OPTIMIZER(stage0) \
     .bf16_optimizer = true, \
+    .bf16_stage0 = (stage0), \
     /* end */
 
 /* ZeRO-3's gradients under optimizer offload, from v0.6.0 (#1453's __partition_grads, later
@@ -267,17 +268,17 @@ static const framework fw_deepspeed_v05 = {
     .z3_grads_host_accum = true, \
     /* end */
 
-/* DeepSpeed v0.8.3 (microsoft/DeepSpeed@f1e4fb0b878e48d6fe33dbb2e0969d791d698e86), for v0.6.0
- * to 0.8.x: commit 4912e0ad ("Various ZeRO Stage3 Optimizations", #1453, first in v0.6.0)
- * prefetches by the module trace and overlaps: fetch_sub_module (partitioned_param_coordinator.py
- * from v0.6.6) waits on the all-gather stream and makes the compute stream wait on it
- * (wait_stream), the host blocking only when more than 2 fetches are queued; one coalesced
- * _all_gather_base per module (all_gather_coalesced; all_gather_into_tensor comes in v0.9.0);
- * gradients reduce-scattered in flat buckets (reduce_scatter_coalesced, one
- * _reduce_scatter_base) on their own stream; the per-parameter norm is gone. The per-rank host
- * work above. After the CPU step: ZeRO-1/2 still pass the 16-bit partitions to CPU Adam
- * (_optimizer_step: optimizer.step(fp16_param_groups=[...]); v0.9.0's #3097 turned it off),
- * ZeRO-3 copy_()s the unpinned fp32 partition. */
+/* DeepSpeed v0.8.3 (microsoft/DeepSpeed@f1e4fb0b878e48d6fe33dbb2e0969d791d698e86), for v0.6.2
+ * to 0.8.x (0.6.0-0.6.1 below: the same ZeRO, no BF16_Optimizer yet): commit 4912e0ad
+ * ("Various ZeRO Stage3 Optimizations", #1453, first in v0.6.0) prefetches by the module trace
+ * and overlaps: fetch_sub_module (partitioned_param_coordinator.py from v0.6.6) waits on the
+ * all-gather stream and makes the compute stream wait on it (wait_stream), the host blocking
+ * only when more than 2 fetches are queued; one coalesced _all_gather_base per module
+ * (all_gather_coalesced; all_gather_into_tensor comes in v0.9.0); gradients reduce-scattered in
+ * flat buckets (reduce_scatter_coalesced, one _reduce_scatter_base) on their own stream; the
+ * per-parameter norm is gone. The per-rank host work above. After the CPU step: ZeRO-1/2 still
+ * pass the 16-bit partitions to CPU Adam (_optimizer_step: optimizer.step(fp16_param_groups=
+ * [...]); v0.9.0's #3097 turned it off), ZeRO-3 copy_()s the unpinned fp32 partition. */
 static const framework fw_deepspeed_v08 = {
     DEEPSPEED_COMMON
     .version = "0.8.3",
@@ -285,8 +286,7 @@ static const framework fw_deepspeed_v08 = {
     .last = "0.8",
     .offload_copy = {OFFLOAD_COPY_FUSED, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
-    DEEPSPEED_BF16_OPTIMIZER
-    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    DEEPSPEED_BF16_OPTIMIZER(BF16_STAGE0_OPTIMIZER)
     DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
@@ -320,8 +320,7 @@ static const framework fw_deepspeed_v091 = {
     .last = "0.9.1",
     .offload_copy = {OFFLOAD_COPY_PAGEABLE, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
-    DEEPSPEED_BF16_OPTIMIZER
-    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    DEEPSPEED_BF16_OPTIMIZER(BF16_STAGE0_OPTIMIZER)
     .bf16_reduce_fp32 = true,
     DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
@@ -341,8 +340,7 @@ static const framework fw_deepspeed_v014 = {
     .last = "0.14.0",
     .offload_copy = {OFFLOAD_COPY_PAGEABLE, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
-    DEEPSPEED_BF16_OPTIMIZER
-    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    DEEPSPEED_BF16_OPTIMIZER(BF16_STAGE0_OPTIMIZER)
     DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
@@ -358,8 +356,7 @@ static const framework fw_deepspeed_v015 = {
     .last = "0.15.3",
     .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
-    DEEPSPEED_BF16_OPTIMIZER
-    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    DEEPSPEED_BF16_OPTIMIZER(BF16_STAGE0_OPTIMIZER)
     DEEPSPEED_Z3_HOST_ACCUM
     DEEPSPEED_FIT
 };
@@ -376,8 +373,7 @@ static const framework fw_deepspeed_v016 = {
     .last = "0.16",
     .offload_copy = {OFFLOAD_COPY_PINNED32, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
-    DEEPSPEED_BF16_OPTIMIZER
-    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    DEEPSPEED_BF16_OPTIMIZER(BF16_STAGE0_OPTIMIZER)
     DEEPSPEED_Z3_HOST_ACCUM
     .z3_boundary_fp32 = true,
     DEEPSPEED_FIT
@@ -393,8 +389,7 @@ static const framework fw_deepspeed_v0175 = {
     .last = "0.17.5",
     .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
-    DEEPSPEED_BF16_OPTIMIZER
-    .bf16_stage0 = BF16_STAGE0_OPTIMIZER,
+    DEEPSPEED_BF16_OPTIMIZER(BF16_STAGE0_OPTIMIZER)
     DEEPSPEED_Z3_HOST_ACCUM
     .z3_boundary_fp32 = true,
     DEEPSPEED_FIT
@@ -422,8 +417,7 @@ const framework fw_deepspeed = {
     .versions = deepspeed_versions,
     .offload_copy = {OFFLOAD_COPY_PINNED16, OFFLOAD_COPY_PAGEABLE},
     DEEPSPEED_COALESCED_HOST
-    DEEPSPEED_BF16_OPTIMIZER
-    .bf16_stage0 = BF16_STAGE0_PIPE_OPT,
+    DEEPSPEED_BF16_OPTIMIZER(BF16_STAGE0_PIPE_OPT)
     DEEPSPEED_Z3_HOST_ACCUM
     .z3_boundary_fp32 = true,
     DEEPSPEED_FIT

@@ -420,6 +420,19 @@ void memory_activations(const sim_input *in, memory *mem)
     }
 }
 
+double memory_block_params(const sim_input *in, double layers)
+{
+    const training *t = in->t;
+    const param_counts *pc = in->pc;
+    bool first = in->stage.embedding || t->pp == 1, last = in->stage.head || t->pp == 1;
+    /* The stage's parameters (sim.c sim_stage_params) hold the embedding on the first stage and
+     * the final norm and the head (a tied one a second copy) on the last. */
+    double outside = (first ? pc->embedding : 0) + (last ? pc->final_norm + pc->lm_head : 0) +
+        (last && t->pp > 1 && in->m->tied_embeddings ? pc->embedding : 0);
+    double tp = (double)t->tp;
+    return zs_fmax(0, in->local_params - outside / tp - pc->norm_per_layer * layers / tp);
+}
+
 /* Autocast over fp32 parameters (framework_autocast): each matmul's weight is cast to 16 bits
  * where it is used (ATen's cached_cast, aten/src/ATen/autocast_mode.cpp) and autograd saves
  * that cast for the input's gradient (tools/autograd/derivatives.yaml: mm's mat1 gradient is
@@ -436,14 +449,10 @@ void memory_autocast(const sim_input *in, const strategy *s, memory *mem)
     const training *t = in->t;
     const param_counts *pc = in->pc;
     if (m->params_only || in->stage_layers <= 0 || !framework_autocast(in->fw, s, t)) return;
-    double tp = (double)t->tp, layers = (double)in->stage_layers, e = in->bt.act;
-    bool first = in->stage.embedding || t->pp == 1, last = in->stage.head || t->pp == 1;
-    double head = last ? (m->tied_embeddings ? pc->embedding : pc->lm_head) / tp : 0;
-    /* The stage's parameters (sim.c sim_stage_params) less what is not a block's matrix. */
-    double outside = (first ? pc->embedding : 0) + (last ? pc->final_norm + pc->lm_head : 0) +
-        (last && t->pp > 1 && m->tied_embeddings ? pc->embedding : 0);
-    double matrices = in->local_params - outside / tp - pc->norm_per_layer * layers / tp;
-    double block = e * zs_fmax(0, matrices) / layers;
+    double layers = (double)in->stage_layers, e = in->bt.act;
+    bool last = in->stage.head || t->pp == 1;
+    double head = last ? (m->tied_embeddings ? pc->embedding : pc->lm_head) / (double)t->tp : 0;
+    double block = e * memory_block_params(in, layers) / layers;
     double kept, transient = 0, inputs;
     if (t->checkpointing == CKPT_FULL)
         kept = memory_ckpt_stage(in, 0, block, &inputs, &transient);

@@ -75,6 +75,11 @@ double memory_inflight(const struct sim_input *in);
  * attention). Pure. */
 void memory_activations(const struct sim_input *in, memory *mem);
 
+/* Parameters of the blocks one TP rank of the stage in force holds, their norms excluded: the
+ * stage's parameters (local_params, EP's share of the experts included) less the embedding, the
+ * final norm and the head where the stage holds them. layers: the stage's. Pure; never fails. */
+double memory_block_params(const struct sim_input *in, double layers);
+
 /* Autocast's saved 16-bit weight casts (memory.c memory_autocast) for s into mem->activations:
  * nothing unless s runs autocast over fp32 parameters. Pure; never fails. */
 void memory_autocast(const struct sim_input *in, const struct strategy *s, memory *mem);

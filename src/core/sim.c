@@ -293,12 +293,10 @@ static void sim_trainable(
     in->param_bytes = in->bt.param * in->local_params;
     if (t->finetune != FT_FULL) {
         double adapters = finetune_adapters_per_layer(m, pc, t->lora_rank, t->lora_targets) * layers / tp;
-        /* The stage's blocks as local_params counts them (one stage: the model's own; a pipeline
-         * stage: its layers at the largest block), less their norms: the linears bitsandbytes
-         * quantizes. A hybrid's largest block times every layer overstates the model. */
-        double blocks = t->pp == 1 ? pc->total - pc->embedding - pc->lm_head - pc->final_norm
-                                   : pc->per_layer * layers;
-        double linear = t->finetune == FT_QLORA ? zs_fmax(0, blocks - pc->norm_per_layer * layers) / tp : 0;
+        /* The stage's blocks as local_params counts them, less their norms: the linears
+         * bitsandbytes quantizes (not the largest block times every layer: a hybrid's total
+         * is less). */
+        double linear = t->finetune == FT_QLORA ? memory_block_params(in, layers) : 0;
         /* LitGPT's plugin quantizes the untied head too (finetune.h, QLORA_LITGPT). */
         if (finetune_quantized_head(t) && (t->pp == 1 || in->stage.head)) linear += pc->lm_head / tp;
         in->param_bytes = in->bt.param * (in->local_params - linear) + finetune_nf4_width(t) * linear +

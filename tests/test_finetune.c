@@ -311,6 +311,9 @@ static void loss_per_framework(void)
     param_counts pc;
     if (!load("models/llama-2-7b.json", &m, &pc)) return;
     hardware hw = fixture_hw(FIXTURE_A100_NODE);
+    /* Megatron's factor 1.101 over the fixture's GEMMs at the peak (1) would pass it (refused);
+     * the loss's bytes do not read the rate. */
+    hw.matmul_max_fraction = 0.65;
     training t;
     training_init(&t);
     t.gpus = 8;

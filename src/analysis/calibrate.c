@@ -182,9 +182,9 @@ int calibrate_check_framework(calibration *c, const fwfit_result *fr, const char
             fr->n_refused > 1 ? ", ..." : "");
     if (fr->at_bound)
         return gate(c, err,
-            "%s: the %s fit ends on its search bound (gemm_efficiency %.3f in %.1f-%.1f, step_overhead "
+            "%s: the %s fit ends on its search bound (gemm_efficiency %.3f in %.1f-%.3f, step_overhead "
             "%.3f s in 0-%.0f): the runs (lines %s%s) do not determine it",
-            runs_path, fr->fw->name, fr->efficiency, FWFIT_EFF_MIN, FWFIT_EFF_MAX, fr->overhead,
+            runs_path, fr->fw->name, fr->efficiency, FWFIT_EFF_MIN, fr->eff_max, fr->overhead,
             FWFIT_OVERHEAD_MAX, fr->used, left);
     bool eff = fr->stderr_eff > CALIB_MAX_FW_REL_STDERR * fr->efficiency;
     bool ovh = fr->stderr_overhead > CALIB_FW_OVERHEAD_NOISE &&
@@ -424,10 +424,11 @@ int calibrate_apply(calibration *c, hardware *hw, zs_error *err)
 
 /* Predicted step times for the runs that have a measured one; n_out of them. */
 static int predict_all(const run_record *runs, int n, const hardware *hw, double *pred, double *meas,
-    double *mape, int *n_out, calibration *c, zs_error *err)
+    double *mape, int *n_out, calibration *c, double *eff_top, zs_error *err)
 {
     int k = 0;
     double sum = 0;
+    if (eff_top) *eff_top = 0;
     for (int i = 0; i < n; i++) {
         double step = runs_measured_step(&runs[i]);
         if (step <= 0) continue;
@@ -439,6 +440,7 @@ static int predict_all(const run_record *runs, int n, const hardware *hw, double
                     o.refused);
             continue;
         }
+        if (eff_top) *eff_top = fmax(*eff_top, o.gemm_efficiency);
         pred[k] = o.r.step.total;
         meas[k] = step;
         sum += fabs(pred[k] / meas[k] - 1);
@@ -460,7 +462,9 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
     int k = 0, rc = ZS_OK;
     double mape, kfit = 1, kse = 0;
     c->runs_refused = 0;
-    if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, c, err))) goto out;
+    double eff = 1; /* the largest framework factor of the runs: fraction x it stays <= 1 */
+    if ((rc = predict_all(runs, n, hw, pred, meas, &c->mape_before, &k, c, &eff, err))) goto out;
+    double top = eff > 0 ? fmin(1, (1 - 1e-9) / eff) : 1;
     if (k < 3) {
         rc = zs_fail(err, ZS_ERR_INPUT, "--runs: %d runs with a measured step time that can be predicted; "
             "at least 3 are needed%s%.240s%s", k, c->runs_refused ? " (left out: " : "", c->runs_refused_note,
@@ -473,15 +477,15 @@ int calibrate_runs(calibration *c, const run_record *runs, int n, hardware *hw, 
     for (int it = 0; it < 8; it++) {
         if ((rc = fit_scale(pred, meas, k, 1, &kfit, &kse, err))) goto out;
         raw = hw->matmul_max_fraction / kfit;
-        hw->matmul_max_fraction = fmin(1, fmax(1e-3, raw));
-        if ((rc = predict_all(runs, n, hw, pred, meas, &mape, &k, NULL, err))) goto out;
+        hw->matmul_max_fraction = fmin(top, fmax(1e-3, raw));
+        if ((rc = predict_all(runs, n, hw, pred, meas, &mape, &k, NULL, NULL, err))) goto out;
         if (fabs(kfit - 1) < 1e-4) break;
     }
-    if (raw > 1 &&
+    if (raw > top &&
         (rc = gate(c, err,
              "--runs: the runs are faster than the profile allows even at %.2f of peak matmul "
              "throughput (above 1 is impossible): check the runs' hardware and configurations",
-             raw)))
+             raw * (eff > 0 ? eff : 1))))
         goto out;
     c->have_runs = true;
     c->runs = k;

@@ -15,6 +15,8 @@ typedef struct fit_set {
     int n;
     const char *hw;          /* profile name or path for every run, or NULL */
     const hardware *profile; /* a profile in memory for every run, or NULL */
+    double eff_max;          /* the search's top: FWFIT_EFF_MAX, or less where a run's profile's
+                                matmul fraction times it would pass the peak (sim.c refuses) */
 } fit_set;
 
 /* Mean squared log error and mean |error| over the train or held-out half at efficiency k
@@ -62,12 +64,16 @@ int fwfit_all(
 /* Whether run r can be fitted: predicted at the framework's own values, a run the framework
  * refuses (validate's outcome.refused) is left out and counted in out; a kept run's line joins
  * out->used. Fails like validate_run. */
-static int admit(const run_record *r, const fit_set *fs, fwfit_result *out, bool *keep, zs_error *err)
+static int admit(const run_record *r, fit_set *fs, fwfit_result *out, bool *keep, zs_error *err)
 {
     outcome got;
     if (fs->profile ? validate_run_hw(r, fs->profile, &got, err) : validate_run(r, fs->hw, &got, err))
         return err->code;
     *keep = !got.refused[0];
+    /* Just under 1 / fraction: a trial at the bound itself must still run. */
+    if (*keep && got.matmul_max_fraction > 0)
+        fs->eff_max = fmin(fs->eff_max, (1 - 1e-9) / got.matmul_max_fraction);
+    out->eff_max = fs->eff_max;
     if (!*keep) {
         if (out->n_refused++ == 0)
             snprintf(out->refused, sizeof out->refused, "line %d: %.200s", r->line, got.refused);
@@ -88,7 +94,7 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
     out->fw = fw;
     out->builtin = fw->gemm_efficiency;
     fit_set fs = {calloc((size_t)(n > 0 ? n : 1), sizeof *fs.run),
-        calloc((size_t)(n > 0 ? n : 1), sizeof *fs.train), 0, hw_override, profile};
+        calloc((size_t)(n > 0 ? n : 1), sizeof *fs.train), 0, hw_override, profile, FWFIT_EFF_MAX};
     if (!fs.run || !fs.train) {
         free(fs.run);
         free(fs.train);
@@ -127,7 +133,7 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
         prev_o = o;
         for (int which = 0; which < 2; which++) {
             const double g = (sqrt(5.0) - 1) / 2;
-            double a = which ? 0 : FWFIT_EFF_MIN, b = which ? FWFIT_OVERHEAD_MAX : FWFIT_EFF_MAX;
+            double a = which ? 0 : FWFIT_EFF_MIN, b = which ? FWFIT_OVERHEAD_MAX : fs.eff_max;
             double c = b - g * (b - a), d = a + g * (b - a), fc, fd;
             if ((rc = score(&fs, which ? k : c, which ? c : o, true, &fc, NULL, NULL, err)) ||
                 (rc = score(&fs, which ? k : d, which ? d : o, true, &fd, NULL, NULL, err)))
@@ -160,18 +166,18 @@ static int fit(const run_record *runs, int n, const framework *fw, const char *h
         goto done;
     out->efficiency = k;
     out->overhead = o;
-    if (k < FWFIT_EFF_MIN + FWFIT_BOUND_TOL || k > FWFIT_EFF_MAX - FWFIT_BOUND_TOL)
+    if (k < FWFIT_EFF_MIN + FWFIT_BOUND_TOL || k > fs.eff_max - FWFIT_BOUND_TOL)
         out->at_bound = "gemm_efficiency";
     else if (o > FWFIT_OVERHEAD_MAX - FWFIT_BOUND_TOL)
         out->at_bound = "step_overhead";
     /* Least squares on m residuals: var(x) = s^2 / (J'J), with J'J = m f'' / 2 and
      * s^2 = m f / (m - 1) for the mean squared residual f (each parameter alone). */
     double m = (double)out->n_train;
-    double hk = 0.01 * k, ho = fmax(0.01 * o, 1e-3);
+    double hk = fmin(0.01 * k, (fs.eff_max - k) / 2), ho = fmax(0.01 * o, 1e-3);
     if ((rc = score(&fs, k + hk, o, true, &fp, NULL, NULL, err)) ||
         (rc = score(&fs, k - hk, o, true, &fm, NULL, NULL, err)))
         goto done;
-    double curv = (fp - 2 * f0 + fm) / (hk * hk);
+    double curv = hk > 0 ? (fp - 2 * f0 + fm) / (hk * hk) : 0;
     out->stderr_eff = curv > 0 && m > 1 ? sqrt((m * f0 / (m - 1)) / (m * curv / 2)) : 0;
     if ((rc = score(&fs, k, o + ho, true, &fp, NULL, NULL, err)) ||
         (rc = score(&fs, k, o - ho > 0 ? o - ho : 0, true, &fm, NULL, NULL, err)))

@@ -16,6 +16,8 @@ typedef struct fwfit_result {
     double builtin;          /* the framework's gemm_efficiency as shipped */
     double builtin_overhead; /* and its step_overhead, seconds */
     double efficiency;       /* fitted: minimises the mean squared log error on the train half */
+    double eff_max;          /* its search's top: FWFIT_EFF_MAX, or just under 1 / the largest
+                                matmul fraction of the runs' profiles (no GEMM above the peak) */
     double stderr_eff;       /* its standard error (curvature of the objective) */
     double overhead;         /* fitted step_overhead, seconds */
     double stderr_overhead;

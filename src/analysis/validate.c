@@ -183,6 +183,7 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
     t.grad_accum = run->global_batch / (dp * run->micro_batch);
     memset(o, 0, sizeof *o);
     o->run = run;
+    o->matmul_max_fraction = hw.matmul_max_fraction;
     /* A configuration the run's framework does not run (Megatron with ZeRO-3, DeepSpeed's
      * pipeline engine with ZeRO-2) is refused with the framework's rule, not predicted. */
     zs_error fw_err = {0};
@@ -197,6 +198,7 @@ static int validate_run_loaded(const run_record *run, const model *m, const para
         zs_error_prefix(err, tmp);
         return err->code;
     }
+    o->gemm_efficiency = in.fw_eff;
     sim_run(&in, s, 0, &o->r);
     if (!o->r.applicable) {
         refuse(run, o, o->r.why);

@@ -18,6 +18,9 @@ typedef struct outcome {
                                    strategy that does not apply): listed, never scored; "" =
                                    predicted (error, r valid) */
     result r;                   /* the full prediction */
+    double matmul_max_fraction; /* the run's profile's (variants applied): a trial gemm_efficiency
+                                   times it may not pass 1 (fwfit.c) */
+    double gemm_efficiency;     /* the framework factor it ran at (sim_input.fw_eff); 0 if refused */
 } outcome;
 
 /* Every run of one file, predicted: what `validate` prints and `plot validate` draws. */

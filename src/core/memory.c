@@ -79,7 +79,9 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
         /* ZeRO-Infinity (arXiv 2104.07857): the 16-bit parameter partition leaves the GPU;
          * persistent small tensors stay. */
         double part = w * (p - small) / param_div;
-        mem->parameters -= part;
+        /* What stays is the persistent tensors: a difference of nearly equal sums, which
+         * rounding could take below zero (-2.4e-7 B under QLoRA, fuzz_flags). */
+        mem->parameters = zs_fmax(0, mem->parameters - part);
         if (t->offload_params == OFFLOAD_NVME) {
             nvme += part;
             host += NVME_PARAM_BUFFERS * bt->param;
@@ -295,14 +297,17 @@ static double memory_ckpt_stage(
     *inputs = layers;
     *transient = 0;
     if (t->checkpointing != CKPT_FULL) return kept * layers;
-    double v = t->virtual_stages > 1 ? (double)t->virtual_stages : 1, chunk = zs_fmax(1, ceil(layers / v));
+    /* v chunks of the stage's layers: r of them q + 1 layers, the others q (a split v does not
+     * divide; 32 layers in 6 chunks once stored 36 block inputs, and -4 blocks whole). */
+    double v = t->virtual_stages > 1 ? zs_fmin((double)t->virtual_stages, zs_fmax(1, layers)) : 1;
+    double q = floor(layers / v), r = layers - q * v, chunk = zs_fmax(1, q + (r > 0));
     double n = t->recompute_layers > 0 ? zs_fmin((double)t->recompute_layers, chunk) : 1;
     *transient = full - kept;
     if (t->recompute_layers > 0 && t->recompute_method == RECOMPUTE_BLOCK) {
-        *inputs = n * v;
+        *inputs = r * zs_fmin(n, q + 1) + (v - r) * zs_fmin(n, q);
         return kept * *inputs + full * (layers - *inputs);
     }
-    *inputs = ceil(chunk / n) * v;
+    *inputs = r * ceil((q + 1) / n) + (v - r) * ceil(q / n);
     *transient = n * full - kept;
     return kept * *inputs;
 }

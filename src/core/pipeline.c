@@ -56,6 +56,11 @@ static int pipeline_uneven(int64_t layers, const training *t, pipe_split *ps, zs
 int pipeline_split(int64_t layers, const training *t, bool exact, pipe_split *out, zs_error *err)
 {
     int64_t p = t->pp;
+    /* The interleaved schedule splits each pipeline stage into chunks: nothing to split without
+     * one (Megatron-LM asserts pipeline-model-parallel size > 1 for a virtual pipeline). */
+    if (t->virtual_stages > 1 && p < 2)
+        return zs_fail(err, ZS_ERR_USAGE, "--virtual-stages %lld needs --pp 2 or more (the interleaved "
+            "schedule splits each pipeline stage)", (long long)t->virtual_stages);
     if (t->pp_first_layers > 0 || t->pp_last_layers > 0) {
         if (pipeline_uneven(layers, t, out, err)) return err->code;
     } else if (exact && (layers % p != 0 || (layers / p) % t->virtual_stages != 0)) {

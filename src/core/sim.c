@@ -34,6 +34,29 @@ static int sim_check_hardware(sim_input *in, const hardware *hw, const training 
     return ZS_OK;
 }
 
+/* A GEMM runs at most at the peak: the framework's factor (in->fw_eff: the flag's, the
+ * profile's fit or the framework's own) times the profile's matmul_max_fraction, the best
+ * GEMM rate sim_rates can give, must not pass 1, or every time would be faster than the GPU
+ * can run (an MFU above 1). Fails naming where the factor came from: ZS_ERR_USAGE for the
+ * flag, ZS_ERR_INPUT for the hardware profile. */
+static int sim_check_efficiency(
+    const sim_input *in, const hardware *hw, const training *t, const hw_framework_fit *fit, zs_error *err)
+{
+    double top = in->fw_eff * hw->matmul_max_fraction;
+    if (top <= 1) return ZS_OK;
+    if (t->gemm_efficiency > 0)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "--gemm-efficiency %.4g x %s's efficiency.matmul_max_fraction %.4g = %.4g of the peak: no GEMM "
+            "runs faster than the peak (expected at most %.4g on this hardware)",
+            t->gemm_efficiency, hw->name, hw->matmul_max_fraction, top, 1 / hw->matmul_max_fraction);
+    return zs_fail(err, ZS_ERR_INPUT,
+        "%s: %s's gemm_efficiency %.4g%s x efficiency.matmul_max_fraction %.4g = %.4g of the peak: no GEMM "
+        "runs faster than the peak (expected a matmul_max_fraction of at most %.4g: the profile's "
+        "measured one)",
+        hw->name, in->fw->name, in->fw_eff, fit ? " (the profile's fit)" : "", hw->matmul_max_fraction, top,
+        1 / in->fw_eff);
+}
+
 /* The communication groups (size, ranks of it in one NVLink domain: a node unless the profile
  * gives a larger domain) in Megatron's rank order, and
  * in->shard_dp / in->edp. Fails when --shard-group or --zero-hpz does not divide DP x CP. */
@@ -332,6 +355,10 @@ static int sim_stages(sim_input *in, const model *m, const param_counts *pc, con
         double layers = (double)in->stage.layers;
         sim_stage_params(in, m, pc, t, layers);
         if (sim_experts(in, m, t, layers, err)) return err->code;
+        /* The small tensors are counted on the whole model; the rank keeps whole at most its
+         * own non-expert parameters (a threshold above the TP- or EP-split sizes made them
+         * more: ZeRO-3 then held more than ZeRO-2, fuzz_flags). */
+        in->local_small = zs_fmin(in->local_small, zs_fmax(0, in->local_params - in->local_expert));
         sim_trainable(in, m, pc, t, layers);
         in->stages[k] = (sim_stage){in->stage, in->local_params, in->local_small, in->local_expert,
             in->trainable, in->param_bytes};
@@ -378,7 +405,9 @@ static int sim_prepare_shape(sim_input *in, const model *m, const param_counts *
     in->step_overhead = t->step_overhead >= 0 ? t->step_overhead
         : fit                                 ? fit->step_overhead
                                               : in->fw->step_overhead;
-    if (framework_check(in->fw, m, t, err) || kernel_check(hw, t, err)) return err->code;
+    if (sim_check_efficiency(in, hw, t, fit, err) || framework_check(in->fw, m, t, err) ||
+        kernel_check(hw, t, err))
+        return err->code;
     in->bt = training_bytes(t);
     /* Frameworks that accumulate 16-bit training's gradients in fp32 (Megatron) keep and send
      * 4-byte gradients unless --grad-dtype says otherwise. */
@@ -554,6 +583,22 @@ static void sim_stage_memory(const sim_input *in, const strategy *s, memory *mem
     }
 }
 
+/* ZeRO-3 keeps a tensor below the persistence threshold whole (DeepSpeed: ds_numel under
+ * param_persistence_threshold). A routed expert's weight (h x i / ETP) under it would stay
+ * whole beside expert parallelism, which the experts' sharding over EDP does not model: says
+ * so in why (room for len) and returns false. */
+static bool sim_experts_sharded(const sim_input *in, const strategy *s, char *why, size_t len)
+{
+    const training *t = in->t;
+    if (in->local_expert <= 0 || !s->shards.parameters || in->flat_params || t->persistence_threshold <= 0)
+        return true;
+    double tensor = (double)in->m->hidden_size * (double)model_expert_width(in->m) / (double)in->etp;
+    if (tensor >= t->persistence_threshold) return true;
+    snprintf(why, len, "--persistence-threshold %.4g keeps each %.4g-element expert weight whole beside EP: "
+                       "not modelled", t->persistence_threshold, tensor);
+    return false;
+}
+
 bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
 {
     r->strategy = s;
@@ -561,7 +606,8 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
     memset(&r->mem, 0, sizeof r->mem);
     r->framework = in->fw;
     r->applicable = strategy_allows(s, in->t, r->why, sizeof r->why) &&
-        framework_allows(in->fw, s, in->t, r->why, sizeof r->why);
+        framework_allows(in->fw, s, in->t, r->why, sizeof r->why) &&
+        sim_experts_sharded(in, s, r->why, sizeof r->why);
     r->fits = false;
     if (!r->applicable) {
         r->plan.n = 0;
@@ -570,6 +616,8 @@ bool sim_run_memory(const sim_input *in, const strategy *s, result *r)
         memset(&r->cost, 0, sizeof r->cost);
         r->tokens_per_second = r->tflops_per_gpu = r->mfu = r->hfu = 0;
         r->mfu_published = r->hfu_published = 0;
+        r->has_interval = false; /* the table reads it for every column (report.c row_shown) */
+        r->step_lo = r->step_hi = 0;
         return false;
     }
     sim_stage_memory(in, s, &r->mem);

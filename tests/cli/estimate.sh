@@ -377,4 +377,47 @@ json_check "abs(d['results'][0]['step_time_seconds']['offload'] - (2 * $OP - d['
     estimate $OO --hardware "$HW100" --strategy zero2 --framework deepspeed@0.3
 rm -f "$HW100"
 
+# No GEMM runs faster than the peak: the framework factor times the profile's matmul fraction
+# is at most 1 (A100: 0.65, so --gemm-efficiency up to 1/0.65 = 1.538). It was accepted up to 2,
+# and an MFU/HFU above 1 came out (fuzz_flags: HFU 1.11 with full recompute).
+expect 2 "expected at most 1.538 on this hardware" -- estimate $M --gemm-efficiency 1.6
+json_check "all(r['mfu'] <= 1 and r['hfu'] <= 1 for r in d['results'] if r['applicable'])" \
+    estimate $M --gpus 8 --gemm-efficiency 1.5 --checkpointing full --micro-batch 8 --format json
+NOFRAC=$W/nofrac.json
+python3 -c "
+import json, sys
+d = json.load(open('hardware/a100-80gb.json'))
+del d['efficiency']['matmul_max_fraction']
+json.dump(d, open(sys.argv[1], 'w'))" "$NOFRAC"
+# A profile without the field runs GEMMs at the peak (1): Megatron's factor 1.101 would pass it.
+expect 3 "megatron's gemm_efficiency 1.101 x efficiency.matmul_max_fraction 1 = 1.101 of the peak" -- \
+    estimate $M --hardware "$NOFRAC" --framework megatron
+expect 1 "" -- estimate $M --hardware "$NOFRAC" --framework generic
+
+# A persistence threshold above every tensor keeps all of ZeRO-3's parameters whole: exactly
+# DDP's bytes (2 a parameter over TP 2), never more. With EP the whole-model count of small
+# tensors took in every expert and ZeRO-3 held more than ZeRO-2 (fuzz_flags); an expert weight
+# under the threshold beside EP is refused.
+json_check "abs(d['results'][3]['memory_bytes']['parameters'] - d['results'][0]['memory_bytes']['parameters']) < 1 and abs(d['results'][0]['memory_bytes']['parameters'] - 6738415616) < 1" \
+    estimate $M --tp 2 --gpus 8 --persistence-threshold 1e9 --format json
+# (Jamba-Mini's expert: hidden 4096 x intermediate 14336 = 58,720,256 elements.)
+json_check "not d['results'][3]['applicable'] and '5.872e+07-element expert weight whole beside EP' in d['results'][3]['reason'] and d['results'][2]['applicable']" \
+    estimate --model jamba-mini-1.5 --ep 2 --gpus 8 --persistence-threshold 1e9 --format json
+
+# Parameter offload keeps only the persistent tensors on the GPU: none under a threshold of 6
+# elements. It came out at -2.4e-7 bytes (a difference of nearly equal sums; fuzz_flags).
+json_check "0 <= d['results'][0]['memory_bytes']['parameters'] < 1" \
+    estimate --model deepseek-v2-lite --finetune qlora --qlora-stack litgpt --framework deepspeed@0.6.2 --gpus 6 \
+    --persistence-threshold 6 --offload-params nvme --strategy zero3 --format json
+
+# Interleaving needs a pipeline: --virtual-stages without --pp is refused (Megatron-LM asserts
+# it). A stage's 16 layers in 6 chunks (3, 3, 3, 3, 2, 2): --recompute-method block with N at
+# least every chunk's layers checkpoints every block, as the default full recompute does. It
+# stored 6 x 3 = 18 block inputs and -2 blocks whole (negative activations; fuzz_flags).
+expect 2 "needs --pp 2 or more" -- estimate $M --gpus 1 --virtual-stages 6 --checkpointing full
+VS="estimate $M --gpus 16 --pp 2 --virtual-stages 6 --checkpointing full --strategy zero1 --format json"
+"$Z" $VS >"$out" 2>/dev/null; base=$(snap "$out")
+"$Z" $VS --recompute-method block --recompute-layers 32 >"$out" 2>/dev/null; blk=$(snap "$out")
+py_check "block recompute over uneven chunks" "import json; a, b = (json.load(open(f))['results'][0]['memory_bytes']['activations'] for f in ('$base', '$blk')); assert a > 0 and abs(a - b) < 1, (a, b)"
+
 finish

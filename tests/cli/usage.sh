@@ -161,4 +161,10 @@ expect 2 "unexpected argument" -- sweep $M --gpus 8,16 stray
 expect 2 "--gpus-list" -- plan --max-model $M --gpus-list 8,abc
 expect 2 "at most 64" -- plan --max-model $M --gpus-list 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65
 
+# fuzz_flags's dictionary names every option estimate shares with the other commands (a new
+# flag left out of it is one the fuzzer finds only by chance).
+"$Z" estimate --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' | grep -v -e '^--compat$' -e '^--distributed-optimizer$' >"$W/opts"
+missing=$(while read -r o; do grep -q "^\"$o\\\\x0A\"$" tests/fuzz/flags.dict || echo "$o"; done <"$W/opts")
+[ -s "$W/opts" ] && [ -z "$missing" ] && ok || bad "tests/fuzz/flags.dict lacks: $missing"
+
 finish

@@ -16,7 +16,7 @@ FUZZ_SAVED_GOAL := $(.DEFAULT_GOAL)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_BUILD   := build/fuzz
-FUZZ_TARGETS := model hardware dsconfig nccl harness runs units grid safetensors launch
+FUZZ_TARGETS := model hardware dsconfig nccl harness runs units grid safetensors launch flags
 
 # Its own compile of the library: instrumented for coverage (fuzzer-no-link) and sanitized;
 # a UBSan finding must stop the run, or the fuzzer would not record it.

@@ -86,7 +86,7 @@ const hardware *fuzz_ref_hardware(void)
     return &hw;
 }
 
-static void check_result(const result *r)
+void fuzz_check_result(const result *r)
 {
     const memory *mm = &r->mem;
     const double mem[] = {mm->parameters, mm->gradients, mm->optimizer_states, mm->model_states,
@@ -127,7 +127,7 @@ void fuzz_simulate(const model *m, const param_counts *pc, const hardware *hw, c
         result r;
         memset(&r, 0, sizeof r);
         sim_run(&in, strategies[k], 1e9, &r);
-        if (r.applicable) check_result(&r);
+        if (r.applicable) fuzz_check_result(&r);
         else FUZZ_CHECK(r.why[0] != '\0');
     }
 }

@@ -29,6 +29,11 @@ void fuzz_check_error(const struct zs_error *err);
 const model *fuzz_ref_model(const param_counts **pc);
 const hardware *fuzz_ref_hardware(void);
 
+/* An applicable result's memory, step-time, throughput, cost and communication numbers:
+ * finite and >= 0, the totals > 0. */
+struct result;
+void fuzz_check_result(const struct result *r);
+
 /* sim_prepare + sim_run of every strategy (or just `only`) on a configuration; every memory,
  * step-time, throughput and cost number of an applicable result must be finite and >= 0.
  * A configuration sim_prepare refuses is fine (it must say why). */

@@ -18,6 +18,7 @@ sh tests/fuzz/seed.sh "$t" "$corpus" || exit 1
 case $t in
 nccl) dict=tests/fuzz/nccl.dict ;;
 units|grid) dict=tests/fuzz/units.dict ;;
+flags) dict=tests/fuzz/flags.dict ;;
 *) dict=tests/fuzz/json.dict ;;
 esac
 echo "  FUZZ    $t for ${secs}s (log $log)"

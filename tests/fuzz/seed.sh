@@ -51,6 +51,129 @@ safetensors)
     word scalar '{"s": {"dtype": "F32", "shape": [], "data_offsets": [0, 4]}}   '
     word bad-neg '{"w": {"dtype": "BF16", "shape": [-1], "data_offsets": [0, 2]}}'
     word bad-dtype '{"w": {"dtype": "Q4", "shape": [1], "data_offsets": [0, 1]}}' ;;
+flags)
+    word dense-recompute '--model
+llama-2-70b
+--hardware
+a100-80gb
+--gpus
+64
+--checkpointing
+full'
+    word moe-ep '--model
+mixtral-8x7b
+--gpus
+64
+--ep
+8
+--tp
+2
+--strategy
+zero1
+--framework
+megatron'
+    word qlora '--model
+llama-2-7b
+--gpus
+1
+--finetune
+qlora
+--lora-rank
+64
+--hardware
+l4-24gb'
+    word offload '--gpus
+8
+--strategy
+zero3
+--offload-optimizer
+cpu
+--offload-params
+nvme'
+    word long-cp '--model
+llama-2-7b
+--seq-len
+131072
+--cp
+8
+--gpus
+64
+--tp
+8'
+    word pipeline '--model
+bloom-176b
+--gpus
+512
+--tp
+8
+--pp
+8
+--virtual-stages
+2
+--micro-batch
+1
+--grad-accum
+32
+--sequence-parallel
+--framework
+megatron'
+    word fp8 '--precision
+fp8
+--hardware
+h100-80gb
+--tp
+4
+--gpus
+16
+--tp-comm-overlap
+--framework
+megatron'
+    word params '--params
+7e9
+--gpus
+16
+--tokens
+1e12'
+    word explain '--explain
+--model
+gpt-oss-20b
+--framework
+fsdp2
+--gpus
+16
+--shard-group
+8'
+    word hybrid 'qwen3-next-80b-a3b
+--gpus
+32
+--ep
+8
+--checkpointing
+selective
+--loss
+chunked'
+    word deepspeed-old '--framework
+deepspeed@0.3
+--strategy
+zero3
+--gpus
+384
+--model
+gpt2'
+    word variant '--hardware
+h100-80gb
+--network-bandwidth
+800Gbps
+--nics-per-node
+1
+--power-cap
+500
+--gpus
+32'
+    # the choice form (a first byte 0): pairs of option and value indices
+    printf '\000\000\006\120\003\001\002\045\001' > "$dir/seed-choices-1"
+    printf '\000\010\004\011\002\024\001\052\002\121\005\113\000' > "$dir/seed-choices-2"
+    printf '\000\033\002\034\006\035\003\114\001\120\011' > "$dir/seed-choices-3" ;;
 launch)
     copy tests/data/launch/*.yml tests/data/launch/*.yaml tests/data/launch/*.sh tests/data/launch/titan_*.json
     word megatron-args '--num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 \

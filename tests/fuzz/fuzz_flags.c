@@ -1,0 +1,265 @@
+/* fuzz_flags.c -- libFuzzer target: estimate's command line through setup, the simulator and its answers. */
+#define _GNU_SOURCE /* open_memstream (POSIX 2008, declared under _POSIX_C_SOURCE too on glibc) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "fuzz_common.h"
+#include "analysis/plan.h"
+#include "analysis/uncertainty.h"
+#include "cmd/setup.h"
+#include "core/framework.h"
+#include "core/sim.h"
+#include "report/report.h"
+
+/* The input is argv, one argument a line, or (a first byte 0) choices: each pair of bytes an
+ * option of the flag table and one of its values, so most inputs are runs, not refusals.
+ * In both forms the input is argv (a value may hold spaces). Models and hardware come
+ * from a fixed set of catalog entries (a name zerosim does not know would be a Hub id, a
+ * fetch): any other value picks one of them by its bytes. Options that read other files
+ * (--deepspeed, --config, --weights) are dropped; their own targets fuzz those readers. */
+static const char *const models[] = {"llama-2-7b", "mixtral-8x7b", "deepseek-v2-lite", "gpt-oss-20b",
+    "qwen3-next-80b-a3b", "jamba-mini-1.5", "flan-t5-xxl", "gemma-3-1b", "nemotron-h-8b", "gpt2",
+    "llama-4-scout", "falcon-h1-7b", "phi-3-mini", "qwen3-30b-a3b", "gemma-2-9b", "bloom-176b", NULL};
+static const char *const hws[] = {"a100-80gb", "h100-80gb", "v100-32gb", "h200-141gb", "b200-180gb",
+    "gb200-nvl72", "mi300x-192gb", "l4-24gb", "h100-pcie-80gb", "a100-80gb-jeanzay", NULL};
+
+enum { MAX_ARGS = 48 };
+
+static const char *pick(const char *const *names, const char *v)
+{
+    int n = 0;
+    for (; names[n]; n++)
+        if (strcmp(names[n], v) == 0) return v;
+    unsigned h = 5381;
+    for (const char *p = v; *p; p++) h = h * 33 + (unsigned char)*p;
+    return names[h % (unsigned)n];
+}
+
+/* A result the estimate prints: finite, not negative, and within what physics allows. */
+static void check_physics(const setup *s, const result *r)
+{
+    fuzz_check_result(r);
+    /* No run does more model FLOPs a second than the GPU's peak at its precision, nor more
+     * hardware FLOPs (recomputation included) than that either. */
+    FUZZ_CHECK(r->mfu <= 1 + 1e-9 && r->hfu <= 1 + 1e-9);
+    FUZZ_CHECK(r->hfu >= r->mfu * (1 - 1e-9));
+    const memory *mm = &r->mem;
+    FUZZ_CHECK(mm->total >= mm->model_states * (1 - 1e-12) - 1);
+    FUZZ_CHECK(mm->total >= mm->activations * (1 - 1e-12) - 1);
+    if (mm->fits_gpu) FUZZ_CHECK(mm->total <= s->hw.hbm_bytes * (1 + 1e-12));
+    const step_time *st = &r->step;
+    FUZZ_CHECK(st->total >= st->compute * (1 - 1e-12));
+    FUZZ_CHECK(r->step_lo <= r->step.total * (1 + 1e-12) && r->step_hi >= r->step.total * (1 - 1e-12));
+}
+
+/* More sharding never keeps more model states: of two strategies the run allows, the one that
+ * partitions a superset of the other's states (DDP < ZeRO-1 < ZeRO-2 < ZeRO-3) holds at most
+ * as many parameter, gradient and optimizer bytes on the GPU. Not under FSDP, whose
+ * SHARD_GRAD_OP books its whole 16-bit copy (kept from forward to backward) with the fp32
+ * shard, against DDP's casts saved as activations: at DP 1 it holds more. Nor where states
+ * sit on the host (offload, or a paged optimizer, whose pages fill what the GPU has left). */
+static void check_sharding(const result *r, int n)
+{
+    if (n > 0 && r[0].framework && r[0].framework->flat_params) return;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            const shard_set *x = &r[a].strategy->shards, *y = &r[b].strategy->shards;
+            if (a == b || !r[a].applicable || !r[b].applicable) continue;
+            if (r[a].mem.host_per_gpu > 0 || r[b].mem.host_per_gpu > 0) continue;
+            bool more = (x->optimizer || !y->optimizer) && (x->gradients || !y->gradients) &&
+                (x->parameters || !y->parameters);
+            if (more) FUZZ_CHECK(r[a].mem.model_states <= r[b].mem.model_states * (1 + 1e-9) + 1);
+        }
+}
+
+/* Every number of a JSON answer is finite, and no size or time is negative. cJSON prints NaN
+ * and infinities as null, so null is allowed only where the answer means "not asked": a cost
+ * without --tokens or a price, a model without a vision tower. */
+static void check_json(const cJSON *j, const char *key, const char *parent)
+{
+    if (cJSON_IsNumber(j)) {
+        FUZZ_CHECK(isfinite(j->valuedouble));
+        if (key && (strstr(key, "bytes") || strstr(key, "seconds") || strstr(key, "gib")))
+            FUZZ_CHECK(j->valuedouble >= 0);
+    }
+    if (cJSON_IsNull(j))
+        FUZZ_CHECK((parent && strcmp(parent, "cost") == 0) || (key && strcmp(key, "vision_tower_counted") == 0));
+    for (const cJSON *c = j->child; c; c = c->next)
+        check_json(c, c->string ? c->string : key, c->string ? key : parent);
+}
+
+/* The answer in one format; the text carries no NaN or infinity, and JSON parses. */
+static void check_answer(const setup *s, const scenario *sc, const result *r, int n, out_format f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&buf, &len);
+    FUZZ_CHECK(mf != NULL);
+    report_options ro = setup_report_options(s);
+    ro.format = f;
+    FUZZ_CHECK(report_estimate(mf, sc, &ro, r, n) == 0);
+    FUZZ_CHECK(fclose(mf) == 0);
+    FUZZ_CHECK(!strstr(buf, "nan") && !strstr(buf, "NaN") && !strstr(buf, "inf ") && !strstr(buf, "-inf"));
+    if (f == FMT_JSON) {
+        cJSON *j = cJSON_Parse(buf);
+        FUZZ_CHECK(j != NULL);
+        check_json(j, NULL, NULL);
+        cJSON_Delete(j);
+    }
+    free(buf);
+}
+
+static void run(setup *s)
+{
+    zs_error err = {0};
+    if (setup_finish(s, &err)) {
+        fuzz_check_error(&err);
+        FUZZ_CHECK(err.code == ZS_ERR_USAGE || err.code == ZS_ERR_INPUT);
+        return;
+    }
+    if (s->all_frameworks) return; /* estimate refuses it before simulating */
+    scenario sc = setup_scenario(s);
+    result r[STRATEGY_MAX];
+    int n = 0, fits = 0;
+    if (sim_run_scenario(&sc, r, &n, &err)) {
+        fuzz_check_error(&err);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!r[k].applicable) {
+            FUZZ_CHECK(r[k].why[0] != '\0');
+            continue;
+        }
+        uncertainty_add(&sc, &r[k]);
+        check_physics(s, &r[k]);
+        fits += r[k].fits;
+    }
+    check_sharding(r, n);
+    check_answer(s, &sc, r, n, FMT_JSON);
+    check_answer(s, &sc, r, n, FMT_TABLE);
+    if (!fits) {
+        char hint[256];
+        plan_suggest(&sc, hint, sizeof hint);
+        FUZZ_CHECK(memchr(hint, '\0', sizeof hint) && !strstr(hint, "nan") && !strstr(hint, "inf "));
+    }
+}
+
+/* Values a number flag takes in the choice form, clipped to its range. */
+static const double numbers[] = {0, 1, 2, 3, 4, 6, 8, 16, 32, 64, 128, 1024, 4096, 32768, 1e5, 5e8, 1e9, 0.5, 1.5};
+
+/* The choice form: option a (the training flags, then setup's) and its value from b. The
+ * strings live in buf (room for 32 bytes each). */
+static void choose(uint8_t a, uint8_t b, char *opt, char *val, size_t len)
+{
+    static const char *const setup_opts[] = {"model", "hardware", "strategy", "framework", "explain", "tokens",
+        "hbm", "network-bandwidth", "nics-per-node", "power-cap", "params", "decoder-seq-len"};
+    static const char *const strategies_[] = {"ddp", "zero1", "zero2", "zero3", "all", "zero3,ddp"};
+    static const char *const setup_vals[][6] = {{"1e10", "1e12"}, {"16GiB", "24GiB", "80GiB", "192GB"},
+        {"100Gbps", "400Gbps", "800Gbps", "3.2Tbps"}, {"1", "2", "4", "8"}, {"300", "450", "700"},
+        {"1e8", "7e9", "7e10", "1e12"}, {"128", "512", "4096"}};
+    int ntf = TRAINING_FLAG_COUNT, nso = (int)(sizeof setup_opts / sizeof setup_opts[0]);
+    int k = a % (ntf + nso);
+    val[0] = '\0';
+    if (k < ntf) {
+        const flag_desc *d = training_flag(TRAINING_FLAG_FIRST + k);
+        if (!d || !d->name) return;
+        snprintf(opt, len, "--%s", d->name);
+        if (d->kind == FLAG_ON || d->kind == FLAG_OFF) return;
+        if (d->kind == FLAG_CHOICE) {
+            int n = 0;
+            while (d->choices[n].name) n++;
+            snprintf(val, len, "%s", d->choices[b % n].name);
+            return;
+        }
+        double v = numbers[b % (sizeof numbers / sizeof numbers[0])];
+        v = v < d->min ? d->min : v > d->max ? d->max : v;
+        snprintf(val, len, "%.17g", d->kind == FLAG_WHOLE ? floor(v) : v);
+        return;
+    }
+    k -= ntf;
+    snprintf(opt, len, "--%s", setup_opts[k]);
+    if (k == 0) snprintf(val, len, "%s", models[b % (sizeof models / sizeof models[0] - 1)]);
+    if (k == 1) snprintf(val, len, "%s", hws[b % (sizeof hws / sizeof hws[0] - 1)]);
+    if (k == 2) snprintf(val, len, "%s", strategies_[b % 6]);
+    if (k == 3) {
+        /* a framework, or one of its versions */
+        int n = 0;
+        while (frameworks[n]) n++;
+        const framework *fw = frameworks[b % n];
+        int nv = 0;
+        while (fw->versions && fw->versions[nv]) nv++;
+        int v = nv ? (b / n) % (nv + 1) : 0;
+        if (v == 0) snprintf(val, len, "%s", fw->name);
+        else snprintf(val, len, "%s@%s", fw->name, fw->versions[v - 1]->first);
+    }
+    if (k >= 5) {
+        const char *const *vs = setup_vals[k - 5];
+        int n = 0;
+        while (n < 6 && vs[n]) n++;
+        snprintf(val, len, "%s", vs[b % n]);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = fuzz_text(data, size);
+    char *argv[MAX_ARGS];
+    int argc = 0;
+    static char words[MAX_ARGS][40];
+    if (size > 0 && data[0] == 0) {
+        for (size_t i = 1; i + 1 < size && argc + 2 <= MAX_ARGS; i += 2) {
+            choose(data[i], data[i + 1], words[argc], words[argc + 1], sizeof words[0]);
+            argv[argc] = words[argc];
+            argc++;
+            if (words[argc][0]) {
+                argv[argc] = words[argc];
+                argc++;
+            }
+        }
+    } else {
+        for (char *p = text, *save = NULL, *a; argc < MAX_ARGS && (a = strtok_r(p, "\n", &save)); p = NULL)
+            argv[argc++] = a;
+    }
+    bool print = getenv("FUZZ_FLAGS_PRINT") != NULL; /* the command line run (tests/fuzz/README.md) */
+    setup s;
+    setup_init(&s);
+    const cli_opt *opts = setup_options;
+    bool model = false;
+    for (int i = 0; i < argc;) {
+        const char *v = NULL;
+        zs_error err = {0};
+        int id = cli_next(argc, argv, &i, opts, &v, &err);
+        if (id == CLI_END) break;
+        if (id == CLI_HELP) continue;
+        if (id == CLI_ERROR) { /* the command line stops at its first bad argument */
+            fuzz_check_error(&err);
+            free(text);
+            return 0;
+        }
+        if (id == OPT_DEEPSPEED || id == OPT_CONFIG || id == OPT_WEIGHTS) continue;
+        if (id == CLI_POSITIONAL || id == OPT_MODEL) {
+            if (model) continue;
+            id = OPT_MODEL;
+            v = pick(models, v);
+            model = true;
+        }
+        if (id == OPT_HARDWARE) v = pick(hws, v);
+        for (const cli_opt *o = opts; print && o->name; o++)
+            if (o->id == id) fprintf(stderr, "--%s%s%s\n", o->name, v ? "\n" : "", v ? v : "");
+        if (setup_take(&s, id, v, &err)) {
+            fuzz_check_error(&err);
+            free(text);
+            return 0;
+        }
+    }
+    if (!model && s.params <= 0) setup_take(&s, OPT_MODEL, models[0], &(zs_error){0});
+    if (print) fprintf(stderr, "%s--\n", !model && s.params <= 0 ? "--model\nllama-2-7b\n" : "");
+    run(&s);
+    free(text);
+    return 0;
+}

@@ -2,10 +2,12 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "analysis/plan_cache.h"
 #include "core/compute.h"
 #include "core/gemm.h"
 #include "core/sim.h"
 #include "fixture_hw.h"
+#include "io/model_json.h"
 #include "test.h"
 
 /* XLA's measured sm_90 BF16 rates, TFLOP/s, as the source prints them (FLOP/s / 1e12):
@@ -188,6 +190,41 @@ static void gemm_fallback(void)
     CHECK(gemm_measured(&h100, &t));
 }
 
+/* With GEMMs by shape a routed expert's GEMM has T k EP / E rows (gemm.c walk_ffn): for
+ * Qwen3-30B-A3B (E 128, k 8) at 4096 tokens, EP 1 gives 256 rows and EP 8 2048, so the
+ * rates differ and plan's key for them must too (plan_cache.c). A plan once kept EP 1's for
+ * EP 8. Without shapes the rates do not read EP and the keys agree. */
+static void gemm_rates_read_ep(void)
+{
+    model m;
+    param_counts pc;
+    zs_error e = {0};
+    bool loaded =
+        model_load("models/qwen3-30b-a3b.json", &m, &e) == ZS_OK && model_count(&m, 1e5, &pc, &e) == ZS_OK;
+    CHECK(loaded);
+    if (!loaded) return;
+    hardware h100 = fixture_catalog_hw("h100-80gb");
+    training t;
+    training_init(&t);
+    t.gpus = 8;
+    t.seq_len = 4096;
+    t.gemm_shapes = 1;
+    training t8 = t;
+    t8.ep = 8;
+    sim_input a, b;
+    bool ok = sim_prepare_lazy(&a, &m, &pc, &h100, &t, &e) == ZS_OK &&
+        sim_prepare_lazy(&b, &m, &pc, &h100, &t8, &e) == ZS_OK;
+    CHECK(ok);
+    if (!ok) return;
+    CHECK(b.gemm_efficiency > a.gemm_efficiency * 1.01);
+    plan_key k1, k8;
+    CHECK(plan_cache_key(&t, 0, &k1) && plan_cache_key(&t8, 0, &k8));
+    CHECK(k1.w[0] != k8.w[0] || k1.w[1] != k8.w[1]);
+    t.gemm_shapes = t8.gemm_shapes = 0;
+    CHECK(plan_cache_key(&t, 0, &k1) && plan_cache_key(&t8, 0, &k8));
+    CHECK(k1.w[0] == k8.w[0] && k1.w[1] == k8.w[1]);
+}
+
 void suite_gemm(void)
 {
     RUN_TEST(gemm_measured_points);
@@ -195,4 +232,5 @@ void suite_gemm(void)
     RUN_TEST(gemm_fp8_reading);
     RUN_TEST(gemm_step_by_hand);
     RUN_TEST(gemm_fallback);
+    RUN_TEST(gemm_rates_read_ep);
 }

@@ -79,11 +79,16 @@ bool plan_cache_key(const training *t, int fi, plan_key *k)
     uint64_t v = (uint64_t)t->virtual_stages, ck = (uint64_t)t->checkpointing;
     uint64_t sp = (uint64_t)t->sequence_parallel, f = (uint64_t)fi, mb = (uint64_t)t->micro_batch;
     uint64_t first = (uint64_t)t->pp_first_layers, last = (uint64_t)t->pp_last_layers;
+    /* GEMMs by shape (gemm.c) run the routed experts at T k EP / E rows, split over ETP: the
+     * rates then read EP and ETP too. (Without them a plan ranked Qwen3-Next at EP 8 with
+     * EP 1's expert GEMMs, 3.4x its compute; fuzz_flags.) */
+    bool shapes = t->gemm_shapes != 0;
+    uint64_t ep = shapes ? (uint64_t)t->ep : 0, etp = shapes ? (uint64_t)t->etp : 0;
     if ((tp >> 16 | cp >> 8 | pp >> 12 | v >> 8 | ck >> 2 | sp >> 1 | f >> 4 | mb >> 24 | first >> 12 |
-            last >> 12) != 0)
+            last >> 12 | ep >> 8 | etp >> 8) != 0)
         return false;
     k->w[0] = tp | cp << 16 | pp << 24 | v << 36 | ck << 44 | sp << 46 | f << 47;
-    k->w[1] = mb | first << 24 | last << 36;
+    k->w[1] = mb | first << 24 | last << 36 | ep << 48 | etp << 56;
     return true;
 }
 

@@ -18,8 +18,9 @@ plan_cache *plan_cache_new(void);
 void plan_cache_free(plan_cache *c);
 
 /* The key of t's batch rates in a search (framework index fi): the searched dimensions they
- * read (not the GPU count, the accumulation, offload or EP: sim_prepare_batch_from's
- * contract), packed. False for values too large to pack (then none are kept for t). Pure. */
+ * read (not the GPU count, the accumulation, offload, nor EP unless GEMMs are costed by
+ * shape: sim_prepare_batch_from's contract), packed. False for values too large to pack (then
+ * none are kept for t). Pure. */
 typedef struct plan_key {
     uint64_t w[2];
 } plan_key;

@@ -30,8 +30,9 @@ void sim_prepare_activations(sim_input *in);
 int sim_prepare_batch(sim_input *in, const training *t, zs_error *err);
 
 /* What sim_prepare_batch computes, which depends on neither the GPU count, the accumulation
- * (the step FLOPs are redone from the micro-batch ones), offload nor EP: a search keeps it
- * across them. */
+ * (the step FLOPs are redone from the micro-batch ones), offload nor EP (but for
+ * --gemm-shapes, whose routed experts' GEMMs have T k EP / E rows split over ETP): a search
+ * keeps it across them. */
 typedef struct sim_batch {
     flops_tokens tok;
     flops fl;
@@ -44,12 +45,13 @@ typedef struct sim_batch {
 sim_batch sim_batch_of(const sim_input *in);
 
 /* sim_prepare_batch with the batch part given: b = sim_batch_of an input prepared for a
- * training equal to t but for gpus, grad_accum, offload and ep; in as for sim_prepare_batch. The same bytes
- * as sim_prepare_batch; fails as it does. */
+ * training equal to t but for gpus, grad_accum, offload and ep (ep only without --gemm-shapes);
+ * in as for sim_prepare_batch. The same bytes as sim_prepare_batch; fails as it does. */
 int sim_prepare_batch_from(sim_input *in, const training *t, const sim_batch *b, zs_error *err);
 
 /* sim_prepare_lazy with the batch part given (b as for sim_prepare_batch_from, for a training
- * equal to t but for gpus, grad_accum, offload and ep): the same bytes; fails as it does. */
+ * equal to t but for gpus, grad_accum, offload and ep, ep only without --gemm-shapes): the
+ * same bytes; fails as it does. */
 int sim_prepare_lazy_from(sim_input *in, const model *m, const param_counts *pc, const hardware *hw,
     const training *t, const sim_batch *b, zs_error *err);
 

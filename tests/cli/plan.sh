@@ -86,4 +86,26 @@ grep -q "^Nothing fits: [5-9][0-9]% of the .* configurations searched were refus
 expect 1 "" -- plan --model llama-2-70b --max-gpus 2 --no-offload
 grep -q "^Nothing fits; fits with --max-gpus" "$out" && ok || bad "plan llama-2-70b: $(grep Nothing "$out")"
 
+# Every configuration plan ranks is what estimate gives for it. With GEMMs by shape the routed
+# experts' rates read EP (T k EP / E rows), and a plan kept EP 1's rates for EP 8: Qwen3-Next at
+# 3.4x its compute (fuzz_flags).
+if python3 - "$Z" <<'PY'
+import json, subprocess, sys
+z = sys.argv[1]
+common = ['--model', 'qwen3-next-80b-a3b', '--hardware', 'h200-141gb', '--precision', 'fp8', '--gemm-shapes', 'on']
+plan = json.loads(subprocess.run([z, 'plan'] + common + ['--max-gpus', '64', '--global-batch', '1600000', '--max-micro-batch', '8',
+                                  '--top', '3', '--format', 'json'], capture_output=True, text=True).stdout)
+assert plan['ranked'], plan
+for r in plan['ranked']:
+    assert r['ep'] > 1, r['ep']  # the searched EP is what the old key lost
+    args = ['--gpus', r['gpus'], '--tp', r['tp'], '--pp', r['pp'], '--ep', r['ep'], '--virtual-stages', r['virtual_stages'],
+            '--micro-batch', r['micro_batch'], '--grad-accum', r['grad_accum'], '--checkpointing', r['checkpointing'],
+            '--offload-optimizer', r['offload_optimizer'], '--offload-params', r['offload_params'], '--strategy', r['strategy']]
+    e = json.loads(subprocess.run([z, 'estimate'] + common + [str(a) for a in args] + ['--format', 'json'],
+                                  capture_output=True, text=True).stdout)['results'][0]
+    a, b = r['step_time_seconds']['total'], e['step_time_seconds']['total']
+    assert abs(a - b) <= 1e-9 * b, (r['ep'], a, b)
+PY
+then ok; else bad "plan's ranked step times differ from estimate's for the same configurations"; fi
+
 finish

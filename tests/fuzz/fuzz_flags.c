@@ -15,10 +15,10 @@
 #include "core/sim.h"
 #include "report/report.h"
 
-/* The input is argv, one argument a line, or (a first byte 0) choices: each pair of bytes an
- * option of the flag table and one of its values, so most inputs are runs, not refusals.
- * In both forms the input is argv (a value may hold spaces). Models and hardware come
- * from a fixed set of catalog entries (a name zerosim does not know would be a Hub id, a
+/* The input is a command line, one argument a line (so a value may hold spaces); or, after a
+ * first byte 0 (1: plan around the run too), pairs of bytes that each choose an option of the
+ * flag table and one of its values, so most inputs are runs, not refusals. Models and hardware
+ * come from a fixed set of catalog entries (a name zerosim does not know would be a Hub id, a
  * fetch): any other value picks one of them by its bytes. Options that read other files
  * (--deepspeed, --config, --weights) are dropped; their own targets fuzz those readers. */
 static const char *const models[] = {"llama-2-7b", "mixtral-8x7b", "deepseek-v2-lite", "gpt-oss-20b",
@@ -87,7 +87,8 @@ static void check_json(const cJSON *j, const char *key, const char *parent)
             FUZZ_CHECK(j->valuedouble >= 0);
     }
     if (cJSON_IsNull(j))
-        FUZZ_CHECK((parent && strcmp(parent, "cost") == 0) || (key && strcmp(key, "vision_tower_counted") == 0));
+        FUZZ_CHECK((parent && strcmp(parent, "cost") == 0) ||
+            (key && strcmp(key, "vision_tower_counted") == 0));
     for (const cJSON *c = j->child; c; c = c->next)
         check_json(c, c->string ? c->string : key, c->string ? key : parent);
 }
@@ -113,7 +114,40 @@ static void check_answer(const setup *s, const scenario *sc, const result *r, in
     free(buf);
 }
 
-static void run(setup *s)
+/* A plan over up to the run's GPUs (at most 64) at its global batch: every configuration it
+ * ranks, prepared afresh and run alone, gives the answer the search's kept preparations gave
+ * (plan_cache.c promises the same bytes), and obeys the physics above. */
+static void check_plan(const setup *s, const scenario *sc)
+{
+    plan_space sp;
+    plan_space_init(&sp);
+    const training *t = &s->t;
+    sp.max_gpus = t->gpus < 64 ? t->gpus : 64;
+    sp.global_batch = training_dp(t) * t->micro_batch * t->grad_accum;
+    sp.max_micro_batch = 8;
+    plan_result pr;
+    zs_error err = {.quiet = true};
+    if (plan_search(sc, &sp, 4, NULL, NULL, &pr, &err)) {
+        fuzz_check_error(&err);
+        return;
+    }
+    for (int i = 0; i < pr.n_top; i++) {
+        const plan_entry *e = &pr.top[i];
+        FUZZ_CHECK(e->r.applicable && e->r.fits);
+        check_physics(s, &e->r);
+        sim_input in;
+        zs_error e2 = {0};
+        FUZZ_CHECK(sim_prepare(&in, sc->m, sc->pc, sc->hw, &e->t, &e2) == ZS_OK);
+        result r;
+        sim_run(&in, e->r.strategy, 0, &r);
+        FUZZ_CHECK(r.applicable && r.fits);
+        FUZZ_CHECK(fabs(r.step.total - e->r.step.total) <= 1e-9 * e->r.step.total);
+        FUZZ_CHECK(fabs(r.mem.total - e->r.mem.total) <= 1e-9 * e->r.mem.total);
+    }
+    plan_result_free(&pr);
+}
+
+static void run(setup *s, bool plan)
 {
     zs_error err = {0};
     if (setup_finish(s, &err)) {
@@ -141,6 +175,7 @@ static void run(setup *s)
     check_sharding(r, n);
     check_answer(s, &sc, r, n, FMT_JSON);
     check_answer(s, &sc, r, n, FMT_TABLE);
+    if (plan) check_plan(s, &sc);
     if (!fits) {
         char hint[256];
         plan_suggest(&sc, hint, sizeof hint);
@@ -149,14 +184,15 @@ static void run(setup *s)
 }
 
 /* Values a number flag takes in the choice form, clipped to its range. */
-static const double numbers[] = {0, 1, 2, 3, 4, 6, 8, 16, 32, 64, 128, 1024, 4096, 32768, 1e5, 5e8, 1e9, 0.5, 1.5};
+static const double numbers[] = {
+    0, 1, 2, 3, 4, 6, 8, 16, 32, 64, 128, 1024, 4096, 32768, 1e5, 5e8, 1e9, 0.5, 1.5};
 
 /* The choice form: option a (the training flags, then setup's) and its value from b. The
  * strings live in buf (room for 32 bytes each). */
 static void choose(uint8_t a, uint8_t b, char *opt, char *val, size_t len)
 {
-    static const char *const setup_opts[] = {"model", "hardware", "strategy", "framework", "explain", "tokens",
-        "hbm", "network-bandwidth", "nics-per-node", "power-cap", "params", "decoder-seq-len"};
+    static const char *const setup_opts[] = {"model", "hardware", "strategy", "framework", "explain",
+        "tokens", "hbm", "network-bandwidth", "nics-per-node", "power-cap", "params", "decoder-seq-len"};
     static const char *const strategies_[] = {"ddp", "zero1", "zero2", "zero3", "all", "zero3,ddp"};
     static const char *const setup_vals[][6] = {{"1e10", "1e12"}, {"16GiB", "24GiB", "80GiB", "192GB"},
         {"100Gbps", "400Gbps", "800Gbps", "3.2Tbps"}, {"1", "2", "4", "8"}, {"300", "450", "700"},
@@ -204,6 +240,16 @@ static void choose(uint8_t a, uint8_t b, char *opt, char *val, size_t len)
     }
 }
 
+/* One search thread: a finding replays the same way, and libFuzzer's own timing holds. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    setenv("ZEROSIM_THREADS", "1", 1);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -211,7 +257,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *argv[MAX_ARGS];
     int argc = 0;
     static char words[MAX_ARGS][40];
-    if (size > 0 && data[0] == 0) {
+    /* The choice form's first byte 0 is estimate's run; 1 plans around it too. */
+    bool plan = size > 0 && data[0] == 1;
+    if (size > 0 && data[0] <= 1) {
         for (size_t i = 1; i + 1 < size && argc + 2 <= MAX_ARGS; i += 2) {
             choose(data[i], data[i + 1], words[argc], words[argc + 1], sizeof words[0]);
             argv[argc] = words[argc];
@@ -259,7 +307,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!model && s.params <= 0) setup_take(&s, OPT_MODEL, models[0], &(zs_error){0});
     if (print) fprintf(stderr, "%s--\n", !model && s.params <= 0 ? "--model\nllama-2-7b\n" : "");
-    run(&s);
+    run(&s, plan);
     free(text);
     return 0;
 }

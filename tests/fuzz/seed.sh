@@ -173,7 +173,9 @@ h100-80gb
     # the choice form (a first byte 0): pairs of option and value indices
     printf '\000\000\006\120\003\001\002\045\001' > "$dir/seed-choices-1"
     printf '\000\010\004\011\002\024\001\052\002\121\005\113\000' > "$dir/seed-choices-2"
-    printf '\000\033\002\034\006\035\003\114\001\120\011' > "$dir/seed-choices-3" ;;
+    printf '\000\033\002\034\006\035\003\114\001\120\011' > "$dir/seed-choices-3"
+    printf '\001\000\005\003\001\002\003' > "$dir/seed-plan-1"
+    printf '\001\000\006\010\004\003\002\074\001' > "$dir/seed-plan-2" ;;
 launch)
     copy tests/data/launch/*.yml tests/data/launch/*.yaml tests/data/launch/*.sh tests/data/launch/titan_*.json
     word megatron-args '--num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 128 \

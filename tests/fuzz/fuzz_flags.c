@@ -144,7 +144,37 @@ static void check_plan(const setup *s, const scenario *sc)
         FUZZ_CHECK(fabs(r.step.total - e->r.step.total) <= 1e-9 * e->r.step.total);
         FUZZ_CHECK(fabs(r.mem.total - e->r.mem.total) <= 1e-9 * e->r.mem.total);
     }
+    /* Reading only the answers (compare's search) prunes on time bounds: the same answers. */
+    plan_result pa;
+    sp.answers_only = true;
+    if (plan_search(sc, &sp, 4, NULL, NULL, &pa, &err) == ZS_OK) {
+        FUZZ_CHECK(pa.n_top == pr.n_top);
+        for (int i = 0; i < pa.n_top && i < pr.n_top; i++) FUZZ_CHECK(pa.top[i].score == pr.top[i].score);
+        for (int k = 0; k < STRATEGY_MAX; k++) {
+            FUZZ_CHECK(pa.has_best[k] == pr.has_best[k] && pa.min_gpus[k] == pr.min_gpus[k]);
+            if (pa.has_best[k]) FUZZ_CHECK(pa.best_per_strategy[k].score == pr.best_per_strategy[k].score);
+        }
+        plan_result_free(&pa);
+    }
     plan_result_free(&pr);
+}
+
+/* Half the micro-batch never needs more memory: fewer tokens in flight (each strategy the run
+ * allows both ways, its states on the GPU). */
+static void check_half_batch(const scenario *sc, const result *r, int n)
+{
+    if (sc->t->micro_batch < 2) return;
+    training half = *sc->t;
+    half.micro_batch /= 2;
+    scenario hs = *sc;
+    hs.t = &half;
+    result h[STRATEGY_MAX];
+    int hn = 0;
+    zs_error err = {.quiet = true};
+    if (sim_run_scenario(&hs, h, &hn, &err)) return;
+    for (int k = 0; k < n && k < hn; k++)
+        if (r[k].applicable && h[k].applicable && r[k].mem.host_per_gpu <= 0 && h[k].mem.host_per_gpu <= 0)
+            FUZZ_CHECK(h[k].mem.total <= r[k].mem.total * (1 + 1e-12));
 }
 
 static void run(setup *s, bool plan)
@@ -173,6 +203,7 @@ static void run(setup *s, bool plan)
         fits += r[k].fits;
     }
     check_sharding(r, n);
+    check_half_batch(&sc, r, n);
     check_answer(s, &sc, r, n, FMT_JSON);
     check_answer(s, &sc, r, n, FMT_TABLE);
     if (plan) check_plan(s, &sc);

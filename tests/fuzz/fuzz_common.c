@@ -103,6 +103,11 @@ void fuzz_check_result(const result *r)
                            r->comm.seconds_total};
     for (size_t i = 0; i < sizeof step / sizeof step[0]; i++) fuzz_check_num(step[i]);
     FUZZ_CHECK(st->total > 0);
+    /* What physics allows: no more FLOP/s than the peak (model FLOPs, nor hardware FLOPs with
+     * the recomputation), a step no shorter than its compute, a total no less than its states. */
+    FUZZ_CHECK(r->mfu <= 1 + 1e-9 && r->hfu <= 1 + 1e-9 && r->hfu >= r->mfu * (1 - 1e-9));
+    FUZZ_CHECK(st->total >= st->compute * (1 - 1e-12));
+    FUZZ_CHECK(mm->total >= mm->model_states * (1 - 1e-12) - 1);
     for (int l = 0; l < LEVEL_COUNT; l++) fuzz_check_num(r->comm.bytes_level[l]);
     for (int k = 0; k < COLL_COUNT; k++) fuzz_check_num(r->comm.bytes_kind[k]);
     FUZZ_CHECK(r->plan.n >= 0 && r->plan.n <= COMM_MAX_OPS);

@@ -30,7 +30,8 @@ const model *fuzz_ref_model(const param_counts **pc);
 const hardware *fuzz_ref_hardware(void);
 
 /* An applicable result's memory, step-time, throughput, cost and communication numbers:
- * finite and >= 0, the totals > 0. */
+ * finite and >= 0, the totals > 0; MFU and HFU at most 1 (HFU >= MFU), the step at least
+ * its compute, the memory total at least the model states. */
 struct result;
 void fuzz_check_result(const struct result *r);
 

@@ -420,4 +420,13 @@ VS="estimate $M --gpus 16 --pp 2 --virtual-stages 6 --checkpointing full --strat
 "$Z" $VS --recompute-method block --recompute-layers 32 >"$out" 2>/dev/null; blk=$(snap "$out")
 py_check "block recompute over uneven chunks" "import json; a, b = (json.load(open(f))['results'][0]['memory_bytes']['activations'] for f in ('$base', '$blk')); assert a > 0 and abs(a - b) < 1, (a, b)"
 
+# FSDP's unit under EP: a block's dense part and the rank's E / EP experts. A one-layer stage
+# (DeepSeek-V2-Lite's 27 layers on PP 16) took E / TP experts off a unit already bounded by the
+# stage's E / EP: -0.28 GB of buffers (fuzz_flags). Each stage holds a block, so the unit is
+# positive and no larger than PP 2's by more than the per-stage averaging of MoE blocks.
+DSL="estimate --model deepseek-v2-lite --framework fsdp2 --ep 8 --gpus 128 --strategy zero3 --format json"
+"$Z" $DSL --pp 2 >"$out" 2>/dev/null; pp2=$(snap "$out")
+"$Z" $DSL --pp 16 >"$out" 2>/dev/null; pp16=$(snap "$out")
+py_check "FSDP2 EP unit on a one-layer stage" "import json; a, b = (json.load(open(f))['results'][0]['memory_bytes'] for f in ('$pp2', '$pp16')); assert 0.5 * a['communication_buffers'] < b['communication_buffers'] < 2 * a['communication_buffers'] and b['zero3_gathered_parameters'] > 0, (a, b)"
+
 finish

@@ -46,6 +46,9 @@ static void check_physics(const setup *s, const result *r)
     const memory *mm = &r->mem;
     FUZZ_CHECK(mm->total >= mm->activations * (1 - 1e-12) - 1);
     if (mm->fits_gpu) FUZZ_CHECK(mm->total <= s->hw.hbm_bytes * (1 + 1e-12));
+    /* One GPU talks to no other: nothing over NVLink or the network. */
+    if (s->t.gpus == 1)
+        FUZZ_CHECK(r->comm.bytes_level[LEVEL_INTRA] == 0 && r->comm.bytes_level[LEVEL_INTER] == 0);
     FUZZ_CHECK(r->step_lo <= r->step.total * (1 + 1e-12) && r->step_hi >= r->step.total * (1 - 1e-12));
 }
 
@@ -170,6 +173,42 @@ static void check_half_batch(const scenario *sc, const result *r, int n)
             FUZZ_CHECK(h[k].mem.total <= r[k].mem.total * (1 + 1e-12));
 }
 
+/* plan_suggest's hint ("fits with --offload-optimizer cpu (ZeRO-1: ...)") applied to the run:
+ * then something fits, at the memory the hint names for it. */
+static void check_hint(const scenario *sc, const char *hint)
+{
+    const char *p = strstr(hint, "fits with ");
+    if (!p) {
+        FUZZ_CHECK(hint[0] == '\0');
+        return;
+    }
+    char flags[256];
+    snprintf(flags, sizeof flags, "%s", p + strlen("fits with "));
+    char *end = strstr(flags, " (");
+    FUZZ_CHECK(end != NULL);
+    *end = '\0';
+    char *argv[16];
+    int argc = 0;
+    for (char *q = flags, *save = NULL, *a; argc < 16 && (a = strtok_r(q, " ", &save)); q = NULL)
+        argv[argc++] = a;
+    training t = *sc->t;
+    for (int i = 0; i < argc;) {
+        const char *v = NULL;
+        zs_error err = {0};
+        int id = cli_next(argc, argv, &i, setup_options, &v, &err);
+        FUZZ_CHECK(id > 0 && training_flag(id) != NULL); /* the hint names training flags */
+        FUZZ_CHECK(setup_apply(&t, id, v, &err) == ZS_OK);
+    }
+    scenario hs = *sc;
+    hs.t = &t;
+    result r[STRATEGY_MAX];
+    int n = 0, fits = 0;
+    zs_error err = {0};
+    FUZZ_CHECK(sim_run_scenario(&hs, r, &n, &err) == ZS_OK);
+    for (int k = 0; k < n; k++) fits += r[k].applicable && r[k].fits;
+    FUZZ_CHECK(fits > 0);
+}
+
 static void run(setup *s, bool plan)
 {
     zs_error err = {0};
@@ -204,6 +243,7 @@ static void run(setup *s, bool plan)
         char hint[256];
         plan_suggest(&sc, hint, sizeof hint);
         FUZZ_CHECK(memchr(hint, '\0', sizeof hint) && !strstr(hint, "nan") && !strstr(hint, "inf "));
+        check_hint(&sc, hint);
     }
 }
 

@@ -174,7 +174,7 @@ static void check_half_batch(const scenario *sc, const result *r, int n)
 }
 
 /* plan_suggest's hint ("fits with --offload-optimizer cpu (ZeRO-1: ...)") applied to the run:
- * then something fits, at the memory the hint names for it. */
+ * then some strategy fits. */
 static void check_hint(const scenario *sc, const char *hint)
 {
     const char *p = strstr(hint, "fits with ");

@@ -642,7 +642,7 @@ void memory_buffers(const sim_input *in, const strategy *s, memory *mem)
         /* Expert parallelism: a block's unit holds the rank's E / EP experts, not E / TP
          * (per_layer counts every expert of the block). The block's own share first, then the
          * stage's bound: a one-layer stage's local_params already holds E / EP experts, and
-         * taking E / TP off it left -0.55 GB of buffers (DeepSeek-V2-Lite at PP 16, fuzz_flags). */
+         * taking E / TP off it left -0.28 GB of buffers (DeepSeek-V2-Lite at PP 16, fuzz_flags). */
         double eu = memory_expert_unit(in);
         if (eu > 0) unit = zs_fmax(0, unit - eu * (double)(in->t->ep * in->etp) / (double)in->t->tp) + eu;
         if (!in->m->params_only) unit = zs_fmin(unit, in->local_params);

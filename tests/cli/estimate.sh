@@ -411,8 +411,9 @@ json_check "0 <= d['results'][0]['memory_bytes']['parameters'] < 1" \
     --persistence-threshold 6 --offload-params nvme --strategy zero3 --format json
 
 # Interleaving needs a pipeline: --virtual-stages without --pp is refused. A stage's 16 layers
-# in 6 chunks (3, 3, 3, 3, 2, 2): --recompute-method block with N at least every chunk's layers checkpoints every block, as the default full recompute does. It
-# stored 6 x 3 = 18 block inputs and -2 blocks whole (negative activations; fuzz_flags).
+# in 6 chunks (3, 3, 3, 3, 2, 2): --recompute-method block with N at least every chunk's layers
+# checkpoints every block, as the default full recompute does. It stored 6 x 3 = 18 block
+# inputs and -2 blocks whole (negative activations; fuzz_flags).
 expect 2 "needs --pp 2 or more" -- estimate $M --gpus 1 --virtual-stages 6 --checkpointing full
 VS="estimate $M --gpus 16 --pp 2 --virtual-stages 6 --checkpointing full --strategy zero1 --format json"
 "$Z" $VS >"$out" 2>/dev/null; base=$(snap "$out")

@@ -173,6 +173,24 @@ static void check_half_batch(const scenario *sc, const result *r, int n)
             FUZZ_CHECK(h[k].mem.total <= r[k].mem.total * (1 + 1e-12));
 }
 
+/* Twice the bandwidth on every link (NVLink, the network, the host link) never slows a step,
+ * under every flag. */
+static void check_bandwidth(const scenario *sc, const result *r, int n)
+{
+    hardware fast = *sc->hw;
+    fast.intra.bandwidth *= 2;
+    fast.inter.bandwidth *= 2;
+    fast.host.bandwidth *= 2;
+    scenario fs = *sc;
+    fs.hw = &fast;
+    result f[STRATEGY_MAX];
+    int fn = 0;
+    zs_error err = {.quiet = true};
+    if (sim_run_scenario(&fs, f, &fn, &err)) return;
+    for (int k = 0; k < n && k < fn; k++)
+        if (r[k].applicable && f[k].applicable) FUZZ_CHECK(f[k].step.total <= r[k].step.total * (1 + 1e-12));
+}
+
 /* plan_suggest's hint ("fits with --offload-optimizer cpu (ZeRO-1: ...)") applied to the run:
  * then some strategy fits. */
 static void check_hint(const scenario *sc, const char *hint)
@@ -236,6 +254,7 @@ static void run(setup *s, bool plan)
     }
     check_sharding(r, n);
     check_half_batch(&sc, r, n);
+    check_bandwidth(&sc, r, n);
     check_answer(s, &sc, r, n, FMT_JSON);
     check_answer(s, &sc, r, n, FMT_TABLE);
     if (plan) check_plan(s, &sc);

@@ -119,7 +119,10 @@ static void check_plan(const setup *s, const scenario *sc)
     plan_space_init(&sp);
     const training *t = &s->t;
     sp.max_gpus = t->gpus < 64 ? t->gpus : 64;
-    sp.global_batch = training_dp(t) * t->micro_batch * t->grad_accum;
+    /* The run's global batch (in double: the flags' largest values overflow int64). */
+    double gb = (double)training_dp(t) * (double)t->micro_batch * (double)t->grad_accum;
+    if (gb > 1e12) return;
+    sp.global_batch = (int64_t)gb;
     sp.max_micro_batch = 8;
     plan_result pr;
     zs_error err = {.quiet = true};

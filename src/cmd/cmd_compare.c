@@ -40,7 +40,15 @@ int cmd_compare_rows(const char *cmd, setup *s, plan_space *sp, double gb_tokens
     /* The searches keep the batch the given settings train with, so their rows compare. */
     int64_t dp = training_dp(&s->t);
     if (gb_tokens > 0) sp->global_batch = (int64_t)ceil(gb_tokens / (double)s->t.seq_len);
-    if (sp->global_batch == 0) sp->global_batch = s->t.micro_batch * s->t.grad_accum * dp;
+    if (sp->global_batch == 0) {
+        /* In double: the flags' largest values overflow int64 (UB, found by fuzz_flags). */
+        double gb = (double)s->t.micro_batch * (double)s->t.grad_accum * (double)dp;
+        if (gb > 1e8)
+            return cmd_error(cmd, ZS_ERR_USAGE,
+                "the run's global batch (micro-batch x grad-accum x DP) is above 1e8 sequences, "
+                "--global-batch's limit: give --global-batch");
+        sp->global_batch = (int64_t)gb;
+    }
     sp->tokens = s->tokens;
     const framework *fws[FRAMEWORK_MAX + 1] = {NULL};
     int nf = s->all_frameworks ? frameworks_real(fws) : 0;

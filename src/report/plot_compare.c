@@ -28,7 +28,12 @@ static int compare_compute(const scenario *s, const plot_request *q, void *data,
     plan_space sp;
     plan_space_init(&sp);
     sp.max_gpus = s->t->gpus > 64 ? s->t->gpus : 64;
-    sp.global_batch = s->t->micro_batch * s->t->grad_accum * training_dp(s->t);
+    /* In double: the flags' largest values overflow int64 (compare's own check, cmd_compare.c). */
+    double gb = (double)s->t->micro_batch * (double)s->t->grad_accum * (double)training_dp(s->t);
+    if (gb > 1e8)
+        return zs_fail(err, ZS_ERR_USAGE,
+            "the run's global batch (micro-batch x grad-accum x DP) is above 1e8 sequences, compare's limit");
+    sp.global_batch = (int64_t)gb;
     sp.tokens = s->tokens;
     if (compare_run(s, &sp, NULL, d->cmp, COMPARE_MAX_ROWS, &d->n_cmp, err)) return err->code;
     return d->n_cmp > 0 ? ZS_OK : zs_fail(err, ZS_ERR_USAGE, "compare: no strategy to draw");

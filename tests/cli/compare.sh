@@ -57,4 +57,9 @@ done
 expect 2 "" -- compare --model llama-2-7b --gpus 8 --max-gpus abc
 "$Z" compare --model llama-2-7b --gpus 8 --tokens 1e11 >"$out" 2>"$err" && grep -q "Saved against the baseline" "$out" && grep -q "dollars" "$out" && ok || bad "compare table"
 
+# The run's global batch at the flags' largest values overflowed int64 (UB; fuzz_flags): now a
+# usage error naming --global-batch, in compare and in plot compare.
+expect 2 "give --global-batch" -- compare $M --gpus 10000000 --micro-batch 1000000 --grad-accum 1000000
+expect 2 "above 1e8 sequences" -- plot compare $M --gpus 10000000 --micro-batch 1000000 --grad-accum 1000000 -o "$W/c.png"
+
 finish

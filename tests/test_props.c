@@ -230,8 +230,11 @@ static void selective_never_holds_more(void)
     CHECK(d != NULL);
     if (!d) return;
     const framework *fws[16];
-    int nfw = frameworks_real(fws), models = 0;
+    int nfw = frameworks_real(fws), models = 0, pairs = 0;
     hardware hw = fixture_hw(FIXTURE_H100_NODE);
+    /* The fixture's GEMMs at the peak (1) would let Megatron's and FSDP's factors pass it,
+     * which sim_prepare refuses: the H100 profile's fitted fraction (hardware/h100-80gb.json). */
+    hw.matmul_max_fraction = 0.55;
     model m;
     param_counts pc;
     const char *name;
@@ -259,11 +262,16 @@ static void selective_never_holds_more(void)
                 if (ok[0] && ok[1]) {
                     test_current = name;
                     CHECK(act[1] <= act[0] * (1 + 1e-12));
+                    pairs++;
                 }
             }
     }
     closedir(d);
     CHECK(models >= 60);
+    /* Most models run under every framework with and without flash (420 of 592 pairs; the
+     * rest are framework rules). A refusal in sim_prepare drops a pair silently: fsdp, fsdp2
+     * and megatron once all were, on the fixture's fraction of 1 (140 pairs left). */
+    CHECK(pairs >= models * nfw * 2 * 2 / 3);
 }
 
 /* Every catalog model, fine-tuned three ways on one GPU and over a 2-stage pipeline: no memory

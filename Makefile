@@ -123,7 +123,7 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-# make test fuzzes each parser briefly (8 targets, two at a time: about a minute in all).
+# make test fuzzes each parser briefly (11 targets, two at a time: about a minute in all).
 CI_FUZZ_SECONDS ?= 6
 
 DEMO_ARGS := --model llama-2-70b --hardware a100-80gb --gpus 64 --seq-len 4096 --checkpointing full

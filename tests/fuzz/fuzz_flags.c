@@ -1,5 +1,6 @@
 /* fuzz_flags.c -- libFuzzer target: estimate's command line through setup, the simulator and its answers. */
 #define _GNU_SOURCE /* open_memstream (POSIX 2008, declared under _POSIX_C_SOURCE too on glibc) */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include "core/framework.h"
 #include "core/sim.h"
 #include "report/report.h"
+#include "report/report_compare.h"
+#include "report/report_html.h"
 
 /* The input is a command line, one argument a line (so a value may hold spaces); or, after a
  * first byte 0 (1: plan around the run too), pairs of bytes that each choose an option of the
@@ -89,6 +92,24 @@ static void check_json(const cJSON *j, const char *key, const char *parent)
         check_json(c, c->string ? c->string : key, c->string ? key : parent);
 }
 
+/* Whether text holds a NaN or an infinity as printf or a JavaScript number writes them: "nan",
+ * "inf" or "NaN", "Infinity" as a word of its own (not inside "finance", "nano" or
+ * "ZeRO-Infinity"). */
+static bool printed_nonfinite(const char *text)
+{
+    static const char *const words[] = {"nan", "inf", "NaN", "Infinity"};
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        for (const char *p = text; (p = strstr(p, words[w])); p++) {
+            size_t k = strlen(words[w]);
+            /* a word's own start; "-inf" is a number, "ZeRO-Infinity" a name */
+            bool hyphen = p - text >= 2 && p[-1] == '-' && isalpha((unsigned char)p[-2]);
+            bool before = p == text || (!isalpha((unsigned char)p[-1]) && !hyphen);
+            bool after = !isalpha((unsigned char)p[k]);
+            if (before && after) return true;
+        }
+    return false;
+}
+
 /* The answer in one format; the text carries no NaN or infinity, and JSON parses. */
 static void check_answer(const setup *s, const scenario *sc, const result *r, int n, out_format f)
 {
@@ -100,13 +121,37 @@ static void check_answer(const setup *s, const scenario *sc, const result *r, in
     ro.format = f;
     FUZZ_CHECK(report_estimate(mf, sc, &ro, r, n) == 0);
     FUZZ_CHECK(fclose(mf) == 0);
-    FUZZ_CHECK(!strstr(buf, "nan") && !strstr(buf, "NaN") && !strstr(buf, "inf ") && !strstr(buf, "-inf"));
+    FUZZ_CHECK(!printed_nonfinite(buf));
     if (f == FMT_JSON) {
         cJSON *j = cJSON_Parse(buf);
         FUZZ_CHECK(j != NULL);
         check_json(j, NULL, NULL);
         cJSON_Delete(j);
     }
+    free(buf);
+}
+
+/* compare's rows over the plan's space, as `zerosim report` draws them: the HTML page (tables
+ * and inline SVG charts) holds no NaN or infinity, in its text or its coordinates. */
+static void check_page(const setup *s, const scenario *sc, const plan_space *sp)
+{
+    static compare_row rows[COMPARE_MAX_ROWS];
+    int n = 0;
+    zs_error err = {.quiet = true};
+    if (compare_run(sc, sp, NULL, rows, COMPARE_MAX_ROWS, &n, &err)) {
+        fuzz_check_error(&err);
+        return;
+    }
+    report_options ro = setup_report_options(s);
+    compare_report cr = {sc, sp, rows, n, true, &ro};
+    html_report h = {&cr, "model.json", "hardware.json", NULL, NULL, "fuzz", NULL, NULL};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&buf, &len);
+    FUZZ_CHECK(mf != NULL);
+    report_html(mf, &h);
+    FUZZ_CHECK(!ferror(mf) && fclose(mf) == 0);
+    FUZZ_CHECK(!printed_nonfinite(buf));
     free(buf);
 }
 
@@ -156,6 +201,7 @@ static void check_plan(const setup *s, const scenario *sc)
         plan_result_free(&pa);
     }
     plan_result_free(&pr);
+    check_page(s, sc, &sp);
 }
 
 /* Half the micro-batch never needs more memory: fewer tokens in flight (each strategy the run
@@ -264,7 +310,7 @@ static void run(setup *s, bool plan)
     if (!fits) {
         char hint[256];
         plan_suggest(&sc, hint, sizeof hint);
-        FUZZ_CHECK(memchr(hint, '\0', sizeof hint) && !strstr(hint, "nan") && !strstr(hint, "inf "));
+        FUZZ_CHECK(memchr(hint, '\0', sizeof hint) && !printed_nonfinite(hint));
         check_hint(&sc, hint);
     }
 }

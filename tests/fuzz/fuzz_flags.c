@@ -1,6 +1,7 @@
 /* fuzz_flags.c -- libFuzzer target: estimate's command line through setup, the simulator and its answers. */
 #define _GNU_SOURCE /* open_memstream (POSIX 2008, declared under _POSIX_C_SOURCE too on glibc) */
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +19,19 @@
 #include "report/report_compare.h"
 #include "report/report_html.h"
 
-/* The input is a command line, one argument a line (so a value may hold spaces); or, after a
- * first byte 0 (1: plan around the run too), pairs of bytes that each choose an option of the
- * flag table and one of its values, so most inputs are runs, not refusals. Models and hardware
- * come from a fixed set of catalog entries (a name zerosim does not know would be a Hub id, a
- * fetch): any other value picks one of them by its bytes. Options that read other files
- * (--deepspeed, --config, --weights) are dropped; their own targets fuzz those readers. */
-static const char *const models[] = {"llama-2-7b", "mixtral-8x7b", "deepseek-v2-lite", "gpt-oss-20b",
-    "qwen3-next-80b-a3b", "jamba-mini-1.5", "flan-t5-xxl", "gemma-3-1b", "nemotron-h-8b", "gpt2",
-    "llama-4-scout", "falcon-h1-7b", "phi-3-mini", "qwen3-30b-a3b", "gemma-2-9b", "bloom-176b", NULL};
+/* The input is a command line, one argument a line (so a value may hold spaces; a first line
+ * "#plan" plans around the run too); or, after a first byte 0 (1: plan too), pairs of bytes
+ * that each choose an option of the flag table and one of its values, so most inputs are runs,
+ * not refusals. Models come from the catalog and hardware from 10 of its profiles (a name
+ * zerosim does not know would be a Hub id, a fetch): any other value picks one of them by its
+ * bytes. Options that read other files (--deepspeed, --config, --weights) are dropped; their
+ * own targets fuzz those readers. */
+
+/* Every catalog model (the .json files of models/, read once by LLVMFuzzerInitialize),
+ * NULL-terminated; llama-2-7b first, the default. */
+enum { MAX_MODELS = 128 };
+static const char *models[MAX_MODELS + 1] = {"llama-2-7b"};
+static int n_models = 1;
 static const char *const hws[] = {"a100-80gb", "h100-80gb", "v100-32gb", "h200-141gb", "b200-180gb",
     "gb200-nvl72", "mi300x-192gb", "l4-24gb", "h100-pcie-80gb", "a100-80gb-jeanzay", NULL};
 
@@ -90,6 +95,14 @@ static void check_json(const cJSON *j, const char *key, const char *parent)
             (key && strcmp(key, "vision_tower_counted") == 0));
     for (const cJSON *c = j->child; c; c = c->next)
         check_json(c, c->string ? c->string : key, c->string ? key : parent);
+}
+
+/* Fill what the simulator is to write with 0xff bytes: a field it leaves unset then reads as
+ * NaN (a double), an invalid bool (UBSan) or -1, and a check or the sanitizer sees it, where
+ * stack garbage could pass by chance. */
+static void poison(void *p, size_t n)
+{
+    memset(p, 0xff, n);
 }
 
 /* Whether text holds a NaN or an infinity as printf or a JavaScript number writes them: "nan",
@@ -214,6 +227,7 @@ static void check_half_batch(const scenario *sc, const result *r, int n)
     scenario hs = *sc;
     hs.t = &half;
     result h[STRATEGY_MAX];
+    poison(h, sizeof h);
     int hn = 0;
     zs_error err = {.quiet = true};
     if (sim_run_scenario(&hs, h, &hn, &err)) return;
@@ -233,6 +247,7 @@ static void check_bandwidth(const scenario *sc, const result *r, int n)
     scenario fs = *sc;
     fs.hw = &fast;
     result f[STRATEGY_MAX];
+    poison(f, sizeof f);
     int fn = 0;
     zs_error err = {.quiet = true};
     if (sim_run_scenario(&fs, f, &fn, &err)) return;
@@ -269,6 +284,7 @@ static void check_hint(const scenario *sc, const char *hint)
     scenario hs = *sc;
     hs.t = &t;
     result r[STRATEGY_MAX];
+    poison(r, sizeof r);
     int n = 0, fits = 0;
     zs_error err = {0};
     FUZZ_CHECK(sim_run_scenario(&hs, r, &n, &err) == ZS_OK);
@@ -287,6 +303,7 @@ static void run(setup *s, bool plan)
     if (s->all_frameworks) return; /* estimate refuses it before simulating */
     scenario sc = setup_scenario(s);
     result r[STRATEGY_MAX];
+    poison(r, sizeof r);
     int n = 0, fits = 0;
     if (sim_run_scenario(&sc, r, &n, &err)) {
         fuzz_check_error(&err);
@@ -350,7 +367,7 @@ static void choose(uint8_t a, uint8_t b, char *opt, char *val, size_t len)
     }
     k -= ntf;
     snprintf(opt, len, "--%s", setup_opts[k]);
-    if (k == 0) snprintf(val, len, "%s", models[b % (sizeof models / sizeof models[0] - 1)]);
+    if (k == 0) snprintf(val, len, "%s", models[b % n_models]);
     if (k == 1) snprintf(val, len, "%s", hws[b % (sizeof hws / sizeof hws[0] - 1)]);
     if (k == 2) snprintf(val, len, "%s", strategies_[b % 6]);
     if (k == 3) {
@@ -379,6 +396,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     setenv("ZEROSIM_THREADS", "1", 1);
+    DIR *d = opendir("models");
+    for (struct dirent *e; d && n_models < MAX_MODELS && (e = readdir(d));) {
+        size_t k = strlen(e->d_name);
+        if (k < 6 || strcmp(e->d_name + k - 5, ".json") != 0 || strcmp(e->d_name, "llama-2-7b.json") == 0)
+            continue;
+        char *name = strndup(e->d_name, k - 5);
+        if (name) models[n_models++] = name; /* kept for the process's life */
+    }
+    if (d) closedir(d);
     return 0;
 }
 
@@ -404,6 +430,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         for (char *p = text, *save = NULL, *a; argc < MAX_ARGS && (a = strtok_r(p, "\n", &save)); p = NULL)
             argv[argc++] = a;
+        /* A first line "#plan" plans around the run, as the choice form's first byte 1 does
+         * (regression inputs are kept as command lines: they name their models). */
+        if (argc > 0 && strcmp(argv[0], "#plan") == 0) {
+            plan = true;
+            memmove(argv, argv + 1, (size_t)--argc * sizeof argv[0]);
+        }
     }
     bool print = getenv("FUZZ_FLAGS_PRINT") != NULL; /* the command line run (tests/fuzz/README.md) */
     setup s;

@@ -57,9 +57,9 @@ int pipeline_split(int64_t layers, const training *t, bool exact, pipe_split *ou
 {
     int64_t p = t->pp;
     /* The interleaved schedule splits each pipeline stage into chunks: nothing to split without
-     * one. (Megatron-LM's parallel_state.py initialize_model_parallel raised "pipeline-model-
-     * parallel size should be greater than 2 with interleaved schedule" in its releases of
-     * 2021-23; zerosim refuses only what no framework runs, PP 1.) */
+     * one. (Megatron-LM's parallel_state.py initialize_model_parallel raises "pipeline-model-
+     * parallel size should be greater than 2 with interleaved schedule" in the versions read;
+     * zerosim refuses only PP 1, where there is no pipeline to interleave.) */
     if (t->virtual_stages > 1 && p < 2)
         return zs_fail(err, ZS_ERR_USAGE, "--virtual-stages %lld needs --pp 2 or more (the interleaved "
             "schedule splits each pipeline stage)", (long long)t->virtual_stages);

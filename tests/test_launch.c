@@ -49,6 +49,12 @@ static void test_expand(void)
     /* ${X:+w}, ${X=d}, $(command) -> nothing, a division by zero: no value. */
     CHECK_EQ_INT(words_of("X=1\nY=${X:+on}\nz.py $Y ${Z=d} $Z $(date) $((1/0)) end\n", buf, sizeof buf, &at), 0);
     CHECK_STREQ(buf, "z.py on d d end");
+    /* Products past 1e12 have no value, whatever the signs: -1e12 x 1e12 overflowed long long
+     * (the bound tested only a positive left operand); 1e6 x -1e6 is within it. */
+    CHECK_EQ_INT(words_of("z.py $((-1000000000000 * 1000000000000)) $((1000000 * -1000000)) end\n", buf,
+                     sizeof buf, &at),
+        0);
+    CHECK_STREQ(buf, "z.py -1000000000000 end");
 }
 
 static void test_refused(void)

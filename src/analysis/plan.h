@@ -94,6 +94,10 @@ void plan_result_free(plan_result *r);
 /* Largest expert-parallel degree plan tries for MoE models. */
 #define PLAN_MAX_EP 64
 
+/* Sequences per step the searches take (--global-batch's range in plan, compare and report):
+ * a bound that keeps every batch product in int64, far above any published run's. */
+#define PLAN_MAX_GLOBAL_BATCH 100000000
+
 /* The largest model strategy st can train on `gpus` GPUs: with sc->m a real model, the most
  * layers (depth scaling, width fixed) for which some configuration (TP, PP, micro-batch 1,
  * any checkpointing, offload if sp allows) fits; without one, the largest bare parameter

@@ -43,7 +43,7 @@ int cmd_compare_rows(const char *cmd, setup *s, plan_space *sp, double gb_tokens
     if (sp->global_batch == 0) {
         /* In double: the flags' largest values overflow int64 (UB, found by fuzz_flags). */
         double gb = (double)s->t.micro_batch * (double)s->t.grad_accum * (double)dp;
-        if (gb > 1e8)
+        if (gb > PLAN_MAX_GLOBAL_BATCH)
             return cmd_error(cmd, ZS_ERR_USAGE,
                 "the run's global batch (micro-batch x grad-accum x DP) is above 1e8 sequences, "
                 "--global-batch's limit: give --global-batch");
@@ -82,7 +82,7 @@ int cmd_compare(int argc, char **argv)
             .whole = &sp.max_gpus, .min = 1, .max = 1000000},
         {"global-batch", "SEQS",
             "sequences per step in those searches (default: --micro-batch x --grad-accum x DP)",
-            .whole = &sp.global_batch, .min = 1, .max = 100000000},
+            .whole = &sp.global_batch, .min = 1, .max = PLAN_MAX_GLOBAL_BATCH},
         {"global-batch-tokens", "TOKENS", "the same in tokens, e.g. 4M", .count = &gb_tokens},
         {"no-offload", NULL, "searches leave out CPU/NVMe offload", .off = &sp.allow_offload},
         {"no-pp", NULL, "searches leave out pipeline parallelism", .off = &sp.allow_pp},

@@ -173,7 +173,7 @@ int cmd_plan(int argc, char **argv)
             .max = 1000000},
         {"global-batch", "SEQS",
             "sequences per optimizer step (default: 4Mi = 4,194,304 tokens, Llama's batch)",
-            .whole = &sp.global_batch, .min = 1, .max = 100000000},
+            .whole = &sp.global_batch, .min = 1, .max = PLAN_MAX_GLOBAL_BATCH},
         {"global-batch-tokens", "TOKENS",
             "the global batch in tokens instead, e.g. 4Mi (2^22) or 4M (4e6); rounded to a feasible batch",
             .count = &gb_tokens},
@@ -215,7 +215,7 @@ int cmd_plan(int argc, char **argv)
     if (from_tokens) {
         double tokens = gb_tokens > 0 ? gb_tokens : 4194304.0;
         double seqs = fmax(1, round(tokens / (double)s.t.seq_len));
-        if (seqs > 100000000)
+        if (seqs > PLAN_MAX_GLOBAL_BATCH)
             return cmd_error("plan", ZS_ERR_USAGE, "--global-batch-tokens: more than 1e8 sequences per step");
         sp.global_batch = (int64_t)seqs;
     }

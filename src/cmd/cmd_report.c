@@ -101,7 +101,7 @@ int cmd_report(int argc, char **argv)
             .whole = &sp.max_gpus, .min = 1, .max = 1000000},
         {"global-batch", "SEQS",
             "sequences per step in those searches (default: --micro-batch x --grad-accum x DP)",
-            .whole = &sp.global_batch, .min = 1, .max = 100000000},
+            .whole = &sp.global_batch, .min = 1, .max = PLAN_MAX_GLOBAL_BATCH},
         {"global-batch-tokens", "TOKENS", "the same in tokens, e.g. 4M", .count = &gb_tokens},
         {"no-offload", NULL, "searches leave out CPU/NVMe offload", .off = &sp.allow_offload},
         {"no-pp", NULL, "searches leave out pipeline parallelism", .off = &sp.allow_pp},

@@ -31,9 +31,10 @@ void memory_states(const sim_input *in, shard_set shards, memory *mem)
     /* Bytes per stored parameter on average (16-bit; QLoRA mixes NF4 and 16-bit). */
     double w = t->finetune != FT_FULL && p > 0 ? in->param_bytes / p : bt->param;
 
-    /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank. Only the
-     * trainable parameters (all; LoRA: the adapters) have gradients and optimizer states. */
-    double small = shards.parameters ? zs_fmin(in->local_small, p) : 0;
+    /* ZeRO-3 keeps tensors below the persistence threshold whole on every rank (at most the
+     * rank's non-expert parameters: sim.c sim_stages bounds local_small). Only the trainable
+     * parameters (all; LoRA: the adapters) have gradients and optimizer states. */
+    double small = shards.parameters ? in->local_small : 0;
     /* Expert parallelism with parameter sharding (torchtitan's FSDP2): the rank's experts
      * shard over the expert-data-parallel group (over its shard part under hybrid sharding),
      * the rest over DP. */

@@ -183,8 +183,8 @@ static long long arith_term(const char **p, bool *ok)
             *ok = false;
             return 0;
         }
-        if (op == '*' && r != 0 && (v > 1000000000000LL / (r < 0 ? -r : r) || v < -1000000000000LL))
-            *ok = false;
+        /* |v r| within the bound, either sign (both operands are already within it) */
+        if (op == '*' && r != 0 && (v < 0 ? -v : v) > 1000000000000LL / (r < 0 ? -r : r)) *ok = false;
         v = op == '*' ? (*ok ? v * r : 0) : op == '/' ? v / r : v % r;
     }
 }

@@ -30,7 +30,7 @@ static int compare_compute(const scenario *s, const plot_request *q, void *data,
     sp.max_gpus = s->t->gpus > 64 ? s->t->gpus : 64;
     /* In double: the flags' largest values overflow int64 (compare's own check, cmd_compare.c). */
     double gb = (double)s->t->micro_batch * (double)s->t->grad_accum * (double)training_dp(s->t);
-    if (gb > 1e8)
+    if (gb > PLAN_MAX_GLOBAL_BATCH)
         return zs_fail(err, ZS_ERR_USAGE,
             "the run's global batch (micro-batch x grad-accum x DP) is above 1e8 sequences, compare's limit");
     sp.global_batch = (int64_t)gb;

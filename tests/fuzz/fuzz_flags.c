@@ -217,6 +217,19 @@ static void check_plan(const setup *s, const scenario *sc)
     check_page(s, sc, &sp);
 }
 
+/* sc's strategies on training t and hardware hw instead of its own (either NULL: sc's) into
+ * out, poisoned first; how many, or -1 where sim_prepare refuses the variant. */
+static int run_variant(const scenario *sc, const training *t, const hardware *hw, result *out)
+{
+    scenario v = *sc;
+    if (t) v.t = t;
+    if (hw) v.hw = hw;
+    poison(out, sizeof(result) * STRATEGY_MAX);
+    int n = 0;
+    zs_error err = {.quiet = true};
+    return sim_run_scenario(&v, out, &n, &err) ? -1 : n;
+}
+
 /* Half the micro-batch never needs more memory: fewer tokens in flight (each strategy the run
  * allows both ways, its states on the GPU). */
 static void check_half_batch(const scenario *sc, const result *r, int n)
@@ -224,13 +237,8 @@ static void check_half_batch(const scenario *sc, const result *r, int n)
     if (sc->t->micro_batch < 2) return;
     training half = *sc->t;
     half.micro_batch /= 2;
-    scenario hs = *sc;
-    hs.t = &half;
     result h[STRATEGY_MAX];
-    poison(h, sizeof h);
-    int hn = 0;
-    zs_error err = {.quiet = true};
-    if (sim_run_scenario(&hs, h, &hn, &err)) return;
+    int hn = run_variant(sc, &half, NULL, h);
     for (int k = 0; k < n && k < hn; k++)
         if (r[k].applicable && h[k].applicable && r[k].mem.host_per_gpu <= 0 && h[k].mem.host_per_gpu <= 0)
             FUZZ_CHECK(h[k].mem.total <= r[k].mem.total * (1 + 1e-12));
@@ -244,13 +252,8 @@ static void check_bandwidth(const scenario *sc, const result *r, int n)
     fast.intra.bandwidth *= 2;
     fast.inter.bandwidth *= 2;
     fast.host.bandwidth *= 2;
-    scenario fs = *sc;
-    fs.hw = &fast;
     result f[STRATEGY_MAX];
-    poison(f, sizeof f);
-    int fn = 0;
-    zs_error err = {.quiet = true};
-    if (sim_run_scenario(&fs, f, &fn, &err)) return;
+    int fn = run_variant(sc, NULL, &fast, f);
     for (int k = 0; k < n && k < fn; k++)
         if (r[k].applicable && f[k].applicable) FUZZ_CHECK(f[k].step.total <= r[k].step.total * (1 + 1e-12));
 }
@@ -281,13 +284,9 @@ static void check_hint(const scenario *sc, const char *hint)
         FUZZ_CHECK(id > 0 && training_flag(id) != NULL); /* the hint names training flags */
         FUZZ_CHECK(setup_apply(&t, id, v, &err) == ZS_OK);
     }
-    scenario hs = *sc;
-    hs.t = &t;
     result r[STRATEGY_MAX];
-    poison(r, sizeof r);
-    int n = 0, fits = 0;
-    zs_error err = {0};
-    FUZZ_CHECK(sim_run_scenario(&hs, r, &n, &err) == ZS_OK);
+    int n = run_variant(sc, &t, NULL, r), fits = 0;
+    FUZZ_CHECK(n >= 0);
     for (int k = 0; k < n; k++) fits += r[k].applicable && r[k].fits;
     FUZZ_CHECK(fits > 0);
 }
@@ -336,8 +335,8 @@ static void run(setup *s, bool plan)
 static const double numbers[] = {
     0, 1, 2, 3, 4, 6, 8, 16, 32, 64, 128, 1024, 4096, 32768, 1e5, 5e8, 1e9, 0.5, 1.5};
 
-/* The choice form: option a (the training flags, then setup's) and its value from b. The
- * strings live in buf (room for 32 bytes each). */
+/* The choice form: option a (the training flags, then setup's) into opt and its value from b
+ * into val ("" for a switch), len bytes each. */
 static void choose(uint8_t a, uint8_t b, char *opt, char *val, size_t len)
 {
     static const char *const setup_opts[] = {"model", "hardware", "strategy", "framework", "explain",
@@ -389,6 +388,11 @@ static void choose(uint8_t a, uint8_t b, char *opt, char *val, size_t len)
     }
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* One search thread: a finding replays the same way, and libFuzzer's own timing holds. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -405,6 +409,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         if (name) models[n_models++] = name; /* kept for the process's life */
     }
     if (d) closedir(d);
+    /* In name order, as readdir's order is the file system's: a choice-form input then picks
+     * the same model on every machine. */
+    qsort(models + 1, (size_t)(n_models - 1), sizeof models[0], by_name);
     return 0;
 }
 
